@@ -1,0 +1,2 @@
+//! A deterministic simulated ROCm node.
+#![forbid(unsafe_code)]
