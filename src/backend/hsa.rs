@@ -120,6 +120,11 @@ pub trait Hsa: Send + Sync {
     fn memory_copy_to_device(&self, dst: DevicePtr, src: &[u8]) -> HsaResult<()>;
     /// `hsa_memory_copy(dst, src, dst.len())` from device memory to host memory.
     fn memory_copy_from_device(&self, dst: &mut [u8], src: DevicePtr) -> HsaResult<()>;
+    /// `hsa_memory_copy(dst, src, size)` between two device allocations.
+    fn memory_copy(&self, dst: DevicePtr, src: DevicePtr, size: u64) -> HsaResult<()>;
+    /// `hsa_amd_agents_allow_access(agents, NULL, ptr)`: lets `agents` reach
+    /// an allocation of a pool that is `DisallowedByDefault` for them.
+    fn agents_allow_access(&self, agents: &[Agent], ptr: DevicePtr) -> HsaResult<()>;
 
     // --- Code objects and executables --------------------------------------
 
