@@ -9,6 +9,7 @@
 
 mod bytes;
 pub mod elf;
+pub mod metadata;
 pub mod notes;
 pub mod processors;
 pub mod target_id;
