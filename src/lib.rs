@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 pub mod backend;
+pub mod codeobj;
 pub mod status;
 
 pub use status::{Result, ResultExt, Status, StatusCode};
