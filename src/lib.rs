@@ -11,6 +11,9 @@
 #![cfg_attr(feature = "real", deny(unsafe_code))]
 #![warn(missing_docs)]
 
+pub mod device;
+pub mod group;
 pub mod status;
+pub mod topology;
 
 pub use status::{Result, ResultExt, Status, StatusCode};
