@@ -13,6 +13,9 @@
 
 pub mod backend;
 pub mod codeobj;
+pub mod device;
+pub mod group;
 pub mod status;
+pub mod topology;
 
 pub use status::{Result, ResultExt, Status, StatusCode};
