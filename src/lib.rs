@@ -12,5 +12,6 @@
 #![warn(missing_docs)]
 
 pub mod status;
+pub mod wrapped;
 
 pub use status::{Result, ResultExt, Status, StatusCode};
