@@ -17,5 +17,6 @@ pub mod device;
 pub mod group;
 pub mod status;
 pub mod topology;
+pub mod wrapped;
 
 pub use status::{Result, ResultExt, Status, StatusCode};
