@@ -15,6 +15,7 @@ pub mod backend;
 pub mod codeobj;
 pub mod device;
 pub mod group;
+pub mod hip;
 pub mod status;
 pub mod topology;
 pub mod wrapped;
