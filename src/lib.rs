@@ -16,6 +16,7 @@ pub mod codeobj;
 pub mod device;
 pub mod group;
 pub mod hip;
+pub mod amdgpu;
 pub mod status;
 pub mod topology;
 pub mod wrapped;
