@@ -11,6 +11,7 @@
 #![cfg_attr(feature = "real", deny(unsafe_code))]
 #![warn(missing_docs)]
 
+pub mod backend;
 pub mod status;
 
 pub use status::{Result, ResultExt, Status, StatusCode};

@@ -1,0 +1,5 @@
+//! The backends behind the HSA and HIP calls.
+
+#[cfg(feature = "real")]
+#[allow(unsafe_code)]
+pub mod dylib;
