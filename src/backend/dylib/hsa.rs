@@ -52,6 +52,7 @@ symbol_table! {
                 hsa_amd_memory_pool_t, usize, u32, *mut *mut c_void) -> hsa_status_t;
             fn hsa_amd_memory_pool_free(*mut c_void) -> hsa_status_t;
             fn hsa_memory_copy(*mut c_void, *const c_void, usize) -> hsa_status_t;
+            fn hsa_amd_agents_allow_access(u32, *const hsa_agent_t, *const u32, *const c_void) -> hsa_status_t;
             fn hsa_code_object_reader_create_from_memory(
                 *const c_void, usize, *mut hsa_code_object_reader_t) -> hsa_status_t;
             fn hsa_code_object_reader_destroy(hsa_code_object_reader_t) -> hsa_status_t;
@@ -68,7 +69,7 @@ symbol_table! {
         }
         optional {}
         checked {
-            hsa_amd_agents_allow_access, hsa_amd_memory_async_copy, hsa_amd_memory_lock,
+            hsa_amd_memory_async_copy, hsa_amd_memory_lock,
             hsa_amd_memory_lock_to_pool, hsa_amd_memory_unlock, hsa_amd_pointer_info,
             hsa_amd_ipc_memory_create, hsa_amd_ipc_memory_attach, hsa_amd_ipc_memory_detach,
             hsa_amd_interop_map_buffer, hsa_amd_interop_unmap_buffer, hsa_amd_svm_attributes_get,
@@ -556,6 +557,30 @@ impl HsaLibrary {
         // SAFETY: as in `memory_copy_to_device`, reversed.
         check(unsafe {
             (self.symbols.hsa_memory_copy)(dst.as_mut_ptr().cast(), src as *const c_void, dst.len())
+        })
+    }
+
+    /// `hsa_memory_copy` between two ranges inside this library's allocations.
+    pub fn memory_copy(&self, dst: u64, src: u64, size: u64) -> HsaCall<()> {
+        let size = usize::try_from(size).map_err(|_| HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
+        if !self.inside_allocation(dst, size) || !self.inside_allocation(src, size) {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        // SAFETY: both ranges lie inside live allocations of this runtime.
+        check(unsafe { (self.symbols.hsa_memory_copy)(dst as *mut c_void, src as *const c_void, size) })
+    }
+
+    /// `hsa_amd_agents_allow_access(agents, NULL, ptr)` for one of this
+    /// library's allocations.
+    pub fn agents_allow_access(&self, agents: &[hsa_agent_t], ptr: u64) -> HsaCall<()> {
+        if !self.inside_allocation(ptr, 0) {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        let count = u32::try_from(agents.len()).map_err(|_| HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
+        // SAFETY: `agents` is a valid array of `count` handles, flags may be
+        // NULL, and `ptr` is a live allocation of this runtime.
+        check(unsafe {
+            (self.symbols.hsa_amd_agents_allow_access)(count, agents.as_ptr(), std::ptr::null(), ptr as *const c_void)
         })
     }
 

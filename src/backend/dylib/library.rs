@@ -5,17 +5,20 @@
 //! request never silently falls back to some other copy of the library:
 //!
 //! 1. explicit search paths (options / CLI flags), in order;
-//! 2. otherwise the library's environment variable ([`LibrarySpec::env_var`]),
-//!    split on `';'` (IREE's `IREE_HIP_DYLIB_PATH` convention), empty
-//!    segments skipped;
+//! 2. otherwise the library's environment variable ([`LibrarySpec::env_var`])
+//!    when set and non-empty, split on `';'` (IREE's `IREE_HIP_DYLIB_PATH`
+//!    convention); an empty segment is `INVALID_ARGUMENT` (IREE would look
+//!    at the filesystem root);
 //! 3. otherwise the system loader, by each of the library's file names.
 //!
 //! A search-path entry is a file when it starts with `file:` (prefix
-//! stripped, IREE's rule) or when its last component looks like a shared
-//! object (`*.so`, `*.so.N`); any other entry is a directory in which each of
-//! the library's file names is tried. Every failed attempt is recorded with
-//! the loader's own reason, and when nothing loads the `UNAVAILABLE` status
-//! lists them all.
+//! stripped, IREE's HIP rule) or when its last component looks like a shared
+//! object (`*.so`, `*.so.N`: IREE's HSA rule); any other entry is a
+//! directory in which each of the library's file names is tried. Every
+//! failed attempt is recorded with the loader's own reason (`dlerror`), and
+//! when nothing loads the `UNAVAILABLE` status lists them all in IREE's
+//! format (`\n  Tried: <path>\n    <reason>`), then says where the
+//! candidates came from.
 
 use crate::status::Result;
 
@@ -32,6 +35,9 @@ pub struct LibrarySpec {
     pub file_names: &'static [&'static str],
     /// Environment variable holding `;`-separated search paths.
     pub env_var: &'static str,
+    /// The `UNAVAILABLE` message when nothing loads (IREE's text where IREE
+    /// has one); the tried list follows it.
+    pub not_available: &'static str,
 }
 
 /// HSA (ROCR-Runtime): `libhsa-runtime64.so.1` is the SONAME Debian ships.
@@ -39,6 +45,8 @@ pub const HSA: LibrarySpec = LibrarySpec {
     display_name: "HSA/ROCR-Runtime",
     file_names: &["libhsa-runtime64.so.1", "libhsa-runtime64.so"],
     env_var: "IREE_HAL_AMDGPU_LIBHSA_PATH",
+    not_available: "HSA/ROCR-Runtime library not found; ensure it is installed and on a valid search \
+                    path (or specified with IREE_HAL_AMDGPU_LIBHSA_PATH): ",
 };
 
 /// HIP (CLR/ROCclr): the bare name exists only with `-dev` packages, so the
@@ -47,6 +55,8 @@ pub const HIP: LibrarySpec = LibrarySpec {
     display_name: "HIP runtime",
     file_names: &["libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"],
     env_var: "IREE_HIP_DYLIB_PATH",
+    not_available: "HIP runtime library 'amdhip64.dll'/'libamdhip64.so' not available: please ensure \
+                    installed and in dynamic library search path: ",
 };
 
 /// The CUDA driver API, which HIP's NVIDIA platform is built on.
@@ -54,6 +64,8 @@ pub const CUDA: LibrarySpec = LibrarySpec {
     display_name: "CUDA driver",
     file_names: &["libcuda.so.1", "libcuda.so"],
     env_var: "AMDGPU_HAL_CUDA_PATH",
+    not_available: "CUDA driver library 'libcuda.so.1' not available: please ensure the NVIDIA \
+                    driver is installed (or name it with AMDGPU_HAL_CUDA_PATH): ",
 };
 
 /// RCCL, the collective library of the AMD platform.
@@ -61,6 +73,9 @@ pub const RCCL: LibrarySpec = LibrarySpec {
     display_name: "RCCL",
     file_names: &["librccl.so", "librccl.so.1"],
     env_var: "AMDGPU_HAL_RCCL_PATH",
+    not_available: "RCCL runtime library version 2.18 and greater not available; ensure installed \
+                    and the shared library (rccl.dll/librccl.so) is on your PATH/LD_LIBRARY_PATH \
+                    (or name it with AMDGPU_HAL_RCCL_PATH): ",
 };
 
 /// NCCL, which fills the RCCL slot on the NVIDIA platform.
@@ -68,6 +83,8 @@ pub const NCCL: LibrarySpec = LibrarySpec {
     display_name: "NCCL",
     file_names: &["libnccl.so.2", "libnccl.so"],
     env_var: "AMDGPU_HAL_NCCL_PATH",
+    not_available: "NCCL runtime library version 2.18 and greater not available; ensure \
+                    libnccl.so.2 is on your LD_LIBRARY_PATH (or name it with AMDGPU_HAL_NCCL_PATH): ",
 };
 
 /// Where a candidate path came from (reported in the tried list).
@@ -165,9 +182,7 @@ pub fn candidates(
         for segment in &segments {
             expand_entry(spec, segment, Origin::Environment, &mut out);
         }
-        if !out.is_empty() {
-            return Ok(out);
-        }
+        return Ok(out);
     }
     for name in spec.file_names {
         out.push(Candidate {
@@ -218,7 +233,13 @@ impl DynamicLibrary {
         env_value: Option<&str>,
     ) -> Result<DynamicLibrary> {
         let mut tried = String::new();
-        for candidate in candidates(spec, explicit, env_value)? {
+        let candidates = candidates(spec, explicit, env_value)?;
+        let origin = match candidates.first().map(|c| c.origin) {
+            Some(Origin::Explicit) => "the search paths given".to_string(),
+            Some(Origin::Environment) => spec.env_var.to_string(),
+            _ => "the system loader's search".to_string(),
+        };
+        for candidate in candidates {
             // SAFETY: opening a vendor library runs its ELF initializers. The
             // libraries named by the specs are the vendors' runtimes, whose
             // initializers only set up their own state (measured for Debian's
@@ -234,26 +255,11 @@ impl DynamicLibrary {
                     });
                 }
                 Err(error) => {
-                    let origin = match candidate.origin {
-                        Origin::Explicit => "search path",
-                        Origin::Environment => spec.env_var,
-                        Origin::System => "system loader",
-                    };
-                    tried.push_str(&format!(
-                        "\n  Tried: {} ({origin})\n    {}",
-                        candidate.path,
-                        loader_error_text(&error)
-                    ));
+                    tried.push_str(&format!("\n  Tried: {}\n    {}", candidate.path, loader_error_text(&error)));
                 }
             }
         }
-        Err(crate::status!(
-            Unavailable,
-            "{} library not available: please ensure it is installed and on the dynamic library \
-             search path (or named with {}):{tried}",
-            spec.display_name,
-            spec.env_var
-        ))
+        Err(crate::status!(Unavailable, "{}{tried}\n  (candidates from {origin})", spec.not_available))
     }
 
     /// The path the library was opened by (a bare file name when the system
