@@ -53,9 +53,21 @@ fn the_real_driver_is_unavailable_without_nvidia() {
     } else {
         let err = result.unwrap_err();
         assert_eq!(err.code(), StatusCode::Unavailable);
-        assert!(err.mentions("CUDA driver library not available"), "{err}");
-        assert!(err.mentions("Tried: libcuda.so.1 (system loader)"), "{err}");
-        assert!(err.mentions("Tried: libcuda.so (system loader)"), "{err}");
+        assert!(
+            err.mentions("CUDA driver library 'libcuda.so.1' not available"),
+            "{err}"
+        );
+        assert!(
+            err.mentions(
+                "\n  Tried: libcuda.so.1\n    libcuda.so.1: cannot open shared object file"
+            ),
+            "{err}"
+        );
+        assert!(err.mentions("\n  Tried: libcuda.so\n"), "{err}");
+        assert!(
+            err.mentions("(candidates from the system loader's search)"),
+            "{err}"
+        );
     }
 }
 

@@ -567,7 +567,9 @@ impl HsaLibrary {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
         // SAFETY: both ranges lie inside live allocations of this runtime.
-        check(unsafe { (self.symbols.hsa_memory_copy)(dst as *mut c_void, src as *const c_void, size) })
+        check(unsafe {
+            (self.symbols.hsa_memory_copy)(dst as *mut c_void, src as *const c_void, size)
+        })
     }
 
     /// `hsa_amd_agents_allow_access(agents, NULL, ptr)` for one of this
@@ -580,7 +582,12 @@ impl HsaLibrary {
         // SAFETY: `agents` is a valid array of `count` handles, flags may be
         // NULL, and `ptr` is a live allocation of this runtime.
         check(unsafe {
-            (self.symbols.hsa_amd_agents_allow_access)(count, agents.as_ptr(), std::ptr::null(), ptr as *const c_void)
+            (self.symbols.hsa_amd_agents_allow_access)(
+                count,
+                agents.as_ptr(),
+                std::ptr::null(),
+                ptr as *const c_void,
+            )
         })
     }
 

@@ -166,11 +166,16 @@ pub fn candidates(
         }
         return Ok(out);
     }
-    if let Some(value) = env_value {
-        let segments: Vec<&str> = value
-            .split(';')
-            .filter(|s| !s.is_empty() && *s != "file:")
-            .collect();
+    if let Some(value) = env_value.filter(|v| !v.is_empty()) {
+        let segments: Vec<&str> = value.split(';').collect();
+        if let Some(at) = segments.iter().position(|s| s.is_empty() || *s == "file:") {
+            return Err(crate::status!(
+                InvalidArgument,
+                "empty entry {} in {}={value:?}",
+                at + 1,
+                spec.env_var
+            ));
+        }
         if segments.len() > MAX_SEARCH_PATHS {
             return Err(crate::status!(
                 InvalidArgument,
@@ -255,11 +260,19 @@ impl DynamicLibrary {
                     });
                 }
                 Err(error) => {
-                    tried.push_str(&format!("\n  Tried: {}\n    {}", candidate.path, loader_error_text(&error)));
+                    tried.push_str(&format!(
+                        "\n  Tried: {}\n    {}",
+                        candidate.path,
+                        loader_error_text(&error)
+                    ));
                 }
             }
         }
-        Err(crate::status!(Unavailable, "{}{tried}\n  (candidates from {origin})", spec.not_available))
+        Err(crate::status!(
+            Unavailable,
+            "{}{tried}\n  (candidates from {origin})",
+            spec.not_available
+        ))
     }
 
     /// The path the library was opened by (a bare file name when the system
@@ -365,15 +378,23 @@ mod tests {
     }
 
     #[test]
-    fn environment_is_split_on_semicolons_and_skips_empty_segments() {
-        let c = candidates(&NCCL, &[], Some(";/x;;file:/y/libnccl.so.2;")).unwrap();
+    fn environment_is_split_on_semicolons_and_rejects_empty_segments() {
+        let c = candidates(&NCCL, &[], Some("/x;file:/y/libnccl.so.2")).unwrap();
         assert_eq!(
             paths(&c),
             ["/x/libnccl.so.2", "/x/libnccl.so", "/y/libnccl.so.2"]
         );
         assert!(c.iter().all(|c| c.origin == Origin::Environment));
-        // Only empty segments: the system loader.
-        let c = candidates(&NCCL, &[], Some(";;")).unwrap();
+        for bad in ["/x;;/y", "/x;", ";/x", "file:"] {
+            let e = candidates(&NCCL, &[], Some(bad)).unwrap_err();
+            assert_eq!(e.code(), crate::StatusCode::InvalidArgument, "{bad}");
+            assert!(
+                e.mentions("empty entry") && e.mentions("AMDGPU_HAL_NCCL_PATH"),
+                "{e}"
+            );
+        }
+        // An empty value is the same as unset: the system loader.
+        let c = candidates(&NCCL, &[], Some("")).unwrap();
         assert_eq!(c[0].origin, Origin::System);
     }
 

@@ -12,11 +12,15 @@
 //! - [`cuda`]: HIP on NVIDIA — the same HIP calls answered by the CUDA driver
 //!   API (`libcuda.so.1`) the way HIP's NVIDIA platform maps them.
 //! - [`nccl`]: RCCL (`librccl.so`) or NCCL (`libnccl.so.2`) in the RCCL slot.
+//! - `hsa_backend` / `hip_backend`: the [`crate::backend::Hsa`],
+//!   [`crate::backend::Hip`] and [`crate::backend::Ccl`] traits over them.
 
 pub mod cuda;
 pub mod hip;
+mod hip_backend;
 pub mod hip_ffi;
 pub mod hsa;
+mod hsa_backend;
 pub mod hsa_ffi;
 pub mod library;
 pub mod nccl;

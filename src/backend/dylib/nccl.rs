@@ -2,7 +2,9 @@
 //! NVIDIA — one ABI (`ncclResult_t`, `ncclGetVersion`).
 //!
 //! Load order follows IREE's: open the library, resolve `ncclGetVersion`,
-//! check the version (major 2, at least 2.18.0), then resolve the rest of
+//! check the version with the HIP driver's rule
+//! ([`crate::hip::rccl::check_nccl_version`]: major 2, at least 2.18.0),
+//! then resolve the rest of
 //! the table. Unlike IREE, a library that passes the version check but lacks
 //! a symbol is also `UNAVAILABLE`, so the optional library stays optional.
 
@@ -12,10 +14,8 @@ use std::ffi::{CStr, c_char, c_void};
 
 use super::library::{DynamicLibrary, LibrarySpec};
 use super::symbols::symbol_table;
+use crate::hip::rccl::check_nccl_version;
 use crate::status::{Result, ResultExt};
-
-/// `NCCL_VERSION(2, 18, 0)`: the oldest version the table is written for.
-pub const MIN_VERSION_CODE: i32 = 21800;
 
 /// `ncclResult_t`.
 pub type ncclResult_t = i32;
@@ -48,16 +48,6 @@ symbol_table! {
             ncclAllReduce, ncclReduceScatter, ncclAllGather, ncclSend, ncclRecv, ncclGroupStart,
             ncclGroupEnd,
         }
-    }
-}
-
-/// `(major, minor, patch)` of an `ncclGetVersion` code: `X*1000+Y*100+Z`
-/// before 2.9, `X*10000+Y*100+Z` since.
-pub fn decode_version(code: i32) -> (i32, i32, i32) {
-    if code < 20000 {
-        (code / 1000, (code % 1000) / 100, code % 100)
-    } else {
-        (code / 10000, (code % 10000) / 100, code % 100)
     }
 }
 
@@ -99,15 +89,10 @@ impl NcclLibrary {
                 "{name} ncclGetVersion failed ({result})"
             ));
         }
-        let (major, minor, patch) = decode_version(version);
-        if major != 2 || version < MIN_VERSION_CODE {
-            return Err(crate::status!(
-                Unavailable,
-                "{name} version {major}.{minor}.{patch} ({version}) is not supported: need 2.x, at least 2.18.0"
-            ));
-        }
-        let symbols = NcclSymbols::resolve(&library)
-            .annotate_with(|| format!("{name} {major}.{minor}.{patch}"))?;
+        let decoded = check_nccl_version(version)
+            .annotate_with(|| format!("{name} at {}", library.path()))?;
+        let symbols =
+            NcclSymbols::resolve(&library).annotate_with(|| format!("{name} {decoded}"))?;
         Ok(NcclLibrary {
             symbols,
             version,
@@ -156,17 +141,5 @@ impl NcclLibrary {
             0 => Ok(id),
             error => Err(error),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::decode_version;
-
-    #[test]
-    fn versions_decode_both_encodings() {
-        assert_eq!(decode_version(21803), (2, 18, 3));
-        assert_eq!(decode_version(22703), (2, 27, 3));
-        assert_eq!(decode_version(2804), (2, 8, 4));
     }
 }

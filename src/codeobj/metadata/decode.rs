@@ -1,0 +1,370 @@
+//! Decoding the AMDGPU MessagePack metadata map into the model, in one pass.
+//!
+//! Rules (IREE's, with LLVM's key set): the root is a map with
+//! `amdhsa.kernels` (required) and optional `amdhsa.target`/`amdhsa.version`;
+//! known keys may appear once (`AMDGPU metadata repeats field`); unknown keys
+//! are skipped whatever their type; nothing may follow the root map. Unlike
+//! IREE, a kernel without `.args` has no arguments (LLVM omits the key then).
+
+use super::model::{ArgMetadata, CodeObjectMetadata, KernelMetadata, ValueKind, reflection_name};
+use super::msgpack::Reader;
+use crate::{Result, Status, status};
+
+/// Most kernels one code object may declare.
+pub const MAX_KERNEL_COUNT: usize = 1 << 20;
+/// Most arguments one kernel may declare.
+pub const MAX_ARGS_PER_KERNEL: usize = 1 << 16;
+
+/// Tracks which known keys of one map were seen.
+#[derive(Default)]
+struct Seen(u64);
+
+impl Seen {
+    fn first(&mut self, bit: u32, key: &str) -> Result<()> {
+        let mask = 1u64 << bit;
+        if self.0 & mask != 0 {
+            return Err(status!(
+                InvalidArgument,
+                "AMDGPU metadata repeats field `{key}`"
+            ));
+        }
+        self.0 |= mask;
+        Ok(())
+    }
+}
+
+/// Decodes a whole MessagePack metadata blob.
+pub(crate) fn decode(data: &[u8]) -> Result<CodeObjectMetadata<'_>> {
+    let mut reader = Reader::new(data);
+    let entries = reader.read_map_len().map_err(|error| {
+        if error.message().starts_with("expected") {
+            Status::invalid_argument("AMDGPU metadata root must be a MessagePack map")
+        } else {
+            error
+        }
+    })?;
+    let mut seen = Seen::default();
+    let mut version = None;
+    let mut target = None;
+    let mut kernels = None;
+    for _ in 0..entries {
+        let key = reader.read_str()?;
+        match key {
+            "amdhsa.version" => {
+                seen.first(0, key)?;
+                version = Some(read_u32_array::<2>(&mut reader, key)?);
+            }
+            "amdhsa.target" => {
+                seen.first(1, key).map_err(|_| {
+                    Status::invalid_argument("AMDGPU metadata repeats `amdhsa.target`")
+                })?;
+                target = Some(reader.read_str()?);
+            }
+            "amdhsa.kernels" => {
+                seen.first(2, key).map_err(|_| {
+                    Status::invalid_argument("AMDGPU metadata repeats `amdhsa.kernels`")
+                })?;
+                kernels = Some(read_kernels(&mut reader)?);
+            }
+            _ => reader.skip(1)?,
+        }
+    }
+    let Some(kernels) = kernels else {
+        return Err(Status::invalid_argument(
+            "AMDGPU metadata missing `amdhsa.kernels`",
+        ));
+    };
+    if !reader.is_at_end() {
+        return Err(status!(
+            InvalidArgument,
+            "AMDGPU metadata has trailing MessagePack bytes ({} after the root map)",
+            reader.remaining()
+        ));
+    }
+    Ok(CodeObjectMetadata::new(version, target, kernels))
+}
+
+fn read_u32_array<const N: usize>(reader: &mut Reader<'_>, key: &str) -> Result<[u32; N]> {
+    let len = reader.read_array_len()?;
+    if len != N {
+        return Err(
+            if key == ".reqd_workgroup_size" || key == ".workgroup_size_hint" {
+                status!(
+                    InvalidArgument,
+                    "AMDGPU workgroup size metadata must have three elements (`{key}` has {len})"
+                )
+            } else {
+                status!(
+                    InvalidArgument,
+                    "AMDGPU metadata `{key}` must have {N} elements, not {len}"
+                )
+            },
+        );
+    }
+    let mut values = [0u32; N];
+    for value in &mut values {
+        *value = reader.read_u32()?;
+    }
+    Ok(values)
+}
+
+fn read_kernels<'a>(reader: &mut Reader<'a>) -> Result<Vec<KernelMetadata<'a>>> {
+    let count = reader.read_array_len()?;
+    if count > MAX_KERNEL_COUNT {
+        return Err(status!(
+            OutOfRange,
+            "AMDGPU metadata declares {count} kernels, more than the {MAX_KERNEL_COUNT} accepted"
+        ));
+    }
+    // A valid kernel map takes well over 64 bytes: reserve no more than the
+    // input could hold, whatever the count claims.
+    let mut kernels = Vec::with_capacity(count.min(reader.remaining() / 64));
+    for index in 0..count {
+        let kernel =
+            read_kernel(reader).map_err(|error| error.annotate(format!("kernel {index}")))?;
+        kernels.push(kernel);
+    }
+    Ok(kernels)
+}
+
+fn read_kernel<'a>(reader: &mut Reader<'a>) -> Result<KernelMetadata<'a>> {
+    let entries = reader.read_map_len()?;
+    let mut seen = Seen::default();
+    let mut name = None;
+    let mut symbol = None;
+    let mut language = None;
+    let (mut kernarg_size, mut kernarg_align, mut group, mut private) = (None, None, None, None);
+    let mut counts = [None; 7];
+    let (mut reqd, mut hint, mut dynamic_stack) = (None, None, None);
+    let mut args = Vec::new();
+    for _ in 0..entries {
+        let key = reader.read_str()?;
+        let slot = match key {
+            ".name" => 0,
+            ".symbol" => 1,
+            ".language" => 2,
+            ".kernarg_segment_size" => 3,
+            ".kernarg_segment_align" => 4,
+            ".group_segment_fixed_size" => 5,
+            ".private_segment_fixed_size" => 6,
+            ".reqd_workgroup_size" => 7,
+            ".workgroup_size_hint" => 8,
+            ".uses_dynamic_stack" => 9,
+            ".args" => 10,
+            ".wavefront_size" => 11,
+            ".sgpr_count" => 12,
+            ".vgpr_count" => 13,
+            ".agpr_count" => 14,
+            ".sgpr_spill_count" => 15,
+            ".vgpr_spill_count" => 16,
+            ".max_flat_workgroup_size" => 17,
+            _ => {
+                reader.skip(2)?;
+                continue;
+            }
+        };
+        if slot == 10 {
+            seen.first(slot, key)
+                .map_err(|_| Status::invalid_argument("AMDGPU kernel metadata repeats `.args`"))?;
+        } else {
+            seen.first(slot, key)?;
+        }
+        match slot {
+            0 => name = Some(reader.read_str()?),
+            1 => symbol = Some(reader.read_str()?),
+            2 => language = Some(reader.read_str()?),
+            3 => kernarg_size = Some(reader.read_u32()?),
+            4 => kernarg_align = Some(reader.read_u32()?),
+            5 => group = Some(reader.read_u32()?),
+            6 => private = Some(reader.read_u32()?),
+            7 => reqd = Some(read_u32_array::<3>(reader, key)?),
+            8 => hint = Some(read_u32_array::<3>(reader, key)?),
+            9 => dynamic_stack = Some(reader.read_bool()?),
+            10 => args = read_args(reader)?,
+            _ => {
+                if let Some(count) = counts.get_mut(slot as usize - 11) {
+                    *count = Some(reader.read_u32()?);
+                }
+            }
+        }
+    }
+    let (
+        Some(symbol),
+        Some(kernarg_segment_size),
+        Some(kernarg_segment_align),
+        Some(group),
+        Some(private),
+    ) = (symbol, kernarg_size, kernarg_align, group, private)
+    else {
+        return Err(Status::invalid_argument(
+            "AMDGPU kernel metadata missing required fields (`.symbol`, `.kernarg_segment_size`, \
+             `.kernarg_segment_align`, `.group_segment_fixed_size`, `.private_segment_fixed_size`)",
+        ));
+    };
+    if !kernarg_segment_align.is_power_of_two() {
+        return Err(status!(
+            InvalidArgument,
+            "AMDGPU kernel kernarg alignment must be a power of two (`{symbol}` has {kernarg_segment_align})"
+        ));
+    }
+    let reflection_name = reflection_name(name, symbol);
+    check_arg_layout(reflection_name, kernarg_segment_size, &args)?;
+    let [
+        wavefront_size,
+        sgpr_count,
+        vgpr_count,
+        agpr_count,
+        sgpr_spill_count,
+        vgpr_spill_count,
+        max_flat_workgroup_size,
+    ] = counts;
+    Ok(KernelMetadata {
+        name,
+        symbol,
+        reflection_name,
+        language,
+        kernarg_segment_size,
+        kernarg_segment_align,
+        group_segment_fixed_size: group,
+        private_segment_fixed_size: private,
+        wavefront_size,
+        sgpr_count,
+        vgpr_count,
+        agpr_count,
+        sgpr_spill_count,
+        vgpr_spill_count,
+        max_flat_workgroup_size,
+        reqd_workgroup_size: reqd,
+        workgroup_size_hint: hint,
+        uses_dynamic_stack: dynamic_stack,
+        args,
+    })
+}
+
+/// Each argument lies inside the kernarg segment, after the previous one.
+fn check_arg_layout(kernel: &str, kernarg_size: u32, args: &[ArgMetadata<'_>]) -> Result<()> {
+    let mut previous_end = 0u64;
+    for (index, arg) in args.iter().enumerate() {
+        let start = u64::from(arg.offset);
+        let end = start + u64::from(arg.size);
+        if end > u64::from(kernarg_size) {
+            return Err(status!(
+                InvalidArgument,
+                "AMDGPU kernel `{kernel}` argument {index} exceeds kernarg segment size {kernarg_size} \
+                 (offset {} + size {})",
+                arg.offset,
+                arg.size
+            ));
+        }
+        if start < previous_end {
+            return Err(status!(
+                InvalidArgument,
+                "AMDGPU kernel `{kernel}` argument {index} overlaps a previous argument or is not \
+                 sorted by offset"
+            ));
+        }
+        previous_end = end;
+    }
+    Ok(())
+}
+
+fn read_args<'a>(reader: &mut Reader<'a>) -> Result<Vec<ArgMetadata<'a>>> {
+    let count = reader.read_array_len()?;
+    if count > MAX_ARGS_PER_KERNEL {
+        return Err(status!(
+            OutOfRange,
+            "AMDGPU kernel declares {count} arguments, more than the {MAX_ARGS_PER_KERNEL} accepted"
+        ));
+    }
+    let mut args = Vec::with_capacity(count.min(reader.remaining() / 16));
+    for index in 0..count {
+        let arg = read_arg(reader).map_err(|error| error.annotate(format!("argument {index}")))?;
+        args.push(arg);
+    }
+    Ok(args)
+}
+
+fn read_arg<'a>(reader: &mut Reader<'a>) -> Result<ArgMetadata<'a>> {
+    let entries = reader.read_map_len()?;
+    let mut seen = Seen::default();
+    let (mut name, mut type_name, mut offset, mut size) = (None, None, None, None);
+    let (mut alignment, mut pointee_align, mut value_kind) = (None, None, None);
+    let (mut address_space, mut access, mut actual_access) = (None, None, None);
+    for _ in 0..entries {
+        let key = reader.read_str()?;
+        match key {
+            ".name" => {
+                seen.first(0, key)?;
+                name = Some(reader.read_str()?);
+            }
+            ".type_name" => {
+                seen.first(1, key)?;
+                type_name = Some(reader.read_str()?);
+            }
+            ".offset" => {
+                seen.first(2, key)?;
+                offset = Some(reader.read_u32()?);
+            }
+            ".size" => {
+                seen.first(3, key)?;
+                size = Some(reader.read_u32()?);
+            }
+            // IREE treats both spellings as one field.
+            ".align" | ".alignment" => {
+                seen.first(4, key)?;
+                alignment = Some(reader.read_u32()?);
+            }
+            ".pointee_align" => {
+                seen.first(5, key)?;
+                pointee_align = Some(reader.read_u32()?);
+            }
+            ".value_kind" => {
+                seen.first(6, key)?;
+                value_kind = Some(reader.read_str()?);
+            }
+            ".address_space" => {
+                seen.first(7, key)?;
+                address_space = Some(reader.read_str()?);
+            }
+            ".access" => {
+                seen.first(8, key)?;
+                access = Some(reader.read_str()?);
+            }
+            ".actual_access" => {
+                seen.first(9, key)?;
+                actual_access = Some(reader.read_str()?);
+            }
+            _ => reader.skip(3)?,
+        }
+    }
+    let (Some(offset), Some(size), Some(value_kind)) = (offset, size, value_kind) else {
+        return Err(Status::invalid_argument(
+            "AMDGPU kernel argument metadata missing required offset, size, or value_kind",
+        ));
+    };
+    let alignment = alignment.unwrap_or(0);
+    if alignment != 0 && !alignment.is_power_of_two() {
+        return Err(status!(
+            InvalidArgument,
+            "AMDGPU kernel argument alignment must be a power of two (got {alignment})"
+        ));
+    }
+    if alignment != 0 && offset % alignment != 0 {
+        return Err(status!(
+            InvalidArgument,
+            "AMDGPU kernel argument offset is not aligned (offset {offset}, alignment {alignment})"
+        ));
+    }
+    Ok(ArgMetadata {
+        name,
+        type_name,
+        offset,
+        size,
+        alignment,
+        pointee_align,
+        kind: ValueKind::classify(value_kind),
+        value_kind,
+        address_space,
+        access: actual_access.or(access),
+    })
+}

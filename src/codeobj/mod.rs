@@ -1,0 +1,17 @@
+//! Code objects: reading AMDGPU HSACO files.
+//!
+//! - [`target_id`]: target IDs (`gfx942:sramecc+:xnack-`), parsing, canonical
+//!   format, code-object targets and compatibility with an agent's ISA.
+//! - [`processors`]: the processor / `EF_AMDGPU_MACH` table.
+//! - [`elf`]: ELF identity checks, the `e_flags` target, the code object
+//!   version and the byte size of an ELF image.
+//! - [`notes`]: ELF notes and the `NT_AMDGPU_METADATA` note.
+
+mod bytes;
+pub mod elf;
+pub mod metadata;
+pub mod notes;
+pub mod processors;
+pub mod target_id;
+
+pub use target_id::{FeatureState, Mismatch, ParseFlags, TargetId, TargetKind};

@@ -1,0 +1,234 @@
+//! ELF notes: walking a note area and finding the AMDGPU metadata note
+//! (owner `AMDGPU`, type `NT_AMDGPU_METADATA`) whose descriptor is the
+//! MessagePack metadata blob.
+//!
+//! The note is found through `PT_NOTE` program headers, as the HSA loader and
+//! IREE do; a relocatable object without program headers is searched through
+//! its `SHT_NOTE` sections instead. Tables are read entry by entry with checked
+//! reads (see [`super::elf`] for why not goblin's table parsers).
+
+use goblin::elf::header::{
+    EI_CLASS, EI_DATA, EI_VERSION, ELFCLASS64, ELFDATA2LSB, EM_AMDGPU, EV_CURRENT,
+};
+use goblin::elf::program_header::PT_NOTE;
+use goblin::elf::section_header::SHT_NOTE;
+
+use super::bytes;
+use super::elf::{ELF64_HEADER_SIZE, ELF64_PHDR_SIZE, ELF64_SHDR_SIZE, is_elf};
+use crate::{Result, Status, status};
+
+/// Note type of the code object V3+ MessagePack metadata.
+pub const NT_AMDGPU_METADATA: u32 = 32;
+/// Owner name of AMDGPU notes.
+pub const AMDGPU_NOTE_OWNER: &[u8] = b"AMDGPU";
+/// Size of a note header (`namesz`, `descsz`, `type`).
+pub const NOTE_HEADER_SIZE: u64 = 12;
+
+/// One note of a note area.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Note<'a> {
+    /// The owner name with one trailing NUL removed.
+    pub name: &'a [u8],
+    /// The note type.
+    pub kind: u32,
+    /// The descriptor bytes.
+    pub desc: &'a [u8],
+}
+
+/// Iterates the notes of one note area (a `PT_NOTE` segment or `SHT_NOTE`
+/// section). Yields `Err` once and then stops when a note does not fit.
+#[derive(Clone, Debug)]
+pub struct Notes<'a> {
+    area: &'a [u8],
+    offset: u64,
+    failed: bool,
+}
+
+impl<'a> Notes<'a> {
+    /// Notes of `area` (names and descriptors padded to 4 bytes).
+    pub fn new(area: &'a [u8]) -> Notes<'a> {
+        Notes {
+            area,
+            offset: 0,
+            failed: false,
+        }
+    }
+
+    fn read(&mut self) -> Result<Note<'a>> {
+        let area = self.area;
+        let end = area.len() as u64;
+        let header = self.offset;
+        let field = |at: u64| {
+            bytes::u32_at(area, header + at)
+                .map(u64::from)
+                .ok_or_else(|| {
+                    Status::out_of_range("AMDGPU ELF note header exceeds PT_NOTE bounds")
+                })
+        };
+        let (namesz, descsz, kind) = (field(0)?, field(4)?, field(8)?);
+        let name_start = header + NOTE_HEADER_SIZE;
+        let name_end = name_start + namesz; // both < 2^33: no overflow
+        let name = bytes::slice_at(area, name_start, namesz).ok_or_else(|| {
+            Status::invalid_argument("AMDGPU ELF note name exceeds PT_NOTE bounds")
+        })?;
+        let desc_start = bytes::align4(name_end)
+            .ok_or_else(|| Status::invalid_argument("AMDGPU ELF note alignment overflow"))?;
+        if desc_start > end {
+            return Err(Status::invalid_argument(
+                "AMDGPU ELF note descriptor offset exceeds PT_NOTE bounds",
+            ));
+        }
+        let desc = bytes::slice_at(area, desc_start, descsz).ok_or_else(|| {
+            Status::invalid_argument("AMDGPU ELF note descriptor exceeds PT_NOTE bounds")
+        })?;
+        let desc_end = desc_start + descsz;
+        let next = bytes::align4(desc_end)
+            .ok_or_else(|| Status::invalid_argument("AMDGPU ELF note alignment overflow"))?;
+        // A last note may omit its final padding.
+        if next > end && desc_end != end {
+            return Err(Status::invalid_argument(
+                "AMDGPU ELF note padding exceeds PT_NOTE bounds",
+            ));
+        }
+        self.offset = next.min(end);
+        let name = name.strip_suffix(&[0]).unwrap_or(name);
+        Ok(Note {
+            name,
+            kind: kind as u32,
+            desc,
+        })
+    }
+}
+
+impl<'a> Iterator for Notes<'a> {
+    type Item = Result<Note<'a>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let remaining = (self.area.len() as u64).saturating_sub(self.offset);
+        if self.failed || remaining < NOTE_HEADER_SIZE {
+            return None;
+        }
+        let note = self.read();
+        self.failed = note.is_err();
+        Some(note)
+    }
+}
+
+fn find_in_area(area: &[u8]) -> Result<Option<&[u8]>> {
+    for note in Notes::new(area) {
+        let note = note?;
+        if note.kind == NT_AMDGPU_METADATA && note.name == AMDGPU_NOTE_OWNER {
+            return Ok(Some(note.desc));
+        }
+    }
+    Ok(None)
+}
+
+/// The descriptor of the `AMDGPU`/`NT_AMDGPU_METADATA` note of a 64-bit
+/// little-endian AMDGPU ELF: the MessagePack metadata. `NOT_FOUND` when there
+/// is none; `INVALID_ARGUMENT`/`OUT_OF_RANGE` for malformed tables or notes.
+pub fn find_metadata_note(data: &[u8]) -> Result<&[u8]> {
+    if data.len() < ELF64_HEADER_SIZE {
+        return Err(status!(
+            InvalidArgument,
+            "AMDGPU ELF data too small ({} bytes, the header alone is {ELF64_HEADER_SIZE})",
+            data.len()
+        ));
+    }
+    if !is_elf(data) {
+        return Err(Status::invalid_argument(
+            "AMDGPU metadata input is not an ELF file",
+        ));
+    }
+    if data.get(EI_CLASS) != Some(&ELFCLASS64) {
+        return Err(Status::invalid_argument(
+            "AMDGPU metadata ELF must be 64-bit",
+        ));
+    }
+    if data.get(EI_DATA) != Some(&ELFDATA2LSB) {
+        return Err(Status::invalid_argument(
+            "AMDGPU metadata ELF must be little-endian",
+        ));
+    }
+    if data.get(EI_VERSION) != Some(&EV_CURRENT) {
+        return Err(Status::invalid_argument(
+            "AMDGPU metadata ELF has unsupported version",
+        ));
+    }
+    let machine = bytes::u16_at(data, 18).unwrap_or(0);
+    if machine != EM_AMDGPU {
+        return Err(status!(
+            InvalidArgument,
+            "AMDGPU metadata ELF has non-AMDGPU machine {machine}"
+        ));
+    }
+    let header_field = |offset| bytes::u64_at(data, offset).unwrap_or(0);
+    let half = |offset| u64::from(bytes::u16_at(data, offset).unwrap_or(0));
+    let (phoff, phentsize, phnum) = (header_field(32), half(54), half(56));
+    let (shoff, shentsize, shnum) = (header_field(40), half(58), half(60));
+    let length = data.len() as u64;
+
+    if phnum == 0 {
+        if shnum != 0 {
+            return find_in_sections(data, shoff, shentsize, shnum);
+        }
+        return Err(Status::not_found("AMDGPU ELF has no program headers"));
+    }
+    if phentsize < ELF64_PHDR_SIZE {
+        return Err(Status::invalid_argument(
+            "AMDGPU ELF program header entries are too small",
+        ));
+    }
+    let table_len = phentsize * phnum; // both < 2^16
+    if phoff.checked_add(table_len).is_none_or(|end| end > length) {
+        return Err(Status::invalid_argument(
+            "AMDGPU ELF program headers exceed file bounds",
+        ));
+    }
+    for index in 0..phnum {
+        let entry = phoff + index * phentsize;
+        if bytes::u32_at(data, entry) != Some(PT_NOTE) {
+            continue;
+        }
+        let offset = bytes::u64_at(data, entry + 8).unwrap_or(0);
+        let filesz = bytes::u64_at(data, entry + 32).unwrap_or(0);
+        let area = bytes::slice_at(data, offset, filesz)
+            .ok_or_else(|| Status::invalid_argument("AMDGPU ELF PT_NOTE exceeds file bounds"))?;
+        if let Some(desc) = find_in_area(area)? {
+            return Ok(desc);
+        }
+    }
+    Err(Status::not_found("AMDGPU metadata note not found"))
+}
+
+fn find_in_sections(data: &[u8], shoff: u64, shentsize: u64, shnum: u64) -> Result<&[u8]> {
+    if shentsize < ELF64_SHDR_SIZE {
+        return Err(Status::invalid_argument(
+            "AMDGPU ELF section header entries are too small",
+        ));
+    }
+    let table_len = shentsize * shnum;
+    if shoff
+        .checked_add(table_len)
+        .is_none_or(|end| end > data.len() as u64)
+    {
+        return Err(Status::invalid_argument(
+            "AMDGPU ELF section headers exceed file bounds",
+        ));
+    }
+    for index in 0..shnum {
+        let entry = shoff + index * shentsize;
+        if bytes::u32_at(data, entry + 4) != Some(SHT_NOTE) {
+            continue;
+        }
+        let offset = bytes::u64_at(data, entry + 24).unwrap_or(0);
+        let size = bytes::u64_at(data, entry + 32).unwrap_or(0);
+        let area = bytes::slice_at(data, offset, size).ok_or_else(|| {
+            Status::invalid_argument("AMDGPU ELF SHT_NOTE section exceeds file bounds")
+        })?;
+        if let Some(desc) = find_in_area(area)? {
+            return Ok(desc);
+        }
+    }
+    Err(Status::not_found("AMDGPU metadata note not found"))
+}
