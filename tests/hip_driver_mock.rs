@@ -740,3 +740,105 @@ fn hip_trait_object_is_shared_not_copied() {
     assert!(Arc::ptr_eq(driver.hip(), device.hip()));
     let _: &dyn Hip = driver.hip().as_ref();
 }
+
+// ---------------------------------------------------------- HAL device
+
+mod hal {
+    use super::*;
+    use amdgpu_hal::device::{FrontierTracker, FrontierTrackerOptions, HalDevice};
+    use amdgpu_hal::topology::{
+        DeviceCapabilityFlags, Edge, InteropMode, LinkClass, TopologyCapabilities,
+    };
+
+    fn tracker() -> Arc<FrontierTracker> {
+        Arc::new(FrontierTracker::new(FrontierTrackerOptions::default()))
+    }
+
+    #[test]
+    fn capabilities_carry_uuid_handle_and_memory_kinds() {
+        let log = Log::default();
+        let driver = driver(node(3, &log, |_| {}));
+        let device = driver.create_device_by_path("2", &[]).unwrap();
+        assert_eq!(device.id(), "hip");
+        let caps = device.query_capabilities().unwrap();
+        assert_eq!(caps.physical_device_uuid, Some(uuid(2)));
+        assert_eq!(caps.driver_device_handle.map(|h| h.get()), Some(3));
+        assert!(
+            caps.flags
+                .contains(DeviceCapabilityFlags::SHARED_VIRTUAL_ADDRESS)
+        );
+        assert!(!caps.flags.contains(DeviceCapabilityFlags::UNIFIED_MEMORY));
+        let multi = driver.create_device_by_path("0,1", &[]).unwrap();
+        let caps = multi.query_capabilities().unwrap();
+        assert_eq!(caps.physical_device_uuid, None);
+        assert_eq!(caps.driver_device_handle, None);
+    }
+
+    #[test]
+    fn peer_links_with_native_atomics_refine_to_infinity_fabric() {
+        let log = Log::default();
+        let driver = driver(node(2, &log, |_| {}));
+        let group = driver.group_all_devices(tracker()).unwrap();
+        assert_eq!(group.device_count(), 2);
+        let t = group.topology();
+        assert_eq!(t.edge(0, 0), Some(Edge::SELF));
+        let e = t.edge(0, 1).unwrap();
+        assert_eq!(e.link_class(), LinkClass::NvlinkIf);
+        assert_eq!(e.buffer_read_mode_noncoherent(), InteropMode::Native);
+        assert!(e.capabilities().contains(
+            TopologyCapabilities::P2P_COPY
+                | TopologyCapabilities::ATOMIC_DEVICE
+                | TopologyCapabilities::PEER_ACCESS_REQUIRES_GRANT
+                | TopologyCapabilities::SAME_RUNTIME_DOMAIN
+        ));
+        assert_eq!((e.copy_cost(), e.latency_class()), (3, 3));
+        assert!(group.device_at(1).unwrap().topology_info().is_some());
+    }
+
+    #[test]
+    fn links_without_peer_access_are_host_staged_copies() {
+        let log = Log::default();
+        let hip = node(3, &log, |m| {
+            m.expect_device_can_access_peer()
+                .withf(|s, d| (*s == 2) != (*d == 2))
+                .returning(|_, _| Ok(false));
+            m.expect_device_get_p2p_attribute()
+                .withf(|a, _, _| *a == HipP2pAttribute::NativeAtomicSupported)
+                .returning(|_, _, _| Ok(0));
+            m.expect_device_get_p2p_attribute()
+                .withf(|a, _, _| *a == HipP2pAttribute::PerformanceRank)
+                .returning(|_, _, _| Ok(2));
+        });
+        let group = driver(hip).group_all_devices(tracker()).unwrap();
+        let t = group.topology();
+        let pcie = t.edge(0, 1).unwrap();
+        assert_eq!(pcie.link_class(), LinkClass::PcieSameRoot);
+        assert!(
+            !pcie
+                .capabilities()
+                .contains(TopologyCapabilities::ATOMIC_DEVICE)
+        );
+        assert_eq!((pcie.copy_cost(), pcie.latency_class()), (7, 7));
+        for (i, j) in [(0, 2), (2, 0), (1, 2)] {
+            let e = t.edge(i, j).unwrap();
+            assert_eq!(e.link_class(), LinkClass::HostStaged, "[{i},{j}]");
+            assert_eq!(e.buffer_read_mode_noncoherent(), InteropMode::Copy);
+            assert_eq!(e.buffer_write_mode_coherent(), InteropMode::Copy);
+            assert!(!e.capabilities().contains(TopologyCapabilities::P2P_COPY));
+        }
+        assert_eq!(t.peer_bitmaps(2).can_p2p_with & 0b011, 0);
+    }
+
+    #[test]
+    fn a_failing_p2p_query_fails_the_group_with_the_call_named() {
+        let log = Log::default();
+        let hip = node(2, &log, |m| {
+            m.expect_device_get_p2p_attribute()
+                .returning(|_, _, _| Err(HipError::InvalidDevice));
+        });
+        let err = driver(hip).group_all_devices(tracker()).unwrap_err();
+        assert_eq!(err.code(), StatusCode::FailedPrecondition);
+        assert!(err.mentions("hipDeviceGetP2PAttribute"), "{err}");
+        assert!(err.mentions("refining edge [0,1]"), "{err}");
+    }
+}

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use crate::backend::{Hip, HipDevice, HipDeviceAttribute, HipError, HipP2pAttribute};
+use crate::device::TopologySlot;
 use crate::status::{Result, Status};
 
 use super::driver::hip_status;
@@ -81,6 +82,8 @@ pub struct HipLogicalDevice {
     links: Vec<PeerLink>,
     params: DeviceParams,
     collectives: Collectives,
+    /// The device's place in a group (set by the group, see `super::hal`).
+    pub(super) slot: TopologySlot,
 }
 
 impl std::fmt::Debug for HipLogicalDevice {
@@ -173,6 +176,7 @@ impl HipLogicalDevice {
             links,
             params,
             collectives,
+            slot: TopologySlot::new(),
         })
     }
 

@@ -11,10 +11,12 @@
 //! | [`dump`] | `dump_device_info`'s lines |
 //! | [`driver`] | creation, enumeration, dump, device selection |
 //! | [`device`] | the logical HIP device over k physical devices |
+//! | [`hal`] | the logical device as a HAL device: capabilities, edge refinement |
 
 pub mod device;
 pub mod driver;
 pub mod dump;
+pub mod hal;
 pub mod options;
 pub mod path;
 pub mod rccl;
