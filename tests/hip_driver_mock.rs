@@ -453,6 +453,19 @@ fn empty_path_selects_the_default_index() {
     let err = driver(node(0, &log, |_| {})).resolve_path("").unwrap_err();
     assert_eq!(err.code(), StatusCode::Unavailable);
     assert_eq!(err.message(), "no compatible HIP devices were found");
+    // ROCm answers hipErrorNoDevice on a node without GPUs: still IREE's message.
+    let no_gpu = driver(node(0, &log, |m| {
+        m.expect_get_device_count()
+            .returning(|| Err(HipError::NoDevice));
+    }));
+    assert!(no_gpu.query_available_devices().unwrap().is_empty());
+    let err = no_gpu.resolve_path("").unwrap_err();
+    assert_eq!(err.code(), StatusCode::Unavailable);
+    assert_eq!(err.message(), "no compatible HIP devices were found");
+    assert_eq!(
+        no_gpu.resolve_path("0").unwrap_err().message(),
+        "device 0 not found (of 0 enumerated)"
+    );
 }
 
 #[test]

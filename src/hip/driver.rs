@@ -188,9 +188,15 @@ impl HipDriver {
         result.map_err(|e| hip_status(self.hip.as_ref(), e, call))
     }
 
-    /// `hipGetDeviceCount`; a negative count is `INTERNAL`.
+    /// `hipGetDeviceCount`. ROCm answers `hipErrorNoDevice` when there is no
+    /// GPU; that is a count of 0 here (so the default path reports IREE's
+    /// "no compatible HIP devices were found" and enumeration is empty),
+    /// where IREE fails the query. A negative count is `INTERNAL`.
     pub fn device_count(&self) -> Result<u32> {
-        let count = self.call(self.hip.get_device_count(), "hipGetDeviceCount")?;
+        let count = match self.hip.get_device_count() {
+            Err(HipError::NoDevice) => 0,
+            other => self.call(other, "hipGetDeviceCount")?,
+        };
         u32::try_from(count).map_err(|_| {
             status!(
                 Internal,

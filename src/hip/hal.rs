@@ -10,10 +10,10 @@
 //!   (`COPY`), the link is host-staged, no P2P capabilities;
 //! - peer access: buffers are `NATIVE` after a grant
 //!   (`PEER_ACCESS_REQUIRES_GRANT`: HIP needs `hipDeviceEnablePeerAccess`);
-//!   with native peer atomics on every pair the link is Infinity Fabric
-//!   (xGMI, AMD's only link with native peer atomics) and `ATOMIC_DEVICE`
-//!   holds, otherwise it is PCIe; the worst `hipDevP2PAttrPerformanceRank`
-//!   (0 = best) is added to the copy cost and latency.
+//!   `ATOMIC_DEVICE` holds when every pair has native peer atomics; when
+//!   they do *and* every pair has the best `hipDevP2PAttrPerformanceRank`
+//!   (0) the link is Infinity Fabric (xGMI, ROCm ranks PCIe peers lower),
+//!   otherwise PCIe; the worst rank is added to the copy cost and latency.
 //!
 //! HIP exposes no NUMA node per device, so `numa_node` is 0.
 
@@ -83,7 +83,7 @@ impl LinkSummary {
                 TopologyCapabilities::P2P_COPY | TopologyCapabilities::PEER_ACCESS_REQUIRES_GRANT,
             );
             caps.set(TopologyCapabilities::ATOMIC_DEVICE, self.native_atomics);
-            if self.native_atomics {
+            if self.native_atomics && self.worst_rank == 0 {
                 (LinkClass::NvlinkIf, XGMI_COST)
             } else {
                 (LinkClass::PcieSameRoot, PCIE_PEER_COST)
