@@ -73,13 +73,23 @@ pub fn isa_target(hsa: &dyn Hsa, isa: Isa) -> Result<IsaTarget> {
     })
 }
 
+/// The answer of [`format_supported`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FormatSupport {
+    /// The first compatible ISA, in the agent's priority order.
+    Supported(IsaTarget),
+    /// No ISA is compatible; with the first ISA's target and why it is not
+    /// (`None` for a format that names no AMDGPU target, or an agent without ISAs).
+    Unsupported(Option<(TargetId, Mismatch)>),
+}
+
 /// Whether code in `format` (a target ID, with or without the HSA prefix)
 /// runs on `agent`: the first of the agent's ISAs, in priority order, that is
 /// compatible. A format that names no AMDGPU target (`"spirv"`) is simply
 /// unsupported; one that looks like a target but does not parse is an error.
-pub fn format_supported(hsa: &dyn Hsa, agent: Agent, format: &str) -> Result<Option<IsaTarget>> {
+pub fn format_supported(hsa: &dyn Hsa, agent: Agent, format: &str) -> Result<FormatSupport> {
     if !format.starts_with("gfx") && !format.starts_with(HSA_ISA_PREFIX) {
-        return Ok(None);
+        return Ok(FormatSupport::Unsupported(None));
     }
     let wanted = TargetId::parse(
         format,
@@ -87,13 +97,18 @@ pub fn format_supported(hsa: &dyn Hsa, agent: Agent, format: &str) -> Result<Opt
             | ParseFlags::ALLOW_ARCH_ONLY
             | ParseFlags::ALLOW_FEATURE_SUFFIXES,
     )?;
+    let mut first = None;
     for isa in agent_isas(hsa, agent)? {
         let target = isa_target(hsa, isa)?;
-        if check_compatible(&wanted, &target.target_id).is_compatible() {
-            return Ok(Some(target));
+        let mismatch = check_compatible(&wanted, &target.target_id);
+        if mismatch.is_compatible() {
+            return Ok(FormatSupport::Supported(target));
+        }
+        if first.is_none() {
+            first = Some((target.target_id, mismatch));
         }
     }
-    Ok(None)
+    Ok(FormatSupport::Unsupported(first))
 }
 
 pub use crate::wrapped::DeviceLimits;
@@ -206,13 +221,23 @@ pub fn verify_device_isa_commonality(hsa: &dyn Hsa, topology: &Topology) -> Resu
     Ok(())
 }
 
-/// Why an executable cannot be loaded: a [`Status`] for `format` not being
-/// supported by the devices (IREE's create-time message).
-pub fn format_not_supported(format: &str) -> Status {
-    crate::status!(
+/// IREE's `INCOMPATIBLE` status for a format the template agent cannot run,
+/// extended with the agent's target and the reasons when known.
+pub fn format_not_supported(
+    format: &str,
+    agent_ordinal: usize,
+    first_mismatch: Option<&(TargetId, Mismatch)>,
+) -> Status {
+    let status = crate::status!(
         Incompatible,
         "executable format `{format}` not supported by the devices in the topology"
-    )
+    );
+    match first_mismatch {
+        Some((target, mismatch)) => status.annotate(format!(
+            "GPU agent[{agent_ordinal}] target `{target}` (mismatched {mismatch})"
+        )),
+        None => status,
+    }
 }
 
 /// Preflight of a code object's target against one selected agent: the agent

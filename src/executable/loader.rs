@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use crate::amdgpu::agents::{Topology, find_coarse_global_memory_pool};
 use crate::amdgpu::dispatch::DispatchDescriptor;
-use crate::amdgpu::isa::{self, format_not_supported};
+use crate::amdgpu::isa::{self, FormatSupport, format_not_supported};
 use crate::amdgpu::kernarg::{DISPATCH_SETUP_3D, KernelArgs};
 use crate::amdgpu::profile::{self, CodeObjectLoad, FunctionDescription, ProfileRegistry};
 use crate::amdgpu::queue_affinity::{PhysicalDeviceSet, QueueAffinity};
@@ -67,8 +67,16 @@ pub fn create(
         .get(physical.first_physical_device_ordinal)
         .ok_or_else(|| Status::internal("selected device outside the topology"))?;
 
-    let matched = isa::format_supported(hsa.as_ref(), template, params.executable_format)?
-        .ok_or_else(|| format_not_supported(params.executable_format))?;
+    let matched = match isa::format_supported(hsa.as_ref(), template, params.executable_format)? {
+        FormatSupport::Supported(target) => target,
+        FormatSupport::Unsupported(first) => {
+            return Err(format_not_supported(
+                params.executable_format,
+                physical.first_physical_device_ordinal,
+                first.as_ref(),
+            ));
+        }
+    };
     let limits = isa::device_limits(hsa.as_ref(), matched.isa)?;
 
     let plan = if is_wrapped(params.executable_data) {
