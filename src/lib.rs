@@ -11,7 +11,15 @@
 #![cfg_attr(feature = "real", deny(unsafe_code))]
 #![warn(missing_docs)]
 
+pub mod amdgpu;
+pub mod backend;
 pub mod codeobj;
+pub mod device;
+pub mod executable;
+pub mod group;
+pub mod hip;
 pub mod status;
+pub mod topology;
+pub mod wrapped;
 
 pub use status::{Result, ResultExt, Status, StatusCode};

@@ -1,0 +1,135 @@
+//! The `Hip` trait (the HIP runtime calls the HIP driver makes) and the
+//! `Ccl` trait (RCCL/NCCL, loaded optionally).
+
+use super::handles::HipDevice;
+use super::hip_error::HipError;
+use super::hip_types::{HipDeviceAttribute, HipDeviceProps, HipP2pAttribute, HipUuid};
+
+/// Result of a HIP call.
+pub type HipResult<T> = Result<T, HipError>;
+
+/// `IREE_HAL_HIP_MAX_DEVICE_NAME_LENGTH`: the buffer the driver passes to `hipDeviceGetName`.
+pub const HIP_MAX_DEVICE_NAME_LENGTH: usize = 128;
+
+/// The HIP runtime (libamdhip64) as the HIP driver uses it.
+#[cfg_attr(feature = "mock", mockall::automock)]
+pub trait Hip: Send + Sync {
+    /// `hipInit(flags)`.
+    fn init(&self, flags: u32) -> HipResult<()>;
+    /// `hipDriverGetVersion`.
+    fn driver_get_version(&self) -> HipResult<i32>;
+    /// `hipRuntimeGetVersion`.
+    fn runtime_get_version(&self) -> HipResult<i32>;
+    /// `hipGetDeviceCount`.
+    fn get_device_count(&self) -> HipResult<i32>;
+    /// `hipDeviceGet(&device, ordinal)`.
+    fn device_get(&self, ordinal: i32) -> HipResult<HipDevice>;
+    /// `hipDeviceGetName(buf, len, device)`: the name as it fits `len` bytes
+    /// with its NUL (so at most `len - 1` bytes; `len == 0` is invalid).
+    fn device_get_name(&self, device: HipDevice, len: usize) -> HipResult<String>;
+    /// `hipDeviceGetUuid`.
+    fn device_get_uuid(&self, device: HipDevice) -> HipResult<HipUuid>;
+    /// `hipGetDeviceProperties(&props, ordinal)` (the pre-6.0 struct).
+    fn get_device_properties(&self, ordinal: i32) -> HipResult<HipDeviceProps>;
+    /// `hipDeviceGetAttribute(&value, attribute, ordinal)`.
+    fn device_get_attribute(&self, attribute: HipDeviceAttribute, ordinal: i32) -> HipResult<i32>;
+    /// `hipDeviceCanAccessPeer(&can, ordinal, peer_ordinal)`.
+    fn device_can_access_peer(&self, ordinal: i32, peer_ordinal: i32) -> HipResult<bool>;
+    /// `hipSetDevice(ordinal)`: the device later calls act on.
+    fn set_device(&self, ordinal: i32) -> HipResult<()>;
+    /// `hipDeviceEnablePeerAccess(peer_ordinal, flags)` from the current device.
+    fn device_enable_peer_access(&self, peer_ordinal: i32, flags: u32) -> HipResult<()>;
+    /// `hipDeviceGetP2PAttribute(&value, attribute, src, dst)`.
+    fn device_get_p2p_attribute(
+        &self,
+        attribute: HipP2pAttribute,
+        src: i32,
+        dst: i32,
+    ) -> HipResult<i32>;
+    /// `hipGetErrorName`.
+    fn get_error_name(&self, error: HipError) -> String;
+    /// `hipGetErrorString`.
+    fn get_error_string(&self, error: HipError) -> String;
+}
+
+/// An `ncclResult_t` failure (RCCL shares NCCL's values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CclError {
+    /// `ncclUnhandledCudaError` (1).
+    UnhandledCudaError,
+    /// `ncclSystemError` (2).
+    SystemError,
+    /// `ncclInternalError` (3).
+    InternalError,
+    /// `ncclInvalidArgument` (4).
+    InvalidArgument,
+    /// `ncclInvalidUsage` (5).
+    InvalidUsage,
+    /// `ncclRemoteError` (6).
+    RemoteError,
+    /// `ncclInProgress` (7).
+    InProgress,
+    /// A value newer than NCCL 2.18.
+    Other(i32),
+}
+
+impl CclError {
+    /// The raw `ncclResult_t`.
+    pub const fn raw(self) -> i32 {
+        match self {
+            CclError::UnhandledCudaError => 1,
+            CclError::SystemError => 2,
+            CclError::InternalError => 3,
+            CclError::InvalidArgument => 4,
+            CclError::InvalidUsage => 5,
+            CclError::RemoteError => 6,
+            CclError::InProgress => 7,
+            CclError::Other(raw) => raw,
+        }
+    }
+
+    /// The error for a raw value; `None` for `ncclSuccess` (0).
+    pub const fn from_raw(raw: i32) -> Option<CclError> {
+        match raw {
+            0 => None,
+            1 => Some(CclError::UnhandledCudaError),
+            2 => Some(CclError::SystemError),
+            3 => Some(CclError::InternalError),
+            4 => Some(CclError::InvalidArgument),
+            5 => Some(CclError::InvalidUsage),
+            6 => Some(CclError::RemoteError),
+            7 => Some(CclError::InProgress),
+            other => Some(CclError::Other(other)),
+        }
+    }
+
+    /// The enumerator name, e.g. `ncclSystemError`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            CclError::UnhandledCudaError => "ncclUnhandledCudaError",
+            CclError::SystemError => "ncclSystemError",
+            CclError::InternalError => "ncclInternalError",
+            CclError::InvalidArgument => "ncclInvalidArgument",
+            CclError::InvalidUsage => "ncclInvalidUsage",
+            CclError::RemoteError => "ncclRemoteError",
+            CclError::InProgress => "ncclInProgress",
+            CclError::Other(_) => "ncclUnknownError",
+        }
+    }
+}
+
+impl std::fmt::Display for CclError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.name(), self.raw())
+    }
+}
+
+impl std::error::Error for CclError {}
+
+/// The collective-communication library (RCCL, or NCCL on NVIDIA): the driver
+/// loads it optionally and checks its version.
+#[cfg_attr(feature = "mock", mockall::automock)]
+pub trait Ccl: Send + Sync {
+    /// `ncclGetVersion`: `major * 10000 + minor * 100 + patch` (or the pre-2.9 `* 1000` encoding).
+    fn get_version(&self) -> Result<i32, CclError>;
+}

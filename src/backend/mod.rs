@@ -1,0 +1,212 @@
+//! The backend traits: every HSA and HIP call the HAL makes goes through
+//! [`Hsa`], [`Hip`] or [`Ccl`], so the same HAL code runs on the real vendor
+//! libraries and on the simulated node.
+//!
+//! - [`handles`]: newtype handles (`Agent`, `Isa`, `MemoryPool`, ...).
+//! - [`hsa_status`] / [`hip_error`]: the vendor status enums; both convert to
+//!   [`Status`] naming the failing call (see [`CallResultExt`]).
+//! - [`hsa_types`] / [`hip_types`]: typed info values.
+//! - [`Backend`]: the bundle of trait objects the CLI and HAL code take.
+//! - `dylib` (feature `real`): the real vendor libraries through
+//!   `libloading`, the crate's only `unsafe` code.
+//!
+//! The traits are object-safe and `Send + Sync`; with feature `mock` (on for
+//! this crate's own tests) mockall generates `MockHsa`, `MockHip`, `MockCcl`.
+
+#[cfg(feature = "real")]
+#[allow(unsafe_code)]
+pub mod dylib;
+pub mod handles;
+pub mod hip;
+pub mod hip_error;
+pub mod hip_types;
+pub mod hsa;
+pub mod hsa_status;
+pub mod hsa_types;
+pub mod sim;
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::status::{Status, StatusCode};
+
+pub use handles::{
+    Agent, CodeObjectReader, DevicePtr, Executable, ExecutableSymbol, HipDevice, Isa,
+    LoadedCodeObject, MemoryPool,
+};
+pub use hip::{Ccl, CclError, HIP_MAX_DEVICE_NAME_LENGTH, Hip, HipResult};
+#[cfg(feature = "mock")]
+pub use hip::{MockCcl, MockHip};
+pub use hip_error::HipError;
+pub use hip_types::{HipDeviceAttribute, HipDeviceProps, HipP2pAttribute, HipUuid};
+#[cfg(feature = "mock")]
+pub use hsa::MockHsa;
+pub use hsa::{Hsa, HsaResult};
+pub use hsa_status::HsaStatus;
+pub use hsa_types::{
+    DeviceType, GlobalFlags, LinkInfo, LinkType, MEMORY_POOL_STANDARD_FLAG, PoolAccess, Profile,
+    RoundingMode, Segment, SymbolKind,
+};
+pub use sim::{SIM_BACKEND_NAME, SimBackend, load_machine};
+
+/// A vendor failure that becomes a [`Status`] once the failing call is named.
+pub trait VendorError: Copy {
+    /// The status for this failure of `call` (the C function name).
+    fn to_status(self, call: &str) -> Status;
+}
+
+impl VendorError for HsaStatus {
+    fn to_status(self, call: &str) -> Status {
+        HsaStatus::to_status(self, call)
+    }
+}
+
+impl VendorError for HipError {
+    fn to_status(self, call: &str) -> Status {
+        HipError::to_status(self, call)
+    }
+}
+
+impl VendorError for CclError {
+    fn to_status(self, call: &str) -> Status {
+        let code = match self {
+            CclError::InvalidArgument => StatusCode::InvalidArgument,
+            CclError::InvalidUsage => StatusCode::FailedPrecondition,
+            CclError::InProgress => StatusCode::Unavailable,
+            _ => StatusCode::Internal,
+        };
+        Status::new(
+            code,
+            format!("RCCL error '{}' ({})", self.name(), self.raw()),
+        )
+        .annotate(call)
+    }
+}
+
+/// Converts a vendor-level result into a [`crate::Result`] at the HAL side:
+///
+/// ```
+/// use amdgpu_hal::backend::{CallResultExt, HsaStatus};
+/// let failed: Result<(), HsaStatus> = Err(HsaStatus::ErrorNotInitialized);
+/// let status = failed.call_status("hsa_iterate_agents").unwrap_err();
+/// assert!(status.message().starts_with("[hsa_iterate_agents] HSA_STATUS_ERROR_NOT_INITIALIZED"));
+/// ```
+pub trait CallResultExt<T> {
+    /// Names the call that produced this result and converts its failure.
+    fn call_status(self, call: &str) -> crate::Result<T>;
+}
+
+impl<T, E: VendorError> CallResultExt<T> for Result<T, E> {
+    fn call_status(self, call: &str) -> crate::Result<T> {
+        self.map_err(|error| error.to_status(call))
+    }
+}
+
+/// The backend the CLI and HAL code run on: one HSA, one HIP and an optional
+/// collective library, with the names users see (`--backend`, `--machine`).
+#[derive(Clone)]
+pub struct Backend {
+    name: String,
+    machine: String,
+    hsa: Arc<dyn Hsa>,
+    hip: Arc<dyn Hip>,
+    ccl: Option<Arc<dyn Ccl>>,
+}
+
+impl Backend {
+    /// A backend called `name` (e.g. `sim`, `hsa`) over `machine` (a preset
+    /// name, a file, or the host) with these implementations and no RCCL.
+    pub fn new(
+        name: impl Into<String>,
+        machine: impl Into<String>,
+        hsa: Arc<dyn Hsa>,
+        hip: Arc<dyn Hip>,
+    ) -> Backend {
+        Backend {
+            name: name.into(),
+            machine: machine.into(),
+            hsa,
+            hip,
+            ccl: None,
+        }
+    }
+
+    /// The same backend with a collective library.
+    #[must_use]
+    pub fn with_ccl(mut self, ccl: Arc<dyn Ccl>) -> Backend {
+        self.ccl = Some(ccl);
+        self
+    }
+
+    /// The backend's name (`sim`, ...).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What the backend runs on (the machine preset or file for `sim`).
+    pub fn machine(&self) -> &str {
+        &self.machine
+    }
+
+    /// The HSA runtime.
+    pub fn hsa(&self) -> &dyn Hsa {
+        self.hsa.as_ref()
+    }
+
+    /// The HSA runtime, shared.
+    pub fn hsa_arc(&self) -> Arc<dyn Hsa> {
+        Arc::clone(&self.hsa)
+    }
+
+    /// The HIP runtime.
+    pub fn hip(&self) -> &dyn Hip {
+        self.hip.as_ref()
+    }
+
+    /// The HIP runtime, shared.
+    pub fn hip_arc(&self) -> Arc<dyn Hip> {
+        Arc::clone(&self.hip)
+    }
+
+    /// The collective library, if one was loaded.
+    pub fn ccl(&self) -> Option<&dyn Ccl> {
+        self.ccl.as_deref()
+    }
+}
+
+impl fmt::Debug for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Backend")
+            .field("name", &self.name)
+            .field("machine", &self.machine)
+            .field("ccl", &self.ccl.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send_sync<T: Send + Sync + ?Sized>() {}
+
+    #[test]
+    fn traits_are_object_safe_and_thread_safe() {
+        assert_send_sync::<dyn Hsa>();
+        assert_send_sync::<dyn Hip>();
+        assert_send_sync::<dyn Ccl>();
+        assert_send_sync::<Backend>();
+    }
+
+    #[test]
+    fn call_status_names_the_call() {
+        let hip: Result<i32, HipError> = Err(HipError::InvalidDevice);
+        let status = hip.call_status("hipDeviceGet").unwrap_err();
+        assert_eq!(status.code(), StatusCode::FailedPrecondition);
+        assert_eq!(status.annotations(), ["hipDeviceGet"]);
+        let ccl: Result<i32, CclError> = Err(CclError::InvalidUsage);
+        let status = ccl.call_status("ncclGetVersion").unwrap_err();
+        assert_eq!(status.code(), StatusCode::FailedPrecondition);
+        assert!(status.mentions("ncclInvalidUsage"));
+    }
+}

@@ -1,0 +1,174 @@
+//! RCCL (AMD's NCCL) for collectives: the version rule and the deferred
+//! "unavailable" state.
+//!
+//! The HIP driver loads RCCL optionally. If it is missing or too old the
+//! driver still works; the reason is kept and reported only when a
+//! collective channel is requested ([`Collectives::require`]).
+//!
+//! Decision (IREE differs): *every* RCCL load failure is deferred, not only
+//! `UNAVAILABLE`. IREE fails HIP driver creation when RCCL passes the
+//! version check but misses a symbol (`NOT_FOUND`), so a broken RCCL
+//! install makes plain single-GPU HIP unusable; here that error is kept with
+//! its own code and surfaces on the first collective request instead.
+
+use std::fmt;
+
+use crate::status;
+use crate::status::{Result, Status};
+
+/// The NCCL API major version IREE is built against (`rccl.h`).
+pub const NCCL_MAJOR: i32 = 2;
+/// The NCCL API minor version IREE is built against (`rccl.h`).
+pub const NCCL_MINOR: i32 = 18;
+
+/// NCCL's `NCCL_VERSION(x, y, z)` encoding: `x*1000 + y*100 + z` up to
+/// 2.8, `x*10000 + y*100 + z` after.
+pub const fn nccl_version_code(major: i32, minor: i32, patch: i32) -> i32 {
+    if major <= 2 && minor <= 8 {
+        major * 1000 + minor * 100 + patch
+    } else {
+        major * 10000 + minor * 100 + patch
+    }
+}
+
+/// The lowest acceptable `ncclGetVersion` value: `NCCL_VERSION(2, 18, 0)` = 21800.
+pub const MIN_NCCL_VERSION_CODE: i32 = nccl_version_code(NCCL_MAJOR, NCCL_MINOR, 0);
+
+/// A decoded NCCL version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct NcclVersion {
+    /// Major version.
+    pub major: i32,
+    /// Minor version.
+    pub minor: i32,
+    /// Patch level.
+    pub patch: i32,
+}
+
+impl NcclVersion {
+    /// Decodes an `ncclGetVersion` value by IREE's rule (codes below 20000
+    /// use the old encoding).
+    pub fn decode(code: i32) -> NcclVersion {
+        let (major, minor) = if code < 20000 {
+            (code / 1000, (code % 1000) / 100)
+        } else {
+            (code / 10000, (code % 10000) / 100)
+        };
+        NcclVersion {
+            major,
+            minor,
+            patch: code % 100,
+        }
+    }
+}
+
+impl fmt::Display for NcclVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)
+    }
+}
+
+/// IREE's version rule: major must be [`NCCL_MAJOR`] and the code at least
+/// [`MIN_NCCL_VERSION_CODE`]; otherwise `UNAVAILABLE` with IREE's message.
+pub fn check_nccl_version(code: i32) -> Result<NcclVersion> {
+    let version = NcclVersion::decode(code);
+    if version.major != NCCL_MAJOR || code < MIN_NCCL_VERSION_CODE {
+        return Err(status!(
+            Unavailable,
+            "NCCL version is {version}, but >={NCCL_MAJOR}.{NCCL_MINOR} and <{} is required",
+            NCCL_MAJOR + 1
+        ));
+    }
+    Ok(version)
+}
+
+/// IREE's `UNAVAILABLE` for an RCCL library that could not be opened (with
+/// the file name IREE misspells as `lirnccl.so` corrected).
+pub fn rccl_not_available() -> Status {
+    status!(
+        Unavailable,
+        "RCCL runtime library version {NCCL_MAJOR}.{NCCL_MINOR} and greater not available; \
+         ensure installed and the shared library (rccl.dll/librccl.so) is on your PATH/LD_LIBRARY_PATH."
+    )
+}
+
+/// Whether collectives can be used on this driver.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Collectives {
+    /// RCCL loaded with an acceptable version.
+    Available(NcclVersion),
+    /// RCCL could not be used; the reason is reported on request.
+    Unavailable(Status),
+}
+
+impl Collectives {
+    /// The RCCL version, or the deferred load error when a collective
+    /// channel is requested.
+    pub fn require(&self) -> Result<NcclVersion> {
+        match self {
+            Collectives::Available(version) => Ok(*version),
+            Collectives::Unavailable(reason) => Err(reason
+                .clone()
+                .annotate("creating a collective channel requires RCCL")),
+        }
+    }
+
+    /// True if RCCL is usable.
+    pub fn is_available(&self) -> bool {
+        matches!(self, Collectives::Available(_))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::status::StatusCode;
+
+    #[test]
+    fn encode_decode_like_nccl() {
+        assert_eq!(MIN_NCCL_VERSION_CODE, 21800);
+        assert_eq!(nccl_version_code(2, 18, 3), 21803);
+        assert_eq!(nccl_version_code(2, 8, 4), 2804);
+        assert_eq!(nccl_version_code(2, 9, 0), 20900);
+        assert_eq!(nccl_version_code(3, 0, 0), 30000);
+        for (code, v) in [(21803, (2, 18, 3)), (2804, (2, 8, 4)), (22005, (2, 20, 5))] {
+            let d = NcclVersion::decode(code);
+            assert_eq!((d.major, d.minor, d.patch), v);
+        }
+    }
+
+    #[test]
+    fn version_rule() {
+        assert_eq!(check_nccl_version(21800).unwrap().to_string(), "2.18.0");
+        assert!(check_nccl_version(22703).is_ok());
+        for code in [21799, 2804, 30000, 0, -5, i32::MIN, i32::MAX] {
+            let e = check_nccl_version(code).unwrap_err();
+            assert_eq!(e.code(), StatusCode::Unavailable, "{code}");
+            assert!(
+                e.message().ends_with("but >=2.18 and <3 is required"),
+                "{e}"
+            );
+        }
+        assert_eq!(
+            check_nccl_version(21799).unwrap_err().message(),
+            "NCCL version is 2.17.99, but >=2.18 and <3 is required"
+        );
+    }
+
+    #[test]
+    fn unavailable_is_deferred_with_its_own_code() {
+        let c = Collectives::Unavailable(rccl_not_available());
+        assert!(!c.is_available());
+        let e = c.require().unwrap_err();
+        assert_eq!(e.code(), StatusCode::Unavailable);
+        assert!(
+            e.message()
+                .starts_with("RCCL runtime library version 2.18 and greater not available")
+        );
+        assert!(e.mentions("collective channel"));
+        let broken = Collectives::Unavailable(Status::not_found("ncclSend"));
+        assert_eq!(broken.require().unwrap_err().code(), StatusCode::NotFound);
+        let ok = Collectives::Available(NcclVersion::decode(21803));
+        assert_eq!(ok.require().unwrap().minor, 18);
+    }
+}
