@@ -7,7 +7,7 @@
 //! |---|---|
 //! | `physical_device_uuid` | `HSA_AMD_AGENT_INFO_UUID` `GPU-<16 hex>` (8 bytes, zero padded); none for `GPU-XX` |
 //! | `driver_device_handle` | the agent handle (two devices over one agent alias to a self edge) |
-//! | `numa_node` | the NUMA node (`HSA_AGENT_INFO_NODE`) of the nearest CPU agent: the one whose global pool the GPU reaches with the smallest link NUMA distance, then fewest hops, then first |
+//! | `numa_node` | the NUMA node (`HSA_AGENT_INFO_NODE`) of the nearest CPU agent: among the CPU agents whose first global pool the GPU has a path to, the smallest worst-hop NUMA distance, then fewest hops, then the first; 0 when none is reachable |
 //! | flags | `TIMELINE_SEMAPHORES`, `HOST_COHERENT`, `ATOMIC_SCOPE_DEVICE`, `ATOMIC_SCOPE_SYSTEM`, `P2P_COPY` (as IREE: peer specifics are the refinement's job) |
 //! | semaphore handles | *ours:* export/import `NATIVE`: HSA signals are process-wide, so an amdgpu queue waits on another amdgpu device's signal directly (IREE reports none, which derives COPY waits between its own GPUs) |
 //!
@@ -25,8 +25,9 @@ use std::sync::Arc;
 use crate::backend::{Agent, CallResultExt, DeviceType, GlobalFlags, Hsa, MemoryPool, Segment};
 use crate::device::{HalDevice, TopologyInfo, TopologySlot};
 use crate::status::{Result, ResultExt, Status};
+use crate::topology::numa::SLIT_LOCAL;
 use crate::topology::{
-    DeviceCapabilities, DeviceCapabilityFlags, Edge, HandleTypes, MAX_DEVICE_COUNT,
+    DeviceCapabilities, DeviceCapabilityFlags, Edge, HandleTypes, MAX_DEVICE_COUNT, SlitTable,
 };
 
 use link::PeerMemoryPath;
@@ -120,7 +121,10 @@ impl AmdgpuDevice {
             let hops = hsa
                 .agent_memory_pool_link_info(self.agent, pool)
                 .call_status("hsa_amd_agent_memory_pool_get_info(LINK_INFO)")?;
-            let distance = hops.iter().map(|hop| hop.numa_distance).max().unwrap_or(0);
+            // No hops: HSA reports no path to that CPU's memory at all.
+            let Some(distance) = hops.iter().map(|hop| hop.numa_distance).max() else {
+                continue;
+            };
             let key = (distance, hops.len());
             if best.is_none_or(|(best_key, _)| key < best_key) {
                 let node = hsa
@@ -155,6 +159,61 @@ impl AmdgpuDevice {
             hops,
         })
     }
+}
+
+/// The SLIT of the CPU agents as HSA reports it, for
+/// [`DeviceGroupBuilder::with_numa_distances`](crate::group::DeviceGroupBuilder::with_numa_distances):
+/// entry `[a][b]` is the worst hop NUMA distance on the path from the CPU
+/// agent of node `a` to the first global pool of the CPU agent of node `b`,
+/// 10 on the diagonal, unknown where HSA reports no path. Unlike the host's
+/// sysfs this describes the machine the backend runs on (the simulated one
+/// too), so results stay deterministic.
+pub fn hsa_numa_distances(hsa: &dyn Hsa) -> Result<SlitTable> {
+    let mut cpus = Vec::new();
+    for agent in hsa.iterate_agents().call_status("hsa_iterate_agents")? {
+        if hsa
+            .agent_device_type(agent)
+            .call_status("hsa_agent_get_info(HSA_AGENT_INFO_DEVICE)")?
+            == DeviceType::Cpu
+        {
+            let node = hsa
+                .agent_node(agent)
+                .call_status("hsa_agent_get_info(HSA_AGENT_INFO_NODE)")?;
+            if let Ok(node) = u8::try_from(node) {
+                cpus.push((
+                    agent,
+                    usize::from(node),
+                    global_pools(hsa, agent)?.into_iter().next(),
+                ));
+            }
+        }
+    }
+    let nodes = cpus.iter().map(|(_, node, _)| node + 1).max().unwrap_or(0);
+    let mut rows = vec![vec![0u8; nodes]; nodes];
+    let mut known = vec![vec![false; nodes]; nodes];
+    for &(from, a, _) in &cpus {
+        for &(_, b, pool) in &cpus {
+            let distance = if a == b {
+                Some(SLIT_LOCAL)
+            } else if let Some(pool) = pool {
+                let hops = hsa
+                    .agent_memory_pool_link_info(from, pool)
+                    .call_status("hsa_amd_agent_memory_pool_get_info(LINK_INFO)")?;
+                hops.iter()
+                    .map(|hop| u8::try_from(hop.numa_distance).unwrap_or(u8::MAX))
+                    .max()
+            } else {
+                None
+            };
+            let cell = rows.get_mut(a).and_then(|row| row.get_mut(b));
+            let seen = known.get_mut(a).and_then(|row| row.get_mut(b));
+            if let (Some(distance), Some(cell), Some(seen)) = (distance, cell, seen) {
+                *cell = distance;
+                *seen = true;
+            }
+        }
+    }
+    Ok(SlitTable::with_unknown(rows, known))
 }
 
 fn gpu_agents(hsa: &dyn Hsa) -> Result<Vec<Agent>> {
