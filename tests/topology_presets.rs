@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use amdgpu_hal::StatusCode;
 use amdgpu_hal::backend::{Backend, Hsa};
-use amdgpu_hal::device::amdgpu::{AmdgpuDevice, hsa_numa_distances};
+use amdgpu_hal::device::amdgpu::{AmdgpuDevice, create_gpu_agent_group, hsa_numa_distances};
 use amdgpu_hal::device::{FrontierTracker, HalDevice};
 use amdgpu_hal::group::report::render_text;
 use amdgpu_hal::group::{DeviceGroup, DeviceGroupBuilder};
@@ -29,8 +29,7 @@ fn build(hsa: &Arc<dyn Hsa>, devices: &[Arc<AmdgpuDevice>]) -> amdgpu_hal::Resul
 fn group_on(machine: &str) -> DeviceGroup {
     let backend = Backend::sim(machine).unwrap();
     backend.hsa().init().unwrap();
-    let hsa = backend.hsa_arc();
-    build(&hsa, &devices(&hsa)).unwrap()
+    create_gpu_agent_group(&backend.hsa_arc(), Arc::new(FrontierTracker::default())).unwrap()
 }
 
 fn pairs(n: usize) -> impl Iterator<Item = (usize, usize)> {
@@ -152,6 +151,22 @@ fn a_failure_at_every_hsa_call_unwinds() {
         for d in &devs {
             assert!(d.topology_info().is_none(), "call {n}");
             assert_eq!(Arc::strong_count(d), 1, "call {n}");
+        }
+    }
+}
+
+#[test]
+fn nearest_cpu_fallback_agrees_with_the_runtime_attribute() {
+    for machine in ["mi300x-8", "mi250x-4", "w7900", "mixed-isa"] {
+        let backend = Backend::sim(machine).unwrap();
+        backend.hsa().init().unwrap();
+        let hsa = backend.hsa_arc();
+        for device in devices(&hsa) {
+            assert_eq!(
+                device.host_numa_node_by_links().unwrap(),
+                device.host_numa_node().unwrap(),
+                "{machine}"
+            );
         }
     }
 }

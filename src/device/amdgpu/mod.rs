@@ -7,7 +7,7 @@
 //! |---|---|
 //! | `physical_device_uuid` | `HSA_AMD_AGENT_INFO_UUID` `GPU-<16 hex>` (8 bytes, zero padded); none for `GPU-XX` |
 //! | `driver_device_handle` | the agent handle (two devices over one agent alias to a self edge) |
-//! | `numa_node` | the NUMA node (`HSA_AGENT_INFO_NODE`) of the nearest CPU agent: among the CPU agents whose first global pool the GPU has a path to, the smallest worst-hop NUMA distance, then fewest hops, then the first; 0 when none is reachable |
+//! | `numa_node` | the NUMA node (`HSA_AGENT_INFO_NODE`) of the nearest CPU agent: `HSA_AMD_AGENT_INFO_NEAREST_CPU`, or on runtimes without it, among the CPU agents whose first global pool the GPU has a path to, the smallest worst-hop NUMA distance, then fewest hops, then the first; 0 when none is reachable |
 //! | flags | `TIMELINE_SEMAPHORES`, `HOST_COHERENT`, `ATOMIC_SCOPE_DEVICE`, `ATOMIC_SCOPE_SYSTEM`, `P2P_COPY` (as IREE: peer specifics are the refinement's job) |
 //! | semaphore handles | *ours:* export/import `NATIVE`: HSA signals are process-wide, so an amdgpu queue waits on another amdgpu device's signal directly (IREE reports none, which derives COPY waits between its own GPUs) |
 //!
@@ -22,8 +22,11 @@ pub mod link;
 use std::num::NonZeroU64;
 use std::sync::Arc;
 
-use crate::backend::{Agent, CallResultExt, DeviceType, GlobalFlags, Hsa, MemoryPool, Segment};
-use crate::device::{HalDevice, TopologyInfo, TopologySlot};
+use crate::backend::{
+    Agent, CallResultExt, DeviceType, GlobalFlags, Hsa, HsaStatus, MemoryPool, Segment,
+};
+use crate::device::{FrontierTracker, HalDevice, TopologyInfo, TopologySlot};
+use crate::group::{DeviceGroup, DeviceGroupBuilder};
 use crate::status::{Result, ResultExt, Status};
 use crate::topology::numa::SLIT_LOCAL;
 use crate::topology::{
@@ -103,8 +106,30 @@ impl AmdgpuDevice {
         self.ordinal
     }
 
-    /// The NUMA node of the nearest CPU agent (0 when there is none).
+    /// The NUMA node of the nearest CPU agent (0 when there is none):
+    /// `HSA_AMD_AGENT_INFO_NEAREST_CPU` where the runtime has it, else the
+    /// CPU agent the GPU reaches over the shortest path (see the module docs).
     pub fn host_numa_node(&self) -> Result<u32> {
+        let hsa = self.hsa.as_ref();
+        match hsa.agent_nearest_cpu(self.agent) {
+            Ok(cpu) => {
+                return hsa
+                    .agent_node(cpu)
+                    .call_status("hsa_agent_get_info(HSA_AGENT_INFO_NODE)");
+            }
+            // Runtimes before ROCm 6.2 do not know the attribute.
+            Err(HsaStatus::ErrorInvalidArgument) => {}
+            Err(status) => {
+                return Err(status.to_status("hsa_agent_get_info(HSA_AMD_AGENT_INFO_NEAREST_CPU)"));
+            }
+        }
+        self.host_numa_node_by_links()
+    }
+
+    /// The fallback of [`host_numa_node`](Self::host_numa_node): the node of
+    /// the CPU agent whose first global pool this GPU reaches with the
+    /// smallest worst-hop NUMA distance, then the fewest hops, then the first.
+    pub fn host_numa_node_by_links(&self) -> Result<u32> {
         let hsa = self.hsa.as_ref();
         let mut best: Option<((u32, usize), u32)> = None;
         for cpu in hsa.iterate_agents().call_status("hsa_iterate_agents")? {
@@ -159,6 +184,21 @@ impl AmdgpuDevice {
             hops,
         })
     }
+}
+
+/// A device group of one [`AmdgpuDevice`] per GPU agent of `hsa`, in agent
+/// order, with NUMA distances from [`hsa_numa_distances`]. The runtime must
+/// be initialized (`Hsa::init`) while the group is used.
+pub fn create_gpu_agent_group(
+    hsa: &Arc<dyn Hsa>,
+    tracker: Arc<FrontierTracker>,
+) -> Result<DeviceGroup> {
+    let numa = hsa_numa_distances(hsa.as_ref())?;
+    let mut builder = DeviceGroupBuilder::new(tracker).with_numa_distances(Arc::new(numa));
+    for device in AmdgpuDevice::enumerate(hsa)? {
+        builder.add_device(device)?;
+    }
+    builder.finalize()
 }
 
 /// The SLIT of the CPU agents as HSA reports it, for
