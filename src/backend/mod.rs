@@ -23,6 +23,7 @@ pub mod hip_types;
 pub mod hsa;
 pub mod hsa_status;
 pub mod hsa_types;
+pub mod sim;
 
 use std::fmt;
 use std::sync::Arc;
@@ -46,6 +47,7 @@ pub use hsa_types::{
     DeviceType, GlobalFlags, LinkInfo, LinkType, MEMORY_POOL_STANDARD_FLAG, PoolAccess, Profile,
     RoundingMode, Segment, SymbolKind,
 };
+pub use sim::{SIM_BACKEND_NAME, SimBackend, load_machine};
 
 /// A vendor failure that becomes a [`Status`] once the failing call is named.
 pub trait VendorError: Copy {
