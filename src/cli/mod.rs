@@ -6,6 +6,7 @@
 
 pub mod devices;
 pub mod machines;
+pub mod topology;
 
 use std::io::Write;
 
@@ -51,6 +52,8 @@ pub enum Command {
     Machines(machines::MachinesArgs),
     /// List the agents of a machine (index, kind, name, UUID, ISAs, pools).
     Devices(devices::DevicesArgs),
+    /// Build a device group of the machine's GPU agents and print its topology matrix.
+    Topology(topology::TopologyArgs),
 }
 
 impl GlobalArgs {
@@ -70,6 +73,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
     match &cli.command {
         Command::Machines(args) => machines::run(&cli.global, args, out),
         Command::Devices(args) => devices::run(&cli.global, args, out),
+        Command::Topology(args) => topology::run(&cli.global, args, out),
     }
 }
 
