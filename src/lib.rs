@@ -15,6 +15,7 @@ pub mod amdgpu;
 pub mod backend;
 pub mod codeobj;
 pub mod device;
+pub mod executable;
 pub mod group;
 pub mod hip;
 pub mod status;

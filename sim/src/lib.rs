@@ -1,2 +1,38 @@
 //! A deterministic simulated ROCm node.
+//!
+//! A [`Machine`] (agents, ISAs, memory pools, links, HIP device properties)
+//! is loaded from a TOML or JSON description ([`machine`], validated by
+//! [`validate`]) or from an embedded preset ([`presets`]). [`Sim`] runs it:
+//! HSA-like and HIP-like calls with real semantics — memory with capacity
+//! and contents, a code-object loader that reads the ELF it is given,
+//! ROCr's target check, freeze rules, symbols from the dynamic symbol table,
+//! loaded code objects — plus fault injection, live-object counts and a call
+//! log. It speaks raw vendor status values ([`codes`]) and depends on nothing
+//! of `amdgpu-hal`; `amdgpu-hal`'s `backend::sim` adapts it to the backend traits.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod codes;
+pub mod elf;
+pub mod faults;
+pub mod hip;
+pub mod isa;
+pub mod loader;
+pub mod machine;
+pub mod memory;
+mod node;
+pub mod presets;
+pub mod validate;
+
+pub use codes::{CclCode, HipCode, HsaCode};
+pub use faults::{CallRecord, Fault, Trigger};
+pub use loader::{LoadedInfo, SymbolInfo};
+pub use node::{LiveObjects, Sim};
+pub use validate::{Format, Machine, MachineError};
+
+impl Sim {
+    /// A node running preset `name`, or `None` if there is no such preset.
+    pub fn preset(name: &str) -> Option<Result<Sim, MachineError>> {
+        presets::load_preset(name).map(|m| m.map(Sim::new))
+    }
+}

@@ -59,6 +59,15 @@ pub trait Hsa: Send + Sync {
     fn agent_domain(&self, agent: Agent) -> HsaResult<u32>;
     /// `HSA_AMD_AGENT_INFO_DRIVER_UID`: the KFD's unique id of the device.
     fn agent_driver_uid(&self, agent: Agent) -> HsaResult<u32>;
+    /// `HSA_AMD_AGENT_INFO_NEAREST_CPU` (ROCm 6.2+): the CPU agent a GPU hangs
+    /// off (its host NUMA node is that agent's `agent_node`); a CPU returns itself.
+    ///
+    /// The default answers as a runtime without the attribute does
+    /// (`HSA_STATUS_ERROR_INVALID_ARGUMENT`).
+    fn agent_nearest_cpu(&self, agent: Agent) -> HsaResult<Agent> {
+        let _ = agent;
+        Err(HsaStatus::ErrorInvalidArgument)
+    }
     /// `HSA_AGENT_INFO_PROFILE`.
     fn agent_profile(&self, agent: Agent) -> HsaResult<Profile>;
     /// `HSA_AGENT_INFO_DEFAULT_FLOAT_ROUNDING_MODE`.

@@ -7,10 +7,15 @@
 //!   [`Status`] naming the failing call (see [`CallResultExt`]).
 //! - [`hsa_types`] / [`hip_types`]: typed info values.
 //! - [`Backend`]: the bundle of trait objects the CLI and HAL code take.
+//! - `dylib` (feature `real`): the real vendor libraries through
+//!   `libloading`, the crate's only `unsafe` code.
 //!
 //! The traits are object-safe and `Send + Sync`; with feature `mock` (on for
 //! this crate's own tests) mockall generates `MockHsa`, `MockHip`, `MockCcl`.
 
+#[cfg(feature = "real")]
+#[allow(unsafe_code)]
+pub mod dylib;
 pub mod handles;
 pub mod hip;
 pub mod hip_error;
@@ -18,6 +23,7 @@ pub mod hip_types;
 pub mod hsa;
 pub mod hsa_status;
 pub mod hsa_types;
+pub mod sim;
 
 use std::fmt;
 use std::sync::Arc;
@@ -41,6 +47,7 @@ pub use hsa_types::{
     DeviceType, GlobalFlags, LinkInfo, LinkType, MEMORY_POOL_STANDARD_FLAG, PoolAccess, Profile,
     RoundingMode, Segment, SymbolKind,
 };
+pub use sim::{SIM_BACKEND_NAME, SimBackend, load_machine};
 
 /// A vendor failure that becomes a [`Status`] once the failing call is named.
 pub trait VendorError: Copy {

@@ -1,0 +1,381 @@
+//! A small bounds-checked reader of AMDGPU code objects (ELF64 LE): the
+//! header, `PT_LOAD` segments and the dynamic symbol table. Every offset is
+//! checked; malformed input is an error, never a panic.
+
+/// Largest code object the reader accepts.
+pub const MAX_CODE_OBJECT_BYTES: usize = 256 << 20;
+/// Most program headers.
+pub const MAX_PROGRAM_HEADERS: usize = 1024;
+/// Most section headers.
+pub const MAX_SECTIONS: usize = 1 << 16;
+/// Most dynamic symbols.
+pub const MAX_SYMBOLS: usize = 1 << 16;
+/// Longest symbol name.
+pub const MAX_SYMBOL_NAME_BYTES: usize = 4096;
+/// Size of an AMDHSA kernel descriptor.
+pub const KERNEL_DESCRIPTOR_BYTES: usize = 64;
+
+/// `EM_AMDGPU`.
+pub const EM_AMDGPU: u16 = 224;
+/// `ELFOSABI_AMDGPU_HSA`.
+pub const ELFOSABI_AMDGPU_HSA: u8 = 64;
+
+const PT_LOAD: u32 = 1;
+const SHT_DYNSYM: u32 = 11;
+const STT_OBJECT: u8 = 1;
+const STB_LOCAL: u8 = 0;
+
+/// Why a code object was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ElfError(pub String);
+
+impl std::fmt::Display for ElfError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn err<T>(message: impl Into<String>) -> Result<T, ElfError> {
+    Err(ElfError(message.into()))
+}
+
+/// A loadable segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// `p_offset`.
+    pub offset: u64,
+    /// `p_vaddr`.
+    pub vaddr: u64,
+    /// `p_filesz`.
+    pub filesz: u64,
+    /// `p_memsz`.
+    pub memsz: u64,
+}
+
+/// What a symbol is to the loader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymbolKind {
+    /// A `.kd` kernel descriptor, with the facts read from it.
+    Kernel {
+        /// `group_segment_fixed_size`.
+        group_segment_size: u32,
+        /// `private_segment_fixed_size`.
+        private_segment_size: u32,
+        /// `kernarg_size`.
+        kernarg_size: u32,
+    },
+    /// A data object (a device global).
+    Variable,
+}
+
+/// A defined, non-local dynamic symbol the loader exposes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    /// The name (with `.kd` for kernels).
+    pub name: String,
+    /// `st_value` (a virtual address in the code object).
+    pub value: u64,
+    /// `st_size`.
+    pub size: u64,
+    /// Kernel or variable.
+    pub kind: SymbolKind,
+}
+
+/// A parsed code object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeObject {
+    /// `e_flags` (the target: machine and features).
+    pub e_flags: u32,
+    /// `EI_ABIVERSION` (1 = code object v3, 2 = v4, 3 = v5, 4 = v6).
+    pub abi_version: u8,
+    /// `PT_LOAD` segments in file order.
+    pub segments: Vec<Segment>,
+    /// Kernels and variables from the dynamic symbol table.
+    pub symbols: Vec<Symbol>,
+}
+
+struct Bytes<'a>(&'a [u8]);
+
+impl<'a> Bytes<'a> {
+    fn slice(&self, offset: u64, len: u64) -> Result<&'a [u8], ElfError> {
+        let start = usize::try_from(offset).map_err(|_| ElfError("offset out of range".into()))?;
+        let len = usize::try_from(len).map_err(|_| ElfError("length out of range".into()))?;
+        let end = start
+            .checked_add(len)
+            .ok_or_else(|| ElfError("range overflows".into()))?;
+        self.0.get(start..end).ok_or_else(|| {
+            ElfError(format!(
+                "range {start}..{end} is outside the {}-byte code object",
+                self.0.len()
+            ))
+        })
+    }
+
+    fn u8(&self, offset: u64) -> Result<u8, ElfError> {
+        Ok(self.slice(offset, 1)?.first().copied().unwrap_or(0))
+    }
+
+    fn u16(&self, offset: u64) -> Result<u16, ElfError> {
+        let b = self.slice(offset, 2)?;
+        Ok(u16::from_le_bytes([
+            b.first().copied().unwrap_or(0),
+            b.get(1).copied().unwrap_or(0),
+        ]))
+    }
+
+    fn u32(&self, offset: u64) -> Result<u32, ElfError> {
+        let mut out = [0u8; 4];
+        out.copy_from_slice(self.slice(offset, 4)?);
+        Ok(u32::from_le_bytes(out))
+    }
+
+    fn u64(&self, offset: u64) -> Result<u64, ElfError> {
+        let mut out = [0u8; 8];
+        out.copy_from_slice(self.slice(offset, 8)?);
+        Ok(u64::from_le_bytes(out))
+    }
+}
+
+fn table_entry(base: u64, index: usize, entsize: u64) -> Result<u64, ElfError> {
+    u64::try_from(index)
+        .ok()
+        .and_then(|i| i.checked_mul(entsize))
+        .and_then(|off| off.checked_add(base))
+        .ok_or_else(|| ElfError("table offset overflows".into()))
+}
+
+impl CodeObject {
+    /// Parses `bytes` as an AMDGPU HSA code object.
+    pub fn parse(bytes: &[u8]) -> Result<CodeObject, ElfError> {
+        if bytes.len() > MAX_CODE_OBJECT_BYTES {
+            return err(format!(
+                "{} bytes; the limit is {MAX_CODE_OBJECT_BYTES}",
+                bytes.len()
+            ));
+        }
+        let b = Bytes(bytes);
+        if b.slice(0, 4)? != b"\x7fELF" {
+            return err("not an ELF file (bad magic)");
+        }
+        if b.slice(0, 64).is_err() {
+            return err("truncated ELF header");
+        }
+        if b.u8(4)? != 2 || b.u8(5)? != 1 || b.u8(6)? != 1 {
+            return err("not a little-endian ELF64 version 1 file");
+        }
+        if b.u8(7)? != ELFOSABI_AMDGPU_HSA {
+            return err(format!("EI_OSABI {} is not ELFOSABI_AMDGPU_HSA", b.u8(7)?));
+        }
+        let abi_version = b.u8(8)?;
+        if b.u16(18)? != EM_AMDGPU {
+            return err(format!("e_machine {} is not EM_AMDGPU", b.u16(18)?));
+        }
+        if b.u32(20)? != 1 {
+            return err("e_version is not 1");
+        }
+        let e_flags = b.u32(48)?;
+        let phoff = b.u64(32)?;
+        let shoff = b.u64(40)?;
+        let phentsize = u64::from(b.u16(54)?);
+        let phnum = usize::from(b.u16(56)?);
+        let shentsize = u64::from(b.u16(58)?);
+        let shnum = usize::from(b.u16(60)?);
+        if phnum > MAX_PROGRAM_HEADERS || shnum > MAX_SECTIONS {
+            return err("too many program or section headers");
+        }
+        if phnum > 0 && phentsize < 56 {
+            return err("program header entries are too small");
+        }
+        let mut segments = Vec::new();
+        for i in 0..phnum {
+            let at = table_entry(phoff, i, phentsize)?;
+            if b.u32(at)? != PT_LOAD {
+                continue;
+            }
+            let segment = Segment {
+                offset: b.u64(at + 8)?,
+                vaddr: b.u64(at + 16)?,
+                filesz: b.u64(at + 32)?,
+                memsz: b.u64(at + 40)?,
+            };
+            if segment.filesz > segment.memsz {
+                return err("a PT_LOAD segment's file size exceeds its memory size");
+            }
+            segment
+                .vaddr
+                .checked_add(segment.memsz)
+                .ok_or_else(|| ElfError("segment end overflows".into()))?;
+            b.slice(segment.offset, segment.filesz)?;
+            segments.push(segment);
+        }
+        if segments.is_empty() {
+            return err("no PT_LOAD segment");
+        }
+        let symbols = if shnum > 0 {
+            read_dynamic_symbols(&b, &segments, shoff, shentsize, shnum)?
+        } else {
+            Vec::new()
+        };
+        Ok(CodeObject {
+            e_flags,
+            abi_version,
+            segments,
+            symbols,
+        })
+    }
+
+    /// The file bytes behind `len` bytes at virtual address `vaddr`, if a
+    /// segment's file image covers them.
+    pub fn bytes_at<'a>(&self, file: &'a [u8], vaddr: u64, len: u64) -> Option<&'a [u8]> {
+        segment_bytes(&self.segments, file, vaddr, len)
+    }
+
+    /// Lowest `p_vaddr` of the segments.
+    pub fn min_vaddr(&self) -> u64 {
+        self.segments.iter().map(|s| s.vaddr).min().unwrap_or(0)
+    }
+
+    /// Highest `p_vaddr + p_memsz` of the segments.
+    pub fn max_vaddr(&self) -> u64 {
+        self.segments
+            .iter()
+            .map(|s| s.vaddr.saturating_add(s.memsz))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+fn segment_bytes<'a>(
+    segments: &[Segment],
+    file: &'a [u8],
+    vaddr: u64,
+    len: u64,
+) -> Option<&'a [u8]> {
+    let segment = segments.iter().find(|s| {
+        vaddr >= s.vaddr
+            && vaddr
+                .checked_add(len)
+                .is_some_and(|end| end <= s.vaddr + s.filesz)
+    })?;
+    let offset = segment.offset.checked_add(vaddr - segment.vaddr)?;
+    Bytes(file).slice(offset, len).ok()
+}
+
+fn read_dynamic_symbols(
+    b: &Bytes<'_>,
+    segments: &[Segment],
+    shoff: u64,
+    shentsize: u64,
+    shnum: usize,
+) -> Result<Vec<Symbol>, ElfError> {
+    if shentsize < 64 {
+        return err("section header entries are too small");
+    }
+    let section = |i: usize| -> Result<(u32, u64, u64, u32, u64), ElfError> {
+        let at = table_entry(shoff, i, shentsize)?;
+        Ok((
+            b.u32(at + 4)?,
+            b.u64(at + 24)?,
+            b.u64(at + 32)?,
+            b.u32(at + 40)?,
+            b.u64(at + 56)?,
+        ))
+    };
+    let mut out = Vec::new();
+    for i in 0..shnum {
+        let (sh_type, offset, size, link, entsize) = section(i)?;
+        if sh_type != SHT_DYNSYM {
+            continue;
+        }
+        if entsize != 24 {
+            return err("dynamic symbol entries are not 24 bytes");
+        }
+        let link = usize::try_from(link).map_err(|_| ElfError("bad sh_link".into()))?;
+        if link >= shnum {
+            return err("the dynamic symbol table links to a missing string table");
+        }
+        let (_, str_offset, str_size, _, _) = section(link)?;
+        let strtab = b.slice(str_offset, str_size)?;
+        let count =
+            usize::try_from(size / 24).map_err(|_| ElfError("symbol count out of range".into()))?;
+        if count > MAX_SYMBOLS {
+            return err(format!(
+                "{count} dynamic symbols; the limit is {MAX_SYMBOLS}"
+            ));
+        }
+        b.slice(offset, size)?;
+        for s in 1..count {
+            let at = table_entry(offset, s, 24)?;
+            let name_offset =
+                usize::try_from(b.u32(at)?).map_err(|_| ElfError("bad st_name".into()))?;
+            let info = b.u8(at + 4)?;
+            let shndx = b.u16(at + 6)?;
+            let value = b.u64(at + 8)?;
+            let size = b.u64(at + 16)?;
+            if shndx == 0 || info >> 4 == STB_LOCAL || info & 0xf != STT_OBJECT {
+                continue;
+            }
+            let name = symbol_name(strtab, name_offset)?;
+            let kind = if name.ends_with(".kd") {
+                let kd = segment_bytes(segments, b.0, value, KERNEL_DESCRIPTOR_BYTES as u64)
+                    .ok_or_else(|| {
+                        ElfError(format!(
+                            "kernel descriptor '{name}' is outside the loaded image"
+                        ))
+                    })?;
+                let word = |at: usize| {
+                    let mut w = [0u8; 4];
+                    if let Some(src) = kd.get(at..at + 4) {
+                        w.copy_from_slice(src);
+                    }
+                    u32::from_le_bytes(w)
+                };
+                SymbolKind::Kernel {
+                    group_segment_size: word(0),
+                    private_segment_size: word(4),
+                    kernarg_size: word(8),
+                }
+            } else {
+                SymbolKind::Variable
+            };
+            out.push(Symbol {
+                name,
+                value,
+                size,
+                kind,
+            });
+        }
+    }
+    Ok(out)
+}
+
+fn symbol_name(strtab: &[u8], offset: usize) -> Result<String, ElfError> {
+    let tail = strtab
+        .get(offset..)
+        .ok_or_else(|| ElfError("symbol name is outside the string table".into()))?;
+    let len = tail
+        .iter()
+        .position(|&c| c == 0)
+        .ok_or_else(|| ElfError("unterminated symbol name".into()))?;
+    if len == 0 || len > MAX_SYMBOL_NAME_BYTES {
+        return err(format!(
+            "symbol name length {len} is not in 1..={MAX_SYMBOL_NAME_BYTES}"
+        ));
+    }
+    let raw = tail.get(..len).unwrap_or_default();
+    String::from_utf8(raw.to_vec()).map_err(|_| ElfError("symbol name is not UTF-8".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_garbage_without_panicking() {
+        assert!(CodeObject::parse(b"").is_err());
+        assert!(CodeObject::parse(b"\x7fELF").is_err());
+        let mut header = vec![0u8; 64];
+        header[..4].copy_from_slice(b"\x7fELF");
+        assert!(CodeObject::parse(&header).is_err());
+    }
+}

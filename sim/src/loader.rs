@@ -1,0 +1,368 @@
+//! The simulated code-object loader: readers, executables, loading with
+//! ROCr's target check, freezing, symbols and the loaded-code-object
+//! extension.
+
+use std::sync::Arc;
+
+use crate::codes::HsaCode;
+use crate::elf::{CodeObject, SymbolKind};
+use crate::isa::Target;
+use crate::node::{
+    Executable, Loaded, Reader, Sim, SymbolRecord, TAG_EXECUTABLE, TAG_LOADED, TAG_READER,
+    TAG_SYMBOL, handle, serial,
+};
+
+/// Largest image one code object may load as.
+pub const MAX_LOAD_BYTES: u64 = 1 << 32;
+/// Alignment of load bases.
+pub const LOAD_ALIGNMENT: u64 = 1 << 16;
+/// `HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED`.
+const VARIABLE_ALREADY_DEFINED: HsaCode = HsaCode(0x1014);
+
+/// Start of agent `agent`'s window of code addresses.
+pub fn code_base(agent: usize) -> u64 {
+    0x4000_0000_0000_0000 | ((agent as u64) << 40)
+}
+
+/// What a symbol query returns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymbolInfo {
+    /// The name.
+    pub name: String,
+    /// The agent's handle.
+    pub agent: u64,
+    /// Kernel (with its descriptor facts) or variable.
+    pub kind: SymbolKind,
+    /// Kernel object or variable address.
+    pub address: u64,
+    /// `st_size`.
+    pub size: u64,
+}
+
+/// What a loaded-code-object query returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoadedInfo {
+    /// The agent's handle.
+    pub agent: u64,
+    /// `LOAD_BASE`.
+    pub load_base: u64,
+    /// `LOAD_DELTA`.
+    pub load_delta: i64,
+    /// `LOAD_SIZE`.
+    pub load_size: u64,
+}
+
+impl Sim {
+    /// `hsa_code_object_reader_create_from_memory`: copies and parses the
+    /// bytes. Like ROCr, a malformed code object is reported when it is loaded.
+    pub fn code_object_reader_create_from_memory(&self, bytes: &[u8]) -> Result<u64, HsaCode> {
+        self.hsa(
+            "hsa_code_object_reader_create_from_memory",
+            format!("{} bytes", bytes.len()),
+            |_, state| {
+                if bytes.is_empty() {
+                    return Err(HsaCode::INVALID_ARGUMENT);
+                }
+                let parsed = CodeObject::parse(bytes).map(Arc::new);
+                let serial = state.serial();
+                state.readers.insert(
+                    serial,
+                    Reader {
+                        bytes: Arc::from(bytes),
+                        parsed,
+                    },
+                );
+                Ok(handle(TAG_READER, serial))
+            },
+        )
+    }
+
+    /// `hsa_code_object_reader_destroy`.
+    pub fn code_object_reader_destroy(&self, reader: u64) -> Result<(), HsaCode> {
+        self.hsa(
+            "hsa_code_object_reader_destroy",
+            format!("{reader:#x}"),
+            |_, state| {
+                let s = serial(reader, TAG_READER).ok_or(HsaCode::INVALID_CODE_OBJECT_READER)?;
+                state
+                    .readers
+                    .remove(&s)
+                    .map(|_| ())
+                    .ok_or(HsaCode::INVALID_CODE_OBJECT_READER)
+            },
+        )
+    }
+
+    /// `hsa_executable_create_alt` with raw profile and rounding values.
+    pub fn executable_create_alt(&self, profile: u32, rounding_mode: u32) -> Result<u64, HsaCode> {
+        self.hsa(
+            "hsa_executable_create_alt",
+            format!("{profile}, {rounding_mode}"),
+            |_, state| {
+                if profile > 1 || rounding_mode > 2 {
+                    return Err(HsaCode::INVALID_ARGUMENT);
+                }
+                let serial = state.serial();
+                state.executables.insert(
+                    serial,
+                    Executable {
+                        frozen: false,
+                        loaded: Vec::new(),
+                    },
+                );
+                Ok(handle(TAG_EXECUTABLE, serial))
+            },
+        )
+    }
+
+    /// `hsa_executable_load_agent_code_object`: checks the code object's
+    /// target against the agent's ISAs (ROCr: unknown target →
+    /// `INVALID_ISA_NAME`, unsupported by the agent → `INCOMPATIBLE_ARGUMENTS`),
+    /// places its image in the agent's code window and defines its symbols.
+    pub fn executable_load_agent_code_object(
+        &self,
+        executable: u64,
+        agent: u64,
+        reader: u64,
+    ) -> Result<u64, HsaCode> {
+        let args = format!("{executable:#x}, {agent:#x}, {reader:#x}");
+        self.hsa(
+            "hsa_executable_load_agent_code_object",
+            args,
+            |sim, state| {
+                let exec_serial = serial(executable, TAG_EXECUTABLE)
+                    .filter(|s| state.executables.contains_key(s))
+                    .ok_or(HsaCode::INVALID_EXECUTABLE)?;
+                if state
+                    .executables
+                    .get(&exec_serial)
+                    .is_some_and(|e| e.frozen)
+                {
+                    return Err(HsaCode::FROZEN_EXECUTABLE);
+                }
+                let agent_index = sim.agent_index(agent)?;
+                let reader = serial(reader, TAG_READER)
+                    .and_then(|s| state.readers.get(&s))
+                    .ok_or(HsaCode::INVALID_CODE_OBJECT_READER)?;
+                let (code, bytes) = match &reader.parsed {
+                    Ok(code) => (Arc::clone(code), Arc::clone(&reader.bytes)),
+                    Err(_) => return Err(HsaCode::INVALID_CODE_OBJECT),
+                };
+                if !(1..=4).contains(&code.abi_version) {
+                    return Err(HsaCode::INVALID_CODE_OBJECT);
+                }
+                let target = Target::from_elf(code.e_flags, code.abi_version)
+                    .ok_or(HsaCode::INVALID_ISA_NAME)?;
+                let supported = sim
+                    .machine
+                    .agents
+                    .get(agent_index)
+                    .map(|a| {
+                        a.isas
+                            .iter()
+                            .filter_map(|isa| Target::parse(&isa.name))
+                            .any(|isa| target.runs_on(&isa))
+                    })
+                    .unwrap_or(false);
+                if !supported {
+                    return Err(HsaCode::INCOMPATIBLE_ARGUMENTS);
+                }
+                // ROCr reserves last segment end bytes and offsets the image by the first vaddr.
+                let min_vaddr = code.min_vaddr();
+                let load_size = code.max_vaddr();
+                if load_size == 0 || load_size > MAX_LOAD_BYTES {
+                    return Err(HsaCode::OUT_OF_RESOURCES);
+                }
+                for symbol in &code.symbols {
+                    let taken = state.symbols.values().any(|s| {
+                        s.executable == exec_serial
+                            && s.agent == agent_index
+                            && s.name == symbol.name
+                    });
+                    if taken {
+                        return Err(VARIABLE_ALREADY_DEFINED);
+                    }
+                }
+                let next = state.code_next.get(agent_index).copied().unwrap_or(0);
+                let base = code_base(agent_index) + next;
+                let contents: Vec<(u64, &[u8])> = code
+                    .segments
+                    .iter()
+                    .filter_map(|s| {
+                        code.bytes_at(&bytes, s.vaddr, s.filesz)
+                            .map(|b| (s.vaddr - min_vaddr, b))
+                    })
+                    .collect();
+                state.memory.map_image(base, load_size, &contents)?;
+                if let Some(n) = state.code_next.get_mut(agent_index) {
+                    *n = (next + load_size).div_ceil(LOAD_ALIGNMENT) * LOAD_ALIGNMENT;
+                }
+                let delta = base.wrapping_sub(min_vaddr) as i64;
+                for symbol in &code.symbols {
+                    let s = state.serial();
+                    state.symbols.insert(
+                        s,
+                        SymbolRecord {
+                            executable: exec_serial,
+                            agent: agent_index,
+                            name: symbol.name.clone(),
+                            kind: symbol.kind,
+                            address: symbol.value.wrapping_add(delta as u64),
+                            size: symbol.size,
+                        },
+                    );
+                }
+                let loaded_serial = state.serial();
+                state.loaded.insert(
+                    loaded_serial,
+                    Loaded {
+                        agent: agent_index,
+                        base,
+                        delta,
+                        size: load_size,
+                    },
+                );
+                if let Some(exec) = state.executables.get_mut(&exec_serial) {
+                    exec.loaded.push(loaded_serial);
+                }
+                Ok(handle(TAG_LOADED, loaded_serial))
+            },
+        )
+    }
+
+    /// `hsa_executable_freeze`.
+    pub fn executable_freeze(&self, executable: u64) -> Result<(), HsaCode> {
+        self.hsa(
+            "hsa_executable_freeze",
+            format!("{executable:#x}"),
+            |_, state| {
+                let exec = serial(executable, TAG_EXECUTABLE)
+                    .and_then(|s| state.executables.get_mut(&s))
+                    .ok_or(HsaCode::INVALID_EXECUTABLE)?;
+                if exec.frozen {
+                    return Err(HsaCode::FROZEN_EXECUTABLE);
+                }
+                exec.frozen = true;
+                Ok(())
+            },
+        )
+    }
+
+    /// `hsa_executable_destroy`: unloads every code object and drops the symbols.
+    pub fn executable_destroy(&self, executable: u64) -> Result<(), HsaCode> {
+        self.hsa(
+            "hsa_executable_destroy",
+            format!("{executable:#x}"),
+            |_, state| {
+                let s = serial(executable, TAG_EXECUTABLE).ok_or(HsaCode::INVALID_EXECUTABLE)?;
+                let exec = state
+                    .executables
+                    .remove(&s)
+                    .ok_or(HsaCode::INVALID_EXECUTABLE)?;
+                for loaded in exec.loaded {
+                    if let Some(l) = state.loaded.remove(&loaded) {
+                        state.memory.unmap_image(l.base);
+                    }
+                }
+                state.symbols.retain(|_, symbol| symbol.executable != s);
+                Ok(())
+            },
+        )
+    }
+
+    /// `hsa_executable_get_symbol_by_name`. The executable must be frozen;
+    /// `agent = None` asks for a program symbol (code objects loaded on an
+    /// agent define only agent symbols).
+    pub fn executable_get_symbol_by_name(
+        &self,
+        executable: u64,
+        name: &str,
+        agent: Option<u64>,
+    ) -> Result<u64, HsaCode> {
+        let args = format!("{executable:#x}, {name:?}, {agent:x?}");
+        self.hsa("hsa_executable_get_symbol_by_name", args, |sim, state| {
+            let s = serial(executable, TAG_EXECUTABLE).ok_or(HsaCode::INVALID_EXECUTABLE)?;
+            let exec = state
+                .executables
+                .get(&s)
+                .ok_or(HsaCode::INVALID_EXECUTABLE)?;
+            if !exec.frozen {
+                return Err(HsaCode::INVALID_EXECUTABLE);
+            }
+            let Some(agent) = agent else {
+                return Err(HsaCode::INVALID_SYMBOL_NAME);
+            };
+            let agent_index = sim.agent_index(agent)?;
+            state
+                .symbols
+                .iter()
+                .find(|(_, sym)| {
+                    sym.executable == s && sym.agent == agent_index && sym.name == name
+                })
+                .map(|(&serial, _)| handle(TAG_SYMBOL, serial))
+                .ok_or(HsaCode::INVALID_SYMBOL_NAME)
+        })
+    }
+
+    /// `hsa_executable_symbol_get_info`: everything about one symbol.
+    pub fn symbol_info(&self, symbol: u64, attribute: &'static str) -> Result<SymbolInfo, HsaCode> {
+        self.hsa(
+            "hsa_executable_symbol_get_info",
+            format!("{symbol:#x}, {attribute}"),
+            |_, state| {
+                let record = serial(symbol, TAG_SYMBOL)
+                    .and_then(|s| state.symbols.get(&s))
+                    .ok_or(HsaCode::INVALID_EXECUTABLE_SYMBOL)?;
+                Ok(SymbolInfo {
+                    name: record.name.clone(),
+                    agent: Sim::agent_handle(record.agent),
+                    kind: record.kind,
+                    address: record.address,
+                    size: record.size,
+                })
+            },
+        )
+    }
+
+    /// `hsa_ven_amd_loader_executable_iterate_loaded_code_objects`, in load order.
+    pub fn executable_iterate_loaded_code_objects(
+        &self,
+        executable: u64,
+    ) -> Result<Vec<u64>, HsaCode> {
+        let args = format!("{executable:#x}");
+        self.hsa(
+            "hsa_ven_amd_loader_executable_iterate_loaded_code_objects",
+            args,
+            |_, state| {
+                let exec = serial(executable, TAG_EXECUTABLE)
+                    .and_then(|s| state.executables.get(&s))
+                    .ok_or(HsaCode::INVALID_EXECUTABLE)?;
+                Ok(exec.loaded.iter().map(|&s| handle(TAG_LOADED, s)).collect())
+            },
+        )
+    }
+
+    /// `hsa_ven_amd_loader_loaded_code_object_get_info`: everything about one loaded code object.
+    pub fn loaded_code_object_info(
+        &self,
+        loaded: u64,
+        attribute: &'static str,
+    ) -> Result<LoadedInfo, HsaCode> {
+        let args = format!("{loaded:#x}, {attribute}");
+        self.hsa(
+            "hsa_ven_amd_loader_loaded_code_object_get_info",
+            args,
+            |_, state| {
+                let l = serial(loaded, TAG_LOADED)
+                    .and_then(|s| state.loaded.get(&s))
+                    .ok_or(HsaCode::INVALID_ARGUMENT)?;
+                Ok(LoadedInfo {
+                    agent: Sim::agent_handle(l.agent),
+                    load_base: l.base,
+                    load_delta: l.delta,
+                    load_size: l.size,
+                })
+            },
+        )
+    }
+}

@@ -1,0 +1,389 @@
+//! The machine description: the agents, ISAs, memory pools, links and HIP
+//! device properties of a simulated ROCm node, as written in TOML (or JSON).
+//!
+//! Loading parses with `deny_unknown_fields` and then validates (see
+//! [`crate::validate`]); every error names the file and the field.
+
+use serde::{Deserialize, Serialize};
+
+/// A machine description as written in a file.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MachineDesc {
+    /// The machine's name (what `--machine` shows).
+    pub name: String,
+    /// One line on what this machine is and where its facts come from.
+    #[serde(default)]
+    pub description: String,
+    /// HIP runtime facts (versions).
+    #[serde(default)]
+    pub hip: HipRuntimeDesc,
+    /// Agents in the order `hsa_iterate_agents` reports them.
+    #[serde(default)]
+    pub agents: Vec<AgentDesc>,
+    /// Links between agents (each entry may stand for many pairs).
+    #[serde(default)]
+    pub links: Vec<LinkDesc>,
+}
+
+/// HIP runtime-wide facts.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct HipRuntimeDesc {
+    /// `hipDriverGetVersion`.
+    #[serde(default = "default_hip_version")]
+    pub driver_version: i32,
+    /// `hipRuntimeGetVersion`.
+    #[serde(default = "default_hip_version")]
+    pub runtime_version: i32,
+    /// `ncclGetVersion` of the node's RCCL (e.g. 22005 for 2.20.5); absent
+    /// when the node has no RCCL, so loading it is "unavailable".
+    #[serde(default)]
+    pub rccl_version: Option<i32>,
+}
+
+/// ROCm 6.3.3's HIP version (`HIP_VERSION` = major * 10^7 + minor * 10^5 + patch).
+pub const DEFAULT_HIP_VERSION: i32 = 60_342_134;
+
+fn default_hip_version() -> i32 {
+    DEFAULT_HIP_VERSION
+}
+
+impl Default for HipRuntimeDesc {
+    fn default() -> Self {
+        HipRuntimeDesc {
+            driver_version: DEFAULT_HIP_VERSION,
+            runtime_version: DEFAULT_HIP_VERSION,
+            rccl_version: None,
+        }
+    }
+}
+
+/// The kind of an agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentKind {
+    /// A host CPU (one per NUMA node, as ROCm reports them).
+    Cpu,
+    /// A GPU (one per GCD/XCD partition ROCm exposes).
+    Gpu,
+}
+
+/// `hsa_profile_t`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProfileDesc {
+    /// `HSA_PROFILE_BASE` (GPUs).
+    Base,
+    /// `HSA_PROFILE_FULL` (CPUs).
+    Full,
+}
+
+/// `hsa_default_float_rounding_mode_t`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoundingDesc {
+    /// `HSA_DEFAULT_FLOAT_ROUNDING_MODE_ZERO`.
+    Zero,
+    /// `HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR` (what ROCm reports).
+    Near,
+}
+
+/// One agent.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentDesc {
+    /// The name links and `nearest_cpu` refer to (not visible through HSA).
+    pub id: String,
+    /// CPU or GPU.
+    pub kind: AgentKind,
+    /// `HSA_AGENT_INFO_NAME`: `gfx942` for a GPU, the CPU model for a CPU.
+    pub name: String,
+    /// `HSA_AMD_AGENT_INFO_PRODUCT_NAME` (defaults to `name`).
+    #[serde(default)]
+    pub product: Option<String>,
+    /// `HSA_AGENT_INFO_VENDOR_NAME` (defaults to `CPU` / `AMD`, as ROCm reports).
+    #[serde(default)]
+    pub vendor: Option<String>,
+    /// `HSA_AMD_AGENT_INFO_UUID`: `GPU-<16 hex>`; `CPU-XX`/`GPU-XX` when unknown.
+    pub uuid: String,
+    /// `HSA_AGENT_INFO_NODE`: the KFD node id.
+    pub node: u32,
+    /// The host NUMA node (defaults: a CPU's own `node`; a GPU's nearest CPU's).
+    #[serde(default)]
+    pub numa_node: Option<u32>,
+    /// For a GPU: the id of the CPU agent it hangs off (defaults to the first CPU).
+    #[serde(default)]
+    pub nearest_cpu: Option<String>,
+    /// `HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT` (cores for a CPU).
+    #[serde(default)]
+    pub compute_units: u32,
+    /// `HSA_AGENT_INFO_WAVEFRONT_SIZE` (0 for a CPU).
+    #[serde(default)]
+    pub wavefront_size: u32,
+    /// `HSA_AGENT_INFO_QUEUES_MAX` (0 for a CPU).
+    #[serde(default)]
+    pub queues_max: u32,
+    /// `HSA_AMD_AGENT_INFO_CHIP_ID`.
+    #[serde(default)]
+    pub chip_id: u32,
+    /// `HSA_AMD_AGENT_INFO_BDFID`.
+    #[serde(default)]
+    pub bdf_id: u32,
+    /// `HSA_AMD_AGENT_INFO_DOMAIN`.
+    #[serde(default)]
+    pub domain: u32,
+    /// `HSA_AMD_AGENT_INFO_DRIVER_UID` (defaults to `node`).
+    #[serde(default)]
+    pub driver_uid: Option<u32>,
+    /// `HSA_AGENT_INFO_PROFILE` (defaults: CPU full, GPU base).
+    #[serde(default)]
+    pub profile: Option<ProfileDesc>,
+    /// `HSA_AGENT_INFO_DEFAULT_FLOAT_ROUNDING_MODE` (defaults to near).
+    #[serde(default)]
+    pub rounding_mode: Option<RoundingDesc>,
+    /// ISAs in priority order (GPUs; CPUs have none).
+    #[serde(default)]
+    pub isas: Vec<IsaDesc>,
+    /// Memory pools in the order `hsa_amd_agent_iterate_memory_pools` reports them.
+    #[serde(default)]
+    pub pools: Vec<PoolDesc>,
+    /// HIP device properties of a GPU (unset fields derive from the agent).
+    #[serde(default)]
+    pub hip: Option<HipPropsDesc>,
+}
+
+/// One ISA of an agent.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct IsaDesc {
+    /// The full HSA ISA name, e.g. `amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-`.
+    pub name: String,
+    /// `HSA_ISA_INFO_WORKGROUP_MAX_SIZE`.
+    #[serde(default = "default_workgroup_max_size")]
+    pub workgroup_max_size: u32,
+    /// `HSA_ISA_INFO_WORKGROUP_MAX_DIM`.
+    #[serde(default = "default_workgroup_max_dim")]
+    pub workgroup_max_dim: [u16; 3],
+}
+
+fn default_workgroup_max_size() -> u32 {
+    1024
+}
+
+fn default_workgroup_max_dim() -> [u16; 3] {
+    [1024, 1024, 1024]
+}
+
+/// `hsa_amd_segment_t`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SegmentDesc {
+    /// Global memory (allocatable).
+    Global,
+    /// Read-only memory.
+    Readonly,
+    /// Private (scratch) memory.
+    Private,
+    /// Group (LDS) memory: its size is the LDS per workgroup.
+    Group,
+}
+
+/// A global-segment pool flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PoolFlag {
+    /// `HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT`.
+    KernargInit,
+    /// `HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED`.
+    FineGrained,
+    /// `HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED`.
+    CoarseGrained,
+    /// `HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED`.
+    ExtendedScopeFineGrained,
+}
+
+impl PoolFlag {
+    /// The flag's bit in `hsa_amd_memory_pool_global_flag_t`.
+    pub const fn bit(self) -> u32 {
+        match self {
+            PoolFlag::KernargInit => 1,
+            PoolFlag::FineGrained => 2,
+            PoolFlag::CoarseGrained => 4,
+            PoolFlag::ExtendedScopeFineGrained => 8,
+        }
+    }
+}
+
+/// One memory pool.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PoolDesc {
+    /// The segment.
+    pub segment: SegmentDesc,
+    /// Global flags (global segment only).
+    #[serde(default)]
+    pub flags: Vec<PoolFlag>,
+    /// `HSA_AMD_MEMORY_POOL_INFO_SIZE` (bytes; must not be 0).
+    pub size: u64,
+    /// `HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED` (defaults: true for global).
+    #[serde(default)]
+    pub alloc_allowed: Option<bool>,
+    /// `HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE` (defaults: 4 KiB when allocatable, else 0).
+    #[serde(default)]
+    pub granule: Option<u64>,
+    /// `HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT` (defaults like `granule`).
+    #[serde(default)]
+    pub alignment: Option<u64>,
+    /// `HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL`.
+    #[serde(default)]
+    pub accessible_by_all: bool,
+    /// `HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE` (defaults to `size` when allocatable).
+    #[serde(default)]
+    pub alloc_max_size: Option<u64>,
+}
+
+/// `hsa_amd_link_info_type_t`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LinkTypeDesc {
+    /// HyperTransport (what ROCm reports between CPU sockets).
+    Hypertransport,
+    /// QPI.
+    Qpi,
+    /// PCI Express.
+    Pcie,
+    /// InfiniBand.
+    Infiniband,
+    /// xGMI (AMD Infinity Fabric between GPUs).
+    Xgmi,
+}
+
+impl LinkTypeDesc {
+    /// The `hsa_amd_link_info_type_t` value.
+    pub const fn raw(self) -> u32 {
+        match self {
+            LinkTypeDesc::Hypertransport => 0,
+            LinkTypeDesc::Qpi => 1,
+            LinkTypeDesc::Pcie => 2,
+            LinkTypeDesc::Infiniband => 3,
+            LinkTypeDesc::Xgmi => 4,
+        }
+    }
+}
+
+/// One agent id or a list of them.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum AgentIds {
+    /// A single agent id.
+    One(String),
+    /// Several agent ids.
+    Many(Vec<String>),
+}
+
+impl AgentIds {
+    /// The ids as a slice-like list.
+    pub fn ids(&self) -> Vec<&str> {
+        match self {
+            AgentIds::One(id) => vec![id.as_str()],
+            AgentIds::Many(ids) => ids.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+/// Links from every agent of `from` to every other agent of `to` (and back,
+/// unless `bidirectional = false`): the path an agent takes to the other
+/// agent's memory pools (`HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO`).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkDesc {
+    /// Source agent id(s).
+    pub from: AgentIds,
+    /// Destination agent id(s); pairs of an agent with itself are skipped.
+    pub to: AgentIds,
+    /// The link type.
+    #[serde(rename = "type")]
+    pub link_type: LinkTypeDesc,
+    /// `HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS` (1 to [`crate::validate::MAX_LINK_HOPS`]).
+    #[serde(default = "default_hops")]
+    pub hops: u32,
+    /// The NUMA distance (ACPI SLIT style).
+    #[serde(default)]
+    pub numa_distance: u32,
+    /// Minimum latency (ns).
+    #[serde(default)]
+    pub min_latency: u32,
+    /// Maximum latency (ns).
+    #[serde(default)]
+    pub max_latency: u32,
+    /// Minimum bandwidth (MB/s).
+    #[serde(default)]
+    pub min_bandwidth: u32,
+    /// Maximum bandwidth (MB/s).
+    #[serde(default)]
+    pub max_bandwidth: u32,
+    /// 32-bit atomics supported across the link.
+    #[serde(default)]
+    pub atomic_32bit: bool,
+    /// 64-bit atomics supported across the link.
+    #[serde(default)]
+    pub atomic_64bit: bool,
+    /// Coherence supported across the link.
+    #[serde(default)]
+    pub coherent: bool,
+    /// Also add the reverse direction (default true).
+    #[serde(default = "default_true")]
+    pub bidirectional: bool,
+}
+
+fn default_hops() -> u32 {
+    1
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// HIP device properties of a GPU agent; every unset field derives from the
+/// agent (name, ISA, pools, compute units, wavefront size).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct HipPropsDesc {
+    /// `name` (defaults to the product name).
+    pub name: Option<String>,
+    /// `gcnArchName` (defaults to the first ISA without its `amdgcn-amd-amdhsa--` prefix).
+    pub gcn_arch_name: Option<String>,
+    /// `totalGlobalMem` (defaults to the first coarse-grained global pool's size).
+    pub total_global_mem: Option<u64>,
+    /// `sharedMemPerBlock` (defaults to the group pool's size).
+    pub shared_mem_per_block: Option<u64>,
+    /// `regsPerBlock` (defaults to 65536).
+    pub regs_per_block: Option<i32>,
+    /// `maxGridSize` (defaults to `[2147483647, 65536, 65536]`).
+    pub max_grid_size: Option<[i32; 3]>,
+    /// `clockRate` (kHz).
+    pub clock_rate: Option<i32>,
+    /// `memoryClockRate` (kHz).
+    pub memory_clock_rate: Option<i32>,
+    /// `memoryBusWidth` (bits).
+    pub memory_bus_width: Option<i32>,
+    /// `totalConstMem` (defaults to 2147483647, as ROCm reports).
+    pub total_const_mem: Option<u64>,
+    /// `major` (defaults from the gfx name: gfx942 → 9).
+    pub major: Option<i32>,
+    /// `minor` (defaults from the gfx name: gfx942 → 4).
+    pub minor: Option<i32>,
+    /// `l2CacheSize` (bytes).
+    pub l2_cache_size: Option<i32>,
+    /// `maxThreadsPerMultiProcessor` (defaults to 2048).
+    pub max_threads_per_multi_processor: Option<i32>,
+    /// `isMultiGpuBoard`.
+    pub is_multi_gpu_board: Option<i32>,
+    /// `integrated`.
+    pub integrated: Option<i32>,
+    /// `managedMemory` (defaults to 1).
+    pub managed_memory: Option<i32>,
+    /// `ECCEnabled`.
+    pub ecc_enabled: Option<i32>,
+}

@@ -1,0 +1,311 @@
+//! Simulated device memory: allocations per pool with capacity enforced,
+//! loaded code-object images, and sparse byte storage so that copies really
+//! copy (tests read what they wrote) without backing terabytes.
+
+use std::collections::BTreeMap;
+
+use crate::codes::HsaCode;
+
+/// Bytes per storage page.
+pub const PAGE_BYTES: u64 = 4096;
+/// Simulated address window of each pool (16 TiB).
+pub const POOL_WINDOW_BYTES: u64 = 1 << 44;
+/// Largest single `memory_copy`.
+pub const MAX_COPY_BYTES: u64 = 1 << 32;
+
+/// What a region of simulated memory is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegionKind {
+    /// An allocation from pool `pool` (global pool index).
+    Allocation {
+        /// Global pool index.
+        pool: usize,
+    },
+    /// A loaded code object's image.
+    CodeObject,
+}
+
+#[derive(Clone, Debug)]
+struct Region {
+    kind: RegionKind,
+    size: u64,
+    reserved: u64,
+    // Sparse contents: absent pages read as zero.
+    pages: BTreeMap<u64, Box<[u8]>>,
+}
+
+/// Per-pool accounting.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PoolUsage {
+    /// Bytes reserved by live allocations (rounded to the granule).
+    pub reserved_bytes: u64,
+    /// Live allocations.
+    pub allocations: u64,
+}
+
+/// All simulated memory.
+#[derive(Clone, Debug, Default)]
+pub struct Memory {
+    regions: BTreeMap<u64, Region>,
+    usage: Vec<PoolUsage>,
+    next: Vec<u64>,
+}
+
+/// Start of pool `pool`'s address window.
+pub fn pool_base(pool: usize) -> u64 {
+    (pool as u64 + 1) << 44
+}
+
+impl Memory {
+    /// Memory for `pool_count` pools.
+    pub fn new(pool_count: usize) -> Memory {
+        Memory {
+            regions: BTreeMap::new(),
+            usage: vec![PoolUsage::default(); pool_count],
+            next: vec![0; pool_count],
+        }
+    }
+
+    /// Usage of pool `pool`.
+    pub fn usage(&self, pool: usize) -> PoolUsage {
+        self.usage.get(pool).cloned().unwrap_or_default()
+    }
+
+    /// Live allocations over all pools.
+    pub fn live_allocations(&self) -> u64 {
+        self.usage.iter().map(|u| u.allocations).sum()
+    }
+
+    /// Reserves `size` bytes (rounded up to `granule`, aligned to `alignment`)
+    /// in pool `pool` of capacity `capacity`.
+    pub fn allocate(
+        &mut self,
+        pool: usize,
+        size: u64,
+        granule: u64,
+        alignment: u64,
+        capacity: u64,
+    ) -> Result<u64, HsaCode> {
+        let granule = granule.max(1);
+        let reserved = size
+            .div_ceil(granule)
+            .checked_mul(granule)
+            .ok_or(HsaCode::OUT_OF_RESOURCES)?;
+        let usage = self.usage.get(pool).ok_or(HsaCode::INVALID_MEMORY_POOL)?;
+        if usage
+            .reserved_bytes
+            .checked_add(reserved)
+            .is_none_or(|total| total > capacity)
+        {
+            return Err(HsaCode::OUT_OF_RESOURCES);
+        }
+        let align = alignment.max(granule).max(1).next_power_of_two();
+        let base = pool_base(pool);
+        let next = self.next.get(pool).copied().unwrap_or(0);
+        // Addresses are handed out in order and never reused while space
+        // remains, so stale pointers stay invalid; wrap to a first fit otherwise.
+        let offset = align_up(next, align)
+            .filter(|o| {
+                o.checked_add(reserved)
+                    .is_some_and(|end| end <= POOL_WINDOW_BYTES)
+            })
+            .or_else(|| self.first_fit(pool, reserved, align))
+            .ok_or(HsaCode::OUT_OF_RESOURCES)?;
+        let address = base + offset;
+        self.regions.insert(
+            address,
+            Region {
+                kind: RegionKind::Allocation { pool },
+                size,
+                reserved,
+                pages: BTreeMap::new(),
+            },
+        );
+        if let Some(n) = self.next.get_mut(pool) {
+            *n = offset + reserved;
+        }
+        if let Some(u) = self.usage.get_mut(pool) {
+            u.reserved_bytes += reserved;
+            u.allocations += 1;
+        }
+        Ok(address)
+    }
+
+    fn first_fit(&self, pool: usize, reserved: u64, align: u64) -> Option<u64> {
+        let base = pool_base(pool);
+        let mut cursor = 0u64;
+        for (&address, region) in self.regions.range(base..base + POOL_WINDOW_BYTES) {
+            let start = address - base;
+            let candidate = align_up(cursor, align)?;
+            if candidate.checked_add(reserved)? <= start {
+                return Some(candidate);
+            }
+            cursor = start + region.reserved;
+        }
+        let candidate = align_up(cursor, align)?;
+        (candidate.checked_add(reserved)? <= POOL_WINDOW_BYTES).then_some(candidate)
+    }
+
+    /// Frees the allocation starting at `address`.
+    pub fn free(&mut self, address: u64) -> Result<(), HsaCode> {
+        match self.regions.get(&address) {
+            Some(Region {
+                kind: RegionKind::Allocation { pool },
+                reserved,
+                ..
+            }) => {
+                let (pool, reserved) = (*pool, *reserved);
+                self.regions.remove(&address);
+                if let Some(u) = self.usage.get_mut(pool) {
+                    u.reserved_bytes -= reserved;
+                    u.allocations -= 1;
+                }
+                Ok(())
+            }
+            _ => Err(HsaCode::INVALID_ALLOCATION),
+        }
+    }
+
+    /// Maps a code-object image of `size` bytes at `address` with `contents`
+    /// (`(offset, bytes)` pieces).
+    pub fn map_image(
+        &mut self,
+        address: u64,
+        size: u64,
+        contents: &[(u64, &[u8])],
+    ) -> Result<(), HsaCode> {
+        self.regions.insert(
+            address,
+            Region {
+                kind: RegionKind::CodeObject,
+                size,
+                reserved: size,
+                pages: BTreeMap::new(),
+            },
+        );
+        for &(offset, bytes) in contents {
+            self.write(address + offset, bytes)?;
+        }
+        Ok(())
+    }
+
+    /// Unmaps a code-object image.
+    pub fn unmap_image(&mut self, address: u64) {
+        if matches!(
+            self.regions.get(&address),
+            Some(Region {
+                kind: RegionKind::CodeObject,
+                ..
+            })
+        ) {
+            self.regions.remove(&address);
+        }
+    }
+
+    /// The region holding `[address, address + len)`, as (base, region).
+    fn region_mut(&mut self, address: u64, len: u64) -> Result<(u64, &mut Region), HsaCode> {
+        let (&base, region) = self
+            .regions
+            .range_mut(..=address)
+            .next_back()
+            .ok_or(HsaCode::INVALID_ARGUMENT)?;
+        let end = address.checked_add(len).ok_or(HsaCode::INVALID_ARGUMENT)?;
+        if end > base + region.size {
+            return Err(HsaCode::INVALID_ARGUMENT);
+        }
+        Ok((base, region))
+    }
+
+    /// The kind of region that holds `address`, and its base.
+    pub fn region_of(&self, address: u64) -> Option<(u64, RegionKind)> {
+        let (&base, region) = self.regions.range(..=address).next_back()?;
+        (address < base + region.size).then_some((base, region.kind))
+    }
+
+    /// Writes `bytes` at `address`.
+    pub fn write(&mut self, address: u64, bytes: &[u8]) -> Result<(), HsaCode> {
+        let len = bytes.len() as u64;
+        if len > MAX_COPY_BYTES {
+            return Err(HsaCode::INVALID_ARGUMENT);
+        }
+        let (base, region) = self.region_mut(address, len)?;
+        let mut done = 0u64;
+        while done < len {
+            let offset = address - base + done;
+            let page = offset / PAGE_BYTES;
+            let in_page = offset % PAGE_BYTES;
+            let n = (PAGE_BYTES - in_page).min(len - done);
+            let storage = region
+                .pages
+                .entry(page)
+                .or_insert_with(|| vec![0u8; PAGE_BYTES as usize].into_boxed_slice());
+            let (src_start, src_end) = (done as usize, (done + n) as usize);
+            if let (Some(dst), Some(src)) = (
+                storage.get_mut(in_page as usize..(in_page + n) as usize),
+                bytes.get(src_start..src_end),
+            ) {
+                dst.copy_from_slice(src);
+            }
+            done += n;
+        }
+        Ok(())
+    }
+
+    /// Reads `out.len()` bytes at `address`.
+    pub fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), HsaCode> {
+        let len = out.len() as u64;
+        if len > MAX_COPY_BYTES {
+            return Err(HsaCode::INVALID_ARGUMENT);
+        }
+        let (base, region) = self.region_mut(address, len)?;
+        let mut done = 0u64;
+        while done < len {
+            let offset = address - base + done;
+            let page = offset / PAGE_BYTES;
+            let in_page = offset % PAGE_BYTES;
+            let n = (PAGE_BYTES - in_page).min(len - done);
+            if let Some(dst) = out.get_mut(done as usize..(done + n) as usize) {
+                match region
+                    .pages
+                    .get(&page)
+                    .and_then(|p| p.get(in_page as usize..(in_page + n) as usize))
+                {
+                    Some(src) => dst.copy_from_slice(src),
+                    None => dst.fill(0),
+                }
+            }
+            done += n;
+        }
+        Ok(())
+    }
+}
+
+fn align_up(value: u64, align: u64) -> Option<u64> {
+    value.checked_add(align - 1).map(|v| v & !(align - 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capacity_and_round_trip() {
+        let mut memory = Memory::new(1);
+        let a = memory.allocate(0, 100, 4096, 4096, 8192).unwrap();
+        let b = memory.allocate(0, 4096, 4096, 4096, 8192).unwrap();
+        assert_eq!(
+            memory.allocate(0, 1, 4096, 4096, 8192),
+            Err(HsaCode::OUT_OF_RESOURCES)
+        );
+        memory.write(a + 10, b"hello").unwrap();
+        let mut out = [0u8; 7];
+        memory.read(a + 9, &mut out).unwrap();
+        assert_eq!(&out, b"\0hello\0");
+        assert_eq!(memory.write(a + 98, b"abc"), Err(HsaCode::INVALID_ARGUMENT));
+        assert_eq!(memory.free(a + 1), Err(HsaCode::INVALID_ALLOCATION));
+        memory.free(a).unwrap();
+        assert_eq!(memory.free(a), Err(HsaCode::INVALID_ALLOCATION));
+        memory.free(b).unwrap();
+        assert_eq!(memory.live_allocations(), 0);
+    }
+}

@@ -1,0 +1,677 @@
+//! The simulated node: [`Sim`] holds a validated [`Machine`] and the mutable
+//! runtime state (memory, readers, executables, HIP state, faults, call log)
+//! behind one mutex, so it is `Send + Sync` and every call is atomic.
+//!
+//! Handles are `tag << 48 | serial`: derived from the description's order
+//! and a counter, never from host addresses, so identical runs give
+//! identical handles. A handle of the wrong kind is simply invalid.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Debug;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::codes::{HipCode, HsaCode};
+use crate::elf::{CodeObject, ElfError};
+use crate::faults::{CallRecord, Fault, FaultSet, MAX_CALL_LOG};
+use crate::memory::{Memory, PoolUsage};
+use crate::validate::{Agent, Isa, Link, Machine, Pool};
+
+pub(crate) const TAG_AGENT: u64 = 1;
+pub(crate) const TAG_ISA: u64 = 2;
+pub(crate) const TAG_POOL: u64 = 3;
+pub(crate) const TAG_READER: u64 = 4;
+pub(crate) const TAG_EXECUTABLE: u64 = 5;
+pub(crate) const TAG_SYMBOL: u64 = 6;
+pub(crate) const TAG_LOADED: u64 = 7;
+
+pub(crate) fn handle(tag: u64, serial: u64) -> u64 {
+    (tag << 48) | serial
+}
+
+pub(crate) fn serial(handle: u64, tag: u64) -> Option<u64> {
+    (handle >> 48 == tag && handle & 0xffff_ffff_ffff != 0).then_some(handle & 0xffff_ffff_ffff)
+}
+
+fn index(handle: u64, tag: u64) -> Option<usize> {
+    serial(handle, tag).and_then(|s| usize::try_from(s - 1).ok())
+}
+
+/// Objects the simulator has handed out and not yet taken back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LiveObjects {
+    /// Memory-pool allocations.
+    pub allocations: u64,
+    /// Bytes they reserve.
+    pub allocated_bytes: u64,
+    /// Code-object readers.
+    pub readers: u64,
+    /// Executables.
+    pub executables: u64,
+}
+
+impl LiveObjects {
+    /// True when nothing is live (nothing leaked).
+    pub fn is_empty(&self) -> bool {
+        *self == LiveObjects::default()
+    }
+}
+
+pub(crate) struct Reader {
+    pub(crate) bytes: Arc<[u8]>,
+    pub(crate) parsed: Result<Arc<CodeObject>, ElfError>,
+}
+
+pub(crate) struct Executable {
+    pub(crate) frozen: bool,
+    pub(crate) loaded: Vec<u64>,
+}
+
+pub(crate) struct Loaded {
+    pub(crate) agent: usize,
+    pub(crate) base: u64,
+    pub(crate) delta: i64,
+    pub(crate) size: u64,
+}
+
+#[derive(Clone)]
+pub(crate) struct SymbolRecord {
+    pub(crate) executable: u64,
+    pub(crate) agent: usize,
+    pub(crate) name: String,
+    pub(crate) kind: crate::elf::SymbolKind,
+    pub(crate) address: u64,
+    pub(crate) size: u64,
+}
+
+pub(crate) struct State {
+    pub(crate) init_refs: u32,
+    pub(crate) memory: Memory,
+    pub(crate) readers: BTreeMap<u64, Reader>,
+    pub(crate) executables: BTreeMap<u64, Executable>,
+    pub(crate) loaded: BTreeMap<u64, Loaded>,
+    pub(crate) symbols: BTreeMap<u64, SymbolRecord>,
+    pub(crate) next_serial: u64,
+    pub(crate) code_next: Vec<u64>,
+    pub(crate) access: BTreeMap<u64, BTreeSet<usize>>,
+    pub(crate) hip_current: i32,
+    pub(crate) hip_peers: BTreeSet<(i32, i32)>,
+    hsa_faults: FaultSet<HsaCode>,
+    hip_faults: FaultSet<HipCode>,
+    log: Vec<CallRecord>,
+    log_dropped: u64,
+}
+
+impl State {
+    pub(crate) fn serial(&mut self) -> u64 {
+        self.next_serial += 1;
+        self.next_serial
+    }
+
+    fn record(&mut self, record: CallRecord) {
+        if self.log.len() < MAX_CALL_LOG {
+            self.log.push(record);
+        } else {
+            self.log_dropped += 1;
+        }
+    }
+}
+
+/// The flattened, immutable lookup tables of a machine.
+pub(crate) struct Tables {
+    /// (agent, pool index within the agent) of each global pool index.
+    pub(crate) pools: Vec<(usize, usize)>,
+    /// First global pool index of each agent.
+    pub(crate) pool_start: Vec<usize>,
+    /// Distinct ISAs machine-wide (ROCr shares an ISA handle between agents).
+    pub(crate) isas: Vec<Isa>,
+    /// ISA ids of each agent, in priority order.
+    pub(crate) agent_isas: Vec<Vec<usize>>,
+    /// HIP ordinal → agent index.
+    pub(crate) gpus: Vec<usize>,
+}
+
+/// A simulated ROCm node.
+pub struct Sim {
+    pub(crate) machine: Arc<Machine>,
+    pub(crate) tables: Tables,
+    state: Mutex<State>,
+}
+
+impl Debug for Sim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sim")
+            .field("machine", &self.machine.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Renders a result for the call log.
+pub(crate) fn outcome<T: Debug, C: Debug>(result: &Result<T, C>) -> String {
+    match result {
+        Ok(value) => format!("ok {value:x?}"),
+        Err(code) => format!("{code:x?}"),
+    }
+}
+
+impl Sim {
+    /// A node running `machine`, HSA not yet initialized.
+    pub fn new(machine: Machine) -> Sim {
+        let mut pools = Vec::new();
+        let mut pool_start = Vec::with_capacity(machine.agents.len());
+        let mut isas: Vec<Isa> = Vec::new();
+        let mut agent_isas = Vec::with_capacity(machine.agents.len());
+        for (a, agent) in machine.agents.iter().enumerate() {
+            pool_start.push(pools.len());
+            pools.extend((0..agent.pools.len()).map(|p| (a, p)));
+            let ids = agent
+                .isas
+                .iter()
+                .map(|isa| match isas.iter().position(|known| known == isa) {
+                    Some(id) => id,
+                    None => {
+                        isas.push(isa.clone());
+                        isas.len() - 1
+                    }
+                })
+                .collect();
+            agent_isas.push(ids);
+        }
+        let gpus = machine.gpu_indices();
+        let state = State {
+            init_refs: 0,
+            memory: Memory::new(pools.len()),
+            readers: BTreeMap::new(),
+            executables: BTreeMap::new(),
+            loaded: BTreeMap::new(),
+            symbols: BTreeMap::new(),
+            next_serial: 0,
+            code_next: vec![0; machine.agents.len()],
+            access: BTreeMap::new(),
+            hip_current: 0,
+            hip_peers: BTreeSet::new(),
+            hsa_faults: FaultSet::default(),
+            hip_faults: FaultSet::default(),
+            log: Vec::new(),
+            log_dropped: 0,
+        };
+        Sim {
+            machine: Arc::new(machine),
+            tables: Tables {
+                pools,
+                pool_start,
+                isas,
+                agent_isas,
+                gpus,
+            },
+            state: Mutex::new(state),
+        }
+    }
+
+    /// The machine this node runs.
+    pub fn machine(&self) -> &Machine {
+        &self.machine
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic elsewhere cannot leave the state half-updated in a way that
+        // matters more than losing the simulator: keep going.
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Runs one HSA call: counts it, applies faults and the init check, logs it.
+    pub(crate) fn hsa<T: Debug>(
+        &self,
+        op: &'static str,
+        args: String,
+        body: impl FnOnce(&Sim, &mut State) -> Result<T, HsaCode>,
+    ) -> Result<T, HsaCode> {
+        let mut state = self.lock();
+        if let Some(code) = state.hsa_faults.on_call(op) {
+            state.record(CallRecord {
+                op,
+                args,
+                outcome: format!("{code:x?}"),
+                injected: true,
+            });
+            return Err(code);
+        }
+        let result = if op != "hsa_init" && state.init_refs == 0 {
+            Err(HsaCode::NOT_INITIALIZED)
+        } else {
+            body(self, &mut state)
+        };
+        let outcome = outcome(&result);
+        state.record(CallRecord {
+            op,
+            args,
+            outcome,
+            injected: false,
+        });
+        result
+    }
+
+    /// Runs one HIP call: counts it, applies faults, logs it.
+    pub(crate) fn hip<T: Debug>(
+        &self,
+        op: &'static str,
+        args: String,
+        body: impl FnOnce(&Sim, &mut State) -> Result<T, HipCode>,
+    ) -> Result<T, HipCode> {
+        let mut state = self.lock();
+        if let Some(code) = state.hip_faults.on_call(op) {
+            state.record(CallRecord {
+                op,
+                args,
+                outcome: format!("{code:?}"),
+                injected: true,
+            });
+            return Err(code);
+        }
+        let result = body(self, &mut state);
+        let outcome = outcome(&result);
+        state.record(CallRecord {
+            op,
+            args,
+            outcome,
+            injected: false,
+        });
+        result
+    }
+
+    // --- Test controls --------------------------------------------------
+
+    /// Arms an HSA fault.
+    pub fn inject_hsa(&self, fault: Fault<HsaCode>) {
+        self.lock().hsa_faults.arm(fault);
+    }
+
+    /// Arms a HIP fault.
+    pub fn inject_hip(&self, fault: Fault<HipCode>) {
+        self.lock().hip_faults.arm(fault);
+    }
+
+    /// Disarms every fault.
+    pub fn clear_faults(&self) {
+        let mut state = self.lock();
+        state.hsa_faults.clear();
+        state.hip_faults.clear();
+    }
+
+    /// HSA calls made so far (what `Trigger::NthCall` counts).
+    pub fn hsa_call_count(&self) -> u64 {
+        self.lock().hsa_faults.calls()
+    }
+
+    /// HIP calls made so far.
+    pub fn hip_call_count(&self) -> u64 {
+        self.lock().hip_faults.calls()
+    }
+
+    /// The call log so far (and how many calls fell off its end).
+    pub fn call_log(&self) -> (Vec<CallRecord>, u64) {
+        let state = self.lock();
+        (state.log.clone(), state.log_dropped)
+    }
+
+    /// Objects live right now.
+    pub fn live_objects(&self) -> LiveObjects {
+        let state = self.lock();
+        let (allocations, allocated_bytes) =
+            (0..self.tables.pools.len()).fold((0, 0), |(n, bytes), pool| {
+                let usage = state.memory.usage(pool);
+                (n + usage.allocations, bytes + usage.reserved_bytes)
+            });
+        LiveObjects {
+            allocations,
+            allocated_bytes,
+            readers: state.readers.len() as u64,
+            executables: state.executables.len() as u64,
+        }
+    }
+
+    /// Usage of a pool (by its handle), for tests.
+    pub fn pool_usage(&self, pool: u64) -> Option<PoolUsage> {
+        let index = index(pool, TAG_POOL)?;
+        (index < self.tables.pools.len()).then(|| self.lock().memory.usage(index))
+    }
+
+    // --- Lookups ----------------------------------------------------------
+
+    pub(crate) fn agent_index(&self, agent: u64) -> Result<usize, HsaCode> {
+        index(agent, TAG_AGENT)
+            .filter(|&i| i < self.machine.agents.len())
+            .ok_or(HsaCode::INVALID_AGENT)
+    }
+
+    pub(crate) fn agent(&self, agent: u64) -> Result<&Agent, HsaCode> {
+        let i = self.agent_index(agent)?;
+        self.machine.agents.get(i).ok_or(HsaCode::INVALID_AGENT)
+    }
+
+    fn isa(&self, isa: u64) -> Result<&Isa, HsaCode> {
+        index(isa, TAG_ISA)
+            .and_then(|i| self.tables.isas.get(i))
+            .ok_or(HsaCode::INVALID_ISA)
+    }
+
+    pub(crate) fn pool_index(&self, pool: u64) -> Result<usize, HsaCode> {
+        index(pool, TAG_POOL)
+            .filter(|&i| i < self.tables.pools.len())
+            .ok_or(HsaCode::INVALID_MEMORY_POOL)
+    }
+
+    pub(crate) fn pool(&self, pool: u64) -> Result<(usize, &Pool), HsaCode> {
+        let i = self.pool_index(pool)?;
+        let &(agent, p) = self
+            .tables
+            .pools
+            .get(i)
+            .ok_or(HsaCode::INVALID_MEMORY_POOL)?;
+        let pool = self
+            .machine
+            .agents
+            .get(agent)
+            .and_then(|a| a.pools.get(p))
+            .ok_or(HsaCode::INVALID_MEMORY_POOL)?;
+        Ok((agent, pool))
+    }
+
+    /// The handle of agent `index` (HSA order).
+    pub fn agent_handle(index: usize) -> u64 {
+        handle(TAG_AGENT, index as u64 + 1)
+    }
+
+    // --- HSA: runtime and agents ------------------------------------------
+
+    /// `hsa_init`.
+    pub fn hsa_init(&self) -> Result<(), HsaCode> {
+        self.hsa("hsa_init", String::new(), |_, state| {
+            state.init_refs = state
+                .init_refs
+                .checked_add(1)
+                .ok_or(HsaCode::OUT_OF_RESOURCES)?;
+            Ok(())
+        })
+    }
+
+    /// `hsa_shut_down`. Objects stay alive (and counted) so that leaks stay visible.
+    pub fn hsa_shut_down(&self) -> Result<(), HsaCode> {
+        self.hsa("hsa_shut_down", String::new(), |_, state| {
+            state.init_refs -= 1;
+            Ok(())
+        })
+    }
+
+    /// `hsa_iterate_agents`.
+    pub fn iterate_agents(&self) -> Result<Vec<u64>, HsaCode> {
+        self.hsa("hsa_iterate_agents", String::new(), |sim, _| {
+            Ok((0..sim.machine.agents.len())
+                .map(Sim::agent_handle)
+                .collect())
+        })
+    }
+
+    /// `hsa_agent_get_info` of one attribute, read from the validated agent.
+    pub fn agent_info<T: Debug>(
+        &self,
+        agent: u64,
+        attribute: &'static str,
+        read: impl FnOnce(&Agent) -> T,
+    ) -> Result<T, HsaCode> {
+        self.hsa(
+            "hsa_agent_get_info",
+            format!("{agent:#x}, {attribute}"),
+            |sim, _| Ok(read(sim.agent(agent)?)),
+        )
+    }
+
+    /// The index of the nearest CPU agent of a GPU agent, as its handle.
+    pub fn agent_nearest_cpu(&self, agent: u64) -> Result<u64, HsaCode> {
+        self.hsa(
+            "hsa_agent_get_info",
+            format!("{agent:#x}, HSA_AMD_AGENT_INFO_NEAREST_CPU"),
+            |sim, _| {
+                let a = sim.agent(agent)?;
+                match a.nearest_cpu {
+                    Some(cpu) => Ok(Sim::agent_handle(cpu)),
+                    None => Ok(agent),
+                }
+            },
+        )
+    }
+
+    // --- HSA: ISAs --------------------------------------------------------
+
+    /// `hsa_agent_iterate_isas`.
+    pub fn agent_iterate_isas(&self, agent: u64) -> Result<Vec<u64>, HsaCode> {
+        self.hsa("hsa_agent_iterate_isas", format!("{agent:#x}"), |sim, _| {
+            let i = sim.agent_index(agent)?;
+            let ids = sim.tables.agent_isas.get(i).ok_or(HsaCode::INVALID_AGENT)?;
+            Ok(ids
+                .iter()
+                .map(|&id| handle(TAG_ISA, id as u64 + 1))
+                .collect())
+        })
+    }
+
+    /// `hsa_isa_get_info_alt` of one attribute.
+    pub fn isa_info<T: Debug>(
+        &self,
+        isa: u64,
+        attribute: &'static str,
+        read: impl FnOnce(&Isa) -> T,
+    ) -> Result<T, HsaCode> {
+        self.hsa(
+            "hsa_isa_get_info_alt",
+            format!("{isa:#x}, {attribute}"),
+            |sim, _| Ok(read(sim.isa(isa)?)),
+        )
+    }
+
+    // --- HSA: pools -------------------------------------------------------
+
+    /// `hsa_amd_agent_iterate_memory_pools`.
+    pub fn agent_iterate_memory_pools(&self, agent: u64) -> Result<Vec<u64>, HsaCode> {
+        self.hsa(
+            "hsa_amd_agent_iterate_memory_pools",
+            format!("{agent:#x}"),
+            |sim, _| {
+                let i = sim.agent_index(agent)?;
+                let start = sim
+                    .tables
+                    .pool_start
+                    .get(i)
+                    .copied()
+                    .ok_or(HsaCode::INVALID_AGENT)?;
+                let count = sim.machine.agents.get(i).map_or(0, |a| a.pools.len());
+                Ok((start..start + count)
+                    .map(|p| handle(TAG_POOL, p as u64 + 1))
+                    .collect())
+            },
+        )
+    }
+
+    /// `hsa_amd_memory_pool_get_info` of one attribute.
+    pub fn pool_info<T: Debug>(
+        &self,
+        pool: u64,
+        attribute: &'static str,
+        read: impl FnOnce(&Pool) -> T,
+    ) -> Result<T, HsaCode> {
+        self.hsa(
+            "hsa_amd_memory_pool_get_info",
+            format!("{pool:#x}, {attribute}"),
+            |sim, _| Ok(read(sim.pool(pool)?.1)),
+        )
+    }
+
+    fn path(&self, agent: u64, pool: u64) -> Result<(usize, usize, &Pool, Option<&Link>), HsaCode> {
+        let from = self.agent_index(agent)?;
+        let (owner, info) = self.pool(pool)?;
+        Ok((
+            from,
+            owner,
+            info,
+            if from == owner {
+                None
+            } else {
+                self.machine.link(from, owner)
+            },
+        ))
+    }
+
+    /// `HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS` as its raw value: the owner
+    /// and pools marked accessible by all: allowed by default (1); reachable
+    /// over a link: disallowed by default (2); otherwise never (0).
+    pub fn agent_pool_access(&self, agent: u64, pool: u64) -> Result<u32, HsaCode> {
+        self.hsa(
+            "hsa_amd_agent_memory_pool_get_info",
+            format!("{agent:#x}, {pool:#x}, ACCESS"),
+            |sim, _| {
+                let (from, owner, info, link) = sim.path(agent, pool)?;
+                Ok(if from == owner || info.accessible_by_all {
+                    1
+                } else if link.is_some() {
+                    2
+                } else {
+                    0
+                })
+            },
+        )
+    }
+
+    /// `HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS`.
+    pub fn agent_pool_num_link_hops(&self, agent: u64, pool: u64) -> Result<u32, HsaCode> {
+        self.hsa(
+            "hsa_amd_agent_memory_pool_get_info",
+            format!("{agent:#x}, {pool:#x}, NUM_LINK_HOPS"),
+            |sim, _| Ok(sim.path(agent, pool)?.3.map_or(0, |link| link.hops)),
+        )
+    }
+
+    /// `HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO`: one entry per hop (the
+    /// description gives one link per pair, so each hop repeats it).
+    pub fn agent_pool_link_info(&self, agent: u64, pool: u64) -> Result<Vec<Link>, HsaCode> {
+        self.hsa(
+            "hsa_amd_agent_memory_pool_get_info",
+            format!("{agent:#x}, {pool:#x}, LINK_INFO"),
+            |sim, _| {
+                Ok(sim
+                    .path(agent, pool)?
+                    .3
+                    .map_or_else(Vec::new, |link| vec![*link; link.hops as usize]))
+            },
+        )
+    }
+
+    // --- HSA: memory ------------------------------------------------------
+
+    /// `hsa_amd_memory_pool_allocate`.
+    pub fn memory_pool_allocate(&self, pool: u64, size: u64, flags: u32) -> Result<u64, HsaCode> {
+        self.hsa(
+            "hsa_amd_memory_pool_allocate",
+            format!("{pool:#x}, {size}, {flags:#x}"),
+            |sim, state| {
+                let index = sim.pool_index(pool)?;
+                let (_, info) = sim.pool(pool)?;
+                if size == 0 {
+                    return Err(HsaCode::INVALID_ARGUMENT);
+                }
+                if !info.alloc_allowed || size > info.alloc_max_size {
+                    return Err(HsaCode::INVALID_ALLOCATION);
+                }
+                state
+                    .memory
+                    .allocate(index, size, info.granule, info.alignment, info.size)
+            },
+        )
+    }
+
+    /// `hsa_amd_memory_pool_free`.
+    pub fn memory_pool_free(&self, ptr: u64) -> Result<(), HsaCode> {
+        self.hsa(
+            "hsa_amd_memory_pool_free",
+            format!("{ptr:#x}"),
+            |_, state| {
+                state.memory.free(ptr)?;
+                state.access.remove(&ptr);
+                Ok(())
+            },
+        )
+    }
+
+    /// `hsa_memory_copy` from host bytes to device memory.
+    pub fn memory_copy_to_device(&self, dst: u64, src: &[u8]) -> Result<(), HsaCode> {
+        self.hsa(
+            "hsa_memory_copy",
+            format!("{dst:#x}, host, {}", src.len()),
+            |_, state| {
+                if src.is_empty() {
+                    Ok(())
+                } else {
+                    state.memory.write(dst, src)
+                }
+            },
+        )
+    }
+
+    /// `hsa_memory_copy` from device memory to host bytes.
+    pub fn memory_copy_from_device(&self, dst: &mut [u8], src: u64) -> Result<(), HsaCode> {
+        self.hsa(
+            "hsa_memory_copy",
+            format!("host, {src:#x}, {}", dst.len()),
+            |_, state| {
+                if dst.is_empty() {
+                    Ok(())
+                } else {
+                    state.memory.read(src, dst)
+                }
+            },
+        )
+    }
+
+    /// `hsa_memory_copy` between device allocations.
+    pub fn memory_copy(&self, dst: u64, src: u64, size: u64) -> Result<(), HsaCode> {
+        self.hsa(
+            "hsa_memory_copy",
+            format!("{dst:#x}, {src:#x}, {size}"),
+            |_, state| {
+                if size == 0 {
+                    return Ok(());
+                }
+                if size > crate::memory::MAX_COPY_BYTES {
+                    return Err(HsaCode::INVALID_ARGUMENT);
+                }
+                let mut buffer =
+                    vec![0u8; usize::try_from(size).map_err(|_| HsaCode::INVALID_ARGUMENT)?];
+                state.memory.read(src, &mut buffer)?;
+                state.memory.write(dst, &buffer)
+            },
+        )
+    }
+
+    /// `hsa_amd_agents_allow_access`.
+    pub fn agents_allow_access(&self, agents: &[u64], ptr: u64) -> Result<(), HsaCode> {
+        self.hsa(
+            "hsa_amd_agents_allow_access",
+            format!("{agents:x?}, {ptr:#x}"),
+            |sim, state| {
+                if agents.is_empty() {
+                    return Err(HsaCode::INVALID_ARGUMENT);
+                }
+                let indices = agents
+                    .iter()
+                    .map(|&a| sim.agent_index(a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let (base, _) = state
+                    .memory
+                    .region_of(ptr)
+                    .ok_or(HsaCode::INVALID_ARGUMENT)?;
+                state.access.entry(base).or_default().extend(indices);
+                Ok(())
+            },
+        )
+    }
+}
