@@ -5,7 +5,9 @@
 //! (clap's convention); `--json` output is one document on stdout.
 
 pub mod devices;
+pub mod inspect;
 pub mod machines;
+pub mod pack;
 
 use std::io::Write;
 
@@ -51,6 +53,10 @@ pub enum Command {
     Machines(machines::MachinesArgs),
     /// List the agents of a machine (index, kind, name, UUID, ISAs, pools).
     Devices(devices::DevicesArgs),
+    /// Wrap a raw HSACO into IREE's AMD1 executable (one export per kernel).
+    Pack(pack::PackArgs),
+    /// Show what an executable holds (AMD1, HIP1 or raw HSACO) and its exports' kernel facts.
+    Inspect(inspect::InspectArgs),
 }
 
 impl GlobalArgs {
@@ -70,6 +76,8 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
     match &cli.command {
         Command::Machines(args) => machines::run(&cli.global, args, out),
         Command::Devices(args) => devices::run(&cli.global, args, out),
+        Command::Pack(args) => pack::run(&cli.global, args, out),
+        Command::Inspect(args) => inspect::run(&cli.global, args, out),
     }
 }
 
