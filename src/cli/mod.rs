@@ -5,8 +5,10 @@
 //! (clap's convention); `--json` output is one document on stdout.
 
 pub mod devices;
+pub mod inspect;
 pub mod machines;
 pub mod topology;
+pub mod pack;
 
 use std::io::Write;
 
@@ -54,6 +56,10 @@ pub enum Command {
     Devices(devices::DevicesArgs),
     /// Build a device group of the machine's GPU agents and print its topology matrix.
     Topology(topology::TopologyArgs),
+    /// Wrap a raw HSACO into IREE's AMD1 executable (one export per kernel).
+    Pack(pack::PackArgs),
+    /// Show what an executable holds (AMD1, HIP1 or raw HSACO) and its exports' kernel facts.
+    Inspect(inspect::InspectArgs),
 }
 
 impl GlobalArgs {
@@ -74,6 +80,8 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
         Command::Machines(args) => machines::run(&cli.global, args, out),
         Command::Devices(args) => devices::run(&cli.global, args, out),
         Command::Topology(args) => topology::run(&cli.global, args, out),
+        Command::Pack(args) => pack::run(&cli.global, args, out),
+        Command::Inspect(args) => inspect::run(&cli.global, args, out),
     }
 }
 
