@@ -4,7 +4,9 @@
 //! Failures print `Error: <Status>` on stderr and exit 1; usage errors exit 2
 //! (clap's convention); `--json` output is one document on stdout.
 
+pub mod capture;
 pub mod devices;
+pub mod hip_devices;
 pub mod machines;
 
 use std::io::Write;
@@ -51,6 +53,8 @@ pub enum Command {
     Machines(machines::MachinesArgs),
     /// List the agents of a machine (index, kind, name, UUID, ISAs, pools).
     Devices(devices::DevicesArgs),
+    /// Write a machine description (simulator TOML) of what the backend reports.
+    Capture(capture::CaptureArgs),
 }
 
 impl GlobalArgs {
@@ -58,6 +62,9 @@ impl GlobalArgs {
     pub fn open_backend(&self) -> Result<Backend> {
         match self.backend.as_str() {
             SIM_BACKEND_NAME => Backend::sim(&self.machine),
+            #[cfg(feature = "real")]
+            real => crate::backend::dylib::open_backend(real),
+            #[cfg(not(feature = "real"))]
             other => Err(Status::unavailable(format!(
                 "backend '{other}' is not available in this build (the real vendor backends need cargo feature `real`)"
             ))),
@@ -70,6 +77,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
     match &cli.command {
         Command::Machines(args) => machines::run(&cli.global, args, out),
         Command::Devices(args) => devices::run(&cli.global, args, out),
+        Command::Capture(args) => capture::run(&cli.global, args, out),
     }
 }
 
