@@ -4,8 +4,10 @@
 //! Failures print `Error: <Status>` on stderr and exit 1; usage errors exit 2
 //! (clap's convention); `--json` output is one document on stdout.
 
+pub mod capture;
 pub mod devices;
 pub mod inspect;
+pub mod hip_devices;
 pub mod machines;
 pub mod topology;
 pub mod pack;
@@ -60,6 +62,8 @@ pub enum Command {
     Pack(pack::PackArgs),
     /// Show what an executable holds (AMD1, HIP1 or raw HSACO) and its exports' kernel facts.
     Inspect(inspect::InspectArgs),
+    /// Write a machine description (simulator TOML) of what the backend reports.
+    Capture(capture::CaptureArgs),
 }
 
 impl GlobalArgs {
@@ -67,6 +71,9 @@ impl GlobalArgs {
     pub fn open_backend(&self) -> Result<Backend> {
         match self.backend.as_str() {
             SIM_BACKEND_NAME => Backend::sim(&self.machine),
+            #[cfg(feature = "real")]
+            real => crate::backend::dylib::open_backend(real),
+            #[cfg(not(feature = "real"))]
             other => Err(Status::unavailable(format!(
                 "backend '{other}' is not available in this build (the real vendor backends need cargo feature `real`)"
             ))),
@@ -82,6 +89,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
         Command::Topology(args) => topology::run(&cli.global, args, out),
         Command::Pack(args) => pack::run(&cli.global, args, out),
         Command::Inspect(args) => inspect::run(&cli.global, args, out),
+        Command::Capture(args) => capture::run(&cli.global, args, out),
     }
 }
 
