@@ -109,8 +109,8 @@ fn check_params(params: &DeviceParams) -> Result<()> {
 }
 
 impl HipLogicalDevice {
-    /// Creates the logical device over `devices` (distinct, already
-    /// validated by the driver): checks the parameters, reads each
+    /// Creates the logical device over `devices` (1..=64, distinct):
+    /// checks the parameters, reads each
     /// device's UUID, name and memory attributes, and — when there are
     /// several — enables peer access from each to every other member that
     /// `hipDeviceCanAccessPeer` allows (an already-enabled peer is fine).
@@ -129,6 +129,15 @@ impl HipLogicalDevice {
                 "a logical HIP device needs at least one physical device",
             ));
         }
+        if devices.len() > super::MAX_PHYSICAL_DEVICES {
+            return Err(crate::status!(
+                InvalidArgument,
+                "too many physical devices allocated for this logical device ({} > {})",
+                devices.len(),
+                super::MAX_PHYSICAL_DEVICES
+            ));
+        }
+        super::driver::check_distinct(devices)?;
         let h = hip.as_ref();
         let mut physical = Vec::with_capacity(devices.len());
         for &device in devices {

@@ -481,7 +481,7 @@ impl HipDriver {
 
 /// Rejects a device named twice (IREE would build a logical device over
 /// the same GPU twice).
-fn check_distinct(devices: &[HipDevice]) -> Result<()> {
+pub(crate) fn check_distinct(devices: &[HipDevice]) -> Result<()> {
     for (i, device) in devices.iter().enumerate() {
         if let Some(first) = devices
             .get(..i)
