@@ -152,14 +152,15 @@ fn usage_errors_exit_2_and_real_backends_are_unavailable_here() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
+    // (`--backend hip` runs the HIP driver over the simulated machine; see hip_cli.rs.)
     let output = cli()
-        .args(["devices", "--backend", "hip"])
+        .args(["devices", "--backend", "hsa"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
-        stderr.starts_with("Error: UNAVAILABLE; backend 'hip' is not available"),
+        stderr.starts_with("Error: UNAVAILABLE; backend 'hsa' is not available"),
         "{stderr}"
     );
 }

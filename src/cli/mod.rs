@@ -5,6 +5,8 @@
 //! (clap's convention); `--json` output is one document on stdout.
 
 pub mod devices;
+pub mod hip;
+pub mod info;
 pub mod machines;
 
 use std::io::Write;
@@ -49,8 +51,11 @@ pub struct GlobalArgs {
 pub enum Command {
     /// List the embedded machine presets.
     Machines(machines::MachinesArgs),
-    /// List the agents of a machine (index, kind, name, UUID, ISAs, pools).
+    /// List the agents of a machine (index, kind, name, UUID, ISAs, pools);
+    /// with `--backend hip`, the HIP devices with IREE's device ids and paths.
     Devices(devices::DevicesArgs),
+    /// Dump the HIP device facts (IREE's `dump_device_info`) of a device path.
+    Info(info::InfoArgs),
 }
 
 impl GlobalArgs {
@@ -70,6 +75,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
     match &cli.command {
         Command::Machines(args) => machines::run(&cli.global, args, out),
         Command::Devices(args) => devices::run(&cli.global, args, out),
+        Command::Info(args) => info::run(&cli.global, args, out),
     }
 }
 

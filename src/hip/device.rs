@@ -30,6 +30,9 @@ pub struct PhysicalDevice {
     pub integrated: bool,
     /// `hipDeviceAttributeManagedMemory`: managed allocations supported.
     pub managed_memory: bool,
+    /// The host NUMA node, when something outside HIP knows it (HIP has no
+    /// query for it; see [`HipDriver::with_numa_nodes`](super::HipDriver::with_numa_nodes)).
+    pub numa_node: Option<u8>,
 }
 
 /// What HIP reports about the link `src -> dst` between two devices.
@@ -156,6 +159,7 @@ impl HipLogicalDevice {
                     .map_err(|e| hip_status(h, e, "hipDeviceGetName"))?,
                 integrated: attribute(HipDeviceAttribute::Integrated)? != 0,
                 managed_memory: attribute(HipDeviceAttribute::ManagedMemory)? != 0,
+                numa_node: None,
             });
         }
         let k = devices.len();
@@ -187,6 +191,13 @@ impl HipLogicalDevice {
             collectives,
             slot: TopologySlot::new(),
         })
+    }
+
+    /// Sets each physical device's NUMA node from `lookup` (by UUID).
+    pub fn assign_numa_nodes(&mut self, lookup: impl Fn(&DeviceUuid) -> Option<u8>) {
+        for p in &mut self.physical {
+            p.numa_node = lookup(&p.uuid);
+        }
     }
 
     /// The physical devices, in the order the path named them.
