@@ -6,11 +6,13 @@
 
 pub mod capture;
 pub mod devices;
-pub mod inspect;
+pub mod hip;
 pub mod hip_devices;
+pub mod info;
+pub mod inspect;
 pub mod machines;
-pub mod topology;
 pub mod pack;
+pub mod topology;
 
 use std::io::Write;
 
@@ -54,7 +56,8 @@ pub struct GlobalArgs {
 pub enum Command {
     /// List the embedded machine presets.
     Machines(machines::MachinesArgs),
-    /// List the agents of a machine (index, kind, name, UUID, ISAs, pools).
+    /// List the agents of a machine (index, kind, name, UUID, ISAs, pools);
+    /// with `--backend hip`, the HIP devices with IREE's device ids and paths.
     Devices(devices::DevicesArgs),
     /// Build a device group of the machine's GPU agents and print its topology matrix.
     Topology(topology::TopologyArgs),
@@ -64,6 +67,8 @@ pub enum Command {
     Inspect(inspect::InspectArgs),
     /// Write a machine description (simulator TOML) of what the backend reports.
     Capture(capture::CaptureArgs),
+    /// Dump the HIP device facts (IREE's `dump_device_info`) of a device path.
+    Info(info::InfoArgs),
 }
 
 impl GlobalArgs {
@@ -71,6 +76,21 @@ impl GlobalArgs {
     pub fn open_backend(&self) -> Result<Backend> {
         match self.backend.as_str() {
             SIM_BACKEND_NAME => Backend::sim(&self.machine),
+            // `hip` is IREE's HIP driver: over the simulated machine's HIP
+            // devices, unless `--machine host` asks for the real runtime.
+            hip::HIP_BACKEND_NAME if self.machine != hip::HOST_MACHINE => {
+                let sim = Backend::sim(&self.machine)?;
+                let backend = Backend::new(
+                    hip::HIP_BACKEND_NAME,
+                    sim.machine(),
+                    sim.hsa_arc(),
+                    sim.hip_arc(),
+                );
+                Ok(match sim.ccl_arc() {
+                    Some(ccl) => backend.with_ccl(ccl),
+                    None => backend,
+                })
+            }
             #[cfg(feature = "real")]
             real => crate::backend::dylib::open_backend(real),
             #[cfg(not(feature = "real"))]
@@ -90,6 +110,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
         Command::Pack(args) => pack::run(&cli.global, args, out),
         Command::Inspect(args) => inspect::run(&cli.global, args, out),
         Command::Capture(args) => capture::run(&cli.global, args, out),
+        Command::Info(args) => info::run(&cli.global, args, out),
     }
 }
 
