@@ -45,6 +45,26 @@ fn creation(c: &mut Criterion) {
         });
     }
     group.finish();
+
+    // The backend-independent half alone: metadata, reflection, limits.
+    let mut group = c.benchmark_group("executable_plan");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    let limits = amdgpu_hal::wrapped::DeviceLimits::AMDGPU;
+    for exports in [10usize, 100, 1_000, 10_000] {
+        let data = synthetic_hsaco(&Synthetic {
+            kernels: exports,
+            target: Some("amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-"),
+            reqd_workgroup_size: Some([64, 1, 1]),
+        });
+        group.throughput(Throughput::Elements(exports as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(exports), &exports, |b, _| {
+            b.iter(|| amdgpu_hal::executable::plan::plan_raw_hsaco(&data, &limits).expect("plan"));
+        });
+    }
+    group.finish();
 }
 
 criterion_group!(benches, creation);

@@ -5,6 +5,7 @@
 //! (clap's convention); `--json` output is one document on stdout.
 
 pub mod devices;
+pub mod load;
 pub mod machines;
 
 use std::io::Write;
@@ -51,6 +52,8 @@ pub enum Command {
     Machines(machines::MachinesArgs),
     /// List the agents of a machine (index, kind, name, UUID, ISAs, pools).
     Devices(devices::DevicesArgs),
+    /// Load an executable (AMD1 or raw HSACO) on the machine's GPUs and show its tables.
+    Load(load::LoadArgs),
 }
 
 impl GlobalArgs {
@@ -70,6 +73,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
     match &cli.command {
         Command::Machines(args) => machines::run(&cli.global, args, out),
         Command::Devices(args) => devices::run(&cli.global, args, out),
+        Command::Load(args) => load::run(&cli.global, args, out),
     }
 }
 
