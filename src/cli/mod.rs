@@ -10,6 +10,7 @@ pub mod hip;
 pub mod hip_devices;
 pub mod info;
 pub mod inspect;
+pub mod load;
 pub mod machines;
 pub mod pack;
 pub mod topology;
@@ -69,6 +70,8 @@ pub enum Command {
     Capture(capture::CaptureArgs),
     /// Dump the HIP device facts (IREE's `dump_device_info`) of a device path.
     Info(info::InfoArgs),
+    /// Load an executable (AMD1 or raw HSACO) on the machine's GPUs and show its tables.
+    Load(load::LoadArgs),
 }
 
 impl GlobalArgs {
@@ -111,6 +114,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
         Command::Inspect(args) => inspect::run(&cli.global, args, out),
         Command::Capture(args) => capture::run(&cli.global, args, out),
         Command::Info(args) => info::run(&cli.global, args, out),
+        Command::Load(args) => load::run(&cli.global, args, out),
     }
 }
 
