@@ -9,6 +9,7 @@ pub mod devices;
 pub mod hip;
 pub mod hip_devices;
 pub mod info;
+pub mod hip_devices;
 pub mod inspect;
 pub mod load;
 pub mod machines;
@@ -60,6 +61,8 @@ pub enum Command {
     /// List the agents of a machine (index, kind, name, UUID, ISAs, pools);
     /// with `--backend hip`, the HIP devices with IREE's device ids and paths.
     Devices(devices::DevicesArgs),
+    /// Load an executable (AMD1 or raw HSACO) on the machine's GPUs and show its tables.
+    Load(load::LoadArgs),
     /// Build a device group of the machine's GPU agents and print its topology matrix.
     Topology(topology::TopologyArgs),
     /// Wrap a raw HSACO into IREE's AMD1 executable (one export per kernel).
@@ -109,6 +112,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
     match &cli.command {
         Command::Machines(args) => machines::run(&cli.global, args, out),
         Command::Devices(args) => devices::run(&cli.global, args, out),
+        Command::Load(args) => load::run(&cli.global, args, out),
         Command::Topology(args) => topology::run(&cli.global, args, out),
         Command::Pack(args) => pack::run(&cli.global, args, out),
         Command::Inspect(args) => inspect::run(&cli.global, args, out),
