@@ -16,6 +16,7 @@ pub mod backend;
 pub mod cli;
 pub mod codeobj;
 pub mod device;
+pub mod executable;
 pub mod group;
 pub mod hip;
 pub mod status;

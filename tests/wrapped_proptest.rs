@@ -1,7 +1,10 @@
 //! Arbitrary bytes and mutated real executables through parsing, verification,
 //! format inference and inspection: errors are fine, panics are not.
 
-use amdgpu_hal::wrapped::{Amd1Executable, DataExtent, DeviceLimits, Hip1Executable, HipLimits};
+use amdgpu_hal::wrapped::{
+    Amd1Executable, DataExtent, DeviceLimits, Hip1Executable, HipLimits, PackOptions, infer_format,
+    inspect, pack,
+};
 use proptest::prelude::*;
 
 const REAL: &[&[u8]] = &[
@@ -10,6 +13,8 @@ const REAL: &[&[u8]] = &[
     include_bytes!("../fixtures/iree/dynamic.gfx90a.amd1"),
     include_bytes!("../fixtures/iree/elementwise.spirv.amd1"),
     include_bytes!("../fixtures/iree/matmul.gfx942.hip1"),
+    include_bytes!("../fixtures/iree/matmul.gfx90a.hsaco"),
+    include_bytes!("../fixtures/hsaco/vector_add.gfx1100.cov5.hsaco"),
 ];
 
 /// Everything a caller can do with untrusted wrapped bytes.
@@ -24,6 +29,14 @@ fn exercise(data: &[u8]) {
             let _ = exe.verify(&HipLimits::AMDGPU);
             let _ = exe.module_images();
         }
+        if let Ok(inferred) = infer_format(data, extent) {
+            assert!(inferred.size <= data.len());
+        }
+    }
+    let _ = inspect(data, &DeviceLimits::AMDGPU);
+    if let Ok(packed) = pack(data, &PackOptions::default()) {
+        // Whatever pack accepts, inspect reads back.
+        inspect(&packed, &DeviceLimits::AMDGPU).unwrap();
     }
 }
 

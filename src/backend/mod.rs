@@ -7,10 +7,15 @@
 //!   [`Status`] naming the failing call (see [`CallResultExt`]).
 //! - [`hsa_types`] / [`hip_types`]: typed info values.
 //! - [`Backend`]: the bundle of trait objects the CLI and HAL code take.
+//! - `dylib` (feature `real`): the real vendor libraries through
+//!   `libloading`, the crate's only `unsafe` code.
 //!
 //! The traits are object-safe and `Send + Sync`; with feature `mock` (on for
 //! this crate's own tests) mockall generates `MockHsa`, `MockHip`, `MockCcl`.
 
+#[cfg(feature = "real")]
+#[allow(unsafe_code)]
+pub mod dylib;
 pub mod handles;
 pub mod hip;
 pub mod hip_error;

@@ -6,12 +6,17 @@
 //! - [`elf`]: ELF identity checks, the `e_flags` target, the code object
 //!   version and the byte size of an ELF image.
 //! - [`notes`]: ELF notes and the `NT_AMDGPU_METADATA` note.
+//! - [`metadata`]: the decoded MessagePack metadata and export reflection.
+//! - [`symbols`]: the symbol table and the bytes a symbol covers.
+//! - [`kernel_descriptor`]: the 64-byte AMDHSA kernel descriptor.
 
 mod bytes;
 pub mod elf;
+pub mod kernel_descriptor;
 pub mod metadata;
 pub mod notes;
 pub mod processors;
+pub mod symbols;
 pub mod target_id;
 
 pub use target_id::{FeatureState, Mismatch, ParseFlags, TargetId, TargetKind};

@@ -8,7 +8,15 @@
 //! | [`options`] | driver options and device parameters from IREE's flag pairs |
 //! | [`search_paths`] | which HIP library files to try, and the UNAVAILABLE message |
 //! | [`rccl`] | the NCCL version rule and deferred "unavailable" collectives |
+//! | [`dump`] | `dump_device_info`'s lines |
+//! | [`driver`] | creation, enumeration, dump, device selection |
+//! | [`device`] | the logical HIP device over k physical devices |
+//! | [`hal`] | the logical device as a HAL device: capabilities, edge refinement |
 
+pub mod device;
+pub mod driver;
+pub mod dump;
+pub mod hal;
 pub mod options;
 pub mod path;
 pub mod rccl;
@@ -16,6 +24,8 @@ pub mod search_paths;
 pub mod text;
 pub mod uuid;
 
+pub use device::{HipLogicalDevice, PeerLink, PhysicalDevice};
+pub use driver::{DeviceId, DeviceInfo, HipDriver, LoadedHip};
 pub use options::{CommandBufferMode, DeviceParams, DriverOptions, HipOptions};
 pub use path::{DevicePath, DeviceSpec, MAX_PHYSICAL_DEVICES};
 pub use search_paths::SearchPath;

@@ -143,7 +143,7 @@ impl TopologyBuilder {
         }
         Ok(Topology::from_parts(
             n,
-            self.edges.clone().into_boxed_slice(),
+            &self.edges,
             self.numa_nodes.clone().into_boxed_slice(),
         ))
     }

@@ -8,16 +8,20 @@ use super::{DeviceBitmap, MAX_DEVICE_COUNT};
 ///
 /// Built only by [`TopologyBuilder::finalize`](super::TopologyBuilder::finalize),
 /// so every instance has passed the builder's checks: every edge set, native
-/// self-edges, no reserved bits, a symmetric link class. Edges are stored
-/// row-major (`src * n + dst`), so [`Topology::edge`] is one bounds check and
-/// one load. It is plain data, hence `Send + Sync`; groups share it behind an
+/// self-edges, no reserved bits, a symmetric link class. Edges live in a
+/// fixed 32×32 array (`src * 32 + dst`, 16 KiB), so [`Topology::edge`] is
+/// two compares, a shift and one load, with no multiply by the device count
+/// and no second bounds check. It is plain data, hence `Send + Sync`; groups share it behind an
 /// `Arc`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Topology {
     device_count: usize,
-    edges: Box<[Edge]>,
+    edges: Box<[Edge; STRIDE * STRIDE]>,
     numa_nodes: Box<[u8]>,
 }
+
+const STRIDE: usize = MAX_DEVICE_COUNT;
+const _: () = assert!(STRIDE.is_power_of_two());
 
 /// The four peer bitmaps of one device (bit `j` for device `j`; never the
 /// device's own bit).
@@ -36,17 +40,29 @@ pub struct PeerBitmaps {
 }
 
 impl Topology {
+    /// `edges` is row-major with stride `device_count` (as the builder keeps it).
     pub(super) fn from_parts(
         device_count: usize,
-        edges: Box<[Edge]>,
+        edges: &[Edge],
         numa_nodes: Box<[u8]>,
     ) -> Topology {
         debug_assert!((1..=MAX_DEVICE_COUNT).contains(&device_count));
         debug_assert_eq!(edges.len(), device_count * device_count);
         debug_assert_eq!(numa_nodes.len(), device_count);
+        let mut grid = Box::new([Edge::EMPTY; STRIDE * STRIDE]);
+        for (src, row) in edges
+            .chunks_exact(device_count.max(1))
+            .take(STRIDE)
+            .enumerate()
+        {
+            if let Some(dst_row) = grid.get_mut(src * STRIDE..src * STRIDE + row.len().min(STRIDE))
+            {
+                dst_row.copy_from_slice(row.get(..dst_row.len()).unwrap_or_default());
+            }
+        }
         Topology {
             device_count,
-            edges,
+            edges: grid,
             numa_nodes,
         }
     }
@@ -62,18 +78,22 @@ impl Topology {
         if src >= self.device_count || dst >= self.device_count {
             return None;
         }
-        self.edges.get(src * self.device_count + dst).copied()
+        // Both are below 32 here; the masks only let the compiler see it.
+        Some(self.edges[(src & (STRIDE - 1)) * STRIDE + (dst & (STRIDE - 1))])
     }
 
     /// Row `src` of the matrix (the edges from `src` to every device).
     pub fn row(&self, src: usize) -> Option<&[Edge]> {
-        let start = src.checked_mul(self.device_count)?;
-        self.edges.get(start..start.checked_add(self.device_count)?)
+        if src >= self.device_count {
+            return None;
+        }
+        let start = src * STRIDE;
+        self.edges.get(start..start + self.device_count)
     }
 
     /// Every row, in device order.
     pub fn rows(&self) -> impl Iterator<Item = &[Edge]> {
-        self.edges.chunks_exact(self.device_count)
+        (0..self.device_count).filter_map(|src| self.row(src))
     }
 
     /// NUMA node of device `device`, if in range.

@@ -10,11 +10,18 @@ pub mod amd1;
 pub mod builder;
 pub mod header;
 pub mod hip;
+pub mod infer;
+pub mod inspect;
+pub mod offload_bundle;
+pub mod pack;
 pub mod verify;
 
 pub use amd1::Amd1Executable;
 pub use header::{DataExtent, ExecutableHeader, HEADER_SIZE};
 pub use hip::{Hip1Executable, HipLimits};
+pub use infer::{Container, InferredFormat, infer_format};
+pub use inspect::{InspectReport, inspect};
+pub use pack::{PackOptions, pack};
 pub use verify::DeviceLimits;
 
 /// The generated FlatBuffer types of the `AMD1` schema.

@@ -20,12 +20,13 @@ pub const MAX_ARGS_PER_KERNEL: usize = 1 << 16;
 struct Seen(u64);
 
 impl Seen {
-    fn first(&mut self, bit: u32, key: &str) -> Result<()> {
+    fn first(&mut self, bit: u32, key: &[u8]) -> Result<()> {
         let mask = 1u64 << bit;
         if self.0 & mask != 0 {
             return Err(status!(
                 InvalidArgument,
-                "AMDGPU metadata repeats field `{key}`"
+                "AMDGPU metadata repeats field `{}`",
+                String::from_utf8_lossy(key)
             ));
         }
         self.0 |= mask;
@@ -48,19 +49,19 @@ pub(crate) fn decode(data: &[u8]) -> Result<CodeObjectMetadata<'_>> {
     let mut target = None;
     let mut kernels = None;
     for _ in 0..entries {
-        let key = reader.read_str()?;
+        let key = reader.read_str_bytes()?;
         match key {
-            "amdhsa.version" => {
+            b"amdhsa.version" => {
                 seen.first(0, key)?;
                 version = Some(read_u32_array::<2>(&mut reader, key)?);
             }
-            "amdhsa.target" => {
+            b"amdhsa.target" => {
                 seen.first(1, key).map_err(|_| {
                     Status::invalid_argument("AMDGPU metadata repeats `amdhsa.target`")
                 })?;
                 target = Some(reader.read_str()?);
             }
-            "amdhsa.kernels" => {
+            b"amdhsa.kernels" => {
                 seen.first(2, key).map_err(|_| {
                     Status::invalid_argument("AMDGPU metadata repeats `amdhsa.kernels`")
                 })?;
@@ -84,19 +85,20 @@ pub(crate) fn decode(data: &[u8]) -> Result<CodeObjectMetadata<'_>> {
     Ok(CodeObjectMetadata::new(version, target, kernels))
 }
 
-fn read_u32_array<const N: usize>(reader: &mut Reader<'_>, key: &str) -> Result<[u32; N]> {
+fn read_u32_array<const N: usize>(reader: &mut Reader<'_>, key: &[u8]) -> Result<[u32; N]> {
     let len = reader.read_array_len()?;
     if len != N {
+        let key_text = String::from_utf8_lossy(key);
         return Err(
-            if key == ".reqd_workgroup_size" || key == ".workgroup_size_hint" {
+            if key == b".reqd_workgroup_size" || key == b".workgroup_size_hint" {
                 status!(
                     InvalidArgument,
-                    "AMDGPU workgroup size metadata must have three elements (`{key}` has {len})"
+                    "AMDGPU workgroup size metadata must have three elements (`{key_text}` has {len})"
                 )
             } else {
                 status!(
                     InvalidArgument,
-                    "AMDGPU metadata `{key}` must have {N} elements, not {len}"
+                    "AMDGPU metadata `{key_text}` must have {N} elements, not {len}"
                 )
             },
         );
@@ -138,26 +140,26 @@ fn read_kernel<'a>(reader: &mut Reader<'a>) -> Result<KernelMetadata<'a>> {
     let (mut reqd, mut hint, mut dynamic_stack) = (None, None, None);
     let mut args = Vec::new();
     for _ in 0..entries {
-        let key = reader.read_str()?;
+        let key = reader.read_str_bytes()?;
         let slot = match key {
-            ".name" => 0,
-            ".symbol" => 1,
-            ".language" => 2,
-            ".kernarg_segment_size" => 3,
-            ".kernarg_segment_align" => 4,
-            ".group_segment_fixed_size" => 5,
-            ".private_segment_fixed_size" => 6,
-            ".reqd_workgroup_size" => 7,
-            ".workgroup_size_hint" => 8,
-            ".uses_dynamic_stack" => 9,
-            ".args" => 10,
-            ".wavefront_size" => 11,
-            ".sgpr_count" => 12,
-            ".vgpr_count" => 13,
-            ".agpr_count" => 14,
-            ".sgpr_spill_count" => 15,
-            ".vgpr_spill_count" => 16,
-            ".max_flat_workgroup_size" => 17,
+            b".name" => 0,
+            b".symbol" => 1,
+            b".language" => 2,
+            b".kernarg_segment_size" => 3,
+            b".kernarg_segment_align" => 4,
+            b".group_segment_fixed_size" => 5,
+            b".private_segment_fixed_size" => 6,
+            b".reqd_workgroup_size" => 7,
+            b".workgroup_size_hint" => 8,
+            b".uses_dynamic_stack" => 9,
+            b".args" => 10,
+            b".wavefront_size" => 11,
+            b".sgpr_count" => 12,
+            b".vgpr_count" => 13,
+            b".agpr_count" => 14,
+            b".sgpr_spill_count" => 15,
+            b".vgpr_spill_count" => 16,
+            b".max_flat_workgroup_size" => 17,
             _ => {
                 reader.skip(2)?;
                 continue;
@@ -291,46 +293,46 @@ fn read_arg<'a>(reader: &mut Reader<'a>) -> Result<ArgMetadata<'a>> {
     let (mut alignment, mut pointee_align, mut value_kind) = (None, None, None);
     let (mut address_space, mut access, mut actual_access) = (None, None, None);
     for _ in 0..entries {
-        let key = reader.read_str()?;
+        let key = reader.read_str_bytes()?;
         match key {
-            ".name" => {
+            b".name" => {
                 seen.first(0, key)?;
                 name = Some(reader.read_str()?);
             }
-            ".type_name" => {
+            b".type_name" => {
                 seen.first(1, key)?;
                 type_name = Some(reader.read_str()?);
             }
-            ".offset" => {
+            b".offset" => {
                 seen.first(2, key)?;
                 offset = Some(reader.read_u32()?);
             }
-            ".size" => {
+            b".size" => {
                 seen.first(3, key)?;
                 size = Some(reader.read_u32()?);
             }
             // IREE treats both spellings as one field.
-            ".align" | ".alignment" => {
+            b".align" | b".alignment" => {
                 seen.first(4, key)?;
                 alignment = Some(reader.read_u32()?);
             }
-            ".pointee_align" => {
+            b".pointee_align" => {
                 seen.first(5, key)?;
                 pointee_align = Some(reader.read_u32()?);
             }
-            ".value_kind" => {
+            b".value_kind" => {
                 seen.first(6, key)?;
                 value_kind = Some(reader.read_str()?);
             }
-            ".address_space" => {
+            b".address_space" => {
                 seen.first(7, key)?;
                 address_space = Some(reader.read_str()?);
             }
-            ".access" => {
+            b".access" => {
                 seen.first(8, key)?;
                 access = Some(reader.read_str()?);
             }
-            ".actual_access" => {
+            b".actual_access" => {
                 seen.first(9, key)?;
                 actual_access = Some(reader.read_str()?);
             }

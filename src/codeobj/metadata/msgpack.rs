@@ -139,8 +139,10 @@ impl<'a> Reader<'a> {
         self.check_count(count, 1)
     }
 
-    /// A string (`bin` is not a string), borrowed from the input.
-    pub(crate) fn read_str(&mut self) -> Result<&'a str> {
+    /// The raw bytes of a string (`bin` is not a string), borrowed from the
+    /// input and not yet checked to be UTF-8: map keys are only compared with
+    /// known ASCII names, so validating them would be wasted work.
+    pub(crate) fn read_str_bytes(&mut self) -> Result<&'a [u8]> {
         let len = match self.peek_marker()? {
             Marker::FixStr(n) => {
                 self.pos += 1;
@@ -172,7 +174,12 @@ impl<'a> Reader<'a> {
                 "AMDGPU MessagePack string of {len} bytes exceeds the {MAX_STRING_LENGTH}-byte limit"
             ));
         }
-        let bytes = self.take(len)?;
+        self.take(len)
+    }
+
+    /// A UTF-8 string, borrowed from the input.
+    pub(crate) fn read_str(&mut self) -> Result<&'a str> {
+        let bytes = self.read_str_bytes()?;
         std::str::from_utf8(bytes)
             .map_err(|_| Status::invalid_argument("AMDGPU MessagePack string is not valid UTF-8"))
     }
@@ -259,7 +266,7 @@ impl<'a> Reader<'a> {
             Marker::FixExt8 => 9,
             Marker::FixExt16 => 17,
             Marker::FixStr(_) | Marker::Str8 | Marker::Str16 | Marker::Str32 => {
-                self.read_str()?;
+                self.read_str_bytes()?;
                 return Ok(());
             }
             Marker::Bin8 | Marker::Ext8 => {

@@ -1,0 +1,840 @@
+//! `libhsa-runtime64` through its symbol table: one safe, thin method per C
+//! call or info attribute, failures as the raw `hsa_status_t`.
+//!
+//! Memory safety the C API cannot give is kept here:
+//! - code-object readers keep their own copy of the bytes until destroyed
+//!   (the runtime reads them lazily);
+//! - host↔device copies are accepted only inside allocations this library
+//!   made, so a stray address is `INVALID_ARGUMENT`, never a wild write;
+//! - string attributes are read into buffers of the documented size, and
+//!   variable-length ones are bounded by named limits.
+
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::{CString, c_char, c_void};
+use std::sync::Mutex;
+
+use super::hsa_ffi::*;
+use super::library::{DynamicLibrary, HSA};
+use super::symbols::symbol_table;
+use crate::status::Result;
+
+/// Most agents, ISAs per agent or pools per agent collected from one
+/// iteration (beyond it the iteration fails with `HSA_STATUS_ERROR`).
+pub const MAX_ITERATED_ITEMS: usize = 4096;
+/// Longest ISA or symbol name read (bytes, NUL included).
+pub const MAX_NAME_LENGTH: u32 = 4096;
+/// Most link hops read for one agent–pool pair.
+pub const MAX_LINK_HOPS: u32 = 64;
+
+symbol_table! {
+    /// HSA entry points (`hsa.h`, `hsa_ext_amd.h`). The `checked` group is the
+    /// rest of IREE's `libhsa_tables.h` that Debian's ROCm 5.2 exports (its
+    /// `hsa_amd_vmem_*`, `hsa_amd_portable_*`, `hsa_amd_signal_wait_all` and
+    /// `hsa_amd_queue_get_info` are ROCm 6 additions and are not required).
+    pub struct HsaSymbols {
+        required {
+            fn hsa_init() -> hsa_status_t;
+            fn hsa_shut_down() -> hsa_status_t;
+            fn hsa_status_string(hsa_status_t, *mut *const c_char) -> hsa_status_t;
+            fn hsa_system_get_info(u32, *mut c_void) -> hsa_status_t;
+            fn hsa_system_major_extension_supported(u16, u16, *mut u16, *mut bool) -> hsa_status_t;
+            fn hsa_system_get_major_extension_table(u16, u16, usize, *mut c_void) -> hsa_status_t;
+            fn hsa_iterate_agents(IterateCallback<hsa_agent_t>, *mut c_void) -> hsa_status_t;
+            fn hsa_agent_get_info(hsa_agent_t, u32, *mut c_void) -> hsa_status_t;
+            fn hsa_agent_iterate_isas(hsa_agent_t, IterateCallback<hsa_isa_t>, *mut c_void) -> hsa_status_t;
+            fn hsa_isa_get_info_alt(hsa_isa_t, u32, *mut c_void) -> hsa_status_t;
+            fn hsa_amd_agent_iterate_memory_pools(
+                hsa_agent_t, IterateCallback<hsa_amd_memory_pool_t>, *mut c_void) -> hsa_status_t;
+            fn hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t, u32, *mut c_void) -> hsa_status_t;
+            fn hsa_amd_agent_memory_pool_get_info(
+                hsa_agent_t, hsa_amd_memory_pool_t, u32, *mut c_void) -> hsa_status_t;
+            fn hsa_amd_memory_pool_allocate(
+                hsa_amd_memory_pool_t, usize, u32, *mut *mut c_void) -> hsa_status_t;
+            fn hsa_amd_memory_pool_free(*mut c_void) -> hsa_status_t;
+            fn hsa_memory_copy(*mut c_void, *const c_void, usize) -> hsa_status_t;
+            fn hsa_amd_agents_allow_access(u32, *const hsa_agent_t, *const u32, *const c_void) -> hsa_status_t;
+            fn hsa_code_object_reader_create_from_memory(
+                *const c_void, usize, *mut hsa_code_object_reader_t) -> hsa_status_t;
+            fn hsa_code_object_reader_destroy(hsa_code_object_reader_t) -> hsa_status_t;
+            fn hsa_executable_create_alt(u32, u32, *const c_char, *mut hsa_executable_t) -> hsa_status_t;
+            fn hsa_executable_load_agent_code_object(
+                hsa_executable_t, hsa_agent_t, hsa_code_object_reader_t, *const c_char,
+                *mut hsa_loaded_code_object_t) -> hsa_status_t;
+            fn hsa_executable_freeze(hsa_executable_t, *const c_char) -> hsa_status_t;
+            fn hsa_executable_destroy(hsa_executable_t) -> hsa_status_t;
+            fn hsa_executable_get_symbol_by_name(
+                hsa_executable_t, *const c_char, *const hsa_agent_t,
+                *mut hsa_executable_symbol_t) -> hsa_status_t;
+            fn hsa_executable_symbol_get_info(hsa_executable_symbol_t, u32, *mut c_void) -> hsa_status_t;
+        }
+        optional {}
+        checked {
+            hsa_amd_memory_async_copy, hsa_amd_memory_lock,
+            hsa_amd_memory_lock_to_pool, hsa_amd_memory_unlock, hsa_amd_pointer_info,
+            hsa_amd_ipc_memory_create, hsa_amd_ipc_memory_attach, hsa_amd_ipc_memory_detach,
+            hsa_amd_interop_map_buffer, hsa_amd_interop_unmap_buffer, hsa_amd_svm_attributes_get,
+            hsa_amd_svm_attributes_set, hsa_amd_svm_prefetch_async,
+            hsa_amd_register_system_event_handler, hsa_agent_iterate_caches, hsa_cache_get_info,
+            hsa_agent_iterate_regions, hsa_region_get_info, hsa_amd_signal_create,
+            hsa_signal_destroy, hsa_signal_load_scacquire, hsa_signal_store_screlease,
+            hsa_signal_subtract_screlease, hsa_signal_wait_scacquire, hsa_amd_signal_wait_any,
+            hsa_amd_ipc_signal_create, hsa_amd_ipc_signal_attach, hsa_queue_create,
+            hsa_soft_queue_create, hsa_queue_destroy, hsa_queue_inactivate,
+            hsa_amd_queue_cu_set_mask, hsa_amd_queue_set_priority,
+            hsa_amd_profiling_set_profiler_enabled, hsa_queue_load_read_index_scacquire,
+            hsa_queue_add_write_index_scacq_screl, hsa_executable_validate_alt,
+        }
+    }
+}
+
+/// Raw outcome of an HSA call.
+pub type HsaCall<T> = std::result::Result<T, hsa_status_t>;
+
+fn check(status: hsa_status_t) -> HsaCall<()> {
+    if status == HSA_STATUS_SUCCESS {
+        Ok(())
+    } else {
+        Err(status)
+    }
+}
+
+/// What an iteration callback collects into.
+struct Collector<T> {
+    items: Vec<T>,
+}
+
+extern "C" fn collect<T>(item: T, data: *mut c_void) -> hsa_status_t {
+    // SAFETY: `data` is the `&mut Collector<T>` that `iterate` passes to the
+    // runtime for exactly the duration of the iteration call, and the runtime
+    // calls back on the calling thread before returning.
+    let collector = unsafe { &mut *data.cast::<Collector<T>>() };
+    if collector.items.len() >= MAX_ITERATED_ITEMS || collector.items.try_reserve(1).is_err() {
+        return HSA_STATUS_ERROR;
+    }
+    collector.items.push(item);
+    HSA_STATUS_SUCCESS
+}
+
+extern "C" fn collect_loaded(
+    _executable: hsa_executable_t,
+    loaded: hsa_loaded_code_object_t,
+    data: *mut c_void,
+) -> hsa_status_t {
+    collect::<hsa_loaded_code_object_t>(loaded, data)
+}
+
+/// Reads a NUL-terminated `char[N]` attribute buffer as text.
+fn c_buffer_to_string(buffer: &[u8]) -> String {
+    let end = buffer.iter().position(|&b| b == 0).unwrap_or(buffer.len());
+    String::from_utf8_lossy(buffer.get(..end).unwrap_or_default()).into_owned()
+}
+
+/// The HSA runtime, loaded and resolved.
+pub struct HsaLibrary {
+    symbols: HsaSymbols,
+    loader: Mutex<Option<hsa_ven_amd_loader_1_03_pfn_t>>,
+    readers: Mutex<HashMap<u64, Box<[u8]>>>,
+    allocations: Mutex<BTreeMap<u64, usize>>,
+    library: DynamicLibrary,
+}
+
+impl std::fmt::Debug for HsaLibrary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HsaLibrary")
+            .field("path", &self.library.path())
+            .finish_non_exhaustive()
+    }
+}
+
+impl HsaLibrary {
+    /// Opens `libhsa-runtime64` by the search rules ([`super::library`]) and
+    /// resolves every required symbol. Does not call `hsa_init`.
+    pub fn load(search_paths: &[String]) -> Result<HsaLibrary> {
+        HsaLibrary::from_library(DynamicLibrary::open(&HSA, search_paths)?)
+    }
+
+    /// Resolves the table from an already opened library.
+    pub fn from_library(library: DynamicLibrary) -> Result<HsaLibrary> {
+        let symbols = HsaSymbols::resolve(&library)?;
+        Ok(HsaLibrary {
+            symbols,
+            loader: Mutex::new(None),
+            readers: Mutex::new(HashMap::new()),
+            allocations: Mutex::new(BTreeMap::new()),
+            library,
+        })
+    }
+
+    /// The path the library was opened by.
+    pub fn path(&self) -> &str {
+        self.library.path()
+    }
+
+    /// `hsa_init`.
+    pub fn init(&self) -> HsaCall<()> {
+        // SAFETY: no arguments; the runtime is reference counted and safe to
+        // initialize from any thread.
+        check(unsafe { (self.symbols.hsa_init)() })
+    }
+
+    /// `hsa_shut_down`.
+    pub fn shut_down(&self) -> HsaCall<()> {
+        // SAFETY: no arguments; the runtime checks its own reference count.
+        check(unsafe { (self.symbols.hsa_shut_down)() })
+    }
+
+    /// `hsa_status_string`: the runtime's own text for `status` (works before
+    /// `hsa_init`); `None` for a code it does not know.
+    pub fn status_string(&self, status: hsa_status_t) -> Option<String> {
+        let mut text: *const c_char = std::ptr::null();
+        // SAFETY: `text` is a valid out-pointer; on success the runtime
+        // stores a pointer to a static NUL-terminated string.
+        let result = unsafe { (self.symbols.hsa_status_string)(status, &mut text) };
+        if result != HSA_STATUS_SUCCESS || text.is_null() {
+            return None;
+        }
+        // SAFETY: non-null and NUL-terminated static storage (checked above).
+        Some(
+            unsafe { std::ffi::CStr::from_ptr(text) }
+                .to_string_lossy()
+                .into_owned(),
+        )
+    }
+
+    /// `HSA_SYSTEM_INFO_VERSION_MAJOR` / `_MINOR`.
+    pub fn system_version(&self) -> HsaCall<(u16, u16)> {
+        let (mut major, mut minor) = (0u16, 0u16);
+        // SAFETY: both attributes are `uint16_t`; the out-pointers are valid.
+        check(unsafe {
+            (self.symbols.hsa_system_get_info)(
+                HSA_SYSTEM_INFO_VERSION_MAJOR,
+                (&raw mut major).cast(),
+            )
+        })?;
+        // SAFETY: as above.
+        check(unsafe {
+            (self.symbols.hsa_system_get_info)(
+                HSA_SYSTEM_INFO_VERSION_MINOR,
+                (&raw mut minor).cast(),
+            )
+        })?;
+        Ok((major, minor))
+    }
+
+    /// `hsa_iterate_agents`.
+    pub fn iterate_agents(&self) -> HsaCall<Vec<hsa_agent_t>> {
+        let mut collector = Collector { items: Vec::new() };
+        // SAFETY: the callback matches `hsa_status_t (*)(hsa_agent_t, void*)`
+        // and `data` points at `collector`, alive for the whole call.
+        check(unsafe {
+            (self.symbols.hsa_iterate_agents)(collect::<hsa_agent_t>, (&raw mut collector).cast())
+        })?;
+        Ok(collector.items)
+    }
+
+    /// `hsa_agent_iterate_isas`.
+    pub fn agent_iterate_isas(&self, agent: hsa_agent_t) -> HsaCall<Vec<hsa_isa_t>> {
+        let mut collector = Collector { items: Vec::new() };
+        // SAFETY: as in `iterate_agents`, for `hsa_isa_t`.
+        check(unsafe {
+            (self.symbols.hsa_agent_iterate_isas)(
+                agent,
+                collect::<hsa_isa_t>,
+                (&raw mut collector).cast(),
+            )
+        })?;
+        Ok(collector.items)
+    }
+
+    /// `hsa_amd_agent_iterate_memory_pools`.
+    pub fn agent_iterate_memory_pools(
+        &self,
+        agent: hsa_agent_t,
+    ) -> HsaCall<Vec<hsa_amd_memory_pool_t>> {
+        let mut collector = Collector { items: Vec::new() };
+        // SAFETY: as in `iterate_agents`, for `hsa_amd_memory_pool_t`.
+        check(unsafe {
+            (self.symbols.hsa_amd_agent_iterate_memory_pools)(
+                agent,
+                collect::<hsa_amd_memory_pool_t>,
+                (&raw mut collector).cast(),
+            )
+        })?;
+        Ok(collector.items)
+    }
+
+    /// `hsa_agent_get_info` for a scalar attribute of type `T`.
+    ///
+    /// # Safety
+    /// `T` must be the attribute's documented C type (`value` is its initial contents).
+    unsafe fn agent_info<T: Copy>(
+        &self,
+        agent: hsa_agent_t,
+        attribute: u32,
+        mut value: T,
+    ) -> HsaCall<T> {
+        // SAFETY: the caller guarantees `T` is the attribute's type, so the
+        // runtime writes exactly `size_of::<T>()` bytes into `value`.
+        check(unsafe {
+            (self.symbols.hsa_agent_get_info)(agent, attribute, (&raw mut value).cast())
+        })?;
+        Ok(value)
+    }
+
+    /// `hsa_agent_get_info` for a `uint32_t` (or 32-bit enum) attribute.
+    pub fn agent_info_u32(&self, agent: hsa_agent_t, attribute: u32) -> HsaCall<u32> {
+        match attribute {
+            agent_info::PROFILE
+            | agent_info::DEFAULT_FLOAT_ROUNDING_MODE
+            | agent_info::WAVEFRONT_SIZE
+            | agent_info::QUEUES_MAX
+            | agent_info::NODE
+            | agent_info::DEVICE
+            | agent_info::AMD_CHIP_ID
+            | agent_info::AMD_COMPUTE_UNIT_COUNT
+            | agent_info::AMD_BDFID
+            | agent_info::AMD_DOMAIN
+            | agent_info::AMD_DRIVER_UID => {
+                // SAFETY: every attribute matched above is a `uint32_t` or a
+                // C enum (4 bytes) per `hsa.h` / `hsa_ext_amd.h`.
+                unsafe { self.agent_info(agent, attribute, 0u32) }
+            }
+            _ => Err(HSA_STATUS_ERROR_INVALID_ARGUMENT),
+        }
+    }
+
+    /// `hsa_agent_get_info` for a `char[N]` attribute (`N` = 64 for names, 21 for the UUID).
+    pub fn agent_info_string(&self, agent: hsa_agent_t, attribute: u32) -> HsaCall<String> {
+        match attribute {
+            agent_info::NAME | agent_info::VENDOR_NAME | agent_info::AMD_PRODUCT_NAME => {
+                // SAFETY: these attributes are `char[64]` per the headers.
+                let buffer = unsafe { self.agent_info(agent, attribute, [0u8; 64])? };
+                Ok(c_buffer_to_string(&buffer))
+            }
+            agent_info::AMD_UUID => {
+                // SAFETY: `HSA_AMD_AGENT_INFO_UUID` is at most `char[21]`;
+                // the buffer is larger so a longer body cannot overrun it.
+                let buffer = unsafe { self.agent_info(agent, attribute, [0u8; 64])? };
+                Ok(c_buffer_to_string(&buffer))
+            }
+            _ => Err(HSA_STATUS_ERROR_INVALID_ARGUMENT),
+        }
+    }
+
+    /// `hsa_isa_get_info_alt` for a `uint32_t` attribute.
+    pub fn isa_info_u32(&self, isa: hsa_isa_t, attribute: u32) -> HsaCall<u32> {
+        if !matches!(
+            attribute,
+            isa_info::NAME_LENGTH | isa_info::WORKGROUP_MAX_SIZE
+        ) {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        let mut value = 0u32;
+        // SAFETY: both attributes are `uint32_t`.
+        check(unsafe {
+            (self.symbols.hsa_isa_get_info_alt)(isa, attribute, (&raw mut value).cast())
+        })?;
+        Ok(value)
+    }
+
+    /// `HSA_ISA_INFO_WORKGROUP_MAX_DIM` (`uint16_t[3]`).
+    pub fn isa_workgroup_max_dim(&self, isa: hsa_isa_t) -> HsaCall<[u16; 3]> {
+        let mut value = [0u16; 3];
+        // SAFETY: the attribute is `uint16_t[3]`.
+        check(unsafe {
+            (self.symbols.hsa_isa_get_info_alt)(
+                isa,
+                isa_info::WORKGROUP_MAX_DIM,
+                (&raw mut value).cast(),
+            )
+        })?;
+        Ok(value)
+    }
+
+    /// `HSA_ISA_INFO_NAME`, sized by `HSA_ISA_INFO_NAME_LENGTH`.
+    pub fn isa_name(&self, isa: hsa_isa_t) -> HsaCall<String> {
+        let length = self.isa_info_u32(isa, isa_info::NAME_LENGTH)?;
+        if length > MAX_NAME_LENGTH {
+            return Err(HSA_STATUS_ERROR);
+        }
+        // One spare byte: the length includes the NUL, but do not rely on it.
+        let mut buffer = vec![0u8; length as usize + 1];
+        // SAFETY: the runtime writes `length` bytes; the buffer holds more.
+        check(unsafe {
+            (self.symbols.hsa_isa_get_info_alt)(isa, isa_info::NAME, buffer.as_mut_ptr().cast())
+        })?;
+        Ok(c_buffer_to_string(&buffer))
+    }
+
+    /// `hsa_amd_memory_pool_get_info` for a `uint32_t`/enum attribute.
+    pub fn pool_info_u32(&self, pool: hsa_amd_memory_pool_t, attribute: u32) -> HsaCall<u32> {
+        if !matches!(attribute, pool_info::SEGMENT | pool_info::GLOBAL_FLAGS) {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        let mut value = 0u32;
+        // SAFETY: `SEGMENT` is an enum and `GLOBAL_FLAGS` a `uint32_t`.
+        check(unsafe {
+            (self.symbols.hsa_amd_memory_pool_get_info)(pool, attribute, (&raw mut value).cast())
+        })?;
+        Ok(value)
+    }
+
+    /// `hsa_amd_memory_pool_get_info` for a `size_t` attribute.
+    pub fn pool_info_size(&self, pool: hsa_amd_memory_pool_t, attribute: u32) -> HsaCall<u64> {
+        if !matches!(
+            attribute,
+            pool_info::SIZE
+                | pool_info::RUNTIME_ALLOC_GRANULE
+                | pool_info::RUNTIME_ALLOC_ALIGNMENT
+                | pool_info::ALLOC_MAX_SIZE
+        ) {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        let mut value = 0usize;
+        // SAFETY: the attributes matched are `size_t`.
+        check(unsafe {
+            (self.symbols.hsa_amd_memory_pool_get_info)(pool, attribute, (&raw mut value).cast())
+        })?;
+        Ok(value as u64)
+    }
+
+    /// `hsa_amd_memory_pool_get_info` for a `bool` attribute.
+    pub fn pool_info_bool(&self, pool: hsa_amd_memory_pool_t, attribute: u32) -> HsaCall<bool> {
+        if !matches!(
+            attribute,
+            pool_info::RUNTIME_ALLOC_ALLOWED | pool_info::ACCESSIBLE_BY_ALL
+        ) {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        // Read as a byte: C's `bool` is one byte, and any nonzero is true.
+        let mut value = 0u8;
+        // SAFETY: the attributes matched are C `bool` (1 byte).
+        check(unsafe {
+            (self.symbols.hsa_amd_memory_pool_get_info)(pool, attribute, (&raw mut value).cast())
+        })?;
+        Ok(value != 0)
+    }
+
+    /// `hsa_amd_agent_memory_pool_get_info` for `ACCESS` or `NUM_LINK_HOPS`.
+    pub fn agent_pool_info_u32(
+        &self,
+        agent: hsa_agent_t,
+        pool: hsa_amd_memory_pool_t,
+        attribute: u32,
+    ) -> HsaCall<u32> {
+        if !matches!(
+            attribute,
+            agent_pool_info::ACCESS | agent_pool_info::NUM_LINK_HOPS
+        ) {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        let mut value = 0u32;
+        // SAFETY: `ACCESS` is an enum and `NUM_LINK_HOPS` a `uint32_t`.
+        check(unsafe {
+            (self.symbols.hsa_amd_agent_memory_pool_get_info)(
+                agent,
+                pool,
+                attribute,
+                (&raw mut value).cast(),
+            )
+        })?;
+        Ok(value)
+    }
+
+    /// `HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO`: one entry per hop.
+    pub fn agent_pool_link_info(
+        &self,
+        agent: hsa_agent_t,
+        pool: hsa_amd_memory_pool_t,
+    ) -> HsaCall<Vec<hsa_amd_memory_pool_link_info_t>> {
+        let hops = self.agent_pool_info_u32(agent, pool, agent_pool_info::NUM_LINK_HOPS)?;
+        if hops == 0 {
+            return Ok(Vec::new());
+        }
+        if hops > MAX_LINK_HOPS {
+            return Err(HSA_STATUS_ERROR);
+        }
+        let hops = hops as usize;
+        let mut buffer = vec![0u8; hops * LINK_INFO_RESERVED_STRIDE];
+        // SAFETY: the runtime writes `hops` structs of its own size, which is
+        // 28 bytes on every ROCm since 3.x and is reserved at 64 bytes each.
+        check(unsafe {
+            (self.symbols.hsa_amd_agent_memory_pool_get_info)(
+                agent,
+                pool,
+                agent_pool_info::LINK_INFO,
+                buffer.as_mut_ptr().cast(),
+            )
+        })?;
+        let stride = size_of::<hsa_amd_memory_pool_link_info_t>();
+        let mut out = Vec::with_capacity(hops);
+        for hop in buffer.chunks_exact(stride).take(hops) {
+            let word = |at: usize| {
+                hop.get(at..at + 4)
+                    .map_or(0, |b| u32::from_ne_bytes([b[0], b[1], b[2], b[3]]))
+            };
+            let flag = |at: usize| hop.get(at).is_some_and(|&b| b != 0);
+            out.push(hsa_amd_memory_pool_link_info_t {
+                min_latency: word(0),
+                max_latency: word(4),
+                min_bandwidth: word(8),
+                max_bandwidth: word(12),
+                atomic_support_32bit: flag(16),
+                atomic_support_64bit: flag(17),
+                coherent_support: flag(18),
+                link_type: word(20),
+                numa_distance: word(24),
+            });
+        }
+        Ok(out)
+    }
+
+    /// `hsa_amd_memory_pool_allocate`; the allocation is remembered so later
+    /// copies can be checked against it.
+    pub fn memory_pool_allocate(
+        &self,
+        pool: hsa_amd_memory_pool_t,
+        size: u64,
+        flags: u32,
+    ) -> HsaCall<u64> {
+        let size = usize::try_from(size).map_err(|_| HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
+        let mut ptr: *mut c_void = std::ptr::null_mut();
+        // SAFETY: `ptr` is a valid out-pointer; the runtime validates pool and size.
+        check(unsafe { (self.symbols.hsa_amd_memory_pool_allocate)(pool, size, flags, &mut ptr) })?;
+        let addr = ptr as u64;
+        if let Ok(mut allocations) = self.allocations.lock() {
+            allocations.insert(addr, size);
+        }
+        Ok(addr)
+    }
+
+    /// `hsa_amd_memory_pool_free` of an allocation made by this library.
+    pub fn memory_pool_free(&self, addr: u64) -> HsaCall<()> {
+        let known = self
+            .allocations
+            .lock()
+            .map(|mut a| a.remove(&addr).is_some())
+            .unwrap_or(false);
+        if !known {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        // SAFETY: `addr` was returned by `hsa_amd_memory_pool_allocate` and
+        // has not been freed (it was still in the table).
+        check(unsafe { (self.symbols.hsa_amd_memory_pool_free)(addr as *mut c_void) })
+    }
+
+    fn inside_allocation(&self, addr: u64, len: usize) -> bool {
+        let Ok(allocations) = self.allocations.lock() else {
+            return false;
+        };
+        let Some((&base, &size)) = allocations.range(..=addr).next_back() else {
+            return false;
+        };
+        let (Some(end), Some(want)) = (base.checked_add(size as u64), addr.checked_add(len as u64))
+        else {
+            return false;
+        };
+        want <= end
+    }
+
+    /// `hsa_memory_copy` from host bytes into one of this library's allocations.
+    pub fn memory_copy_to_device(&self, dst: u64, src: &[u8]) -> HsaCall<()> {
+        if !self.inside_allocation(dst, src.len()) {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        // SAFETY: `dst..dst+len` lies inside a live allocation of this
+        // runtime (checked above) and `src` is a valid host slice.
+        check(unsafe {
+            (self.symbols.hsa_memory_copy)(dst as *mut c_void, src.as_ptr().cast(), src.len())
+        })
+    }
+
+    /// `hsa_memory_copy` from one of this library's allocations into host bytes.
+    pub fn memory_copy_from_device(&self, dst: &mut [u8], src: u64) -> HsaCall<()> {
+        if !self.inside_allocation(src, dst.len()) {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        // SAFETY: as in `memory_copy_to_device`, reversed.
+        check(unsafe {
+            (self.symbols.hsa_memory_copy)(dst.as_mut_ptr().cast(), src as *const c_void, dst.len())
+        })
+    }
+
+    /// `hsa_memory_copy` between two ranges inside this library's allocations.
+    pub fn memory_copy(&self, dst: u64, src: u64, size: u64) -> HsaCall<()> {
+        let size = usize::try_from(size).map_err(|_| HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
+        if !self.inside_allocation(dst, size) || !self.inside_allocation(src, size) {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        // SAFETY: both ranges lie inside live allocations of this runtime.
+        check(unsafe {
+            (self.symbols.hsa_memory_copy)(dst as *mut c_void, src as *const c_void, size)
+        })
+    }
+
+    /// `hsa_amd_agents_allow_access(agents, NULL, ptr)` for one of this
+    /// library's allocations.
+    pub fn agents_allow_access(&self, agents: &[hsa_agent_t], ptr: u64) -> HsaCall<()> {
+        if !self.inside_allocation(ptr, 0) {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        let count = u32::try_from(agents.len()).map_err(|_| HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
+        // SAFETY: `agents` is a valid array of `count` handles, flags may be
+        // NULL, and `ptr` is a live allocation of this runtime.
+        check(unsafe {
+            (self.symbols.hsa_amd_agents_allow_access)(
+                count,
+                agents.as_ptr(),
+                std::ptr::null(),
+                ptr as *const c_void,
+            )
+        })
+    }
+
+    /// `hsa_code_object_reader_create_from_memory` over a private copy of `image`.
+    pub fn code_object_reader_create(&self, image: &[u8]) -> HsaCall<hsa_code_object_reader_t> {
+        let copy: Box<[u8]> = image.into();
+        let mut reader = hsa_code_object_reader_t::default();
+        // SAFETY: `copy` is kept alive in `readers` until the reader is
+        // destroyed (moving a Box does not move its heap bytes).
+        check(unsafe {
+            (self.symbols.hsa_code_object_reader_create_from_memory)(
+                copy.as_ptr().cast(),
+                copy.len(),
+                &mut reader,
+            )
+        })?;
+        if let Ok(mut readers) = self.readers.lock() {
+            readers.insert(reader.handle, copy);
+        }
+        Ok(reader)
+    }
+
+    /// `hsa_code_object_reader_destroy`; the private copy goes with it.
+    pub fn code_object_reader_destroy(&self, reader: hsa_code_object_reader_t) -> HsaCall<()> {
+        // SAFETY: the runtime validates the handle.
+        check(unsafe { (self.symbols.hsa_code_object_reader_destroy)(reader) })?;
+        if let Ok(mut readers) = self.readers.lock() {
+            readers.remove(&reader.handle);
+        }
+        Ok(())
+    }
+
+    /// `hsa_executable_create_alt(profile, rounding_mode, NULL)`.
+    pub fn executable_create_alt(
+        &self,
+        profile: u32,
+        rounding_mode: u32,
+    ) -> HsaCall<hsa_executable_t> {
+        let mut executable = hsa_executable_t::default();
+        // SAFETY: NULL options are allowed; the out-pointer is valid.
+        check(unsafe {
+            (self.symbols.hsa_executable_create_alt)(
+                profile,
+                rounding_mode,
+                std::ptr::null(),
+                &mut executable,
+            )
+        })?;
+        Ok(executable)
+    }
+
+    /// `hsa_executable_load_agent_code_object(executable, agent, reader, NULL)`.
+    pub fn executable_load_agent_code_object(
+        &self,
+        executable: hsa_executable_t,
+        agent: hsa_agent_t,
+        reader: hsa_code_object_reader_t,
+    ) -> HsaCall<hsa_loaded_code_object_t> {
+        let mut loaded = hsa_loaded_code_object_t::default();
+        // SAFETY: handles are validated by the runtime; NULL options allowed.
+        check(unsafe {
+            (self.symbols.hsa_executable_load_agent_code_object)(
+                executable,
+                agent,
+                reader,
+                std::ptr::null(),
+                &mut loaded,
+            )
+        })?;
+        Ok(loaded)
+    }
+
+    /// `hsa_executable_freeze(executable, NULL)`.
+    pub fn executable_freeze(&self, executable: hsa_executable_t) -> HsaCall<()> {
+        // SAFETY: handle validated by the runtime; NULL options allowed.
+        check(unsafe { (self.symbols.hsa_executable_freeze)(executable, std::ptr::null()) })
+    }
+
+    /// `hsa_executable_destroy`.
+    pub fn executable_destroy(&self, executable: hsa_executable_t) -> HsaCall<()> {
+        // SAFETY: handle validated by the runtime.
+        check(unsafe { (self.symbols.hsa_executable_destroy)(executable) })
+    }
+
+    /// `hsa_executable_get_symbol_by_name`; `agent` is `None` for
+    /// program-scope symbols. A name with a NUL is `INVALID_ARGUMENT`.
+    pub fn executable_get_symbol_by_name(
+        &self,
+        executable: hsa_executable_t,
+        name: &str,
+        agent: Option<hsa_agent_t>,
+    ) -> HsaCall<hsa_executable_symbol_t> {
+        let name = CString::new(name).map_err(|_| HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
+        let agent_ptr = agent.as_ref().map_or(std::ptr::null(), std::ptr::from_ref);
+        let mut symbol = hsa_executable_symbol_t::default();
+        // SAFETY: `name` is NUL-terminated, `agent_ptr` is NULL or points at
+        // a live local, and the out-pointer is valid.
+        check(unsafe {
+            (self.symbols.hsa_executable_get_symbol_by_name)(
+                executable,
+                name.as_ptr(),
+                agent_ptr,
+                &mut symbol,
+            )
+        })?;
+        Ok(symbol)
+    }
+
+    /// `hsa_executable_symbol_get_info` for a 32-bit attribute.
+    pub fn symbol_info_u32(&self, symbol: hsa_executable_symbol_t, attribute: u32) -> HsaCall<u32> {
+        if !matches!(
+            attribute,
+            symbol_info::TYPE
+                | symbol_info::NAME_LENGTH
+                | symbol_info::VARIABLE_SIZE
+                | symbol_info::KERNARG_SEGMENT_SIZE
+                | symbol_info::KERNARG_SEGMENT_ALIGNMENT
+                | symbol_info::GROUP_SEGMENT_SIZE
+                | symbol_info::PRIVATE_SEGMENT_SIZE
+        ) {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        let mut value = 0u32;
+        // SAFETY: the attributes matched are `uint32_t` or a C enum.
+        check(unsafe {
+            (self.symbols.hsa_executable_symbol_get_info)(
+                symbol,
+                attribute,
+                (&raw mut value).cast(),
+            )
+        })?;
+        Ok(value)
+    }
+
+    /// `hsa_executable_symbol_get_info` for a 64-bit attribute
+    /// (`KERNEL_OBJECT`, `VARIABLE_ADDRESS`, or `AGENT`'s handle).
+    pub fn symbol_info_u64(&self, symbol: hsa_executable_symbol_t, attribute: u32) -> HsaCall<u64> {
+        if !matches!(
+            attribute,
+            symbol_info::KERNEL_OBJECT | symbol_info::VARIABLE_ADDRESS | symbol_info::AGENT
+        ) {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        let mut value = 0u64;
+        // SAFETY: the attributes matched are `uint64_t` or `hsa_agent_t` (8 bytes).
+        check(unsafe {
+            (self.symbols.hsa_executable_symbol_get_info)(
+                symbol,
+                attribute,
+                (&raw mut value).cast(),
+            )
+        })?;
+        Ok(value)
+    }
+
+    /// `HSA_EXECUTABLE_SYMBOL_INFO_NAME`, sized by `NAME_LENGTH` (no NUL).
+    pub fn symbol_name(&self, symbol: hsa_executable_symbol_t) -> HsaCall<String> {
+        let length = self.symbol_info_u32(symbol, symbol_info::NAME_LENGTH)?;
+        if length > MAX_NAME_LENGTH {
+            return Err(HSA_STATUS_ERROR);
+        }
+        let mut buffer = vec![0u8; length as usize + 1];
+        // SAFETY: the runtime writes `length` bytes; the buffer holds one more.
+        check(unsafe {
+            (self.symbols.hsa_executable_symbol_get_info)(
+                symbol,
+                symbol_info::NAME,
+                buffer.as_mut_ptr().cast(),
+            )
+        })?;
+        Ok(c_buffer_to_string(&buffer))
+    }
+
+    /// The AMD loader extension table, fetched once (after a successful
+    /// `hsa_init`) at the length of the minor version the runtime reports.
+    pub fn loader(&self) -> HsaCall<hsa_ven_amd_loader_1_03_pfn_t> {
+        let mut cached = self.loader.lock().map_err(|_| HSA_STATUS_ERROR)?;
+        if let Some(table) = *cached {
+            return Ok(table);
+        }
+        let (mut minor, mut supported) = (0u16, false);
+        // SAFETY: both out-pointers are valid (`uint16_t`, `bool`).
+        check(unsafe {
+            (self.symbols.hsa_system_major_extension_supported)(
+                HSA_EXTENSION_AMD_LOADER,
+                1,
+                &mut minor,
+                &mut supported,
+            )
+        })?;
+        if !supported {
+            return Err(HSA_STATUS_ERROR);
+        }
+        let length = LOADER_TABLE_SIZES[usize::from(minor).min(LOADER_TABLE_SIZES.len() - 1)];
+        let mut table = hsa_ven_amd_loader_1_03_pfn_t::default();
+        // SAFETY: `table` is at least `length` bytes (the 1.03 struct is the
+        // largest) and the runtime writes `length` bytes of function pointers.
+        check(unsafe {
+            (self.symbols.hsa_system_get_major_extension_table)(
+                HSA_EXTENSION_AMD_LOADER,
+                1,
+                length,
+                (&raw mut table).cast(),
+            )
+        })?;
+        *cached = Some(table);
+        Ok(table)
+    }
+
+    /// `hsa_ven_amd_loader_executable_iterate_loaded_code_objects`.
+    pub fn executable_iterate_loaded_code_objects(
+        &self,
+        executable: hsa_executable_t,
+    ) -> HsaCall<Vec<hsa_loaded_code_object_t>> {
+        let iterate = self
+            .loader()?
+            .executable_iterate_loaded_code_objects
+            .ok_or(HSA_STATUS_ERROR)?;
+        let mut collector = Collector::<hsa_loaded_code_object_t> { items: Vec::new() };
+        // SAFETY: the callback matches the table's declared signature and
+        // `data` points at `collector`, alive for the call.
+        check(unsafe { iterate(executable, collect_loaded, (&raw mut collector).cast()) })?;
+        Ok(collector.items)
+    }
+
+    /// `hsa_ven_amd_loader_loaded_code_object_get_info` for a 64-bit attribute
+    /// (`AGENT`'s handle, `LOAD_BASE`, `LOAD_DELTA` bits, `LOAD_SIZE`).
+    pub fn loaded_code_object_info_u64(
+        &self,
+        loaded: hsa_loaded_code_object_t,
+        attribute: u32,
+    ) -> HsaCall<u64> {
+        use loaded_code_object_info as info;
+        if !matches!(
+            attribute,
+            info::AGENT | info::LOAD_BASE | info::LOAD_DELTA | info::LOAD_SIZE
+        ) {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        let get_info = self
+            .loader()?
+            .loaded_code_object_get_info
+            .ok_or(HSA_STATUS_ERROR)?;
+        let mut value = 0u64;
+        // SAFETY: the attributes matched are 8 bytes (`hsa_agent_t`,
+        // `uint64_t`, `int64_t`).
+        check(unsafe { get_info(loaded, attribute, (&raw mut value).cast()) })?;
+        Ok(value)
+    }
+}

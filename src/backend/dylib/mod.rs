@@ -1,0 +1,27 @@
+//! The real backend: the vendor libraries loaded at run time with
+//! `libloading` (cargo feature `real`). This module is the crate's only
+//! `unsafe` code; every block carries a `SAFETY:` comment.
+//!
+//! - [`library`]: the search rules (explicit paths → environment variable →
+//!   system loader) and the `UNAVAILABLE` status listing every path tried.
+//! - `symbols`: the symbol-table macro (required / optional / checked
+//!   symbols, resolved once at load; every missing one named).
+//! - [`hsa_ffi`] / [`hsa`]: `libhsa-runtime64` — C types with compile-time
+//!   layout checks, and one safe method per call.
+//! - [`hip_ffi`] / [`hip`]: `libamdhip64` (HIP 5.x and 6.x sonames).
+//! - [`cuda`]: HIP on NVIDIA — the same HIP calls answered by the CUDA driver
+//!   API (`libcuda.so.1`) the way HIP's NVIDIA platform maps them.
+//! - [`nccl`]: RCCL (`librccl.so`) or NCCL (`libnccl.so.2`) in the RCCL slot.
+//! - `hsa_backend` / `hip_backend`: the [`crate::backend::Hsa`],
+//!   [`crate::backend::Hip`] and [`crate::backend::Ccl`] traits over them.
+
+pub mod cuda;
+pub mod hip;
+mod hip_backend;
+pub mod hip_ffi;
+pub mod hsa;
+mod hsa_backend;
+pub mod hsa_ffi;
+pub mod library;
+pub mod nccl;
+mod symbols;

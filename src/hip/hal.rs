@@ -1,0 +1,212 @@
+//! The logical HIP device as a HAL device: what it reports for topology
+//! derivation and how it refines edges to other HIP devices.
+//!
+//! IREE's HIP device reports zero capabilities and leaves edges as derived;
+//! here the derivation gets the device's UUID, handle and memory kinds, and
+//! every HIP→HIP edge is corrected from what HIP says about the link:
+//!
+//! - no peer access (`hipDeviceCanAccessPeer` or `hipDevP2PAttrAccessSupported`
+//!   false for any pair of physical devices): buffers go through host copies
+//!   (`COPY`), the link is host-staged, no P2P capabilities;
+//! - peer access: buffers are `NATIVE` after a grant
+//!   (`PEER_ACCESS_REQUIRES_GRANT`: HIP needs `hipDeviceEnablePeerAccess`);
+//!   `ATOMIC_DEVICE` holds when every pair has native peer atomics; when
+//!   they do *and* every pair has the best `hipDevP2PAttrPerformanceRank`
+//!   (0) the link is Infinity Fabric (xGMI, ROCm ranks PCIe peers lower),
+//!   otherwise PCIe; the worst rank is added to the copy cost and latency.
+//!
+//! HIP exposes no NUMA node per device, so `numa_node` is 0.
+
+use std::num::NonZeroU64;
+
+use crate::device::{HalDevice, TopologyInfo};
+use crate::status::Result;
+use crate::topology::{
+    DeviceCapabilities, DeviceCapabilityFlags, Edge, HandleTypes, InteropMode, LinkClass,
+    TopologyCapabilities,
+};
+
+use super::DRIVER_NAME;
+use super::device::{HipLogicalDevice, PeerLink};
+
+/// Copy cost and latency class of a peer link over Infinity Fabric, before
+/// the performance rank is added.
+pub const XGMI_COST: (u8, u8) = (3, 3);
+/// Copy cost and latency class of a peer link over PCIe.
+pub const PCIE_PEER_COST: (u8, u8) = (5, 5);
+/// Copy cost and latency class of a link without peer access (host copies).
+pub const HOST_STAGED_COST: (u8, u8) = (9, 8);
+
+/// The combined facts of every physical pair `(src member, dst member)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinkSummary {
+    /// Every pair has peer access.
+    pub peer: bool,
+    /// Every pair has native peer atomics.
+    pub native_atomics: bool,
+    /// The worst (largest) performance rank.
+    pub worst_rank: i32,
+}
+
+impl LinkSummary {
+    /// Folds pair links; `None` when there are none.
+    pub fn of(links: impl IntoIterator<Item = PeerLink>) -> Option<LinkSummary> {
+        links.into_iter().fold(None, |acc, link| {
+            let this = LinkSummary {
+                peer: link.is_peer(),
+                native_atomics: link.native_atomics,
+                worst_rank: link.performance_rank,
+            };
+            Some(match acc {
+                None => this,
+                Some(a) => LinkSummary {
+                    peer: a.peer && this.peer,
+                    native_atomics: a.native_atomics && this.native_atomics,
+                    worst_rank: a.worst_rank.max(this.worst_rank),
+                },
+            })
+        })
+    }
+
+    /// Applies the summary to a derived same-driver edge (module docs).
+    pub fn refine(&self, edge: &mut Edge) {
+        let mut caps = edge.capabilities();
+        let peer_caps = TopologyCapabilities::P2P_COPY
+            | TopologyCapabilities::PEER_COHERENT
+            | TopologyCapabilities::ATOMIC_DEVICE
+            | TopologyCapabilities::PEER_ACCESS_REQUIRES_GRANT;
+        let (link, (copy, latency)) = if !self.peer {
+            caps.remove(peer_caps);
+            (LinkClass::HostStaged, HOST_STAGED_COST)
+        } else {
+            caps.insert(
+                TopologyCapabilities::P2P_COPY | TopologyCapabilities::PEER_ACCESS_REQUIRES_GRANT,
+            );
+            caps.set(TopologyCapabilities::ATOMIC_DEVICE, self.native_atomics);
+            if self.native_atomics && self.worst_rank == 0 {
+                (LinkClass::NvlinkIf, XGMI_COST)
+            } else {
+                (LinkClass::PcieSameRoot, PCIE_PEER_COST)
+            }
+        };
+        let mode = if self.peer {
+            InteropMode::Native
+        } else {
+            InteropMode::Copy
+        };
+        let rank = u8::try_from(self.worst_rank.clamp(0, 15)).unwrap_or(15);
+        edge.set_capabilities(caps)
+            .set_buffer_read_mode_noncoherent(mode)
+            .set_buffer_write_mode_noncoherent(mode)
+            .set_link_class(link)
+            .set_copy_cost(copy.saturating_add(rank))
+            .set_latency_class(latency.saturating_add(rank));
+        if !self.peer && !caps.contains(TopologyCapabilities::UNIFIED_MEMORY) {
+            edge.set_buffer_read_mode_coherent(InteropMode::Copy)
+                .set_buffer_write_mode_coherent(InteropMode::Copy);
+        }
+    }
+}
+
+impl HipLogicalDevice {
+    /// The capabilities this device reports (see the module docs).
+    pub fn capabilities(&self) -> DeviceCapabilities {
+        let members = self.physical_devices();
+        let all = |f: fn(&super::PhysicalDevice) -> bool| members.iter().all(f);
+        let mut flags = DeviceCapabilityFlags::TIMELINE_SEMAPHORES
+            | DeviceCapabilityFlags::CONCURRENT_SAFE
+            | DeviceCapabilityFlags::ATOMIC_SCOPE_DEVICE
+            | DeviceCapabilityFlags::P2P_COPY
+            | DeviceCapabilityFlags::PEER_ADDRESSABLE;
+        if all(|p| p.managed_memory) {
+            flags |= DeviceCapabilityFlags::SHARED_VIRTUAL_ADDRESS;
+        }
+        if all(|p| p.integrated) {
+            flags |= DeviceCapabilityFlags::UNIFIED_MEMORY
+                | DeviceCapabilityFlags::HOST_COHERENT
+                | DeviceCapabilityFlags::HOST_ZERO_COPY_OK;
+        }
+        let single = match members {
+            [only] => Some(only),
+            _ => None,
+        };
+        DeviceCapabilities {
+            flags,
+            semaphore_export_types: HandleTypes::NATIVE,
+            semaphore_import_types: HandleTypes::NATIVE,
+            buffer_export_types: HandleTypes::NATIVE,
+            buffer_import_types: HandleTypes::NATIVE,
+            numa_node: 0,
+            physical_device_uuid: single.map(|p| p.uuid.0),
+            driver_device_handle: single
+                .and_then(|p| u64::try_from(p.device.raw()).ok())
+                .and_then(|raw| NonZeroU64::new(raw + 1)),
+            device_group_index: None,
+        }
+    }
+
+    /// The links `dst` would use to reach this device's memory: for every
+    /// member `s` of `self` and `d` of `dst` (distinct), HIP's view of `d`
+    /// accessing `s`. Pairs naming the same physical device are skipped.
+    pub fn links_to(&self, dst: &HipLogicalDevice) -> Result<Vec<PeerLink>> {
+        let hip = self.hip().as_ref();
+        let mut links = Vec::new();
+        for s in self.physical_devices() {
+            for d in dst.physical_devices() {
+                if s.device != d.device {
+                    links.push(PeerLink::query(hip, d.device, s.device)?);
+                }
+            }
+        }
+        Ok(links)
+    }
+}
+
+impl HalDevice for HipLogicalDevice {
+    fn id(&self) -> &str {
+        DRIVER_NAME
+    }
+
+    fn query_capabilities(&self) -> Result<DeviceCapabilities> {
+        Ok(self.capabilities())
+    }
+
+    fn refine_topology_edge(&self, dst: &dyn HalDevice, edge: &mut Edge) -> Result<()> {
+        let Some(dst) = (dst as &dyn std::any::Any).downcast_ref::<HipLogicalDevice>() else {
+            return Ok(());
+        };
+        if *edge == Edge::SELF {
+            return Ok(());
+        }
+        if let Some(summary) = LinkSummary::of(self.links_to(dst)?) {
+            summary.refine(edge);
+        }
+        Ok(())
+    }
+
+    fn assign_topology_info(&self, info: Option<TopologyInfo>) -> Result<()> {
+        self.slot.set(info);
+        Ok(())
+    }
+
+    fn topology_info(&self) -> Option<TopologyInfo> {
+        self.slot.get()
+    }
+}
+
+impl super::HipDriver {
+    /// A device group of every HIP device, each its own single-device
+    /// logical device, in enumeration order (what `topology --backend hip`
+    /// shows).
+    pub fn group_all_devices(
+        &self,
+        tracker: std::sync::Arc<crate::device::FrontierTracker>,
+    ) -> Result<crate::group::DeviceGroup> {
+        let mut builder = crate::group::DeviceGroupBuilder::new(tracker);
+        for info in self.query_available_devices()? {
+            let device = self.create_device_by_id(info.device_id, &[])?;
+            builder.add_device(std::sync::Arc::new(device))?;
+        }
+        builder.finalize()
+    }
+}

@@ -1,0 +1,345 @@
+//! `inspect`: what an executable file holds — a wrapped `AMD1` or `HIP1`
+//! executable or a raw HSACO — as a serializable report whose JSON keys are
+//! the ones `CLI-JSON.md` fixes for `amdgpu-hal inspect --json`.
+//!
+//! The wrapped FlatBuffer gives each export's HAL view (name, symbol,
+//! workgroup size, constant and binding counts); the code object's metadata
+//! gives the kernel facts (reflected parameters, kernarg size and alignment,
+//! segment sizes). Both are checked against each other the way IREE's loader
+//! does.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::codeobj::elf;
+use crate::codeobj::metadata::{
+    CodeObjectMetadata, ExportParameter, KernelMetadata, ParameterType,
+};
+use crate::status;
+use crate::status::{Result, ResultExt};
+
+use super::amd1::Amd1Executable;
+use super::header::{AMD1_IDENTIFIER, DataExtent, HIP1_IDENTIFIER, has_identifier};
+use super::hip::{Hip1Executable, HipLimits};
+use super::infer::{Container, code_object_target};
+use super::verify::{DeviceLimits, check_workgroup_size};
+
+/// One reflected kernel parameter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ParameterReport {
+    /// `"binding"`, `"constant"` or `"buffer_ptr"`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// Size in bytes.
+    pub size: u8,
+    /// Byte offset in the constant block, or binding ordinal.
+    pub offset: u16,
+    /// The argument's name (empty when it has none).
+    pub name: String,
+}
+
+/// One export.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ExportReport {
+    /// The HAL function name.
+    pub name: String,
+    /// The code-object symbol (`.kd` for AMDGPU; the kernel function for HIP).
+    pub symbol: String,
+    /// The workgroup (block) size; 1x1x1 when dynamic.
+    pub workgroup_size: [u32; 3],
+    /// True for a raw-HSACO kernel without `.reqd_workgroup_size`.
+    pub dynamic_workgroup_size: bool,
+    /// 32-bit constants the HAL passes.
+    pub constant_count: u32,
+    /// Bindings the HAL passes.
+    pub binding_count: u32,
+    /// The metadata's arguments projected to HAL parameters.
+    pub parameters: Vec<ParameterReport>,
+    /// `.kernarg_segment_size`.
+    pub kernarg_size: u32,
+    /// `.kernarg_segment_align`.
+    pub kernarg_alignment: u32,
+    /// `.group_segment_fixed_size` (static LDS bytes).
+    pub group_segment_size: u32,
+    /// `.private_segment_fixed_size` (scratch bytes per work-item).
+    pub private_segment_size: u32,
+}
+
+/// What `inspect` reports for one file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InspectReport {
+    /// `amd1`, `hip1` or `elf`.
+    pub container: Container,
+    /// The code object's target ID from its ELF `e_flags`, as IREE formats it.
+    pub format: String,
+    /// Bytes the executable occupies.
+    pub size: u64,
+    /// The code object version (`EI_ABIVERSION` mapped: 4, 5, 6, ...).
+    pub code_object_version: u32,
+    /// The exports in entry-point order.
+    pub exports: Vec<ExportReport>,
+}
+
+fn parameter_report(parameter: &ExportParameter<'_>) -> ParameterReport {
+    ParameterReport {
+        kind: match parameter.kind {
+            ParameterType::Constant => "constant",
+            ParameterType::Binding => "binding",
+            ParameterType::BufferPtr => "buffer_ptr",
+        },
+        size: parameter.size,
+        offset: parameter.offset,
+        name: parameter.name.to_string(),
+    }
+}
+
+/// The kernel facts of `kernel`, with the HAL counts the container declares
+/// (`None`: use the metadata's own projection, as for a raw HSACO).
+fn kernel_export(
+    kernel: &KernelMetadata<'_>,
+    name: String,
+    symbol: String,
+    workgroup_size: [u32; 3],
+    dynamic_workgroup_size: bool,
+    declared: Option<(u32, u32)>,
+) -> Result<ExportReport> {
+    let projection = kernel
+        .default_export_parameters()
+        .annotate_with(|| format!("projecting HSACO parameters for kernel `{}`", kernel.symbol))?;
+    let reflected = projection.requirements;
+    let (constant_count, binding_count) = match declared {
+        Some((constants, bindings)) => {
+            // IREE's rule: optimized-away arguments make fewer legal, never more.
+            if u32::from(reflected.constant_count) > constants {
+                return Err(status!(
+                    InvalidArgument,
+                    "HSACO metadata for export `{symbol}` declares {} reflected constants but ExecutableDef only declares {constants}",
+                    reflected.constant_count
+                ));
+            }
+            if u32::from(reflected.binding_count) > bindings {
+                return Err(status!(
+                    InvalidArgument,
+                    "HSACO metadata for export `{symbol}` declares {} reflected bindings but ExecutableDef only declares {bindings}",
+                    reflected.binding_count
+                ));
+            }
+            (constants, bindings)
+        }
+        None => (
+            u32::from(reflected.constant_count),
+            u32::from(reflected.binding_count),
+        ),
+    };
+    Ok(ExportReport {
+        name,
+        symbol,
+        workgroup_size,
+        dynamic_workgroup_size,
+        constant_count,
+        binding_count,
+        parameters: projection.parameters.iter().map(parameter_report).collect(),
+        kernarg_size: kernel.kernarg_segment_size,
+        kernarg_alignment: kernel.kernarg_segment_align,
+        group_segment_size: kernel.group_segment_fixed_size,
+        private_segment_size: kernel.private_segment_fixed_size,
+    })
+}
+
+fn inspect_amd1(data: &[u8], limits: &DeviceLimits) -> Result<InspectReport> {
+    let exe = Amd1Executable::parse(data, DataExtent::Known)?;
+    exe.verify(limits)?;
+    let image = exe.single_module_image()?;
+    let target = code_object_target(image).annotate("reading the module's code object")?;
+    let metadata = CodeObjectMetadata::from_elf(image)?;
+    let mut exports = Vec::new();
+    for (i, export) in exe.def.exports().iter().flatten().enumerate() {
+        // Verification proved the symbol and workgroup size present.
+        let symbol = export.symbol_name().unwrap_or_default();
+        let size = export
+            .workgroup_size()
+            .map_or([0; 3], |size| [size.x(), size.y(), size.z()]);
+        let name = export
+            .debug_info()
+            .and_then(|debug| debug.name())
+            .filter(|name| !name.is_empty())
+            .unwrap_or_else(|| symbol.strip_suffix(".kd").unwrap_or(symbol));
+        let kernel = metadata
+            .find_kernel_by_symbol(symbol)
+            .annotate_with(|| format!("resolving exports[{i}]"))?;
+        let bindings = export.binding_flags().map_or(0, |flags| flags.len());
+        exports.push(kernel_export(
+            kernel,
+            name.to_string(),
+            symbol.to_string(),
+            size,
+            false,
+            Some((export.constant_count(), bindings as u32)),
+        )?);
+    }
+    Ok(InspectReport {
+        container: Container::Amd1,
+        format: target.to_string(),
+        size: exe.size(),
+        code_object_version: elf::code_object_version(image)?,
+        exports,
+    })
+}
+
+fn inspect_hip1(data: &[u8]) -> Result<InspectReport> {
+    let exe = Hip1Executable::parse(data, DataExtent::Known)?;
+    exe.verify(&HipLimits::AMDGPU)?;
+    let images = exe.module_images();
+    let mut modules = Vec::with_capacity(images.len());
+    for (i, image) in images.iter().enumerate() {
+        let target = code_object_target(image)
+            .annotate_with(|| format!("reading modules[{i}]'s code object"))?;
+        let version = elf::code_object_version(image)?;
+        let metadata = CodeObjectMetadata::from_elf(image)?;
+        modules.push((target, version, metadata));
+    }
+    let Some((target, version, _)) = modules.first() else {
+        return Err(status!(
+            InvalidArgument,
+            "HIP executable declares no modules"
+        ));
+    };
+    let mut exports = Vec::new();
+    for (i, export) in exe.def.exports().iter().flatten().enumerate() {
+        // Verification proved the ordinal in range and the name and dims present.
+        let Some((_, _, metadata)) = modules.get(export.module_ordinal() as usize) else {
+            continue;
+        };
+        let kernel_name = export.kernel_name().unwrap_or_default();
+        let dims = export
+            .block_dims()
+            .map_or([0; 3], |dims| [dims.x(), dims.y(), dims.z()]);
+        let name = export
+            .debug_info()
+            .and_then(|debug| debug.name())
+            .filter(|name| !name.is_empty())
+            .unwrap_or(kernel_name);
+        let kernel = metadata
+            .find_kernel_by_symbol(&format!("{kernel_name}.kd"))
+            .annotate_with(|| format!("resolving exports[{i}]"))?;
+        let bindings = export.binding_flags().map_or(0, |flags| flags.len());
+        exports.push(kernel_export(
+            kernel,
+            name.to_string(),
+            kernel_name.to_string(),
+            dims,
+            false,
+            Some((export.constant_count(), bindings as u32)),
+        )?);
+    }
+    Ok(InspectReport {
+        container: Container::Hip1,
+        format: target.to_string(),
+        size: exe.header.total_size(),
+        code_object_version: *version,
+        exports,
+    })
+}
+
+fn inspect_elf(data: &[u8], limits: &DeviceLimits) -> Result<InspectReport> {
+    let target = code_object_target(data)?;
+    let metadata = CodeObjectMetadata::from_elf(data)?;
+    if metadata.target.is_none_or(str::is_empty) {
+        return Err(status!(
+            InvalidArgument,
+            "raw HSACO metadata is missing `amdhsa.target`; direct loading requires the code object to declare its target ISA"
+        ));
+    }
+    let mut exports = Vec::with_capacity(metadata.kernels.len());
+    for (i, kernel) in metadata.kernels.iter().enumerate() {
+        if let Some(size) = kernel.reqd_workgroup_size {
+            check_workgroup_size(i, size, limits)
+                .annotate_with(|| format!("raw HSACO kernel `{}`", kernel.symbol))?;
+        }
+        exports.push(kernel_export(
+            kernel,
+            kernel.reflection_name.to_string(),
+            kernel.symbol.to_string(),
+            kernel.reqd_workgroup_size.unwrap_or([1, 1, 1]),
+            kernel.reqd_workgroup_size.is_none(),
+            None,
+        )?);
+    }
+    Ok(InspectReport {
+        container: Container::Elf,
+        format: target.to_string(),
+        size: data.len() as u64,
+        code_object_version: elf::code_object_version(data)?,
+        exports,
+    })
+}
+
+/// Inspects a whole file: `AMD1` and `HIP1` by their identifier, anything
+/// else as a raw HSACO. Wrapped executables are verified against `limits`
+/// (HIP ones against [`HipLimits::AMDGPU`]) and checked against their code
+/// object's metadata as IREE's loaders do.
+pub fn inspect(data: &[u8], limits: &DeviceLimits) -> Result<InspectReport> {
+    if has_identifier(data, AMD1_IDENTIFIER) {
+        inspect_amd1(data, limits)
+    } else if has_identifier(data, HIP1_IDENTIFIER) {
+        inspect_hip1(data)
+    } else {
+        inspect_elf(data, limits)
+    }
+}
+
+impl fmt::Display for InspectReport {
+    /// The human-readable form `amdgpu-hal inspect` prints without `--json`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let container = match self.container {
+            Container::Amd1 => "AMD1 (wrapped AMDGPU executable)",
+            Container::Hip1 => "HIP1 (wrapped HIP executable)",
+            Container::Elf => "ELF (raw HSACO)",
+        };
+        writeln!(f, "container:           {container}")?;
+        writeln!(f, "format:              {}", self.format)?;
+        writeln!(f, "size:                {} bytes", self.size)?;
+        writeln!(f, "code object version: {}", self.code_object_version)?;
+        writeln!(f, "exports:             {}", self.exports.len())?;
+        for (i, export) in self.exports.iter().enumerate() {
+            let [x, y, z] = export.workgroup_size;
+            let dynamic = if export.dynamic_workgroup_size {
+                " (dynamic)"
+            } else {
+                ""
+            };
+            writeln!(f, "[{i}] {}", export.name)?;
+            writeln!(f, "    symbol:          {}", export.symbol)?;
+            writeln!(f, "    workgroup size:  {x}x{y}x{z}{dynamic}")?;
+            writeln!(
+                f,
+                "    constants:       {}   bindings: {}",
+                export.constant_count, export.binding_count
+            )?;
+            writeln!(
+                f,
+                "    kernarg:         {} bytes, align {}",
+                export.kernarg_size, export.kernarg_alignment
+            )?;
+            writeln!(
+                f,
+                "    segments:        group {} bytes, private {} bytes",
+                export.group_segment_size, export.private_segment_size
+            )?;
+            for parameter in &export.parameters {
+                let name = if parameter.name.is_empty() {
+                    "-"
+                } else {
+                    &parameter.name
+                };
+                writeln!(
+                    f,
+                    "    param {:<10} offset {:<4} size {:<3} {name}",
+                    parameter.kind, parameter.offset, parameter.size
+                )?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,423 @@
+//! `inspect` on every real executable: reviewed snapshots of the IREE-produced
+//! ones, kernel facts checked against `llvm-readelf-19 --notes` (an independent
+//! reader of the metadata), and `pack` → `inspect` round trips for every HSACO.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use amdgpu_hal::StatusCode;
+use amdgpu_hal::wrapped::builder::SourceFileSpec;
+use amdgpu_hal::wrapped::inspect::InspectReport;
+use amdgpu_hal::wrapped::{
+    Amd1Executable, Container, DataExtent, DeviceLimits, PackOptions, inspect, pack,
+};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn files(dir: &str, ext: &str) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<_> = std::fs::read_dir(root().join(dir))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == ext))
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&path).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Kernel facts as `llvm-readelf-19 --notes` prints them (YAML), by symbol:
+/// kernarg size and alignment, group and private segment sizes, reqd size.
+#[derive(Debug, Default, PartialEq)]
+struct OracleKernel {
+    kernarg_size: u32,
+    kernarg_alignment: u32,
+    group_segment_size: u32,
+    private_segment_size: u32,
+    reqd_workgroup_size: Vec<u32>,
+}
+
+fn oracle(image: &[u8]) -> BTreeMap<String, OracleKernel> {
+    let dir =
+        std::env::temp_dir().join(format!("amdgpu-hal-wrapped-oracle-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let path = dir.join(format!("{}.hsaco", NEXT.fetch_add(1, Ordering::Relaxed)));
+    std::fs::write(&path, image).unwrap();
+    let out = Command::new("llvm-readelf-19")
+        .arg("--notes")
+        .arg(&path)
+        .output()
+        .expect("llvm-readelf-19 is installed (CI installs llvm-19)");
+    std::fs::remove_file(&path).ok();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut kernels = BTreeMap::new();
+    let mut current: Option<(String, OracleKernel)> = None;
+    let mut key = String::new();
+    let mut in_kernels = false;
+    for line in text.lines() {
+        if line.starts_with("amdhsa.kernels:") {
+            in_kernels = true;
+            continue;
+        }
+        if !in_kernels {
+            continue;
+        }
+        if !line.starts_with(' ') {
+            in_kernels = false;
+            continue;
+        }
+        let field = if let Some(rest) = line.strip_prefix("  - ") {
+            if let Some((symbol, kernel)) = current.take() {
+                kernels.insert(symbol, kernel);
+            }
+            current = Some((String::new(), OracleKernel::default()));
+            Some(rest)
+        } else if line.starts_with("    .") {
+            Some(line.trim_start())
+        } else {
+            let value = line.trim().strip_prefix("- ");
+            if let (".reqd_workgroup_size", Some(value)) = (key.as_str(), value) {
+                let kernel = &mut current.as_mut().unwrap().1;
+                kernel.reqd_workgroup_size.push(value.parse().unwrap());
+            }
+            None
+        };
+        let Some(field) = field else { continue };
+        let (name, value) = field.split_once(':').unwrap();
+        key = name.to_string();
+        let value = value.trim();
+        let (symbol, kernel) = current.as_mut().unwrap();
+        match name {
+            ".symbol" => *symbol = value.to_string(),
+            ".kernarg_segment_size" => kernel.kernarg_size = value.parse().unwrap(),
+            ".kernarg_segment_align" => kernel.kernarg_alignment = value.parse().unwrap(),
+            ".group_segment_fixed_size" => kernel.group_segment_size = value.parse().unwrap(),
+            ".private_segment_fixed_size" => kernel.private_segment_size = value.parse().unwrap(),
+            _ => {}
+        }
+    }
+    if let Some((symbol, kernel)) = current {
+        kernels.insert(symbol, kernel);
+    }
+    kernels
+}
+
+/// Every export's kernel facts equal what llvm-readelf reads from `image`.
+fn assert_agrees_with_oracle(name: &str, report: &InspectReport, image: &[u8]) {
+    let kernels = oracle(image);
+    assert!(!kernels.is_empty(), "{name}: llvm-readelf found no kernels");
+    for export in &report.exports {
+        let symbol = if report.container == Container::Hip1 {
+            format!("{}.kd", export.symbol)
+        } else {
+            export.symbol.clone()
+        };
+        let kernel = kernels
+            .get(&symbol)
+            .unwrap_or_else(|| panic!("{name}: no {symbol}"));
+        assert_eq!(export.kernarg_size, kernel.kernarg_size, "{name} {symbol}");
+        assert_eq!(
+            export.kernarg_alignment, kernel.kernarg_alignment,
+            "{name} {symbol}"
+        );
+        assert_eq!(
+            export.group_segment_size, kernel.group_segment_size,
+            "{name} {symbol}"
+        );
+        assert_eq!(
+            export.private_segment_size, kernel.private_segment_size,
+            "{name} {symbol}"
+        );
+        if report.container == Container::Elf {
+            if kernel.reqd_workgroup_size.is_empty() {
+                assert!(export.dynamic_workgroup_size, "{name} {symbol}");
+            } else {
+                assert_eq!(
+                    export.workgroup_size.to_vec(),
+                    kernel.reqd_workgroup_size,
+                    "{name} {symbol}"
+                );
+            }
+        }
+    }
+    if report.container == Container::Elf {
+        assert_eq!(report.exports.len(), kernels.len(), "{name}");
+    }
+}
+
+fn module_image(data: &[u8]) -> Vec<u8> {
+    Amd1Executable::parse(data, DataExtent::Known)
+        .unwrap()
+        .single_module_image()
+        .unwrap()
+        .to_vec()
+}
+
+#[test]
+fn iree_amd1_executables_inspect_to_reviewed_snapshots() {
+    let all = files("fixtures/iree", "amd1");
+    assert!(all.len() >= 16);
+    for (name, data) in all.iter().filter(|(name, _)| !name.contains(".spirv.")) {
+        let report = inspect(data, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(report.container, Container::Amd1);
+        assert_agrees_with_oracle(name, &report, &module_image(data));
+        insta::assert_json_snapshot!(format!("inspect_{name}"), report);
+    }
+}
+
+#[test]
+fn iree_hip1_executables_inspect_to_reviewed_snapshots() {
+    for (name, data) in files("fixtures/iree", "hip1")
+        .iter()
+        .filter(|(name, _)| !name.contains(".spirv."))
+    {
+        let report = inspect(data, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(report.container, Container::Hip1);
+        let exe = amdgpu_hal::wrapped::Hip1Executable::parse(data, DataExtent::Known).unwrap();
+        for image in exe.module_images() {
+            assert_agrees_with_oracle(name, &report, image);
+        }
+        insta::assert_json_snapshot!(format!("inspect_{name}"), report);
+    }
+}
+
+#[test]
+fn iree_raw_hsaco_matches_its_wrapped_executable() {
+    for (name, data) in files("fixtures/iree", "hsaco") {
+        let raw = inspect(&data, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(raw.container, Container::Elf);
+        assert_agrees_with_oracle(&name, &raw, &data);
+        let wrapped_path = root()
+            .join("fixtures/iree")
+            .join(name.replace(".hsaco", ".amd1"));
+        let wrapped =
+            inspect(&std::fs::read(wrapped_path).unwrap(), &DeviceLimits::AMDGPU).unwrap();
+        assert_eq!(raw.format, wrapped.format, "{name}");
+        assert_eq!(
+            raw.code_object_version, wrapped.code_object_version,
+            "{name}"
+        );
+        assert_eq!(raw.exports.len(), wrapped.exports.len(), "{name}");
+        for (r, w) in raw.exports.iter().zip(&wrapped.exports) {
+            assert_eq!(
+                (&r.symbol, &r.parameters),
+                (&w.symbol, &w.parameters),
+                "{name}"
+            );
+            assert_eq!(
+                (r.kernarg_size, r.group_segment_size),
+                (w.kernarg_size, w.group_segment_size)
+            );
+            assert_eq!(
+                (r.constant_count, r.binding_count),
+                (w.constant_count, w.binding_count)
+            );
+            // IREE writes `.reqd_workgroup_size` into the metadata: the same as the FlatBuffer's.
+            assert!(!r.dynamic_workgroup_size, "{name}");
+            assert_eq!(r.workgroup_size, w.workgroup_size, "{name}");
+        }
+    }
+}
+
+#[test]
+fn spirv_executables_are_reported_as_offload_bundles() {
+    for name in ["elementwise.spirv.amd1", "elementwise.spirv.hip1"] {
+        let data = std::fs::read(root().join("fixtures/iree").join(name)).unwrap();
+        let err = inspect(&data, &DeviceLimits::AMDGPU).unwrap_err();
+        assert_eq!(err.code(), StatusCode::InvalidArgument, "{name}");
+        assert!(
+            err.mentions("clang offload bundle (entries: hip-spirv64-amd-amdhsa--amdgcnspirv)"),
+            "{err}"
+        );
+    }
+}
+
+fn hsaco_fixtures() -> Vec<(String, Vec<u8>)> {
+    let mut all = files("fixtures/hsaco", "hsaco");
+    all.extend(files("fixtures/iree", "hsaco"));
+    assert!(all.len() >= 18, "{} HSACO fixtures", all.len());
+    all
+}
+
+#[test]
+fn pack_then_inspect_round_trips_every_hsaco() {
+    let mut round_trips = 0;
+    for (name, hsaco) in hsaco_fixtures() {
+        // A kernel outside IREE's HAL projection (a 1-byte `char` argument,
+        // say) makes both inspect and pack fail with the projection's error.
+        let metadata = amdgpu_hal::codeobj::metadata::CodeObjectMetadata::from_elf(&hsaco)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        if let Some(kernel) = metadata
+            .kernels
+            .iter()
+            .find(|k| k.default_export_parameters().is_err())
+        {
+            for err in [
+                inspect(&hsaco, &DeviceLimits::AMDGPU).err(),
+                pack(&hsaco, &PackOptions::default()).err(),
+            ] {
+                let err = err.unwrap_or_else(|| panic!("{name}: accepted"));
+                assert_eq!(err.code(), StatusCode::InvalidArgument, "{name}: {err}");
+                assert!(err.mentions(kernel.symbol), "{name}: {err}");
+            }
+            continue;
+        }
+        round_trips += 1;
+        let raw = inspect(&hsaco, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let packed =
+            pack(&hsaco, &PackOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            module_image(&packed),
+            hsaco,
+            "{name}: the image is stored byte for byte"
+        );
+        let wrapped =
+            inspect(&packed, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(wrapped.container, Container::Amd1);
+        assert_eq!(wrapped.format, raw.format, "{name}");
+        assert_eq!(wrapped.size, packed.len() as u64, "{name}");
+        assert_eq!(wrapped.exports.len(), raw.exports.len(), "{name}");
+        for (w, r) in wrapped.exports.iter().zip(&raw.exports) {
+            // A packed export is the raw kernel with its dynamic size made static.
+            let mut expected = r.clone();
+            expected.dynamic_workgroup_size = false;
+            assert_eq!(w, &expected, "{name}");
+        }
+    }
+    assert!(
+        round_trips >= 18,
+        "{round_trips} HSACO fixtures round-tripped"
+    );
+}
+
+#[test]
+fn pack_writes_debug_names_and_sorted_sources() {
+    let hsaco = std::fs::read(root().join("fixtures/hsaco/vector_add.gfx1100.cov5.hsaco")).unwrap();
+    let options = PackOptions {
+        debug_names: true,
+        source_files: vec![
+            SourceFileSpec {
+                path: "src/z.cl".into(),
+                content: b"// z".to_vec(),
+            },
+            SourceFileSpec {
+                path: "src/a.cl".into(),
+                content: b"// a".to_vec(),
+            },
+        ],
+        ..PackOptions::default()
+    };
+    let packed = pack(&hsaco, &options).unwrap();
+    let exe = Amd1Executable::parse(&packed, DataExtent::Known).unwrap();
+    assert_eq!(exe.def.isa(), Some("gfx1100"));
+    let paths: Vec<_> = exe
+        .def
+        .source_files()
+        .unwrap()
+        .iter()
+        .map(|f| f.path().unwrap())
+        .collect();
+    assert_eq!(paths, ["src/a.cl", "src/z.cl"]);
+    let names: Vec<_> = exe
+        .def
+        .exports()
+        .unwrap()
+        .iter()
+        .map(|e| e.debug_info().unwrap().name().unwrap())
+        .collect();
+    assert_eq!(names, ["vector_add", "bump"]);
+    // `bump` has `.reqd_workgroup_size` 64x1x1; `vector_add` gets the default.
+    let report = inspect(&packed, &DeviceLimits::AMDGPU).unwrap();
+    assert_eq!(report.exports[0].workgroup_size, [1, 1, 1]);
+    assert_eq!(report.exports[1].workgroup_size, [64, 1, 1]);
+}
+
+#[test]
+fn pack_marks_bindings_the_kernel_only_reads_read_only() {
+    // IREE's elementwise kernel: `.actual_access` read_only, read_only, write_only.
+    let hsaco = std::fs::read(root().join("fixtures/iree/elementwise.gfx942.hsaco")).unwrap();
+    let packed = pack(&hsaco, &PackOptions::default()).unwrap();
+    let exe = Amd1Executable::parse(&packed, DataExtent::Known).unwrap();
+    let export = exe.def.exports().unwrap().iter().next().unwrap();
+    let flags: Vec<_> = export
+        .binding_flags()
+        .unwrap()
+        .iter()
+        .map(|f| f.bits())
+        .collect();
+    assert_eq!(flags, [1, 1, 0]);
+    assert_eq!(
+        export.workgroup_size().map(|s| [s.x(), s.y(), s.z()]),
+        Some([64, 1, 1])
+    );
+}
+
+#[test]
+fn pack_refuses_what_is_not_an_hsaco() {
+    let err = pack(b"definitely not an ELF", &PackOptions::default()).unwrap_err();
+    assert_eq!(err.code(), StatusCode::InvalidArgument);
+    let spirv = std::fs::read(root().join("fixtures/iree/elementwise.spirv.amd1")).unwrap();
+    let bundle = module_image(&spirv);
+    let err = pack(&bundle, &PackOptions::default()).unwrap_err();
+    assert!(err.mentions("clang offload bundle"), "{err}");
+}
+
+#[test]
+fn inspect_checks_reflected_counts_against_the_flatbuffer() {
+    // Rewrite an IREE executable so that it declares fewer bindings than its kernel uses.
+    use amdgpu_hal::wrapped::builder::{BindingBits, ExecutableSpec, ExportSpec, build_amd1};
+    let data = std::fs::read(root().join("fixtures/iree/elementwise.gfx942.amd1")).unwrap();
+    let image = module_image(&data);
+    let exe = Amd1Executable::parse(&data, DataExtent::Known).unwrap();
+    let symbol = exe
+        .def
+        .exports()
+        .unwrap()
+        .get(0)
+        .symbol_name()
+        .unwrap()
+        .to_string();
+    let rebuilt = build_amd1(&ExecutableSpec {
+        isa: Some("gfx942".into()),
+        exports: vec![ExportSpec {
+            symbol_name: symbol.clone(),
+            workgroup_size: Some([64, 1, 1]),
+            constant_count: 0,
+            binding_flags: vec![BindingBits::INDIRECT; 2],
+            debug: None,
+        }],
+        images: vec![&image],
+        source_files: vec![],
+    })
+    .unwrap();
+    let err = inspect(&rebuilt, &DeviceLimits::AMDGPU).unwrap_err();
+    assert_eq!(err.code(), StatusCode::InvalidArgument);
+    assert!(
+        err.mentions("declares 3 reflected bindings but ExecutableDef only declares 2"),
+        "{err}"
+    );
+    // A symbol the code object does not have is NOT_FOUND.
+    let missing = build_amd1(&ExecutableSpec {
+        exports: vec![ExportSpec {
+            symbol_name: "missing.kd".into(),
+            workgroup_size: Some([64, 1, 1]),
+            constant_count: 0,
+            binding_flags: vec![],
+            debug: None,
+        }],
+        images: vec![&image],
+        ..Default::default()
+    })
+    .unwrap();
+    let err = inspect(&missing, &DeviceLimits::AMDGPU).unwrap_err();
+    assert_eq!(err.code(), StatusCode::NotFound, "{err}");
+    assert!(err.mentions("resolving exports[0]"), "{err}");
+}
