@@ -13,6 +13,7 @@
 
 pub mod amdgpu;
 pub mod backend;
+pub mod cli;
 pub mod codeobj;
 pub mod device;
 pub mod executable;

@@ -136,6 +136,11 @@ impl<'a> Bytes<'a> {
     }
 }
 
+fn add(at: u64, offset: u64) -> Result<u64, ElfError> {
+    at.checked_add(offset)
+        .ok_or_else(|| ElfError("offset overflows".into()))
+}
+
 fn table_entry(base: u64, index: usize, entsize: u64) -> Result<u64, ElfError> {
     u64::try_from(index)
         .ok()
@@ -193,10 +198,10 @@ impl CodeObject {
                 continue;
             }
             let segment = Segment {
-                offset: b.u64(at + 8)?,
-                vaddr: b.u64(at + 16)?,
-                filesz: b.u64(at + 32)?,
-                memsz: b.u64(at + 40)?,
+                offset: b.u64(add(at, 8)?)?,
+                vaddr: b.u64(add(at, 16)?)?,
+                filesz: b.u64(add(at, 32)?)?,
+                memsz: b.u64(add(at, 40)?)?,
             };
             if segment.filesz > segment.memsz {
                 return err("a PT_LOAD segment's file size exceeds its memory size");
@@ -274,11 +279,11 @@ fn read_dynamic_symbols(
     let section = |i: usize| -> Result<(u32, u64, u64, u32, u64), ElfError> {
         let at = table_entry(shoff, i, shentsize)?;
         Ok((
-            b.u32(at + 4)?,
-            b.u64(at + 24)?,
-            b.u64(at + 32)?,
-            b.u32(at + 40)?,
-            b.u64(at + 56)?,
+            b.u32(add(at, 4)?)?,
+            b.u64(add(at, 24)?)?,
+            b.u64(add(at, 32)?)?,
+            b.u32(add(at, 40)?)?,
+            b.u64(add(at, 56)?)?,
         ))
     };
     let mut out = Vec::new();
@@ -308,10 +313,10 @@ fn read_dynamic_symbols(
             let at = table_entry(offset, s, 24)?;
             let name_offset =
                 usize::try_from(b.u32(at)?).map_err(|_| ElfError("bad st_name".into()))?;
-            let info = b.u8(at + 4)?;
-            let shndx = b.u16(at + 6)?;
-            let value = b.u64(at + 8)?;
-            let size = b.u64(at + 16)?;
+            let info = b.u8(add(at, 4)?)?;
+            let shndx = b.u16(add(at, 6)?)?;
+            let value = b.u64(add(at, 8)?)?;
+            let size = b.u64(add(at, 16)?)?;
             if shndx == 0 || info >> 4 == STB_LOCAL || info & 0xf != STT_OBJECT {
                 continue;
             }

@@ -13,6 +13,7 @@ use std::any::Any;
 use crate::status::Result;
 use crate::topology::{DeviceCapabilities, Edge};
 
+pub mod amdgpu;
 pub mod frontier;
 pub mod info;
 pub mod testing;

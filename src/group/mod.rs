@@ -21,6 +21,7 @@
 //! allowed; the aliasing rule then gives them a self edge, as in IREE.)
 
 mod builder;
+pub mod report;
 
 use std::sync::Arc;
 

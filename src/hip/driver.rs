@@ -255,20 +255,30 @@ impl HipDriver {
     /// `hipDeviceGetAttribute` instead; IREE would call a NULL pointer.
     pub fn dump_device_info(&self, id: DeviceId) -> Result<String> {
         let device = self.device_of_id(id)?;
-        let facts = match self.hip.get_device_properties(device.raw()) {
-            Ok(props) => DumpFacts {
+        let facts = match self.device_properties(device)? {
+            Some(props) => DumpFacts {
                 props,
                 from_properties_call: true,
             },
-            Err(HipError::NotSupported | HipError::SharedObjectSymbolNotFound) => DumpFacts {
+            None => DumpFacts {
                 props: self.props_from_attributes(device)?,
                 from_properties_call: false,
             },
-            Err(e) => return Err(hip_status(self.hip.as_ref(), e, "hipGetDeviceProperties")),
         };
         let mut out = String::new();
         format_device_info(&mut out, self.library_path(), &facts);
         Ok(out)
+    }
+
+    /// `hipGetDeviceProperties`, or `None` when the runtime lacks this
+    /// optional call (`hipErrorNotSupported` or
+    /// `hipErrorSharedObjectSymbolNotFound`).
+    pub fn device_properties(&self, device: HipDevice) -> Result<Option<HipDeviceProps>> {
+        match self.hip.get_device_properties(device.raw()) {
+            Ok(props) => Ok(Some(props)),
+            Err(HipError::NotSupported | HipError::SharedObjectSymbolNotFound) => Ok(None),
+            Err(e) => Err(hip_status(self.hip.as_ref(), e, "hipGetDeviceProperties")),
+        }
     }
 
     fn props_from_attributes(&self, device: HipDevice) -> Result<HipDeviceProps> {

@@ -12,7 +12,7 @@
 use crate::status;
 use crate::status::{Result, Status};
 
-use super::search_paths::SearchPath;
+use super::search_paths::{MAX_SEARCH_PATHS, SearchPath};
 use super::text::parse_int;
 
 /// The environment variable consulted for search paths when no
@@ -121,6 +121,13 @@ fn parse_bool_option(key: &str, value: &str) -> Result<bool> {
 /// an empty segment (`"a;;b"`, a trailing `;`, an empty value) is
 /// `INVALID_ARGUMENT`.
 pub fn split_env_search_paths(value: &str) -> Result<Vec<SearchPath>> {
+    let count = value.bytes().filter(|&b| b == b';').count() + 1;
+    if count > MAX_SEARCH_PATHS {
+        return Err(status!(
+            InvalidArgument,
+            "too many entries in {HIP_DYLIB_PATH_ENV} ({count}; at most {MAX_SEARCH_PATHS})"
+        ));
+    }
     value
         .split(';')
         .enumerate()
@@ -151,6 +158,12 @@ impl HipOptions {
             match key {
                 "hip_dylib_path" => {
                     saw_path = true;
+                    if options.driver.search_paths.len() == MAX_SEARCH_PATHS {
+                        return Err(status!(
+                            InvalidArgument,
+                            "too many hip_dylib_path options (at most {MAX_SEARCH_PATHS})"
+                        ));
+                    }
                     options.driver.search_paths.push(
                         SearchPath::parse(value)
                             .map_err(|e| e.annotate(format!("option '{key}'")))?,
@@ -278,6 +291,19 @@ mod tests {
             assert_eq!(e.code(), StatusCode::InvalidArgument, "{bad:?}");
             assert!(e.mentions(HIP_DYLIB_PATH_ENV), "{e}");
         }
+        let many = vec!["/a"; MAX_SEARCH_PATHS + 1].join(";");
+        assert!(
+            parse(&[], Some(&many))
+                .unwrap_err()
+                .message()
+                .starts_with("too many entries")
+        );
+        let pairs: Vec<(&str, &str)> = vec![("hip_dylib_path", "/a"); MAX_SEARCH_PATHS + 1];
+        assert_eq!(
+            parse(&pairs, None).unwrap_err().code(),
+            StatusCode::InvalidArgument
+        );
+        assert!(parse(&pairs[1..], None).is_ok());
         // A flag path wins: the env value is never looked at.
         assert!(parse(&[("hip_dylib_path", "/x")], Some(";;")).is_ok());
     }

@@ -22,9 +22,15 @@ pub const FILE_PREFIX: &str = "file:";
 /// The HIP runtime's file names on this platform, in the order tried.
 #[cfg(windows)]
 pub const HIP_LIBRARY_NAMES: &[&str] = &["amdhip64.dll"];
-/// The HIP runtime's file names on this platform, in the order tried.
+/// The HIP runtime's file names on this platform, in the order tried:
+/// IREE's one name, then the ROCm 6 and 5 SONAMEs (the bare `.so` exists
+/// only with a `-dev` package installed).
 #[cfg(not(windows))]
-pub const HIP_LIBRARY_NAMES: &[&str] = &["libamdhip64.so"];
+pub const HIP_LIBRARY_NAMES: &[&str] = &["libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"];
+
+/// The most search-path entries accepted (options or environment); more is
+/// a mistake, not a search.
+pub const MAX_SEARCH_PATHS: usize = 64;
 
 /// RCCL's file names on this platform, in the order tried (system search only).
 #[cfg(windows)]
@@ -180,7 +186,10 @@ mod tests {
     #[cfg(not(windows))]
     #[test]
     fn candidates_follow_iree_order() {
-        assert_eq!(hip_library_candidates(&[]), ["libamdhip64.so"]);
+        assert_eq!(
+            hip_library_candidates(&[]),
+            ["libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"]
+        );
         let paths = [
             SearchPath::Directory("/path/that/does/not/exist".into()),
             SearchPath::File("nowhere/libamdhip64.so".into()),
@@ -188,12 +197,23 @@ mod tests {
             SearchPath::Directory("/opt//rocm/lib/".into()),
         ];
         assert_eq!(
-            hip_library_candidates(&paths),
+            library_candidates(&paths, &["libamdhip64.so"]),
             [
                 "/path/that/does/not/exist/libamdhip64.so",
                 "nowhere/libamdhip64.so",
                 "filename_that_does_not_exist.dll/libamdhip64.so",
                 "/opt/rocm/lib/libamdhip64.so",
+            ]
+        );
+        let all = hip_library_candidates(&paths);
+        assert_eq!(all.len(), 10);
+        assert_eq!(
+            all[..4],
+            [
+                "/path/that/does/not/exist/libamdhip64.so",
+                "/path/that/does/not/exist/libamdhip64.so.6",
+                "/path/that/does/not/exist/libamdhip64.so.5",
+                "nowhere/libamdhip64.so",
             ]
         );
         assert_eq!(canonicalize("a//b///c"), "a/b/c");

@@ -30,12 +30,32 @@ pub trait NumaDistances: Send + Sync {
 /// Nodes outside the table are unknown. Simulated machines and tests use it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SlitTable {
-    rows: Vec<Vec<u8>>,
+    rows: Vec<Vec<Option<u8>>>,
 }
 
 impl SlitTable {
     /// A table from its rows (a ragged table simply has unknown entries).
     pub fn new(rows: Vec<Vec<u8>>) -> SlitTable {
+        SlitTable {
+            rows: rows
+                .into_iter()
+                .map(|row| row.into_iter().map(Some).collect())
+                .collect(),
+        }
+    }
+
+    /// A table from its rows where `known[a][b] == false` marks unknown entries.
+    pub fn with_unknown(rows: Vec<Vec<u8>>, known: Vec<Vec<bool>>) -> SlitTable {
+        let rows = rows
+            .into_iter()
+            .zip(known)
+            .map(|(row, known)| {
+                row.into_iter()
+                    .zip(known)
+                    .map(|(d, k)| k.then_some(d))
+                    .collect()
+            })
+            .collect();
         SlitTable { rows }
     }
 
@@ -44,7 +64,7 @@ impl SlitTable {
         let rows = (0..nodes)
             .map(|a| {
                 (0..nodes)
-                    .map(|b| if a == b { local } else { remote })
+                    .map(|b| Some(if a == b { local } else { remote }))
                     .collect()
             })
             .collect();
@@ -59,7 +79,7 @@ impl SlitTable {
 
 impl NumaDistances for SlitTable {
     fn distance(&self, a: u8, b: u8) -> Option<u8> {
-        self.rows.get(usize::from(a))?.get(usize::from(b)).copied()
+        *self.rows.get(usize::from(a))?.get(usize::from(b))?
     }
 }
 

@@ -1,0 +1,217 @@
+//! Machine descriptions: the presets load, JSON is accepted, and every bad
+//! description is rejected with an error naming the file and the field.
+
+use amdgpu_sim::validate::MAX_ISA_NAME_BYTES;
+use amdgpu_sim::{Format, Machine, MachineError};
+
+const GOOD: &str = r#"
+name = "tiny"
+[[agents]]
+id = "cpu0"
+kind = "cpu"
+name = "Host"
+uuid = "CPU-XX"
+node = 0
+  [[agents.pools]]
+  segment = "global"
+  flags = ["fine_grained", "kernarg_init"]
+  size = 1048576
+  accessible_by_all = true
+[[agents]]
+id = "gpu0"
+kind = "gpu"
+name = "gfx942"
+uuid = "GPU-0011223344556677"
+node = 1
+isas = [{ name = "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-" }]
+  [[agents.pools]]
+  segment = "global"
+  flags = ["coarse_grained"]
+  size = 1048576
+[[links]]
+from = "gpu0"
+to = "cpu0"
+type = "pcie"
+numa_distance = 20
+"#;
+
+fn reject(text: &str) -> MachineError {
+    Machine::parse("bad.toml", text, Format::Toml).expect_err("the description must be rejected")
+}
+
+#[test]
+fn the_good_description_loads_with_defaults_filled_in() {
+    let machine = Machine::parse("tiny.toml", GOOD, Format::Toml).unwrap();
+    assert_eq!(machine.agents.len(), 2);
+    let gpu = &machine.agents[1];
+    assert_eq!(gpu.nearest_cpu, Some(0));
+    assert_eq!(gpu.product, "gfx942");
+    assert_eq!(gpu.vendor, "AMD");
+    assert_eq!(gpu.isas[0].workgroup_max_size, 1024);
+    let hip = gpu.hip.as_ref().unwrap();
+    assert_eq!(hip.gcn_arch_name, "gfx942:sramecc+:xnack-");
+    assert_eq!((hip.major, hip.minor), (9, 4));
+    assert_eq!(hip.total_global_mem, 1048576);
+    // Links are bidirectional by default.
+    assert!(machine.link(1, 0).is_some() && machine.link(0, 1).is_some());
+}
+
+#[test]
+fn json_descriptions_are_accepted() {
+    let desc: amdgpu_sim::machine::MachineDesc = toml::from_str(GOOD).unwrap();
+    let json = serde_json::to_string(&desc).unwrap();
+    let machine = Machine::parse("tiny.json", &json, Format::from_file_name("tiny.json")).unwrap();
+    assert_eq!(
+        machine,
+        Machine::parse("tiny.toml", GOOD, Format::Toml).unwrap()
+    );
+}
+
+#[test]
+fn unknown_field_is_named() {
+    let e = reject(&GOOD.replace("numa_distance = 20", "numa_distanse = 20"));
+    assert_eq!(e.source_name, "bad.toml");
+    assert!(e.message.contains("unknown field `numa_distanse`"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("machine description 'bad.toml': "),
+        "{e}"
+    );
+}
+
+#[test]
+fn link_to_a_missing_agent_is_named() {
+    let e = reject(&GOOD.replace("to = \"cpu0\"", "to = \"cpu9\""));
+    assert_eq!(e.field, "links[0].to");
+    assert!(e.message.contains("no agent with id 'cpu9'"), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "machine description 'bad.toml': links[0].to: no agent with id 'cpu9'"
+    );
+}
+
+#[test]
+fn duplicate_uuid_is_named() {
+    let text = GOOD.replace(
+        "[[links]]",
+        &format!("{}\n[[links]]", second_gpu("GPU-0011223344556677")),
+    );
+    let e = reject(&text);
+    assert_eq!(e.field, "agents[2].uuid");
+    assert!(
+        e.message.contains("duplicate UUID 'GPU-0011223344556677'"),
+        "{e}"
+    );
+    // ROCm's placeholder UUIDs repeat legitimately.
+    let placeholders = GOOD.replace("GPU-0011223344556677", "GPU-XX");
+    let text = placeholders.replace("[[links]]", &format!("{}\n[[links]]", second_gpu("GPU-XX")));
+    Machine::parse("ok.toml", &text, Format::Toml).unwrap();
+}
+
+fn second_gpu(uuid: &str) -> String {
+    format!(
+        "[[agents]]\nid = \"gpu1\"\nkind = \"gpu\"\nname = \"gfx942\"\nuuid = \"{uuid}\"\nnode = 2\n"
+    )
+}
+
+#[test]
+fn zero_sized_pool_is_named() {
+    let e = reject(&GOOD.replace("size = 1048576\n[[links]]", "size = 0\n[[links]]"));
+    assert_eq!(e.field, "agents[1].pools[0].size");
+    assert!(e.message.contains("size 0"), "{e}");
+}
+
+#[test]
+fn isa_name_over_64_bytes_is_named() {
+    let long = format!("amdgcn-amd-amdhsa--gfx942{}", ":xnack-".repeat(8));
+    assert!(long.len() > MAX_ISA_NAME_BYTES);
+    let e = reject(&GOOD.replace("amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-", &long));
+    assert_eq!(e.field, "agents[1].isas[0].name");
+    assert!(e.message.contains("the limit is 64"), "{e}");
+    let exact = format!(
+        "amdgcn-amd-amdhsa--gfx942{}",
+        "x".repeat(MAX_ISA_NAME_BYTES - 25)
+    );
+    assert_eq!(exact.len(), MAX_ISA_NAME_BYTES);
+    Machine::parse(
+        "ok.toml",
+        &GOOD.replace("amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-", &exact),
+        Format::Toml,
+    )
+    .unwrap();
+}
+
+#[test]
+fn other_rules() {
+    let e = reject(&GOOD.replace("id = \"gpu0\"", "id = \"cpu0\""));
+    assert_eq!(e.field, "agents[1].id");
+    let e = reject(&GOOD.replace(
+        "uuid = \"GPU-0011223344556677\"",
+        "uuid = \"CPU-0011223344556677\"",
+    ));
+    assert_eq!(e.field, "agents[1].uuid");
+    let e = reject(&GOOD.replace("type = \"pcie\"", "type = \"pcie\"\nhops = 9"));
+    assert_eq!(e.field, "links[0].hops");
+    let e = reject(&format!(
+        "{GOOD}\n[[links]]\nfrom = \"cpu0\"\nto = \"gpu0\"\ntype = \"pcie\"\n"
+    ));
+    assert_eq!(e.field, "links[1]");
+    assert!(e.message.contains("already described"), "{e}");
+    let e = reject("name = \"empty\"\n");
+    assert_eq!(e.field, "agents");
+    let e = reject("this is not toml");
+    assert!(e.field.is_empty() && !e.message.is_empty());
+    let e = Machine::parse("bad.json", "{\"name\": 3}", Format::Json).unwrap_err();
+    assert_eq!(e.source_name, "bad.json");
+}
+
+#[test]
+fn presets_have_the_real_shapes() {
+    let mi300x = amdgpu_sim::presets::load_preset("mi300x-8")
+        .unwrap()
+        .unwrap();
+    let gpus = mi300x.gpu_indices();
+    assert_eq!(gpus.len(), 8);
+    for &g in &gpus {
+        assert_eq!(
+            mi300x.agents[g].isas[0].name,
+            "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-"
+        );
+        for &h in &gpus {
+            if g != h {
+                assert_eq!(
+                    mi300x.link(g, h).map(|l| l.link_type),
+                    Some(4),
+                    "xGMI {g}->{h}"
+                );
+            }
+        }
+    }
+    let mi250x = amdgpu_sim::presets::load_preset("mi250x-4")
+        .unwrap()
+        .unwrap();
+    let bandwidths: std::collections::BTreeSet<u32> = mi250x
+        .links
+        .iter()
+        .filter(|l| l.link_type == 4)
+        .map(|l| l.max_bandwidth)
+        .collect();
+    assert_eq!(
+        bandwidths.into_iter().collect::<Vec<_>>(),
+        [50000, 100000, 200000]
+    );
+    let mixed = amdgpu_sim::presets::load_preset("mixed-isa")
+        .unwrap()
+        .unwrap();
+    let isas: std::collections::BTreeSet<&str> = mixed
+        .gpu_indices()
+        .iter()
+        .map(|&g| mixed.agents[g].isas[0].name.as_str())
+        .collect();
+    assert_eq!(isas.len(), 2);
+    let cpu_only = amdgpu_sim::presets::load_preset("cpu-only")
+        .unwrap()
+        .unwrap();
+    assert!(cpu_only.gpu_indices().is_empty());
+    assert_eq!(cpu_only.agents.len(), 2);
+}

@@ -1,0 +1,277 @@
+//! `amdgpu-hal devices`: the agents of a machine, enumerated through the
+//! backend traits exactly as the HAL enumerates them (init, iterate agents,
+//! per-agent info, ISAs in priority order, memory pools, shut down).
+
+use std::io::Write;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::{GlobalArgs, write_error, write_json};
+use crate::backend::{Agent, Backend, CallResultExt, DeviceType, GlobalFlags, Hsa, Segment};
+use crate::status::{Result, Status};
+
+/// Arguments of `devices` (none besides the global ones).
+#[derive(Debug, Args)]
+pub struct DevicesArgs {}
+
+/// The `devices --json` document (keys fixed by CLI-JSON.md).
+#[derive(Debug, Serialize)]
+pub struct DevicesJson {
+    /// The backend's name.
+    pub backend: String,
+    /// The machine.
+    pub machine: String,
+    /// Agents in HSA order.
+    pub agents: Vec<AgentJson>,
+}
+
+/// One agent.
+#[derive(Debug, Serialize)]
+pub struct AgentJson {
+    /// Position in HSA order.
+    pub index: usize,
+    /// `gpu` or `cpu`.
+    pub kind: &'static str,
+    /// `HSA_AGENT_INFO_NAME`.
+    pub name: String,
+    /// `HSA_AMD_AGENT_INFO_UUID`.
+    pub uuid: String,
+    /// ISA names in priority order.
+    pub isas: Vec<String>,
+    /// The host NUMA node.
+    pub numa_node: u32,
+    /// `HSA_AMD_AGENT_INFO_PRODUCT_NAME`.
+    pub product: String,
+    /// `HSA_AGENT_INFO_NODE` (the KFD node).
+    pub node: u32,
+    /// Memory pools in HSA order.
+    pub pools: Vec<PoolJson>,
+    /// `--backend hip|cuda`: IREE's device id (HIP device + 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub device_id: Option<i32>,
+    /// `--backend hip|cuda`: IREE's device path (`GPU-` + the HIP UUID, 8-4-4-4-12).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
+/// One memory pool.
+#[derive(Debug, Serialize)]
+pub struct PoolJson {
+    /// `global`, `readonly`, `private` or `group`.
+    pub segment: &'static str,
+    /// Global flags.
+    pub flags: Vec<&'static str>,
+    /// Bytes.
+    pub size: u64,
+    /// Runtime allocation allowed.
+    pub alloc_allowed: bool,
+}
+
+fn segment_name(segment: Segment) -> &'static str {
+    match segment {
+        Segment::Global => "global",
+        Segment::Readonly => "readonly",
+        Segment::Private => "private",
+        Segment::Group => "group",
+    }
+}
+
+fn flag_names(flags: GlobalFlags) -> Vec<&'static str> {
+    [
+        (GlobalFlags::KERNARG_INIT, "kernarg_init"),
+        (GlobalFlags::FINE_GRAINED, "fine_grained"),
+        (GlobalFlags::COARSE_GRAINED, "coarse_grained"),
+        (
+            GlobalFlags::EXTENDED_SCOPE_FINE_GRAINED,
+            "extended_scope_fine_grained",
+        ),
+    ]
+    .into_iter()
+    .filter(|(flag, _)| flags.contains(*flag))
+    .map(|(_, name)| name)
+    .collect()
+}
+
+fn describe_agent(hsa: &dyn Hsa, index: usize, agent: Agent) -> Result<AgentJson> {
+    let kind = hsa
+        .agent_device_type(agent)
+        .call_status("hsa_agent_get_info(HSA_AGENT_INFO_DEVICE)")?;
+    let name = hsa
+        .agent_name(agent)
+        .call_status("hsa_agent_get_info(HSA_AGENT_INFO_NAME)")?;
+    let uuid = hsa
+        .agent_uuid(agent)
+        .call_status("hsa_agent_get_info(HSA_AMD_AGENT_INFO_UUID)")?;
+    let product = hsa
+        .agent_product_name(agent)
+        .call_status("hsa_agent_get_info(HSA_AMD_AGENT_INFO_PRODUCT_NAME)")?;
+    let node = hsa
+        .agent_node(agent)
+        .call_status("hsa_agent_get_info(HSA_AGENT_INFO_NODE)")?;
+    let numa_node = match kind {
+        DeviceType::Cpu => node,
+        _ => {
+            let cpu = hsa
+                .agent_nearest_cpu(agent)
+                .call_status("hsa_agent_get_info(HSA_AMD_AGENT_INFO_NEAREST_CPU)")?;
+            hsa.agent_node(cpu)
+                .call_status("hsa_agent_get_info(HSA_AGENT_INFO_NODE)")?
+        }
+    };
+    let mut isas = Vec::new();
+    for isa in hsa
+        .agent_iterate_isas(agent)
+        .call_status("hsa_agent_iterate_isas")?
+    {
+        isas.push(
+            hsa.isa_name(isa)
+                .call_status("hsa_isa_get_info_alt(HSA_ISA_INFO_NAME)")?,
+        );
+    }
+    let mut pools = Vec::new();
+    for pool in hsa
+        .agent_iterate_memory_pools(agent)
+        .call_status("hsa_amd_agent_iterate_memory_pools")?
+    {
+        let segment = hsa
+            .memory_pool_segment(pool)
+            .call_status("hsa_amd_memory_pool_get_info(SEGMENT)")?;
+        let flags = if segment == Segment::Global {
+            hsa.memory_pool_global_flags(pool)
+                .call_status("hsa_amd_memory_pool_get_info(GLOBAL_FLAGS)")?
+        } else {
+            GlobalFlags::empty()
+        };
+        pools.push(PoolJson {
+            segment: segment_name(segment),
+            flags: flag_names(flags),
+            size: hsa
+                .memory_pool_size(pool)
+                .call_status("hsa_amd_memory_pool_get_info(SIZE)")?,
+            alloc_allowed: hsa
+                .memory_pool_alloc_allowed(pool)
+                .call_status("hsa_amd_memory_pool_get_info(RUNTIME_ALLOC_ALLOWED)")?,
+        });
+    }
+    Ok(AgentJson {
+        index,
+        kind: kind.as_str(),
+        name,
+        uuid,
+        isas,
+        numa_node,
+        product,
+        node,
+        pools,
+        device_id: None,
+        path: None,
+    })
+}
+
+/// Enumerates every agent of `backend` through its HSA trait; HSA is
+/// initialized for the walk and shut down after it (also on failure).
+pub fn list_agents(backend: &Backend) -> Result<DevicesJson> {
+    // HIP backends list their GPUs as IREE's HIP driver does.
+    if matches!(backend.name(), "hip" | "cuda") {
+        let devices = super::hip_devices::list_hip_devices(backend)?;
+        return Ok(DevicesJson {
+            backend: backend.name().to_string(),
+            machine: backend.machine().to_string(),
+            agents: devices.iter().map(|d| d.agent_json()).collect(),
+        });
+    }
+    let hsa = backend.hsa();
+    hsa.init().call_status("hsa_init")?;
+    let walk = (|| {
+        let mut agents = Vec::new();
+        for (index, agent) in hsa
+            .iterate_agents()
+            .call_status("hsa_iterate_agents")?
+            .into_iter()
+            .enumerate()
+        {
+            agents.push(
+                describe_agent(hsa, index, agent)
+                    .map_err(|s| s.annotate(format!("agent {index}")))?,
+            );
+        }
+        Ok(agents)
+    })();
+    let agents = Status::join_results(walk, hsa.shut_down().call_status("hsa_shut_down"))?;
+    Ok(DevicesJson {
+        backend: backend.name().to_string(),
+        machine: backend.machine().to_string(),
+        agents,
+    })
+}
+
+fn human_size(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// Lists the agents (text or `--json`).
+pub fn run(global: &GlobalArgs, _args: &DevicesArgs, out: &mut dyn Write) -> Result<()> {
+    let backend = global.open_backend()?;
+    let report = list_agents(&backend)?;
+    if global.json {
+        return write_json(out, &report);
+    }
+    let gpus = report.agents.iter().filter(|a| a.kind == "gpu").count();
+    writeln!(
+        out,
+        "{} (backend {}): {} agents, {gpus} GPU",
+        report.machine,
+        report.backend,
+        report.agents.len()
+    )
+    .map_err(write_error)?;
+    for agent in &report.agents {
+        writeln!(
+            out,
+            "[{}] {} {} \"{}\" {} node {} numa {}",
+            agent.index,
+            agent.kind,
+            agent.name,
+            agent.product,
+            agent.uuid,
+            agent.node,
+            agent.numa_node
+        )
+        .map_err(write_error)?;
+        for isa in &agent.isas {
+            writeln!(out, "    isa  {isa}").map_err(write_error)?;
+        }
+        for pool in &agent.pools {
+            let flags = if pool.flags.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", pool.flags.join(","))
+            };
+            let alloc = if pool.alloc_allowed {
+                ""
+            } else {
+                " (not allocatable)"
+            };
+            writeln!(
+                out,
+                "    pool {}{flags} {}{alloc}",
+                pool.segment,
+                human_size(pool.size)
+            )
+            .map_err(write_error)?;
+        }
+    }
+    Ok(())
+}

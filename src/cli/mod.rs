@@ -1,0 +1,130 @@
+//! The `amdgpu-hal` command line: global options, the subcommand enum (one
+//! variant per subcommand, each in its own file) and error reporting.
+//!
+//! Failures print `Error: <Status>` on stderr and exit 1; usage errors exit 2
+//! (clap's convention); `--json` output is one document on stdout.
+
+pub mod capture;
+pub mod devices;
+pub mod inspect;
+pub mod hip_devices;
+pub mod machines;
+pub mod topology;
+pub mod pack;
+
+use std::io::Write;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::backend::{Backend, SIM_BACKEND_NAME};
+use crate::status::{Result, Status};
+
+/// The machine `--machine` defaults to.
+pub const DEFAULT_MACHINE: &str = amdgpu_sim::presets::DEFAULT_PRESET;
+
+/// `amdgpu-hal`: IREE's AMD GPU HAL pieces, simulation-first.
+#[derive(Debug, Parser)]
+#[command(name = "amdgpu-hal", version, about, long_about = None)]
+pub struct Cli {
+    /// Options every subcommand takes.
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every subcommand takes.
+#[derive(Clone, Debug, Args)]
+pub struct GlobalArgs {
+    /// The simulated machine: a preset name (see `machines`) or a TOML/JSON description file.
+    #[arg(long, global = true, value_name = "NAME|FILE", default_value = DEFAULT_MACHINE)]
+    pub machine: String,
+    /// The backend: the simulated node, or a real vendor runtime.
+    #[arg(long, global = true, default_value = SIM_BACKEND_NAME,
+          value_parser = [SIM_BACKEND_NAME, "hsa", "hip", "cuda"])]
+    pub backend: String,
+    /// Print one JSON document instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the embedded machine presets.
+    Machines(machines::MachinesArgs),
+    /// List the agents of a machine (index, kind, name, UUID, ISAs, pools).
+    Devices(devices::DevicesArgs),
+    /// Build a device group of the machine's GPU agents and print its topology matrix.
+    Topology(topology::TopologyArgs),
+    /// Wrap a raw HSACO into IREE's AMD1 executable (one export per kernel).
+    Pack(pack::PackArgs),
+    /// Show what an executable holds (AMD1, HIP1 or raw HSACO) and its exports' kernel facts.
+    Inspect(inspect::InspectArgs),
+    /// Write a machine description (simulator TOML) of what the backend reports.
+    Capture(capture::CaptureArgs),
+}
+
+impl GlobalArgs {
+    /// Opens the backend these options select.
+    pub fn open_backend(&self) -> Result<Backend> {
+        match self.backend.as_str() {
+            SIM_BACKEND_NAME => Backend::sim(&self.machine),
+            #[cfg(feature = "real")]
+            real => crate::backend::dylib::open_backend(real),
+            #[cfg(not(feature = "real"))]
+            other => Err(Status::unavailable(format!(
+                "backend '{other}' is not available in this build (the real vendor backends need cargo feature `real`)"
+            ))),
+        }
+    }
+}
+
+/// Runs a parsed command line, writing its output to `out`.
+pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
+    match &cli.command {
+        Command::Machines(args) => machines::run(&cli.global, args, out),
+        Command::Devices(args) => devices::run(&cli.global, args, out),
+        Command::Topology(args) => topology::run(&cli.global, args, out),
+        Command::Pack(args) => pack::run(&cli.global, args, out),
+        Command::Inspect(args) => inspect::run(&cli.global, args, out),
+        Command::Capture(args) => capture::run(&cli.global, args, out),
+    }
+}
+
+/// Writes `value` as pretty JSON followed by a newline.
+pub fn write_json<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> Result<()> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| Status::internal(format!("JSON output: {e}")))?;
+    writeln!(out, "{text}").map_err(write_error)
+}
+
+/// The status for a failed write to stdout.
+pub fn write_error(error: std::io::Error) -> Status {
+    Status::unavailable(format!("writing output: {error}"))
+}
+
+/// The process entry: parses `std::env::args`, runs, reports; returns the exit code.
+pub fn main_with_args() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    // Buffer the whole output: a failure prints nothing on stdout.
+    let mut buffer = Vec::new();
+    match run(&cli, &mut buffer) {
+        Ok(()) => match out.write_all(&buffer).and_then(|()| out.flush()) {
+            Ok(()) => std::process::ExitCode::SUCCESS,
+            // A closed pipe (`| head`) is not worth an error message.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("Error: {}", write_error(e));
+                std::process::ExitCode::FAILURE
+            }
+        },
+        Err(status) => {
+            eprintln!("Error: {status}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

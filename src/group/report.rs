@@ -1,0 +1,282 @@
+//! The two views of a group's topology the CLI prints: a matrix people read
+//! (like `nvidia-smi topo -m` / `rocm-smi --showtopo`) and the JSON document
+//! whose keys `CLI-JSON.md` fixes.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::DeviceGroup;
+use crate::device::TopologyInfo;
+use crate::topology::{Edge, LinkClass, PeerBitmaps, Topology};
+
+/// The matrix code of a link class (the diagonal prints `X`).
+pub const fn link_code(class: LinkClass) -> &'static str {
+    match class {
+        LinkClass::SameDie => "DIE",
+        LinkClass::NvlinkIf => "XGMI",
+        LinkClass::PcieSameRoot => "PCIE",
+        LinkClass::PcieCrossRoot => "SYS",
+        LinkClass::HostStaged => "HOST",
+        LinkClass::Fabric => "FAB",
+        LinkClass::Other => "OTHER",
+        LinkClass::Isolated => "ISO",
+    }
+}
+
+const LEGEND: &str = "\
+Legend:
+  X      = the device itself
+  DIE    = another device on the same die
+  XGMI   = direct GPU link: AMD Infinity Fabric (xGMI) or NVLink
+  PCIE   = PCIe under one root complex
+  SYS    = PCIe across root complexes (through the CPU interconnect)
+  HOST   = staged through host memory
+  FAB    = network fabric (RDMA)
+  OTHER  = another kind of link
+  ISO    = no connection
+";
+
+fn info_of(group: &DeviceGroup, index: usize) -> Option<TopologyInfo> {
+    group
+        .device_at(index)
+        .and_then(|device| device.topology_info())
+        .or_else(|| TopologyInfo::for_device(group.topology(), index, group.frontier_tracker()))
+}
+
+fn write_matrix(
+    out: &mut String,
+    labels: &[String],
+    width: usize,
+    cell: impl Fn(usize, usize) -> String,
+) {
+    let _ = write!(out, "{:width$}", "");
+    for label in labels {
+        let _ = write!(out, "{label:<width$}");
+    }
+    out.push('\n');
+    for (i, label) in labels.iter().enumerate() {
+        let _ = write!(out, "{label:<width$}");
+        for j in 0..labels.len() {
+            let _ = write!(out, "{:<width$}", cell(i, j));
+        }
+        out.push('\n');
+    }
+}
+
+/// The human-readable topology: the link class per pair with each device's
+/// NUMA node, the legend, the copy costs, and each device's bitmaps and
+/// base axis. Devices are labelled `<prefix><index>`.
+pub fn render_text(group: &DeviceGroup, prefix: &str) -> String {
+    let topology = group.topology();
+    let n = topology.device_count();
+    let labels: Vec<String> = (0..n).map(|i| format!("{prefix}{i}")).collect();
+    let width = labels.iter().map(String::len).max().unwrap_or(0).max(5) + 2;
+    let edge = |i: usize, j: usize| topology.edge(i, j).unwrap_or(Edge::EMPTY);
+    let mut out = String::new();
+    let _ = writeln!(out, "Device topology ({n} devices):\n");
+
+    let mut header = labels.clone();
+    header.push("NUMA".to_owned());
+    let _ = write!(out, "{:width$}", "");
+    for label in &header {
+        let _ = write!(out, "{label:<width$}");
+    }
+    out.push('\n');
+    for (i, label) in labels.iter().enumerate() {
+        let _ = write!(out, "{label:<width$}");
+        for j in 0..n {
+            let code = if i == j {
+                "X"
+            } else {
+                link_code(edge(i, j).link_class())
+            };
+            let _ = write!(out, "{code:<width$}");
+        }
+        let _ = writeln!(out, "{}", topology.numa_node(i).unwrap_or(0));
+    }
+    out.push('\n');
+    out.push_str(LEGEND);
+
+    out.push_str("\nCopy cost (0 = cheapest, 15 = most expensive), row = source:\n");
+    write_matrix(&mut out, &labels, width, |i, j| {
+        edge(i, j).copy_cost().to_string()
+    });
+
+    let _ = writeln!(out, "\nPeers of each device (bit j = {prefix}j):");
+    let columns = [
+        "can_wait_from",
+        "can_signal_to",
+        "can_import_from",
+        "can_p2p_with",
+        "base_axis",
+    ];
+    let _ = write!(out, "{:width$}", "");
+    for column in columns {
+        let _ = write!(out, "{column:<17}");
+    }
+    out.push('\n');
+    for (i, label) in labels.iter().enumerate() {
+        let Some(info) = info_of(group, i) else {
+            continue;
+        };
+        let PeerBitmaps {
+            can_wait_from,
+            can_signal_to,
+            can_import_from,
+            can_p2p_with,
+        } = info.peer_bitmaps();
+        let _ = write!(out, "{label:<width$}");
+        for bitmap in [can_wait_from, can_signal_to, can_import_from, can_p2p_with] {
+            let _ = write!(out, "{:<17}", format!("0x{bitmap:08x}"));
+        }
+        let _ = writeln!(out, "{}", info.frontier.base_axis);
+    }
+    // Columns are padded to a fixed width; no line ends in padding.
+    let mut trimmed = String::with_capacity(out.len());
+    for line in out.lines() {
+        trimmed.push_str(line.trim_end());
+        trimmed.push('\n');
+    }
+    trimmed
+}
+
+/// One edge as JSON (`edges[i][j]` of the `topology` document).
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct EdgeJson {
+    /// Source device.
+    pub src: usize,
+    /// Destination device.
+    pub dst: usize,
+    /// The scheduling word, `0x` + 16 hex digits.
+    pub lo: String,
+    /// The interop word, `0x` + 16 hex digits.
+    pub hi: String,
+    /// Wait mode.
+    pub wait_mode: &'static str,
+    /// Signal mode.
+    pub signal_mode: &'static str,
+    /// Non-coherent buffer read mode.
+    pub buffer_read_noncoherent: &'static str,
+    /// Non-coherent buffer write mode.
+    pub buffer_write_noncoherent: &'static str,
+    /// Coherent buffer read mode.
+    pub buffer_read_coherent: &'static str,
+    /// Coherent buffer write mode.
+    pub buffer_write_coherent: &'static str,
+    /// Capability names.
+    pub capabilities: Vec<&'static str>,
+    /// Wait cost.
+    pub wait_cost: u8,
+    /// Signal cost.
+    pub signal_cost: u8,
+    /// Copy cost.
+    pub copy_cost: u8,
+    /// Latency class.
+    pub latency_class: u8,
+    /// Scaled NUMA distance.
+    pub numa_distance: u8,
+    /// Link class.
+    pub link_class: &'static str,
+    /// Semaphore import handle types.
+    pub semaphore_import_types: Vec<&'static str>,
+    /// Semaphore export handle types.
+    pub semaphore_export_types: Vec<&'static str>,
+    /// Buffer import handle types.
+    pub buffer_import_types: Vec<&'static str>,
+    /// Buffer export handle types.
+    pub buffer_export_types: Vec<&'static str>,
+}
+
+impl EdgeJson {
+    /// The JSON form of `edge` from `src` to `dst`.
+    pub fn new(src: usize, dst: usize, edge: Edge) -> EdgeJson {
+        EdgeJson {
+            src,
+            dst,
+            lo: format!("0x{:016x}", edge.lo),
+            hi: format!("0x{:016x}", edge.hi),
+            wait_mode: edge.wait_mode().json_name(),
+            signal_mode: edge.signal_mode().json_name(),
+            buffer_read_noncoherent: edge.buffer_read_mode_noncoherent().json_name(),
+            buffer_write_noncoherent: edge.buffer_write_mode_noncoherent().json_name(),
+            buffer_read_coherent: edge.buffer_read_mode_coherent().json_name(),
+            buffer_write_coherent: edge.buffer_write_mode_coherent().json_name(),
+            capabilities: edge.capabilities().json_names(),
+            wait_cost: edge.wait_cost(),
+            signal_cost: edge.signal_cost(),
+            copy_cost: edge.copy_cost(),
+            latency_class: edge.latency_class(),
+            numa_distance: edge.numa_distance(),
+            link_class: edge.link_class().json_name(),
+            semaphore_import_types: edge.semaphore_import_types().json_names(),
+            semaphore_export_types: edge.semaphore_export_types().json_names(),
+            buffer_import_types: edge.buffer_import_types().json_names(),
+            buffer_export_types: edge.buffer_export_types().json_names(),
+        }
+    }
+}
+
+/// One device as JSON (`devices[i]`).
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct DeviceJson {
+    /// Topology index.
+    pub index: usize,
+    /// Bitmap of peers this device can wait on.
+    pub can_wait_from: u32,
+    /// Bitmap of peers that can observe this device's signals.
+    pub can_signal_to: u32,
+    /// Bitmap of peers whose buffers this device can import.
+    pub can_import_from: u32,
+    /// Bitmap of peers with peer-to-peer access.
+    pub can_p2p_with: u32,
+    /// Base axis, `0x` + 16 hex digits.
+    pub base_axis: String,
+}
+
+/// The `topology` JSON document.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct TopologyJson {
+    /// Number of devices.
+    pub device_count: usize,
+    /// NUMA node per device.
+    pub numa_nodes: Vec<u8>,
+    /// `edges[i][j]`: the edge from i to j.
+    pub edges: Vec<Vec<EdgeJson>>,
+    /// Per-device bitmaps and base axis.
+    pub devices: Vec<DeviceJson>,
+}
+
+/// The JSON document of `group` (keys as `CLI-JSON.md` fixes them).
+pub fn to_json(group: &DeviceGroup) -> TopologyJson {
+    let topology: &Topology = group.topology();
+    let edges = topology
+        .rows()
+        .enumerate()
+        .map(|(i, row)| {
+            row.iter()
+                .enumerate()
+                .map(|(j, edge)| EdgeJson::new(i, j, *edge))
+                .collect()
+        })
+        .collect();
+    let devices = (0..topology.device_count())
+        .filter_map(|i| {
+            let info = info_of(group, i)?;
+            Some(DeviceJson {
+                index: i,
+                can_wait_from: info.can_wait_from,
+                can_signal_to: info.can_signal_to,
+                can_import_from: info.can_import_from,
+                can_p2p_with: info.can_p2p_with,
+                base_axis: format!("0x{:016x}", info.frontier.base_axis.0),
+            })
+        })
+        .collect();
+    TopologyJson {
+        device_count: topology.device_count(),
+        numa_nodes: topology.numa_nodes().to_vec(),
+        edges,
+        devices,
+    }
+}
