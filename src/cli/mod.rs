@@ -4,10 +4,15 @@
 //! Failures print `Error: <Status>` on stderr and exit 1; usage errors exit 2
 //! (clap's convention); `--json` output is one document on stdout.
 
+pub mod capture;
 pub mod devices;
 pub mod hip;
+pub mod hip_devices;
 pub mod info;
+pub mod inspect;
 pub mod machines;
+pub mod pack;
+pub mod topology;
 
 use std::io::Write;
 
@@ -56,6 +61,14 @@ pub enum Command {
     Devices(devices::DevicesArgs),
     /// Dump the HIP device facts (IREE's `dump_device_info`) of a device path.
     Info(info::InfoArgs),
+    /// Build a device group of the machine's GPU agents and print its topology matrix.
+    Topology(topology::TopologyArgs),
+    /// Wrap a raw HSACO into IREE's AMD1 executable (one export per kernel).
+    Pack(pack::PackArgs),
+    /// Show what an executable holds (AMD1, HIP1 or raw HSACO) and its exports' kernel facts.
+    Inspect(inspect::InspectArgs),
+    /// Write a machine description (simulator TOML) of what the backend reports.
+    Capture(capture::CaptureArgs),
 }
 
 impl GlobalArgs {
@@ -63,6 +76,9 @@ impl GlobalArgs {
     pub fn open_backend(&self) -> Result<Backend> {
         match self.backend.as_str() {
             SIM_BACKEND_NAME => Backend::sim(&self.machine),
+            #[cfg(feature = "real")]
+            real => crate::backend::dylib::open_backend(real),
+            #[cfg(not(feature = "real"))]
             other => Err(Status::unavailable(format!(
                 "backend '{other}' is not available in this build (the real vendor backends need cargo feature `real`)"
             ))),
@@ -76,6 +92,10 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
         Command::Machines(args) => machines::run(&cli.global, args, out),
         Command::Devices(args) => devices::run(&cli.global, args, out),
         Command::Info(args) => info::run(&cli.global, args, out),
+        Command::Topology(args) => topology::run(&cli.global, args, out),
+        Command::Pack(args) => pack::run(&cli.global, args, out),
+        Command::Inspect(args) => inspect::run(&cli.global, args, out),
+        Command::Capture(args) => capture::run(&cli.global, args, out),
     }
 }
 
