@@ -165,3 +165,29 @@ fn hip_topology_of_mi300x_8() {
     let caps = doc["edges"][0][1]["capabilities"].as_array().unwrap();
     assert!(caps.iter().any(|c| c == "peer_access_requires_grant"));
 }
+
+#[test]
+fn topology_subcommand_with_backend_hip_and_device() {
+    let text = ok(&[
+        "topology",
+        "--backend",
+        "hip",
+        "--machine",
+        "mi250x-4",
+        "--device",
+        "0,3",
+        "--json",
+    ]);
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(doc["device_count"], 2);
+    assert_eq!(doc["numa_nodes"], serde_json::json!([0, 1]));
+    let (success, _, stderr) = run(&["topology", "--device", "0"]);
+    assert!(!success);
+    assert!(
+        stderr.starts_with("Error: INVALID_ARGUMENT; --device selects HIP devices"),
+        "{stderr}"
+    );
+    let (success, _, stderr) = run(&["topology", "--backend", "hip", "--device", "0,0"]);
+    assert!(!success);
+    assert!(stderr.contains("listed twice"), "{stderr}");
+}

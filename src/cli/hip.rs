@@ -252,3 +252,21 @@ pub fn run_topology(global: &GlobalArgs, path: &str, out: &mut dyn Write) -> Res
     out.write_all([header, render_text(&group, "GPU")].concat().as_bytes())
         .map_err(write_error)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hsa_and_hip_uuids_correspond() {
+        let hip = uuid_of_hsa("GPU-8af705259683161c").unwrap();
+        assert_eq!(hip.path(), "GPU-38616637-3035-3235-3936-383331363163");
+        assert_eq!(
+            hsa_style_uuid(hip.bytes()).as_deref(),
+            Some("GPU-8af705259683161c")
+        );
+        assert_eq!(uuid_of_hsa("GPU-XX"), None);
+        assert_eq!(uuid_of_hsa("8af705259683161c"), None);
+        assert_eq!(hsa_style_uuid(&[0; 16]), None);
+    }
+}

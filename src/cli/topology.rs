@@ -16,12 +16,26 @@ use crate::device::amdgpu::create_gpu_agent_group;
 use crate::group::report::{render_text, to_json};
 use crate::status::{Result, ResultExt, Status};
 
-/// Arguments of `topology` (none besides the global ones).
+/// Arguments of `topology`.
 #[derive(Debug, Args)]
-pub struct TopologyArgs {}
+pub struct TopologyArgs {
+    /// With `--backend hip`: the HIP device path whose physical devices form
+    /// the group (an index, `GPU-<uuid>` or a comma list); every device when
+    /// omitted.
+    #[arg(long, value_name = "PATH", allow_negative_numbers = true)]
+    pub device: Option<String>,
+}
 
 /// Runs `topology`.
-pub fn run(global: &GlobalArgs, _args: &TopologyArgs, out: &mut dyn Write) -> Result<()> {
+pub fn run(global: &GlobalArgs, args: &TopologyArgs, out: &mut dyn Write) -> Result<()> {
+    if global.backend == super::hip::HIP_BACKEND_NAME {
+        return super::hip::run_topology(global, args.device.as_deref().unwrap_or(""), out);
+    }
+    if args.device.is_some() {
+        return Err(Status::invalid_argument(
+            "--device selects HIP devices: use it with --backend hip",
+        ));
+    }
     let backend = global.open_backend()?;
     let hsa = backend.hsa_arc();
     hsa.init().call_status("hsa_init")?;
