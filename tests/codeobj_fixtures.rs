@@ -12,16 +12,22 @@ use amdgpu_hal::codeobj::elf::{
 };
 use amdgpu_hal::codeobj::metadata::CodeObjectMetadata;
 
+/// Every fixture: the main matrix and `outside_hal/` (kernels IREE's HAL
+/// projection rejects).
 fn fixtures() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/hsaco");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "hsaco"))
-        .collect();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/hsaco");
+    let mut files = Vec::new();
+    for dir in [root.clone(), root.join("outside_hal")] {
+        files.extend(
+            std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|entry| entry.unwrap().path())
+                .filter(|path| path.extension().is_some_and(|ext| ext == "hsaco")),
+        );
+    }
     files.sort();
     assert!(
-        files.len() >= 40,
+        files.len() >= 43,
         "expected the full fixture matrix, found {}",
         files.len()
     );
@@ -421,5 +427,26 @@ fn header_matches_llvm_readelf_header() {
         assert_eq!((header.shoff, u64::from(header.shnum)), (shoff, shnum));
         // lld puts the section header table last: it ends the file.
         assert_eq!(calculate_size(&data).unwrap() as u64, shoff + shnum * 64);
+    }
+}
+
+#[test]
+fn main_matrix_kernels_fit_the_hal_projection_and_outside_hal_ones_do_not() {
+    for path in fixtures() {
+        let data = std::fs::read(&path).unwrap();
+        let md = CodeObjectMetadata::from_elf(&data).unwrap();
+        let outside = path
+            .parent()
+            .is_some_and(|dir| dir.ends_with("outside_hal"));
+        for kernel in &md.kernels {
+            let projected = kernel.default_export_parameters();
+            assert_eq!(
+                projected.is_err(),
+                outside,
+                "{} {}",
+                path.display(),
+                kernel.symbol
+            );
+        }
     }
 }

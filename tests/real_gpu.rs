@@ -26,7 +26,7 @@ fn hip_on_cuda_agrees_with_nvidia_smi() {
     let hip = CudaHip::load(&[]).expect("libcuda.so.1 loads");
     hip.init(0).expect("cuInit");
     let csv = nvidia_smi(&[
-        "--query-gpu=uuid,name,memory.total,pci.bus_id,compute_cap",
+        "--query-gpu=uuid,name,memory.total,pci.bus_id,compute_cap,memory.reserved",
         "--format=csv,noheader,nounits",
     ]);
     let rows: Vec<Vec<String>> = csv
@@ -41,11 +41,15 @@ fn hip_on_cuda_agrees_with_nvidia_smi() {
         assert_eq!(path, row[0], "UUID of device {ordinal}");
         assert_eq!(Hip::device_get_name(&hip, device, 128).unwrap(), row[1]);
         let props = Hip::get_device_properties(&hip, ordinal as i32).unwrap();
-        // nvidia-smi's memory.total is MiB.
-        assert_eq!(
-            props.total_global_mem / (1024 * 1024),
-            row[2].parse::<u64>().unwrap()
+        // nvidia-smi's memory.total (MiB) includes what the driver reserves
+        // for itself; `cuDeviceTotalMem` (HIP's totalGlobalMem) does not.
+        let total: u64 = row[2].parse().unwrap();
+        let reserved: u64 = row[5].parse().unwrap();
+        println!(
+            "memory: cuDeviceTotalMem {} B, nvidia-smi total {total} MiB, reserved {reserved} MiB",
+            props.total_global_mem
         );
+        assert_eq!(props.total_global_mem / (1024 * 1024), total - reserved);
         assert_eq!(format!("{}.{}", props.major, props.minor), row[4]);
         let bus = i64::from_str_radix(row[3].split(':').nth(1).unwrap(), 16).unwrap();
         assert_eq!(i64::from(props.pci_bus_id), bus, "{}", row[3]);

@@ -47,6 +47,12 @@ pub struct AgentJson {
     pub node: u32,
     /// Memory pools in HSA order.
     pub pools: Vec<PoolJson>,
+    /// `--backend hip|cuda`: IREE's device id (HIP device + 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub device_id: Option<i32>,
+    /// `--backend hip|cuda`: IREE's device path (`GPU-` + the HIP UUID, 8-4-4-4-12).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
 }
 
 /// One memory pool.
@@ -158,12 +164,23 @@ fn describe_agent(hsa: &dyn Hsa, index: usize, agent: Agent) -> Result<AgentJson
         product,
         node,
         pools,
+        device_id: None,
+        path: None,
     })
 }
 
 /// Enumerates every agent of `backend` through its HSA trait; HSA is
 /// initialized for the walk and shut down after it (also on failure).
 pub fn list_agents(backend: &Backend) -> Result<DevicesJson> {
+    // HIP backends list their GPUs as IREE's HIP driver does.
+    if matches!(backend.name(), "hip" | "cuda") {
+        let devices = super::hip_devices::list_hip_devices(backend)?;
+        return Ok(DevicesJson {
+            backend: backend.name().to_string(),
+            machine: backend.machine().to_string(),
+            agents: devices.iter().map(|d| d.agent_json()).collect(),
+        });
+    }
     let hsa = backend.hsa();
     hsa.init().call_status("hsa_init")?;
     let walk = (|| {
@@ -206,6 +223,9 @@ fn human_size(bytes: u64) -> String {
 
 /// Lists the agents (text or `--json`).
 pub fn run(global: &GlobalArgs, _args: &DevicesArgs, out: &mut dyn Write) -> Result<()> {
+    if global.backend == super::hip::HIP_BACKEND_NAME {
+        return super::hip::run_devices(global, out);
+    }
     let backend = global.open_backend()?;
     let report = list_agents(&backend)?;
     if global.json {

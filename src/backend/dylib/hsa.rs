@@ -303,6 +303,12 @@ impl HsaLibrary {
         }
     }
 
+    /// `HSA_AMD_AGENT_INFO_NEAREST_CPU` (an `hsa_agent_t`).
+    pub fn agent_nearest_cpu(&self, agent: hsa_agent_t) -> HsaCall<hsa_agent_t> {
+        // SAFETY: the attribute is an `hsa_agent_t` (8 bytes).
+        unsafe { self.agent_info(agent, agent_info::AMD_NEAREST_CPU, hsa_agent_t::default()) }
+    }
+
     /// `hsa_agent_get_info` for a `char[N]` attribute (`N` = 64 for names, 21 for the UUID).
     pub fn agent_info_string(&self, agent: hsa_agent_t, attribute: u32) -> HsaCall<String> {
         match attribute {

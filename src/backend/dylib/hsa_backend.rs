@@ -92,6 +92,9 @@ impl Hsa for HsaLibrary {
     fn agent_driver_uid(&self, a: Agent) -> HsaResult<u32> {
         typed(self.agent_info_u32(agent(a), agent_info::AMD_DRIVER_UID))
     }
+    fn agent_nearest_cpu(&self, a: Agent) -> HsaResult<Agent> {
+        typed(HsaLibrary::agent_nearest_cpu(self, agent(a))).map(|cpu| Agent(cpu.handle))
+    }
     fn agent_profile(&self, a: Agent) -> HsaResult<Profile> {
         known(Profile::from_raw(typed(
             self.agent_info_u32(agent(a), agent_info::PROFILE),

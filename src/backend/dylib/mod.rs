@@ -12,6 +12,8 @@
 //! - [`cuda`]: HIP on NVIDIA — the same HIP calls answered by the CUDA driver
 //!   API (`libcuda.so.1`) the way HIP's NVIDIA platform maps them.
 //! - [`nccl`]: RCCL (`librccl.so`) or NCCL (`libnccl.so.2`) in the RCCL slot.
+//! - [`open`]: `--backend hsa|hip|cuda` → a [`crate::backend::Backend`];
+//!   [`no_hsa`]: the HSA half of a platform without HSA.
 //! - `hsa_backend` / `hip_backend`: the [`crate::backend::Hsa`],
 //!   [`crate::backend::Hip`] and [`crate::backend::Ccl`] traits over them.
 
@@ -24,4 +26,8 @@ mod hsa_backend;
 pub mod hsa_ffi;
 pub mod library;
 pub mod nccl;
+pub mod no_hsa;
+pub mod open;
 mod symbols;
+
+pub use open::{HOST_MACHINE, REAL_BACKEND_NAMES, open_backend};

@@ -1,0 +1,454 @@
+//! `amdgpu-hal capture`: write a machine description (the simulator's TOML
+//! format, `amdgpu_sim::machine`) of what a backend reports, so a node seen
+//! once on real hardware replays in the simulator (`--machine FILE`).
+//!
+//! - HSA backends (`sim`, `hsa`): every agent through HSA (kind, names, UUID,
+//!   node, limits, ISAs with their workgroup limits, memory pools), the
+//!   links between agents from `LINK_INFO` (one entry per direction), and for
+//!   GPUs the HIP properties of the same ordinal when HIP answers;
+//! - HIP backends (`hip`, `cuda`): the GPUs as [`super::hip_devices`] lists
+//!   them, with their HIP properties (no CPU agent: HIP does not show one).
+//!
+//! The runtime versions (`hipDriverGetVersion`, `hipRuntimeGetVersion`,
+//! RCCL/NCCL's `ncclGetVersion`) go in `[hip]`. Output is deterministic: the
+//! same backend answers give the same bytes.
+
+use std::io::Write;
+
+use amdgpu_sim::machine::{
+    AgentDesc, AgentIds, AgentKind, HipPropsDesc, HipRuntimeDesc, IsaDesc, LinkDesc, LinkTypeDesc,
+    MachineDesc, PoolDesc, PoolFlag, ProfileDesc, RoundingDesc, SegmentDesc,
+};
+use clap::Args;
+
+use super::hip_devices::{HipDeviceReport, list_hip_devices};
+use super::{GlobalArgs, write_error};
+use crate::backend::{
+    Agent, Backend, CallResultExt, DeviceType, GlobalFlags, HipDeviceProps, Hsa, LinkType, Profile,
+    RoundingMode, Segment,
+};
+use crate::status::{Result, Status};
+
+/// Arguments of `capture`.
+#[derive(Debug, Args)]
+pub struct CaptureArgs {
+    /// Write the description here instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+    /// The machine's `name` in the description.
+    #[arg(long, default_value = "captured")]
+    pub name: String,
+    /// The machine's `description`.
+    #[arg(long)]
+    pub description: Option<String>,
+}
+
+fn hip_props_desc(props: &HipDeviceProps) -> HipPropsDesc {
+    HipPropsDesc {
+        name: Some(props.name.clone()),
+        gcn_arch_name: (!props.gcn_arch_name.is_empty()).then(|| props.gcn_arch_name.clone()),
+        total_global_mem: Some(props.total_global_mem),
+        shared_mem_per_block: Some(props.shared_mem_per_block),
+        regs_per_block: Some(props.regs_per_block),
+        max_grid_size: Some(props.max_grid_size),
+        clock_rate: Some(props.clock_rate),
+        memory_clock_rate: Some(props.memory_clock_rate),
+        memory_bus_width: Some(props.memory_bus_width),
+        total_const_mem: Some(props.total_const_mem),
+        major: Some(props.major),
+        minor: Some(props.minor),
+        l2_cache_size: Some(props.l2_cache_size),
+        max_threads_per_multi_processor: Some(props.max_threads_per_multi_processor),
+        is_multi_gpu_board: Some(props.is_multi_gpu_board),
+        integrated: Some(props.integrated),
+        managed_memory: Some(props.managed_memory),
+        ecc_enabled: Some(props.ecc_enabled),
+    }
+}
+
+fn clamp_u16(v: i32) -> u16 {
+    u16::try_from(v.max(1)).unwrap_or(u16::MAX)
+}
+
+fn bdf_id(props: &HipDeviceProps) -> u32 {
+    let bus = u32::try_from(props.pci_bus_id).unwrap_or(0) & 0xff;
+    let device = u32::try_from(props.pci_device_id).unwrap_or(0) & 0x1f;
+    bus << 8 | device << 3
+}
+
+/// The description of a HIP device (a GPU agent without a CPU).
+fn hip_agent(report: &HipDeviceReport) -> AgentDesc {
+    let p = &report.props;
+    AgentDesc {
+        id: format!("gpu{}", report.ordinal),
+        kind: AgentKind::Gpu,
+        name: report.arch(),
+        product: Some(report.name.clone()),
+        vendor: Some(if report.is_amd() { "AMD" } else { "NVIDIA" }.to_string()),
+        uuid: report.hsa_uuid(),
+        node: u32::try_from(report.ordinal).unwrap_or(0),
+        numa_node: Some(report.numa_node),
+        nearest_cpu: None,
+        compute_units: u32::try_from(p.multi_processor_count).unwrap_or(0),
+        wavefront_size: u32::try_from(p.warp_size).unwrap_or(0),
+        queues_max: 0,
+        chip_id: 0,
+        bdf_id: bdf_id(p),
+        domain: u32::try_from(p.pci_domain_id).unwrap_or(0),
+        driver_uid: None,
+        profile: None,
+        rounding_mode: None,
+        isas: vec![IsaDesc {
+            name: report.isa(),
+            workgroup_max_size: u32::try_from(p.max_threads_per_block.max(1)).unwrap_or(1024),
+            workgroup_max_dim: p.max_threads_dim.map(clamp_u16),
+        }],
+        pools: vec![PoolDesc {
+            segment: SegmentDesc::Global,
+            flags: vec![PoolFlag::CoarseGrained],
+            size: p.total_global_mem,
+            alloc_allowed: Some(true),
+            granule: None,
+            alignment: None,
+            accessible_by_all: false,
+            alloc_max_size: None,
+        }],
+        hip: Some(hip_props_desc(p)),
+    }
+}
+
+fn segment_desc(segment: Segment) -> SegmentDesc {
+    match segment {
+        Segment::Global => SegmentDesc::Global,
+        Segment::Readonly => SegmentDesc::Readonly,
+        Segment::Private => SegmentDesc::Private,
+        Segment::Group => SegmentDesc::Group,
+    }
+}
+
+fn flag_descs(flags: GlobalFlags) -> Vec<PoolFlag> {
+    [
+        (GlobalFlags::KERNARG_INIT, PoolFlag::KernargInit),
+        (GlobalFlags::FINE_GRAINED, PoolFlag::FineGrained),
+        (GlobalFlags::COARSE_GRAINED, PoolFlag::CoarseGrained),
+        (
+            GlobalFlags::EXTENDED_SCOPE_FINE_GRAINED,
+            PoolFlag::ExtendedScopeFineGrained,
+        ),
+    ]
+    .into_iter()
+    .filter(|(flag, _)| flags.contains(*flag))
+    .map(|(_, desc)| desc)
+    .collect()
+}
+
+fn link_type_desc(link_type: LinkType) -> Option<LinkTypeDesc> {
+    Some(match link_type {
+        LinkType::HyperTransport => LinkTypeDesc::Hypertransport,
+        LinkType::Qpi => LinkTypeDesc::Qpi,
+        LinkType::Pcie => LinkTypeDesc::Pcie,
+        LinkType::Infiniband => LinkTypeDesc::Infiniband,
+        LinkType::Xgmi => LinkTypeDesc::Xgmi,
+        LinkType::Other(_) => return None,
+    })
+}
+
+/// One HSA agent; `gpu_ordinal` is its HIP ordinal (GPUs in HSA order).
+fn hsa_agent(
+    backend: &Backend,
+    agent: Agent,
+    id: String,
+    gpu_ordinal: Option<i32>,
+) -> Result<AgentDesc> {
+    let hsa = backend.hsa();
+    let kind = match hsa
+        .agent_device_type(agent)
+        .call_status("hsa_agent_get_info(DEVICE)")?
+    {
+        DeviceType::Cpu => AgentKind::Cpu,
+        DeviceType::Gpu => AgentKind::Gpu,
+        other => {
+            return Err(Status::unimplemented(format!(
+                "agent kind '{}' cannot be described",
+                other.as_str()
+            )));
+        }
+    };
+    let mut isas = Vec::new();
+    for isa in hsa
+        .agent_iterate_isas(agent)
+        .call_status("hsa_agent_iterate_isas")?
+    {
+        isas.push(IsaDesc {
+            name: hsa
+                .isa_name(isa)
+                .call_status("hsa_isa_get_info_alt(NAME)")?,
+            workgroup_max_size: hsa
+                .isa_workgroup_max_size(isa)
+                .call_status("hsa_isa_get_info_alt(WORKGROUP_MAX_SIZE)")?,
+            workgroup_max_dim: hsa
+                .isa_workgroup_max_dim(isa)
+                .call_status("hsa_isa_get_info_alt(WORKGROUP_MAX_DIM)")?,
+        });
+    }
+    let mut pools = Vec::new();
+    for pool in hsa
+        .agent_iterate_memory_pools(agent)
+        .call_status("hsa_amd_agent_iterate_memory_pools")?
+    {
+        let segment = hsa
+            .memory_pool_segment(pool)
+            .call_status("hsa_amd_memory_pool_get_info(SEGMENT)")?;
+        let flags = if segment == Segment::Global {
+            hsa.memory_pool_global_flags(pool)
+                .call_status("hsa_amd_memory_pool_get_info(GLOBAL_FLAGS)")?
+        } else {
+            GlobalFlags::empty()
+        };
+        pools.push(PoolDesc {
+            segment: segment_desc(segment),
+            flags: flag_descs(flags),
+            size: hsa
+                .memory_pool_size(pool)
+                .call_status("hsa_amd_memory_pool_get_info(SIZE)")?,
+            alloc_allowed: Some(
+                hsa.memory_pool_alloc_allowed(pool)
+                    .call_status("hsa_amd_memory_pool_get_info(RUNTIME_ALLOC_ALLOWED)")?,
+            ),
+            granule: Some(
+                hsa.memory_pool_alloc_granule(pool)
+                    .call_status("hsa_amd_memory_pool_get_info(RUNTIME_ALLOC_GRANULE)")?,
+            ),
+            alignment: Some(
+                hsa.memory_pool_alloc_alignment(pool)
+                    .call_status("hsa_amd_memory_pool_get_info(RUNTIME_ALLOC_ALIGNMENT)")?,
+            ),
+            accessible_by_all: hsa
+                .memory_pool_accessible_by_all(pool)
+                .call_status("hsa_amd_memory_pool_get_info(ACCESSIBLE_BY_ALL)")?,
+            alloc_max_size: Some(
+                hsa.memory_pool_alloc_max_size(pool)
+                    .call_status("hsa_amd_memory_pool_get_info(ALLOC_MAX_SIZE)")?,
+            ),
+        });
+    }
+    let hip = match gpu_ordinal {
+        Some(ordinal) => backend
+            .hip()
+            .get_device_properties(ordinal)
+            .ok()
+            .map(|p| hip_props_desc(&p)),
+        None => None,
+    };
+    Ok(AgentDesc {
+        id,
+        kind,
+        name: hsa
+            .agent_name(agent)
+            .call_status("hsa_agent_get_info(NAME)")?,
+        product: Some(
+            hsa.agent_product_name(agent)
+                .call_status("hsa_agent_get_info(PRODUCT_NAME)")?,
+        ),
+        vendor: Some(
+            hsa.agent_vendor_name(agent)
+                .call_status("hsa_agent_get_info(VENDOR_NAME)")?,
+        ),
+        uuid: hsa
+            .agent_uuid(agent)
+            .call_status("hsa_agent_get_info(UUID)")?,
+        node: hsa
+            .agent_node(agent)
+            .call_status("hsa_agent_get_info(NODE)")?,
+        numa_node: None,
+        nearest_cpu: None,
+        compute_units: hsa
+            .agent_compute_unit_count(agent)
+            .call_status("hsa_agent_get_info(COMPUTE_UNIT_COUNT)")?,
+        wavefront_size: hsa
+            .agent_wavefront_size(agent)
+            .call_status("hsa_agent_get_info(WAVEFRONT_SIZE)")?,
+        queues_max: hsa
+            .agent_queues_max(agent)
+            .call_status("hsa_agent_get_info(QUEUES_MAX)")?,
+        chip_id: hsa
+            .agent_chip_id(agent)
+            .call_status("hsa_agent_get_info(CHIP_ID)")?,
+        bdf_id: hsa
+            .agent_bdf_id(agent)
+            .call_status("hsa_agent_get_info(BDFID)")?,
+        domain: hsa
+            .agent_domain(agent)
+            .call_status("hsa_agent_get_info(DOMAIN)")?,
+        driver_uid: hsa.agent_driver_uid(agent).ok(),
+        profile: match hsa
+            .agent_profile(agent)
+            .call_status("hsa_agent_get_info(PROFILE)")?
+        {
+            Profile::Base => Some(ProfileDesc::Base),
+            Profile::Full => Some(ProfileDesc::Full),
+        },
+        rounding_mode: match hsa
+            .agent_default_float_rounding_mode(agent)
+            .call_status("hsa_agent_get_info(DEFAULT_FLOAT_ROUNDING_MODE)")?
+        {
+            RoundingMode::Zero => Some(RoundingDesc::Zero),
+            RoundingMode::Near => Some(RoundingDesc::Near),
+            RoundingMode::Default => None,
+        },
+        isas,
+        pools,
+        hip,
+    })
+}
+
+/// Describes every agent and link an HSA backend reports.
+fn capture_hsa(backend: &Backend) -> Result<(Vec<AgentDesc>, Vec<LinkDesc>)> {
+    let hsa: &dyn Hsa = backend.hsa();
+    let handles = hsa.iterate_agents().call_status("hsa_iterate_agents")?;
+    let mut agents = Vec::with_capacity(handles.len());
+    let (mut cpus, mut gpus) = (0, 0);
+    for (index, &agent) in handles.iter().enumerate() {
+        let gpu = hsa
+            .agent_device_type(agent)
+            .call_status("hsa_agent_get_info(DEVICE)")?
+            == DeviceType::Gpu;
+        let (id, ordinal) = if gpu {
+            gpus += 1;
+            (format!("gpu{}", gpus - 1), Some(gpus - 1))
+        } else {
+            cpus += 1;
+            (format!("cpu{}", cpus - 1), None)
+        };
+        agents.push(
+            hsa_agent(backend, agent, id, ordinal)
+                .map_err(|s| s.annotate(format!("agent {index}")))?,
+        );
+    }
+    // Nearest CPUs, where the runtime knows them.
+    for (index, &agent) in handles.iter().enumerate() {
+        if agents.get(index).map(|a| a.kind) != Some(AgentKind::Gpu) {
+            continue;
+        }
+        if let Ok(cpu) = hsa.agent_nearest_cpu(agent)
+            && let Some(cpu_index) = handles.iter().position(|&h| h == cpu)
+            && cpu_index != index
+        {
+            let id = agents.get(cpu_index).map(|a| a.id.clone());
+            if let Some(desc) = agents.get_mut(index) {
+                desc.nearest_cpu = id;
+            }
+        }
+    }
+    let mut links = Vec::new();
+    for (a, &from) in handles.iter().enumerate() {
+        for (b, &to) in handles.iter().enumerate() {
+            if a == b {
+                continue;
+            }
+            let pools = hsa
+                .agent_iterate_memory_pools(to)
+                .call_status("hsa_amd_agent_iterate_memory_pools")?;
+            let mut global = None;
+            for pool in pools {
+                if hsa
+                    .memory_pool_segment(pool)
+                    .call_status("hsa_amd_memory_pool_get_info(SEGMENT)")?
+                    == Segment::Global
+                {
+                    global = Some(pool);
+                    break;
+                }
+            }
+            let Some(pool) = global else { continue };
+            let hops = hsa
+                .agent_memory_pool_link_info(from, pool)
+                .call_status("hsa_amd_agent_memory_pool_get_info(LINK_INFO)")?;
+            let (Some(first), Some(link_type)) = (
+                hops.first(),
+                hops.first().and_then(|h| link_type_desc(h.link_type)),
+            ) else {
+                continue;
+            };
+            let (Some(from_id), Some(to_id)) = (agents.get(a), agents.get(b)) else {
+                continue;
+            };
+            links.push(LinkDesc {
+                from: AgentIds::One(from_id.id.clone()),
+                to: AgentIds::One(to_id.id.clone()),
+                link_type,
+                hops: u32::try_from(hops.len()).unwrap_or(u32::MAX),
+                numa_distance: first.numa_distance,
+                min_latency: first.min_latency,
+                max_latency: first.max_latency,
+                min_bandwidth: first.min_bandwidth,
+                max_bandwidth: first.max_bandwidth,
+                atomic_32bit: first.atomic_support_32bit,
+                atomic_64bit: first.atomic_support_64bit,
+                coherent: first.coherent_support,
+                bidirectional: false,
+            });
+        }
+    }
+    Ok((agents, links))
+}
+
+/// The description of what `backend` reports.
+pub fn capture(backend: &Backend, name: &str, description: Option<&str>) -> Result<MachineDesc> {
+    let hip = backend.hip();
+    let hip_based = matches!(backend.name(), "hip" | "cuda");
+    let (agents, links) = if hip_based {
+        let devices = list_hip_devices(backend)?;
+        (devices.iter().map(hip_agent).collect(), Vec::new())
+    } else {
+        let hsa = backend.hsa();
+        hsa.init().call_status("hsa_init")?;
+        // HIP may be unusable where HSA works (and the other way round).
+        let _ = hip.init(0);
+        let walk = capture_hsa(backend);
+        Status::join_results(walk, hsa.shut_down().call_status("hsa_shut_down"))?
+    };
+    let runtime = HipRuntimeDesc {
+        driver_version: hip
+            .driver_get_version()
+            .call_status("hipDriverGetVersion")?,
+        runtime_version: hip
+            .runtime_get_version()
+            .call_status("hipRuntimeGetVersion")?,
+        rccl_version: backend.ccl().and_then(|ccl| ccl.get_version().ok()),
+    };
+    let gpus = agents.iter().filter(|a| a.kind == AgentKind::Gpu).count();
+    Ok(MachineDesc {
+        name: name.to_string(),
+        description: description.map_or_else(
+            || {
+                format!(
+                    "captured from backend '{}' ({} agents, {gpus} GPU)",
+                    backend.name(),
+                    agents.len()
+                )
+            },
+            str::to_string,
+        ),
+        hip: runtime,
+        agents,
+        links,
+    })
+}
+
+/// The description as TOML.
+pub fn to_toml(desc: &MachineDesc) -> Result<String> {
+    toml::to_string_pretty(desc).map_err(|e| Status::internal(format!("TOML output: {e}")))
+}
+
+/// Captures the backend and writes the description.
+pub fn run(global: &GlobalArgs, args: &CaptureArgs, out: &mut dyn Write) -> Result<()> {
+    let backend = global.open_backend()?;
+    let desc = capture(&backend, &args.name, args.description.as_deref())?;
+    let text = to_toml(&desc)?;
+    match &args.output {
+        Some(path) => std::fs::write(path, &text)
+            .map_err(|e| Status::unavailable(format!("writing '{}': {e}", path.display()))),
+        None => out.write_all(text.as_bytes()).map_err(write_error),
+    }
+}

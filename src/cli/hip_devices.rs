@@ -1,0 +1,192 @@
+//! The GPUs of a HIP backend (`--backend hip|cuda`), listed the way IREE's
+//! HIP driver enumerates them (`hipInit`, `hipGetDeviceCount`, then per
+//! ordinal `hipDeviceGet`, `hipDeviceGetName`, `hipDeviceGetUuid`,
+//! `hipGetDeviceProperties`), in the shape of `devices`' agent entries.
+//!
+//! What HSA would report and HIP does not is derived, the same way for both
+//! platforms:
+//! - `name`: the arch without features (`gfx942` from `gfx942:sramecc+:xnack-`);
+//!   on NVIDIA, where `gcnArchName` is empty, `sm_<major><minor>`;
+//! - `isas`: `amdgcn-amd-amdhsa--<gcnArchName>`, or `nvptx64-nvidia-cuda--sm_XY`;
+//! - `uuid` (HSA's `GPU-<16 hex>`): on AMD, HIP's 16 UUID bytes *are* the
+//!   ASCII of those 16 hex digits; otherwise the first 8 bytes in hex. The
+//!   full 16-byte UUID is `path` (what `nvidia-smi -L` prints on NVIDIA);
+//! - `node`: the ordinal; `numa_node`: the PCI device's sysfs `numa_node`
+//!   (0 when the kernel reports none);
+//! - `pools`: one global, coarse-grained, allocatable pool of `totalGlobalMem`.
+
+use crate::backend::{Backend, CallResultExt, HIP_MAX_DEVICE_NAME_LENGTH, HipDeviceProps, HipUuid};
+use crate::status::Result;
+
+use super::devices::{AgentJson, PoolJson};
+
+/// What one HIP device reports, with the derived HSA-shaped fields.
+#[derive(Clone, Debug)]
+pub struct HipDeviceReport {
+    /// The ordinal.
+    pub ordinal: i32,
+    /// `hipDeviceGet`'s device.
+    pub device: i32,
+    /// `hipDeviceGetName`.
+    pub name: String,
+    /// `hipDeviceGetUuid`.
+    pub uuid: HipUuid,
+    /// `hipGetDeviceProperties`.
+    pub props: HipDeviceProps,
+    /// The host NUMA node of the PCI device.
+    pub numa_node: u32,
+}
+
+impl HipDeviceReport {
+    /// True for an AMD device (HIP reports a `gcnArchName`).
+    pub fn is_amd(&self) -> bool {
+        !self.props.gcn_arch_name.is_empty()
+    }
+
+    /// The agent name HSA would report.
+    pub fn arch(&self) -> String {
+        if self.is_amd() {
+            let arch = &self.props.gcn_arch_name;
+            arch.split(':').next().unwrap_or(arch).to_string()
+        } else {
+            format!("sm_{}{}", self.props.major, self.props.minor)
+        }
+    }
+
+    /// The device's ISA name.
+    pub fn isa(&self) -> String {
+        if self.is_amd() {
+            format!("amdgcn-amd-amdhsa--{}", self.props.gcn_arch_name)
+        } else {
+            format!("nvptx64-nvidia-cuda--{}", self.arch())
+        }
+    }
+
+    /// HSA's `GPU-<16 hex>` form of the UUID (module docs).
+    pub fn hsa_uuid(&self) -> String {
+        let bytes = self.uuid.bytes();
+        if bytes.iter().all(u8::is_ascii_hexdigit) {
+            format!(
+                "GPU-{}",
+                String::from_utf8_lossy(bytes).to_ascii_lowercase()
+            )
+        } else {
+            let hex: String = bytes.iter().take(8).map(|b| format!("{b:02x}")).collect();
+            format!("GPU-{hex}")
+        }
+    }
+
+    /// The entry `devices` prints.
+    pub fn agent_json(&self) -> AgentJson {
+        AgentJson {
+            index: usize::try_from(self.ordinal).unwrap_or(0),
+            kind: "gpu",
+            name: self.arch(),
+            uuid: self.hsa_uuid(),
+            isas: vec![self.isa()],
+            numa_node: self.numa_node,
+            product: self.name.clone(),
+            node: u32::try_from(self.ordinal).unwrap_or(0),
+            pools: vec![PoolJson {
+                segment: "global",
+                flags: vec!["coarse_grained"],
+                size: self.props.total_global_mem,
+                alloc_allowed: true,
+            }],
+            device_id: Some(self.device.saturating_add(1)),
+            path: Some(self.uuid.device_path()),
+        }
+    }
+}
+
+/// The sysfs NUMA node of a PCI device (0 when unknown or `-1`).
+fn pci_numa_node(props: &HipDeviceProps) -> u32 {
+    let path = format!(
+        "/sys/bus/pci/devices/{:04x}:{:02x}:{:02x}.0/numa_node",
+        props.pci_domain_id, props.pci_bus_id, props.pci_device_id
+    );
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| text.trim().parse::<u32>().ok())
+        .unwrap_or(0)
+}
+
+/// Enumerates the HIP devices of `backend`.
+pub fn list_hip_devices(backend: &Backend) -> Result<Vec<HipDeviceReport>> {
+    let hip = backend.hip();
+    hip.init(0).call_status("hipInit")?;
+    let count = hip.get_device_count().call_status("hipGetDeviceCount")?;
+    let mut out = Vec::new();
+    for ordinal in 0..count {
+        let device = hip.device_get(ordinal).call_status("hipDeviceGet")?;
+        let name = hip
+            .device_get_name(device, HIP_MAX_DEVICE_NAME_LENGTH)
+            .call_status("hipDeviceGetName")?;
+        let uuid = hip
+            .device_get_uuid(device)
+            .call_status("hipDeviceGetUuid")?;
+        let props = hip
+            .get_device_properties(ordinal)
+            .call_status("hipGetDeviceProperties")?;
+        let numa_node = pci_numa_node(&props);
+        out.push(HipDeviceReport {
+            ordinal,
+            device: device.raw(),
+            name,
+            uuid,
+            props,
+            numa_node,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(gcn: &str, uuid: [u8; 16]) -> HipDeviceReport {
+        HipDeviceReport {
+            ordinal: 0,
+            device: 0,
+            name: "X".into(),
+            uuid: HipUuid(uuid),
+            props: HipDeviceProps {
+                gcn_arch_name: gcn.into(),
+                major: 9,
+                minor: 0,
+                ..Default::default()
+            },
+            numa_node: 0,
+        }
+    }
+
+    #[test]
+    fn amd_uuid_bytes_are_the_hsa_digits() {
+        let r = report("gfx942:sramecc+:xnack-", *b"e56b237e725ec427");
+        assert_eq!(r.hsa_uuid(), "GPU-e56b237e725ec427");
+        assert_eq!(r.arch(), "gfx942");
+        assert_eq!(r.isa(), "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-");
+    }
+
+    #[test]
+    fn nvidia_uuid_bytes_are_binary() {
+        let bytes = [
+            0xda, 0xbf, 0x1f, 0x1f, 0xee, 0xb9, 0x48, 0xc3, 0x62, 0xb8, 0x69, 0xc3, 0x6d, 0x7c,
+            0x95, 0xdb,
+        ];
+        let r = report("", bytes);
+        assert_eq!(r.hsa_uuid(), "GPU-dabf1f1feeb948c3");
+        assert_eq!(
+            r.uuid.device_path(),
+            "GPU-dabf1f1f-eeb9-48c3-62b8-69c36d7c95db"
+        );
+        assert_eq!(r.arch(), "sm_90");
+        assert_eq!(r.isa(), "nvptx64-nvidia-cuda--sm_90");
+        let json = r.agent_json();
+        assert_eq!(
+            (json.device_id, json.path.as_deref()),
+            (Some(1), Some("GPU-dabf1f1f-eeb9-48c3-62b8-69c36d7c95db"))
+        );
+    }
+}
