@@ -6,11 +6,11 @@
 
 pub mod capture;
 pub mod devices;
-pub mod inspect;
 pub mod hip_devices;
+pub mod inspect;
 pub mod machines;
-pub mod topology;
 pub mod pack;
+pub mod topology;
 
 use std::io::Write;
 
