@@ -11,8 +11,6 @@ pub mod hip_devices;
 pub mod info;
 pub mod inspect;
 pub mod load;
-pub mod hip_devices;
-pub mod inspect;
 pub mod machines;
 pub mod pack;
 pub mod topology;
