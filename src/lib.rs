@@ -5,8 +5,44 @@
 //! driver, and AMDGPU executable loading. Every HSA and HIP call goes through
 //! the backend traits in [`backend`]; the default backend is a deterministic
 //! simulated ROCm node ([`amdgpu_sim`]), so everything runs without a GPU.
+//! Errors are one type, [`Status`], with IREE's codes and messages.
 //!
-//! See `ARCHITECTURE.md` for the module map and the data flow.
+//! ## A short tour
+//!
+//! - **Backends** — [`backend::Backend::sim`] opens a simulated node (a preset
+//!   such as `"mi300x-8"` or a machine file); with feature `real`,
+//!   `backend::dylib::open_backend` opens the vendor libraries.
+//! - **Topology** — [`device::amdgpu::create_gpu_agent_group`] builds a
+//!   [`group::DeviceGroup`] of one HAL device per GPU agent; its
+//!   [`topology::Topology`] holds IREE's packed [`topology::Edge`] per pair;
+//!   [`group::report`] renders it as text, JSON or Graphviz.
+//! - **HIP driver** — [`hip::HipDriver`] enumerates HIP devices and resolves
+//!   IREE device paths (`0`, `GPU-<uuid>`, `0,1`) to logical devices.
+//! - **Code objects and executables** — [`codeobj`] reads HSACO ELF files and
+//!   their metadata; [`wrapped`] verifies, inspects and packs IREE's `AMD1`
+//!   and `HIP1` executables; [`executable::create`] loads one on the GPUs a
+//!   queue affinity selects.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use amdgpu_hal::backend::{Backend, CallResultExt};
+//! use amdgpu_hal::device::{FrontierTracker, amdgpu::create_gpu_agent_group};
+//! use amdgpu_hal::topology::LinkClass;
+//!
+//! let backend = Backend::sim("mi300x-8")?;
+//! let hsa = backend.hsa_arc();
+//! hsa.init().call_status("hsa_init")?;
+//! let group = create_gpu_agent_group(&hsa, Arc::new(FrontierTracker::default()))?;
+//! assert_eq!(group.device_count(), 8);
+//! let edge = group.topology().edge(0, 1).unwrap();
+//! assert_eq!(edge.link_class(), LinkClass::NvlinkIf); // xGMI between MI300X GPUs
+//! drop(group);
+//! hsa.shut_down().call_status("hsa_shut_down")?;
+//! # Ok::<(), amdgpu_hal::Status>(())
+//! ```
+//!
+//! `examples/` has runnable programs (`enumerate_devices`, `load_executable`,
+//! `fault_cleanup`); `ARCHITECTURE.md` maps the modules and data flows.
 #![cfg_attr(not(feature = "real"), forbid(unsafe_code))]
 #![cfg_attr(feature = "real", deny(unsafe_code))]
 #![warn(missing_docs)]

@@ -93,6 +93,7 @@ pub fn load_machine(name_or_path: &str) -> Result<Machine> {
 impl Backend {
     /// The simulated backend on the machine `--machine` names (a preset or a file).
     pub fn sim(machine: &str) -> Result<Backend> {
+        let _span = tracing::debug_span!("sim_machine_load", machine).entered();
         let loaded = load_machine(machine)?;
         let label = loaded.name.clone();
         Ok(Backend::from_sim(Arc::new(Sim::new(loaded)), &label))

@@ -445,7 +445,14 @@ pub fn to_toml(desc: &MachineDesc) -> Result<String> {
 pub fn run(global: &GlobalArgs, args: &CaptureArgs, out: &mut dyn Write) -> Result<()> {
     let backend = global.open_backend()?;
     let desc = capture(&backend, &args.name, args.description.as_deref())?;
-    let text = to_toml(&desc)?;
+    // `--json`: the same description as JSON (the simulator reads both).
+    let text = if global.json {
+        serde_json::to_string_pretty(&desc)
+            .map(|json| json + "\n")
+            .map_err(|e| Status::internal(format!("JSON output: {e}")))?
+    } else {
+        to_toml(&desc)?
+    };
     match &args.output {
         Some(path) => std::fs::write(path, &text)
             .map_err(|e| Status::unavailable(format!("writing '{}': {e}", path.display()))),

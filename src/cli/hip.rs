@@ -221,8 +221,19 @@ pub fn run_devices(global: &GlobalArgs, out: &mut dyn Write) -> Result<()> {
 /// `path` selects (every device when empty), one HAL device each, with
 /// HIP→HIP edges refined from peer access and P2P attributes.
 pub fn run_topology(global: &GlobalArgs, path: &str, out: &mut dyn Write) -> Result<()> {
+    run_topology_view(global, path, false, out)
+}
+
+/// [`run_topology`], or with `dot` the group as a Graphviz graph
+/// ([`render_dot`](crate::group::report::render_dot)).
+pub fn run_topology_view(
+    global: &GlobalArgs,
+    path: &str,
+    dot: bool,
+    out: &mut dyn Write,
+) -> Result<()> {
     use crate::device::FrontierTracker;
-    use crate::group::report::{render_text, to_json};
+    use crate::group::report::{render_dot, render_text, to_json};
     let (driver, backend) = open_driver(global)?;
     let machine = backend.map_or_else(|| HOST_MACHINE.to_owned(), |b| b.machine().to_owned());
     let group = driver
@@ -232,6 +243,12 @@ pub fn run_topology(global: &GlobalArgs, path: &str, out: &mut dyn Write) -> Res
                 "building the HIP device group of machine '{machine}'"
             ))
         })?;
+    if dot {
+        let title = format!("{machine} (backend hip)");
+        return out
+            .write_all(render_dot(&group, "GPU", &title).as_bytes())
+            .map_err(write_error);
+    }
     if global.json {
         return write_json(out, &to_json(&group));
     }

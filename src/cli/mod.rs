@@ -6,6 +6,7 @@
 
 pub mod capture;
 pub mod devices;
+pub mod help;
 pub mod hip;
 pub mod hip_devices;
 pub mod info;
@@ -32,6 +33,11 @@ pub struct Cli {
     /// Options every subcommand takes.
     #[command(flatten)]
     pub global: GlobalArgs,
+    /// Log the main steps (backend open, group creation, executable creation,
+    /// inspect) as `tracing` spans on stderr; `-vv` adds debug detail.
+    /// `RUST_LOG` overrides the filter.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -56,27 +62,41 @@ pub struct GlobalArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List the embedded machine presets.
+    #[command(after_help = help::MACHINES)]
     Machines(machines::MachinesArgs),
     /// List the agents of a machine (index, kind, name, UUID, ISAs, pools);
     /// with `--backend hip`, the HIP devices with IREE's device ids and paths.
+    #[command(after_help = help::DEVICES)]
     Devices(devices::DevicesArgs),
     /// Load an executable (AMD1 or raw HSACO) on the machine's GPUs and show its tables.
+    #[command(after_help = help::LOAD)]
     Load(load::LoadArgs),
     /// Dump the HIP device facts (IREE's `dump_device_info`) of a device path.
+    #[command(after_help = help::INFO)]
     Info(info::InfoArgs),
     /// Build a device group of the machine's GPU agents and print its topology matrix.
+    #[command(after_help = help::TOPOLOGY)]
     Topology(topology::TopologyArgs),
     /// Wrap a raw HSACO into IREE's AMD1 executable (one export per kernel).
+    #[command(after_help = help::PACK)]
     Pack(pack::PackArgs),
     /// Show what an executable holds (AMD1, HIP1 or raw HSACO) and its exports' kernel facts.
+    #[command(after_help = help::INSPECT)]
     Inspect(inspect::InspectArgs),
     /// Write a machine description (simulator TOML) of what the backend reports.
+    #[command(after_help = help::CAPTURE)]
     Capture(capture::CaptureArgs),
 }
 
 impl GlobalArgs {
     /// Opens the backend these options select.
     pub fn open_backend(&self) -> Result<Backend> {
+        let _span = tracing::info_span!(
+            "backend_open",
+            backend = %self.backend,
+            machine = %self.machine
+        )
+        .entered();
         match self.backend.as_str() {
             SIM_BACKEND_NAME => Backend::sim(&self.machine),
             // `hip` is IREE's HIP driver: over the simulated machine's HIP
@@ -130,9 +150,31 @@ pub fn write_error(error: std::io::Error) -> Status {
     Status::unavailable(format!("writing output: {error}"))
 }
 
+/// Installs a stderr `tracing` subscriber for `-v` (info) / `-vv` (debug)
+/// that prints each span when it closes; nothing is installed without `-v`.
+/// `RUST_LOG`, when set, replaces the level filter.
+pub fn init_tracing(verbose: u8) {
+    use tracing_subscriber::EnvFilter;
+    use tracing_subscriber::fmt::format::FmtSpan;
+    if verbose == 0 {
+        return;
+    }
+    let level = if verbose == 1 { "info" } else { "debug" };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
+    // A second install (library users calling this twice) is harmless.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_target(false)
+        .with_span_events(FmtSpan::CLOSE)
+        .try_init();
+}
+
 /// The process entry: parses `std::env::args`, runs, reports; returns the exit code.
 pub fn main_with_args() -> std::process::ExitCode {
     let cli = Cli::parse();
+    init_tracing(cli.verbose);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     // Buffer the whole output: a failure prints nothing on stdout.

@@ -2,7 +2,8 @@
 //! agent of the machine and prints its topology: the link class of every
 //! pair with a legend and each device's NUMA node (like `nvidia-smi topo -m`
 //! / `rocm-smi --showtopo`), the copy costs and each device's peer bitmaps;
-//! with `--json`, every field of every edge (CLI-JSON.md `topology`).
+//! with `--json`, every field of every edge (CLI-JSON.md `topology`); with
+//! `--dot`, a Graphviz graph of the group (`| dot -Tpng -o topology.png`).
 
 use std::io::Write;
 use std::sync::Arc;
@@ -13,7 +14,7 @@ use super::{GlobalArgs, write_error, write_json};
 use crate::backend::CallResultExt;
 use crate::device::FrontierTracker;
 use crate::device::amdgpu::create_gpu_agent_group;
-use crate::group::report::{render_text, to_json};
+use crate::group::report::{render_dot, render_text, to_json};
 use crate::status::{Result, ResultExt, Status};
 
 /// Arguments of `topology`.
@@ -24,12 +25,20 @@ pub struct TopologyArgs {
     /// omitted.
     #[arg(long, value_name = "PATH", allow_negative_numbers = true)]
     pub device: Option<String>,
+    /// Print the group as a Graphviz graph (render with `dot -Tpng`).
+    #[arg(long, conflicts_with = "json")]
+    pub dot: bool,
 }
 
 /// Runs `topology`.
 pub fn run(global: &GlobalArgs, args: &TopologyArgs, out: &mut dyn Write) -> Result<()> {
     if global.backend == super::hip::HIP_BACKEND_NAME {
-        return super::hip::run_topology(global, args.device.as_deref().unwrap_or(""), out);
+        return super::hip::run_topology_view(
+            global,
+            args.device.as_deref().unwrap_or(""),
+            args.dot,
+            out,
+        );
     }
     if args.device.is_some() {
         return Err(Status::invalid_argument(
@@ -47,7 +56,10 @@ pub fn run(global: &GlobalArgs, args: &TopologyArgs, out: &mut dyn Write) -> Res
             )
         })
         .and_then(|group| {
-            if global.json {
+            if args.dot {
+                let title = format!("{} (backend {})", backend.machine(), backend.name());
+                Ok(render_dot(&group, "GPU", &title).into_bytes())
+            } else if global.json {
                 let mut text = Vec::new();
                 write_json(&mut text, &to_json(&group))?;
                 Ok(text)

@@ -55,6 +55,12 @@ pub fn create(
     params: &ExecutableParams<'_>,
     profile_registry: &ProfileRegistry,
 ) -> Result<Arc<Executable>> {
+    let _span = tracing::info_span!(
+        "executable_create",
+        format = params.executable_format,
+        queue_affinity = %format_args!("0x{:x}", params.queue_affinity)
+    )
+    .entered();
     let gpus = topology.gpu_agents();
     if gpus.is_empty() {
         return Err(Status::invalid_argument(

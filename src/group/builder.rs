@@ -75,6 +75,7 @@ impl DeviceGroupBuilder {
     /// docs](super).
     pub fn finalize(&mut self) -> Result<DeviceGroup> {
         let devices = std::mem::take(&mut self.devices);
+        let _span = tracing::info_span!("group_create", devices = devices.len()).entered();
         if devices.is_empty() {
             return Err(Status::invalid_argument(
                 "device group builder has no devices",

@@ -280,3 +280,102 @@ pub fn to_json(group: &DeviceGroup) -> TopologyJson {
         devices,
     }
 }
+
+/// The Graphviz style of a link class: line style and colour. Cheaper
+/// classes draw bolder; [`LinkClass::Isolated`] pairs get no edge at all.
+pub const fn dot_style(class: LinkClass) -> (&'static str, &'static str) {
+    match class {
+        LinkClass::SameDie => ("bold", "darkgreen"),
+        LinkClass::NvlinkIf => ("solid", "firebrick"),
+        LinkClass::PcieSameRoot => ("dashed", "royalblue"),
+        LinkClass::PcieCrossRoot => ("dotted", "darkorange"),
+        LinkClass::HostStaged => ("dotted", "gray40"),
+        LinkClass::Fabric => ("dashed", "purple"),
+        LinkClass::Other | LinkClass::Isolated => ("dotted", "gray70"),
+    }
+}
+
+/// Node fill colours of `render_dot`, one per NUMA node (cycled).
+pub const NUMA_FILLS: [&str; 8] = [
+    "#dbe9f6", "#fde0c5", "#d9f0d3", "#e8dff5", "#fff5b1", "#f9d5e5", "#d0f0f0", "#e6e6e6",
+];
+
+/// Escapes `text` for a double-quoted Graphviz string.
+fn dot_escape(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| match c {
+            '"' | '\\' => vec!['\\', c],
+            '\n' => vec!['\\', 'n'],
+            c => vec![c],
+        })
+        .collect()
+}
+
+/// The group's topology as a Graphviz `graph`: one node per device labelled
+/// `<prefix><index>` and its NUMA node (and its id, when the ids tell the
+/// devices apart), filled with a colour per NUMA node; one
+/// undirected edge per connected pair, styled by link class and labelled
+/// with the class code and the copy cost (`a/b` when the two directions
+/// differ), pen width growing as the cost falls (`9 - 2 × cost`, at least 1). `title` labels the graph.
+/// Render with `dot -Tpng`.
+pub fn render_dot(group: &DeviceGroup, prefix: &str, title: &str) -> String {
+    let topology = group.topology();
+    let n = topology.device_count();
+    let edge = |i: usize, j: usize| topology.edge(i, j).unwrap_or(Edge::EMPTY);
+    let mut out = String::new();
+    out.push_str("graph topology {\n");
+    let _ = writeln!(
+        out,
+        "  graph [label=\"{}\", labelloc=t, fontname=\"Helvetica\", layout=circo];",
+        dot_escape(title)
+    );
+    out.push_str("  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\"];\n");
+    out.push_str("  edge [fontname=\"Helvetica\", fontsize=10];\n");
+    let per_device: Vec<u8> = (0..n).map(|i| topology.numa_node(i).unwrap_or(0)).collect();
+    let ids: Vec<&str> = group.devices().iter().map(|d| d.id()).collect();
+    let mut distinct = ids.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let show_ids = distinct.len() == ids.len() && ids.len() > 1;
+    // circo lays the devices out on a circle (clusters would be ignored),
+    // so the NUMA node is the fill colour as well as a label line.
+    for (i, node) in per_device.iter().enumerate() {
+        let id = match ids.get(i) {
+            Some(id) if show_ids => format!("\\n{}", dot_escape(id)),
+            _ => String::new(),
+        };
+        let fill = NUMA_FILLS
+            .get(usize::from(*node) % NUMA_FILLS.len())
+            .copied()
+            .unwrap_or("#f4f4f4");
+        let _ = writeln!(
+            out,
+            "  d{i} [label=\"{prefix}{i}{id}\\nNUMA {node}\", fillcolor=\"{fill}\"];"
+        );
+    }
+    for i in 0..n {
+        for j in (i + 1)..n {
+            let (forward, backward) = (edge(i, j), edge(j, i));
+            let class = forward.link_class();
+            if class == LinkClass::Isolated {
+                continue;
+            }
+            let (style, color) = dot_style(class);
+            let (a, b) = (forward.copy_cost(), backward.copy_cost());
+            let cost = if a == b {
+                a.to_string()
+            } else {
+                format!("{a}/{b}")
+            };
+            // Thicker = cheaper: cost 2 draws 5, 3 draws 3, 4 and up draw 1.
+            let penwidth = 9u8.saturating_sub(a.min(b).saturating_mul(2)).max(1);
+            let _ = writeln!(
+                out,
+                "  d{i} -- d{j} [label=\"{} {cost}\", style={style}, color={color}, fontcolor={color}, penwidth={penwidth}];",
+                link_code(class)
+            );
+        }
+    }
+    out.push_str("}\n");
+    out
+}

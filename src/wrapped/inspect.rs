@@ -280,6 +280,7 @@ fn inspect_elf(data: &[u8], limits: &DeviceLimits) -> Result<InspectReport> {
 /// (HIP ones against [`HipLimits::AMDGPU`]) and checked against their code
 /// object's metadata as IREE's loaders do.
 pub fn inspect(data: &[u8], limits: &DeviceLimits) -> Result<InspectReport> {
+    let _span = tracing::info_span!("inspect", bytes = data.len()).entered();
     if has_identifier(data, AMD1_IDENTIFIER) {
         inspect_amd1(data, limits)
     } else if has_identifier(data, HIP1_IDENTIFIER) {
