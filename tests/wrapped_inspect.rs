@@ -243,7 +243,6 @@ fn spirv_executables_are_reported_as_offload_bundles() {
 
 fn hsaco_fixtures() -> Vec<(String, Vec<u8>)> {
     let mut all = files("fixtures/hsaco", "hsaco");
-    all.extend(files("fixtures/hsaco/outside_hal", "hsaco"));
     all.extend(files("fixtures/iree", "hsaco"));
     assert!(all.len() >= 18, "{} HSACO fixtures", all.len());
     all
