@@ -3,6 +3,8 @@
 use std::hint::black_box;
 use std::sync::Arc;
 
+use amdgpu_hal::backend::Backend;
+use amdgpu_hal::device::amdgpu::create_gpu_agent_group;
 use amdgpu_hal::device::testing::MockDevice;
 use amdgpu_hal::device::{FrontierTracker, HalDevice};
 use amdgpu_hal::group::DeviceGroupBuilder;
@@ -74,6 +76,17 @@ fn bench(c: &mut Criterion) {
     edges.finish();
     c.bench_function("topology/group_create_32", |b| {
         b.iter(|| builder(&devices).finalize().expect("group builds"))
+    });
+    // The whole path on a simulated MI300X node: 8 AMDGPU devices, every
+    // capability and link query through the backend trait.
+    let backend = Backend::sim("mi300x-8").expect("preset loads");
+    backend.hsa().init().expect("hsa_init");
+    let hsa = backend.hsa_arc();
+    c.bench_function("topology/amdgpu_group_mi300x_8", |b| {
+        b.iter(|| {
+            create_gpu_agent_group(&hsa, Arc::new(FrontierTracker::default()))
+                .expect("group builds")
+        })
     });
 }
 

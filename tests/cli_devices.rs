@@ -152,18 +152,19 @@ fn usage_errors_exit_2_and_real_backends_are_unavailable_here() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
+    // (`--backend hip` runs the HIP driver over the simulated machine; see hip_cli.rs.)
     let output = cli()
-        .args(["devices", "--backend", "hip"])
+        .args(["devices", "--backend", "hsa"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8(output.stderr).unwrap();
-    // With feature `real` the backend exists and fails in hipInit instead
-    // (tests/real_cli.rs asserts that message).
+    // With feature `real` the HSA runtime exists and fails in hsa_init
+    // (tests/real_cli.rs asserts the rest of that message).
     let expected = if cfg!(feature = "real") {
-        "Error: FAILED_PRECONDITION; HIP driver error 'hipErrorInvalidDevice' (101)"
+        "Error: RESOURCE_EXHAUSTED; [hsa_init] HSA_STATUS_ERROR_OUT_OF_RESOURCES"
     } else {
-        "Error: UNAVAILABLE; backend 'hip' is not available"
+        "Error: UNAVAILABLE; backend 'hsa' is not available"
     };
     assert!(stderr.starts_with(expected), "{stderr}");
 }

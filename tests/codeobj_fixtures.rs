@@ -423,3 +423,24 @@ fn header_matches_llvm_readelf_header() {
         assert_eq!(calculate_size(&data).unwrap() as u64, shoff + shnum * 64);
     }
 }
+
+#[test]
+fn only_the_kernels_meant_to_fall_outside_the_hal_projection_do() {
+    for path in fixtures() {
+        let data = std::fs::read(&path).unwrap();
+        let md = CodeObjectMetadata::from_elf(&data).unwrap();
+        for kernel in &md.kernels {
+            // kernels.cl: `mixed_args` has char/short arguments and `dynamic_lds`
+            // a dynamic LDS pointer, both valid but outside IREE's projection.
+            let outside = matches!(kernel.symbol, "mixed_args.kd" | "dynamic_lds.kd");
+            let projected = kernel.default_export_parameters();
+            assert_eq!(
+                projected.is_err(),
+                outside,
+                "{} {}",
+                path.display(),
+                kernel.symbol
+            );
+        }
+    }
+}

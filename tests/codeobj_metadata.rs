@@ -502,3 +502,63 @@ proptest! {
         let _ = CodeObjectMetadata::from_elf(&data);
     }
 }
+
+fn raw_note(namesz: u32, descsz: u32, kind: u32, tail: &[u8]) -> Vec<u8> {
+    let mut n = Vec::new();
+    n.extend_from_slice(&namesz.to_le_bytes());
+    n.extend_from_slice(&descsz.to_le_bytes());
+    n.extend_from_slice(&kind.to_le_bytes());
+    n.extend_from_slice(tail);
+    n
+}
+
+#[test]
+fn rejects_note_sizes_that_overflow() {
+    let cases: &[(Vec<u8>, &str)] = &[
+        (
+            raw_note(u32::MAX, 4, 32, b"AMDGPU\0\0abcd"),
+            "note name exceeds PT_NOTE bounds",
+        ),
+        (
+            raw_note(7, u32::MAX, 32, b"AMDGPU\0\0abcd"),
+            "note descriptor exceeds PT_NOTE bounds",
+        ),
+        (
+            raw_note(7, 0xFFFF_FFF0, 32, b"AMDGPU\0\0"),
+            "note descriptor exceeds PT_NOTE bounds",
+        ),
+        (
+            raw_note(13, 0, 32, b"AMDGPU\0\0abcd\x01"),
+            "descriptor offset exceeds PT_NOTE bounds",
+        ),
+    ];
+    for (area, needle) in cases {
+        let err = parse_elf(&elf_with_note_area(area)).unwrap_err();
+        assert_eq!(err.code(), StatusCode::InvalidArgument, "{needle}: {err}");
+        assert!(err.message().contains(needle), "{needle}: {err}");
+    }
+    // A PT_NOTE whose range overflows or passes the end of the file.
+    let mut elf = elf_with_metadata(&iree_kernel_metadata(KernelOptions::default()));
+    elf[64 + 8..64 + 16].copy_from_slice(&u64::MAX.to_le_bytes());
+    let err = parse_elf(&elf).unwrap_err();
+    assert!(
+        err.message().contains("PT_NOTE exceeds file bounds"),
+        "{err}"
+    );
+    // Program headers past the end, and too small.
+    let mut elf = elf_with_metadata(&iree_kernel_metadata(KernelOptions::default()));
+    elf[32..40].copy_from_slice(&(1u64 << 62).to_le_bytes());
+    let err = parse_elf(&elf).unwrap_err();
+    assert!(
+        err.message().contains("program headers exceed file bounds"),
+        "{err}"
+    );
+    let mut elf = elf_with_metadata(&iree_kernel_metadata(KernelOptions::default()));
+    elf[54..56].copy_from_slice(&32u16.to_le_bytes());
+    let err = parse_elf(&elf).unwrap_err();
+    assert!(err.message().contains("entries are too small"), "{err}");
+    // No program headers and no sections.
+    let mut elf = elf_with_metadata(&iree_kernel_metadata(KernelOptions::default()));
+    elf[56..58].copy_from_slice(&0u16.to_le_bytes());
+    assert_eq!(parse_elf(&elf).unwrap_err().code(), StatusCode::NotFound);
+}

@@ -856,3 +856,38 @@ mod hal {
         assert!(err.mentions("refining edge [0,1]"), "{err}");
     }
 }
+
+#[test]
+fn logical_device_create_validates_its_own_inputs() {
+    use amdgpu_hal::hip::rccl::Collectives;
+    use amdgpu_hal::hip::{DeviceParams, HipLogicalDevice};
+    let log = Log::default();
+    let hip: Arc<dyn Hip> = Arc::new(node(2, &log, |_| {}));
+    let make = |devices: &[HipDevice]| {
+        HipLogicalDevice::create(
+            Arc::clone(&hip),
+            devices,
+            DeviceParams::default(),
+            Collectives::Unavailable(rccl_not_available()),
+        )
+    };
+    let err = make(&[]).unwrap_err();
+    assert_eq!(err.code(), StatusCode::InvalidArgument);
+    let err = make(&[HipDevice(1), HipDevice(1)]).unwrap_err();
+    assert_eq!(err.code(), StatusCode::InvalidArgument);
+    assert!(err.message().contains("listed twice (entries 1 and 2)"));
+    let many: Vec<HipDevice> = (0..65).map(HipDevice).collect();
+    assert!(
+        make(&many)
+            .unwrap_err()
+            .message()
+            .starts_with("too many physical devices")
+    );
+    assert_eq!(
+        make(&[HipDevice(1), HipDevice(0)])
+            .unwrap()
+            .physical_devices()
+            .len(),
+        2
+    );
+}

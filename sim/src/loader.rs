@@ -14,6 +14,8 @@ use crate::node::{
 
 /// Largest image one code object may load as.
 pub const MAX_LOAD_BYTES: u64 = 1 << 32;
+/// Bytes of simulated code addresses per agent.
+pub const CODE_WINDOW_BYTES: u64 = 1 << 40;
 /// Alignment of load bases.
 pub const LOAD_ALIGNMENT: u64 = 1 << 16;
 /// `HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED`.
@@ -174,16 +176,22 @@ impl Sim {
                     return Err(HsaCode::OUT_OF_RESOURCES);
                 }
                 for symbol in &code.symbols {
-                    let taken = state.symbols.values().any(|s| {
-                        s.executable == exec_serial
-                            && s.agent == agent_index
-                            && s.name == symbol.name
-                    });
+                    let taken = state.symbol_index.contains_key(&(
+                        exec_serial,
+                        agent_index,
+                        symbol.name.clone(),
+                    ));
                     if taken {
                         return Err(VARIABLE_ALREADY_DEFINED);
                     }
                 }
                 let next = state.code_next.get(agent_index).copied().unwrap_or(0);
+                if next
+                    .checked_add(load_size)
+                    .is_none_or(|end| end > CODE_WINDOW_BYTES)
+                {
+                    return Err(HsaCode::OUT_OF_RESOURCES);
+                }
                 let base = code_base(agent_index) + next;
                 let contents: Vec<(u64, &[u8])> = code
                     .segments
@@ -200,6 +208,9 @@ impl Sim {
                 let delta = base.wrapping_sub(min_vaddr) as i64;
                 for symbol in &code.symbols {
                     let s = state.serial();
+                    state
+                        .symbol_index
+                        .insert((exec_serial, agent_index, symbol.name.clone()), s);
                     state.symbols.insert(
                         s,
                         SymbolRecord {
@@ -265,6 +276,7 @@ impl Sim {
                     }
                 }
                 state.symbols.retain(|_, symbol| symbol.executable != s);
+                state.symbol_index.retain(|key, _| key.0 != s);
                 Ok(())
             },
         )
@@ -294,12 +306,9 @@ impl Sim {
             };
             let agent_index = sim.agent_index(agent)?;
             state
-                .symbols
-                .iter()
-                .find(|(_, sym)| {
-                    sym.executable == s && sym.agent == agent_index && sym.name == name
-                })
-                .map(|(&serial, _)| handle(TAG_SYMBOL, serial))
+                .symbol_index
+                .get(&(s, agent_index, name.to_string()))
+                .map(|&serial| handle(TAG_SYMBOL, serial))
                 .ok_or(HsaCode::INVALID_SYMBOL_NAME)
         })
     }

@@ -90,6 +90,8 @@ pub(crate) struct State {
     pub(crate) executables: BTreeMap<u64, Executable>,
     pub(crate) loaded: BTreeMap<u64, Loaded>,
     pub(crate) symbols: BTreeMap<u64, SymbolRecord>,
+    /// (executable, agent, name) → symbol serial: O(log n) lookups by name.
+    pub(crate) symbol_index: BTreeMap<(u64, usize, String), u64>,
     pub(crate) next_serial: u64,
     pub(crate) code_next: Vec<u64>,
     pub(crate) access: BTreeMap<u64, BTreeSet<usize>>,
@@ -184,6 +186,7 @@ impl Sim {
             executables: BTreeMap::new(),
             loaded: BTreeMap::new(),
             symbols: BTreeMap::new(),
+            symbol_index: BTreeMap::new(),
             next_serial: 0,
             code_next: vec![0; machine.agents.len()],
             access: BTreeMap::new(),

@@ -223,6 +223,9 @@ fn human_size(bytes: u64) -> String {
 
 /// Lists the agents (text or `--json`).
 pub fn run(global: &GlobalArgs, _args: &DevicesArgs, out: &mut dyn Write) -> Result<()> {
+    if global.backend == super::hip::HIP_BACKEND_NAME {
+        return super::hip::run_devices(global, out);
+    }
     let backend = global.open_backend()?;
     let report = list_agents(&backend)?;
     if global.json {

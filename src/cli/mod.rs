@@ -6,8 +6,14 @@
 
 pub mod capture;
 pub mod devices;
+pub mod hip;
 pub mod hip_devices;
+pub mod info;
+pub mod inspect;
+pub mod load;
 pub mod machines;
+pub mod pack;
+pub mod topology;
 
 use std::io::Write;
 
@@ -51,8 +57,19 @@ pub struct GlobalArgs {
 pub enum Command {
     /// List the embedded machine presets.
     Machines(machines::MachinesArgs),
-    /// List the agents of a machine (index, kind, name, UUID, ISAs, pools).
+    /// List the agents of a machine (index, kind, name, UUID, ISAs, pools);
+    /// with `--backend hip`, the HIP devices with IREE's device ids and paths.
     Devices(devices::DevicesArgs),
+    /// Load an executable (AMD1 or raw HSACO) on the machine's GPUs and show its tables.
+    Load(load::LoadArgs),
+    /// Dump the HIP device facts (IREE's `dump_device_info`) of a device path.
+    Info(info::InfoArgs),
+    /// Build a device group of the machine's GPU agents and print its topology matrix.
+    Topology(topology::TopologyArgs),
+    /// Wrap a raw HSACO into IREE's AMD1 executable (one export per kernel).
+    Pack(pack::PackArgs),
+    /// Show what an executable holds (AMD1, HIP1 or raw HSACO) and its exports' kernel facts.
+    Inspect(inspect::InspectArgs),
     /// Write a machine description (simulator TOML) of what the backend reports.
     Capture(capture::CaptureArgs),
 }
@@ -62,6 +79,21 @@ impl GlobalArgs {
     pub fn open_backend(&self) -> Result<Backend> {
         match self.backend.as_str() {
             SIM_BACKEND_NAME => Backend::sim(&self.machine),
+            // `hip` is IREE's HIP driver: over the simulated machine's HIP
+            // devices, unless `--machine host` asks for the real runtime.
+            hip::HIP_BACKEND_NAME if self.machine != hip::HOST_MACHINE => {
+                let sim = Backend::sim(&self.machine)?;
+                let backend = Backend::new(
+                    hip::HIP_BACKEND_NAME,
+                    sim.machine(),
+                    sim.hsa_arc(),
+                    sim.hip_arc(),
+                );
+                Ok(match sim.ccl_arc() {
+                    Some(ccl) => backend.with_ccl(ccl),
+                    None => backend,
+                })
+            }
             #[cfg(feature = "real")]
             real => crate::backend::dylib::open_backend(real),
             #[cfg(not(feature = "real"))]
@@ -77,6 +109,11 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
     match &cli.command {
         Command::Machines(args) => machines::run(&cli.global, args, out),
         Command::Devices(args) => devices::run(&cli.global, args, out),
+        Command::Load(args) => load::run(&cli.global, args, out),
+        Command::Info(args) => info::run(&cli.global, args, out),
+        Command::Topology(args) => topology::run(&cli.global, args, out),
+        Command::Pack(args) => pack::run(&cli.global, args, out),
+        Command::Inspect(args) => inspect::run(&cli.global, args, out),
         Command::Capture(args) => capture::run(&cli.global, args, out),
     }
 }

@@ -30,6 +30,9 @@ pub struct PhysicalDevice {
     pub integrated: bool,
     /// `hipDeviceAttributeManagedMemory`: managed allocations supported.
     pub managed_memory: bool,
+    /// The host NUMA node, when something outside HIP knows it (HIP has no
+    /// query for it; see [`HipDriver::with_numa_nodes`](super::HipDriver::with_numa_nodes)).
+    pub numa_node: Option<u8>,
 }
 
 /// What HIP reports about the link `src -> dst` between two devices.
@@ -109,8 +112,8 @@ fn check_params(params: &DeviceParams) -> Result<()> {
 }
 
 impl HipLogicalDevice {
-    /// Creates the logical device over `devices` (distinct, already
-    /// validated by the driver): checks the parameters, reads each
+    /// Creates the logical device over `devices` (1..=64, distinct):
+    /// checks the parameters, reads each
     /// device's UUID, name and memory attributes, and — when there are
     /// several — enables peer access from each to every other member that
     /// `hipDeviceCanAccessPeer` allows (an already-enabled peer is fine).
@@ -129,6 +132,15 @@ impl HipLogicalDevice {
                 "a logical HIP device needs at least one physical device",
             ));
         }
+        if devices.len() > super::MAX_PHYSICAL_DEVICES {
+            return Err(crate::status!(
+                InvalidArgument,
+                "too many physical devices allocated for this logical device ({} > {})",
+                devices.len(),
+                super::MAX_PHYSICAL_DEVICES
+            ));
+        }
+        super::driver::check_distinct(devices)?;
         let h = hip.as_ref();
         let mut physical = Vec::with_capacity(devices.len());
         for &device in devices {
@@ -147,6 +159,7 @@ impl HipLogicalDevice {
                     .map_err(|e| hip_status(h, e, "hipDeviceGetName"))?,
                 integrated: attribute(HipDeviceAttribute::Integrated)? != 0,
                 managed_memory: attribute(HipDeviceAttribute::ManagedMemory)? != 0,
+                numa_node: None,
             });
         }
         let k = devices.len();
@@ -178,6 +191,13 @@ impl HipLogicalDevice {
             collectives,
             slot: TopologySlot::new(),
         })
+    }
+
+    /// Sets each physical device's NUMA node from `lookup` (by UUID).
+    pub fn assign_numa_nodes(&mut self, lookup: impl Fn(&DeviceUuid) -> Option<u8>) {
+        for p in &mut self.physical {
+            p.numa_node = lookup(&p.uuid);
+        }
     }
 
     /// The physical devices, in the order the path named them.

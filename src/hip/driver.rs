@@ -77,6 +77,8 @@ pub struct HipDriver {
     device_params: DeviceParams,
     library_path: Option<String>,
     collectives: Collectives,
+    numa_nodes: Vec<(DeviceUuid, u8)>,
+    numa_distances: Option<Arc<dyn crate::topology::NumaDistances>>,
 }
 
 impl std::fmt::Debug for HipDriver {
@@ -137,6 +139,8 @@ impl HipDriver {
             device_params: options.device,
             library_path: loaded.library_path,
             collectives,
+            numa_nodes: Vec::new(),
+            numa_distances: None,
         })
     }
 
@@ -157,6 +161,31 @@ impl HipDriver {
             },
             || backend.ccl().ok_or_else(rccl_not_available),
         )
+    }
+
+    /// The same driver, told each device's host NUMA node by UUID (HIP
+    /// cannot say; the HSA agents of the same node can). Created devices
+    /// report it in their capabilities.
+    #[must_use]
+    pub fn with_numa_nodes(mut self, nodes: Vec<(DeviceUuid, u8)>) -> HipDriver {
+        self.numa_nodes = nodes;
+        self
+    }
+
+    /// The same driver with the SLIT its device groups use instead of the
+    /// host's (a simulated machine's, from its HSA agents).
+    #[must_use]
+    pub fn with_numa_distances(
+        mut self,
+        numa: Arc<dyn crate::topology::NumaDistances>,
+    ) -> HipDriver {
+        self.numa_distances = Some(numa);
+        self
+    }
+
+    /// The SLIT set by [`with_numa_distances`](Self::with_numa_distances).
+    pub fn numa_distances(&self) -> Option<&Arc<dyn crate::topology::NumaDistances>> {
+        self.numa_distances.as_ref()
     }
 
     /// The HIP runtime.
@@ -456,7 +485,7 @@ impl HipDriver {
         self.create_logical(devices, &[])
     }
 
-    fn create_logical(
+    pub(crate) fn create_logical(
         &self,
         devices: Vec<HipDevice>,
         params: &[(&str, &str)],
@@ -470,18 +499,27 @@ impl HipDriver {
             }
             device_params.external_stream = Some(stream);
         }
-        HipLogicalDevice::create(
+        let mut device = HipLogicalDevice::create(
             Arc::clone(&self.hip),
             &devices,
             device_params,
             self.collectives.clone(),
-        )
+        )?;
+        if !self.numa_nodes.is_empty() {
+            device.assign_numa_nodes(|uuid| {
+                self.numa_nodes
+                    .iter()
+                    .find(|(u, _)| u == uuid)
+                    .map(|(_, n)| *n)
+            });
+        }
+        Ok(device)
     }
 }
 
 /// Rejects a device named twice (IREE would build a logical device over
 /// the same GPU twice).
-fn check_distinct(devices: &[HipDevice]) -> Result<()> {
+pub(crate) fn check_distinct(devices: &[HipDevice]) -> Result<()> {
     for (i, device) in devices.iter().enumerate() {
         if let Some(first) = devices
             .get(..i)

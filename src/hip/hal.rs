@@ -15,7 +15,11 @@
 //!   (0) the link is Infinity Fabric (xGMI, ROCm ranks PCIe peers lower),
 //!   otherwise PCIe; the worst rank is added to the copy cost and latency.
 //!
-//! HIP exposes no NUMA node per device, so `numa_node` is 0.
+//! HIP has no NUMA query: `numa_node` is the first physical device's node
+//! when the driver was given one ([`HipDriver::with_numa_nodes`], e.g. from
+//! the HSA agents of the same node), else 0.
+//!
+//! [`HipDriver::with_numa_nodes`]: super::HipDriver::with_numa_nodes
 
 use std::num::NonZeroU64;
 
@@ -136,7 +140,7 @@ impl HipLogicalDevice {
             semaphore_import_types: HandleTypes::NATIVE,
             buffer_export_types: HandleTypes::NATIVE,
             buffer_import_types: HandleTypes::NATIVE,
-            numa_node: 0,
+            numa_node: members.first().and_then(|p| p.numa_node).unwrap_or(0),
             physical_device_uuid: single.map(|p| p.uuid.0),
             driver_device_handle: single
                 .and_then(|p| u64::try_from(p.device.raw()).ok())
@@ -202,10 +206,33 @@ impl super::HipDriver {
         &self,
         tracker: std::sync::Arc<crate::device::FrontierTracker>,
     ) -> Result<crate::group::DeviceGroup> {
+        self.group_of_path("", tracker)
+    }
+
+    /// A device group with one single-device logical device per physical
+    /// device `path` selects, in path order; the empty path means every
+    /// device (not the default one). NUMA distances come from the SLIT set
+    /// with [`with_numa_distances`](Self::with_numa_distances), else the host's.
+    pub fn group_of_path(
+        &self,
+        path: &str,
+        tracker: std::sync::Arc<crate::device::FrontierTracker>,
+    ) -> Result<crate::group::DeviceGroup> {
+        let devices = if path.is_empty() {
+            self.query_available_devices()?
+                .into_iter()
+                .map(|info| info.device)
+                .collect()
+        } else {
+            self.resolve_path(path)?
+        };
         let mut builder = crate::group::DeviceGroupBuilder::new(tracker);
-        for info in self.query_available_devices()? {
-            let device = self.create_device_by_id(info.device_id, &[])?;
-            builder.add_device(std::sync::Arc::new(device))?;
+        if let Some(numa) = self.numa_distances() {
+            builder = builder.with_numa_distances(std::sync::Arc::clone(numa));
+        }
+        for device in devices {
+            let logical = self.create_logical(vec![device], &[])?;
+            builder.add_device(std::sync::Arc::new(logical))?;
         }
         builder.finalize()
     }

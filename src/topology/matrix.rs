@@ -13,7 +13,7 @@ use super::{DeviceBitmap, MAX_DEVICE_COUNT};
 /// two compares, a shift and one load, with no multiply by the device count
 /// and no second bounds check. It is plain data, hence `Send + Sync`; groups share it behind an
 /// `Arc`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Topology {
     device_count: usize,
     edges: Box<[Edge; STRIDE * STRIDE]>,
@@ -37,6 +37,17 @@ pub struct PeerBitmaps {
     /// Peers with peer-to-peer access: a read mode of `j -> i` is NATIVE, or
     /// `j -> i` has `P2P_COPY`.
     pub can_p2p_with: DeviceBitmap,
+}
+
+impl std::fmt::Debug for Topology {
+    /// The device count, NUMA nodes and the N×N edges (not the unused slots).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Topology")
+            .field("device_count", &self.device_count)
+            .field("numa_nodes", &self.numa_nodes)
+            .field("edges", &self.rows().collect::<Vec<_>>())
+            .finish()
+    }
 }
 
 impl Topology {

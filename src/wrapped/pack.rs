@@ -2,6 +2,7 @@
 //! of its metadata, the way IREE's compiler lays one out.
 
 use crate::codeobj::metadata::{CodeObjectMetadata, KernelMetadata, ValueKind};
+use crate::status;
 use crate::status::{Result, ResultExt};
 
 use super::amd1::Amd1Executable;
@@ -27,6 +28,10 @@ pub struct PackOptions {
     pub default_workgroup_size: [u32; 3],
     /// Limits the result is verified against before it is returned.
     pub limits: DeviceLimits,
+    /// Only these kernels (by name or `.kd` symbol), in metadata order; `None`
+    /// packs every kernel. Lets a code object with kernels outside IREE's HAL
+    /// projection (e.g. `char` or dynamic-LDS arguments) be packed partially.
+    pub kernels: Option<Vec<String>>,
 }
 
 impl Default for PackOptions {
@@ -36,6 +41,7 @@ impl Default for PackOptions {
             source_files: Vec::new(),
             default_workgroup_size: DEFAULT_WORKGROUP_SIZE,
             limits: DeviceLimits::AMDGPU,
+            kernels: None,
         }
     }
 }
@@ -80,13 +86,37 @@ fn export_for(kernel: &KernelMetadata<'_>, options: &PackOptions) -> Result<Expo
 pub fn pack(hsaco: &[u8], options: &PackOptions) -> Result<Vec<u8>> {
     let target = code_object_target(hsaco)?;
     let metadata = CodeObjectMetadata::from_elf(hsaco)?;
+    if let Some(selected) = &options.kernels {
+        for wanted in selected {
+            let known = metadata
+                .kernels
+                .iter()
+                .any(|kernel| kernel.reflection_name == wanted || kernel.symbol == wanted);
+            if !known {
+                return Err(status!(
+                    NotFound,
+                    "kernel `{wanted}` not found in the code object's metadata"
+                ));
+            }
+        }
+    }
+    let is_selected = |kernel: &&KernelMetadata<'_>| {
+        options.kernels.as_ref().is_none_or(|selected| {
+            selected
+                .iter()
+                .any(|wanted| kernel.reflection_name == wanted || kernel.symbol == wanted)
+        })
+    };
     let exports = metadata
         .kernels
         .iter()
+        .filter(is_selected)
         .map(|kernel| {
             // The loader resolves exports by symbol: an ambiguous one is refused here.
             metadata.find_kernel_by_symbol(kernel.symbol)?;
-            export_for(kernel, options)
+            export_for(kernel, options).annotate(
+                "only kernels IREE's HAL can describe can be packed; select them with `--kernel NAME`",
+            )
         })
         .collect::<Result<Vec<_>>>()?;
     let spec = ExecutableSpec {

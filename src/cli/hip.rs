@@ -1,0 +1,272 @@
+//! The HIP driver on the command line: which runtime `--backend hip` opens,
+//! and the HIP view of `devices`.
+//!
+//! `--backend hip` runs IREE's HIP driver. Over a machine preset or file
+//! (`--machine`, the default) it drives the simulated node's HIP; with
+//! `--machine host` it loads the real `libamdhip64` (cargo feature `real`),
+//! searched as IREE does (`IREE_HIP_DYLIB_PATH`).
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use super::{GlobalArgs, write_error, write_json};
+use crate::backend::{Backend, CallResultExt};
+use crate::hip::{DeviceInfo, DeviceUuid, HipDriver, HipOptions};
+use crate::status::{Result, Status};
+
+/// The `--machine` value that selects the real hardware.
+pub const HOST_MACHINE: &str = "host";
+
+/// The backend name of the HIP driver.
+pub const HIP_BACKEND_NAME: &str = "hip";
+
+/// The HIP driver `global` selects, with the simulated backend it runs on
+/// (`None` on the host).
+pub fn open_driver(global: &GlobalArgs) -> Result<(HipDriver, Option<Backend>)> {
+    if global.machine == HOST_MACHINE {
+        return open_host_driver().map(|driver| (driver, None));
+    }
+    let backend = Backend::sim(&global.machine)?;
+    let driver = HipDriver::from_backend(&backend, HipOptions::default())?;
+    let numa = hsa_numa_nodes(&backend)?
+        .into_iter()
+        .filter_map(|(uuid, node)| Some((uuid_of_hsa(&uuid)?, u8::try_from(node).ok()?)))
+        .collect();
+    let hsa = backend.hsa();
+    hsa.init().call_status("hsa_init")?;
+    let slit = Status::join_results(
+        crate::device::amdgpu::hsa_numa_distances(hsa),
+        hsa.shut_down().call_status("hsa_shut_down"),
+    )?;
+    let driver = driver
+        .with_numa_nodes(numa)
+        .with_numa_distances(std::sync::Arc::new(slit));
+    Ok((driver, Some(backend)))
+}
+
+/// `(HSA UUID, NUMA node)` of every GPU agent of `backend`.
+fn hsa_numa_nodes(backend: &Backend) -> Result<Vec<(String, u32)>> {
+    Ok(super::devices::list_agents(backend)?
+        .agents
+        .into_iter()
+        .filter(|a| a.kind == "gpu")
+        .map(|a| (a.uuid, a.numa_node))
+        .collect())
+}
+
+/// The `hipUUID` ROCm reports for an HSA agent UUID (`GPU-` + 16
+/// characters: their ASCII bytes).
+pub fn uuid_of_hsa(uuid: &str) -> Option<DeviceUuid> {
+    let text = uuid.strip_prefix("GPU-")?.as_bytes();
+    <[u8; 16]>::try_from(text).ok().map(DeviceUuid)
+}
+
+#[cfg(feature = "real")]
+fn open_host_driver() -> Result<HipDriver> {
+    use crate::backend::dylib::hip::HipLibrary;
+    use crate::hip::LoadedHip;
+    use crate::hip::options::HIP_DYLIB_PATH_ENV;
+    use std::sync::Arc;
+    let env = std::env::var(HIP_DYLIB_PATH_ENV).ok();
+    let options = HipOptions::from_pairs(std::iter::empty(), env.as_deref())?;
+    HipDriver::create(
+        options,
+        |paths| {
+            let entries: Vec<String> = paths.iter().map(|p| p.as_entry()).collect();
+            let library = HipLibrary::load(&entries)?;
+            let library_path = Some(library.path().to_owned());
+            Ok(LoadedHip {
+                hip: Arc::new(library),
+                library_path,
+            })
+        },
+        || Err(crate::hip::rccl::rccl_not_available()),
+    )
+}
+
+#[cfg(not(feature = "real"))]
+fn open_host_driver() -> Result<HipDriver> {
+    Err(Status::unavailable(
+        "the real HIP runtime (--machine host) needs cargo feature `real`",
+    ))
+}
+
+/// The `devices --backend hip --json` document (CLI-JSON.md keys, plus
+/// `device_id` and `path`).
+#[derive(Debug, Serialize)]
+pub struct HipDevicesJson {
+    /// `hip`.
+    pub backend: &'static str,
+    /// The machine (`host` for the real runtime).
+    pub machine: String,
+    /// HIP devices in HIP ordinal order.
+    pub agents: Vec<HipDeviceJson>,
+}
+
+/// One HIP device.
+#[derive(Debug, Serialize)]
+pub struct HipDeviceJson {
+    /// The HIP ordinal.
+    pub index: i32,
+    /// Always `gpu`.
+    pub kind: &'static str,
+    /// The processor (`gfx942`), from `gcnArchName`.
+    pub name: String,
+    /// The HSA-style UUID (`GPU-` + the 16 characters ROCm's
+    /// `hipDeviceGetUuid` returns), or the path when the bytes are not text.
+    pub uuid: String,
+    /// `amdgcn-amd-amdhsa--` + `gcnArchName`.
+    pub isas: Vec<String>,
+    /// The host NUMA node of the matching HSA agent (`null` without HSA).
+    pub numa_node: Option<u32>,
+    /// `hipDeviceGetName`.
+    pub product: String,
+    /// IREE's device id: ordinal + 1.
+    pub device_id: u64,
+    /// IREE's device path: `GPU-` + 8-4-4-4-12 hex.
+    pub path: String,
+}
+
+/// ROCm fills `hipUUID` with the ASCII of the agent's 16-digit UUID; this
+/// is that text as rocminfo prints it, `None` when the bytes are not text.
+pub fn hsa_style_uuid(bytes: &[u8; 16]) -> Option<String> {
+    bytes
+        .iter()
+        .all(u8::is_ascii_alphanumeric)
+        .then(|| format!("GPU-{}", String::from_utf8_lossy(bytes)))
+}
+
+fn describe(
+    driver: &HipDriver,
+    info: &DeviceInfo,
+    numa: &[(String, u32)],
+) -> Result<HipDeviceJson> {
+    let arch = driver
+        .device_properties(info.device)?
+        .map(|p| p.gcn_arch_name)
+        .unwrap_or_default();
+    let uuid = hsa_style_uuid(info.uuid.bytes()).unwrap_or_else(|| info.path.clone());
+    let numa_node = numa.iter().find(|(u, _)| *u == uuid).map(|(_, n)| *n);
+    Ok(HipDeviceJson {
+        index: info.ordinal,
+        kind: "gpu",
+        name: arch.split(':').next().unwrap_or_default().to_owned(),
+        isas: if arch.is_empty() {
+            Vec::new()
+        } else {
+            vec![format!("amdgcn-amd-amdhsa--{arch}")]
+        },
+        uuid,
+        numa_node,
+        product: info.name.clone(),
+        device_id: info.device_id.0,
+        path: info.path.clone(),
+    })
+}
+
+/// Enumerates the HIP devices `global` selects.
+pub fn list_devices(global: &GlobalArgs) -> Result<HipDevicesJson> {
+    let (driver, backend) = open_driver(global)?;
+    let numa = match &backend {
+        Some(backend) => hsa_numa_nodes(backend)?,
+        None => Vec::new(),
+    };
+    let agents = driver
+        .query_available_devices()?
+        .iter()
+        .map(|info| describe(&driver, info, &numa))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(HipDevicesJson {
+        backend: HIP_BACKEND_NAME,
+        machine: backend.map_or_else(|| HOST_MACHINE.to_owned(), |b| b.machine().to_owned()),
+        agents,
+    })
+}
+
+/// `devices --backend hip` (text or `--json`).
+pub fn run_devices(global: &GlobalArgs, out: &mut dyn Write) -> Result<()> {
+    let report = list_devices(global)?;
+    if global.json {
+        return write_json(out, &report);
+    }
+    let n = report.agents.len();
+    writeln!(
+        out,
+        "{} (backend hip): {n} HIP device{}",
+        report.machine,
+        if n == 1 { "" } else { "s" }
+    )
+    .map_err(write_error)?;
+    for d in &report.agents {
+        let numa = d
+            .numa_node
+            .map_or_else(|| "?".to_owned(), |n| n.to_string());
+        writeln!(
+            out,
+            "[{}] id {} {} \"{}\" {} numa {}",
+            d.index,
+            d.device_id,
+            d.path,
+            d.product,
+            d.isas.first().map_or("", String::as_str),
+            numa
+        )
+        .map_err(write_error)?;
+    }
+    Ok(())
+}
+
+/// `topology --backend hip [--device PATH]`: the group of the HIP devices
+/// `path` selects (every device when empty), one HAL device each, with
+/// HIP→HIP edges refined from peer access and P2P attributes.
+pub fn run_topology(global: &GlobalArgs, path: &str, out: &mut dyn Write) -> Result<()> {
+    use crate::device::FrontierTracker;
+    use crate::group::report::{render_text, to_json};
+    let (driver, backend) = open_driver(global)?;
+    let machine = backend.map_or_else(|| HOST_MACHINE.to_owned(), |b| b.machine().to_owned());
+    let group = driver
+        .group_of_path(path, std::sync::Arc::new(FrontierTracker::default()))
+        .map_err(|e| {
+            e.annotate(format!(
+                "building the HIP device group of machine '{machine}'"
+            ))
+        })?;
+    if global.json {
+        return write_json(out, &to_json(&group));
+    }
+    let mut header = format!("Machine: {machine} (backend hip)\n");
+    for (i, device) in group.devices().iter().enumerate() {
+        let any: &dyn std::any::Any = device.as_ref();
+        if let Some(hip) = any.downcast_ref::<crate::hip::HipLogicalDevice>()
+            && let Some(p) = hip.physical_devices().first()
+        {
+            header.push_str(&format!(
+                "GPU{i} = HIP device {} {}\n",
+                p.device.raw(),
+                p.uuid.path()
+            ));
+        }
+    }
+    header.push('\n');
+    out.write_all([header, render_text(&group, "GPU")].concat().as_bytes())
+        .map_err(write_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hsa_and_hip_uuids_correspond() {
+        let hip = uuid_of_hsa("GPU-8af705259683161c").unwrap();
+        assert_eq!(hip.path(), "GPU-38616637-3035-3235-3936-383331363163");
+        assert_eq!(
+            hsa_style_uuid(hip.bytes()).as_deref(),
+            Some("GPU-8af705259683161c")
+        );
+        assert_eq!(uuid_of_hsa("GPU-XX"), None);
+        assert_eq!(uuid_of_hsa("8af705259683161c"), None);
+        assert_eq!(hsa_style_uuid(&[0; 16]), None);
+    }
+}

@@ -1,0 +1,31 @@
+//! `amdgpu-hal inspect FILE [--json]`: what an executable file holds — a
+//! wrapped `AMD1` or `HIP1` executable or a raw HSACO — and its exports'
+//! kernel facts (`wrapped::inspect`).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{GlobalArgs, write_error, write_json};
+use crate::status::{Result, ResultExt, Status};
+use crate::wrapped::{DeviceLimits, inspect};
+
+/// Arguments of `inspect`.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// The executable: `.amd1`, `.hip1` or a raw `.hsaco`.
+    pub file: PathBuf,
+}
+
+/// Reads the file, inspects it and prints the report (text, or JSON with `--json`).
+pub fn run(global: &GlobalArgs, args: &InspectArgs, out: &mut dyn Write) -> Result<()> {
+    let data = std::fs::read(&args.file)
+        .map_err(|e| Status::not_found(format!("reading {}: {e}", args.file.display())))?;
+    let report = inspect(&data, &DeviceLimits::AMDGPU)
+        .annotate_with(|| format!("inspecting {}", args.file.display()))?;
+    if global.json {
+        return write_json(out, &report);
+    }
+    write!(out, "{report}").map_err(write_error)
+}

@@ -1,0 +1,104 @@
+//! `amdgpu-hal pack IN.hsaco -o OUT.amd1`: wraps a raw HSACO into IREE's
+//! `AMD1` executable, one export per kernel of its metadata (`wrapped::pack`).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::{GlobalArgs, write_error, write_json};
+use crate::status::{Result, ResultExt, Status};
+use crate::wrapped::builder::SourceFileSpec;
+use crate::wrapped::pack::DEFAULT_WORKGROUP_SIZE;
+use crate::wrapped::{PackOptions, inspect, pack};
+
+/// Arguments of `pack`.
+#[derive(Debug, Args)]
+pub struct PackArgs {
+    /// The raw HSACO code object to wrap.
+    pub input: PathBuf,
+    /// Where to write the `AMD1` executable.
+    #[arg(short, long, value_name = "OUT.amd1")]
+    pub output: PathBuf,
+    /// Record each kernel's name as its export's debug name.
+    #[arg(long)]
+    pub debug_names: bool,
+    /// Embed a source file (repeatable); stored under the path as given.
+    #[arg(long = "source", value_name = "FILE")]
+    pub sources: Vec<PathBuf>,
+    /// Pack only this kernel (by name or `.kd` symbol; repeatable). Default: every kernel.
+    #[arg(long = "kernel", value_name = "NAME")]
+    pub kernels: Vec<String>,
+    /// Workgroup size for kernels without `.reqd_workgroup_size`.
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse_workgroup_size)]
+    pub workgroup_size: Option<[u32; 3]>,
+}
+
+/// Parses `X,Y,Z` (three positive integers).
+fn parse_workgroup_size(value: &str) -> std::result::Result<[u32; 3], String> {
+    let dims: Vec<u32> = value
+        .split(',')
+        .map(|dim| {
+            dim.trim()
+                .parse::<u32>()
+                .map_err(|e| format!("`{dim}`: {e}"))
+        })
+        .collect::<std::result::Result<_, _>>()?;
+    match <[u32; 3]>::try_from(dims) {
+        Ok(size) if size.iter().all(|&d| d > 0) => Ok(size),
+        Ok(_) => Err("every dimension must be at least 1".into()),
+        Err(_) => Err("expected three numbers X,Y,Z".into()),
+    }
+}
+
+#[derive(Serialize)]
+struct PackJson<'a> {
+    output: String,
+    size: usize,
+    format: &'a str,
+    exports: usize,
+}
+
+fn read(path: &PathBuf) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| Status::not_found(format!("reading {}: {e}", path.display())))
+}
+
+/// Packs the input, writes the output file and reports what was written.
+pub fn run(global: &GlobalArgs, args: &PackArgs, out: &mut dyn Write) -> Result<()> {
+    let hsaco = read(&args.input)?;
+    let mut source_files = Vec::with_capacity(args.sources.len());
+    for path in &args.sources {
+        source_files.push(SourceFileSpec {
+            path: path.to_string_lossy().into_owned(),
+            content: read(path)?,
+        });
+    }
+    let options = PackOptions {
+        debug_names: args.debug_names,
+        source_files,
+        default_workgroup_size: args.workgroup_size.unwrap_or(DEFAULT_WORKGROUP_SIZE),
+        kernels: (!args.kernels.is_empty()).then(|| args.kernels.clone()),
+        ..PackOptions::default()
+    };
+    let packed =
+        pack(&hsaco, &options).annotate_with(|| format!("packing {}", args.input.display()))?;
+    let report = inspect(&packed, &options.limits)?;
+    std::fs::write(&args.output, &packed)
+        .map_err(|e| Status::unavailable(format!("writing {}: {e}", args.output.display())))?;
+    let summary = PackJson {
+        output: args.output.display().to_string(),
+        size: packed.len(),
+        format: &report.format,
+        exports: report.exports.len(),
+    };
+    if global.json {
+        return write_json(out, &summary);
+    }
+    writeln!(
+        out,
+        "wrote {} ({} bytes, {}, {} exports)",
+        summary.output, summary.size, summary.format, summary.exports
+    )
+    .map_err(write_error)
+}

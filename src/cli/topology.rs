@@ -1,0 +1,65 @@
+//! `amdgpu-hal topology`: builds a device group of one AMDGPU device per GPU
+//! agent of the machine and prints its topology: the link class of every
+//! pair with a legend and each device's NUMA node (like `nvidia-smi topo -m`
+//! / `rocm-smi --showtopo`), the copy costs and each device's peer bitmaps;
+//! with `--json`, every field of every edge (CLI-JSON.md `topology`).
+
+use std::io::Write;
+use std::sync::Arc;
+
+use clap::Args;
+
+use super::{GlobalArgs, write_error, write_json};
+use crate::backend::CallResultExt;
+use crate::device::FrontierTracker;
+use crate::device::amdgpu::create_gpu_agent_group;
+use crate::group::report::{render_text, to_json};
+use crate::status::{Result, ResultExt, Status};
+
+/// Arguments of `topology`.
+#[derive(Debug, Args)]
+pub struct TopologyArgs {
+    /// With `--backend hip`: the HIP device path whose physical devices form
+    /// the group (an index, `GPU-<uuid>` or a comma list); every device when
+    /// omitted.
+    #[arg(long, value_name = "PATH", allow_negative_numbers = true)]
+    pub device: Option<String>,
+}
+
+/// Runs `topology`.
+pub fn run(global: &GlobalArgs, args: &TopologyArgs, out: &mut dyn Write) -> Result<()> {
+    if global.backend == super::hip::HIP_BACKEND_NAME {
+        return super::hip::run_topology(global, args.device.as_deref().unwrap_or(""), out);
+    }
+    if args.device.is_some() {
+        return Err(Status::invalid_argument(
+            "--device selects HIP devices: use it with --backend hip",
+        ));
+    }
+    let backend = global.open_backend()?;
+    let hsa = backend.hsa_arc();
+    hsa.init().call_status("hsa_init")?;
+    let rendered = create_gpu_agent_group(&hsa, Arc::new(FrontierTracker::default()))
+        .annotate_with(|| {
+            format!(
+                "building the device group of machine '{}'",
+                backend.machine()
+            )
+        })
+        .and_then(|group| {
+            if global.json {
+                let mut text = Vec::new();
+                write_json(&mut text, &to_json(&group))?;
+                Ok(text)
+            } else {
+                let header = format!(
+                    "Machine: {} (backend {})\n\n",
+                    backend.machine(),
+                    backend.name()
+                );
+                Ok([header, render_text(&group, "GPU")].concat().into_bytes())
+            }
+        });
+    let rendered = Status::join_results(rendered, hsa.shut_down().call_status("hsa_shut_down"))?;
+    out.write_all(&rendered).map_err(write_error)
+}

@@ -1,0 +1,172 @@
+//! `amdgpu-hal pack` and `amdgpu-hal inspect` end to end.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn fixture(path: &str) -> String {
+    format!("{}/fixtures/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn cli() -> Command {
+    Command::cargo_bin("amdgpu-hal").unwrap()
+}
+
+#[test]
+fn inspect_json_has_the_contract_keys() {
+    let out = cli()
+        .args([
+            "inspect",
+            &fixture("iree/elementwise.gfx942_sramecc+_xnack-.amd1"),
+            "--json",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(json["container"], "amd1");
+    assert_eq!(json["format"], "gfx942:sramecc+:xnack-");
+    assert_eq!(json["size"], 5084);
+    assert_eq!(json["code_object_version"], 5);
+    let export = &json["exports"][0];
+    for key in [
+        "name",
+        "symbol",
+        "workgroup_size",
+        "dynamic_workgroup_size",
+        "constant_count",
+        "binding_count",
+        "parameters",
+        "kernarg_size",
+        "kernarg_alignment",
+        "group_segment_size",
+        "private_segment_size",
+    ] {
+        assert!(export.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(
+        export["symbol"],
+        "elementwise_dispatch_0_elementwise_4096_f32.kd"
+    );
+    assert_eq!(export["workgroup_size"], serde_json::json!([64, 1, 1]));
+    assert_eq!(
+        export["parameters"][0],
+        serde_json::json!({"type": "binding", "size": 8, "offset": 0, "name": ""})
+    );
+}
+
+#[test]
+fn inspect_text_of_a_raw_hsaco() {
+    cli()
+        .args(["inspect", &fixture("hsaco/vector_add.gfx1100.cov5.hsaco")])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ELF (raw HSACO)"))
+        .stdout(predicate::str::contains("gfx1100"))
+        .stdout(predicate::str::contains("1x1x1 (dynamic)"));
+}
+
+#[test]
+fn inspect_of_a_spirv_bundle_fails_clearly() {
+    cli()
+        .args(["inspect", &fixture("iree/elementwise.spirv.amd1"), "--json"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains("INVALID_ARGUMENT"))
+        .stderr(predicate::str::contains("clang offload bundle"));
+}
+
+#[test]
+fn inspect_of_a_missing_file_is_not_found() {
+    cli()
+        .args(["inspect", "/nonexistent/file.amd1"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("NOT_FOUND"));
+}
+
+#[test]
+fn pack_then_inspect() {
+    let dir = std::env::temp_dir().join(format!("amdgpu-hal-cli-pack-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("vector_add.amd1");
+    cli()
+        .args([
+            "pack",
+            &fixture("hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco"),
+            "-o",
+        ])
+        .arg(&out)
+        .args(["--debug-names", "--workgroup-size", "64,1,1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "gfx942:sramecc+:xnack-, 2 exports",
+        ));
+    let json = cli()
+        .arg("inspect")
+        .arg(&out)
+        .arg("--json")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let json: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    assert_eq!(json["container"], "amd1");
+    assert_eq!(json["exports"][0]["name"], "vector_add");
+    assert_eq!(
+        json["exports"][0]["workgroup_size"],
+        serde_json::json!([64, 1, 1])
+    );
+    assert_eq!(json["exports"][1]["name"], "bump");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn pack_of_kernels_outside_the_projection_names_them() {
+    let dir = std::env::temp_dir().join(format!("amdgpu-hal-cli-pack2-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("kernels.amd1");
+    cli()
+        .args(["pack", &fixture("hsaco/kernels.gfx942.cov5.hsaco"), "-o"])
+        .arg(&out)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("INVALID_ARGUMENT"))
+        .stderr(predicate::str::contains("--kernel NAME"));
+    assert!(!out.exists());
+    cli()
+        .args(["pack", &fixture("hsaco/kernels.gfx942.cov5.hsaco"), "-o"])
+        .arg(&out)
+        .args([
+            "--kernel",
+            "lds_reduce",
+            "--kernel",
+            "scratch_walk",
+            "--json",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"exports\": 2"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn pack_rejects_a_malformed_workgroup_size_as_usage_error() {
+    for bad in ["64,1", "64,0,1", "a,b,c"] {
+        cli()
+            .args([
+                "pack",
+                &fixture("hsaco/vector_add.gfx1100.cov5.hsaco"),
+                "-o",
+                "/dev/null",
+                "--workgroup-size",
+                bad,
+            ])
+            .assert()
+            .code(2);
+    }
+}
