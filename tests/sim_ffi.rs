@@ -10,6 +10,8 @@
 //! `AMDGPU_SIM_FFI_CHILD` set): the shim reads its machine and faults from
 //! the environment once per process. `AMDGPU_SIM_FFI_WRAPPER` prefixes the
 //! child command (`scripts/valgrind-shim.sh` sets it to valgrind).
+// The dylib backend exists only with feature `real`.
+#![cfg(feature = "real")]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
