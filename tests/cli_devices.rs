@@ -159,10 +159,10 @@ fn usage_errors_exit_2_and_real_backends_are_unavailable_here() {
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8(output.stderr).unwrap();
-    // With feature `real` the backend exists and fails in hsa_init instead
-    // (tests/real_cli.rs asserts that message).
+    // With feature `real` the HSA runtime exists and fails in hsa_init
+    // (tests/real_cli.rs asserts the rest of that message).
     let expected = if cfg!(feature = "real") {
-        "Error: RESOURCE_EXHAUSTED; [hsa_init]"
+        "Error: RESOURCE_EXHAUSTED; [hsa_init] HSA_STATUS_ERROR_OUT_OF_RESOURCES"
     } else {
         "Error: UNAVAILABLE; backend 'hsa' is not available"
     };

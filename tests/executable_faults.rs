@@ -111,3 +111,34 @@ fn wrapped_creation_survives_every_injected_failure() {
     println!("wrapped AMD1: {points} injection points");
     assert!(points > 100, "{points}");
 }
+
+/// Backend calls per creation are exactly `fixed + per_export * exports`: no
+/// lookup that grows with the export count (IREE's linear symbol scans would
+/// make the work O(n²); ours is counted here deterministically).
+#[test]
+fn backend_calls_grow_linearly_with_exports() {
+    use exec_support::{Synthetic, synthetic_hsaco};
+    let count = |exports: usize| {
+        let data = synthetic_hsaco(&Synthetic {
+            kernels: exports,
+            target: Some(ISA),
+            reqd_workgroup_size: Some([64, 1, 1]),
+        });
+        let config = NodeConfig::uniform(2, ISA);
+        let (mock, probe) = node(config.clone());
+        let exe = create(
+            Arc::new(mock),
+            &topology(&config),
+            &params(&data, "gfx942"),
+            &ProfileRegistry::new(),
+        )
+        .unwrap();
+        assert_eq!(exe.export_count(), exports);
+        probe.calls().len()
+    };
+    let (c10, c100, c1000) = (count(10), count(100), count(1000));
+    let per_export = (c100 - c10) / 90;
+    let fixed = c10 - 10 * per_export;
+    assert_eq!(c1000, fixed + 1000 * per_export, "{c10} {c100} {c1000}");
+    println!("backend calls: {fixed} + {per_export} per export (2 GPUs)");
+}

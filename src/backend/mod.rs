@@ -172,6 +172,11 @@ impl Backend {
     pub fn ccl(&self) -> Option<&dyn Ccl> {
         self.ccl.as_deref()
     }
+
+    /// The collective library, shared, if one was loaded.
+    pub fn ccl_arc(&self) -> Option<Arc<dyn Ccl>> {
+        self.ccl.clone()
+    }
 }
 
 impl fmt::Debug for Backend {

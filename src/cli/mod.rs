@@ -10,6 +10,7 @@ pub mod hip;
 pub mod hip_devices;
 pub mod info;
 pub mod inspect;
+pub mod load;
 pub mod machines;
 pub mod pack;
 pub mod topology;
@@ -59,8 +60,8 @@ pub enum Command {
     /// List the agents of a machine (index, kind, name, UUID, ISAs, pools);
     /// with `--backend hip`, the HIP devices with IREE's device ids and paths.
     Devices(devices::DevicesArgs),
-    /// Dump the HIP device facts (IREE's `dump_device_info`) of a device path.
-    Info(info::InfoArgs),
+    /// Load an executable (AMD1 or raw HSACO) on the machine's GPUs and show its tables.
+    Load(load::LoadArgs),
     /// Build a device group of the machine's GPU agents and print its topology matrix.
     Topology(topology::TopologyArgs),
     /// Wrap a raw HSACO into IREE's AMD1 executable (one export per kernel).
@@ -69,6 +70,8 @@ pub enum Command {
     Inspect(inspect::InspectArgs),
     /// Write a machine description (simulator TOML) of what the backend reports.
     Capture(capture::CaptureArgs),
+    /// Dump the HIP device facts (IREE's `dump_device_info`) of a device path.
+    Info(info::InfoArgs),
 }
 
 impl GlobalArgs {
@@ -76,6 +79,21 @@ impl GlobalArgs {
     pub fn open_backend(&self) -> Result<Backend> {
         match self.backend.as_str() {
             SIM_BACKEND_NAME => Backend::sim(&self.machine),
+            // `hip` is IREE's HIP driver: over the simulated machine's HIP
+            // devices, unless `--machine host` asks for the real runtime.
+            hip::HIP_BACKEND_NAME if self.machine != hip::HOST_MACHINE => {
+                let sim = Backend::sim(&self.machine)?;
+                let backend = Backend::new(
+                    hip::HIP_BACKEND_NAME,
+                    sim.machine(),
+                    sim.hsa_arc(),
+                    sim.hip_arc(),
+                );
+                Ok(match sim.ccl_arc() {
+                    Some(ccl) => backend.with_ccl(ccl),
+                    None => backend,
+                })
+            }
             #[cfg(feature = "real")]
             real => crate::backend::dylib::open_backend(real),
             #[cfg(not(feature = "real"))]
@@ -91,11 +109,12 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
     match &cli.command {
         Command::Machines(args) => machines::run(&cli.global, args, out),
         Command::Devices(args) => devices::run(&cli.global, args, out),
-        Command::Info(args) => info::run(&cli.global, args, out),
+        Command::Load(args) => load::run(&cli.global, args, out),
         Command::Topology(args) => topology::run(&cli.global, args, out),
         Command::Pack(args) => pack::run(&cli.global, args, out),
         Command::Inspect(args) => inspect::run(&cli.global, args, out),
         Command::Capture(args) => capture::run(&cli.global, args, out),
+        Command::Info(args) => info::run(&cli.global, args, out),
     }
 }
 

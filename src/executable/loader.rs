@@ -84,17 +84,23 @@ pub fn create(
     } else {
         plan_raw_hsaco(params.executable_data, &limits)?
     };
-    let code_object_hash = profile::hash_code_object(plan.code_object);
+    let LoadPlan {
+        container,
+        code_object,
+        reflection,
+        symbols,
+    } = plan;
+    let code_object_hash = profile::hash_code_object(code_object);
 
     let mut executable = Executable {
         hsa: Arc::clone(&hsa),
         handle: None,
-        container: plan.container,
+        container,
         profile_id: 0,
         code_object_hash,
-        reflection: plan.reflection.clone(),
-        symbols: plan.symbols.clone(),
-        host_kernel_args: Vec::with_capacity(plan.symbols.len()),
+        host_kernel_args: Vec::with_capacity(symbols.len()),
+        reflection,
+        symbols,
         queue_affinity: physical.queue_affinity,
         queue_affinity_domain: crate::amdgpu::queue_affinity::QueueAffinityDomain::new(
             physical.queue_affinity,
@@ -111,7 +117,7 @@ pub fn create(
         &physical,
         template,
         params,
-        &plan,
+        code_object,
         profile_registry,
     ) {
         Ok(()) => Ok(Arc::new(executable)),
@@ -133,15 +139,21 @@ fn populate(
     physical: &PhysicalDeviceSet,
     template: Agent,
     params: &ExecutableParams<'_>,
-    plan: &LoadPlan<'_>,
+    code_object: &[u8],
     profile_registry: &ProfileRegistry,
 ) -> Result<()> {
     let hsa = Arc::clone(&executable.hsa);
     let hsa = hsa.as_ref();
-    let handle = load_module(hsa, topology, physical, params, plan.code_object)?;
+    let handle = load_module(hsa, topology, physical, params, code_object)?;
     executable.handle = Some(handle);
 
-    executable.host_kernel_args = resolve_kernel_args(hsa, handle, template, plan)?;
+    executable.host_kernel_args = resolve_kernel_args(
+        hsa,
+        handle,
+        template,
+        &executable.symbols,
+        executable.reflection.exports(),
+    )?;
 
     for device in physical.ordinals() {
         let agent = *topology
@@ -157,7 +169,7 @@ fn populate(
         handle,
         physical,
         topology,
-        plan.code_object,
+        code_object,
         profile_registry,
     )
 }
@@ -263,11 +275,12 @@ fn resolve_kernel_args(
     hsa: &dyn Hsa,
     handle: HsaExecutable,
     template: Agent,
-    plan: &LoadPlan<'_>,
+    symbols: &[String],
+    exports: &[crate::executable::ExportInfo],
 ) -> Result<Vec<KernelArgs>> {
     const INFO: &str = "hsa_executable_symbol_get_info";
-    let mut out = Vec::with_capacity(plan.symbols.len());
-    for (symbol_name, info) in plan.symbols.iter().zip(plan.reflection.exports()) {
+    let mut out = Vec::with_capacity(symbols.len());
+    for (symbol_name, info) in symbols.iter().zip(exports) {
         check_symbol_name("kernel symbol", symbol_name)?;
         let context = || format!("resolving kernel args for `{symbol_name}`");
         let symbol = hsa

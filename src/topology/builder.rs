@@ -112,7 +112,7 @@ impl TopologyBuilder {
     /// Checks the matrix and copies it into an immutable [`Topology`]. The
     /// builder stays usable.
     ///
-    /// `INVALID_ARGUMENT` when a slot was never set ("edge [i,j] not set") or
+    /// `INVALID_ARGUMENT` when a slot was never set (`"edge [i,j] not set"`) or
     /// when the link classes of `i -> j` and `j -> i` differ. Link class is
     /// the only field that must be symmetric: costs, modes and NUMA distance
     /// may legitimately differ by direction.

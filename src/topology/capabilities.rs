@@ -93,6 +93,11 @@ pub const NUMA_DISTANCE_FALLBACK: u8 = 3;
 /// 8. Costs: wait 0/3/10 and signal 1/3/10 for NATIVE/IMPORT/COPY; copy and
 ///    latency (0,0) same die, (5,5) same driver with P2P, (9,8) same driver,
 ///    (13,11) otherwise.
+///
+/// As in IREE, the device flags `ISOLATED` and `HOST_ZERO_COPY_OK` are not
+/// read, and `BINARY_SEMAPHORE_ONLY`, `REMOTE_DMA` and
+/// `PEER_ACCESS_REQUIRES_GRANT` are never set: those are for a driver's
+/// [refinement](crate::device::HalDevice::refine_topology_edge) to decide.
 pub fn edge_from_capabilities(
     src: &DeviceCapabilities,
     dst: &DeviceCapabilities,

@@ -1,0 +1,317 @@
+//! The HIP exports (`hip_runtime_api.h`) over the simulated node: device
+//! enumeration, attributes, properties, peer access and error texts.
+//!
+//! Each failing call also becomes the error `hipGetLastError` returns (and
+//! clears), as in HIP.
+
+use std::ffi::{c_char, c_void};
+use std::sync::atomic::{AtomicI32, Ordering};
+
+use amdgpu_sim::validate::HipProps;
+use amdgpu_sim::{HipCode, Sim};
+
+use crate::abi::*;
+use crate::node::node;
+use crate::ptr::{self, c_exports};
+
+/// The last failure of any HIP call (HIP keeps it per thread; one node is
+/// one process here, and the driver code under test is single-threaded
+/// per call).
+static LAST_ERROR: AtomicI32 = AtomicI32::new(hipSuccess);
+
+type Call = Result<(), HipCode>;
+
+const INVALID_VALUE: HipCode = HipCode::INVALID_VALUE;
+
+/// Records a failure as the last error and returns it.
+pub(crate) fn finish(error: hipError_t) -> hipError_t {
+    if error != hipSuccess {
+        LAST_ERROR.store(error, Ordering::Relaxed);
+    }
+    error
+}
+
+/// Runs `body` on the node; without one every call is `no_node`.
+fn on_node(no_node: hipError_t, body: impl FnOnce(&Sim) -> Call) -> hipError_t {
+    finish(match node() {
+        None => no_node,
+        Some(node) => match body(&node.sim) {
+            Ok(()) => hipSuccess,
+            Err(code) => code.0,
+        },
+    })
+}
+
+fn put<T: Copy>(out: *mut c_void, value: T) -> Call {
+    if ptr::write(out, value) {
+        Ok(())
+    } else {
+        Err(INVALID_VALUE)
+    }
+}
+
+/// Writes `text` as a NUL-terminated string into a `len`-byte buffer,
+/// cut to fit.
+fn put_text(out: *mut c_char, len: i32, text: &str) -> Call {
+    let len = usize::try_from(len).map_err(|_| INVALID_VALUE)?;
+    if len == 0 || out.is_null() {
+        return Err(INVALID_VALUE);
+    }
+    let mut bytes: Vec<u8> = text.bytes().take(len - 1).collect();
+    bytes.push(0);
+    if ptr::write_bytes(out.cast(), &bytes) {
+        Ok(())
+    } else {
+        Err(INVALID_VALUE)
+    }
+}
+
+fn chars<const N: usize>(text: &str) -> [c_char; N] {
+    let mut out = [0 as c_char; N];
+    for (slot, byte) in out.iter_mut().take(N - 1).zip(text.bytes()) {
+        *slot = byte as c_char;
+    }
+    out
+}
+
+fn size_t(value: u64) -> usize {
+    usize::try_from(value).unwrap_or(usize::MAX)
+}
+
+/// The C struct for the simulator's properties; what the model does not
+/// describe is zero, as HIP leaves unknown fields.
+fn device_prop(p: &HipProps) -> hipDeviceProp_tR0000 {
+    hipDeviceProp_tR0000 {
+        name: chars::<256>(&p.name),
+        totalGlobalMem: size_t(p.total_global_mem),
+        sharedMemPerBlock: size_t(p.shared_mem_per_block),
+        regsPerBlock: p.regs_per_block,
+        warpSize: p.warp_size,
+        maxThreadsPerBlock: p.max_threads_per_block,
+        maxThreadsDim: p.max_threads_dim,
+        maxGridSize: p.max_grid_size,
+        clockRate: p.clock_rate,
+        memoryClockRate: p.memory_clock_rate,
+        memoryBusWidth: p.memory_bus_width,
+        totalConstMem: size_t(p.total_const_mem),
+        major: p.major,
+        minor: p.minor,
+        multiProcessorCount: p.multi_processor_count,
+        l2CacheSize: p.l2_cache_size,
+        maxThreadsPerMultiProcessor: p.max_threads_per_multi_processor,
+        computeMode: 0,
+        clockInstructionRate: 0,
+        arch: 0,
+        concurrentKernels: 0,
+        pciDomainID: p.pci_domain_id,
+        pciBusID: p.pci_bus_id,
+        pciDeviceID: p.pci_device_id,
+        maxSharedMemoryPerMultiProcessor: 0,
+        isMultiGpuBoard: p.is_multi_gpu_board,
+        canMapHostMemory: 0,
+        gcnArch: 0,
+        gcnArchName: chars::<256>(&p.gcn_arch_name),
+        integrated: p.integrated,
+        cooperativeLaunch: 0,
+        cooperativeMultiDeviceLaunch: 0,
+        maxTexture1DLinear: 0,
+        maxTexture1D: 0,
+        maxTexture2D: [0; 2],
+        maxTexture3D: [0; 3],
+        hdpMemFlushCntl: std::ptr::null_mut(),
+        hdpRegFlushCntl: std::ptr::null_mut(),
+        memPitch: 0,
+        textureAlignment: 0,
+        texturePitchAlignment: 0,
+        kernelExecTimeoutEnabled: 0,
+        ECCEnabled: p.ecc_enabled,
+        tccDriver: 0,
+        cooperativeMultiDeviceUnmatchedFunc: 0,
+        cooperativeMultiDeviceUnmatchedGridDim: 0,
+        cooperativeMultiDeviceUnmatchedBlockDim: 0,
+        cooperativeMultiDeviceUnmatchedSharedMem: 0,
+        isLargeBar: 0,
+        asicRevision: 0,
+        managedMemory: p.managed_memory,
+        directManagedMemAccessFromHost: 0,
+        concurrentManagedAccess: 0,
+        pageableMemoryAccess: 0,
+        pageableMemoryAccessUsesHostPageTables: 0,
+    }
+}
+
+fn error_text(
+    error: hipError_t,
+) -> Option<&'static (i32, &'static std::ffi::CStr, &'static std::ffi::CStr)> {
+    crate::strings::HIP_ERROR_TEXT
+        .iter()
+        .find(|(raw, _, _)| *raw == error)
+}
+
+c_exports! {
+    /// `hipInit`.
+    fn hipInit(flags: u32) -> hipError_t {
+        on_node(hipErrorInvalidDevice, |sim| sim.hip_init(flags))
+    }
+
+    /// `hipDriverGetVersion`.
+    fn hipDriverGetVersion(driver_version: *mut i32) -> hipError_t {
+        on_node(hipErrorInvalidDevice, |sim| {
+            if driver_version.is_null() {
+                return Err(INVALID_VALUE);
+            }
+            put(driver_version.cast(), sim.hip_driver_get_version()?)
+        })
+    }
+
+    /// `hipRuntimeGetVersion`.
+    fn hipRuntimeGetVersion(runtime_version: *mut i32) -> hipError_t {
+        on_node(hipErrorInvalidDevice, |sim| {
+            if runtime_version.is_null() {
+                return Err(INVALID_VALUE);
+            }
+            put(runtime_version.cast(), sim.hip_runtime_get_version()?)
+        })
+    }
+
+    /// `hipGetDeviceCount`: the count is written on failure too (0), as HIP does.
+    fn hipGetDeviceCount(count: *mut i32) -> hipError_t {
+        if count.is_null() {
+            return finish(hipErrorInvalidValue);
+        }
+        let result = node().map(|node| node.sim.hip_get_device_count());
+        let (error, value) = match result {
+            None => (hipErrorNoDevice, 0),
+            Some(Ok(n)) => (hipSuccess, n),
+            Some(Err(code)) => (code.0, 0),
+        };
+        ptr::write(count.cast(), value);
+        finish(error)
+    }
+
+    /// `hipDeviceGet`.
+    fn hipDeviceGet(device: *mut i32, ordinal: i32) -> hipError_t {
+        on_node(hipErrorInvalidDevice, |sim| {
+            if device.is_null() {
+                return Err(INVALID_VALUE);
+            }
+            put(device.cast(), sim.hip_device_get(ordinal)?)
+        })
+    }
+
+    /// `hipDeviceGetName`: the name cut to `len - 1` bytes and NUL-terminated.
+    fn hipDeviceGetName(name: *mut c_char, len: i32, device: i32) -> hipError_t {
+        on_node(hipErrorInvalidDevice, |sim| {
+            let size = usize::try_from(len).map_err(|_| INVALID_VALUE)?;
+            if name.is_null() {
+                return Err(INVALID_VALUE);
+            }
+            let text = sim.hip_device_get_name(device, size)?;
+            put_text(name, len, &text)
+        })
+    }
+
+    /// `hipDeviceGetUuid`.
+    fn hipDeviceGetUuid(uuid: *mut hipUUID, device: i32) -> hipError_t {
+        on_node(hipErrorInvalidDevice, |sim| {
+            if uuid.is_null() {
+                return Err(INVALID_VALUE);
+            }
+            let bytes = sim.hip_device_get_uuid(device)?;
+            put(uuid.cast(), hipUUID { bytes: bytes.map(|b| b as c_char) })
+        })
+    }
+
+    /// `hipDeviceGetAttribute(&value, attribute, device)`.
+    fn hipDeviceGetAttribute(pi: *mut i32, attr: i32, device: i32) -> hipError_t {
+        on_node(hipErrorInvalidDevice, |sim| {
+            if pi.is_null() {
+                return Err(INVALID_VALUE);
+            }
+            put(pi.cast(), sim.hip_device_get_attribute(attr, device)?)
+        })
+    }
+
+    /// `hipDeviceTotalMem`: the properties' `totalGlobalMem`.
+    fn hipDeviceTotalMem(bytes: *mut usize, device: i32) -> hipError_t {
+        on_node(hipErrorInvalidDevice, |sim| {
+            if bytes.is_null() {
+                return Err(INVALID_VALUE);
+            }
+            let props = sim.hip_get_device_properties(device)?;
+            put(bytes.cast(), size_t(props.total_global_mem))
+        })
+    }
+
+    /// `hipDeviceGetPCIBusId`: `dddd:bb:dd.0` from the properties.
+    fn hipDeviceGetPCIBusId(pci_bus_id: *mut c_char, len: i32, device: i32) -> hipError_t {
+        on_node(hipErrorInvalidDevice, |sim| {
+            if pci_bus_id.is_null() || len <= 0 {
+                return Err(INVALID_VALUE);
+            }
+            let p = sim.hip_get_device_properties(device)?;
+            let text = format!(
+                "{:04x}:{:02x}:{:02x}.0",
+                p.pci_domain_id, p.pci_bus_id, p.pci_device_id
+            );
+            put_text(pci_bus_id, len, &text)
+        })
+    }
+
+    /// `hipGetDeviceProperties` with HIP 5's 792-byte struct.
+    fn hipGetDeviceProperties(prop: *mut hipDeviceProp_tR0000, device: i32) -> hipError_t {
+        on_node(hipErrorInvalidDevice, |sim| {
+            if prop.is_null() {
+                return Err(INVALID_VALUE);
+            }
+            let props = sim.hip_get_device_properties(device)?;
+            put(prop.cast(), device_prop(&props))
+        })
+    }
+
+    /// `hipDeviceCanAccessPeer(&can, device, peer)`.
+    fn hipDeviceCanAccessPeer(can_access_peer: *mut i32, device_id: i32, peer_device_id: i32) -> hipError_t {
+        on_node(hipErrorInvalidDevice, |sim| {
+            if can_access_peer.is_null() {
+                return Err(INVALID_VALUE);
+            }
+            let can = sim.hip_device_can_access_peer(device_id, peer_device_id)?;
+            put(can_access_peer.cast(), i32::from(can))
+        })
+    }
+
+    /// `hipSetDevice`.
+    fn hipSetDevice(device_id: i32) -> hipError_t {
+        on_node(hipErrorInvalidDevice, |sim| sim.hip_set_device(device_id))
+    }
+
+    /// `hipDeviceEnablePeerAccess(peer, flags)`.
+    fn hipDeviceEnablePeerAccess(peer_device_id: i32, flags: u32) -> hipError_t {
+        on_node(hipErrorInvalidDevice, |sim| sim.hip_device_enable_peer_access(peer_device_id, flags))
+    }
+
+    /// `hipDeviceGetP2PAttribute(&value, attribute, src, dst)`.
+    fn hipDeviceGetP2PAttribute(value: *mut i32, attr: i32, src_device: i32, dst_device: i32) -> hipError_t {
+        on_node(hipErrorInvalidDevice, |sim| {
+            if value.is_null() {
+                return Err(INVALID_VALUE);
+            }
+            put(value.cast(), sim.hip_device_get_p2p_attribute(attr, src_device, dst_device)?)
+        })
+    }
+
+    /// `hipGetLastError`: the last failure, then `hipSuccess` again.
+    fn hipGetLastError() -> hipError_t {
+        LAST_ERROR.swap(hipSuccess, Ordering::Relaxed)
+    }
+
+    /// `hipGetErrorName`: `hipErrorUnknown` for a value HIP does not define.
+    fn hipGetErrorName(hip_error: hipError_t) -> *const c_char {
+        error_text(hip_error).map_or(c"hipErrorUnknown".as_ptr(), |(_, name, _)| name.as_ptr())
+    }
+
+    /// `hipGetErrorString`: `unknown error` for a value HIP does not define.
+    fn hipGetErrorString(hip_error: hipError_t) -> *const c_char {
+        error_text(hip_error).map_or(c"unknown error".as_ptr(), |(_, _, text)| text.as_ptr())
+    }
+}

@@ -1,0 +1,32 @@
+//! # amdgpu-sim-ffi
+//!
+//! The simulated ROCm node of `amdgpu-sim` behind the C ABI of
+//! `libhsa-runtime64` (with the AMD loader extension table) and
+//! `libamdhip64`: a shared library that a program loads in place of the
+//! vendor runtimes, so its real FFI code — `dlopen`, symbol resolution,
+//! function pointers, C structs and enums — runs end to end without a GPU.
+//!
+//! - [`node`]: the one node per process, chosen by `AMDGPU_SIM_MACHINE`
+//!   (preset name or description file), faults from `AMDGPU_SIM_FAULTS`
+//!   ([`spec`]), a leak report at `hsa_shut_down` in `AMDGPU_SIM_REPORT`.
+//! - `hsa` / `loader` / `hip`: the modelled calls, with the headers' exact
+//!   signatures, struct layouts ([`abi`], asserted) and enum values.
+//! - `unsupported`: every other symbol the `amdgpu-hal` dylib backend
+//!   requires, failing with the vendor's not-supported answer.
+//! - `ptr`: the only `unsafe` code (pointer reads/writes, the export macro).
+//!
+//! This crate is the project's second FFI boundary (the first is
+//! `amdgpu-hal`'s `backend::dylib`): `unsafe` is confined to `ptr`.
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod abi;
+mod hip;
+mod hsa;
+mod loader;
+pub mod node;
+#[allow(unsafe_code)]
+mod ptr;
+pub mod spec;
+mod strings;
+mod unsupported;

@@ -1,0 +1,162 @@
+//! The one simulated node behind every export, chosen by the environment
+//! when a library function is first called:
+//!
+//! - [`MACHINE_ENV`] (`AMDGPU_SIM_MACHINE`): a preset name or a TOML/JSON
+//!   machine description file (JSON when it ends in `.json`);
+//! - [`FAULTS_ENV`] (`AMDGPU_SIM_FAULTS`): faults armed on the node (see
+//!   [`crate::spec`]);
+//! - [`REPORT_ENV`] (`AMDGPU_SIM_REPORT`): a file rewritten at every
+//!   `hsa_shut_down` with the live objects and the injected faults, so a
+//!   test outside the process can check that nothing leaked.
+//!
+//! HSA and HIP share the node when both are loaded from this one library
+//! (the loader hands out one copy per process). A missing or bad variable
+//! leaves no node: `hsa_init` fails like a machine without `/dev/kfd` and
+//! the reason is printed once on stderr.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::sync::{Mutex, OnceLock};
+
+use amdgpu_sim::validate::{Format, MAX_DESCRIPTION_BYTES};
+use amdgpu_sim::{Machine, Sim};
+
+/// Environment variable naming the machine (preset or file).
+pub const MACHINE_ENV: &str = "AMDGPU_SIM_MACHINE";
+/// Environment variable holding the fault specification.
+pub const FAULTS_ENV: &str = "AMDGPU_SIM_FAULTS";
+/// Environment variable naming the report file.
+pub const REPORT_ENV: &str = "AMDGPU_SIM_REPORT";
+
+/// Addresses at or above this are the simulator's code-object windows
+/// (`loader::code_base`): never a host address on x86-64 or AArch64, whose
+/// user space ends far below bit 62.
+pub const CODE_WINDOW_START: u64 = 1 << 62;
+
+/// The node and what the C side needs besides it.
+pub(crate) struct Node {
+    /// The simulator.
+    pub(crate) sim: Sim,
+    /// Live pool allocations (base → size): the simulator's pool windows
+    /// overlap host addresses, so `hsa_memory_copy` tells device memory from
+    /// host memory by this table.
+    allocations: Mutex<BTreeMap<u64, u64>>,
+    report: Option<String>,
+}
+
+static NODE: OnceLock<Result<Node, String>> = OnceLock::new();
+
+/// The node, created from the environment on first use; `None` (after one
+/// line on stderr) when the environment does not describe one.
+pub(crate) fn node() -> Option<&'static Node> {
+    let mut fresh = false;
+    let node = NODE.get_or_init(|| {
+        fresh = true;
+        Node::from_env()
+    });
+    match node {
+        Ok(node) => Some(node),
+        Err(message) => {
+            if fresh {
+                eprintln!("amdgpu-sim-ffi: {message}");
+            }
+            None
+        }
+    }
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.is_empty())
+}
+
+/// Loads a preset by name, else a description file.
+pub fn load_machine(name_or_path: &str) -> Result<Machine, String> {
+    if let Some(preset) = amdgpu_sim::presets::load_preset(name_or_path) {
+        return preset.map_err(|e| e.to_string());
+    }
+    let file = std::fs::File::open(name_or_path).map_err(|e| {
+        let presets: Vec<&str> = amdgpu_sim::presets::PRESETS
+            .iter()
+            .map(|(n, _)| *n)
+            .collect();
+        format!(
+            "no machine preset or file named '{name_or_path}' ({e}); presets: {}",
+            presets.join(", ")
+        )
+    })?;
+    let mut text = String::new();
+    file.take(MAX_DESCRIPTION_BYTES as u64 + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| format!("machine description '{name_or_path}': {e}"))?;
+    Machine::parse(name_or_path, &text, Format::from_file_name(name_or_path))
+        .map_err(|e| e.to_string())
+}
+
+impl Node {
+    fn from_env() -> Result<Node, String> {
+        let machine = env(MACHINE_ENV).ok_or_else(|| {
+            format!("{MACHINE_ENV} is not set (a machine preset name or description file)")
+        })?;
+        let machine = load_machine(&machine).map_err(|e| format!("{MACHINE_ENV}: {e}"))?;
+        let sim = Sim::new(machine);
+        if let Some(spec) = env(FAULTS_ENV) {
+            crate::spec::arm(&sim, &spec).map_err(|e| format!("{FAULTS_ENV}: {e}"))?;
+        }
+        Ok(Node {
+            sim,
+            allocations: Mutex::new(BTreeMap::new()),
+            report: env(REPORT_ENV),
+        })
+    }
+
+    fn allocations(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, u64>> {
+        self.allocations
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Records a pool allocation the simulator handed out.
+    pub(crate) fn allocated(&self, base: u64, size: u64) {
+        self.allocations().insert(base, size);
+    }
+
+    /// Forgets a freed allocation.
+    pub(crate) fn freed(&self, base: u64) {
+        self.allocations().remove(&base);
+    }
+
+    /// Whether `address` is simulated memory: inside a live allocation or
+    /// in the code-object windows.
+    pub(crate) fn is_device(&self, address: u64) -> bool {
+        if address >= CODE_WINDOW_START {
+            return true;
+        }
+        self.allocations()
+            .range(..=address)
+            .next_back()
+            .is_some_and(|(&base, &size)| address - base < size.max(1))
+    }
+
+    /// Rewrites the report file (when one is named).
+    pub(crate) fn write_report(&self) {
+        let Some(path) = &self.report else { return };
+        if let Err(e) = std::fs::write(path, report(&self.sim)) {
+            eprintln!("amdgpu-sim-ffi: cannot write {REPORT_ENV} '{path}': {e}");
+        }
+    }
+}
+
+/// The report: live objects and the calls that failed by injection, one
+/// `key value` per line (`injected <op>` in call order).
+pub fn report(sim: &Sim) -> String {
+    let live = sim.live_objects();
+    let mut out = format!(
+        "allocations {}\nallocated_bytes {}\nreaders {}\nexecutables {}\n",
+        live.allocations, live.allocated_bytes, live.readers, live.executables
+    );
+    let (log, _) = sim.call_log();
+    for record in log.iter().filter(|r| r.injected) {
+        out.push_str(&format!("injected {} -> {}\n", record.op, record.outcome));
+    }
+    out
+}

@@ -1,0 +1,105 @@
+//! The crate's only `unsafe` code: reads and writes through the pointers C
+//! callers hand to the exported functions, and the `#[no_mangle]` export
+//! macro.
+//!
+//! Every function here trusts the C contract of the call it serves: an
+//! out-parameter points at writable storage of the documented C type, an
+//! input buffer holds `len` readable bytes, a string is NUL-terminated.
+//! NULL is checked (and refused) before any access. These helpers are
+//! crate-private and are only ever handed pointers that arrived through an
+//! exported C function, which is the second FFI boundary of the project
+//! (the first is `amdgpu-hal`'s `backend::dylib`).
+
+use std::ffi::{CStr, c_char, c_void};
+
+/// Defines `extern "C"` functions exported under their own (unmangled)
+/// names, so the library can stand in for `libhsa-runtime64` and
+/// `libamdhip64`.
+macro_rules! c_exports {
+    ($(
+        $(#[$meta:meta])*
+        fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block
+    )*) => {$(
+        $(#[$meta])*
+        // SAFETY: exporting an unmangled symbol can clash with another
+        // library's definition of the same name; standing in for the vendor
+        // runtimes under their exact names is this library's purpose, and it
+        // is meant to be loaded instead of them, never next to them.
+        #[allow(unsafe_code)]
+        #[unsafe(no_mangle)]
+        pub extern "C" fn $name($($arg: $ty),*) $(-> $ret)? $body
+    )*};
+}
+pub(crate) use c_exports;
+
+/// Writes `value` to the C out-parameter `out` (any alignment); `false`
+/// when `out` is NULL.
+pub(crate) fn write<T: Copy>(out: *mut c_void, value: T) -> bool {
+    if out.is_null() {
+        return false;
+    }
+    // SAFETY: the C contract of the calling export says `out` points at
+    // writable storage of the attribute's C type, which `T` mirrors; the
+    // write is unaligned because C does not promise Rust's alignment.
+    unsafe { out.cast::<T>().write_unaligned(value) };
+    true
+}
+
+/// Copies `bytes` to the C buffer `out`; `false` when `out` is NULL.
+pub(crate) fn write_bytes(out: *mut c_void, bytes: &[u8]) -> bool {
+    if out.is_null() {
+        return false;
+    }
+    // SAFETY: the C contract of the calling export says `out` has room for
+    // the attribute (callers size `bytes` to the documented length), and a
+    // caller's buffer cannot overlap the library's own `bytes`.
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), out.cast::<u8>(), bytes.len()) };
+    true
+}
+
+/// A copy of `len` bytes of C memory at `src`; `None` when `src` is NULL
+/// and `len` is not zero.
+pub(crate) fn read_bytes(src: *const c_void, len: usize) -> Option<Vec<u8>> {
+    if len == 0 {
+        return Some(Vec::new());
+    }
+    if src.is_null() {
+        return None;
+    }
+    // SAFETY: the C contract of the calling export says `src` holds `len`
+    // readable bytes for the duration of the call; they are copied out
+    // before it returns.
+    Some(unsafe { std::slice::from_raw_parts(src.cast::<u8>(), len) }.to_vec())
+}
+
+/// A copy of the C array `src[0..count]`; `None` when `src` is NULL and
+/// `count` is not zero.
+pub(crate) fn read_array<T: Copy>(src: *const T, count: usize) -> Option<Vec<T>> {
+    if count == 0 {
+        return Some(Vec::new());
+    }
+    if src.is_null() {
+        return None;
+    }
+    // SAFETY: the C contract says `src` points at `count` initialized
+    // elements of `T`'s C type; each is read unaligned and copied.
+    Some(
+        (0..count)
+            .map(|i| unsafe { src.add(i).read_unaligned() })
+            .collect(),
+    )
+}
+
+/// The NUL-terminated C string at `text` (lossy UTF-8); `None` for NULL.
+pub(crate) fn read_c_str(text: *const c_char) -> Option<String> {
+    if text.is_null() {
+        return None;
+    }
+    // SAFETY: the C contract says `text` is NUL-terminated and stays
+    // valid for the call; it is copied into an owned string.
+    Some(
+        unsafe { CStr::from_ptr(text) }
+            .to_string_lossy()
+            .into_owned(),
+    )
+}

@@ -1,0 +1,186 @@
+//! `AMDGPU_SIM_FAULTS`: faults armed on the node, `;`-separated entries of
+//! the form `TARGET=CODE`:
+//!
+//! | target        | fails                                                 |
+//! |---------------|-------------------------------------------------------|
+//! | `hsa@N`       | the N-th HSA call (1-based), once                     |
+//! | `hip@N`       | the N-th HIP call, once                               |
+//! | `OP@N`        | the N-th call of the C function `OP`, once            |
+//! | `OP@N+`       | the N-th call of `OP` and every later one (`hsa@N+`…) |
+//! | `OP`          | every call of `OP`                                    |
+//!
+//! `OP` is an HSA function (`hsa_…`) or a HIP one (`hip…`), which picks the
+//! family; `CODE` is the status it fails with, decimal or `0x` hex
+//! (`hsa_status_t` for HSA, `hipError_t` for HIP). Example:
+//! `hsa_executable_freeze=0x1008;hipDeviceGet@2=101`.
+
+use amdgpu_sim::{Fault, HipCode, HsaCode, Sim};
+
+/// Most entries one specification may hold.
+pub const MAX_FAULT_ENTRIES: usize = 64;
+/// Longest function name accepted in a target.
+pub const MAX_OP_NAME: usize = 128;
+
+/// One parsed entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Armed {
+    /// An HSA fault.
+    Hsa(Fault<HsaCode>),
+    /// A HIP fault.
+    Hip(Fault<HipCode>),
+}
+
+fn number(text: &str) -> Option<u64> {
+    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => text.parse().ok(),
+    }
+}
+
+fn entry(text: &str) -> Result<Armed, String> {
+    let (target, code) = text
+        .split_once('=')
+        .ok_or_else(|| format!("entry '{text}' has no '=CODE'"))?;
+    let code = number(code.trim()).ok_or_else(|| format!("entry '{text}': bad code"))?;
+    let (op, nth) = match target.trim().split_once('@') {
+        Some((op, n)) => {
+            let (n, persistent) = match n.strip_suffix('+') {
+                Some(n) => (n, true),
+                None => (n, false),
+            };
+            let n = number(n)
+                .filter(|&n| n > 0)
+                .ok_or_else(|| format!("entry '{text}': the call number must be 1 or more"))?;
+            (op, Some((n, persistent)))
+        }
+        None => (target.trim(), None),
+    };
+    if op.is_empty()
+        || op.len() > MAX_OP_NAME
+        || !op.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    {
+        return Err(format!("entry '{text}': bad function name"));
+    }
+    let family_wide = op == "hsa" || op == "hip";
+    let is_hip = if op == "hip" || (op.starts_with("hip") && !family_wide) {
+        true
+    } else if op == "hsa" || op.starts_with("hsa_") {
+        false
+    } else {
+        return Err(format!(
+            "entry '{text}': '{op}' is neither an hsa_ nor a hip function"
+        ));
+    };
+    let trigger = match nth {
+        None if family_wide => {
+            return Err(format!("entry '{text}': a family-wide fault needs '@N'"));
+        }
+        None => Fault::every(op, ()),
+        Some((n, persistent)) => {
+            let f = if family_wide {
+                Fault::nth_call(n, ())
+            } else {
+                Fault::nth_of(op, n, ())
+            };
+            if persistent { f.persistent() } else { f }
+        }
+    };
+    let out_of_range = || format!("entry '{text}': code out of range");
+    Ok(if is_hip {
+        let code = i32::try_from(code).map_err(|_| out_of_range())?;
+        Armed::Hip(Fault {
+            trigger: trigger.trigger,
+            code: HipCode(code),
+            persistent: trigger.persistent,
+        })
+    } else {
+        let code = u32::try_from(code).map_err(|_| out_of_range())?;
+        Armed::Hsa(Fault {
+            trigger: trigger.trigger,
+            code: HsaCode(code),
+            persistent: trigger.persistent,
+        })
+    })
+}
+
+/// Parses a specification (empty entries are skipped).
+pub fn parse(spec: &str) -> Result<Vec<Armed>, String> {
+    let entries: Vec<&str> = spec
+        .split(';')
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .collect();
+    if entries.len() > MAX_FAULT_ENTRIES {
+        return Err(format!(
+            "{} entries (at most {MAX_FAULT_ENTRIES})",
+            entries.len()
+        ));
+    }
+    entries.into_iter().map(entry).collect()
+}
+
+/// Parses `spec` and arms every fault on `sim`.
+pub fn arm(sim: &Sim, spec: &str) -> Result<(), String> {
+    for armed in parse(spec)? {
+        match armed {
+            Armed::Hsa(fault) => sim.inject_hsa(fault),
+            Armed::Hip(fault) => sim.inject_hip(fault),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use amdgpu_sim::Trigger;
+
+    #[test]
+    fn every_target_form() {
+        let armed =
+            parse("hsa_executable_freeze=0x1008; hipDeviceGet@2=101;hsa@3+=4097;hip@1=999;")
+                .unwrap();
+        assert_eq!(
+            armed,
+            [
+                Armed::Hsa(Fault::every("hsa_executable_freeze", HsaCode(0x1008))),
+                Armed::Hip(Fault::nth_of("hipDeviceGet", 2, HipCode(101))),
+                Armed::Hsa(Fault::nth_call(3, HsaCode(0x1001)).persistent()),
+                Armed::Hip(Fault::nth_call(1, HipCode(999))),
+            ]
+        );
+        assert_eq!(parse("").unwrap(), []);
+        let Armed::Hsa(f) = &parse("hsa_memory_copy@2+=1").unwrap()[0] else {
+            panic!("family")
+        };
+        assert_eq!(
+            f.trigger,
+            Trigger::NthOf {
+                op: "hsa_memory_copy".into(),
+                n: 2
+            }
+        );
+        assert!(f.persistent);
+    }
+
+    #[test]
+    fn bad_entries_name_themselves() {
+        for (spec, words) in [
+            ("hsa_init", "no '=CODE'"),
+            ("hsa_init=x", "bad code"),
+            ("hsa_init@0=1", "1 or more"),
+            ("cuInit=1", "neither an hsa_ nor a hip"),
+            ("hsa=1", "needs '@N'"),
+            ("hip@1=0x100000000", "out of range"),
+            ("hsa init=1", "bad function name"),
+        ] {
+            let e = parse(spec).unwrap_err();
+            assert!(
+                e.contains(words) && e.contains(spec.split('=').next().unwrap()),
+                "{spec}: {e}"
+            );
+        }
+        let many = vec!["hsa_init=1"; MAX_FAULT_ENTRIES + 1].join(";");
+        assert!(parse(&many).unwrap_err().contains("at most"));
+    }
+}

@@ -1,0 +1,199 @@
+//! The rest of the vendor tables the `amdgpu-hal` dylib backend requires
+//! at load (IREE's symbol tables): queues, signals, host-pinned and IPC
+//! memory, SVM, HIP streams, events, graphs, modules and allocations. The
+//! simulated node models none of them, so each one fails: HSA calls with
+//! `HSA_STATUS_ERROR` (HSA has no "not supported" status), HIP calls with
+//! `hipErrorNotSupported`. Signatures are the headers' own.
+//!
+//! The few HSA calls without a status return operate on a signal or queue,
+//! which no call here can create; they return the value of "nothing
+//! happened" (`0`, or `UINT32_MAX` — ROCr's "no signal satisfied" — for
+//! `hsa_amd_signal_wait_any`).
+
+#![allow(clippy::too_many_arguments, non_camel_case_types)]
+
+use std::ffi::{c_char, c_int, c_void};
+
+use crate::abi::*;
+use crate::ptr::c_exports;
+
+/// `hsa_signal_value_t` on 64-bit hosts.
+type hsa_signal_value_t = i64;
+/// A C enum passed by value.
+type c_enum = u32;
+
+macro_rules! unsupported {
+    ($fail:expr, $ret:ty; $( fn $name:ident($($arg:ident: $ty:ty),* $(,)?); )*) => {
+        c_exports! {$(
+            #[doc = concat!("`", stringify!($name), "`: outside the simulator's model.")]
+            fn $name($($arg: $ty),*) -> $ret {
+                let _ = ($($arg,)*);
+                crate::unsupported::fail_with($fail)
+            }
+        )*}
+    };
+}
+
+/// Records a HIP failure as the last error; HSA values pass through.
+pub(crate) fn fail_with<T: Copy + 'static>(value: T) -> T {
+    if let Some(error) = (&value as &dyn std::any::Any).downcast_ref::<hipError_t>() {
+        crate::hip::finish(*error);
+    }
+    value
+}
+
+type QueueCallback = Option<extern "C" fn(hsa_status_t, *mut c_void, *mut c_void)>;
+type SystemEventCallback = Option<extern "C" fn(*const c_void, *mut c_void) -> hsa_status_t>;
+type CacheCallback = Option<extern "C" fn(hsa_cache_t, *mut c_void) -> hsa_status_t>;
+type RegionCallback = Option<extern "C" fn(hsa_region_t, *mut c_void) -> hsa_status_t>;
+type Alloc = Option<extern "C" fn(usize) -> *mut c_void>;
+
+unsupported! { HSA_STATUS_ERROR, hsa_status_t;
+    fn hsa_amd_memory_async_copy(dst: *mut c_void, dst_agent: hsa_agent_t, src: *const c_void,
+        src_agent: hsa_agent_t, size: usize, num_dep_signals: u32, dep_signals: *const hsa_signal_t,
+        completion_signal: hsa_signal_t);
+    fn hsa_amd_memory_lock(host_ptr: *mut c_void, size: usize, agents: *mut hsa_agent_t,
+        num_agent: c_int, agent_ptr: *mut *mut c_void);
+    fn hsa_amd_memory_lock_to_pool(host_ptr: *mut c_void, size: usize, agents: *mut hsa_agent_t,
+        num_agent: c_int, pool: hsa_amd_memory_pool_t, flags: u32, agent_ptr: *mut *mut c_void);
+    fn hsa_amd_memory_unlock(host_ptr: *mut c_void);
+    fn hsa_amd_pointer_info(ptr: *const c_void, info: *mut c_void, alloc: Alloc,
+        num_agents_accessible: *mut u32, accessible: *mut *mut hsa_agent_t);
+    fn hsa_amd_ipc_memory_create(ptr: *mut c_void, len: usize, handle: *mut c_void);
+    fn hsa_amd_ipc_memory_attach(handle: *const c_void, len: usize, num_agents: u32,
+        mapping_agents: *const hsa_agent_t, mapped_ptr: *mut *mut c_void);
+    fn hsa_amd_ipc_memory_detach(mapped_ptr: *mut c_void);
+    fn hsa_amd_interop_map_buffer(num_agents: u32, agents: *mut hsa_agent_t, interop_handle: c_int,
+        flags: u32, size: *mut usize, ptr: *mut *mut c_void, metadata_size: *mut usize,
+        metadata: *mut *const c_void);
+    fn hsa_amd_interop_unmap_buffer(ptr: *mut c_void);
+    fn hsa_amd_svm_attributes_get(ptr: *mut c_void, size: usize, attribute_list: *mut c_void,
+        attribute_count: usize);
+    fn hsa_amd_svm_attributes_set(ptr: *mut c_void, size: usize, attribute_list: *mut c_void,
+        attribute_count: usize);
+    fn hsa_amd_svm_prefetch_async(ptr: *mut c_void, size: usize, agent: hsa_agent_t,
+        num_dep_signals: u32, dep_signals: *const hsa_signal_t, completion_signal: hsa_signal_t);
+    fn hsa_amd_register_system_event_handler(callback: SystemEventCallback, data: *mut c_void);
+    fn hsa_agent_iterate_caches(agent: hsa_agent_t, callback: CacheCallback, data: *mut c_void);
+    fn hsa_cache_get_info(cache: hsa_cache_t, attribute: c_enum, value: *mut c_void);
+    fn hsa_agent_iterate_regions(agent: hsa_agent_t, callback: RegionCallback, data: *mut c_void);
+    fn hsa_region_get_info(region: hsa_region_t, attribute: c_enum, value: *mut c_void);
+    fn hsa_amd_signal_create(initial_value: hsa_signal_value_t, num_consumers: u32,
+        consumers: *const hsa_agent_t, attributes: u64, signal: *mut hsa_signal_t);
+    fn hsa_signal_destroy(signal: hsa_signal_t);
+    fn hsa_amd_ipc_signal_create(signal: hsa_signal_t, handle: *mut c_void);
+    fn hsa_amd_ipc_signal_attach(handle: *const c_void, signal: *mut hsa_signal_t);
+    fn hsa_queue_create(agent: hsa_agent_t, size: u32, queue_type: u32, callback: QueueCallback,
+        data: *mut c_void, private_segment_size: u32, group_segment_size: u32,
+        queue: *mut *mut c_void);
+    fn hsa_soft_queue_create(region: hsa_region_t, size: u32, queue_type: u32, features: u32,
+        doorbell_signal: hsa_signal_t, queue: *mut *mut c_void);
+    fn hsa_queue_destroy(queue: *mut c_void);
+    fn hsa_queue_inactivate(queue: *mut c_void);
+    fn hsa_amd_queue_cu_set_mask(queue: *const c_void, num_cu_mask_count: u32, cu_mask: *const u32);
+    fn hsa_amd_queue_set_priority(queue: *mut c_void, priority: c_enum);
+    fn hsa_amd_profiling_set_profiler_enabled(queue: *mut c_void, enable: c_int);
+    fn hsa_executable_validate_alt(executable: hsa_executable_t, options: *const c_char,
+        result: *mut u32);
+}
+
+unsupported! { 0, hsa_signal_value_t;
+    fn hsa_signal_load_scacquire(signal: hsa_signal_t);
+    fn hsa_signal_wait_scacquire(signal: hsa_signal_t, condition: c_enum,
+        compare_value: hsa_signal_value_t, timeout_hint: u64, wait_state_hint: c_enum);
+}
+
+unsupported! { (), ();
+    fn hsa_signal_store_screlease(signal: hsa_signal_t, value: hsa_signal_value_t);
+    fn hsa_signal_subtract_screlease(signal: hsa_signal_t, value: hsa_signal_value_t);
+}
+
+unsupported! { u32::MAX, u32;
+    fn hsa_amd_signal_wait_any(signal_count: u32, signals: *mut hsa_signal_t, conds: *mut c_enum,
+        values: *mut hsa_signal_value_t, timeout_hint: u64, wait_hint: c_enum,
+        satisfying_value: *mut hsa_signal_value_t);
+}
+
+unsupported! { 0, u64;
+    fn hsa_queue_load_read_index_scacquire(queue: *const c_void);
+    fn hsa_queue_add_write_index_scacq_screl(queue: *const c_void, value: u64);
+}
+
+/// HIP handles (`hipCtx_t`, `hipStream_t`, `hipEvent_t`, graphs, modules…)
+/// are pointers to opaque structs.
+type handle = *mut c_void;
+
+unsupported! { hipErrorNotSupported, hipError_t;
+    fn hipCtxSetCurrent(ctx: handle);
+    fn hipCtxGetCurrent(ctx: *mut handle);
+    fn hipCtxPushCurrent(ctx: handle);
+    fn hipCtxPopCurrent(ctx: *mut handle);
+    fn hipDevicePrimaryCtxRelease(dev: c_int);
+    fn hipDevicePrimaryCtxRetain(pctx: *mut handle, dev: c_int);
+    fn hipEventCreate(event: *mut handle);
+    fn hipEventCreateWithFlags(event: *mut handle, flags: u32);
+    fn hipEventDestroy(event: handle);
+    fn hipEventElapsedTime(ms: *mut f32, start: handle, stop: handle);
+    fn hipEventQuery(event: handle);
+    fn hipEventRecord(event: handle, stream: handle);
+    fn hipEventSynchronize(event: handle);
+    fn hipFree(ptr: *mut c_void);
+    fn hipFreeAsync(dev_ptr: *mut c_void, stream: handle);
+    fn hipFuncGetAttribute(value: *mut c_int, attrib: c_int, hfunc: handle);
+    fn hipFuncSetAttribute(func: *const c_void, attr: c_int, value: c_int);
+    fn hipGraphAddEmptyNode(graph_node: *mut handle, graph: handle, dependencies: *const handle,
+        num_dependencies: usize);
+    fn hipGraphAddEventRecordNode(graph_node: *mut handle, graph: handle,
+        dependencies: *const handle, num_dependencies: usize, event: handle);
+    fn hipGraphAddKernelNode(graph_node: *mut handle, graph: handle, dependencies: *const handle,
+        num_dependencies: usize, node_params: *const c_void);
+    fn hipGraphAddMemsetNode(graph_node: *mut handle, graph: handle, dependencies: *const handle,
+        num_dependencies: usize, memset_params: *const c_void);
+    fn hipGraphCreate(graph: *mut handle, flags: u32);
+    fn hipGraphDestroy(graph: handle);
+    fn hipGraphExecDestroy(graph_exec: handle);
+    fn hipGraphInstantiate(graph_exec: *mut handle, graph: handle, error_node: *mut handle,
+        log_buffer: *mut c_char, buffer_size: usize);
+    fn hipGraphLaunch(graph_exec: handle, stream: handle);
+    fn hipHostFree(ptr: *mut c_void);
+    fn hipHostGetDevicePointer(dev_ptr: *mut *mut c_void, hst_ptr: *mut c_void, flags: u32);
+    fn hipHostMalloc(ptr: *mut *mut c_void, size: usize, flags: u32);
+    fn hipHostRegister(host_ptr: *mut c_void, size_bytes: usize, flags: u32);
+    fn hipHostUnregister(host_ptr: *mut c_void);
+    fn hipLaunchKernel(function_address: *const c_void, num_blocks: dim3, dim_blocks: dim3,
+        args: *mut *mut c_void, shared_mem_bytes: usize, stream: handle);
+    fn hipMalloc(ptr: *mut *mut c_void, size: usize);
+    fn hipMallocFromPoolAsync(dev_ptr: *mut *mut c_void, size: usize, mem_pool: handle,
+        stream: handle);
+    fn hipMallocManaged(dev_ptr: *mut *mut c_void, size: usize, flags: u32);
+    fn hipMallocAsync(dev_ptr: *mut *mut c_void, size: usize, stream: handle);
+    fn hipMemcpy(dst: *mut c_void, src: *const c_void, size_bytes: usize, kind: c_int);
+    fn hipMemcpyAsync(dst: *mut c_void, src: *const c_void, size_bytes: usize, kind: c_int,
+        stream: handle);
+    fn hipMemcpyHtoDAsync(dst: *mut c_void, src: *mut c_void, size_bytes: usize, stream: handle);
+    fn hipMemPoolCreate(mem_pool: *mut handle, pool_props: *const c_void);
+    fn hipMemPoolDestroy(mem_pool: handle);
+    fn hipMemPoolGetAttribute(mem_pool: handle, attr: c_int, value: *mut c_void);
+    fn hipMemPoolSetAttribute(mem_pool: handle, attr: c_int, value: *mut c_void);
+    fn hipMemPoolTrimTo(mem_pool: handle, min_bytes_to_hold: usize);
+    fn hipMemPrefetchAsync(dev_ptr: *const c_void, count: usize, device: c_int, stream: handle);
+    fn hipMemset(dst: *mut c_void, value: c_int, size_bytes: usize);
+    fn hipMemsetAsync(dst: *mut c_void, value: c_int, size_bytes: usize, stream: handle);
+    fn hipMemsetD8Async(dest: *mut c_void, value: u8, count: usize, stream: handle);
+    fn hipMemsetD16Async(dest: *mut c_void, value: u16, count: usize, stream: handle);
+    fn hipMemsetD32Async(dst: *mut c_void, value: c_int, count: usize, stream: handle);
+    fn hipModuleGetFunction(function: *mut handle, module: handle, kname: *const c_char);
+    fn hipModuleGetGlobal(dptr: *mut *mut c_void, bytes: *mut usize, hmod: handle,
+        name: *const c_char);
+    fn hipModuleLaunchKernel(f: handle, grid_dim_x: u32, grid_dim_y: u32, grid_dim_z: u32,
+        block_dim_x: u32, block_dim_y: u32, block_dim_z: u32, shared_mem_bytes: u32,
+        stream: handle, kernel_params: *mut *mut c_void, extra: *mut *mut c_void);
+    fn hipModuleLoadData(module: *mut handle, image: *const c_void);
+    fn hipModuleLoadDataEx(module: *mut handle, image: *const c_void, num_options: u32,
+        options: *mut c_int, option_values: *mut *mut c_void);
+    fn hipModuleUnload(module: handle);
+    fn hipStreamCreateWithFlags(stream: *mut handle, flags: u32);
+    fn hipStreamDestroy(stream: handle);
+    fn hipStreamSynchronize(stream: handle);
+    fn hipStreamWaitEvent(stream: handle, event: handle, flags: u32);
+}

@@ -1,0 +1,321 @@
+//! `amdgpu-hal load FILE`: creates the executable (wrapped `AMD1` or raw
+//! HSACO) on the chosen machine exactly as the HAL does — topology, format
+//! inference, device selection by queue affinity, preflight, load, kernel
+//! args, per-device tables and dispatch descriptors — and prints what was
+//! loaded where. A failure prints the Status and exits 1.
+
+use std::io::{Read, Write};
+
+use clap::Args;
+use serde::Serialize;
+
+use super::{GlobalArgs, write_error, write_json};
+use crate::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, Topology};
+use crate::amdgpu::profile::ProfileRegistry;
+use crate::amdgpu::queue_affinity::{QUEUE_AFFINITY_ANY, QueueAffinity};
+use crate::backend::{Backend, CallResultExt};
+use crate::executable::{Executable, ExecutableParams, ExportFlags, create};
+use crate::status::{Result, ResultExt, Status};
+use crate::wrapped::DataExtent;
+use crate::wrapped::infer::infer_format;
+
+/// Largest executable file `load` reads.
+pub const MAX_EXECUTABLE_FILE_SIZE: u64 = 1 << 30;
+
+/// Arguments of `load`.
+#[derive(Debug, Args)]
+pub struct LoadArgs {
+    /// The executable: a wrapped `AMD1` FlatBuffer or a raw HSACO.
+    pub file: std::path::PathBuf,
+    /// Queues to load for (`0x…` hex or decimal); selects the physical devices.
+    #[arg(long, value_name = "MASK", default_value = "any", value_parser = parse_affinity)]
+    pub affinity: QueueAffinity,
+}
+
+/// Parses `any`, `0x…` hex or a decimal queue-affinity mask.
+pub fn parse_affinity(text: &str) -> std::result::Result<QueueAffinity, String> {
+    let text = text.trim();
+    if text.eq_ignore_ascii_case("any") {
+        return Ok(QUEUE_AFFINITY_ANY);
+    }
+    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(&hex.replace('_', ""), 16),
+        None => text.replace('_', "").parse::<u64>(),
+    };
+    parsed.map_err(|e| format!("queue affinity `{text}` is not a 64-bit mask: {e}"))
+}
+
+/// The `load --json` document (`machine`, `format`, `loaded_devices`,
+/// `exports[].name`, `exports[].kernel_objects` are fixed by CLI-JSON.md).
+#[derive(Debug, Serialize)]
+pub struct LoadJson {
+    /// The machine.
+    pub machine: String,
+    /// The backend's name.
+    pub backend: String,
+    /// `amd1` or `elf`.
+    pub container: &'static str,
+    /// The executable format (the code object's target ID).
+    pub format: String,
+    /// The normalized queue affinity, hex.
+    pub queue_affinity: String,
+    /// Physical device ordinals the code object is loaded on.
+    pub loaded_devices: Vec<usize>,
+    /// The profile-registry id.
+    pub profile_id: u64,
+    /// The 128-bit code-object hash, two hex words.
+    pub code_object_hash: [String; 2],
+    /// Exports in ordinal order.
+    pub exports: Vec<LoadExportJson>,
+}
+
+/// One export.
+#[derive(Debug, Serialize)]
+pub struct LoadExportJson {
+    /// Reflection name.
+    pub name: String,
+    /// Loader symbol.
+    pub symbol: String,
+    /// `kernel_objects[k]` is the kernel object on the k-th loaded device, hex.
+    pub kernel_objects: Vec<String>,
+    /// Workgroup size (minimum when dynamic).
+    pub workgroup_size: [u32; 3],
+    /// Whether the workgroup size is chosen at dispatch time.
+    pub dynamic_workgroup_size: bool,
+    /// HAL constants.
+    pub constant_count: u16,
+    /// HAL bindings.
+    pub binding_count: u16,
+    /// Reflected parameters.
+    pub parameter_count: u16,
+    /// Kernel args as resolved from the symbol (full width).
+    pub kernel_args: KernelArgsJson,
+    /// Per loaded device: table address and dispatch descriptor.
+    pub devices: Vec<DeviceExportJson>,
+}
+
+/// Kernel args of an export.
+#[derive(Debug, Serialize)]
+pub struct KernelArgsJson {
+    /// Kernarg segment bytes.
+    pub kernarg_size: u32,
+    /// Kernarg segment alignment.
+    pub kernarg_alignment: u32,
+    /// Static LDS bytes.
+    pub group_segment_size: u32,
+    /// Scratch bytes per work-item.
+    pub private_segment_size: u32,
+}
+
+/// An export on one device.
+#[derive(Debug, Serialize)]
+pub struct DeviceExportJson {
+    /// Physical device ordinal.
+    pub device: usize,
+    /// Kernel object, hex.
+    pub kernel_object: String,
+    /// Address of its 40-byte record in the device kernel-args table, hex.
+    pub kernel_args_address: String,
+    /// HAL ABI kernarg bytes to reserve.
+    pub hal_kernarg_size: usize,
+    /// Whether the HAL layout carries the implicit-args suffix.
+    pub hal_implicit_args: bool,
+    /// Kernarg blocks for a HAL dispatch.
+    pub hal_kernarg_blocks: u32,
+    /// Kernarg blocks for a custom dispatch.
+    pub custom_kernarg_blocks: u32,
+    /// Largest workgroup count per dimension.
+    pub max_workgroup_count: [u32; 3],
+    /// Largest dynamic LDS request.
+    pub max_dynamic_workgroup_local_memory: u32,
+}
+
+fn read_file(path: &std::path::Path) -> Result<Vec<u8>> {
+    let name = path.display();
+    let file = std::fs::File::open(path)
+        .map_err(|e| Status::not_found(format!("opening `{name}`: {e}")))?;
+    let mut data = Vec::new();
+    file.take(MAX_EXECUTABLE_FILE_SIZE + 1)
+        .read_to_end(&mut data)
+        .map_err(|e| Status::unavailable(format!("reading `{name}`: {e}")))?;
+    if data.len() as u64 > MAX_EXECUTABLE_FILE_SIZE {
+        return Err(crate::status!(
+            OutOfRange,
+            "`{name}` exceeds the {MAX_EXECUTABLE_FILE_SIZE}-byte executable size limit"
+        ));
+    }
+    Ok(data)
+}
+
+fn describe(backend: &Backend, format: String, exe: &Executable) -> Result<LoadJson> {
+    let devices = exe.loaded_devices();
+    let mut exports = Vec::with_capacity(exe.export_count());
+    for ordinal in 0..exe.export_count() as u64 {
+        let info = exe.export_info(ordinal)?;
+        let host = exe.kernel_args_for_host(ordinal)?;
+        let mut per_device = Vec::with_capacity(devices.len());
+        for &device in &devices {
+            let args = exe.kernel_args_for_device(ordinal, device)?;
+            let d = exe.dispatch_descriptor(ordinal, device)?;
+            per_device.push(DeviceExportJson {
+                device,
+                kernel_object: format!("0x{:x}", args.kernel_args.kernel_object),
+                kernel_args_address: format!("0x{:x}", args.address.addr()),
+                hal_kernarg_size: d.hal_kernarg_layout.total_kernarg_size,
+                hal_implicit_args: d.hal_kernarg_layout.has_implicit_args,
+                hal_kernarg_blocks: d.hal_kernarg_block_count,
+                custom_kernarg_blocks: d.custom_kernarg_block_count,
+                max_workgroup_count: d.max_workgroup_count,
+                max_dynamic_workgroup_local_memory: d.max_dynamic_workgroup_local_memory,
+            });
+        }
+        exports.push(LoadExportJson {
+            name: info.name.clone(),
+            symbol: exe.export_symbol(ordinal)?.to_string(),
+            kernel_objects: per_device.iter().map(|d| d.kernel_object.clone()).collect(),
+            workgroup_size: info.workgroup_size,
+            dynamic_workgroup_size: info.flags.contains(ExportFlags::WORKGROUP_SIZE_DYNAMIC),
+            constant_count: info.constant_count,
+            binding_count: info.binding_count,
+            parameter_count: info.parameter_count,
+            kernel_args: KernelArgsJson {
+                kernarg_size: host.kernarg_size,
+                kernarg_alignment: host.kernarg_alignment,
+                group_segment_size: host.group_segment_size,
+                private_segment_size: host.private_segment_size,
+            },
+            devices: per_device,
+        });
+    }
+    let hash = exe.code_object_hash();
+    Ok(LoadJson {
+        machine: backend.machine().to_string(),
+        backend: backend.name().to_string(),
+        container: exe.container().as_str(),
+        format,
+        queue_affinity: format!("0x{:x}", exe.queue_affinity()),
+        loaded_devices: devices,
+        profile_id: exe.profile_id(),
+        code_object_hash: [format!("0x{:016x}", hash[0]), format!("0x{:016x}", hash[1])],
+        exports,
+    })
+}
+
+/// Loads `args.file` on the backend's node and describes the result.
+pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
+    let data = read_file(&args.file)?;
+    let inferred = infer_format(&data, DataExtent::Known)
+        .annotate_with(|| format!("inferring the format of `{}`", args.file.display()))?;
+    let hsa = backend.hsa();
+    hsa.init().call_status("hsa_init")?;
+    let result = (|| {
+        let topology = Topology::from_backend(hsa, DEFAULT_GPU_AGENT_QUEUE_COUNT)?;
+        let params = ExecutableParams {
+            executable_format: &inferred.format,
+            executable_data: &data,
+            queue_affinity: args.affinity,
+            constant_count: 0,
+        };
+        let exe = create(
+            backend.hsa_arc(),
+            &topology,
+            &params,
+            &ProfileRegistry::new(),
+        )
+        .annotate_with(|| format!("loading `{}`", args.file.display()))?;
+        describe(backend, inferred.format.clone(), &exe)
+    })();
+    Status::join_results(result, hsa.shut_down().call_status("hsa_shut_down"))
+}
+
+fn write_text(out: &mut dyn Write, doc: &LoadJson) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{} executable, format {}, loaded on {} of {} ({} backend), queue affinity {}",
+        doc.container,
+        doc.format,
+        match doc.loaded_devices.len() {
+            1 => "device".to_string(),
+            _ => "devices".to_string(),
+        } + " "
+            + &doc
+                .loaded_devices
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+        doc.machine,
+        doc.backend,
+        doc.queue_affinity
+    )?;
+    for (i, e) in doc.exports.iter().enumerate() {
+        let wg = e.workgroup_size;
+        writeln!(
+            out,
+            "  [{i}] {} ({}): workgroup {}x{}x{}{}, {} bindings, {} constants, {} parameters; \
+             kernarg {} B align {}, LDS {} B, scratch {} B",
+            e.name,
+            e.symbol,
+            wg[0],
+            wg[1],
+            wg[2],
+            if e.dynamic_workgroup_size {
+                " (dynamic)"
+            } else {
+                ""
+            },
+            e.binding_count,
+            e.constant_count,
+            e.parameter_count,
+            e.kernel_args.kernarg_size,
+            e.kernel_args.kernarg_alignment,
+            e.kernel_args.group_segment_size,
+            e.kernel_args.private_segment_size
+        )?;
+        for d in &e.devices {
+            writeln!(
+                out,
+                "      device {}: kernel object {}, args at {}, HAL kernargs {} B ({} blocks{}), custom {} blocks",
+                d.device,
+                d.kernel_object,
+                d.kernel_args_address,
+                d.hal_kernarg_size,
+                d.hal_kernarg_blocks,
+                if d.hal_implicit_args {
+                    ", implicit args"
+                } else {
+                    ""
+                },
+                d.custom_kernarg_blocks
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs `load`.
+pub fn run(global: &GlobalArgs, args: &LoadArgs, out: &mut dyn Write) -> Result<()> {
+    let backend = global.open_backend()?;
+    let doc = load(&backend, args)?;
+    if global.json {
+        write_json(out, &doc)
+    } else {
+        write_text(out, &doc).map_err(write_error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn affinity_masks_parse() {
+        assert_eq!(parse_affinity("any"), Ok(QUEUE_AFFINITY_ANY));
+        assert_eq!(parse_affinity("0xC"), Ok(0xC));
+        assert_eq!(parse_affinity("0x_ff"), Ok(0xFF));
+        assert_eq!(parse_affinity("12"), Ok(12));
+        assert!(parse_affinity("0x1_0000_0000_0000_0000").is_err());
+        assert!(parse_affinity("-1").is_err());
+        assert!(parse_affinity("").is_err());
+    }
+}
