@@ -21,7 +21,7 @@ use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
 use amdgpu_hal::backend::dylib::hip::HipLibrary;
 use amdgpu_hal::backend::dylib::hsa::HsaLibrary;
-use amdgpu_hal::backend::{Backend, CallResultExt, Hsa};
+use amdgpu_hal::backend::{Backend, CallResultExt, Hip, HipDeviceAttribute, HipP2pAttribute, Hsa};
 use amdgpu_hal::device::{FrontierTracker, FrontierTrackerOptions};
 use amdgpu_hal::executable::{ExecutableParams, create};
 use amdgpu_hal::hip::{HipDriver, HipOptions};
@@ -143,6 +143,48 @@ fn devices(hsa: &dyn Hsa) -> amdgpu_hal::Result<Value> {
     Ok(Value::Array(out))
 }
 
+/// Every HIP device as the `Hip` trait reads it: name, UUID, the whole
+/// properties struct, every attribute, and peer access and P2P attributes
+/// for every pair.
+fn hip_devices(hip: &dyn Hip) -> Value {
+    let count = hip.get_device_count().unwrap_or(0);
+    let mut out = Vec::new();
+    for ordinal in 0..count {
+        let device = hip.device_get(ordinal);
+        let attributes: Vec<String> = HipDeviceAttribute::ALL
+            .iter()
+            .map(|&a| format!("{a:?} {:?}", hip.device_get_attribute(a, ordinal)))
+            .collect();
+        let peers: Vec<String> = (0..count)
+            .map(|peer| {
+                let p2p: Vec<String> = [
+                    HipP2pAttribute::PerformanceRank,
+                    HipP2pAttribute::AccessSupported,
+                    HipP2pAttribute::NativeAtomicSupported,
+                    HipP2pAttribute::HipArrayAccessSupported,
+                ]
+                .iter()
+                .map(|&a| format!("{:?}", hip.device_get_p2p_attribute(a, ordinal, peer)))
+                .collect();
+                format!("{:?} {p2p:?}", hip.device_can_access_peer(ordinal, peer))
+            })
+            .collect();
+        out.push(json!({
+            "device": format!("{device:?}"),
+            "name": format!("{:?}", device.map(|d| hip.device_get_name(d, 256))),
+            "uuid": format!("{:?}", device.map(|d| hip.device_get_uuid(d))),
+            "props": format!("{:?}", hip.get_device_properties(ordinal)),
+            "attributes": attributes,
+            "peers": peers,
+        }));
+    }
+    json!({
+        "versions": format!("{:?} {:?}", hip.driver_get_version(), hip.runtime_get_version()),
+        "count": format!("{:?}", hip.get_device_count()),
+        "devices": out,
+    })
+}
+
 /// HIP enumeration, each device's dump, and the all-devices group's matrix.
 fn hip_driver(backend: &Backend) -> amdgpu_hal::Result<Value> {
     let driver = HipDriver::from_backend(backend, HipOptions::default())?;
@@ -197,7 +239,54 @@ fn executables(backend: &Backend, topology: &Topology) -> Value {
                     "devices": devices,
                 }));
             }
-            json!({ "executable": format!("{exe:?}"), "exports": exports })
+            // The HSA objects behind it, read through the trait: kernel
+            // symbols on every loaded device and the loaded code objects.
+            let hsa = backend.hsa();
+            let mut symbols = Vec::new();
+            let mut code_objects = Vec::new();
+            if let Some(handle) = exe.hsa_executable() {
+                for device in exe.loaded_devices() {
+                    let agent = topology.gpu_agents().get(device).copied();
+                    for ordinal in 0..exe.export_count() as u64 {
+                        let name = exe.export_symbol(ordinal).unwrap_or_default();
+                        let symbol = hsa.executable_get_symbol_by_name(handle, name, agent);
+                        symbols.push(format!(
+                            "{:?}",
+                            symbol.map(|s| (
+                                hsa.symbol_kind(s),
+                                hsa.symbol_name(s),
+                                hsa.symbol_agent(s),
+                                hsa.symbol_kernel_object(s),
+                                hsa.symbol_kernarg_segment_size(s),
+                                hsa.symbol_kernarg_segment_alignment(s),
+                                hsa.symbol_group_segment_size(s),
+                                hsa.symbol_private_segment_size(s),
+                                hsa.symbol_variable_address(s),
+                            ))
+                        ));
+                    }
+                }
+                for loaded in hsa
+                    .executable_iterate_loaded_code_objects(handle)
+                    .unwrap_or_default()
+                {
+                    code_objects.push(format!(
+                        "{:?}",
+                        (
+                            hsa.loaded_code_object_agent(loaded),
+                            hsa.loaded_code_object_load_base(loaded),
+                            hsa.loaded_code_object_load_delta(loaded),
+                            hsa.loaded_code_object_load_size(loaded),
+                        )
+                    ));
+                }
+            }
+            json!({
+                "executable": format!("{exe:?}"),
+                "exports": exports,
+                "symbols": symbols,
+                "code_objects": code_objects,
+            })
         });
         out.push(json!({ "fixture": path, "result": or_err(loaded) }));
     }
@@ -222,6 +311,7 @@ fn transcript(backend: &Backend) -> String {
         }
     }
     doc["hip"] = or_err(hip_driver(backend));
+    doc["hip_devices"] = hip_devices(backend.hip());
     doc["shut_down"] = json!(format!("{:?}", hsa.shut_down()));
     serde_json::to_string_pretty(&doc).expect("JSON")
 }

@@ -62,6 +62,8 @@ pub enum Command {
     Devices(devices::DevicesArgs),
     /// Load an executable (AMD1 or raw HSACO) on the machine's GPUs and show its tables.
     Load(load::LoadArgs),
+    /// Dump the HIP device facts (IREE's `dump_device_info`) of a device path.
+    Info(info::InfoArgs),
     /// Build a device group of the machine's GPU agents and print its topology matrix.
     Topology(topology::TopologyArgs),
     /// Wrap a raw HSACO into IREE's AMD1 executable (one export per kernel).
@@ -70,8 +72,6 @@ pub enum Command {
     Inspect(inspect::InspectArgs),
     /// Write a machine description (simulator TOML) of what the backend reports.
     Capture(capture::CaptureArgs),
-    /// Dump the HIP device facts (IREE's `dump_device_info`) of a device path.
-    Info(info::InfoArgs),
 }
 
 impl GlobalArgs {
@@ -110,11 +110,11 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
         Command::Machines(args) => machines::run(&cli.global, args, out),
         Command::Devices(args) => devices::run(&cli.global, args, out),
         Command::Load(args) => load::run(&cli.global, args, out),
+        Command::Info(args) => info::run(&cli.global, args, out),
         Command::Topology(args) => topology::run(&cli.global, args, out),
         Command::Pack(args) => pack::run(&cli.global, args, out),
         Command::Inspect(args) => inspect::run(&cli.global, args, out),
         Command::Capture(args) => capture::run(&cli.global, args, out),
-        Command::Info(args) => info::run(&cli.global, args, out),
     }
 }
 

@@ -68,8 +68,9 @@ fn section(data: &[u8], index: u64) -> Result<Section> {
         .shoff
         .checked_add(index * u64::from(header.shentsize))
         .ok_or_else(|| Status::out_of_range("ELF section header offset overflow"))?;
-    let read = |at: u64| bytes::u64_at(data, entry + at);
-    let word = |at: u64| bytes::u32_at(data, entry + at);
+    // A saturated offset is past any slice: the read then fails cleanly.
+    let read = |at: u64| bytes::u64_at(data, entry.saturating_add(at));
+    let word = |at: u64| bytes::u32_at(data, entry.saturating_add(at));
     match (word(4), read(16), read(24), read(32), word(40), read(56)) {
         (Some(kind), Some(addr), Some(offset), Some(size), Some(link), Some(entsize)) => {
             Ok(Section {
@@ -165,7 +166,8 @@ fn symbol_name(strings: &[u8], offset: u32) -> Result<&str> {
             "ELF symbol name is unterminated or longer than the symbol name limit",
         ));
     };
-    std::str::from_utf8(&window[..end])
+    let (name, _) = window.split_at(end);
+    std::str::from_utf8(name)
         .map_err(|_| Status::invalid_argument("ELF symbol name is not valid UTF-8"))
 }
 

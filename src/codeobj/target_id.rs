@@ -309,9 +309,14 @@ impl TargetId {
                 "AMDGPU target feature suffix is empty"
             ));
         }
-        let (name, state) = match feature.len() {
-            2.. if feature.ends_with('+') => (&feature[..feature.len() - 1], FeatureState::On),
-            2.. if feature.ends_with('-') => (&feature[..feature.len() - 1], FeatureState::Off),
+        let on = feature
+            .strip_suffix('+')
+            .map(|name| (name, FeatureState::On));
+        let off = feature
+            .strip_suffix('-')
+            .map(|name| (name, FeatureState::Off));
+        let (name, state) = match on.or(off) {
+            Some((name, state)) if !name.is_empty() => (name, state),
             _ => {
                 return Err(status!(
                     InvalidArgument,

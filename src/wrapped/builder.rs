@@ -68,17 +68,36 @@ impl ExecutableSpec<'_> {
     /// A lower bound of the bytes the FlatBuffer will take, to refuse oversize
     /// inputs before the builder (which panics past 2 GiB) sees them.
     fn payload_size(&self) -> usize {
-        let images: usize = self.images.iter().map(|image| image.len()).sum();
-        let sources: usize = self
+        let images = self
+            .images
+            .iter()
+            .map(|image| image.len().saturating_add(16))
+            .fold(0usize, usize::saturating_add);
+        let sources = self
             .source_files
             .iter()
-            .map(|file| file.path.len() + file.content.len())
-            .sum();
+            .map(|file| {
+                file.path
+                    .len()
+                    .saturating_add(file.content.len())
+                    .saturating_add(32)
+            })
+            .fold(0usize, usize::saturating_add);
         let exports: usize = self
             .exports
             .iter()
-            .map(|export| export.symbol_name.len() + export.binding_flags.len() * 8 + 64)
-            .sum();
+            .map(|export| {
+                let debug = export.debug.as_ref().map_or(0, |debug| {
+                    debug.name.len() + debug.location.as_ref().map_or(0, |(file, _)| file.len())
+                });
+                export
+                    .symbol_name
+                    .len()
+                    .saturating_add(export.binding_flags.len().saturating_mul(8))
+                    .saturating_add(debug)
+                    .saturating_add(128)
+            })
+            .fold(0usize, usize::saturating_add);
         images.saturating_add(sources).saturating_add(exports)
     }
 }
@@ -88,11 +107,15 @@ impl ExecutableSpec<'_> {
 /// Fails with `RESOURCE_EXHAUSTED` when the result would exceed
 /// [`MAX_BUILT_EXECUTABLE_SIZE`].
 pub fn build_amd1(spec: &ExecutableSpec<'_>) -> Result<Vec<u8>> {
+    build_amd1_within(spec, MAX_BUILT_EXECUTABLE_SIZE)
+}
+
+fn build_amd1_within(spec: &ExecutableSpec<'_>, limit: usize) -> Result<Vec<u8>> {
     let payload = spec.payload_size();
-    if payload > MAX_BUILT_EXECUTABLE_SIZE {
+    if payload > limit {
         return Err(status!(
             ResourceExhausted,
-            "executable contents of {payload} bytes exceed the {MAX_BUILT_EXECUTABLE_SIZE}-byte limit of a wrapped executable"
+            "executable contents of {payload} bytes exceed the {limit}-byte limit of a wrapped executable"
         ));
     }
     let mut fbb = FlatBufferBuilder::with_capacity(payload + 1024);
@@ -195,4 +218,32 @@ fn write_export<'a>(
             debug_info,
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::StatusCode;
+
+    #[test]
+    fn oversize_contents_are_resource_exhausted_not_a_builder_panic() {
+        let huge = ExportSpec {
+            symbol_name: "k.kd".into(),
+            workgroup_size: Some([1, 1, 1]),
+            constant_count: 0,
+            binding_flags: vec![],
+            debug: Some(ExportDebugSpec {
+                name: "n".repeat(4096),
+                location: None,
+            }),
+        };
+        let spec = ExecutableSpec {
+            exports: vec![huge],
+            ..ExecutableSpec::default()
+        };
+        let err = build_amd1_within(&spec, 4096).unwrap_err();
+        assert_eq!(err.code(), StatusCode::ResourceExhausted);
+        assert!(err.mentions("exceed the 4096-byte limit"), "{err}");
+        assert!(build_amd1_within(&spec, 8192).is_ok());
+    }
 }
