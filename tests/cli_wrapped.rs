@@ -131,10 +131,11 @@ fn pack_of_kernels_outside_the_projection_names_them() {
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("kernels.amd1");
     cli()
-        .args(["pack", &fixture("hsaco/kernels.gfx942.cov5.hsaco"), "-o"])
+        .args(["pack", &fixture("hsaco/kernels.gfx1100.cov5.hsaco"), "-o"])
         .arg(&out)
         .assert()
         .code(1)
+        .stderr(predicate::str::contains("mixed_args"))
         .stderr(predicate::str::contains("INVALID_ARGUMENT"))
         .stderr(predicate::str::contains("--kernel NAME"));
     assert!(!out.exists());

@@ -10,6 +10,8 @@
 //! `AMDGPU_SIM_FFI_CHILD` set): the shim reads its machine and faults from
 //! the environment once per process. `AMDGPU_SIM_FFI_WRAPPER` prefixes the
 //! child command (`scripts/valgrind-shim.sh` sets it to valgrind).
+// The dylib backend exists only with feature `real`.
+#![cfg(feature = "real")]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -134,6 +136,7 @@ fn devices(hsa: &dyn Hsa) -> amdgpu_hal::Result<Value> {
                 hsa.agent_wavefront_size(agent), hsa.agent_compute_unit_count(agent),
                 hsa.agent_chip_id(agent), hsa.agent_bdf_id(agent), hsa.agent_domain(agent),
                 hsa.agent_driver_uid(agent)]),
+            "nearest_cpu": format!("{:?}", hsa.agent_nearest_cpu(agent)),
             "profile": format!("{:?} {:?}", hsa.agent_profile(agent),
                 hsa.agent_default_float_rounding_mode(agent)),
             "isas": isas,

@@ -1,7 +1,7 @@
-//! The GPUs of a HIP backend (`--backend hip|cuda`), listed the way IREE's
-//! HIP driver enumerates them (`hipInit`, `hipGetDeviceCount`, then per
-//! ordinal `hipDeviceGet`, `hipDeviceGetName`, `hipDeviceGetUuid`,
-//! `hipGetDeviceProperties`), in the shape of `devices`' agent entries.
+//! The GPUs of a HIP backend (`--backend hip|cuda`), listed by the HIP
+//! driver ([`crate::hip::driver::HipDriver`]: `hipInit`, `hipGetDeviceCount`,
+//! then per ordinal `hipDeviceGet`, `hipDeviceGetName`, `hipDeviceGetUuid`),
+//! plus `hipGetDeviceProperties`, in the shape of `devices`' agent entries.
 //!
 //! What HSA would report and HIP does not is derived, the same way for both
 //! platforms:
@@ -15,7 +15,9 @@
 //!   (0 when the kernel reports none);
 //! - `pools`: one global, coarse-grained, allocatable pool of `totalGlobalMem`.
 
-use crate::backend::{Backend, CallResultExt, HIP_MAX_DEVICE_NAME_LENGTH, HipDeviceProps, HipUuid};
+use crate::backend::{Backend, CallResultExt, HipDeviceProps, HipUuid};
+use crate::hip::HipOptions;
+use crate::hip::driver::HipDriver;
 use crate::status::Result;
 
 use super::devices::{AgentJson, PoolJson};
@@ -111,29 +113,23 @@ fn pci_numa_node(props: &HipDeviceProps) -> u32 {
         .unwrap_or(0)
 }
 
-/// Enumerates the HIP devices of `backend`.
+/// Enumerates the HIP devices of `backend` through the HIP driver
+/// ([`HipDriver::query_available_devices`]: IREE's order, ids and paths),
+/// then reads each device's properties.
 pub fn list_hip_devices(backend: &Backend) -> Result<Vec<HipDeviceReport>> {
-    let hip = backend.hip();
-    hip.init(0).call_status("hipInit")?;
-    let count = hip.get_device_count().call_status("hipGetDeviceCount")?;
+    let driver = HipDriver::from_backend(backend, HipOptions::default())?;
     let mut out = Vec::new();
-    for ordinal in 0..count {
-        let device = hip.device_get(ordinal).call_status("hipDeviceGet")?;
-        let name = hip
-            .device_get_name(device, HIP_MAX_DEVICE_NAME_LENGTH)
-            .call_status("hipDeviceGetName")?;
-        let uuid = hip
-            .device_get_uuid(device)
-            .call_status("hipDeviceGetUuid")?;
-        let props = hip
-            .get_device_properties(ordinal)
+    for info in driver.query_available_devices()? {
+        let props = backend
+            .hip()
+            .get_device_properties(info.ordinal)
             .call_status("hipGetDeviceProperties")?;
         let numa_node = pci_numa_node(&props);
         out.push(HipDeviceReport {
-            ordinal,
-            device: device.raw(),
-            name,
-            uuid,
+            ordinal: info.ordinal,
+            device: info.device.raw(),
+            name: info.name,
+            uuid: HipUuid(*info.uuid.bytes()),
             props,
             numa_node,
         });

@@ -18,7 +18,18 @@ impl DeviceUuid {
     /// The device path of this UUID: `GPU-` + lowercase 8-4-4-4-12 hex
     /// (IREE's `%02x` format, 40 characters).
     pub fn path(&self) -> String {
-        self.to_string()
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut out = String::with_capacity(UUID_PATH_LEN);
+        out.push_str(UUID_PATH_PREFIX);
+        for (i, &byte) in self.0.iter().enumerate() {
+            if matches!(i, 4 | 6 | 8 | 10) {
+                out.push('-');
+            }
+            // Both nibbles are < 16: the indices are always in range.
+            out.push(char::from(HEX[usize::from(byte >> 4)]));
+            out.push(char::from(HEX[usize::from(byte & 0x0f)]));
+        }
+        out
     }
 
     /// Parses the text after `GPU-` with IREE's hex rules
@@ -37,14 +48,7 @@ impl DeviceUuid {
 impl fmt::Display for DeviceUuid {
     /// Formats as the device path, `GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(UUID_PATH_PREFIX)?;
-        for (i, byte) in self.0.iter().enumerate() {
-            if matches!(i, 4 | 6 | 8 | 10) {
-                f.write_str("-")?;
-            }
-            write!(f, "{byte:02x}")?;
-        }
-        Ok(())
+        f.write_str(&self.path())
     }
 }
 

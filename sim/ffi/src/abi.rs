@@ -97,6 +97,8 @@ pub mod agent_info {
     pub const AMD_UUID: u32 = 0xA011;
     /// `HSA_AMD_AGENT_INFO_DRIVER_UID`: `uint32_t` (ROCm 6).
     pub const AMD_DRIVER_UID: u32 = 0xA112;
+    /// `HSA_AMD_AGENT_INFO_NEAREST_CPU`: `hsa_agent_t` (ROCm 6.2).
+    pub const AMD_NEAREST_CPU: u32 = 0xA113;
 }
 
 /// `hsa_device_type_t` values.

@@ -163,6 +163,12 @@ fn agent_info(sim: &Sim, agent: u64, attribute: u32, value: *mut c_void) -> Call
             value,
             sim.agent_info(agent, "HSA_AMD_AGENT_INFO_DRIVER_UID", |a| a.driver_uid)?,
         ),
+        a::AMD_NEAREST_CPU => put(
+            value,
+            hsa_agent_t {
+                handle: sim.agent_nearest_cpu(agent)?,
+            },
+        ),
         a::PROFILE => put(
             value,
             sim.agent_info(agent, "HSA_AGENT_INFO_PROFILE", |a| a.profile)?,

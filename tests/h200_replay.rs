@@ -1,0 +1,88 @@
+//! The H200 seen once through HIP on CUDA (`fixtures/machines/h200.toml`,
+//! captured on the nvidia-h200 device machine) replays in the simulator:
+//! `devices` lists the same agent, and the captured facts agree with
+//! `nvidia-smi` of the same run (`h200.nvidia-smi.txt`).
+
+use amdgpu_hal::backend::{Backend, HipDevice};
+use amdgpu_hal::cli::devices::list_agents;
+
+const MACHINE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/machines/h200.toml");
+
+fn real_devices() -> serde_json::Value {
+    let text = include_str!("../fixtures/machines/h200.devices.json");
+    serde_json::from_str(text).unwrap()
+}
+
+#[test]
+fn sim_devices_equal_the_real_run() {
+    let replay = Backend::sim(MACHINE).unwrap();
+    let mut sim = serde_json::to_value(list_agents(&replay).unwrap()).unwrap();
+    let mut real = real_devices();
+    assert_eq!(real["backend"], "cuda");
+    assert_eq!(sim["backend"], "sim");
+    for doc in [&mut sim, &mut real] {
+        let doc = doc.as_object_mut().unwrap();
+        doc.remove("backend");
+        doc.remove("machine");
+        // Only HIP backends print IREE's device id and path.
+        for agent in doc["agents"].as_array_mut().unwrap() {
+            agent.as_object_mut().unwrap().remove("device_id");
+            agent.as_object_mut().unwrap().remove("path");
+        }
+    }
+    assert_eq!(sim, real);
+}
+
+#[test]
+fn captured_facts_agree_with_nvidia_smi() {
+    let smi = include_str!("../fixtures/machines/h200.nvidia-smi.txt");
+    let real = real_devices();
+    let agent = &real["agents"][0];
+    // nvidia-smi -L: "GPU 0: NVIDIA H200 (UUID: GPU-4260bfb0-645d-3cec-f3d7-764bea0daa6c)".
+    let path = agent["path"].as_str().unwrap();
+    assert!(
+        smi.contains(&format!("GPU 0: NVIDIA H200 (UUID: {path})")),
+        "{smi}"
+    );
+    assert_eq!(agent["product"], "NVIDIA H200");
+    // The CSV row: uuid, name, memory.total [MiB], pci.bus_id, compute_cap.
+    assert!(smi.contains(&format!(
+        "{path}, NVIDIA H200, 143771 MiB, 00000000:00:06.0, 9.0"
+    )));
+    // memory.total includes the 616 MiB the driver reserves; cuDeviceTotalMem does not.
+    assert!(
+        smi.contains("143771 MiB, 616 MiB, 0 MiB, 143156 MiB"),
+        "{smi}"
+    );
+    let size = agent["pools"][0]["size"].as_u64().unwrap();
+    assert_eq!(size / (1024 * 1024), 143771 - 616);
+    assert_eq!(agent["name"], "sm_90", "compute capability 9.0");
+    // HSA's GPU-<16 hex> uuid is the first 8 bytes of the CUDA UUID.
+    let hsa_uuid = agent["uuid"].as_str().unwrap();
+    let digits = path.trim_start_matches("GPU-").replace('-', "");
+    assert_eq!(hsa_uuid, format!("GPU-{}", &digits[..16]));
+}
+
+#[test]
+fn hip_properties_replay() {
+    let replay = Backend::sim(MACHINE).unwrap();
+    let hip = replay.hip();
+    hip.init(0).unwrap();
+    assert_eq!(hip.get_device_count(), Ok(1));
+    assert_eq!(
+        hip.device_get_name(HipDevice(0), 128).unwrap(),
+        "NVIDIA H200"
+    );
+    let props = hip.get_device_properties(0).unwrap();
+    assert_eq!((props.major, props.minor), (9, 0));
+    assert_eq!(props.total_global_mem, 150_109_880_320);
+    assert_eq!((props.multi_processor_count, props.warp_size), (132, 32));
+    assert_eq!(props.max_threads_dim, [1024, 1024, 64]);
+    assert_eq!(props.l2_cache_size, 62_914_560);
+    assert_eq!(
+        (props.pci_bus_id, props.pci_device_id),
+        (0, 6),
+        "bus 00, device 06 (00000000:00:06.0)"
+    );
+    assert_eq!(replay.hip().driver_get_version(), Ok(13000));
+}
