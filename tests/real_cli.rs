@@ -68,6 +68,20 @@ fn cuda_backend_without_a_driver_lists_what_it_tried() {
             .and(predicate::str::contains("\n  Tried: libcuda.so.1\n"))
             .and(predicate::str::contains("opening backend 'cuda'")),
         );
+    // `info` and `topology` run IREE's HIP driver over the same backend.
+    for command in ["info", "topology"] {
+        hal()
+            .args([command, "--backend", "cuda"])
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(
+                predicate::str::starts_with(
+                    "Error: UNAVAILABLE; CUDA driver library 'libcuda.so.1' not available",
+                )
+                .and(predicate::str::contains("\n  Tried: libcuda.so.1\n")),
+            );
+    }
 }
 
 #[test]

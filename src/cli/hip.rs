@@ -21,9 +21,20 @@ pub const HOST_MACHINE: &str = "host";
 /// The backend name of the HIP driver.
 pub const HIP_BACKEND_NAME: &str = "hip";
 
+/// The backend name of HIP on NVIDIA (the CUDA driver API); always the host.
+pub const CUDA_BACKEND_NAME: &str = "cuda";
+
+/// True if `global` selects IREE's HIP driver (`--backend hip` or `cuda`).
+pub fn is_hip_driver(global: &GlobalArgs) -> bool {
+    global.backend == HIP_BACKEND_NAME || global.backend == CUDA_BACKEND_NAME
+}
+
 /// The HIP driver `global` selects, with the simulated backend it runs on
 /// (`None` on the host).
 pub fn open_driver(global: &GlobalArgs) -> Result<(HipDriver, Option<Backend>)> {
+    if global.backend == CUDA_BACKEND_NAME {
+        return open_cuda_driver();
+    }
     if global.machine == HOST_MACHINE {
         return open_host_driver().map(|driver| (driver, None));
     }
@@ -83,6 +94,22 @@ fn open_host_driver() -> Result<HipDriver> {
         },
         || Err(crate::hip::rccl::rccl_not_available()),
     )
+}
+
+/// IREE's HIP driver over HIP on NVIDIA (`libcuda.so.1`), with NCCL in the
+/// RCCL slot when the backend found it.
+#[cfg(feature = "real")]
+fn open_cuda_driver() -> Result<(HipDriver, Option<Backend>)> {
+    let backend = crate::backend::dylib::open_backend(CUDA_BACKEND_NAME)?;
+    let driver = HipDriver::from_backend(&backend, HipOptions::default())?;
+    Ok((driver, Some(backend)))
+}
+
+#[cfg(not(feature = "real"))]
+fn open_cuda_driver() -> Result<(HipDriver, Option<Backend>)> {
+    Err(Status::unavailable(
+        "backend 'cuda' (HIP on NVIDIA) needs cargo feature `real`",
+    ))
 }
 
 #[cfg(not(feature = "real"))]
@@ -244,7 +271,7 @@ pub fn run_topology_view(
             ))
         })?;
     if dot {
-        let title = format!("{machine} (backend hip)");
+        let title = format!("{machine} (backend {})", global.backend);
         return out
             .write_all(render_dot(&group, "GPU", &title).as_bytes())
             .map_err(write_error);
@@ -252,7 +279,7 @@ pub fn run_topology_view(
     if global.json {
         return write_json(out, &to_json(&group));
     }
-    let mut header = format!("Machine: {machine} (backend hip)\n");
+    let mut header = format!("Machine: {machine} (backend {})\n", global.backend);
     for (i, device) in group.devices().iter().enumerate() {
         let any: &dyn std::any::Any = device.as_ref();
         if let Some(hip) = any.downcast_ref::<crate::hip::HipLogicalDevice>()

@@ -32,7 +32,7 @@ pub struct TopologyArgs {
 
 /// Runs `topology`.
 pub fn run(global: &GlobalArgs, args: &TopologyArgs, out: &mut dyn Write) -> Result<()> {
-    if global.backend == super::hip::HIP_BACKEND_NAME {
+    if super::hip::is_hip_driver(global) {
         return super::hip::run_topology_view(
             global,
             args.device.as_deref().unwrap_or(""),
@@ -42,7 +42,7 @@ pub fn run(global: &GlobalArgs, args: &TopologyArgs, out: &mut dyn Write) -> Res
     }
     if args.device.is_some() {
         return Err(Status::invalid_argument(
-            "--device selects HIP devices: use it with --backend hip",
+            "--device selects HIP devices: use it with --backend hip or cuda",
         ));
     }
     let backend = global.open_backend()?;
