@@ -120,9 +120,16 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
 
 /// Writes `value` as pretty JSON followed by a newline.
 pub fn write_json<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> Result<()> {
-    let text = serde_json::to_string_pretty(value)
-        .map_err(|e| Status::internal(format!("JSON output: {e}")))?;
-    writeln!(out, "{text}").map_err(write_error)
+    // Serialize straight into `out` (the CLI's output buffer): no second
+    // copy of a document that can be several times the input's size.
+    serde_json::to_writer_pretty(&mut *out, value).map_err(|e| {
+        if e.is_io() {
+            write_error(e.into())
+        } else {
+            Status::internal(format!("JSON output: {e}"))
+        }
+    })?;
+    writeln!(out).map_err(write_error)
 }
 
 /// The status for a failed write to stdout.
