@@ -120,16 +120,19 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
 
 /// Writes `value` as pretty JSON followed by a newline.
 pub fn write_json<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> Result<()> {
-    // Serialize straight into `out` (the CLI's output buffer): no second
-    // copy of a document that can be several times the input's size.
-    serde_json::to_writer_pretty(&mut *out, value).map_err(|e| {
+    // Serialize into `out` (the CLI's output buffer) through a small buffer:
+    // no second whole copy of a document that can be several times the
+    // input's size, and no virtual call per JSON token.
+    let mut writer = std::io::BufWriter::with_capacity(1 << 16, &mut *out);
+    serde_json::to_writer_pretty(&mut writer, value).map_err(|e| {
         if e.is_io() {
             write_error(e.into())
         } else {
             Status::internal(format!("JSON output: {e}"))
         }
     })?;
-    writeln!(out).map_err(write_error)
+    writeln!(writer).map_err(write_error)?;
+    writer.flush().map_err(write_error)
 }
 
 /// The status for a failed write to stdout.
