@@ -140,9 +140,19 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
 
 /// Writes `value` as pretty JSON followed by a newline.
 pub fn write_json<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> Result<()> {
-    let text = serde_json::to_string_pretty(value)
-        .map_err(|e| Status::internal(format!("JSON output: {e}")))?;
-    writeln!(out, "{text}").map_err(write_error)
+    // Serialize into `out` (the CLI's output buffer) through a small buffer:
+    // no second whole copy of a document that can be several times the
+    // input's size, and no virtual call per JSON token.
+    let mut writer = std::io::BufWriter::with_capacity(1 << 16, &mut *out);
+    serde_json::to_writer_pretty(&mut writer, value).map_err(|e| {
+        if e.is_io() {
+            write_error(e.into())
+        } else {
+            Status::internal(format!("JSON output: {e}"))
+        }
+    })?;
+    writeln!(writer).map_err(write_error)?;
+    writer.flush().map_err(write_error)
 }
 
 /// The status for a failed write to stdout.
