@@ -15,7 +15,10 @@ if [ ${#targets[@]} -eq 0 ]; then
   targets=(codeobj_elf codeobj_metadata target_id wrapped hip_path machine wrapped_build)
 fi
 export RUSTC_BOOTSTRAP=1
-cargo fuzz build -O
+# Release code with debug assertions and overflow checks (`-a`), so integer
+# overflow aborts like a panic. FUZZ_FLAGS=-O skips the checks (faster).
+read -r -a flags <<<"${FUZZ_FLAGS:--O -a}"
+cargo fuzz build "${flags[@]}"
 status=0
 for target in "${targets[@]}"; do
   seeds=(corpus/"$target")
@@ -33,7 +36,7 @@ for target in "${targets[@]}"; do
   mkdir -p work/"$target" artifacts/"$target"
   for dir in "${seeds[@]}"; do mkdir -p "$dir"; done
   echo "== $target: ${seconds}s"
-  if ! cargo fuzz run -O "$target" work/"$target" "${seeds[@]}" -- \
+  if ! cargo fuzz run "${flags[@]}" "$target" work/"$target" "${seeds[@]}" -- \
     -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=1024 \
     -max_len="$max_len" -timeout=10 -print_final_stats=1 \
     -artifact_prefix=artifacts/"$target"/ "${dict[@]}" >work/"$target".log 2>&1; then

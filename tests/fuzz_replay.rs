@@ -30,6 +30,7 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 fn committed(target: &str) -> Vec<(String, Vec<u8>)> {
     let mut all = files(&root().join("fuzz/corpus").join(target));
     all.extend(files(&root().join("fuzz/regressions").join(target)));
+    all.extend(extra(target));
     all
 }
 
@@ -40,6 +41,15 @@ fn fixtures(dir: &str, suffix: &str) -> Vec<(String, Vec<u8>)> {
         .collect();
     assert!(!all.is_empty(), "no {suffix} fixtures in {dir}");
     all
+}
+
+/// `FUZZ_REPLAY_DIR=fuzz/work cargo test --test fuzz_replay` also replays
+/// `$FUZZ_REPLAY_DIR/TARGET/` (a fuzzer's working corpus) in this debug build,
+/// whose overflow checks the optimized fuzz build may lack.
+fn extra(target: &str) -> Vec<(String, Vec<u8>)> {
+    std::env::var_os("FUZZ_REPLAY_DIR")
+        .map(|dir| files(&Path::new(&dir).join(target)))
+        .unwrap_or_default()
 }
 
 /// Runs `run` over `inputs`; returns how many it accepted.
