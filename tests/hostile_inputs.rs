@@ -1,0 +1,581 @@
+//! The hostile-input table: hand-made malformed inputs, one row each, across
+//! every parser that reads bytes or text from outside the process, with the
+//! exact status code and a key word of the message each must fail with.
+//!
+//! More cases of the same kind live next to their parsers and are not
+//! repeated here: `tests/wrapped_hostile.rs` (AMD1 header fields, FlatBuffer
+//! root/vector/terminator corruption and IREE's semantic rules),
+//! `tests/codeobj_metadata.rs` (`rejects_hostile_metadata`,
+//! `rejects_note_sizes_that_overflow`), `tests/codeobj_elf.rs` (identity and
+//! `e_flags` rules), `tests/hip_path_props.rs` (device paths against a model
+//! of IREE's parser). `tests/memory_bounds.rs` checks the allocations.
+
+mod support;
+
+use amdgpu_hal::StatusCode;
+use amdgpu_hal::codeobj::kernel_descriptor::KernelDescriptor;
+use amdgpu_hal::codeobj::metadata::CodeObjectMetadata;
+use amdgpu_hal::codeobj::target_id::{ParseFlags, TargetId};
+use amdgpu_hal::codeobj::{elf, notes, symbols};
+use amdgpu_hal::hip::path::DevicePath;
+use amdgpu_hal::wrapped::header::ExecutableHeader;
+use amdgpu_hal::wrapped::{
+    Amd1Executable, DataExtent, DeviceLimits, Hip1Executable, HipLimits, infer_format, inspect,
+};
+use amdgpu_sim::{Format, Machine};
+use support::{Pack, elf_with_metadata, elf_with_note_area, note};
+
+const HSACO: &[u8] = include_bytes!("../fixtures/hsaco/vector_add.gfx942.cov5.hsaco");
+const AMD1: &[u8] = include_bytes!("../fixtures/iree/elementwise.gfx942.amd1");
+const HIP1: &[u8] = include_bytes!("../fixtures/iree/elementwise.gfx942.hip1");
+
+/// Which parser a row feeds.
+#[derive(Clone, Copy, Debug)]
+enum Parser {
+    ElfTarget,
+    ElfSize,
+    MetadataNote,
+    MetadataElf,
+    MetadataMsgpack,
+    Symbols,
+    KernelDescriptor,
+    Amd1,
+    Hip1,
+    InferKnown,
+    InferUnknownSize,
+    Inspect,
+    TargetId,
+    HsaIsaName,
+    DevicePath,
+}
+
+fn run(parser: Parser, data: &[u8]) -> amdgpu_hal::Result<()> {
+    let text = || std::str::from_utf8(data).expect("text rows are UTF-8");
+    match parser {
+        Parser::ElfTarget => elf::target_id_from_elf(data).map(drop),
+        Parser::ElfSize => elf::calculate_size(data).map(drop),
+        Parser::MetadataNote => notes::find_metadata_note(data).map(drop),
+        Parser::MetadataElf => CodeObjectMetadata::from_elf(data).map(drop),
+        Parser::MetadataMsgpack => CodeObjectMetadata::from_msgpack(data).map(drop),
+        Parser::Symbols => symbols::symbols(data).map(drop),
+        Parser::KernelDescriptor => KernelDescriptor::from_elf(data, "vector_add.kd").map(drop),
+        Parser::Amd1 => {
+            Amd1Executable::parse(data, DataExtent::Known)?.verify(&DeviceLimits::AMDGPU)
+        }
+        Parser::Hip1 => Hip1Executable::parse(data, DataExtent::Known)?.verify(&HipLimits::AMDGPU),
+        Parser::InferKnown => infer_format(data, DataExtent::Known).map(drop),
+        Parser::InferUnknownSize => infer_format(data, DataExtent::Infer).map(drop),
+        Parser::Inspect => inspect(data, &DeviceLimits::AMDGPU).map(drop),
+        Parser::TargetId => TargetId::parse(text(), ParseFlags::all()).map(drop),
+        Parser::HsaIsaName => TargetId::parse_hsa_isa_name(text()).map(drop),
+        Parser::DevicePath => DevicePath::parse(text()).map(drop),
+    }
+}
+
+/// The fixture HSACO with `bytes` written at `at`.
+fn patched(at: usize, bytes: &[u8]) -> Vec<u8> {
+    let mut out = HSACO.to_vec();
+    out[at..at + bytes.len()].copy_from_slice(bytes);
+    out
+}
+
+/// A wrapped fixture with `bytes` written at `at`.
+fn patched_exe(exe: &[u8], at: usize, bytes: &[u8]) -> Vec<u8> {
+    let mut out = exe.to_vec();
+    out[at..at + bytes.len()].copy_from_slice(bytes);
+    out
+}
+
+/// Where the embedded code object starts in a wrapped fixture.
+fn elf_magic_at(exe: &[u8]) -> usize {
+    exe.windows(4).position(|w| w == b"\x7fELF").unwrap()
+}
+
+fn note_elf(name: &[u8], kind: u32, desc: &[u8]) -> Vec<u8> {
+    elf_with_note_area(&note(name, kind, desc))
+}
+
+fn msgpack(build: impl FnOnce(&mut Pack)) -> Vec<u8> {
+    let mut pack = Pack::default();
+    build(&mut pack);
+    pack.0
+}
+
+struct Case {
+    name: &'static str,
+    parser: Parser,
+    input: Vec<u8>,
+    code: StatusCode,
+    word: &'static str,
+}
+
+fn case(
+    name: &'static str,
+    parser: Parser,
+    input: impl Into<Vec<u8>>,
+    code: StatusCode,
+    word: &'static str,
+) -> Case {
+    Case {
+        name,
+        parser,
+        input: input.into(),
+        code,
+        word,
+    }
+}
+
+fn table() -> Vec<Case> {
+    use Parser::*;
+    use StatusCode::*;
+    let u64_max = u64::MAX.to_le_bytes();
+    vec![
+        // ELF identity and headers.
+        case("empty input", ElfTarget, vec![], InvalidArgument, "ELF"),
+        case(
+            "magic only",
+            ElfSize,
+            b"\x7fELF".to_vec(),
+            OutOfRange,
+            "truncated",
+        ),
+        case(
+            "not an ELF",
+            ElfTarget,
+            b"MZ\x90\0".repeat(32),
+            InvalidArgument,
+            "ELF",
+        ),
+        case(
+            "ELF class 3",
+            ElfSize,
+            patched(4, &[3]),
+            InvalidArgument,
+            "class",
+        ),
+        case(
+            "big-endian data",
+            ElfTarget,
+            patched(5, &[2]),
+            InvalidArgument,
+            "little",
+        ),
+        case(
+            "x86-64 machine",
+            ElfTarget,
+            patched(18, &[62, 0]),
+            InvalidArgument,
+            "machine",
+        ),
+        case(
+            "Linux OSABI",
+            ElfTarget,
+            patched(7, &[0]),
+            InvalidArgument,
+            "OSABI",
+        ),
+        case(
+            "ABI version 99",
+            ElfTarget,
+            patched(8, &[99]),
+            InvalidArgument,
+            "version",
+        ),
+        case(
+            "mach 0",
+            ElfTarget,
+            patched(48, &[0]),
+            InvalidArgument,
+            "processor e_flags",
+        ),
+        case(
+            "mach 0xff",
+            ElfTarget,
+            patched(48, &[0xff]),
+            InvalidArgument,
+            "processor e_flags",
+        ),
+        case(
+            "e_phoff at 2^64-1",
+            ElfSize,
+            patched(32, &u64_max),
+            OutOfRange,
+            "overflow",
+        ),
+        case(
+            "e_shoff at 2^64-1",
+            ElfSize,
+            patched(40, &u64_max),
+            OutOfRange,
+            "overflow",
+        ),
+        case(
+            "e_phnum 65535 past the end",
+            ElfSize,
+            patched(56, &[0xff, 0xff]),
+            OutOfRange,
+            "truncated",
+        ),
+        case(
+            "63-byte header",
+            ElfSize,
+            HSACO[..63].to_vec(),
+            OutOfRange,
+            "truncated",
+        ),
+        case(
+            "symbols of a truncated file",
+            Symbols,
+            HSACO[..HSACO.len() / 2].to_vec(),
+            OutOfRange,
+            "truncated",
+        ),
+        case(
+            "kernel descriptor of a headerless ELF",
+            KernelDescriptor,
+            HSACO[..64].to_vec(),
+            OutOfRange,
+            "truncated",
+        ),
+        // Notes.
+        case(
+            "note of another owner",
+            MetadataNote,
+            note_elf(b"GNU\0", 32, b"\x80"),
+            NotFound,
+            "metadata",
+        ),
+        case(
+            "AMDGPU note of another type",
+            MetadataNote,
+            note_elf(b"AMDGPU\0", 1, b"\x80"),
+            NotFound,
+            "metadata",
+        ),
+        case(
+            "note area of 5 bytes",
+            MetadataNote,
+            elf_with_note_area(&[7, 0, 0, 0, 1]),
+            NotFound,
+            "not found",
+        ),
+        // MessagePack metadata.
+        case(
+            "empty MessagePack",
+            MetadataMsgpack,
+            vec![],
+            InvalidArgument,
+            "MessagePack",
+        ),
+        case(
+            "map32 claiming 2^32-1 pairs",
+            MetadataMsgpack,
+            vec![0xdf, 0xff, 0xff, 0xff, 0xff],
+            InvalidArgument,
+            "4294967295",
+        ),
+        case(
+            "kernels is a string",
+            MetadataMsgpack,
+            msgpack(|p| {
+                p.map(1).str("amdhsa.kernels").str("x");
+            }),
+            InvalidArgument,
+            "array tag",
+        ),
+        case(
+            "kernel without .symbol",
+            MetadataMsgpack,
+            msgpack(|p| {
+                p.map(1)
+                    .str("amdhsa.kernels")
+                    .array(1)
+                    .map(1)
+                    .field_str(".name", "k");
+            }),
+            InvalidArgument,
+            ".symbol",
+        ),
+        case(
+            "float where a size goes",
+            MetadataMsgpack,
+            msgpack(|p| {
+                p.map(1)
+                    .str("amdhsa.kernels")
+                    .array(1)
+                    .map(1)
+                    .str(".kernarg_segment_size")
+                    .raw(&[0xcb, 0, 0, 0, 0, 0, 0, 0, 0]);
+            }),
+            InvalidArgument,
+            "integer tag",
+        ),
+        case(
+            "metadata of a note-less ELF",
+            MetadataElf,
+            elf_with_metadata(&[]),
+            InvalidArgument,
+            "MessagePack",
+        ),
+        // Wrapped headers and FlatBuffers (HIP1 here; AMD1 in wrapped_hostile.rs).
+        case(
+            "HIP1 shorter than its header",
+            Hip1,
+            HIP1[..63].to_vec(),
+            InvalidArgument,
+            "header size",
+        ),
+        case(
+            "HIP1 version 1",
+            Hip1,
+            patched_exe(HIP1, 4, &[1]),
+            Incompatible,
+            "version",
+        ),
+        case(
+            "HIP1 content past the end",
+            Hip1,
+            patched_exe(HIP1, 8, &[0xff, 0xff, 0xff, 0x7f]),
+            OutOfRange,
+            "size",
+        ),
+        case(
+            "HIP1 FlatBuffer identifier",
+            Hip1,
+            patched_exe(HIP1, 64 + 4, b"AMD1"),
+            InvalidArgument,
+            "identifier",
+        ),
+        case(
+            "HIP1 root offset past the end",
+            Hip1,
+            patched_exe(HIP1, 64, &[0xff, 0xff, 0xff, 0x7f]),
+            InvalidArgument,
+            "verification",
+        ),
+        case(
+            "AMD1 header on a HIP1 body",
+            Amd1,
+            patched_exe(HIP1, 0, b"AMD1"),
+            InvalidArgument,
+            "identifier",
+        ),
+        case(
+            "HIP1 given to the AMDGPU driver",
+            InferKnown,
+            HIP1.to_vec(),
+            InvalidArgument,
+            "HIP1",
+        ),
+        case(
+            "AMD1 header of 2^64-1 content bytes",
+            InferUnknownSize,
+            [
+                &ExecutableHeader::encode(*b"AMD1", u64::MAX)[..],
+                &AMD1[64..],
+            ]
+            .concat(),
+            OutOfRange,
+            "size",
+        ),
+        case(
+            "AMD1 whose image is not an ELF",
+            Inspect,
+            patched_exe(AMD1, elf_magic_at(AMD1), b"XELF"),
+            InvalidArgument,
+            "ELF",
+        ),
+        case(
+            "raw ELF cut in the program headers",
+            InferUnknownSize,
+            HSACO[..80].to_vec(),
+            OutOfRange,
+            "truncated",
+        ),
+        // Target IDs.
+        case(
+            "empty target ID",
+            TargetId,
+            b"".to_vec(),
+            InvalidArgument,
+            "target",
+        ),
+        case(
+            "unknown processor",
+            TargetId,
+            b"gfx9999".to_vec(),
+            InvalidArgument,
+            "gfx9999",
+        ),
+        case(
+            "feature without sign",
+            TargetId,
+            b"gfx942:xnack".to_vec(),
+            InvalidArgument,
+            "xnack",
+        ),
+        case(
+            "feature named twice",
+            TargetId,
+            b"gfx942:xnack+:xnack-".to_vec(),
+            InvalidArgument,
+            "xnack",
+        ),
+        case(
+            "unknown feature",
+            TargetId,
+            b"gfx942:wavefrontsize64+".to_vec(),
+            InvalidArgument,
+            "wavefrontsize64",
+        ),
+        case(
+            "300-byte target ID",
+            TargetId,
+            "gfx942".repeat(50).into_bytes(),
+            InvalidArgument,
+            "256",
+        ),
+        case(
+            "ISA name without the HSA prefix",
+            HsaIsaName,
+            b"amdgcn-amd-amdpal--gfx942".to_vec(),
+            InvalidArgument,
+            "amdpal",
+        ),
+        // HIP device paths.
+        case(
+            "negative index",
+            DevicePath,
+            b"-1".to_vec(),
+            InvalidArgument,
+            "-1",
+        ),
+        case(
+            "empty list entry",
+            DevicePath,
+            b"0,,1".to_vec(),
+            InvalidArgument,
+            "empty entry 2",
+        ),
+        case(
+            "trailing comma",
+            DevicePath,
+            b"0,1,".to_vec(),
+            InvalidArgument,
+            "empty entry 3",
+        ),
+        case(
+            "index past i32",
+            DevicePath,
+            b"2147483648".to_vec(),
+            InvalidArgument,
+            "out of range",
+        ),
+        case(
+            "UUID of 15 bytes",
+            DevicePath,
+            b"GPU-00112233445566778899aabbccddee".to_vec(),
+            InvalidArgument,
+            "UUID",
+        ),
+        case(
+            "UUID with a bad digit",
+            DevicePath,
+            b"GPU-0011223344556677889900aabbccddeg".to_vec(),
+            InvalidArgument,
+            "UUID",
+        ),
+        case(
+            "65 devices",
+            DevicePath,
+            vec!["0"; 65].join(",").into_bytes(),
+            InvalidArgument,
+            "64",
+        ),
+        case(
+            "index with trailing text",
+            DevicePath,
+            b"1abc".to_vec(),
+            InvalidArgument,
+            "1abc",
+        ),
+    ]
+}
+
+#[test]
+fn every_hostile_input_fails_with_its_code_and_word() {
+    let table = table();
+    assert!(table.len() >= 30, "{} cases", table.len());
+    let mut failures = Vec::new();
+    for case in &table {
+        match std::panic::catch_unwind(|| run(case.parser, &case.input)) {
+            Err(_) => failures.push(format!("{}: panics", case.name)),
+            Ok(Ok(())) => failures.push(format!("{}: accepted", case.name)),
+            Ok(Err(err)) if err.code() != case.code || !err.to_string().contains(case.word) => {
+                failures.push(format!(
+                    "{}: expected {:?} mentioning `{}`, got {:?}: {err}",
+                    case.name,
+                    case.code,
+                    case.word,
+                    err.code()
+                ))
+            }
+            Ok(Err(_)) => {}
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn the_unpatched_fixtures_are_accepted() {
+    // Each row breaks exactly one thing of an input that is otherwise valid.
+    for parser in [
+        Parser::ElfTarget,
+        Parser::ElfSize,
+        Parser::MetadataNote,
+        Parser::Symbols,
+    ] {
+        run(parser, HSACO).unwrap();
+    }
+    run(Parser::Amd1, AMD1).unwrap();
+    run(Parser::Hip1, HIP1).unwrap();
+    run(Parser::Inspect, AMD1).unwrap();
+    run(Parser::TargetId, b"gfx942:sramecc+:xnack-").unwrap();
+    run(Parser::DevicePath, b"0,1").unwrap();
+}
+
+/// Machine descriptions report a field and message (`MachineError`), not a status.
+#[test]
+fn hostile_machine_descriptions_name_the_field() {
+    let cases: &[(&str, Format, &str, &str)] = &[
+        ("[[agents]\n", Format::Toml, "", "TOML"),
+        ("{\"name\": 1}", Format::Json, "", "invalid type"),
+        ("[", Format::Json, "", "EOF"),
+        (
+            &format!("{{\"x\": {}", "[".repeat(100_000)),
+            Format::Json,
+            "",
+            "unknown field",
+        ),
+        (
+            &format!("x = {}", "[".repeat(100_000)),
+            Format::Toml,
+            "",
+            "TOML",
+        ),
+        (
+            &format!("x = {}", "{a = ".repeat(100_000)),
+            Format::Toml,
+            "",
+            "TOML",
+        ),
+    ];
+    for &(text, format, field, word) in cases {
+        let err = Machine::parse("hostile", text, format).unwrap_err();
+        assert_eq!(err.field, field, "{err}");
+        assert!(err.to_string().contains(word), "`{err}` lacks `{word}`");
+    }
+    let huge = " ".repeat(amdgpu_sim::validate::MAX_DESCRIPTION_BYTES + 1);
+    let err = Machine::parse("hostile", &huge, Format::Toml).unwrap_err();
+    assert!(err.message.contains("limit"), "{err}");
+}
