@@ -7,6 +7,8 @@
 //!   [`Status`] naming the failing call (see [`CallResultExt`]).
 //! - [`hsa_types`] / [`hip_types`]: typed info values.
 //! - [`Backend`]: the bundle of trait objects the CLI and HAL code take.
+//! - [`search_paths`]: the `file:`/directory entry grammar every library
+//!   loader uses.
 //! - `dylib` (feature `real`): the real vendor libraries through
 //!   `libloading`, the crate's only `unsafe` code.
 //!
@@ -23,6 +25,7 @@ pub mod hip_types;
 pub mod hsa;
 pub mod hsa_status;
 pub mod hsa_types;
+pub mod search_paths;
 pub mod sim;
 
 use std::fmt;

@@ -1,23 +1,20 @@
-//! Where to look for the HIP runtime library: IREE's search-path rules, as
-//! pure data. The real loader (`backend::dylib`, feature `real`) walks
-//! [`hip_library_candidates`] with [`load_first`] and its own `dlopen`.
+//! Where to look for the HIP runtime library: IREE's search-path rules
+//! applied to HIP's file names, and the UNAVAILABLE message. The entry
+//! grammar and candidate expansion are [`crate::backend::search_paths`]
+//! (shared with the real loader of every vendor library); the real loader
+//! (`backend::dylib`, feature `real`) walks [`hip_library_candidates`] with
+//! [`load_first`] and its own `dlopen`.
 //!
-//! Rules (IREE's `iree_hal_hip_dynamic_symbols_initialize`):
-//! - no search paths: the bare library name, found by the system loader;
+//! - no search paths: the bare library names, found by the system loader;
 //! - otherwise only the given entries, in order, stopping at the first that
-//!   loads: `file:<path>` is loaded verbatim (prefix stripped); anything else
-//!   is a directory, tried as `<dir>/<library name>` with duplicate
-//!   separators collapsed;
+//!   loads (see [`SearchPath`] for the `file:`/directory rule);
 //! - if nothing loads: `UNAVAILABLE` listing every tried path with its error.
-//!
-//! Unlike IREE, empty entries (`""`, a bare `file:`) are rejected up front:
-//! IREE turns them into `/libamdhip64.so` or `dlopen("")` (the main program).
 
+pub use crate::backend::search_paths::{
+    FILE_PREFIX, MAX_SEARCH_PATHS, SearchPath, canonicalize, library_candidates,
+};
 use crate::status;
 use crate::status::{Result, Status};
-
-/// The prefix marking a search-path entry as an exact file.
-pub const FILE_PREFIX: &str = "file:";
 
 /// The HIP runtime's file names on this platform, in the order tried.
 #[cfg(windows)]
@@ -28,83 +25,12 @@ pub const HIP_LIBRARY_NAMES: &[&str] = &["amdhip64.dll"];
 #[cfg(not(windows))]
 pub const HIP_LIBRARY_NAMES: &[&str] = &["libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"];
 
-/// The most search-path entries accepted (options or environment); more is
-/// a mistake, not a search.
-pub const MAX_SEARCH_PATHS: usize = 64;
-
 /// RCCL's file names on this platform, in the order tried (system search only).
 #[cfg(windows)]
 pub const RCCL_LIBRARY_NAMES: &[&str] = &["rccl.dll"];
 /// RCCL's file names on this platform, in the order tried (system search only).
 #[cfg(not(windows))]
 pub const RCCL_LIBRARY_NAMES: &[&str] = &["librccl.so"];
-
-/// One entry of the HIP library search path.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum SearchPath {
-    /// `file:<path>`: this exact file.
-    File(String),
-    /// A directory holding the library under its platform name.
-    Directory(String),
-}
-
-impl SearchPath {
-    /// Parses one entry (`file:<path>` or a directory); empty entries are
-    /// `INVALID_ARGUMENT`.
-    pub fn parse(entry: &str) -> Result<SearchPath> {
-        match entry.strip_prefix(FILE_PREFIX) {
-            Some("") => Err(Status::invalid_argument(
-                "empty 'file:' entry in the HIP library search path",
-            )),
-            Some(file) => Ok(SearchPath::File(file.to_owned())),
-            None if entry.is_empty() => Err(Status::invalid_argument(
-                "empty entry in the HIP library search path",
-            )),
-            None => Ok(SearchPath::Directory(entry.to_owned())),
-        }
-    }
-
-    /// The entry as the user writes it (`file:` prefix included).
-    pub fn as_entry(&self) -> String {
-        match self {
-            SearchPath::File(file) => format!("{FILE_PREFIX}{file}"),
-            SearchPath::Directory(dir) => dir.clone(),
-        }
-    }
-}
-
-/// IREE's `iree_file_path_canonicalize`: on Windows `/` becomes `\`; then
-/// runs of the separator collapse to one. Nothing else changes.
-pub fn canonicalize(path: &str) -> String {
-    let sep = if cfg!(windows) { '\\' } else { '/' };
-    let mut out = String::with_capacity(path.len());
-    for c in path.chars() {
-        let c = if cfg!(windows) && c == '/' { '\\' } else { c };
-        if c == sep && out.ends_with(sep) {
-            continue;
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// The paths to try, in order, for a library called `names` under `paths`
-/// (the bare names when `paths` is empty).
-pub fn library_candidates(paths: &[SearchPath], names: &[&str]) -> Vec<String> {
-    if paths.is_empty() {
-        return names.iter().map(|n| (*n).to_owned()).collect();
-    }
-    let mut out = Vec::new();
-    for path in paths {
-        match path {
-            SearchPath::File(file) => out.push(file.clone()),
-            SearchPath::Directory(dir) => {
-                out.extend(names.iter().map(|n| canonicalize(&format!("{dir}/{n}"))))
-            }
-        }
-    }
-    out
-}
 
 /// The paths to try for the HIP runtime ([`HIP_LIBRARY_NAMES`] under `paths`).
 pub fn hip_library_candidates(paths: &[SearchPath]) -> Vec<String> {
@@ -161,27 +87,6 @@ pub fn hip_not_available(tried: &[(String, Status)]) -> Status {
 mod tests {
     use super::*;
     use crate::status::StatusCode;
-
-    #[test]
-    fn entries_parse_and_reject_empty() {
-        assert_eq!(
-            SearchPath::parse("file:/opt/rocm/lib/libamdhip64.so.6"),
-            Ok(SearchPath::File("/opt/rocm/lib/libamdhip64.so.6".into()))
-        );
-        assert_eq!(
-            SearchPath::parse("/opt/rocm/lib"),
-            Ok(SearchPath::Directory("/opt/rocm/lib".into()))
-        );
-        assert_eq!(
-            SearchPath::parse("").unwrap_err().code(),
-            StatusCode::InvalidArgument
-        );
-        assert_eq!(
-            SearchPath::parse("file:").unwrap_err().code(),
-            StatusCode::InvalidArgument
-        );
-        assert_eq!(SearchPath::parse("file:x").unwrap().as_entry(), "file:x");
-    }
 
     #[cfg(not(windows))]
     #[test]

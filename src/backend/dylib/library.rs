@@ -11,20 +11,18 @@
 //!    at the filesystem root);
 //! 3. otherwise the system loader, by each of the library's file names.
 //!
-//! A search-path entry is a file when it starts with `file:` (prefix
-//! stripped, IREE's HIP rule) or when its last component looks like a shared
-//! object (`*.so`, `*.so.N`: IREE's HSA rule); any other entry is a
-//! directory in which each of the library's file names is tried. Every
+//! A search-path entry follows IREE's grammar, implemented once in
+//! [`crate::backend::search_paths`]: `file:<path>` is that exact file
+//! (prefix stripped); any other entry is a directory in which each of the
+//! library's file names is tried (duplicate separators collapsed). Every
 //! failed attempt is recorded with the loader's own reason (`dlerror`), and
 //! when nothing loads the `UNAVAILABLE` status lists them all in IREE's
 //! format (`\n  Tried: <path>\n    <reason>`), then says where the
 //! candidates came from.
 
+pub use crate::backend::search_paths::MAX_SEARCH_PATHS;
+use crate::backend::search_paths::SearchPath;
 use crate::status::Result;
-
-/// The most search-path entries accepted from options or the environment;
-/// more is a mistake, not a search.
-pub const MAX_SEARCH_PATHS: usize = 64;
 
 /// How one vendor library is found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +51,7 @@ pub const HSA: LibrarySpec = LibrarySpec {
 /// ROCm 6 and ROCm 5 SONAMEs follow it.
 pub const HIP: LibrarySpec = LibrarySpec {
     display_name: "HIP runtime",
-    file_names: &["libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"],
+    file_names: crate::hip::search_paths::HIP_LIBRARY_NAMES,
     env_var: "IREE_HIP_DYLIB_PATH",
     not_available: "HIP runtime library 'amdhip64.dll'/'libamdhip64.so' not available: please ensure \
                     installed and in dynamic library search path: ",
@@ -107,31 +105,24 @@ pub struct Candidate {
     pub origin: Origin,
 }
 
-fn looks_like_shared_object(entry: &str) -> bool {
-    let file = entry.rsplit('/').next().unwrap_or(entry);
-    file.ends_with(".so") || file.contains(".so.")
-}
-
-fn expand_entry(spec: &LibrarySpec, entry: &str, origin: Origin, out: &mut Vec<Candidate>) {
-    if let Some(file) = entry.strip_prefix("file:") {
-        out.push(Candidate {
-            path: file.to_string(),
-            origin,
-        });
-    } else if looks_like_shared_object(entry) {
-        out.push(Candidate {
-            path: entry.to_string(),
-            origin,
-        });
-    } else {
-        let dir = entry.trim_end_matches('/');
-        for name in spec.file_names {
-            out.push(Candidate {
-                path: format!("{dir}/{name}"),
-                origin,
-            });
-        }
+/// Parses every entry (an empty one is `INVALID_ARGUMENT`, described by
+/// `empty`) and expands them by IREE's rules, all tagged with `origin`.
+fn expand(
+    spec: &LibrarySpec,
+    entries: &[&str],
+    origin: Origin,
+    empty: impl Fn(usize) -> crate::status::Status,
+) -> Result<Vec<Candidate>> {
+    let mut out = Vec::new();
+    for (index, entry) in entries.iter().enumerate() {
+        let path = SearchPath::parse(entry).map_err(|_| empty(index))?;
+        out.extend(
+            path.candidates(spec.file_names)
+                .into_iter()
+                .map(|path| Candidate { path, origin }),
+        );
     }
+    Ok(out)
 }
 
 /// The ordered paths to try for `spec`, given explicit search paths and the
@@ -142,7 +133,6 @@ pub fn candidates(
     explicit: &[String],
     env_value: Option<&str>,
 ) -> Result<Vec<Candidate>> {
-    let mut out = Vec::new();
     if !explicit.is_empty() {
         if explicit.len() > MAX_SEARCH_PATHS {
             return Err(crate::status!(
@@ -152,30 +142,17 @@ pub fn candidates(
                 explicit.len()
             ));
         }
-        for entry in explicit {
-            // An empty entry would become `dlopen("")` (the main program) or
-            // the filesystem root: reject it instead.
-            if entry.is_empty() || entry == "file:" {
-                return Err(crate::status!(
-                    InvalidArgument,
-                    "empty {} search path entry",
-                    spec.display_name
-                ));
-            }
-            expand_entry(spec, entry, Origin::Explicit, &mut out);
-        }
-        return Ok(out);
+        let entries: Vec<&str> = explicit.iter().map(String::as_str).collect();
+        return expand(spec, &entries, Origin::Explicit, |_| {
+            crate::status!(
+                InvalidArgument,
+                "empty {} search path entry",
+                spec.display_name
+            )
+        });
     }
     if let Some(value) = env_value.filter(|v| !v.is_empty()) {
         let segments: Vec<&str> = value.split(';').collect();
-        if let Some(at) = segments.iter().position(|s| s.is_empty() || *s == "file:") {
-            return Err(crate::status!(
-                InvalidArgument,
-                "empty entry {} in {}={value:?}",
-                at + 1,
-                spec.env_var
-            ));
-        }
         if segments.len() > MAX_SEARCH_PATHS {
             return Err(crate::status!(
                 InvalidArgument,
@@ -184,18 +161,23 @@ pub fn candidates(
                 segments.len()
             ));
         }
-        for segment in &segments {
-            expand_entry(spec, segment, Origin::Environment, &mut out);
-        }
-        return Ok(out);
-    }
-    for name in spec.file_names {
-        out.push(Candidate {
-            path: (*name).to_string(),
-            origin: Origin::System,
+        return expand(spec, &segments, Origin::Environment, |at| {
+            crate::status!(
+                InvalidArgument,
+                "empty entry {} in {}={value:?}",
+                at + 1,
+                spec.env_var
+            )
         });
     }
-    Ok(out)
+    Ok(spec
+        .file_names
+        .iter()
+        .map(|name| Candidate {
+            path: (*name).to_string(),
+            origin: Origin::System,
+        })
+        .collect())
 }
 
 /// The loader's full reason for a failure: libloading's `Display` is terse
@@ -362,16 +344,20 @@ mod tests {
         let explicit = vec![
             "/opt/rocm//lib/".to_string(),
             "file:rel/libx.so".to_string(),
+            // Only `file:` makes a file (IREE's rule): this is a directory.
             "/a/libhsa.so.1".to_string(),
+            "file:/b//libhsa.so.1".to_string(),
         ];
         let c = candidates(&HSA, &explicit, Some("/env")).unwrap();
         assert_eq!(
             paths(&c),
             [
-                "/opt/rocm//lib/libhsa-runtime64.so.1",
-                "/opt/rocm//lib/libhsa-runtime64.so",
+                "/opt/rocm/lib/libhsa-runtime64.so.1",
+                "/opt/rocm/lib/libhsa-runtime64.so",
                 "rel/libx.so",
-                "/a/libhsa.so.1"
+                "/a/libhsa.so.1/libhsa-runtime64.so.1",
+                "/a/libhsa.so.1/libhsa-runtime64.so",
+                "/b//libhsa.so.1"
             ]
         );
         assert!(c.iter().all(|c| c.origin == Origin::Explicit));
