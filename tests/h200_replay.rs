@@ -33,6 +33,81 @@ fn sim_devices_equal_the_real_run() {
     assert_eq!(sim, real);
 }
 
+/// `devices --backend hip` (IREE's HIP driver over the simulated H200)
+/// gives the device the real run's `device_id` and `path`. (That listing is
+/// IREE's HIP view, not the cuda backend's HSA-shaped one, so only the keys
+/// both print are compared.)
+#[test]
+fn hip_devices_equal_the_real_run() {
+    let output = assert_cmd::Command::cargo_bin("amdgpu-hal")
+        .unwrap()
+        .args([
+            "devices",
+            "--backend",
+            "hip",
+            "--machine",
+            MACHINE,
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let sim: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let real = real_devices();
+    assert_eq!(sim["backend"], "hip");
+    assert_eq!(sim["agents"].as_array().unwrap().len(), 1);
+    let (sim, real) = (&sim["agents"][0], &real["agents"][0]);
+    assert_eq!(sim["path"], "GPU-4260bfb0-645d-3cec-f3d7-764bea0daa6c");
+    for key in ["path", "device_id", "index", "kind", "product"] {
+        assert_eq!(sim[key], real[key], "{key}");
+    }
+}
+
+#[test]
+fn hip_uuid_replays_the_cuda_bytes() {
+    let replay = Backend::sim(MACHINE).unwrap();
+    let hip = replay.hip();
+    hip.init(0).unwrap();
+    let device = hip.device_get(0).unwrap();
+    let uuid = hip.device_get_uuid(device).unwrap();
+    assert_eq!(
+        uuid.bytes(),
+        &[
+            0x42, 0x60, 0xbf, 0xb0, 0x64, 0x5d, 0x3c, 0xec, 0xf3, 0xd7, 0x76, 0x4b, 0xea, 0x0d,
+            0xaa, 0x6c
+        ]
+    );
+}
+
+/// Capturing the replayed H200 writes the same description back (the HIP
+/// UUID included), through the HSA walk and through IREE's HIP driver.
+#[test]
+fn replay_recaptures_the_hip_uuid() {
+    let description = include_str!("../fixtures/machines/h200.toml");
+    let field = "uuid = \"4260bfb0-645d-3cec-f3d7-764bea0daa6c\"";
+    for backend in ["sim", "hip"] {
+        let output = assert_cmd::Command::cargo_bin("amdgpu-hal")
+            .unwrap()
+            .args([
+                "capture",
+                "--backend",
+                backend,
+                "--machine",
+                MACHINE,
+                "--name",
+                "h200",
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{backend}: {stderr}");
+        let text = String::from_utf8(output.stdout).unwrap();
+        assert!(text.contains(field), "{backend}: {text}");
+        assert!(description.contains(field));
+    }
+}
+
 #[test]
 fn captured_facts_agree_with_nvidia_smi() {
     let smi = include_str!("../fixtures/machines/h200.nvidia-smi.txt");

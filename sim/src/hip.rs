@@ -163,27 +163,11 @@ impl Sim {
         })
     }
 
-    /// `hipDeviceGetUuid`: ROCm's 16 bytes are the ASCII of the agent UUID's
-    /// 16 hex digits (zero-padded when the agent reports none).
+    /// `hipDeviceGetUuid`: the description's `hip.uuid` when it has one, else
+    /// ROCm's convention (the ASCII of the agent UUID's 16 hex digits).
     pub fn hip_device_get_uuid(&self, device: i32) -> Result<[u8; 16], HipCode> {
         self.hip("hipDeviceGetUuid", format!("{device}"), |sim, _| {
-            sim.hip_props(device)?;
-            let agent = usize::try_from(device)
-                .ok()
-                .and_then(|o| sim.tables.gpus.get(o))
-                .ok_or(HipCode::INVALID_DEVICE)?;
-            let uuid = sim
-                .machine
-                .agents
-                .get(*agent)
-                .map(|a| a.uuid.as_str())
-                .unwrap_or_default();
-            let digits = uuid.strip_prefix("GPU-").unwrap_or(uuid).as_bytes();
-            let mut out = [0u8; 16];
-            for (dst, src) in out.iter_mut().zip(digits) {
-                *dst = *src;
-            }
-            Ok(out)
+            Ok(sim.hip_props(device)?.uuid)
         })
     }
 

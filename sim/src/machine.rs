@@ -386,4 +386,54 @@ pub struct HipPropsDesc {
     pub managed_memory: Option<i32>,
     /// `ECCEnabled`.
     pub ecc_enabled: Option<i32>,
+    /// `hipDeviceGetUuid`'s 16 bytes as 32 hex digits, dashes allowed in the
+    /// 8-4-4-4-12 form (e.g. CUDA's `4260bfb0-645d-3cec-f3d7-764bea0daa6c`);
+    /// defaults to ROCm's convention, the ASCII of the agent UUID's 16 hex digits.
+    pub uuid: Option<String>,
+}
+
+/// ROCm's `hipDeviceGetUuid` bytes for an agent UUID: the ASCII of the digits
+/// after `GPU-`, zero-padded (or cut) to 16 bytes.
+pub fn amd_hip_uuid(agent_uuid: &str) -> [u8; 16] {
+    let digits = agent_uuid.strip_prefix("GPU-").unwrap_or(agent_uuid);
+    let mut out = [0u8; 16];
+    for (dst, src) in out.iter_mut().zip(digits.as_bytes()) {
+        *dst = *src;
+    }
+    out
+}
+
+/// Parses a HIP UUID: 32 hex digits, either plain or dashed as 8-4-4-4-12.
+pub fn parse_hip_uuid(text: &str) -> Option<[u8; 16]> {
+    let digits: String = if text.len() == 36 {
+        let groups: Vec<&str> = text.split('-').collect();
+        let lengths: Vec<usize> = groups.iter().map(|g| g.len()).collect();
+        if lengths != [8, 4, 4, 4, 12] {
+            return None;
+        }
+        groups.concat()
+    } else {
+        text.to_string()
+    };
+    if digits.len() != 32 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let mut out = [0u8; 16];
+    for (i, byte) in out.iter_mut().enumerate() {
+        let pair = digits.get(2 * i..2 * i + 2)?;
+        *byte = u8::from_str_radix(pair, 16).ok()?;
+    }
+    Some(out)
+}
+
+/// The dashed lowercase 8-4-4-4-12 form of a HIP UUID (what [`parse_hip_uuid`] reads).
+pub fn format_hip_uuid(bytes: &[u8; 16]) -> String {
+    let mut out = String::with_capacity(36);
+    for (i, b) in bytes.iter().enumerate() {
+        if matches!(i, 4 | 6 | 8 | 10) {
+            out.push('-');
+        }
+        out.push_str(&format!("{b:02x}"));
+    }
+    out
 }

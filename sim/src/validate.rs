@@ -7,7 +7,7 @@ use std::fmt;
 
 use crate::machine::{
     AgentDesc, AgentKind, HipPropsDesc, LinkDesc, MachineDesc, PoolDesc, ProfileDesc, RoundingDesc,
-    SegmentDesc,
+    SegmentDesc, amd_hip_uuid, parse_hip_uuid,
 };
 
 /// Most bytes a description file may have.
@@ -264,6 +264,8 @@ pub struct HipProps {
     pub managed_memory: i32,
     /// `ECCEnabled`.
     pub ecc_enabled: i32,
+    /// `hipDeviceGetUuid`'s bytes.
+    pub uuid: [u8; 16],
 }
 
 struct Ctx<'a> {
@@ -653,6 +655,18 @@ fn derive_hip(
     let (major, minor) = gfx_version(&arch);
     let isa = isas.first();
     let to_i32 = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
+    let uuid = match &d.uuid {
+        Some(text) => parse_hip_uuid(text).ok_or_else(|| {
+            ctx.err(
+                format!("{at}.uuid"),
+                format!(
+                    "'{}' is not 32 hex digits (plain or dashed 8-4-4-4-12)",
+                    text.escape_debug()
+                ),
+            )
+        })?,
+        None => amd_hip_uuid(&agent.uuid),
+    };
     Ok(HipProps {
         name,
         gcn_arch_name: arch,
@@ -683,6 +697,7 @@ fn derive_hip(
         integrated: d.integrated.unwrap_or(0),
         managed_memory: d.managed_memory.unwrap_or(1),
         ecc_enabled: d.ecc_enabled.unwrap_or(0),
+        uuid,
     })
 }
 
@@ -776,5 +791,30 @@ mod tests {
         assert_eq!(gfx_version("gfx1100"), (11, 0));
         assert_eq!(gfx_version("nonsense"), (0, 0));
         assert_eq!(gfx_version("gfx"), (0, 0));
+    }
+
+    #[test]
+    fn hip_uuids_parse_plain_or_dashed() {
+        let real = [
+            0x42, 0x60, 0xbf, 0xb0, 0x64, 0x5d, 0x3c, 0xec, 0xf3, 0xd7, 0x76, 0x4b, 0xea, 0x0d,
+            0xaa, 0x6c,
+        ];
+        let dashed = "4260bfb0-645d-3cec-f3d7-764bea0daa6c";
+        assert_eq!(parse_hip_uuid(dashed), Some(real));
+        assert_eq!(parse_hip_uuid(&dashed.replace('-', "")), Some(real));
+        assert_eq!(parse_hip_uuid(&dashed.to_uppercase()), Some(real));
+        assert_eq!(crate::machine::format_hip_uuid(&real), dashed);
+        for bad in [
+            "",
+            "4260bfb0-645d-3cec-f3d7-764bea0daa6",
+            "4260bfb0645d-3cec-f3d7-764bea0daa6c-",
+            "4260bfb0-645d-3cec-f3d7-764bea0daa6g",
+            "4260bfb0-645d3-cec-f3d7-764bea0daa6c",
+            "+260bfb0645d3cecf3d7764bea0daa6c",
+            "4260bfb0645d3cecf3d7764bea0daa6c00",
+            "€260bfb0645d3cecf3d7764bea0daa6",
+        ] {
+            assert_eq!(parse_hip_uuid(bad), None, "{bad}");
+        }
     }
 }

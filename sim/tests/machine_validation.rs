@@ -108,6 +108,55 @@ fn duplicate_uuid_is_named() {
     Machine::parse("ok.toml", &text, Format::Toml).unwrap();
 }
 
+fn with_hip_uuid(uuid: &str) -> String {
+    GOOD.replace(
+        "[[links]]",
+        &format!("  [agents.hip]\n  uuid = \"{uuid}\"\n[[links]]"),
+    )
+}
+
+#[test]
+fn bad_hip_uuid_is_named() {
+    for bad in [
+        "4260bfb0-645d-3cec-f3d7-764bea0daa6",
+        "4260bfb0-645d-3cec-f3d7-764bea0daa6z",
+        "4260bfb0645d-3cec-f3d7-764bea0daa6c-",
+        "GPU-4260bfb0-645d-3cec-f3d7-764bea0daa6c",
+        "",
+    ] {
+        let e = reject(&with_hip_uuid(bad));
+        assert_eq!(e.source_name, "bad.toml");
+        assert_eq!(e.field, "agents[1].hip.uuid", "{bad}");
+        assert!(e.message.contains("32 hex digits"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("machine description 'bad.toml': agents[1].hip.uuid: "),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn hip_uuid_sets_the_bytes_and_defaults_to_rocm_ascii() {
+    let machine = Machine::parse("tiny.toml", GOOD, Format::Toml).unwrap();
+    let hip = machine.agents[1].hip.as_ref().unwrap();
+    assert_eq!(&hip.uuid, b"0011223344556677");
+    for text in [
+        "4260bfb0-645d-3cec-f3d7-764bea0daa6c",
+        "4260BFB0645D3CECF3D7764BEA0DAA6C",
+    ] {
+        let machine = Machine::parse("h.toml", &with_hip_uuid(text), Format::Toml).unwrap();
+        let hip = machine.agents[1].hip.as_ref().unwrap();
+        assert_eq!(
+            hip.uuid,
+            [
+                0x42, 0x60, 0xbf, 0xb0, 0x64, 0x5d, 0x3c, 0xec, 0xf3, 0xd7, 0x76, 0x4b, 0xea, 0x0d,
+                0xaa, 0x6c
+            ]
+        );
+    }
+}
+
 fn second_gpu(uuid: &str) -> String {
     format!(
         "[[agents]]\nid = \"gpu1\"\nkind = \"gpu\"\nname = \"gfx942\"\nuuid = \"{uuid}\"\nnode = 2\n"

@@ -17,7 +17,8 @@ use std::io::Write;
 
 use amdgpu_sim::machine::{
     AgentDesc, AgentIds, AgentKind, HipPropsDesc, HipRuntimeDesc, IsaDesc, LinkDesc, LinkTypeDesc,
-    MachineDesc, PoolDesc, PoolFlag, ProfileDesc, RoundingDesc, SegmentDesc,
+    MachineDesc, PoolDesc, PoolFlag, ProfileDesc, RoundingDesc, SegmentDesc, amd_hip_uuid,
+    format_hip_uuid,
 };
 use clap::Args;
 
@@ -43,7 +44,14 @@ pub struct CaptureArgs {
     pub description: Option<String>,
 }
 
-fn hip_props_desc(props: &HipDeviceProps) -> HipPropsDesc {
+/// The `hip.uuid` to write: only when `hipDeviceGetUuid` is not ROCm's
+/// ASCII of the agent UUID's digits (CUDA's 16 raw bytes), so AMD descriptions
+/// stay as they were.
+fn hip_uuid_desc(agent_uuid: &str, hip_uuid: &[u8; 16]) -> Option<String> {
+    (amd_hip_uuid(agent_uuid) != *hip_uuid).then(|| format_hip_uuid(hip_uuid))
+}
+
+fn hip_props_desc(props: &HipDeviceProps, uuid: Option<String>) -> HipPropsDesc {
     HipPropsDesc {
         name: Some(props.name.clone()),
         gcn_arch_name: (!props.gcn_arch_name.is_empty()).then(|| props.gcn_arch_name.clone()),
@@ -63,6 +71,7 @@ fn hip_props_desc(props: &HipDeviceProps) -> HipPropsDesc {
         integrated: Some(props.integrated),
         managed_memory: Some(props.managed_memory),
         ecc_enabled: Some(props.ecc_enabled),
+        uuid,
     }
 }
 
@@ -79,13 +88,15 @@ fn bdf_id(props: &HipDeviceProps) -> u32 {
 /// The description of a HIP device (a GPU agent without a CPU).
 fn hip_agent(report: &HipDeviceReport) -> AgentDesc {
     let p = &report.props;
+    let uuid = report.hsa_uuid();
+    let hip_uuid = hip_uuid_desc(&uuid, report.uuid.bytes());
     AgentDesc {
         id: format!("gpu{}", report.ordinal),
         kind: AgentKind::Gpu,
         name: report.arch(),
         product: Some(report.name.clone()),
         vendor: Some(if report.is_amd() { "AMD" } else { "NVIDIA" }.to_string()),
-        uuid: report.hsa_uuid(),
+        uuid,
         node: u32::try_from(report.ordinal).unwrap_or(0),
         numa_node: Some(report.numa_node),
         nearest_cpu: None,
@@ -113,7 +124,7 @@ fn hip_agent(report: &HipDeviceReport) -> AgentDesc {
             accessible_by_all: false,
             alloc_max_size: None,
         }],
-        hip: Some(hip_props_desc(p)),
+        hip: Some(hip_props_desc(p, hip_uuid)),
     }
 }
 
@@ -232,12 +243,21 @@ fn hsa_agent(
             ),
         });
     }
+    let uuid = hsa
+        .agent_uuid(agent)
+        .call_status("hsa_agent_get_info(UUID)")?;
     let hip = match gpu_ordinal {
-        Some(ordinal) => backend
-            .hip()
-            .get_device_properties(ordinal)
-            .ok()
-            .map(|p| hip_props_desc(&p)),
+        Some(ordinal) => {
+            let hip = backend.hip();
+            let hip_uuid = hip
+                .device_get(ordinal)
+                .and_then(|device| hip.device_get_uuid(device))
+                .ok()
+                .and_then(|bytes| hip_uuid_desc(&uuid, bytes.bytes()));
+            hip.get_device_properties(ordinal)
+                .ok()
+                .map(|p| hip_props_desc(&p, hip_uuid))
+        }
         None => None,
     };
     Ok(AgentDesc {
@@ -254,9 +274,7 @@ fn hsa_agent(
             hsa.agent_vendor_name(agent)
                 .call_status("hsa_agent_get_info(VENDOR_NAME)")?,
         ),
-        uuid: hsa
-            .agent_uuid(agent)
-            .call_status("hsa_agent_get_info(UUID)")?,
+        uuid,
         node: hsa
             .agent_node(agent)
             .call_status("hsa_agent_get_info(NODE)")?,
