@@ -119,7 +119,7 @@ fn assert_agrees_with_oracle(name: &str, report: &InspectReport, image: &[u8]) {
         let symbol = if report.container == Container::Hip1 {
             format!("{}.kd", export.symbol)
         } else {
-            export.symbol.clone()
+            export.symbol.to_string()
         };
         let kernel = kernels
             .get(&symbol)
@@ -199,8 +199,8 @@ fn iree_raw_hsaco_matches_its_wrapped_executable() {
         let wrapped_path = root()
             .join("fixtures/iree")
             .join(name.replace(".hsaco", ".amd1"));
-        let wrapped =
-            inspect(&std::fs::read(wrapped_path).unwrap(), &DeviceLimits::AMDGPU).unwrap();
+        let wrapped_data = std::fs::read(wrapped_path).unwrap();
+        let wrapped = inspect(&wrapped_data, &DeviceLimits::AMDGPU).unwrap();
         assert_eq!(raw.format, wrapped.format, "{name}");
         assert_eq!(
             raw.code_object_version, wrapped.code_object_version,
@@ -465,4 +465,29 @@ fn inspect_checks_reflected_counts_against_the_flatbuffer() {
     let err = inspect(&missing, &DeviceLimits::AMDGPU).unwrap_err();
     assert_eq!(err.code(), StatusCode::NotFound, "{err}");
     assert!(err.mentions("resolving exports[0]"), "{err}");
+}
+
+/// The CLI's hand-written JSON is byte for byte what serde writes, for every
+/// fixture the product ships.
+#[test]
+fn hand_written_json_equals_serde_on_every_fixture() {
+    let mut checked = 0;
+    for (dir, ext) in [
+        ("fixtures/hsaco", "hsaco"),
+        ("fixtures/iree", "hsaco"),
+        ("fixtures/iree", "amd1"),
+        ("fixtures/iree", "hip1"),
+    ] {
+        for (name, data) in files(dir, ext) {
+            let Ok(report) = inspect(&data, &DeviceLimits::AMDGPU) else {
+                continue;
+            };
+            let mut json = Vec::new();
+            report.write_json(&mut json).unwrap();
+            let expected = serde_json::to_string_pretty(&report).unwrap();
+            assert_eq!(String::from_utf8(json).unwrap(), expected, "{name}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 40, "only {checked} fixtures inspected");
 }

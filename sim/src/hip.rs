@@ -111,32 +111,36 @@ impl Sim {
 
     /// `hipInit`.
     pub fn hip_init(&self, flags: u32) -> Result<(), HipCode> {
-        self.hip("hipInit", format!("{flags}"), |_, _| {
-            if flags == 0 {
-                Ok(())
-            } else {
-                Err(HipCode::INVALID_VALUE)
-            }
-        })
+        self.hip(
+            "hipInit",
+            || format!("{flags}"),
+            |_, _| {
+                if flags == 0 {
+                    Ok(())
+                } else {
+                    Err(HipCode::INVALID_VALUE)
+                }
+            },
+        )
     }
 
     /// `hipDriverGetVersion`.
     pub fn hip_driver_get_version(&self) -> Result<i32, HipCode> {
-        self.hip("hipDriverGetVersion", String::new(), |sim, _| {
+        self.hip("hipDriverGetVersion", String::new, |sim, _| {
             Ok(sim.machine.hip_driver_version)
         })
     }
 
     /// `hipRuntimeGetVersion`.
     pub fn hip_runtime_get_version(&self) -> Result<i32, HipCode> {
-        self.hip("hipRuntimeGetVersion", String::new(), |sim, _| {
+        self.hip("hipRuntimeGetVersion", String::new, |sim, _| {
             Ok(sim.machine.hip_runtime_version)
         })
     }
 
     /// `hipGetDeviceCount`: `hipErrorNoDevice` on a node without GPUs, as ROCm does.
     pub fn hip_get_device_count(&self) -> Result<i32, HipCode> {
-        self.hip("hipGetDeviceCount", String::new(), |sim, _| {
+        self.hip("hipGetDeviceCount", String::new, |sim, _| {
             match sim.tables.gpus.len() {
                 0 => Err(HipCode::NO_DEVICE),
                 n => Ok(clamp(n as u64)),
@@ -146,43 +150,53 @@ impl Sim {
 
     /// `hipDeviceGet`: the device of an ordinal is the ordinal.
     pub fn hip_device_get(&self, ordinal: i32) -> Result<i32, HipCode> {
-        self.hip("hipDeviceGet", format!("{ordinal}"), |sim, _| {
-            sim.hip_props(ordinal).map(|_| ordinal)
-        })
+        self.hip(
+            "hipDeviceGet",
+            || format!("{ordinal}"),
+            |sim, _| sim.hip_props(ordinal).map(|_| ordinal),
+        )
     }
 
     /// `hipDeviceGetName(buf, len, device)`: the name cut to `len - 1` bytes.
     pub fn hip_device_get_name(&self, device: i32, len: usize) -> Result<String, HipCode> {
-        self.hip("hipDeviceGetName", format!("{len}, {device}"), |sim, _| {
-            if len == 0 {
-                return Err(HipCode::INVALID_VALUE);
-            }
-            let name = sim.hip_props(device)?.name.as_bytes();
-            let cut = name.get(..name.len().min(len - 1)).unwrap_or_default();
-            Ok(String::from_utf8_lossy(cut).into_owned())
-        })
+        self.hip(
+            "hipDeviceGetName",
+            || format!("{len}, {device}"),
+            |sim, _| {
+                if len == 0 {
+                    return Err(HipCode::INVALID_VALUE);
+                }
+                let name = sim.hip_props(device)?.name.as_bytes();
+                let cut = name.get(..name.len().min(len - 1)).unwrap_or_default();
+                Ok(String::from_utf8_lossy(cut).into_owned())
+            },
+        )
     }
 
     /// `hipDeviceGetUuid`: the description's `hip.uuid` when it has one, else
     /// ROCm's convention (the ASCII of the agent UUID's 16 hex digits).
     pub fn hip_device_get_uuid(&self, device: i32) -> Result<[u8; 16], HipCode> {
-        self.hip("hipDeviceGetUuid", format!("{device}"), |sim, _| {
-            Ok(sim.hip_props(device)?.uuid)
-        })
+        self.hip(
+            "hipDeviceGetUuid",
+            || format!("{device}"),
+            |sim, _| Ok(sim.hip_props(device)?.uuid),
+        )
     }
 
     /// `hipGetDeviceProperties`.
     pub fn hip_get_device_properties(&self, ordinal: i32) -> Result<HipProps, HipCode> {
-        self.hip("hipGetDeviceProperties", format!("{ordinal}"), |sim, _| {
-            sim.hip_props(ordinal).cloned()
-        })
+        self.hip(
+            "hipGetDeviceProperties",
+            || format!("{ordinal}"),
+            |sim, _| sim.hip_props(ordinal).cloned(),
+        )
     }
 
     /// `hipDeviceGetAttribute` (see [`attribute`]); unknown attributes are `hipErrorInvalidValue`.
     pub fn hip_device_get_attribute(&self, attr: i32, ordinal: i32) -> Result<i32, HipCode> {
         self.hip(
             "hipDeviceGetAttribute",
-            format!("{attr}, {ordinal}"),
+            || format!("{attr}, {ordinal}"),
             |sim, _| {
                 use crate::hip::attribute as a;
                 let p = sim.hip_props(ordinal)?;
@@ -224,7 +238,7 @@ impl Sim {
     pub fn hip_device_can_access_peer(&self, ordinal: i32, peer: i32) -> Result<bool, HipCode> {
         self.hip(
             "hipDeviceCanAccessPeer",
-            format!("{ordinal}, {peer}"),
+            || format!("{ordinal}, {peer}"),
             |sim, _| {
                 let link = sim.gpu_link(ordinal, peer)?;
                 Ok(ordinal != peer && link.is_some())
@@ -234,18 +248,22 @@ impl Sim {
 
     /// `hipSetDevice`.
     pub fn hip_set_device(&self, ordinal: i32) -> Result<(), HipCode> {
-        self.hip("hipSetDevice", format!("{ordinal}"), |sim, state| {
-            sim.hip_props(ordinal)?;
-            state.hip_current = ordinal;
-            Ok(())
-        })
+        self.hip(
+            "hipSetDevice",
+            || format!("{ordinal}"),
+            |sim, state| {
+                sim.hip_props(ordinal)?;
+                state.hip_current = ordinal;
+                Ok(())
+            },
+        )
     }
 
     /// `hipDeviceEnablePeerAccess` from the current device.
     pub fn hip_device_enable_peer_access(&self, peer: i32, flags: u32) -> Result<(), HipCode> {
         self.hip(
             "hipDeviceEnablePeerAccess",
-            format!("{peer}, {flags}"),
+            || format!("{peer}, {flags}"),
             |sim, state| {
                 if flags != 0 {
                     return Err(HipCode::INVALID_VALUE);
@@ -274,7 +292,7 @@ impl Sim {
     ) -> Result<i32, HipCode> {
         self.hip(
             "hipDeviceGetP2PAttribute",
-            format!("{attribute}, {src}, {dst}"),
+            || format!("{attribute}, {src}, {dst}"),
             |sim, _| {
                 if src == dst {
                     sim.hip_props(src)?;

@@ -60,7 +60,7 @@ impl Sim {
     pub fn code_object_reader_create_from_memory(&self, bytes: &[u8]) -> Result<u64, HsaCode> {
         self.hsa(
             "hsa_code_object_reader_create_from_memory",
-            format!("{} bytes", bytes.len()),
+            || format!("{} bytes", bytes.len()),
             |_, state| {
                 if bytes.is_empty() {
                     return Err(HsaCode::INVALID_ARGUMENT);
@@ -83,7 +83,7 @@ impl Sim {
     pub fn code_object_reader_destroy(&self, reader: u64) -> Result<(), HsaCode> {
         self.hsa(
             "hsa_code_object_reader_destroy",
-            format!("{reader:#x}"),
+            || format!("{reader:#x}"),
             |_, state| {
                 let s = serial(reader, TAG_READER).ok_or(HsaCode::INVALID_CODE_OBJECT_READER)?;
                 state
@@ -99,7 +99,7 @@ impl Sim {
     pub fn executable_create_alt(&self, profile: u32, rounding_mode: u32) -> Result<u64, HsaCode> {
         self.hsa(
             "hsa_executable_create_alt",
-            format!("{profile}, {rounding_mode}"),
+            || format!("{profile}, {rounding_mode}"),
             |_, state| {
                 if profile > 1 || rounding_mode > 2 {
                     return Err(HsaCode::INVALID_ARGUMENT);
@@ -127,7 +127,7 @@ impl Sim {
         agent: u64,
         reader: u64,
     ) -> Result<u64, HsaCode> {
-        let args = format!("{executable:#x}, {agent:#x}, {reader:#x}");
+        let args = || format!("{executable:#x}, {agent:#x}, {reader:#x}");
         self.hsa(
             "hsa_executable_load_agent_code_object",
             args,
@@ -245,7 +245,7 @@ impl Sim {
     pub fn executable_freeze(&self, executable: u64) -> Result<(), HsaCode> {
         self.hsa(
             "hsa_executable_freeze",
-            format!("{executable:#x}"),
+            || format!("{executable:#x}"),
             |_, state| {
                 let exec = serial(executable, TAG_EXECUTABLE)
                     .and_then(|s| state.executables.get_mut(&s))
@@ -263,7 +263,7 @@ impl Sim {
     pub fn executable_destroy(&self, executable: u64) -> Result<(), HsaCode> {
         self.hsa(
             "hsa_executable_destroy",
-            format!("{executable:#x}"),
+            || format!("{executable:#x}"),
             |_, state| {
                 let s = serial(executable, TAG_EXECUTABLE).ok_or(HsaCode::INVALID_EXECUTABLE)?;
                 let exec = state
@@ -291,7 +291,7 @@ impl Sim {
         name: &str,
         agent: Option<u64>,
     ) -> Result<u64, HsaCode> {
-        let args = format!("{executable:#x}, {name:?}, {agent:x?}");
+        let args = || format!("{executable:#x}, {name:?}, {agent:x?}");
         self.hsa("hsa_executable_get_symbol_by_name", args, |sim, state| {
             let s = serial(executable, TAG_EXECUTABLE).ok_or(HsaCode::INVALID_EXECUTABLE)?;
             let exec = state
@@ -317,7 +317,7 @@ impl Sim {
     pub fn symbol_info(&self, symbol: u64, attribute: &'static str) -> Result<SymbolInfo, HsaCode> {
         self.hsa(
             "hsa_executable_symbol_get_info",
-            format!("{symbol:#x}, {attribute}"),
+            || format!("{symbol:#x}, {attribute}"),
             |_, state| {
                 let record = serial(symbol, TAG_SYMBOL)
                     .and_then(|s| state.symbols.get(&s))
@@ -338,7 +338,7 @@ impl Sim {
         &self,
         executable: u64,
     ) -> Result<Vec<u64>, HsaCode> {
-        let args = format!("{executable:#x}");
+        let args = || format!("{executable:#x}");
         self.hsa(
             "hsa_ven_amd_loader_executable_iterate_loaded_code_objects",
             args,
@@ -357,7 +357,7 @@ impl Sim {
         loaded: u64,
         attribute: &'static str,
     ) -> Result<LoadedInfo, HsaCode> {
-        let args = format!("{loaded:#x}, {attribute}");
+        let args = || format!("{loaded:#x}, {attribute}");
         self.hsa(
             "hsa_ven_amd_loader_loaded_code_object_get_info",
             args,

@@ -101,6 +101,7 @@ pub(crate) struct State {
     hip_faults: FaultSet<HipCode>,
     log: Vec<CallRecord>,
     log_dropped: u64,
+    log_enabled: bool,
 }
 
 impl State {
@@ -109,9 +110,14 @@ impl State {
         self.next_serial
     }
 
-    fn record(&mut self, record: CallRecord) {
+    /// Logs one call. The record is rendered only when it will be kept:
+    /// formatting every call's arguments is most of a cheap call's cost.
+    fn record(&mut self, record: impl FnOnce() -> CallRecord) {
+        if !self.log_enabled {
+            return;
+        }
         if self.log.len() < MAX_CALL_LOG {
-            self.log.push(record);
+            self.log.push(record());
         } else {
             self.log_dropped += 1;
         }
@@ -196,6 +202,7 @@ impl Sim {
             hip_faults: FaultSet::default(),
             log: Vec::new(),
             log_dropped: 0,
+            log_enabled: true,
         };
         Sim {
             machine: Arc::new(machine),
@@ -223,18 +230,19 @@ impl Sim {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Runs one HSA call: counts it, applies faults and the init check, logs it.
+    /// Runs one HSA call: counts it, applies faults and the init check, logs
+    /// it (`args` renders its arguments, only when the call is logged).
     pub(crate) fn hsa<T: Debug>(
         &self,
         op: &'static str,
-        args: String,
+        args: impl FnOnce() -> String,
         body: impl FnOnce(&Sim, &mut State) -> Result<T, HsaCode>,
     ) -> Result<T, HsaCode> {
         let mut state = self.lock();
         if let Some(code) = state.hsa_faults.on_call(op) {
-            state.record(CallRecord {
+            state.record(|| CallRecord {
                 op,
-                args,
+                args: args(),
                 outcome: format!("{code:x?}"),
                 injected: true,
             });
@@ -245,11 +253,10 @@ impl Sim {
         } else {
             body(self, &mut state)
         };
-        let outcome = outcome(&result);
-        state.record(CallRecord {
+        state.record(|| CallRecord {
             op,
-            args,
-            outcome,
+            args: args(),
+            outcome: outcome(&result),
             injected: false,
         });
         result
@@ -259,25 +266,24 @@ impl Sim {
     pub(crate) fn hip<T: Debug>(
         &self,
         op: &'static str,
-        args: String,
+        args: impl FnOnce() -> String,
         body: impl FnOnce(&Sim, &mut State) -> Result<T, HipCode>,
     ) -> Result<T, HipCode> {
         let mut state = self.lock();
         if let Some(code) = state.hip_faults.on_call(op) {
-            state.record(CallRecord {
+            state.record(|| CallRecord {
                 op,
-                args,
+                args: args(),
                 outcome: format!("{code:?}"),
                 injected: true,
             });
             return Err(code);
         }
         let result = body(self, &mut state);
-        let outcome = outcome(&result);
-        state.record(CallRecord {
+        state.record(|| CallRecord {
             op,
-            args,
-            outcome,
+            args: args(),
+            outcome: outcome(&result),
             injected: false,
         });
         result
@@ -310,6 +316,13 @@ impl Sim {
     /// HIP calls made so far.
     pub fn hip_call_count(&self) -> u64 {
         self.lock().hip_faults.calls()
+    }
+
+    /// Turns the call log on (the default) or off. Off, calls are still
+    /// counted and faults still fire, but nothing is rendered or kept: for
+    /// runs that never read the log (the CLI, benchmarks of the HAL).
+    pub fn set_call_log(&self, enabled: bool) {
+        self.lock().log_enabled = enabled;
     }
 
     /// The call log so far (and how many calls fell off its end).
@@ -390,7 +403,7 @@ impl Sim {
 
     /// `hsa_init`.
     pub fn hsa_init(&self) -> Result<(), HsaCode> {
-        self.hsa("hsa_init", String::new(), |_, state| {
+        self.hsa("hsa_init", String::new, |_, state| {
             state.init_refs = state
                 .init_refs
                 .checked_add(1)
@@ -401,7 +414,7 @@ impl Sim {
 
     /// `hsa_shut_down`. Objects stay alive (and counted) so that leaks stay visible.
     pub fn hsa_shut_down(&self) -> Result<(), HsaCode> {
-        self.hsa("hsa_shut_down", String::new(), |_, state| {
+        self.hsa("hsa_shut_down", String::new, |_, state| {
             state.init_refs -= 1;
             Ok(())
         })
@@ -409,7 +422,7 @@ impl Sim {
 
     /// `hsa_iterate_agents`.
     pub fn iterate_agents(&self) -> Result<Vec<u64>, HsaCode> {
-        self.hsa("hsa_iterate_agents", String::new(), |sim, _| {
+        self.hsa("hsa_iterate_agents", String::new, |sim, _| {
             Ok((0..sim.machine.agents.len())
                 .map(Sim::agent_handle)
                 .collect())
@@ -425,7 +438,7 @@ impl Sim {
     ) -> Result<T, HsaCode> {
         self.hsa(
             "hsa_agent_get_info",
-            format!("{agent:#x}, {attribute}"),
+            || format!("{agent:#x}, {attribute}"),
             |sim, _| Ok(read(sim.agent(agent)?)),
         )
     }
@@ -434,7 +447,7 @@ impl Sim {
     pub fn agent_nearest_cpu(&self, agent: u64) -> Result<u64, HsaCode> {
         self.hsa(
             "hsa_agent_get_info",
-            format!("{agent:#x}, HSA_AMD_AGENT_INFO_NEAREST_CPU"),
+            || format!("{agent:#x}, HSA_AMD_AGENT_INFO_NEAREST_CPU"),
             |sim, _| {
                 let a = sim.agent(agent)?;
                 match a.nearest_cpu {
@@ -449,14 +462,18 @@ impl Sim {
 
     /// `hsa_agent_iterate_isas`.
     pub fn agent_iterate_isas(&self, agent: u64) -> Result<Vec<u64>, HsaCode> {
-        self.hsa("hsa_agent_iterate_isas", format!("{agent:#x}"), |sim, _| {
-            let i = sim.agent_index(agent)?;
-            let ids = sim.tables.agent_isas.get(i).ok_or(HsaCode::INVALID_AGENT)?;
-            Ok(ids
-                .iter()
-                .map(|&id| handle(TAG_ISA, id as u64 + 1))
-                .collect())
-        })
+        self.hsa(
+            "hsa_agent_iterate_isas",
+            || format!("{agent:#x}"),
+            |sim, _| {
+                let i = sim.agent_index(agent)?;
+                let ids = sim.tables.agent_isas.get(i).ok_or(HsaCode::INVALID_AGENT)?;
+                Ok(ids
+                    .iter()
+                    .map(|&id| handle(TAG_ISA, id as u64 + 1))
+                    .collect())
+            },
+        )
     }
 
     /// `hsa_isa_get_info_alt` of one attribute.
@@ -468,7 +485,7 @@ impl Sim {
     ) -> Result<T, HsaCode> {
         self.hsa(
             "hsa_isa_get_info_alt",
-            format!("{isa:#x}, {attribute}"),
+            || format!("{isa:#x}, {attribute}"),
             |sim, _| Ok(read(sim.isa(isa)?)),
         )
     }
@@ -479,7 +496,7 @@ impl Sim {
     pub fn agent_iterate_memory_pools(&self, agent: u64) -> Result<Vec<u64>, HsaCode> {
         self.hsa(
             "hsa_amd_agent_iterate_memory_pools",
-            format!("{agent:#x}"),
+            || format!("{agent:#x}"),
             |sim, _| {
                 let i = sim.agent_index(agent)?;
                 let start = sim
@@ -505,7 +522,7 @@ impl Sim {
     ) -> Result<T, HsaCode> {
         self.hsa(
             "hsa_amd_memory_pool_get_info",
-            format!("{pool:#x}, {attribute}"),
+            || format!("{pool:#x}, {attribute}"),
             |sim, _| Ok(read(sim.pool(pool)?.1)),
         )
     }
@@ -531,7 +548,7 @@ impl Sim {
     pub fn agent_pool_access(&self, agent: u64, pool: u64) -> Result<u32, HsaCode> {
         self.hsa(
             "hsa_amd_agent_memory_pool_get_info",
-            format!("{agent:#x}, {pool:#x}, ACCESS"),
+            || format!("{agent:#x}, {pool:#x}, ACCESS"),
             |sim, _| {
                 let (from, owner, info, link) = sim.path(agent, pool)?;
                 Ok(if from == owner || info.accessible_by_all {
@@ -549,7 +566,7 @@ impl Sim {
     pub fn agent_pool_num_link_hops(&self, agent: u64, pool: u64) -> Result<u32, HsaCode> {
         self.hsa(
             "hsa_amd_agent_memory_pool_get_info",
-            format!("{agent:#x}, {pool:#x}, NUM_LINK_HOPS"),
+            || format!("{agent:#x}, {pool:#x}, NUM_LINK_HOPS"),
             |sim, _| Ok(sim.path(agent, pool)?.3.map_or(0, |link| link.hops)),
         )
     }
@@ -559,7 +576,7 @@ impl Sim {
     pub fn agent_pool_link_info(&self, agent: u64, pool: u64) -> Result<Vec<Link>, HsaCode> {
         self.hsa(
             "hsa_amd_agent_memory_pool_get_info",
-            format!("{agent:#x}, {pool:#x}, LINK_INFO"),
+            || format!("{agent:#x}, {pool:#x}, LINK_INFO"),
             |sim, _| {
                 Ok(sim
                     .path(agent, pool)?
@@ -575,7 +592,7 @@ impl Sim {
     pub fn memory_pool_allocate(&self, pool: u64, size: u64, flags: u32) -> Result<u64, HsaCode> {
         self.hsa(
             "hsa_amd_memory_pool_allocate",
-            format!("{pool:#x}, {size}, {flags:#x}"),
+            || format!("{pool:#x}, {size}, {flags:#x}"),
             |sim, state| {
                 let index = sim.pool_index(pool)?;
                 let (_, info) = sim.pool(pool)?;
@@ -596,7 +613,7 @@ impl Sim {
     pub fn memory_pool_free(&self, ptr: u64) -> Result<(), HsaCode> {
         self.hsa(
             "hsa_amd_memory_pool_free",
-            format!("{ptr:#x}"),
+            || format!("{ptr:#x}"),
             |_, state| {
                 state.memory.free(ptr)?;
                 state.access.remove(&ptr);
@@ -609,7 +626,7 @@ impl Sim {
     pub fn memory_copy_to_device(&self, dst: u64, src: &[u8]) -> Result<(), HsaCode> {
         self.hsa(
             "hsa_memory_copy",
-            format!("{dst:#x}, host, {}", src.len()),
+            || format!("{dst:#x}, host, {}", src.len()),
             |_, state| {
                 if src.is_empty() {
                     Ok(())
@@ -622,9 +639,10 @@ impl Sim {
 
     /// `hsa_memory_copy` from device memory to host bytes.
     pub fn memory_copy_from_device(&self, dst: &mut [u8], src: u64) -> Result<(), HsaCode> {
+        let len = dst.len();
         self.hsa(
             "hsa_memory_copy",
-            format!("host, {src:#x}, {}", dst.len()),
+            || format!("host, {src:#x}, {len}"),
             |_, state| {
                 if dst.is_empty() {
                     Ok(())
@@ -639,7 +657,7 @@ impl Sim {
     pub fn memory_copy(&self, dst: u64, src: u64, size: u64) -> Result<(), HsaCode> {
         self.hsa(
             "hsa_memory_copy",
-            format!("{dst:#x}, {src:#x}, {size}"),
+            || format!("{dst:#x}, {src:#x}, {size}"),
             |_, state| {
                 if size == 0 {
                     return Ok(());
@@ -659,7 +677,7 @@ impl Sim {
     pub fn agents_allow_access(&self, agents: &[u64], ptr: u64) -> Result<(), HsaCode> {
         self.hsa(
             "hsa_amd_agents_allow_access",
-            format!("{agents:x?}, {ptr:#x}"),
+            || format!("{agents:x?}, {ptr:#x}"),
             |sim, state| {
                 if agents.is_empty() {
                     return Err(HsaCode::INVALID_ARGUMENT);

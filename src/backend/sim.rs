@@ -91,12 +91,17 @@ pub fn load_machine(name_or_path: &str) -> Result<Machine> {
 }
 
 impl Backend {
-    /// The simulated backend on the machine `--machine` names (a preset or a file).
+    /// The simulated backend on the machine `--machine` names (a preset or a
+    /// file), with its call log off: use [`Backend::from_sim`] to read the log.
     pub fn sim(machine: &str) -> Result<Backend> {
         let _span = tracing::debug_span!("sim_machine_load", machine).entered();
         let loaded = load_machine(machine)?;
         let label = loaded.name.clone();
-        Ok(Backend::from_sim(Arc::new(Sim::new(loaded)), &label))
+        let sim = Sim::new(loaded);
+        // Nobody else holds this simulator, so its call log could never be
+        // read: don't pay for rendering it (`from_sim` keeps it).
+        sim.set_call_log(false);
+        Ok(Backend::from_sim(Arc::new(sim), &label))
     }
 
     /// The simulated backend over an existing simulator (tests keep the `Arc`

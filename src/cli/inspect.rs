@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{GlobalArgs, write_error, write_json};
+use super::{GlobalArgs, write_error};
 use crate::status::{Result, ResultExt, Status};
 use crate::wrapped::{DeviceLimits, inspect};
 
@@ -25,7 +25,11 @@ pub fn run(global: &GlobalArgs, args: &InspectArgs, out: &mut dyn Write) -> Resu
     let report = inspect(&data, &DeviceLimits::AMDGPU)
         .annotate_with(|| format!("inspecting {}", args.file.display()))?;
     if global.json {
-        return write_json(out, &report);
+        // Hand-written JSON: the same bytes as `write_json`, several times faster.
+        return report
+            .write_json(out)
+            .and_then(|()| writeln!(out))
+            .map_err(write_error);
     }
     write!(out, "{report}").map_err(write_error)
 }

@@ -88,6 +88,15 @@ pub enum Command {
     Capture(capture::CaptureArgs),
 }
 
+impl Command {
+    /// True for the subcommands that compute their whole document before
+    /// writing any of it (so they can stream it without risking half an
+    /// output on failure).
+    pub fn writes_whole_documents(&self) -> bool {
+        matches!(self, Command::Inspect(_) | Command::Load(_))
+    }
+}
+
 impl GlobalArgs {
     /// Opens the backend these options select.
     pub fn open_backend(&self) -> Result<Backend> {
@@ -186,22 +195,74 @@ pub fn main_with_args() -> std::process::ExitCode {
     let cli = Cli::parse();
     init_tracing(cli.verbose);
     let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    // Buffer the whole output: a failure prints nothing on stdout.
-    let mut buffer = Vec::new();
-    match run(&cli, &mut buffer) {
-        Ok(()) => match out.write_all(&buffer).and_then(|()| out.flush()) {
-            Ok(()) => std::process::ExitCode::SUCCESS,
-            // A closed pipe (`| head`) is not worth an error message.
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("Error: {}", write_error(e));
-                std::process::ExitCode::FAILURE
-            }
-        },
+    let result = if cli.command.writes_whole_documents() {
+        // The document is complete before its first byte is written, so it
+        // goes straight to stdout: no second copy of a large output.
+        let mut out = PipeWriter::new(std::io::BufWriter::with_capacity(1 << 16, stdout.lock()));
+        run(&cli, &mut out).and_then(|()| out.flush().map_err(write_error))
+    } else {
+        // Buffer the whole output: a failure prints nothing on stdout.
+        let mut buffer = Vec::new();
+        let mut out = PipeWriter::new(stdout.lock());
+        run(&cli, &mut buffer).and_then(|()| {
+            out.write_all(&buffer)
+                .and_then(|()| out.flush())
+                .map_err(write_error)
+        })
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
         Err(status) => {
             eprintln!("Error: {status}");
             std::process::ExitCode::FAILURE
         }
+    }
+}
+
+/// A writer that swallows a closed pipe (`| head`): not worth an error
+/// message, and the rest of the output has nowhere to go.
+struct PipeWriter<W: Write> {
+    inner: W,
+    closed: bool,
+}
+
+impl<W: Write> PipeWriter<W> {
+    fn new(inner: W) -> Self {
+        PipeWriter {
+            inner,
+            closed: false,
+        }
+    }
+
+    fn guard<T: Default>(&mut self, result: std::io::Result<T>) -> std::io::Result<T> {
+        match result {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(T::default())
+            }
+            other => other,
+        }
+    }
+}
+
+impl<W: Write> Write for PipeWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        let result = self.inner.write(buf);
+        // A swallowed error counts the bytes as written.
+        match self.guard(result.map(Some))? {
+            Some(n) => Ok(n),
+            None => Ok(buf.len()),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        let result = self.inner.flush();
+        self.guard(result)
     }
 }

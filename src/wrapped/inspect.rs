@@ -27,7 +27,7 @@ use super::verify::{DeviceLimits, check_workgroup_size};
 
 /// One reflected kernel parameter.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ParameterReport {
+pub struct ParameterReport<'a> {
     /// `"binding"`, `"constant"` or `"buffer_ptr"`.
     #[serde(rename = "type")]
     pub kind: &'static str,
@@ -36,16 +36,16 @@ pub struct ParameterReport {
     /// Byte offset in the constant block, or binding ordinal.
     pub offset: u16,
     /// The argument's name (empty when it has none).
-    pub name: String,
+    pub name: &'a str,
 }
 
-/// One export.
+/// One export. Names borrow from the inspected file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ExportReport {
+pub struct ExportReport<'a> {
     /// The HAL function name.
-    pub name: String,
+    pub name: &'a str,
     /// The code-object symbol (`.kd` for AMDGPU; the kernel function for HIP).
-    pub symbol: String,
+    pub symbol: &'a str,
     /// The workgroup (block) size; 1x1x1 when dynamic.
     pub workgroup_size: [u32; 3],
     /// True for a raw-HSACO kernel without `.reqd_workgroup_size`.
@@ -55,7 +55,7 @@ pub struct ExportReport {
     /// Bindings the HAL passes.
     pub binding_count: u32,
     /// The metadata's arguments projected to HAL parameters.
-    pub parameters: Vec<ParameterReport>,
+    pub parameters: Vec<ParameterReport<'a>>,
     /// `.kernarg_segment_size`.
     pub kernarg_size: u32,
     /// `.kernarg_segment_align`.
@@ -66,9 +66,9 @@ pub struct ExportReport {
     pub private_segment_size: u32,
 }
 
-/// What `inspect` reports for one file.
+/// What `inspect` reports for one file; its names borrow from the file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct InspectReport {
+pub struct InspectReport<'a> {
     /// `amd1`, `hip1` or `elf`.
     pub container: Container,
     /// The code object's target ID from its ELF `e_flags`, as IREE formats it.
@@ -78,10 +78,10 @@ pub struct InspectReport {
     /// The code object version (`EI_ABIVERSION` mapped: 4, 5, 6, ...).
     pub code_object_version: u32,
     /// The exports in entry-point order.
-    pub exports: Vec<ExportReport>,
+    pub exports: Vec<ExportReport<'a>>,
 }
 
-fn parameter_report(parameter: &ExportParameter<'_>) -> ParameterReport {
+fn parameter_report<'a>(parameter: &ExportParameter<'a>) -> ParameterReport<'a> {
     ParameterReport {
         kind: match parameter.kind {
             ParameterType::Constant => "constant",
@@ -90,20 +90,20 @@ fn parameter_report(parameter: &ExportParameter<'_>) -> ParameterReport {
         },
         size: parameter.size,
         offset: parameter.offset,
-        name: parameter.name.to_string(),
+        name: parameter.name,
     }
 }
 
 /// The kernel facts of `kernel`, with the HAL counts the container declares
 /// (`None`: use the metadata's own projection, as for a raw HSACO).
-fn kernel_export(
-    kernel: &KernelMetadata<'_>,
-    name: String,
-    symbol: String,
+fn kernel_export<'a>(
+    kernel: &KernelMetadata<'a>,
+    name: &'a str,
+    symbol: &'a str,
     workgroup_size: [u32; 3],
     dynamic_workgroup_size: bool,
     declared: Option<(u32, u32)>,
-) -> Result<ExportReport> {
+) -> Result<ExportReport<'a>> {
     let projection = kernel
         .default_export_parameters()
         .annotate_with(|| format!("projecting HSACO parameters for kernel `{}`", kernel.symbol))?;
@@ -147,7 +147,7 @@ fn kernel_export(
     })
 }
 
-fn inspect_amd1(data: &[u8], limits: &DeviceLimits) -> Result<InspectReport> {
+fn inspect_amd1<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectReport<'a>> {
     let exe = Amd1Executable::parse(data, DataExtent::Known)?;
     exe.verify(limits)?;
     let image = exe.single_module_image()?;
@@ -171,8 +171,8 @@ fn inspect_amd1(data: &[u8], limits: &DeviceLimits) -> Result<InspectReport> {
         let bindings = export.binding_flags().map_or(0, |flags| flags.len());
         exports.push(kernel_export(
             kernel,
-            name.to_string(),
-            symbol.to_string(),
+            name,
+            symbol,
             size,
             false,
             Some((export.constant_count(), bindings as u32)),
@@ -187,7 +187,7 @@ fn inspect_amd1(data: &[u8], limits: &DeviceLimits) -> Result<InspectReport> {
     })
 }
 
-fn inspect_hip1(data: &[u8]) -> Result<InspectReport> {
+fn inspect_hip1(data: &[u8]) -> Result<InspectReport<'_>> {
     let exe = Hip1Executable::parse(data, DataExtent::Known)?;
     exe.verify(&HipLimits::AMDGPU)?;
     let images = exe.module_images();
@@ -226,8 +226,8 @@ fn inspect_hip1(data: &[u8]) -> Result<InspectReport> {
         let bindings = export.binding_flags().map_or(0, |flags| flags.len());
         exports.push(kernel_export(
             kernel,
-            name.to_string(),
-            kernel_name.to_string(),
+            name,
+            kernel_name,
             dims,
             false,
             Some((export.constant_count(), bindings as u32)),
@@ -242,7 +242,7 @@ fn inspect_hip1(data: &[u8]) -> Result<InspectReport> {
     })
 }
 
-fn inspect_elf(data: &[u8], limits: &DeviceLimits) -> Result<InspectReport> {
+fn inspect_elf<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectReport<'a>> {
     let target = code_object_target(data)?;
     let metadata = CodeObjectMetadata::from_elf(data)?;
     if metadata.target.is_none_or(str::is_empty) {
@@ -252,15 +252,17 @@ fn inspect_elf(data: &[u8], limits: &DeviceLimits) -> Result<InspectReport> {
         ));
     }
     let mut exports = Vec::with_capacity(metadata.kernels.len());
-    for (i, kernel) in metadata.kernels.iter().enumerate() {
+    // Consume the kernels: each one's argument list is freed once projected,
+    // so the report grows into that memory (peak memory of huge objects).
+    for (i, kernel) in metadata.kernels.into_iter().enumerate() {
         if let Some(size) = kernel.reqd_workgroup_size {
             check_workgroup_size(i, size, limits)
                 .annotate_with(|| format!("raw HSACO kernel `{}`", kernel.symbol))?;
         }
         exports.push(kernel_export(
-            kernel,
-            kernel.reflection_name.to_string(),
-            kernel.symbol.to_string(),
+            &kernel,
+            kernel.reflection_name,
+            kernel.symbol,
             kernel.reqd_workgroup_size.unwrap_or([1, 1, 1]),
             kernel.reqd_workgroup_size.is_none(),
             None,
@@ -279,7 +281,7 @@ fn inspect_elf(data: &[u8], limits: &DeviceLimits) -> Result<InspectReport> {
 /// else as a raw HSACO. Wrapped executables are verified against `limits`
 /// (HIP ones against [`HipLimits::AMDGPU`]) and checked against their code
 /// object's metadata as IREE's loaders do.
-pub fn inspect(data: &[u8], limits: &DeviceLimits) -> Result<InspectReport> {
+pub fn inspect<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectReport<'a>> {
     let _span = tracing::info_span!("inspect", bytes = data.len()).entered();
     if has_identifier(data, AMD1_IDENTIFIER) {
         inspect_amd1(data, limits)
@@ -290,7 +292,15 @@ pub fn inspect(data: &[u8], limits: &DeviceLimits) -> Result<InspectReport> {
     }
 }
 
-impl fmt::Display for InspectReport {
+impl InspectReport<'_> {
+    /// Writes the report as pretty JSON (what `serde_json::to_writer_pretty`
+    /// writes, without its cost; no trailing newline).
+    pub fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        super::inspect_json::write_report(self, out)
+    }
+}
+
+impl fmt::Display for InspectReport<'_> {
     /// The human-readable form `amdgpu-hal inspect` prints without `--json`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let container = match self.container {

@@ -12,6 +12,7 @@ pub mod header;
 pub mod hip;
 pub mod infer;
 pub mod inspect;
+pub mod inspect_json;
 pub mod offload_bundle;
 pub mod pack;
 pub mod verify;

@@ -1,0 +1,251 @@
+//! [`InspectReport`] as JSON, written by hand: the same bytes
+//! `serde_json::to_writer_pretty` gives (two-space indentation, one line per
+//! value), at a fraction of its cost. A report of 10,000 kernels is ~8 MB of
+//! JSON; through serde most of `inspect`'s time went to per-token writes and
+//! to escaping the constant keys. Here keys and indentation are byte-string
+//! constants, values are appended to a chunk buffer, and the chunk goes to
+//! the writer every [`CHUNK_BYTES`].
+
+use std::io::{self, Write};
+
+use super::infer::Container;
+use super::inspect::{ExportReport, InspectReport, ParameterReport};
+
+/// Bytes gathered before each write to the output.
+pub const CHUNK_BYTES: usize = 64 * 1024;
+
+/// Writes `report` as pretty JSON (no trailing newline) to `out`.
+pub fn write_report(report: &InspectReport<'_>, out: &mut dyn Write) -> io::Result<()> {
+    let mut json = Chunk {
+        buf: Vec::with_capacity(CHUNK_BYTES + 4096),
+        out,
+    };
+    json.raw(b"{\n  \"container\": ");
+    json.string(match report.container {
+        Container::Amd1 => "amd1",
+        Container::Hip1 => "hip1",
+        Container::Elf => "elf",
+    });
+    json.raw(b",\n  \"format\": ");
+    json.string(&report.format);
+    json.raw(b",\n  \"size\": ");
+    json.int(report.size);
+    json.raw(b",\n  \"code_object_version\": ");
+    json.int(report.code_object_version);
+    json.raw(b",\n  \"exports\": ");
+    if report.exports.is_empty() {
+        json.raw(b"[]");
+    } else {
+        json.raw(b"[");
+        for (i, export) in report.exports.iter().enumerate() {
+            json.raw(if i == 0 { b"\n" } else { b",\n" });
+            json.export(export);
+            json.flush_if_full()?;
+        }
+        json.raw(b"\n  ]");
+    }
+    json.raw(b"\n}");
+    json.flush()
+}
+
+struct Chunk<'w> {
+    buf: Vec<u8>,
+    out: &'w mut dyn Write,
+}
+
+impl Chunk<'_> {
+    fn raw(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+    }
+
+    fn int(&mut self, value: impl itoa::Integer) {
+        self.buf
+            .extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
+    }
+
+    fn bool(&mut self, value: bool) {
+        self.raw(if value { b"true" } else { b"false" });
+    }
+
+    fn string(&mut self, value: &str) {
+        // serde_json's own escaping, into a `Vec` (cannot fail).
+        let _ = serde_json::to_writer(&mut self.buf, value);
+    }
+
+    fn export(&mut self, export: &ExportReport<'_>) {
+        self.raw(b"    {\n      \"name\": ");
+        self.string(export.name);
+        self.raw(b",\n      \"symbol\": ");
+        self.string(export.symbol);
+        self.raw(b",\n      \"workgroup_size\": [\n        ");
+        let [x, y, z] = export.workgroup_size;
+        self.int(x);
+        self.raw(b",\n        ");
+        self.int(y);
+        self.raw(b",\n        ");
+        self.int(z);
+        self.raw(b"\n      ],\n      \"dynamic_workgroup_size\": ");
+        self.bool(export.dynamic_workgroup_size);
+        self.raw(b",\n      \"constant_count\": ");
+        self.int(export.constant_count);
+        self.raw(b",\n      \"binding_count\": ");
+        self.int(export.binding_count);
+        self.raw(b",\n      \"parameters\": ");
+        if export.parameters.is_empty() {
+            self.raw(b"[]");
+        } else {
+            self.raw(b"[");
+            for (i, parameter) in export.parameters.iter().enumerate() {
+                self.raw(if i == 0 { b"\n" } else { b",\n" });
+                self.parameter(parameter);
+            }
+            self.raw(b"\n      ]");
+        }
+        self.raw(b",\n      \"kernarg_size\": ");
+        self.int(export.kernarg_size);
+        self.raw(b",\n      \"kernarg_alignment\": ");
+        self.int(export.kernarg_alignment);
+        self.raw(b",\n      \"group_segment_size\": ");
+        self.int(export.group_segment_size);
+        self.raw(b",\n      \"private_segment_size\": ");
+        self.int(export.private_segment_size);
+        self.raw(b"\n    }");
+    }
+
+    fn parameter(&mut self, parameter: &ParameterReport<'_>) {
+        self.raw(b"        {\n          \"type\": ");
+        self.string(parameter.kind);
+        self.raw(b",\n          \"size\": ");
+        self.int(parameter.size);
+        self.raw(b",\n          \"offset\": ");
+        self.int(parameter.offset);
+        self.raw(b",\n          \"name\": ");
+        self.string(parameter.name);
+        self.raw(b"\n        }");
+    }
+
+    fn flush_if_full(&mut self) -> io::Result<()> {
+        if self.buf.len() >= CHUNK_BYTES {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn report_json(report: &InspectReport<'_>) -> String {
+        let mut out = Vec::new();
+        write_report(report, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn export<'a>(name: &'a str, parameters: Vec<ParameterReport<'a>>) -> ExportReport<'a> {
+        ExportReport {
+            name,
+            symbol: name,
+            workgroup_size: [64, 1, 1],
+            dynamic_workgroup_size: false,
+            constant_count: 1,
+            binding_count: 2,
+            parameters,
+            kernarg_size: u32::MAX,
+            kernarg_alignment: 8,
+            group_segment_size: 0,
+            private_segment_size: 16,
+        }
+    }
+
+    #[test]
+    fn empty_lists_print_as_serde_does() {
+        let mut report = InspectReport {
+            container: Container::Hip1,
+            format: "gfx90a:xnack+".into(),
+            size: u64::MAX,
+            code_object_version: 6,
+            exports: Vec::new(),
+        };
+        assert_eq!(
+            report_json(&report),
+            serde_json::to_string_pretty(&report).unwrap()
+        );
+        report.exports.push(export("k", Vec::new()));
+        assert_eq!(
+            report_json(&report),
+            serde_json::to_string_pretty(&report).unwrap()
+        );
+    }
+
+    #[test]
+    fn chunks_reach_the_writer_in_order() {
+        // Enough exports to flush several chunks.
+        let names: Vec<String> = (0..2000).map(|i| format!("kernel_{i}")).collect();
+        let exports = names
+            .iter()
+            .map(|name| {
+                let parameter = ParameterReport {
+                    kind: "constant",
+                    size: 4,
+                    offset: 0,
+                    name,
+                };
+                export(name, vec![parameter])
+            })
+            .collect();
+        let report = InspectReport {
+            container: Container::Elf,
+            format: "gfx942".into(),
+            size: 1,
+            code_object_version: 5,
+            exports,
+        };
+        let json = report_json(&report);
+        assert!(json.len() > 4 * CHUNK_BYTES);
+        assert_eq!(json, serde_json::to_string_pretty(&report).unwrap());
+    }
+
+    proptest! {
+        #[test]
+        fn same_bytes_as_serde(
+            names in proptest::collection::vec(".{0,12}", 0..6),
+            kinds in proptest::collection::vec(0usize..3, 0..6),
+            sizes in any::<(u8, u16, u32, bool)>(),
+        ) {
+            let exports = names
+                .iter()
+                .map(|name| {
+                    let parameters = kinds
+                        .iter()
+                        .map(|&k| ParameterReport {
+                            kind: ["binding", "constant", "buffer_ptr"][k],
+                            size: sizes.0,
+                            offset: sizes.1,
+                            name,
+                        })
+                        .collect();
+                    let mut e = export(name, parameters);
+                    e.kernarg_size = sizes.2;
+                    e.dynamic_workgroup_size = sizes.3;
+                    e
+                })
+                .collect();
+            let report = InspectReport {
+                container: Container::Amd1,
+                format: names.first().cloned().unwrap_or_default(),
+                size: u64::from(sizes.2),
+                code_object_version: 4,
+                exports,
+            };
+            prop_assert_eq!(report_json(&report), serde_json::to_string_pretty(&report).unwrap());
+        }
+    }
+}
