@@ -243,3 +243,30 @@ fn live_objects_count_readers_executables_and_allocations() {
     hsa.memory_pool_free(ptr).unwrap();
     assert!(sim.live_objects().is_empty());
 }
+
+#[test]
+fn a_switched_off_call_log_keeps_nothing_but_calls_still_count_and_fail() {
+    let (sim, backend) = node();
+    sim.set_call_log(false);
+    let quiet = load_everywhere(backend.hsa()).unwrap();
+    assert_eq!(sim.call_log(), (Vec::new(), 0));
+    let calls = sim.hsa_call_count();
+    assert!(calls > 40, "{calls} calls");
+    // Same handles as with the log on: logging changes nothing else.
+    let (logged, logged_backend) = node();
+    assert_eq!(load_everywhere(logged_backend.hsa()).unwrap(), quiet);
+    assert_eq!(logged.hsa_call_count(), calls);
+    assert_eq!(logged.call_log().0.len() as u64, calls);
+    // Faults still fire; switched back on, the log resumes.
+    let (sim, backend) = node();
+    sim.set_call_log(false);
+    sim.inject_hsa(Fault::nth_call(3, HsaCode::OUT_OF_RESOURCES));
+    let status = load_everywhere(backend.hsa()).expect_err("the fault fires");
+    assert!(status.mentions("HSA_STATUS_ERROR_OUT_OF_RESOURCES"), "{status}");
+    assert!(sim.call_log().0.is_empty());
+    sim.set_call_log(true);
+    backend.hsa().init().unwrap();
+    let (log, _) = sim.call_log();
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0].to_string(), "hsa_init() -> ok ()");
+}
