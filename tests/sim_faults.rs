@@ -262,7 +262,10 @@ fn a_switched_off_call_log_keeps_nothing_but_calls_still_count_and_fail() {
     sim.set_call_log(false);
     sim.inject_hsa(Fault::nth_call(3, HsaCode::OUT_OF_RESOURCES));
     let status = load_everywhere(backend.hsa()).expect_err("the fault fires");
-    assert!(status.mentions("HSA_STATUS_ERROR_OUT_OF_RESOURCES"), "{status}");
+    assert!(
+        status.mentions("HSA_STATUS_ERROR_OUT_OF_RESOURCES"),
+        "{status}"
+    );
     assert!(sim.call_log().0.is_empty());
     sim.set_call_log(true);
     backend.hsa().init().unwrap();

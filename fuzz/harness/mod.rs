@@ -9,7 +9,9 @@
 #![allow(dead_code)]
 
 use amdgpu_hal::codeobj::kernel_descriptor::KernelDescriptor;
-use amdgpu_hal::codeobj::metadata::CodeObjectMetadata;
+use amdgpu_hal::codeobj::metadata::{
+    CodeObjectMetadata, KernelMetadata, KernelVisitor, visit_msgpack,
+};
 use amdgpu_hal::codeobj::target_id::{
     ParseFlags, TargetId, check_compatible, lookup_code_object_target,
 };
@@ -103,6 +105,21 @@ pub fn codeobj_metadata(data: &[u8]) -> bool {
     if let Ok(metadata) = &raw {
         exercise_metadata(metadata);
     }
+    // The kernel-by-kernel walk sees the same kernels, or the same error.
+    let mut seen = SeenKernels(Vec::new());
+    let walked = visit_msgpack(data, &mut seen);
+    match (&raw, &walked) {
+        (Ok(metadata), Ok(header)) => {
+            assert_eq!(metadata.kernels, seen.0, "walk and decode disagree");
+            assert_eq!(
+                (header.version, header.target),
+                (metadata.version, metadata.target)
+            );
+            assert_eq!(header.kernel_count, metadata.kernels.len());
+        }
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+        _ => panic!("walk and decode disagree: {raw:?} / {walked:?}"),
+    }
     let elf = wrap_in_elf(data);
     let wrapped = CodeObjectMetadata::from_elf(&elf);
     if let Ok(metadata) = &wrapped {
@@ -114,6 +131,16 @@ pub fn codeobj_metadata(data: &[u8]) -> bool {
         "raw and note-wrapped disagree"
     );
     raw.is_ok()
+}
+
+/// Keeps what a metadata walk hands over.
+struct SeenKernels<'a>(Vec<KernelMetadata<'a>>);
+
+impl<'a> KernelVisitor<'a> for SeenKernels<'a> {
+    fn kernel(&mut self, kernel: KernelMetadata<'a>) -> amdgpu_hal::Result<()> {
+        self.0.push(kernel);
+        Ok(())
+    }
 }
 
 /// `target_id`: first byte = parse flags, rest = UTF-8 text.

@@ -8,8 +8,10 @@ pub const MAX_CODE_OBJECT_BYTES: usize = 256 << 20;
 pub const MAX_PROGRAM_HEADERS: usize = 1024;
 /// Most section headers.
 pub const MAX_SECTIONS: usize = 1 << 16;
-/// Most dynamic symbols.
-pub const MAX_SYMBOLS: usize = 1 << 16;
+/// Most dynamic symbols: two per kernel (the function and its `.kd`), so
+/// room for the metadata decoder's 2^20 kernels. Each takes 24 bytes of the
+/// file, so the count is bounded by the input as well.
+pub const MAX_SYMBOLS: usize = 1 << 21;
 /// Longest symbol name.
 pub const MAX_SYMBOL_NAME_BYTES: usize = 4096;
 /// Size of an AMDHSA kernel descriptor.

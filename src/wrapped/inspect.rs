@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::codeobj::elf;
 use crate::codeobj::metadata::{
-    CodeObjectMetadata, ExportParameter, KernelMetadata, ParameterType,
+    self, CodeObjectMetadata, ExportParameter, KernelMetadata, KernelVisitor, ParameterType,
 };
 use crate::status;
 use crate::status::{Result, ResultExt};
@@ -244,37 +244,83 @@ fn inspect_hip1(data: &[u8]) -> Result<InspectReport<'_>> {
 
 fn inspect_elf<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectReport<'a>> {
     let target = code_object_target(data)?;
-    let metadata = CodeObjectMetadata::from_elf(data)?;
-    if metadata.target.is_none_or(str::is_empty) {
+    let note = crate::codeobj::notes::find_metadata_note(data)?;
+    // Kernel by kernel: each one's arguments are dropped once projected, so
+    // a huge object never holds every kernel's metadata and its report at
+    // once. The first failing kernel is kept and reported after the decode
+    // (whose own errors, and the missing-target check, come first).
+    let mut raw = RawExports {
+        exports: Vec::new(),
+        failure: None,
+        index: 0,
+        limit: note.len() / 64,
+        limits,
+    };
+    let header = metadata::visit_msgpack(note, &mut raw)?;
+    if header.target.is_none_or(str::is_empty) {
         return Err(status!(
             InvalidArgument,
             "raw HSACO metadata is missing `amdhsa.target`; direct loading requires the code object to declare its target ISA"
         ));
     }
-    let mut exports = Vec::with_capacity(metadata.kernels.len());
-    // Consume the kernels: each one's argument list is freed once projected,
-    // so the report grows into that memory (peak memory of huge objects).
-    for (i, kernel) in metadata.kernels.into_iter().enumerate() {
-        if let Some(size) = kernel.reqd_workgroup_size {
-            check_workgroup_size(i, size, limits)
-                .annotate_with(|| format!("raw HSACO kernel `{}`", kernel.symbol))?;
-        }
-        exports.push(kernel_export(
-            &kernel,
-            kernel.reflection_name,
-            kernel.symbol,
-            kernel.reqd_workgroup_size.unwrap_or([1, 1, 1]),
-            kernel.reqd_workgroup_size.is_none(),
-            None,
-        )?);
+    if let Some(status) = raw.failure {
+        return Err(status);
     }
     Ok(InspectReport {
         container: Container::Elf,
         format: target.to_string(),
         size: data.len() as u64,
         code_object_version: elf::code_object_version(data)?,
-        exports,
+        exports: raw.exports,
     })
+}
+
+/// Builds a raw HSACO's exports while its metadata is decoded.
+struct RawExports<'a, 'l> {
+    exports: Vec<ExportReport<'a>>,
+    failure: Option<status::Status>,
+    index: usize,
+    /// Most exports to reserve room for (what the note could hold).
+    limit: usize,
+    limits: &'l DeviceLimits,
+}
+
+impl<'a> KernelVisitor<'a> for RawExports<'a, '_> {
+    fn kernel_count(&mut self, count: usize) {
+        self.exports.reserve_exact(count.min(self.limit));
+    }
+
+    fn kernel(&mut self, kernel: KernelMetadata<'a>) -> Result<()> {
+        if self.failure.is_none() {
+            match raw_export(self.index, &kernel, self.limits) {
+                Ok(export) => self.exports.push(export),
+                Err(status) => self.failure = Some(status),
+            }
+        }
+        self.index += 1;
+        Ok(())
+    }
+}
+
+/// A raw HSACO kernel as an export: its own projection, its required
+/// workgroup size (checked against `limits`) or a dynamic one.
+fn raw_export<'a>(
+    index: usize,
+    kernel: &KernelMetadata<'a>,
+    limits: &DeviceLimits,
+) -> Result<ExportReport<'a>> {
+    if let Some(size) = kernel.reqd_workgroup_size {
+        check_workgroup_size(index, size, limits)
+            .annotate_with(|| format!("raw HSACO kernel `{}`", kernel.symbol))?;
+    }
+    kernel_export(
+        kernel,
+        kernel.reflection_name,
+        kernel.symbol,
+        kernel.reqd_workgroup_size.unwrap_or([1, 1, 1]),
+        kernel.reqd_workgroup_size.is_none(),
+        None,
+    )
 }
 
 /// Inspects a whole file: `AMD1` and `HIP1` by their identifier, anything

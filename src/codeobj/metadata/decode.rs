@@ -34,8 +34,66 @@ impl Seen {
     }
 }
 
+/// The code-object-wide fields of the metadata (what is not a kernel).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MetadataHeader<'a> {
+    /// `amdhsa.version`, if present.
+    pub version: Option<[u32; 2]>,
+    /// `amdhsa.target`, if present.
+    pub target: Option<&'a str>,
+    /// Kernels in `amdhsa.kernels`.
+    pub kernel_count: usize,
+}
+
+/// What receives the kernels of a metadata walk ([`visit`]).
+pub trait KernelVisitor<'a> {
+    /// The number of kernels the blob declares (at most
+    /// [`MAX_KERNEL_COUNT`]; not yet checked against the input's size).
+    fn kernel_count(&mut self, _count: usize) {}
+    /// One decoded kernel, in order; an error stops the walk.
+    fn kernel(&mut self, kernel: KernelMetadata<'a>) -> Result<()>;
+}
+
+/// Keeps every kernel, for [`CodeObjectMetadata`].
+struct Collect<'a> {
+    kernels: Vec<KernelMetadata<'a>>,
+    limit: usize,
+}
+
+impl<'a> KernelVisitor<'a> for Collect<'a> {
+    fn kernel_count(&mut self, count: usize) {
+        // A valid kernel map takes well over 64 bytes: reserve no more than
+        // the input could hold, whatever the count claims.
+        self.kernels.reserve_exact(count.min(self.limit));
+    }
+
+    fn kernel(&mut self, kernel: KernelMetadata<'a>) -> Result<()> {
+        self.kernels.push(kernel);
+        Ok(())
+    }
+}
+
 /// Decodes a whole MessagePack metadata blob.
 pub(crate) fn decode(data: &[u8]) -> Result<CodeObjectMetadata<'_>> {
+    let mut collect = Collect {
+        kernels: Vec::new(),
+        limit: data.len() / 64,
+    };
+    let header = visit(data, &mut collect)?;
+    Ok(CodeObjectMetadata::new(
+        header.version,
+        header.target,
+        collect.kernels,
+    ))
+}
+
+/// Decodes a metadata blob, handing each kernel to `visitor` as soon as it
+/// is decoded instead of keeping them: the same checks and errors as
+/// [`decode`], without holding every kernel's arguments at once.
+pub(crate) fn visit<'a>(
+    data: &'a [u8],
+    visitor: &mut dyn KernelVisitor<'a>,
+) -> Result<MetadataHeader<'a>> {
     let mut reader = Reader::new(data);
     let entries = reader.read_map_len().map_err(|error| {
         if error.message().starts_with("expected") {
@@ -65,7 +123,7 @@ pub(crate) fn decode(data: &[u8]) -> Result<CodeObjectMetadata<'_>> {
                 seen.first(2, key).map_err(|_| {
                     Status::invalid_argument("AMDGPU metadata repeats `amdhsa.kernels`")
                 })?;
-                kernels = Some(read_kernels(&mut reader)?);
+                kernels = Some(read_kernels(&mut reader, visitor)?);
             }
             _ => reader.skip(1)?,
         }
@@ -82,7 +140,11 @@ pub(crate) fn decode(data: &[u8]) -> Result<CodeObjectMetadata<'_>> {
             reader.remaining()
         ));
     }
-    Ok(CodeObjectMetadata::new(version, target, kernels))
+    Ok(MetadataHeader {
+        version,
+        target,
+        kernel_count: kernels,
+    })
 }
 
 fn read_u32_array<const N: usize>(reader: &mut Reader<'_>, key: &[u8]) -> Result<[u32; N]> {
@@ -110,7 +172,7 @@ fn read_u32_array<const N: usize>(reader: &mut Reader<'_>, key: &[u8]) -> Result
     Ok(values)
 }
 
-fn read_kernels<'a>(reader: &mut Reader<'a>) -> Result<Vec<KernelMetadata<'a>>> {
+fn read_kernels<'a>(reader: &mut Reader<'a>, visitor: &mut dyn KernelVisitor<'a>) -> Result<usize> {
     let count = reader.read_array_len()?;
     if count > MAX_KERNEL_COUNT {
         return Err(status!(
@@ -118,15 +180,13 @@ fn read_kernels<'a>(reader: &mut Reader<'a>) -> Result<Vec<KernelMetadata<'a>>> 
             "AMDGPU metadata declares {count} kernels, more than the {MAX_KERNEL_COUNT} accepted"
         ));
     }
-    // A valid kernel map takes well over 64 bytes: reserve no more than the
-    // input could hold, whatever the count claims.
-    let mut kernels = Vec::with_capacity(count.min(reader.remaining() / 64));
+    visitor.kernel_count(count);
     for index in 0..count {
         let kernel =
             read_kernel(reader).map_err(|error| error.annotate(format!("kernel {index}")))?;
-        kernels.push(kernel);
+        visitor.kernel(kernel)?;
     }
-    Ok(kernels)
+    Ok(count)
 }
 
 fn read_kernel<'a>(reader: &mut Reader<'a>) -> Result<KernelMetadata<'a>> {

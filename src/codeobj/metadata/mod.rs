@@ -7,7 +7,7 @@ mod export;
 mod model;
 mod msgpack;
 
-pub use decode::{MAX_ARGS_PER_KERNEL, MAX_KERNEL_COUNT};
+pub use decode::{KernelVisitor, MAX_ARGS_PER_KERNEL, MAX_KERNEL_COUNT, MetadataHeader};
 pub use export::{
     ExportParameter, ExportParameterRequirements, ExportParameters, MAX_PARAMETER_COUNT,
     MAX_PARAMETER_SIZE, ParameterType,
@@ -29,4 +29,17 @@ impl<'a> CodeObjectMetadata<'a> {
     pub fn from_msgpack(data: &'a [u8]) -> Result<CodeObjectMetadata<'a>> {
         decode::decode(data)
     }
+}
+
+/// Decodes a MessagePack metadata blob kernel by kernel: `visitor` hears how
+/// many kernels the blob declares, then gets each one as soon as it is
+/// decoded, and is the only holder of it. The checks and errors are
+/// [`CodeObjectMetadata::from_msgpack`]'s; what is gained is memory — no
+/// list of every kernel with its arguments — for callers that need each
+/// kernel once. An error from the visitor stops the walk and is returned.
+pub fn visit_msgpack<'a>(
+    data: &'a [u8],
+    visitor: &mut dyn KernelVisitor<'a>,
+) -> Result<MetadataHeader<'a>> {
+    decode::visit(data, visitor)
 }
