@@ -296,7 +296,7 @@ fn pack_then_inspect_round_trips_every_hsaco() {
             inspect(&packed, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(wrapped.container, Container::Amd1);
         assert_eq!(wrapped.size, packed.len() as u64, "{name}");
-        let symbols: Vec<_> = wrapped.exports.iter().map(|e| e.symbol.clone()).collect();
+        let symbols: Vec<_> = wrapped.exports.iter().map(|e| e.symbol).collect();
         assert_eq!(symbols, supported, "{name}");
         assert_agrees_with_oracle(&name, &wrapped, &hsaco);
         if refused.is_empty() {

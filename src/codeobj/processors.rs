@@ -143,6 +143,8 @@ pub const PROCESSORS: &[Processor] = &[
 pub const PROCESSOR_COUNT: usize = 60;
 
 /// Index into [`PROCESSORS`] by `EF_AMDGPU_MACH` value (`u8::MAX` = none).
+// Evaluated at compile time: an out-of-range index here fails the build.
+#[allow(clippy::indexing_slicing)]
 static BY_MACH: [u8; 256] = {
     let mut table = [u8::MAX; 256];
     let mut i = 0;
@@ -163,9 +165,9 @@ pub fn by_name(name: &str) -> Option<&'static Processor> {
 
 /// The processor with this `EF_AMDGPU_MACH` value (`e_flags & 0xff`).
 pub fn by_mach(mach: u8) -> Option<&'static Processor> {
-    match BY_MACH[mach as usize] {
-        u8::MAX => None,
-        index => PROCESSORS.get(index as usize),
+    match BY_MACH.get(usize::from(mach)) {
+        None | Some(&u8::MAX) => None,
+        Some(&index) => PROCESSORS.get(usize::from(index)),
     }
 }
 

@@ -80,7 +80,7 @@ pub fn read_header(
     identifier: [u8; 4],
     extent: DataExtent,
 ) -> Result<(ExecutableHeader, &[u8])> {
-    let Some(bytes) = data.get(..HEADER_SIZE) else {
+    let Some(bytes) = data.first_chunk::<HEADER_SIZE>() else {
         return Err(match extent {
             DataExtent::Known => Status::new(
                 StatusCode::InvalidArgument,
@@ -94,13 +94,31 @@ pub fn read_header(
             ),
         });
     };
-    if bytes[0..4] != identifier {
+    // A fixed-size array: these constant indices are checked at compile time.
+    let [
+        m0,
+        m1,
+        m2,
+        m3,
+        v0,
+        v1,
+        v2,
+        v3,
+        s0,
+        s1,
+        s2,
+        s3,
+        s4,
+        s5,
+        s6,
+        s7,
+        ..,
+    ] = *bytes;
+    if [m0, m1, m2, m3] != identifier {
         return Err(identifier_mismatch(identifier));
     }
-    let version = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
-    let mut size = [0u8; 8];
-    size.copy_from_slice(&bytes[8..16]);
-    let content_size = u64::from_le_bytes(size);
+    let version = u32::from_le_bytes([v0, v1, v2, v3]);
+    let content_size = u64::from_le_bytes([s0, s1, s2, s3, s4, s5, s6, s7]);
     if content_size == 0 {
         return Err(Status::new(
             StatusCode::InvalidArgument,

@@ -388,7 +388,7 @@ impl fmt::Display for InspectReport<'_> {
                 let name = if parameter.name.is_empty() {
                     "-"
                 } else {
-                    &parameter.name
+                    parameter.name
                 };
                 writeln!(
                     f,
