@@ -106,6 +106,8 @@ fn mi300x() -> (Backend, Topology) {
             .expect("preset")
             .expect("known preset"),
     );
+    // Creation is measured, not the simulator's text log of every call.
+    sim.set_call_log(false);
     let backend = Backend::from_sim(sim, "mi300x-8");
     backend.hsa().init().expect("hsa_init");
     let topology =

@@ -2,7 +2,9 @@
 //! variant per subcommand, each in its own file) and error reporting.
 //!
 //! Failures print `Error: <Status>` on stderr and exit 1; usage errors exit 2
-//! (clap's convention); `--json` output is one document on stdout.
+//! (clap's convention); `--json` output is one document on stdout. Output is
+//! buffered whole, so a failure prints nothing on stdout; `inspect` and
+//! `load` build their whole document first and then stream it.
 
 pub mod capture;
 pub mod devices;

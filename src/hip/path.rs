@@ -21,7 +21,8 @@
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,
-    clippy::indexing_slicing
+    clippy::indexing_slicing,
+    clippy::string_slice
 )]
 
 use crate::status;
@@ -64,7 +65,7 @@ pub enum DevicePath {
 /// `text` in single quotes, cut at [`MAX_QUOTED_CHARS`] characters.
 pub(crate) fn quote(text: &str) -> String {
     match text.char_indices().nth(MAX_QUOTED_CHARS) {
-        Some((cut, _)) => format!("'{}…'", &text[..cut]),
+        Some((cut, _)) => format!("'{}…'", text.get(..cut).unwrap_or_default()),
         None => format!("'{text}'"),
     }
 }

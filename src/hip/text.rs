@@ -13,7 +13,8 @@
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,
-    clippy::indexing_slicing
+    clippy::indexing_slicing,
+    clippy::string_slice
 )]
 
 use std::fmt;
@@ -114,14 +115,14 @@ pub fn looks_numeric(text: &str) -> bool {
 /// else. `"0"` is fine; `"010"` is [`IntError::AmbiguousLeadingZero`].
 pub fn parse_int(text: &str, min: i64, max: i64) -> Result<i64, IntError> {
     let t = trim_c_space(text);
-    let (negative, t) = match t.as_bytes().first() {
-        Some(b'-') => (true, &t[1..]),
-        Some(b'+') => (false, &t[1..]),
-        _ => (false, t),
+    let (negative, t) = match (t.strip_prefix('-'), t.strip_prefix('+')) {
+        (Some(rest), _) => (true, rest),
+        (None, Some(rest)) => (false, rest),
+        (None, None) => (false, t),
     };
-    let (radix, digits) = match t.get(..2) {
-        Some("0x" | "0X") => (16, &t[2..]),
-        _ => (10, t),
+    let (radix, digits) = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(hex) => (16, hex),
+        None => (10, t),
     };
     let run = digits
         .bytes()
@@ -167,9 +168,9 @@ pub fn parse_u64(text: &str) -> Result<u64, IntError> {
         return Err(IntError::Negative);
     }
     let t = t.strip_prefix('+').unwrap_or(t);
-    let (radix, digits) = match t.get(..2) {
-        Some("0x" | "0X") => (16, &t[2..]),
-        _ => (10, t),
+    let (radix, digits) = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(hex) => (16, hex),
+        None => (10, t),
     };
     if digits.is_empty() || !digits.bytes().all(|b| (b as char).is_digit(radix)) {
         return Err(if looks_numeric(t) {
