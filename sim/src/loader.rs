@@ -175,13 +175,8 @@ impl Sim {
                 if load_size == 0 || load_size > MAX_LOAD_BYTES {
                     return Err(HsaCode::OUT_OF_RESOURCES);
                 }
-                for symbol in &code.symbols {
-                    let taken = state.symbol_index.contains_key(&(
-                        exec_serial,
-                        agent_index,
-                        symbol.name.clone(),
-                    ));
-                    if taken {
+                if let Some(names) = state.symbol_index.get(&(exec_serial, agent_index)) {
+                    if code.symbols.iter().any(|symbol| names.contains_key(&symbol.name)) {
                         return Err(VARIABLE_ALREADY_DEFINED);
                     }
                 }
@@ -210,7 +205,9 @@ impl Sim {
                     let s = state.serial();
                     state
                         .symbol_index
-                        .insert((exec_serial, agent_index, symbol.name.clone()), s);
+                        .entry((exec_serial, agent_index))
+                        .or_default()
+                        .insert(symbol.name.clone(), s);
                     state.symbols.insert(
                         s,
                         SymbolRecord {
@@ -307,7 +304,8 @@ impl Sim {
             let agent_index = sim.agent_index(agent)?;
             state
                 .symbol_index
-                .get(&(s, agent_index, name.to_string()))
+                .get(&(s, agent_index))
+                .and_then(|names| names.get(name))
                 .map(|&serial| handle(TAG_SYMBOL, serial))
                 .ok_or(HsaCode::INVALID_SYMBOL_NAME)
         })

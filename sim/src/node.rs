@@ -6,7 +6,7 @@
 //! and a counter, never from host addresses, so identical runs give
 //! identical handles. A handle of the wrong kind is simply invalid.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Debug;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -90,8 +90,10 @@ pub(crate) struct State {
     pub(crate) executables: BTreeMap<u64, Executable>,
     pub(crate) loaded: BTreeMap<u64, Loaded>,
     pub(crate) symbols: BTreeMap<u64, SymbolRecord>,
-    /// (executable, agent, name) → symbol serial: O(log n) lookups by name.
-    pub(crate) symbol_index: BTreeMap<(u64, usize, String), u64>,
+    /// (executable, agent) → name → symbol serial: O(1) lookups by `&str`
+    /// (only looked up and pruned, never iterated, so hashing keeps the
+    /// simulator deterministic).
+    pub(crate) symbol_index: HashMap<(u64, usize), HashMap<String, u64>>,
     pub(crate) next_serial: u64,
     pub(crate) code_next: Vec<u64>,
     pub(crate) access: BTreeMap<u64, BTreeSet<usize>>,
@@ -192,7 +194,7 @@ impl Sim {
             executables: BTreeMap::new(),
             loaded: BTreeMap::new(),
             symbols: BTreeMap::new(),
-            symbol_index: BTreeMap::new(),
+            symbol_index: HashMap::new(),
             next_serial: 0,
             code_next: vec![0; machine.agents.len()],
             access: BTreeMap::new(),
