@@ -43,6 +43,18 @@
 //!
 //! `examples/` has runnable programs (`enumerate_devices`, `load_executable`,
 //! `fault_cleanup`); `ARCHITECTURE.md` maps the modules and data flows.
+
+// Bytes from outside reach most of this crate (code objects, executables,
+// machine descriptions, device paths, vendor replies): no unwrap, expect,
+// panic or unchecked indexing or slicing anywhere outside the unit tests
+// (issue 10; CI's clippy run enforces it).
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::string_slice
+)]
 #![cfg_attr(not(feature = "real"), forbid(unsafe_code))]
 #![cfg_attr(feature = "real", deny(unsafe_code))]
 #![warn(missing_docs)]

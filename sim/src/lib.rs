@@ -9,6 +9,18 @@
 //! loaded code objects — plus fault injection, live-object counts and a call
 //! log. It speaks raw vendor status values ([`codes`]) and depends on nothing
 //! of `amdgpu-hal`; `amdgpu-hal`'s `backend::sim` adapts it to the backend traits.
+
+// Bytes from outside reach most of this crate (code objects, executables,
+// machine descriptions, device paths, vendor replies): no unwrap, expect,
+// panic or unchecked indexing or slicing anywhere outside the unit tests
+// (issue 10; CI's clippy run enforces it).
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::string_slice
+)]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -175,10 +175,13 @@ impl Sim {
                 if load_size == 0 || load_size > MAX_LOAD_BYTES {
                     return Err(HsaCode::OUT_OF_RESOURCES);
                 }
-                if let Some(names) = state.symbol_index.get(&(exec_serial, agent_index)) {
-                    if code.symbols.iter().any(|symbol| names.contains_key(&symbol.name)) {
-                        return Err(VARIABLE_ALREADY_DEFINED);
-                    }
+                if let Some(names) = state.symbol_index.get(&(exec_serial, agent_index))
+                    && code
+                        .symbols
+                        .iter()
+                        .any(|symbol| names.contains_key(&symbol.name))
+                {
+                    return Err(VARIABLE_ALREADY_DEFINED);
                 }
                 let next = state.code_next.get(agent_index).copied().unwrap_or(0);
                 if next

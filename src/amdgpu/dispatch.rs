@@ -51,17 +51,18 @@ pub fn emplace_packet(
     packet: &mut KernelDispatchPacket,
 ) -> Result<()> {
     let mut grid = [0u32; 3];
-    for i in 0..3 {
-        grid[i] = workgroup_count[i]
-            .checked_mul(u32::from(args.workgroup_size[i]))
-            .ok_or_else(|| {
-                crate::status!(
-                    OutOfRange,
-                    "dispatch grid dimension {i} overflows: {} workgroups of {} work-items",
-                    workgroup_count[i],
-                    args.workgroup_size[i]
-                )
-            })?;
+    for (i, ((cell, &count), &size)) in grid
+        .iter_mut()
+        .zip(&workgroup_count)
+        .zip(&args.workgroup_size)
+        .enumerate()
+    {
+        *cell = count.checked_mul(u32::from(size)).ok_or_else(|| {
+            crate::status!(
+                OutOfRange,
+                "dispatch grid dimension {i} overflows: {count} workgroups of {size} work-items"
+            )
+        })?;
     }
     let group = args
         .group_segment_size
@@ -131,14 +132,18 @@ impl DispatchDescriptor {
         let custom_kernarg_layout = KernargLayout::custom(args.kernarg_size as usize);
         let custom_kernarg_block_count = custom_kernarg_layout.block_count()?;
         let mut max_workgroup_count = [0u32; 3];
-        for (i, dim) in args.workgroup_size.iter().enumerate() {
-            if *dim == 0 {
+        for (i, (max, dim)) in max_workgroup_count
+            .iter_mut()
+            .zip(args.workgroup_size)
+            .enumerate()
+        {
+            if dim == 0 {
                 return Err(crate::status!(
                     FailedPrecondition,
                     "executable kernel workgroup size dimension {i} is zero"
                 ));
             }
-            max_workgroup_count[i] = u32::MAX / u32::from(*dim);
+            *max = u32::MAX / u32::from(dim);
         }
         Ok(DispatchDescriptor {
             kernel_args: *args,

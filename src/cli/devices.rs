@@ -207,17 +207,19 @@ pub fn list_agents(backend: &Backend) -> Result<DevicesJson> {
 }
 
 fn human_size(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
     let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
+    let mut unit = None;
+    for name in UNITS {
+        if value < 1024.0 {
+            break;
+        }
         value /= 1024.0;
-        unit += 1;
+        unit = Some(name);
     }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
+    match unit {
+        None => format!("{bytes} B"),
+        Some(unit) => format!("{value:.1} {unit}"),
     }
 }
 

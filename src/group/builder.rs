@@ -96,12 +96,21 @@ impl DeviceGroupBuilder {
             .collect::<Result<Vec<_>>>()?;
 
         let mut topology = TopologyBuilder::new(devices.len())?;
-        for (i, (src, src_caps)) in devices.iter().zip(&capabilities).enumerate() {
-            for (j, (dst, dst_caps)) in devices.iter().zip(&capabilities).enumerate() {
+        for (i, ((src, src_caps), src_name)) in devices
+            .iter()
+            .zip(&capabilities)
+            .zip(&driver_names)
+            .enumerate()
+        {
+            for (j, ((dst, dst_caps), dst_name)) in devices
+                .iter()
+                .zip(&capabilities)
+                .zip(&driver_names)
+                .enumerate()
+            {
                 if i == j {
                     continue;
                 }
-                let (src_name, dst_name) = (&driver_names[i], &driver_names[j]);
                 let mut edge =
                     edge_from_capabilities(src_caps, dst_caps, src_name, dst_name, &*self.numa);
                 if src_name == dst_name {

@@ -179,7 +179,9 @@ impl HipLogicalDevice {
                             Err(e) => return Err(hip_status(h, e, "hipDeviceEnablePeerAccess")),
                         }
                     }
-                    links[i * k + j] = link;
+                    if let Some(slot) = links.get_mut(i * k + j) {
+                        *slot = link;
+                    }
                 }
             }
         }

@@ -37,10 +37,13 @@ impl TopologyBuilder {
             edges_set: vec![false; slots],
             numa_nodes: vec![0; device_count],
         };
-        for i in 0..device_count {
-            let slot = i * device_count + i;
-            builder.edges[slot] = Edge::SELF;
-            builder.edges_set[slot] = true;
+        // The diagonal: every (device_count + 1)-th slot, from 0.
+        let diagonal = device_count + 1;
+        for edge in builder.edges.iter_mut().step_by(diagonal) {
+            *edge = Edge::SELF;
+        }
+        for set in builder.edges_set.iter_mut().step_by(diagonal) {
+            *set = true;
         }
         Ok(builder)
     }

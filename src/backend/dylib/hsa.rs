@@ -476,8 +476,9 @@ impl HsaLibrary {
         let mut out = Vec::with_capacity(hops);
         for hop in buffer.chunks_exact(stride).take(hops) {
             let word = |at: usize| {
-                hop.get(at..at + 4)
-                    .map_or(0, |b| u32::from_ne_bytes([b[0], b[1], b[2], b[3]]))
+                hop.get(at..)
+                    .and_then(<[u8]>::first_chunk::<4>)
+                    .map_or(0, |b| u32::from_ne_bytes(*b))
             };
             let flag = |at: usize| hop.get(at).is_some_and(|&b| b != 0);
             out.push(hsa_amd_memory_pool_link_info_t {
@@ -787,7 +788,11 @@ impl HsaLibrary {
         if !supported {
             return Err(HSA_STATUS_ERROR);
         }
-        let length = LOADER_TABLE_SIZES[usize::from(minor).min(LOADER_TABLE_SIZES.len() - 1)];
+        let length = LOADER_TABLE_SIZES
+            .get(usize::from(minor))
+            .or(LOADER_TABLE_SIZES.last())
+            .copied()
+            .unwrap_or(0);
         let mut table = hsa_ven_amd_loader_1_03_pfn_t::default();
         // SAFETY: `table` is at least `length` bytes (the 1.03 struct is the
         // largest) and the runtime writes `length` bytes of function pointers.
