@@ -22,6 +22,7 @@ use amdgpu_sim::machine::{
 };
 use clap::Args;
 
+use super::devices::PoolBasics;
 use super::hip_devices::{HipDeviceReport, list_hip_devices};
 use super::{GlobalArgs, write_error};
 use crate::backend::{
@@ -207,25 +208,12 @@ fn hsa_agent(
         .agent_iterate_memory_pools(agent)
         .call_status("hsa_amd_agent_iterate_memory_pools")?
     {
-        let segment = hsa
-            .memory_pool_segment(pool)
-            .call_status("hsa_amd_memory_pool_get_info(SEGMENT)")?;
-        let flags = if segment == Segment::Global {
-            hsa.memory_pool_global_flags(pool)
-                .call_status("hsa_amd_memory_pool_get_info(GLOBAL_FLAGS)")?
-        } else {
-            GlobalFlags::empty()
-        };
+        let basics = PoolBasics::query(hsa, pool)?;
         pools.push(PoolDesc {
-            segment: segment_desc(segment),
-            flags: flag_descs(flags),
-            size: hsa
-                .memory_pool_size(pool)
-                .call_status("hsa_amd_memory_pool_get_info(SIZE)")?,
-            alloc_allowed: Some(
-                hsa.memory_pool_alloc_allowed(pool)
-                    .call_status("hsa_amd_memory_pool_get_info(RUNTIME_ALLOC_ALLOWED)")?,
-            ),
+            segment: segment_desc(basics.segment),
+            flags: flag_descs(basics.flags),
+            size: basics.size,
+            alloc_allowed: Some(basics.alloc_allowed),
             granule: Some(
                 hsa.memory_pool_alloc_granule(pool)
                     .call_status("hsa_amd_memory_pool_get_info(RUNTIME_ALLOC_GRANULE)")?,

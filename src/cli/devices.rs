@@ -8,7 +8,9 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{GlobalArgs, write_error, write_json};
-use crate::backend::{Agent, Backend, CallResultExt, DeviceType, GlobalFlags, Hsa, Segment};
+use crate::backend::{
+    Agent, Backend, CallResultExt, DeviceType, GlobalFlags, Hsa, MemoryPool, Segment,
+};
 use crate::status::{Result, Status};
 
 /// Arguments of `devices` (none besides the global ones).
@@ -134,24 +136,12 @@ fn describe_agent(hsa: &dyn Hsa, index: usize, agent: Agent) -> Result<AgentJson
         .agent_iterate_memory_pools(agent)
         .call_status("hsa_amd_agent_iterate_memory_pools")?
     {
-        let segment = hsa
-            .memory_pool_segment(pool)
-            .call_status("hsa_amd_memory_pool_get_info(SEGMENT)")?;
-        let flags = if segment == Segment::Global {
-            hsa.memory_pool_global_flags(pool)
-                .call_status("hsa_amd_memory_pool_get_info(GLOBAL_FLAGS)")?
-        } else {
-            GlobalFlags::empty()
-        };
+        let basics = PoolBasics::query(hsa, pool)?;
         pools.push(PoolJson {
-            segment: segment_name(segment),
-            flags: flag_names(flags),
-            size: hsa
-                .memory_pool_size(pool)
-                .call_status("hsa_amd_memory_pool_get_info(SIZE)")?,
-            alloc_allowed: hsa
-                .memory_pool_alloc_allowed(pool)
-                .call_status("hsa_amd_memory_pool_get_info(RUNTIME_ALLOC_ALLOWED)")?,
+            segment: segment_name(basics.segment),
+            flags: flag_names(basics.flags),
+            size: basics.size,
+            alloc_allowed: basics.alloc_allowed,
         });
     }
     Ok(AgentJson {
@@ -279,4 +269,38 @@ pub fn run(global: &GlobalArgs, _args: &DevicesArgs, out: &mut dyn Write) -> Res
         }
     }
     Ok(())
+}
+/// What both `devices` and `capture` ask of every memory pool.
+pub(super) struct PoolBasics {
+    pub segment: Segment,
+    /// Global-segment flags (empty for other segments, which have none).
+    pub flags: GlobalFlags,
+    pub size: u64,
+    pub alloc_allowed: bool,
+}
+
+impl PoolBasics {
+    /// Queries `pool`'s segment, flags, size and whether the runtime may
+    /// allocate from it.
+    pub(super) fn query(hsa: &dyn Hsa, pool: MemoryPool) -> Result<PoolBasics> {
+        let segment = hsa
+            .memory_pool_segment(pool)
+            .call_status("hsa_amd_memory_pool_get_info(SEGMENT)")?;
+        let flags = if segment == Segment::Global {
+            hsa.memory_pool_global_flags(pool)
+                .call_status("hsa_amd_memory_pool_get_info(GLOBAL_FLAGS)")?
+        } else {
+            GlobalFlags::empty()
+        };
+        Ok(PoolBasics {
+            segment,
+            flags,
+            size: hsa
+                .memory_pool_size(pool)
+                .call_status("hsa_amd_memory_pool_get_info(SIZE)")?,
+            alloc_allowed: hsa
+                .memory_pool_alloc_allowed(pool)
+                .call_status("hsa_amd_memory_pool_get_info(RUNTIME_ALLOC_ALLOWED)")?,
+        })
+    }
 }
