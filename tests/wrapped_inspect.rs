@@ -491,3 +491,34 @@ fn hand_written_json_equals_serde_on_every_fixture() {
     }
     assert!(checked >= 40, "only {checked} fixtures inspected");
 }
+
+/// Exports sharing one kernel each get its parameters: `inspect` drops a
+/// kernel's argument list only after the last export that uses it.
+#[test]
+fn exports_sharing_a_kernel_all_get_its_parameters() {
+    use amdgpu_hal::wrapped::builder::{BindingBits, ExecutableSpec, ExportSpec, build_amd1};
+    let data = std::fs::read(root().join("fixtures/iree/elementwise.gfx942.amd1")).unwrap();
+    let image = module_image(&data);
+    let original = inspect(&data, &DeviceLimits::AMDGPU).unwrap();
+    let first = &original.exports[0];
+    let export = ExportSpec {
+        symbol_name: first.symbol.to_string(),
+        workgroup_size: Some(first.workgroup_size),
+        constant_count: first.constant_count,
+        binding_flags: vec![BindingBits::empty(); first.binding_count as usize],
+        debug: None,
+    };
+    let rebuilt = build_amd1(&ExecutableSpec {
+        isa: Some("gfx942".into()),
+        exports: vec![export.clone(), export.clone(), export],
+        images: vec![&image],
+        source_files: vec![],
+    })
+    .unwrap();
+    let report = inspect(&rebuilt, &DeviceLimits::AMDGPU).unwrap();
+    assert_eq!(report.exports.len(), 3);
+    assert!(!first.parameters.is_empty());
+    for export in &report.exports {
+        assert_eq!(export.parameters, first.parameters);
+    }
+}

@@ -152,8 +152,21 @@ fn inspect_amd1<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectRepo
     exe.verify(limits)?;
     let image = exe.single_module_image()?;
     let target = code_object_target(image).annotate("reading the module's code object")?;
-    let metadata = CodeObjectMetadata::from_elf(image)?;
-    let mut exports = Vec::new();
+    let mut metadata = CodeObjectMetadata::from_elf(image)?;
+    // How many exports use each kernel, so that a kernel's argument list can
+    // be dropped after its last projection (peak memory of huge objects).
+    let mut uses = vec![0u32; metadata.kernels.len()];
+    for export in exe.def.exports().iter().flatten() {
+        let symbol = export.symbol_name().unwrap_or_default();
+        if let Some(count) = metadata
+            .kernel_index_by_symbol(symbol)
+            .ok()
+            .and_then(|index| uses.get_mut(index))
+        {
+            *count += 1;
+        }
+    }
+    let mut exports = Vec::with_capacity(exe.def.exports().map_or(0, |list| list.len()));
     for (i, export) in exe.def.exports().iter().flatten().enumerate() {
         // Verification proved the symbol and workgroup size present.
         let symbol = export.symbol_name().unwrap_or_default();
@@ -165,9 +178,13 @@ fn inspect_amd1<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectRepo
             .and_then(|debug| debug.name())
             .filter(|name| !name.is_empty())
             .unwrap_or_else(|| symbol.strip_suffix(".kd").unwrap_or(symbol));
-        let kernel = metadata
-            .find_kernel_by_symbol(symbol)
+        let index = metadata
+            .kernel_index_by_symbol(symbol)
             .annotate_with(|| format!("resolving exports[{i}]"))?;
+        let kernel = metadata
+            .kernels
+            .get(index)
+            .ok_or_else(|| status::Status::internal("AMDGPU metadata symbol index out of sync"))?;
         let bindings = export.binding_flags().map_or(0, |flags| flags.len());
         exports.push(kernel_export(
             kernel,
@@ -177,6 +194,14 @@ fn inspect_amd1<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectRepo
             false,
             Some((export.constant_count(), bindings as u32)),
         )?);
+        if let Some(count) = uses.get_mut(index) {
+            *count = count.saturating_sub(1);
+            if *count == 0
+                && let Some(kernel) = metadata.kernels.get_mut(index)
+            {
+                kernel.args = Vec::new();
+            }
+        }
     }
     Ok(InspectReport {
         container: Container::Amd1,

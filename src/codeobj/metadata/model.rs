@@ -172,6 +172,16 @@ impl<'a> CodeObjectMetadata<'a> {
     /// The kernel whose `.symbol` is exactly `symbol` (including `.kd`), in
     /// O(1). `NOT_FOUND` when none is; `FAILED_PRECONDITION` when several are.
     pub fn find_kernel_by_symbol(&self, symbol: &str) -> Result<&KernelMetadata<'a>> {
+        self.kernel_index_by_symbol(symbol).and_then(|index| {
+            self.kernels
+                .get(index)
+                .ok_or_else(|| Status::internal("AMDGPU metadata symbol index out of sync"))
+        })
+    }
+
+    /// The index in [`Self::kernels`] of the kernel whose `.symbol` is
+    /// `symbol`, with [`Self::find_kernel_by_symbol`]'s errors.
+    pub fn kernel_index_by_symbol(&self, symbol: &str) -> Result<usize> {
         match self.by_symbol.get(symbol) {
             None => Err(status!(
                 NotFound,
@@ -181,10 +191,7 @@ impl<'a> CodeObjectMetadata<'a> {
                 FailedPrecondition,
                 "AMDGPU metadata has duplicate kernel symbol `{symbol}`"
             )),
-            Some(&index) => self
-                .kernels
-                .get(index)
-                .ok_or_else(|| Status::internal("AMDGPU metadata symbol index out of sync")),
+            Some(&index) => Ok(index),
         }
     }
 
