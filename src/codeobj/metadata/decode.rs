@@ -45,7 +45,7 @@ pub struct MetadataHeader<'a> {
     pub kernel_count: usize,
 }
 
-/// What receives the kernels of a metadata walk ([`visit`]).
+/// What receives the kernels of a metadata walk ([`super::visit_msgpack`]).
 pub trait KernelVisitor<'a> {
     /// The number of kernels the blob declares (at most
     /// [`MAX_KERNEL_COUNT`]; not yet checked against the input's size).
