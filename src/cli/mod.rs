@@ -236,14 +236,10 @@ impl<W: Write> PipeWriter<W> {
         }
     }
 
-    fn guard<T: Default>(&mut self, result: std::io::Result<T>) -> std::io::Result<T> {
-        match result {
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-                self.closed = true;
-                Ok(T::default())
-            }
-            other => other,
-        }
+    /// True (and remembered) when `error` is a closed pipe.
+    fn closes(&mut self, error: &std::io::Error) -> bool {
+        self.closed |= error.kind() == std::io::ErrorKind::BrokenPipe;
+        self.closed
     }
 }
 
@@ -252,11 +248,10 @@ impl<W: Write> Write for PipeWriter<W> {
         if self.closed {
             return Ok(buf.len());
         }
-        let result = self.inner.write(buf);
-        // A swallowed error counts the bytes as written.
-        match self.guard(result.map(Some))? {
-            Some(n) => Ok(n),
-            None => Ok(buf.len()),
+        match self.inner.write(buf) {
+            // A swallowed closed pipe counts the bytes as written.
+            Err(e) if self.closes(&e) => Ok(buf.len()),
+            other => other,
         }
     }
 
@@ -264,7 +259,9 @@ impl<W: Write> Write for PipeWriter<W> {
         if self.closed {
             return Ok(());
         }
-        let result = self.inner.flush();
-        self.guard(result)
+        match self.inner.flush() {
+            Err(e) if self.closes(&e) => Ok(()),
+            other => other,
+        }
     }
 }
