@@ -52,14 +52,34 @@ impl HipCode {
     pub const INVALID_VALUE: HipCode = HipCode(1);
     /// `hipErrorOutOfMemory`.
     pub const OUT_OF_MEMORY: HipCode = HipCode(2);
+    /// `hipErrorInvalidConfiguration`.
+    pub const INVALID_CONFIGURATION: HipCode = HipCode(9);
+    /// `hipErrorInvalidDevicePointer`.
+    pub const INVALID_DEVICE_POINTER: HipCode = HipCode(17);
     /// `hipErrorNoDevice`.
     pub const NO_DEVICE: HipCode = HipCode(100);
     /// `hipErrorInvalidDevice`.
     pub const INVALID_DEVICE: HipCode = HipCode(101);
+    /// `hipErrorInvalidImage`.
+    pub const INVALID_IMAGE: HipCode = HipCode(200);
+    /// `hipErrorInvalidContext`.
+    pub const INVALID_CONTEXT: HipCode = HipCode(201);
+    /// `hipErrorNoBinaryForGpu`.
+    pub const NO_BINARY_FOR_GPU: HipCode = HipCode(209);
     /// `hipErrorPeerAccessUnsupported`.
     pub const PEER_ACCESS_UNSUPPORTED: HipCode = HipCode(217);
+    /// `hipErrorInvalidResourceHandle` (also `hipErrorInvalidHandle`).
+    pub const INVALID_RESOURCE_HANDLE: HipCode = HipCode(400);
     /// `hipErrorNotFound`.
     pub const NOT_FOUND: HipCode = HipCode(500);
+    /// `hipErrorNotReady`.
+    pub const NOT_READY: HipCode = HipCode(600);
+    /// `hipErrorHostMemoryAlreadyRegistered`.
+    pub const HOST_MEMORY_ALREADY_REGISTERED: HipCode = HipCode(712);
+    /// `hipErrorHostMemoryNotRegistered`.
+    pub const HOST_MEMORY_NOT_REGISTERED: HipCode = HipCode(713);
+    /// `hipErrorNotSupported`.
+    pub const NOT_SUPPORTED: HipCode = HipCode(801);
     /// `hipErrorPeerAccessAlreadyEnabled`.
     pub const PEER_ACCESS_ALREADY_ENABLED: HipCode = HipCode(704);
 }

@@ -15,6 +15,10 @@ pub mod attribute {
     pub const CLOCK_RATE: i32 = 5;
     /// `hipDeviceAttributeConcurrentKernels`.
     pub const CONCURRENT_KERNELS: i32 = 8;
+    /// `hipDeviceAttributeConcurrentManagedAccess`.
+    pub const CONCURRENT_MANAGED_ACCESS: i32 = 9;
+    /// `hipDeviceAttributeDirectManagedMemAccessFromHost`.
+    pub const DIRECT_MANAGED_MEM_ACCESS_FROM_HOST: i32 = 13;
     /// `hipDeviceAttributeCooperativeLaunch`.
     pub const COOPERATIVE_LAUNCH: i32 = 10;
     /// `hipDeviceAttributeIntegrated`.
@@ -63,8 +67,12 @@ pub mod attribute {
     pub const MAX_SHARED_MEMORY_PER_BLOCK: i32 = 74;
     /// `hipDeviceAttributeTotalConstantMemory`.
     pub const TOTAL_CONSTANT_MEMORY: i32 = 83;
+    /// `hipDeviceAttributeUnifiedAddressing`.
+    pub const UNIFIED_ADDRESSING: i32 = 85;
     /// `hipDeviceAttributeWarpSize`.
     pub const WARP_SIZE: i32 = 87;
+    /// `hipDeviceAttributeMemoryPoolsSupported`.
+    pub const MEMORY_POOLS_SUPPORTED: i32 = 88;
 }
 
 /// `hipDeviceP2PAttr` values.
@@ -183,6 +191,21 @@ impl Sim {
         )
     }
 
+    /// The properties of `ordinal` without counting a call.
+    pub(crate) fn hip_get_device_properties_unlogged(
+        &self,
+        ordinal: i32,
+    ) -> Result<HipProps, HipCode> {
+        self.hip_props(ordinal).cloned()
+    }
+
+    /// Makes `ordinal` the device `hipDeviceEnablePeerAccess` enables from,
+    /// without counting a call: the C library keeps the current device per
+    /// thread, as HIP does, and hands it over before the call.
+    pub fn hip_select_device(&self, ordinal: i32) {
+        self.lock().hip_current = ordinal;
+    }
+
     /// `hipGetDeviceProperties`.
     pub fn hip_get_device_properties(&self, ordinal: i32) -> Result<HipProps, HipCode> {
         self.hip(
@@ -209,7 +232,13 @@ impl Sim {
                     a::L2_CACHE_SIZE => p.l2_cache_size,
                     a::COMPUTE_CAPABILITY_MAJOR => p.major,
                     a::COMPUTE_CAPABILITY_MINOR => p.minor,
-                    a::MANAGED_MEMORY => p.managed_memory,
+                    // The simulated node's managed memory is host memory both
+                    // sides reach at once, where the board has managed memory.
+                    a::MANAGED_MEMORY
+                    | a::CONCURRENT_MANAGED_ACCESS
+                    | a::DIRECT_MANAGED_MEM_ACCESS_FROM_HOST => p.managed_memory,
+                    // One address space, and stream-ordered pools (ROCm 5.3+ on every GPU).
+                    a::UNIFIED_ADDRESSING | a::MEMORY_POOLS_SUPPORTED => 1,
                     a::MAX_BLOCK_DIM_X => p.max_threads_dim[0],
                     a::MAX_BLOCK_DIM_Y => p.max_threads_dim[1],
                     a::MAX_BLOCK_DIM_Z => p.max_threads_dim[2],

@@ -55,6 +55,44 @@ pub struct LoadedInfo {
 }
 
 impl Sim {
+    /// Places `code`'s image in `agent`'s code window (as ROCr does: the
+    /// image spans the segments' highest end, offset by the lowest address)
+    /// and returns its base and the load delta.
+    pub(crate) fn map_code_object(
+        &self,
+        state: &mut crate::node::State,
+        agent_index: usize,
+        code: &CodeObject,
+        bytes: &[u8],
+    ) -> Result<(u64, u64), HsaCode> {
+        let min_vaddr = code.min_vaddr();
+        let load_size = code.max_vaddr();
+        if load_size == 0 || load_size > MAX_LOAD_BYTES {
+            return Err(HsaCode::OUT_OF_RESOURCES);
+        }
+        let next = state.code_next.get(agent_index).copied().unwrap_or(0);
+        if next
+            .checked_add(load_size)
+            .is_none_or(|end| end > CODE_WINDOW_BYTES)
+        {
+            return Err(HsaCode::OUT_OF_RESOURCES);
+        }
+        let base = code_base(agent_index) + next;
+        let contents: Vec<(u64, &[u8])> = code
+            .segments
+            .iter()
+            .filter_map(|s| {
+                code.bytes_at(bytes, s.vaddr, s.filesz)
+                    .map(|b| (s.vaddr - min_vaddr, b))
+            })
+            .collect();
+        state.memory.map_image(base, load_size, &contents)?;
+        if let Some(n) = state.code_next.get_mut(agent_index) {
+            *n = (next + load_size).div_ceil(LOAD_ALIGNMENT) * LOAD_ALIGNMENT;
+        }
+        Ok((base, base.wrapping_sub(min_vaddr)))
+    }
+
     /// `hsa_code_object_reader_create_from_memory`: copies and parses the
     /// bytes. Like ROCr, a malformed code object is reported when it is loaded.
     pub fn code_object_reader_create_from_memory(&self, bytes: &[u8]) -> Result<u64, HsaCode> {
@@ -169,12 +207,6 @@ impl Sim {
                 if !supported {
                     return Err(HsaCode::INCOMPATIBLE_ARGUMENTS);
                 }
-                // ROCr reserves last segment end bytes and offsets the image by the first vaddr.
-                let min_vaddr = code.min_vaddr();
-                let load_size = code.max_vaddr();
-                if load_size == 0 || load_size > MAX_LOAD_BYTES {
-                    return Err(HsaCode::OUT_OF_RESOURCES);
-                }
                 if let Some(names) = state.symbol_index.get(&(exec_serial, agent_index))
                     && code
                         .symbols
@@ -183,27 +215,8 @@ impl Sim {
                 {
                     return Err(VARIABLE_ALREADY_DEFINED);
                 }
-                let next = state.code_next.get(agent_index).copied().unwrap_or(0);
-                if next
-                    .checked_add(load_size)
-                    .is_none_or(|end| end > CODE_WINDOW_BYTES)
-                {
-                    return Err(HsaCode::OUT_OF_RESOURCES);
-                }
-                let base = code_base(agent_index) + next;
-                let contents: Vec<(u64, &[u8])> = code
-                    .segments
-                    .iter()
-                    .filter_map(|s| {
-                        code.bytes_at(&bytes, s.vaddr, s.filesz)
-                            .map(|b| (s.vaddr - min_vaddr, b))
-                    })
-                    .collect();
-                state.memory.map_image(base, load_size, &contents)?;
-                if let Some(n) = state.code_next.get_mut(agent_index) {
-                    *n = (next + load_size).div_ceil(LOAD_ALIGNMENT) * LOAD_ALIGNMENT;
-                }
-                let delta = base.wrapping_sub(min_vaddr) as i64;
+                let (base, delta) = sim.map_code_object(state, agent_index, &code, &bytes)?;
+                let delta = delta as i64;
                 for symbol in &code.symbols {
                     let s = state.serial();
                     state
@@ -230,7 +243,7 @@ impl Sim {
                         agent: agent_index,
                         base,
                         delta,
-                        size: load_size,
+                        size: code.max_vaddr(),
                     },
                 );
                 if let Some(exec) = state.executables.get_mut(&exec_serial) {

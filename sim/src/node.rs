@@ -47,6 +47,12 @@ pub struct LiveObjects {
     pub readers: u64,
     /// Executables.
     pub executables: u64,
+    /// HIP primary-context retains not yet released.
+    pub hip_contexts: u64,
+    /// HIP memory pools (a destroyed pool lives until its allocations are freed).
+    pub hip_pools: u64,
+    /// Loaded HIP modules.
+    pub hip_modules: u64,
 }
 
 impl LiveObjects {
@@ -99,6 +105,7 @@ pub(crate) struct State {
     pub(crate) access: BTreeMap<u64, BTreeSet<usize>>,
     pub(crate) hip_current: i32,
     pub(crate) hip_peers: BTreeSet<(i32, i32)>,
+    pub(crate) hip_rt: crate::hip_memory::HipRuntime,
     hsa_faults: FaultSet<HsaCode>,
     hip_faults: FaultSet<HipCode>,
     log: Vec<CallRecord>,
@@ -200,6 +207,7 @@ impl Sim {
             access: BTreeMap::new(),
             hip_current: 0,
             hip_peers: BTreeSet::new(),
+            hip_rt: crate::hip_memory::HipRuntime::default(),
             hsa_faults: FaultSet::default(),
             hip_faults: FaultSet::default(),
             log: Vec::new(),
@@ -224,7 +232,7 @@ impl Sim {
         &self.machine
     }
 
-    fn lock(&self) -> MutexGuard<'_, State> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
         // A panic elsewhere cannot leave the state half-updated in a way that
         // matters more than losing the simulator: keep going.
         self.state
@@ -346,6 +354,9 @@ impl Sim {
             allocated_bytes,
             readers: state.readers.len() as u64,
             executables: state.executables.len() as u64,
+            hip_contexts: state.hip_rt.context_refs.values().sum(),
+            hip_pools: state.hip_rt.live_pools(),
+            hip_modules: state.hip_rt.modules.live(),
         }
     }
 

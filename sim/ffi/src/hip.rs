@@ -282,12 +282,19 @@ c_exports! {
 
     /// `hipSetDevice`.
     fn hipSetDevice(device_id: i32) -> hipError_t {
-        on_node(hipErrorInvalidDevice, |sim| sim.hip_set_device(device_id))
+        on_node(hipErrorInvalidDevice, |sim| {
+            sim.hip_set_device(device_id)?;
+            crate::hip_runtime::set_current_device(device_id);
+            Ok(())
+        })
     }
 
     /// `hipDeviceEnablePeerAccess(peer, flags)`.
     fn hipDeviceEnablePeerAccess(peer_device_id: i32, flags: u32) -> hipError_t {
-        on_node(hipErrorInvalidDevice, |sim| sim.hip_device_enable_peer_access(peer_device_id, flags))
+        on_node(hipErrorInvalidDevice, |sim| {
+            sim.hip_select_device(crate::hip_runtime::current_device(sim));
+            sim.hip_device_enable_peer_access(peer_device_id, flags)
+        })
     }
 
     /// `hipDeviceGetP2PAttribute(&value, attribute, src, dst)`.

@@ -22,11 +22,15 @@
 
 pub mod abi;
 mod hip;
+mod hip_runtime;
+mod host_memory;
 mod hsa;
+mod image;
 mod loader;
 pub mod node;
 #[allow(unsafe_code)]
 mod ptr;
 pub mod spec;
+mod stream;
 mod strings;
 mod unsupported;

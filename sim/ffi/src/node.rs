@@ -102,6 +102,7 @@ impl Node {
         if let Some(spec) = env(FAULTS_ENV) {
             crate::spec::arm(&sim, &spec).map_err(|e| format!("{FAULTS_ENV}: {e}"))?;
         }
+        crate::ptr::at_exit(write_report_at_exit);
         Ok(Node {
             sim,
             allocations: Mutex::new(BTreeMap::new()),
@@ -146,17 +147,38 @@ impl Node {
     }
 }
 
+/// HIP clients never call `hsa_shut_down`: the report is also written
+/// when the process exits.
+extern "C" fn write_report_at_exit() {
+    if let Some(Ok(node)) = NODE.get() {
+        node.write_report();
+    }
+}
+
 /// The report: live objects and the calls that failed by injection, one
-/// `key value` per line (`injected <op>` in call order).
+/// `key value` per line (`injected <op>` in call order), then the number of
+/// kernel launches recorded.
 pub fn report(sim: &Sim) -> String {
     let live = sim.live_objects();
+    let (streams, events) = crate::stream::registry().live();
+    let (host_allocations, host_registrations) = crate::host_memory::host_memory().live();
     let mut out = format!(
-        "allocations {}\nallocated_bytes {}\nreaders {}\nexecutables {}\n",
-        live.allocations, live.allocated_bytes, live.readers, live.executables
+        "allocations {}\nallocated_bytes {}\nreaders {}\nexecutables {}\n\
+         hip_contexts {}\nhip_pools {}\nhip_modules {}\nhip_streams {streams}\n\
+         hip_events {events}\nhost_allocations {host_allocations}\n\
+         host_registrations {host_registrations}\n",
+        live.allocations,
+        live.allocated_bytes,
+        live.readers,
+        live.executables,
+        live.hip_contexts,
+        live.hip_pools,
+        live.hip_modules
     );
     let (log, _) = sim.call_log();
     for record in log.iter().filter(|r| r.injected) {
         out.push_str(&format!("injected {} -> {}\n", record.op, record.outcome));
     }
+    out.push_str(&format!("launches {}\n", sim.hip_launches().1));
     out
 }

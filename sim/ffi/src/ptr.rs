@@ -103,3 +103,62 @@ pub(crate) fn read_c_str(text: *const c_char) -> Option<String> {
             .into_owned(),
     )
 }
+
+/// `hipHostFn_t`: a host function a stream runs in order.
+pub(crate) type HostFn = Option<unsafe extern "C" fn(*mut c_void)>;
+
+/// Alignment of host allocations (a page, as `hipHostMalloc` gives).
+pub(crate) const HOST_ALIGNMENT: usize = 4096;
+
+fn host_layout(size: usize) -> Option<std::alloc::Layout> {
+    std::alloc::Layout::from_size_align(size.max(1), HOST_ALIGNMENT).ok()
+}
+
+/// `size` zeroed bytes of host memory the client may read and write;
+/// `None` when the allocator refuses.
+pub(crate) fn host_alloc(size: usize) -> Option<usize> {
+    let layout = host_layout(size)?;
+    // SAFETY: the layout has a non-zero size; a null return is handled.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+    (!ptr.is_null()).then_some(ptr as usize)
+}
+
+/// Frees what [`host_alloc`] returned for the same `size`.
+pub(crate) fn host_free(address: usize, size: usize) {
+    if let Some(layout) = host_layout(size) {
+        // SAFETY: `address` came from `host_alloc(size)` with this layout
+        // and the caller removed it from its table, so it is freed once.
+        unsafe { std::alloc::dealloc(address as *mut u8, layout) };
+    }
+}
+
+/// Copies `len` bytes between host addresses the client handed to a copy
+/// (they may overlap, as `memmove` allows).
+pub(crate) fn host_copy(dst: usize, src: usize, len: usize) {
+    if len == 0 {
+        return;
+    }
+    // SAFETY: the copy's C contract says both ranges are `len` bytes of the
+    // client's host memory, live until the copy completes in stream order.
+    unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, len) };
+}
+
+/// Runs a client's host function with its user data.
+pub(crate) fn call_host_fn(function: HostFn, data: usize) {
+    if let Some(function) = function {
+        // SAFETY: `hipLaunchHostFunc`'s contract: `function` is a valid
+        // host function taking `data`, callable from another thread.
+        unsafe { function(data as *mut c_void) };
+    }
+}
+
+unsafe extern "C" {
+    fn atexit(callback: extern "C" fn()) -> std::ffi::c_int;
+}
+
+/// Registers `callback` to run when the process exits.
+pub(crate) fn at_exit(callback: extern "C" fn()) {
+    // SAFETY: `atexit` takes any `extern "C" fn()`; the callback lives in
+    // this library, which is linked `-z nodelete` so it stays mapped.
+    unsafe { atexit(callback) };
+}

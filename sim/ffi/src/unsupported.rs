@@ -1,6 +1,7 @@
 //! The rest of the vendor tables the `amdgpu-hal` dylib backend requires
 //! at load (IREE's symbol tables): queues, signals, host-pinned and IPC
-//! memory, SVM, HIP streams, events, graphs, modules and allocations. The
+//! memory, SVM, and HIP graphs and runtime-API launches (IREE runs
+//! command buffers on streams unless `--hip_use_streams=false`). The
 //! simulated node models none of them, so each one fails: HSA calls with
 //! `HSA_STATUS_ERROR` (HSA has no "not supported" status), HIP calls with
 //! `hipErrorNotSupported`. Signatures are the headers' own.
@@ -124,23 +125,6 @@ unsupported! { 0, u64;
 type handle = *mut c_void;
 
 unsupported! { hipErrorNotSupported, hipError_t;
-    fn hipCtxSetCurrent(ctx: handle);
-    fn hipCtxGetCurrent(ctx: *mut handle);
-    fn hipCtxPushCurrent(ctx: handle);
-    fn hipCtxPopCurrent(ctx: *mut handle);
-    fn hipDevicePrimaryCtxRelease(dev: c_int);
-    fn hipDevicePrimaryCtxRetain(pctx: *mut handle, dev: c_int);
-    fn hipEventCreate(event: *mut handle);
-    fn hipEventCreateWithFlags(event: *mut handle, flags: u32);
-    fn hipEventDestroy(event: handle);
-    fn hipEventElapsedTime(ms: *mut f32, start: handle, stop: handle);
-    fn hipEventQuery(event: handle);
-    fn hipEventRecord(event: handle, stream: handle);
-    fn hipEventSynchronize(event: handle);
-    fn hipFree(ptr: *mut c_void);
-    fn hipFreeAsync(dev_ptr: *mut c_void, stream: handle);
-    fn hipFuncGetAttribute(value: *mut c_int, attrib: c_int, hfunc: handle);
-    fn hipFuncSetAttribute(func: *const c_void, attr: c_int, value: c_int);
     fn hipGraphAddEmptyNode(graph_node: *mut handle, graph: handle, dependencies: *const handle,
         num_dependencies: usize);
     fn hipGraphAddEventRecordNode(graph_node: *mut handle, graph: handle,
@@ -155,45 +139,9 @@ unsupported! { hipErrorNotSupported, hipError_t;
     fn hipGraphInstantiate(graph_exec: *mut handle, graph: handle, error_node: *mut handle,
         log_buffer: *mut c_char, buffer_size: usize);
     fn hipGraphLaunch(graph_exec: handle, stream: handle);
-    fn hipHostFree(ptr: *mut c_void);
-    fn hipHostGetDevicePointer(dev_ptr: *mut *mut c_void, hst_ptr: *mut c_void, flags: u32);
-    fn hipHostMalloc(ptr: *mut *mut c_void, size: usize, flags: u32);
-    fn hipHostRegister(host_ptr: *mut c_void, size_bytes: usize, flags: u32);
-    fn hipHostUnregister(host_ptr: *mut c_void);
     fn hipLaunchKernel(function_address: *const c_void, num_blocks: dim3, dim_blocks: dim3,
         args: *mut *mut c_void, shared_mem_bytes: usize, stream: handle);
-    fn hipMalloc(ptr: *mut *mut c_void, size: usize);
-    fn hipMallocFromPoolAsync(dev_ptr: *mut *mut c_void, size: usize, mem_pool: handle,
-        stream: handle);
-    fn hipMallocManaged(dev_ptr: *mut *mut c_void, size: usize, flags: u32);
-    fn hipMallocAsync(dev_ptr: *mut *mut c_void, size: usize, stream: handle);
-    fn hipMemcpy(dst: *mut c_void, src: *const c_void, size_bytes: usize, kind: c_int);
-    fn hipMemcpyAsync(dst: *mut c_void, src: *const c_void, size_bytes: usize, kind: c_int,
-        stream: handle);
-    fn hipMemcpyHtoDAsync(dst: *mut c_void, src: *mut c_void, size_bytes: usize, stream: handle);
-    fn hipMemPoolCreate(mem_pool: *mut handle, pool_props: *const c_void);
-    fn hipMemPoolDestroy(mem_pool: handle);
-    fn hipMemPoolGetAttribute(mem_pool: handle, attr: c_int, value: *mut c_void);
-    fn hipMemPoolSetAttribute(mem_pool: handle, attr: c_int, value: *mut c_void);
-    fn hipMemPoolTrimTo(mem_pool: handle, min_bytes_to_hold: usize);
-    fn hipMemPrefetchAsync(dev_ptr: *const c_void, count: usize, device: c_int, stream: handle);
-    fn hipMemset(dst: *mut c_void, value: c_int, size_bytes: usize);
-    fn hipMemsetAsync(dst: *mut c_void, value: c_int, size_bytes: usize, stream: handle);
-    fn hipMemsetD8Async(dest: *mut c_void, value: u8, count: usize, stream: handle);
-    fn hipMemsetD16Async(dest: *mut c_void, value: u16, count: usize, stream: handle);
-    fn hipMemsetD32Async(dst: *mut c_void, value: c_int, count: usize, stream: handle);
-    fn hipModuleGetFunction(function: *mut handle, module: handle, kname: *const c_char);
-    fn hipModuleGetGlobal(dptr: *mut *mut c_void, bytes: *mut usize, hmod: handle,
-        name: *const c_char);
-    fn hipModuleLaunchKernel(f: handle, grid_dim_x: u32, grid_dim_y: u32, grid_dim_z: u32,
-        block_dim_x: u32, block_dim_y: u32, block_dim_z: u32, shared_mem_bytes: u32,
-        stream: handle, kernel_params: *mut *mut c_void, extra: *mut *mut c_void);
-    fn hipModuleLoadData(module: *mut handle, image: *const c_void);
-    fn hipModuleLoadDataEx(module: *mut handle, image: *const c_void, num_options: u32,
-        options: *mut c_int, option_values: *mut *mut c_void);
-    fn hipModuleUnload(module: handle);
-    fn hipStreamCreateWithFlags(stream: *mut handle, flags: u32);
-    fn hipStreamDestroy(stream: handle);
-    fn hipStreamSynchronize(stream: handle);
-    fn hipStreamWaitEvent(stream: handle, event: handle, flags: u32);
+    fn hipDrvGraphAddMemcpyNode(graph_node: *mut handle, graph: handle,
+        dependencies: *const handle, num_dependencies: usize, copy_params: *const c_void,
+        ctx: handle);
 }

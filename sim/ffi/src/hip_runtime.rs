@@ -1,0 +1,769 @@
+//! The HIP runtime exports beyond enumeration: contexts, streams, events,
+//! device/host/managed memory and stream-ordered pools, copies and fills,
+//! host functions, modules, functions and kernel launches — the calls
+//! IREE's HIP driver makes to run a program.
+//!
+//! Every export is counted and can fail by injection (`AMDGPU_SIM_FAULTS`)
+//! before it does anything; a failure becomes `hipGetLastError`'s answer.
+
+use std::cell::RefCell;
+use std::ffi::{c_char, c_int, c_void};
+
+use amdgpu_sim::hip_module::LaunchRequest;
+use amdgpu_sim::{HipCode, Sim};
+
+use crate::abi::*;
+use crate::hip::finish;
+use crate::host_memory::{HostKind, host_memory};
+use crate::image::read_image;
+use crate::node::node;
+use crate::ptr::{self, HostFn, c_exports};
+use crate::stream::{EVENT_DISABLE_TIMING, Op, Place, execute, registry, retire};
+
+type Call = Result<(), HipCode>;
+/// HIP handles are pointers to opaque structs; here they are numbers.
+#[allow(non_camel_case_types)]
+type handle = *mut c_void;
+
+/// `hipMemcpyKind` values HIP defines (`hipMemcpyHostToHost`..`hipMemcpyDefault`).
+const MEMCPY_KINDS: std::ops::RangeInclusive<c_int> = 0..=4;
+/// `HIP_LAUNCH_PARAM_BUFFER_POINTER`, `_SIZE`, `_END`.
+const LAUNCH_PARAM_BUFFER_POINTER: usize = 1;
+const LAUNCH_PARAM_BUFFER_SIZE: usize = 2;
+const LAUNCH_PARAM_END: usize = 3;
+/// Most `extra` entries read before `HIP_LAUNCH_PARAM_END`.
+const MAX_LAUNCH_EXTRA: usize = 16;
+
+thread_local! {
+    /// This thread's context stack (the top is current); empty means the
+    /// device `hipSetDevice` chose (HIP's implicit primary context).
+    static CONTEXTS: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+    /// `hipSetDevice`'s choice for this thread.
+    static DEVICE: RefCell<i32> = const { RefCell::new(0) };
+}
+
+/// This thread's current device.
+pub(crate) fn current_device(sim: &Sim) -> i32 {
+    CONTEXTS
+        .with(|c| c.borrow().last().copied())
+        .and_then(|ctx| sim.hip_context_device(ctx).ok())
+        .unwrap_or_else(|| DEVICE.with(|d| *d.borrow()))
+}
+
+/// Sets this thread's device (`hipSetDevice`).
+pub(crate) fn set_current_device(ordinal: i32) {
+    DEVICE.with(|d| *d.borrow_mut() = ordinal);
+    CONTEXTS.with(|c| c.borrow_mut().clear());
+}
+
+/// Runs `body` after counting `op` (and applying its faults).
+fn call(op: &'static str, body: impl FnOnce(&Sim) -> Call) -> hipError_t {
+    finish(match node() {
+        None => hipErrorInvalidDevice,
+        Some(node) => match node
+            .sim
+            .hip_gate(op, String::new)
+            .and_then(|()| body(&node.sim))
+        {
+            Ok(()) => hipSuccess,
+            Err(code) => code.0,
+        },
+    })
+}
+
+/// Runs `body`, which counts its own call through the simulator.
+fn modelled(body: impl FnOnce(&Sim) -> Call) -> hipError_t {
+    finish(match node() {
+        None => hipErrorInvalidDevice,
+        Some(node) => match body(&node.sim) {
+            Ok(()) => hipSuccess,
+            Err(code) => code.0,
+        },
+    })
+}
+
+fn put<T: Copy>(out: *mut T, value: T) -> Call {
+    ptr::write(out.cast(), value)
+        .then_some(())
+        .ok_or(HipCode::INVALID_VALUE)
+}
+
+fn as_handle(value: u64) -> handle {
+    value as usize as handle
+}
+
+fn of_handle(value: handle) -> u64 {
+    value as usize as u64
+}
+
+/// Where `len` bytes at `address` are: a device range must lie in one
+/// allocation; anything else is the client's host memory.
+fn place(sim: &Sim, address: usize, len: usize) -> Result<Place, HipCode> {
+    if address == 0 {
+        return Err(HipCode::INVALID_VALUE);
+    }
+    let a = address as u64;
+    if sim.hip_is_device(a) {
+        if !sim.hip_is_device_range(a, len as u64) {
+            return Err(HipCode::INVALID_VALUE);
+        }
+        Ok(Place::Device(a))
+    } else {
+        Ok(Place::Host(address))
+    }
+}
+
+/// Enqueues `op` on `stream`; the null stream runs it now, after the
+/// device's blocking streams drain (HIP's legacy default stream).
+fn enqueue(sim: &Sim, stream: handle, op: Op) -> Call {
+    match of_handle(stream) {
+        0 => {
+            sync_null_stream(sim)?;
+            execute(op)
+        }
+        s => {
+            registry().stream(s)?.push(op);
+            Ok(())
+        }
+    }
+}
+
+fn sync_null_stream(sim: &Sim) -> Call {
+    let streams = registry().blocking_streams(current_device(sim));
+    streams.iter().try_for_each(|s| s.synchronize())
+}
+
+/// The device a stream runs on (the null stream: the current device).
+fn stream_device(sim: &Sim, stream: handle) -> Result<i32, HipCode> {
+    match of_handle(stream) {
+        0 => Ok(current_device(sim)),
+        s => Ok(registry().stream(s)?.ordinal),
+    }
+}
+
+fn copy(
+    sim: &Sim,
+    dst: *mut c_void,
+    src: *const c_void,
+    len: usize,
+    kind: c_int,
+    stream: handle,
+) -> Call {
+    if !MEMCPY_KINDS.contains(&kind) {
+        return Err(HipCode::INVALID_VALUE);
+    }
+    if len == 0 {
+        return Ok(());
+    }
+    let dst = place(sim, dst as usize, len)?;
+    let src = place(sim, src as usize, len)?;
+    enqueue(sim, stream, Op::Copy { dst, src, len })
+}
+
+fn fill(sim: &Sim, dst: *mut c_void, pattern: &[u8], count: usize, stream: handle) -> Call {
+    let len = count
+        .checked_mul(pattern.len())
+        .ok_or(HipCode::INVALID_VALUE)?;
+    if len == 0 {
+        return Ok(());
+    }
+    let dst = place(sim, dst as usize, len)?;
+    let op = Op::Fill {
+        dst,
+        pattern: pattern.to_vec(),
+        count,
+    };
+    enqueue(sim, stream, op)
+}
+
+/// The explicit kernargs of a launch, laid out from `kernelParams` (one
+/// pointer per explicit argument of the kernel's metadata) or taken from
+/// `extra`'s buffer.
+fn kernargs(
+    sim: &Sim,
+    function: u64,
+    params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+) -> Result<Vec<u8>, HipCode> {
+    let (args, _) = sim.hip_function_args(function)?;
+    if !extra.is_null() {
+        // Read key by key: the array ends at HIP_LAUNCH_PARAM_END, not at a known length.
+        let entry = |i: usize| {
+            ptr::read_array(extra.wrapping_add(i).cast_const(), 1)
+                .and_then(|v| v.first().copied())
+                .ok_or(HipCode::INVALID_VALUE)
+        };
+        let (mut buffer, mut size) = (None, None);
+        let mut i = 0;
+        loop {
+            if i >= MAX_LAUNCH_EXTRA * 2 {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            match entry(i)? as usize {
+                LAUNCH_PARAM_END => break,
+                LAUNCH_PARAM_BUFFER_POINTER => buffer = Some(entry(i + 1)?),
+                LAUNCH_PARAM_BUFFER_SIZE => size = Some(entry(i + 1)?),
+                _ => return Err(HipCode::INVALID_VALUE),
+            }
+            i += 2;
+        }
+        let (Some(buffer), Some(size)) = (buffer, size) else {
+            return Err(HipCode::INVALID_VALUE);
+        };
+        let size = ptr::read_array(size.cast_const().cast::<usize>(), 1)
+            .and_then(|v| v.first().copied())
+            .ok_or(HipCode::INVALID_VALUE)?;
+        let base = ptr::read_array(buffer.cast_const().cast::<*const c_void>(), 1)
+            .and_then(|v| v.first().copied())
+            .ok_or(HipCode::INVALID_VALUE)?;
+        return ptr::read_bytes(base, size).ok_or(HipCode::INVALID_VALUE);
+    }
+    let end = args
+        .iter()
+        .map(|&(o, s)| o as usize + s as usize)
+        .max()
+        .unwrap_or(0);
+    let mut out = vec![0u8; end];
+    if args.is_empty() {
+        return Ok(out);
+    }
+    let pointers =
+        ptr::read_array(params.cast_const(), args.len()).ok_or(HipCode::INVALID_VALUE)?;
+    for (&(offset, size), &pointer) in args.iter().zip(&pointers) {
+        let bytes = ptr::read_bytes(pointer, size as usize).ok_or(HipCode::INVALID_VALUE)?;
+        if let Some(slot) = out.get_mut(offset as usize..offset as usize + size as usize) {
+            slot.copy_from_slice(&bytes);
+        }
+    }
+    Ok(out)
+}
+
+c_exports! {
+    /// `hipDevicePrimaryCtxRetain`.
+    fn hipDevicePrimaryCtxRetain(pctx: *mut handle, dev: c_int) -> hipError_t {
+        modelled(|sim| {
+            if pctx.is_null() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let ctx = sim.hip_primary_ctx_retain(dev)?;
+            put(pctx, as_handle(ctx))
+        })
+    }
+
+    /// `hipDevicePrimaryCtxRelease`.
+    fn hipDevicePrimaryCtxRelease(dev: c_int) -> hipError_t {
+        modelled(|sim| sim.hip_primary_ctx_release(dev))
+    }
+
+    /// `hipCtxSetCurrent`: replaces the top of this thread's stack (null clears it).
+    fn hipCtxSetCurrent(ctx: handle) -> hipError_t {
+        call("hipCtxSetCurrent", |sim| {
+            let ctx = of_handle(ctx);
+            if ctx != 0 {
+                sim.hip_context_device(ctx)?;
+            }
+            CONTEXTS.with(|c| {
+                let mut c = c.borrow_mut();
+                c.pop();
+                if ctx != 0 {
+                    c.push(ctx);
+                }
+            });
+            Ok(())
+        })
+    }
+
+    /// `hipCtxGetCurrent`: null when this thread has none.
+    fn hipCtxGetCurrent(ctx: *mut handle) -> hipError_t {
+        call("hipCtxGetCurrent", |_| {
+            let top = CONTEXTS.with(|c| c.borrow().last().copied()).unwrap_or(0);
+            put(ctx, as_handle(top))
+        })
+    }
+
+    /// `hipCtxPushCurrent`.
+    fn hipCtxPushCurrent(ctx: handle) -> hipError_t {
+        call("hipCtxPushCurrent", |sim| {
+            let ctx = of_handle(ctx);
+            sim.hip_context_device(ctx)?;
+            CONTEXTS.with(|c| c.borrow_mut().push(ctx));
+            Ok(())
+        })
+    }
+
+    /// `hipCtxPopCurrent`: the popped context (optional out-parameter).
+    fn hipCtxPopCurrent(ctx: *mut handle) -> hipError_t {
+        call("hipCtxPopCurrent", |_| {
+            let top = CONTEXTS
+                .with(|c| c.borrow_mut().pop())
+                .ok_or(HipCode::INVALID_CONTEXT)?;
+            if !ctx.is_null() {
+                put(ctx, as_handle(top))?;
+            }
+            Ok(())
+        })
+    }
+
+    /// `hipStreamCreateWithFlags`: a stream on the current device.
+    fn hipStreamCreateWithFlags(stream: *mut handle, flags: u32) -> hipError_t {
+        call("hipStreamCreateWithFlags", |sim| {
+            if stream.is_null() || flags & !crate::stream::STREAM_NON_BLOCKING != 0 {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let ordinal = current_device(sim);
+            let s = registry().create_stream(ordinal, flags)?;
+            put(stream, as_handle(s))
+        })
+    }
+
+    /// `hipStreamDestroy`: queued work runs first.
+    fn hipStreamDestroy(stream: handle) -> hipError_t {
+        call("hipStreamDestroy", |_| {
+            let s = registry().remove_stream(of_handle(stream))?;
+            retire(s);
+            Ok(())
+        })
+    }
+
+    /// `hipStreamSynchronize`: waits for the stream's work; the first
+    /// failure of an enqueued operation, if any.
+    fn hipStreamSynchronize(stream: handle) -> hipError_t {
+        call("hipStreamSynchronize", |sim| match of_handle(stream) {
+            0 => sync_null_stream(sim),
+            s => {
+                let s = registry().stream(s)?;
+                s.synchronize()
+            }
+        })
+    }
+
+    /// `hipStreamWaitEvent`: later work on the stream waits for the
+    /// event's last record (none: no wait).
+    fn hipStreamWaitEvent(stream: handle, event: handle, flags: u32) -> hipError_t {
+        call("hipStreamWaitEvent", |sim| {
+            if flags != 0 {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let event = registry().event(of_handle(event))?;
+            let generation = event.last_recorded();
+            if generation == 0 {
+                return Ok(());
+            }
+            enqueue(sim, stream, Op::Wait(event, generation))
+        })
+    }
+
+    /// `hipLaunchHostFunc`: `function(data)` runs on the stream's worker
+    /// after the work before it.
+    fn hipLaunchHostFunc(stream: handle, function: HostFn, data: *mut c_void) -> hipError_t {
+        call("hipLaunchHostFunc", |sim| {
+            if function.is_none() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            if of_handle(stream) == 0 {
+                sync_null_stream(sim)?;
+                ptr::call_host_fn(function, data as usize);
+                return Ok(());
+            }
+            registry().stream(of_handle(stream))?.push(Op::HostFn {
+                function,
+                data: data as usize,
+            });
+            Ok(())
+        })
+    }
+
+    /// `hipEventCreate`.
+    fn hipEventCreate(event: *mut handle) -> hipError_t {
+        call("hipEventCreate", |_| {
+            if event.is_null() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let e = registry().create_event(0)?;
+            put(event, as_handle(e))
+        })
+    }
+
+    /// `hipEventCreateWithFlags`.
+    fn hipEventCreateWithFlags(event: *mut handle, flags: u32) -> hipError_t {
+        call("hipEventCreateWithFlags", |_| {
+            if event.is_null() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let e = registry().create_event(flags)?;
+            put(event, as_handle(e))
+        })
+    }
+
+    /// `hipEventDestroy`.
+    fn hipEventDestroy(event: handle) -> hipError_t {
+        call("hipEventDestroy", |_| registry().destroy_event(of_handle(event)))
+    }
+
+    /// `hipEventRecord`: completes when the stream's earlier work has.
+    fn hipEventRecord(event: handle, stream: handle) -> hipError_t {
+        call("hipEventRecord", |sim| {
+            let event = registry().event(of_handle(event))?;
+            stream_device(sim, stream)?;
+            let generation = event.begin_record();
+            enqueue(sim, stream, Op::Record(event, generation))
+        })
+    }
+
+    /// `hipEventQuery`: `hipErrorNotReady` until the last record completes.
+    fn hipEventQuery(event: handle) -> hipError_t {
+        call("hipEventQuery", |_| {
+            let event = registry().event(of_handle(event))?;
+            if event.is_complete() { Ok(()) } else { Err(HipCode::NOT_READY) }
+        })
+    }
+
+    /// `hipEventSynchronize`: waits for the last record.
+    fn hipEventSynchronize(event: handle) -> hipError_t {
+        call("hipEventSynchronize", |_| {
+            let event = registry().event(of_handle(event))?;
+            event.wait_for(event.last_recorded());
+            Ok(())
+        })
+    }
+
+    /// `hipEventElapsedTime` in milliseconds between two completed records.
+    fn hipEventElapsedTime(ms: *mut f32, start: handle, stop: handle) -> hipError_t {
+        call("hipEventElapsedTime", |_| {
+            if ms.is_null() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let (start, stop) = {
+                let r = registry();
+                (r.event(of_handle(start))?, r.event(of_handle(stop))?)
+            };
+            if (start.flags | stop.flags) & EVENT_DISABLE_TIMING != 0 {
+                return Err(HipCode::INVALID_RESOURCE_HANDLE);
+            }
+            let (Some(a), Some(b)) = (start.completed_at(), stop.completed_at()) else {
+                return Err(HipCode::NOT_READY);
+            };
+            let elapsed = if b >= a { (b - a).as_secs_f64() } else { -(a - b).as_secs_f64() };
+            put(ms, (elapsed * 1000.0) as f32)
+        })
+    }
+
+    /// `hipMalloc` on the current device.
+    fn hipMalloc(ptr_out: *mut *mut c_void, size: usize) -> hipError_t {
+        modelled(|sim| {
+            if ptr_out.is_null() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let address = sim.hip_malloc("hipMalloc", current_device(sim), size as u64)?;
+            put(ptr_out, address as usize as *mut c_void)
+        })
+    }
+
+    /// `hipMallocAsync`: allocated at once (earlier than stream order needs).
+    fn hipMallocAsync(ptr_out: *mut *mut c_void, size: usize, stream: handle) -> hipError_t {
+        modelled(|sim| {
+            if ptr_out.is_null() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let ordinal = stream_device(sim, stream)?;
+            let address = sim.hip_malloc("hipMallocAsync", ordinal, size as u64)?;
+            put(ptr_out, address as usize as *mut c_void)
+        })
+    }
+
+    /// `hipMallocFromPoolAsync`.
+    fn hipMallocFromPoolAsync(ptr_out: *mut *mut c_void, size: usize, pool: handle, stream: handle) -> hipError_t {
+        modelled(|sim| {
+            if ptr_out.is_null() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            if of_handle(stream) != 0 {
+                registry().stream(of_handle(stream))?;
+            }
+            let address = sim.hip_malloc_from_pool(of_handle(pool), size as u64)?;
+            put(ptr_out, address as usize as *mut c_void)
+        })
+    }
+
+    /// `hipMallocManaged`: host memory both sides reach.
+    fn hipMallocManaged(ptr_out: *mut *mut c_void, size: usize, flags: u32) -> hipError_t {
+        call("hipMallocManaged", |_| {
+            // hipMemAttachGlobal (1) or hipMemAttachHost (2).
+            if ptr_out.is_null() || size == 0 || !(1..=2).contains(&flags) {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let address = host_memory().allocate(size, HostKind::Managed)?;
+            put(ptr_out, address as *mut c_void)
+        })
+    }
+
+    /// `hipFree`: a device or managed allocation; waits for the device as HIP does.
+    fn hipFree(address: *mut c_void) -> hipError_t {
+        modelled(|sim| {
+            let a = address as usize;
+            if a != 0 && host_memory().is_managed(a) {
+                sim.hip_gate("hipFree", String::new)?;
+                return host_memory().free(a, HostKind::Managed);
+            }
+            sim.hip_free("hipFree", a as u64)
+        })
+    }
+
+    /// `hipFreeAsync`: freed in stream order.
+    fn hipFreeAsync(address: *mut c_void, stream: handle) -> hipError_t {
+        call("hipFreeAsync", |sim| {
+            let a = address as u64;
+            if a == 0 {
+                return Ok(());
+            }
+            if !sim.hip_is_allocation(a) {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            enqueue(sim, stream, Op::Free(a))
+        })
+    }
+
+    /// `hipHostMalloc`: pinned host memory (real host memory here).
+    fn hipHostMalloc(ptr_out: *mut *mut c_void, size: usize, flags: u32) -> hipError_t {
+        call("hipHostMalloc", |_| {
+            let _ = flags;
+            if ptr_out.is_null() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            if size == 0 {
+                return put(ptr_out, std::ptr::null_mut());
+            }
+            let address = host_memory().allocate(size, HostKind::Pinned)?;
+            put(ptr_out, address as *mut c_void)
+        })
+    }
+
+    /// `hipHostFree`.
+    fn hipHostFree(address: *mut c_void) -> hipError_t {
+        call("hipHostFree", |_| match address as usize {
+            0 => Ok(()),
+            a => host_memory().free(a, HostKind::Pinned),
+        })
+    }
+
+    /// `hipHostGetDevicePointer`: pinned and registered memory is reached
+    /// at its host address (one address space, as on ROCm).
+    fn hipHostGetDevicePointer(dev_ptr: *mut *mut c_void, host_ptr: *mut c_void, flags: u32) -> hipError_t {
+        call("hipHostGetDevicePointer", |_| {
+            if flags != 0 || dev_ptr.is_null() || !host_memory().is_known(host_ptr as usize) {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            put(dev_ptr, host_ptr)
+        })
+    }
+
+    /// `hipHostRegister`.
+    fn hipHostRegister(host_ptr: *mut c_void, size: usize, flags: u32) -> hipError_t {
+        call("hipHostRegister", |_| {
+            let _ = flags;
+            host_memory().register(host_ptr as usize, size)
+        })
+    }
+
+    /// `hipHostUnregister`.
+    fn hipHostUnregister(host_ptr: *mut c_void) -> hipError_t {
+        call("hipHostUnregister", |_| host_memory().unregister(host_ptr as usize))
+    }
+
+    /// `hipMemPrefetchAsync`: managed memory stays where it is.
+    fn hipMemPrefetchAsync(address: *const c_void, count: usize, device: c_int, stream: handle) -> hipError_t {
+        call("hipMemPrefetchAsync", |sim| {
+            let _ = count;
+            if !host_memory().is_known(address as usize) {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            // hipCpuDeviceId (-1) or a GPU.
+            if device != -1 {
+                sim.hip_device_get_attribute(amdgpu_sim::hip::attribute::WARP_SIZE, device)
+                    .map_err(|_| HipCode::INVALID_DEVICE)?;
+            }
+            stream_device(sim, stream).map(|_| ())
+        })
+    }
+
+    /// `hipMemPoolCreate` at the props' device location.
+    fn hipMemPoolCreate(pool: *mut handle, props: *const c_void) -> hipError_t {
+        modelled(|sim| {
+            // hipMemPoolProps: allocType, handleTypes, location { type, id }.
+            let fields = ptr::read_array(props.cast::<i32>(), 4).ok_or(HipCode::INVALID_VALUE)?;
+            let (location_type, id) = match fields.as_slice() {
+                [_, _, t, id] => (*t, *id),
+                _ => return Err(HipCode::INVALID_VALUE),
+            };
+            if pool.is_null() || location_type != 1 {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let p = sim.hip_mem_pool_create(id)?;
+            put(pool, as_handle(p))
+        })
+    }
+
+    /// `hipMemPoolDestroy`.
+    fn hipMemPoolDestroy(pool: handle) -> hipError_t {
+        modelled(|sim| sim.hip_mem_pool_destroy(of_handle(pool)))
+    }
+
+    /// `hipMemPoolTrimTo`.
+    fn hipMemPoolTrimTo(pool: handle, keep: usize) -> hipError_t {
+        modelled(|sim| sim.hip_mem_pool_trim_to(of_handle(pool), keep as u64))
+    }
+
+    /// `hipMemPoolGetAttribute`: `int` for the reuse flags, `uint64_t` otherwise.
+    fn hipMemPoolGetAttribute(pool: handle, attr: c_int, value: *mut c_void) -> hipError_t {
+        modelled(|sim| {
+            let v = sim.hip_mem_pool_get_attribute(of_handle(pool), attr)?;
+            if attr <= amdgpu_sim::hip_memory::pool_attribute::REUSE_ALLOW_INTERNAL_DEPENDENCIES {
+                put(value.cast::<i32>(), v as i32)
+            } else {
+                put(value.cast::<u64>(), v)
+            }
+        })
+    }
+
+    /// `hipMemPoolSetAttribute`.
+    fn hipMemPoolSetAttribute(pool: handle, attr: c_int, value: *mut c_void) -> hipError_t {
+        modelled(|sim| {
+            let v = if attr <= amdgpu_sim::hip_memory::pool_attribute::REUSE_ALLOW_INTERNAL_DEPENDENCIES {
+                ptr::read_array(value.cast_const().cast::<i32>(), 1)
+                    .and_then(|v| v.first().map(|&x| x as u64))
+            } else {
+                ptr::read_array(value.cast_const().cast::<u64>(), 1).and_then(|v| v.first().copied())
+            };
+            let v = v.ok_or(HipCode::INVALID_VALUE)?;
+            sim.hip_mem_pool_set_attribute(of_handle(pool), attr, v)
+        })
+    }
+
+    /// `hipMemcpy`: synchronous, on the null stream.
+    fn hipMemcpy(dst: *mut c_void, src: *const c_void, size: usize, kind: c_int) -> hipError_t {
+        call("hipMemcpy", |sim| copy(sim, dst, src, size, kind, std::ptr::null_mut()))
+    }
+
+    /// `hipMemcpyAsync`.
+    fn hipMemcpyAsync(dst: *mut c_void, src: *const c_void, size: usize, kind: c_int, stream: handle) -> hipError_t {
+        call("hipMemcpyAsync", |sim| copy(sim, dst, src, size, kind, stream))
+    }
+
+    /// `hipMemcpyHtoDAsync`.
+    fn hipMemcpyHtoDAsync(dst: *mut c_void, src: *mut c_void, size: usize, stream: handle) -> hipError_t {
+        call("hipMemcpyHtoDAsync", |sim| copy(sim, dst, src, size, 1, stream))
+    }
+
+    /// `hipMemset`: synchronous byte fill.
+    fn hipMemset(dst: *mut c_void, value: c_int, size: usize) -> hipError_t {
+        call("hipMemset", |sim| fill(sim, dst, &[value as u8], size, std::ptr::null_mut()))
+    }
+
+    /// `hipMemsetAsync`: byte fill.
+    fn hipMemsetAsync(dst: *mut c_void, value: c_int, size: usize, stream: handle) -> hipError_t {
+        call("hipMemsetAsync", |sim| fill(sim, dst, &[value as u8], size, stream))
+    }
+
+    /// `hipMemsetD8Async`.
+    fn hipMemsetD8Async(dst: *mut c_void, value: u8, count: usize, stream: handle) -> hipError_t {
+        call("hipMemsetD8Async", |sim| fill(sim, dst, &[value], count, stream))
+    }
+
+    /// `hipMemsetD16Async`.
+    fn hipMemsetD16Async(dst: *mut c_void, value: u16, count: usize, stream: handle) -> hipError_t {
+        call("hipMemsetD16Async", |sim| fill(sim, dst, &value.to_le_bytes(), count, stream))
+    }
+
+    /// `hipMemsetD32Async`.
+    fn hipMemsetD32Async(dst: *mut c_void, value: c_int, count: usize, stream: handle) -> hipError_t {
+        call("hipMemsetD32Async", |sim| fill(sim, dst, &value.to_le_bytes(), count, stream))
+    }
+
+    /// `hipModuleLoadData`: a code object (or offload bundle) on the current device.
+    fn hipModuleLoadData(module: *mut handle, image: *const c_void) -> hipError_t {
+        modelled(|sim| load_module(sim, "hipModuleLoadData", module, image))
+    }
+
+    /// `hipModuleLoadDataEx`: the JIT options do not apply to code objects.
+    fn hipModuleLoadDataEx(module: *mut handle, image: *const c_void, num_options: u32,
+        options: *mut c_int, option_values: *mut *mut c_void) -> hipError_t {
+        let _ = (num_options, options, option_values);
+        modelled(|sim| load_module(sim, "hipModuleLoadDataEx", module, image))
+    }
+
+    /// `hipModuleUnload`.
+    fn hipModuleUnload(module: handle) -> hipError_t {
+        modelled(|sim| sim.hip_module_unload(of_handle(module)))
+    }
+
+    /// `hipModuleGetFunction`.
+    fn hipModuleGetFunction(function: *mut handle, module: handle, name: *const c_char) -> hipError_t {
+        modelled(|sim| {
+            let name = ptr::read_c_str(name).ok_or(HipCode::INVALID_VALUE)?;
+            if function.is_null() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let f = sim.hip_module_get_function(of_handle(module), &name)?;
+            put(function, as_handle(f))
+        })
+    }
+
+    /// `hipModuleGetGlobal`: either out-parameter may be null.
+    fn hipModuleGetGlobal(dptr: *mut *mut c_void, bytes: *mut usize, module: handle, name: *const c_char) -> hipError_t {
+        modelled(|sim| {
+            let name = ptr::read_c_str(name).ok_or(HipCode::INVALID_VALUE)?;
+            let (address, size) = sim.hip_module_get_global(of_handle(module), &name)?;
+            if !dptr.is_null() {
+                put(dptr, address as usize as *mut c_void)?;
+            }
+            if !bytes.is_null() {
+                put(bytes, size as usize)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// `hipFuncGetAttribute(&value, attribute, function)`.
+    fn hipFuncGetAttribute(value: *mut c_int, attribute: c_int, function: handle) -> hipError_t {
+        modelled(|sim| {
+            if value.is_null() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            put(value, sim.hip_func_get_attribute(of_handle(function), attribute)?)
+        })
+    }
+
+    /// `hipFuncSetAttribute(function, attribute, value)`.
+    fn hipFuncSetAttribute(function: *const c_void, attribute: c_int, value: c_int) -> hipError_t {
+        modelled(|sim| sim.hip_func_set_attribute(function as usize as u64, attribute, value))
+    }
+
+    /// `hipModuleLaunchKernel`: checked and recorded; the kernel does not run.
+    fn hipModuleLaunchKernel(f: handle, grid_dim_x: u32, grid_dim_y: u32, grid_dim_z: u32,
+        block_dim_x: u32, block_dim_y: u32, block_dim_z: u32, shared_mem_bytes: u32,
+        stream: handle, kernel_params: *mut *mut c_void, extra: *mut *mut c_void) -> hipError_t {
+        modelled(|sim| {
+            let ordinal = stream_device(sim, stream)?;
+            let function = of_handle(f);
+            let kernargs = kernargs(sim, function, kernel_params, extra)?;
+            let request = LaunchRequest {
+                function,
+                ordinal,
+                grid: [grid_dim_x, grid_dim_y, grid_dim_z],
+                block: [block_dim_x, block_dim_y, block_dim_z],
+                shared_bytes: shared_mem_bytes,
+            };
+            sim.hip_module_launch_kernel(&request, kernargs)
+        })
+    }
+}
+
+fn load_module(sim: &Sim, op: &'static str, module: *mut handle, image: *const c_void) -> Call {
+    if module.is_null() || image.is_null() {
+        return Err(HipCode::INVALID_VALUE);
+    }
+    let ordinal = current_device(sim);
+    let bytes = read_image(sim, ordinal, image)?;
+    let m = sim.hip_module_load(op, ordinal, &bytes)?;
+    put(module, as_handle(m))
+}

@@ -1,0 +1,142 @@
+//! `hipModuleLoadData` is handed a pointer without a length: the image's
+//! extent is read from its own headers, as HIP does — an ELF code object
+//! ends at its furthest header table, segment or section; a clang offload
+//! bundle at its furthest entry, and the entry for the device is chosen.
+
+use std::ffi::c_void;
+
+use amdgpu_sim::elf::MAX_CODE_OBJECT_BYTES;
+use amdgpu_sim::isa::Target;
+use amdgpu_sim::{HipCode, Sim};
+
+use crate::ptr;
+
+const ELF_MAGIC: &[u8] = b"\x7fELF";
+const BUNDLE_MAGIC: &[u8] = b"__CLANG_OFFLOAD_BUNDLE__";
+/// `SHT_NOBITS`: a section without file bytes.
+const SHT_NOBITS: u32 = 8;
+/// Most entries read from an offload bundle.
+pub const MAX_BUNDLE_ENTRIES: u64 = 1024;
+/// Longest bundle entry ID read.
+const MAX_BUNDLE_ID: u64 = 4096;
+
+fn read(base: *const c_void, offset: u64, len: u64) -> Result<Vec<u8>, HipCode> {
+    let limit = MAX_CODE_OBJECT_BYTES as u64;
+    if offset.checked_add(len).is_none_or(|end| end > limit) {
+        return Err(HipCode::INVALID_IMAGE);
+    }
+    ptr::read_bytes(
+        base.cast::<u8>().wrapping_add(offset as usize).cast(),
+        len as usize,
+    )
+    .ok_or(HipCode::INVALID_VALUE)
+}
+
+fn u16_at(b: &[u8], at: usize) -> u64 {
+    b.get(at..at + 2)
+        .and_then(|s| s.try_into().ok())
+        .map_or(0, |a| u64::from(u16::from_le_bytes(a)))
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    b.get(at..at + 4)
+        .and_then(|s| s.try_into().ok())
+        .map_or(0, u32::from_le_bytes)
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    b.get(at..at + 8)
+        .and_then(|s| s.try_into().ok())
+        .map_or(0, u64::from_le_bytes)
+}
+
+fn table_end(offset: u64, count: u64, entry: u64) -> Result<u64, HipCode> {
+    count
+        .checked_mul(entry)
+        .and_then(|n| n.checked_add(offset))
+        .ok_or(HipCode::INVALID_IMAGE)
+}
+
+/// The bytes of the ELF image at `base`.
+fn read_elf(base: *const c_void) -> Result<Vec<u8>, HipCode> {
+    let header = read(base, 0, 64)?;
+    let (phoff, shoff) = (u64_at(&header, 32), u64_at(&header, 40));
+    let (phentsize, phnum) = (u16_at(&header, 54), u16_at(&header, 56));
+    let (shentsize, shnum) = (u16_at(&header, 58), u16_at(&header, 60));
+    let mut end = 64u64;
+    if phnum > 0 {
+        let ph_end = table_end(phoff, phnum, phentsize)?;
+        let table = read(base, phoff, ph_end - phoff)?;
+        for i in 0..phnum as usize {
+            let at = i * phentsize as usize;
+            let seg_end = u64_at(&table, at + 8)
+                .checked_add(u64_at(&table, at + 32))
+                .ok_or(HipCode::INVALID_IMAGE)?;
+            end = end.max(ph_end).max(seg_end);
+        }
+    }
+    if shnum > 0 {
+        let sh_end = table_end(shoff, shnum, shentsize)?;
+        let table = read(base, shoff, sh_end - shoff)?;
+        end = end.max(sh_end);
+        for i in 0..shnum as usize {
+            let at = i * shentsize as usize;
+            if u32_at(&table, at + 4) == SHT_NOBITS {
+                continue;
+            }
+            let sec_end = u64_at(&table, at + 24)
+                .checked_add(u64_at(&table, at + 32))
+                .ok_or(HipCode::INVALID_IMAGE)?;
+            end = end.max(sec_end);
+        }
+    }
+    read(base, 0, end)
+}
+
+/// The code object in the bundle at `base` that runs on `ordinal`.
+fn read_bundle(sim: &Sim, ordinal: i32, base: *const c_void) -> Result<Vec<u8>, HipCode> {
+    let header = read(base, 0, 32)?;
+    let count = u64_at(&header, 24);
+    if count > MAX_BUNDLE_ENTRIES {
+        return Err(HipCode::INVALID_IMAGE);
+    }
+    let isas: Vec<Target> = sim.hip_device_isas(ordinal)?;
+    let mut at = 32u64;
+    for _ in 0..count {
+        let entry = read(base, at, 24)?;
+        let (offset, size, id_len) = (u64_at(&entry, 0), u64_at(&entry, 8), u64_at(&entry, 16));
+        if id_len > MAX_BUNDLE_ID {
+            return Err(HipCode::INVALID_IMAGE);
+        }
+        let id = read(base, at + 24, id_len)?;
+        at = at + 24 + id_len;
+        let id = String::from_utf8_lossy(&id);
+        // `hipv4-amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-` (or `hip-…`).
+        let Some((kind, target)) = id.split_once('-') else {
+            continue;
+        };
+        if !matches!(kind, "hip" | "hipv4") {
+            continue;
+        }
+        let Some(target) = Target::parse(target) else {
+            continue;
+        };
+        if isas.iter().any(|isa| target.runs_on(isa)) {
+            return read(base, offset, size);
+        }
+    }
+    Err(HipCode::NO_BINARY_FOR_GPU)
+}
+
+/// The code object `hipModuleLoadData` was handed, for device `ordinal`.
+pub(crate) fn read_image(sim: &Sim, ordinal: i32, base: *const c_void) -> Result<Vec<u8>, HipCode> {
+    let magic = read(base, 0, 4)?;
+    if magic == ELF_MAGIC {
+        return read_elf(base);
+    }
+    let magic = read(base, 0, BUNDLE_MAGIC.len() as u64)?;
+    if magic == BUNDLE_MAGIC {
+        return read_bundle(sim, ordinal, base);
+    }
+    Err(HipCode::INVALID_IMAGE)
+}

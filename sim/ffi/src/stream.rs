@@ -1,0 +1,369 @@
+//! HIP streams and events on the simulated node: each stream is a FIFO of
+//! operations run in order by a worker thread of its own (copies, fills,
+//! host functions, event records, waits, stream-ordered frees), so that
+//! stream order, cross-stream waits and host callbacks behave as on a
+//! device, and a client that waits for completion really waits.
+//!
+//! Kernels do not execute: a launch is checked and recorded when it is
+//! enqueued (see `amdgpu_sim::hip_module`), and changes no memory.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use amdgpu_sim::HipCode;
+
+use crate::node::node;
+use crate::ptr::{self, HostFn};
+
+/// `hipStreamNonBlocking`: no implicit synchronization with the null stream.
+pub(crate) const STREAM_NON_BLOCKING: u32 = 0x1;
+/// `hipEventDisableTiming`.
+pub(crate) const EVENT_DISABLE_TIMING: u32 = 0x2;
+/// Flags `hipEventCreateWithFlags` accepts (`hipEventDefault`,
+/// `BlockingSync`, `DisableTiming`, `Interprocess`, and AMD's release-to-device/system bits).
+pub(crate) const EVENT_FLAGS: u32 = 0x1 | 0x2 | 0x4 | 0x4000_0000 | 0x8000_0000;
+/// Most streams or events alive at once.
+pub const MAX_HANDLES: usize = 1 << 16;
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Where a copy or fill reads or writes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Place {
+    /// Simulated device memory.
+    Device(u64),
+    /// The client's host memory.
+    Host(usize),
+}
+
+/// One queued operation.
+pub(crate) enum Op {
+    /// Copy `len` bytes.
+    Copy { dst: Place, src: Place, len: usize },
+    /// Write `pattern` `count` times.
+    Fill {
+        dst: Place,
+        pattern: Vec<u8>,
+        count: usize,
+    },
+    /// Run a host function.
+    HostFn { function: HostFn, data: usize },
+    /// Complete generation `generation` of an event.
+    Record(Arc<Event>, u64),
+    /// Wait until an event reaches `generation`.
+    Wait(Arc<Event>, u64),
+    /// Free a device allocation (`hipFreeAsync`).
+    Free(u64),
+}
+
+/// A `hipEvent_t`.
+#[derive(Debug)]
+pub(crate) struct Event {
+    pub(crate) flags: u32,
+    state: Mutex<EventState>,
+    done: Condvar,
+}
+
+#[derive(Debug, Default)]
+struct EventState {
+    recorded: u64,
+    completed: u64,
+    at: Option<Instant>,
+}
+
+impl Event {
+    fn new(flags: u32) -> Event {
+        Event {
+            flags,
+            state: Mutex::new(EventState::default()),
+            done: Condvar::new(),
+        }
+    }
+
+    /// Starts a new record; the generation the record completes.
+    pub(crate) fn begin_record(&self) -> u64 {
+        let mut s = lock(&self.state);
+        s.recorded += 1;
+        s.recorded
+    }
+
+    /// The generation a wait issued now waits for (0: never recorded).
+    pub(crate) fn last_recorded(&self) -> u64 {
+        lock(&self.state).recorded
+    }
+
+    fn complete(&self, generation: u64) {
+        let mut s = lock(&self.state);
+        if generation > s.completed {
+            s.completed = generation;
+            s.at = Some(Instant::now());
+        }
+        self.done.notify_all();
+    }
+
+    /// Whether the last record has completed.
+    pub(crate) fn is_complete(&self) -> bool {
+        let s = lock(&self.state);
+        s.completed >= s.recorded
+    }
+
+    /// Blocks until generation `generation` completes.
+    pub(crate) fn wait_for(&self, generation: u64) {
+        let mut s = lock(&self.state);
+        while s.completed < generation {
+            s = self.done.wait(s).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// When the last record completed, if it has and timing is on.
+    pub(crate) fn completed_at(&self) -> Option<Instant> {
+        let s = lock(&self.state);
+        (s.completed >= s.recorded && s.recorded > 0)
+            .then_some(s.at)
+            .flatten()
+    }
+}
+
+/// A `hipStream_t`.
+pub(crate) struct Stream {
+    pub(crate) ordinal: i32,
+    pub(crate) flags: u32,
+    queue: Mutex<Queue>,
+    changed: Condvar,
+    worker: Mutex<Option<JoinHandle<()>>>,
+}
+
+#[derive(Default)]
+struct Queue {
+    ops: VecDeque<Op>,
+    enqueued: u64,
+    done: u64,
+    error: Option<HipCode>,
+    shutdown: bool,
+}
+
+impl Stream {
+    /// Appends an operation.
+    pub(crate) fn push(&self, op: Op) {
+        let mut q = lock(&self.queue);
+        q.ops.push_back(op);
+        q.enqueued += 1;
+        self.changed.notify_all();
+    }
+
+    /// Waits for everything enqueued so far; the first failure of an
+    /// operation since the last synchronization, if any.
+    pub(crate) fn synchronize(&self) -> Result<(), HipCode> {
+        let mut q = lock(&self.queue);
+        let target = q.enqueued;
+        while q.done < target {
+            q = self.changed.wait(q).unwrap_or_else(|p| p.into_inner());
+        }
+        q.error.take().map_or(Ok(()), Err)
+    }
+
+    fn run(self: Arc<Stream>) {
+        loop {
+            let op = {
+                let mut q = lock(&self.queue);
+                loop {
+                    if let Some(op) = q.ops.pop_front() {
+                        break op;
+                    }
+                    if q.shutdown {
+                        return;
+                    }
+                    q = self.changed.wait(q).unwrap_or_else(|p| p.into_inner());
+                }
+            };
+            let result = execute(op);
+            let mut q = lock(&self.queue);
+            if let Err(code) = result {
+                q.error.get_or_insert(code);
+            }
+            q.done += 1;
+            self.changed.notify_all();
+        }
+    }
+
+    fn stop(&self) {
+        lock(&self.queue).shutdown = true;
+        self.changed.notify_all();
+        if let Some(worker) = lock(&self.worker).take() {
+            let _ = worker.join();
+        }
+    }
+}
+
+/// Runs one operation now (on a stream's worker, or inline for the null stream).
+pub(crate) fn execute(op: Op) -> Result<(), HipCode> {
+    let Some(node) = node() else {
+        return Err(HipCode::INVALID_VALUE);
+    };
+    let sim = &node.sim;
+    match op {
+        Op::Copy { dst, src, len } => match (dst, src) {
+            (Place::Host(d), Place::Host(s)) => {
+                ptr::host_copy(d, s, len);
+                Ok(())
+            }
+            (Place::Device(d), Place::Host(s)) => {
+                let bytes = ptr::read_bytes(s as *const _, len).ok_or(HipCode::INVALID_VALUE)?;
+                sim.hip_write(d, &bytes)
+            }
+            (Place::Host(d), Place::Device(s)) => {
+                let mut bytes = vec![0u8; len];
+                sim.hip_read(s, &mut bytes)?;
+                ptr::write_bytes(d as *mut _, &bytes)
+                    .then_some(())
+                    .ok_or(HipCode::INVALID_VALUE)
+            }
+            (Place::Device(d), Place::Device(s)) => {
+                let mut bytes = vec![0u8; len];
+                sim.hip_read(s, &mut bytes)?;
+                sim.hip_write(d, &bytes)
+            }
+        },
+        Op::Fill {
+            dst,
+            pattern,
+            count,
+        } => match dst {
+            Place::Device(d) => sim.hip_fill(d, &pattern, count as u64),
+            Place::Host(d) => {
+                let bytes: Vec<u8> = pattern
+                    .iter()
+                    .copied()
+                    .cycle()
+                    .take(pattern.len().saturating_mul(count))
+                    .collect();
+                ptr::write_bytes(d as *mut _, &bytes)
+                    .then_some(())
+                    .ok_or(HipCode::INVALID_VALUE)
+            }
+        },
+        Op::HostFn { function, data } => {
+            ptr::call_host_fn(function, data);
+            Ok(())
+        }
+        Op::Record(event, generation) => {
+            event.complete(generation);
+            Ok(())
+        }
+        Op::Wait(event, generation) => {
+            event.wait_for(generation);
+            Ok(())
+        }
+        Op::Free(address) => sim.hip_release(address),
+    }
+}
+
+/// Handle values of streams and events: non-null, never a host address
+/// the client could mistake for memory, never reused.
+static NEXT_HANDLE: AtomicU64 = AtomicU64::new(0x5eed_0000_0000);
+
+/// The live streams and events.
+#[derive(Default)]
+pub(crate) struct Registry {
+    streams: BTreeMap<u64, Arc<Stream>>,
+    events: BTreeMap<u64, Arc<Event>>,
+}
+
+/// The process's streams and events.
+pub(crate) fn registry() -> MutexGuard<'static, Registry> {
+    static REGISTRY: OnceLock<Mutex<Registry>> = OnceLock::new();
+    lock(REGISTRY.get_or_init(Default::default))
+}
+
+impl Registry {
+    /// Creates a stream on `ordinal` with its worker thread.
+    pub(crate) fn create_stream(&mut self, ordinal: i32, flags: u32) -> Result<u64, HipCode> {
+        if self.streams.len() >= MAX_HANDLES {
+            return Err(HipCode::OUT_OF_MEMORY);
+        }
+        let stream = Arc::new(Stream {
+            ordinal,
+            flags,
+            queue: Mutex::new(Queue::default()),
+            changed: Condvar::new(),
+            worker: Mutex::new(None),
+        });
+        let runner = Arc::clone(&stream);
+        let worker = std::thread::Builder::new()
+            .name(format!("sim-stream-{ordinal}"))
+            .spawn(move || runner.run())
+            .map_err(|_| HipCode::OUT_OF_MEMORY)?;
+        *lock(&stream.worker) = Some(worker);
+        let handle = NEXT_HANDLE.fetch_add(16, Ordering::Relaxed);
+        self.streams.insert(handle, stream);
+        Ok(handle)
+    }
+
+    /// The stream of handle `handle`.
+    pub(crate) fn stream(&self, handle: u64) -> Result<Arc<Stream>, HipCode> {
+        self.streams
+            .get(&handle)
+            .cloned()
+            .ok_or(HipCode::INVALID_RESOURCE_HANDLE)
+    }
+
+    /// Removes a stream (its worker is stopped by the caller, outside the registry lock).
+    pub(crate) fn remove_stream(&mut self, handle: u64) -> Result<Arc<Stream>, HipCode> {
+        self.streams
+            .remove(&handle)
+            .ok_or(HipCode::INVALID_RESOURCE_HANDLE)
+    }
+
+    /// The blocking streams of `ordinal` (those the null stream waits for).
+    pub(crate) fn blocking_streams(&self, ordinal: i32) -> Vec<Arc<Stream>> {
+        self.streams
+            .values()
+            .filter(|s| s.ordinal == ordinal && s.flags & STREAM_NON_BLOCKING == 0)
+            .cloned()
+            .collect()
+    }
+
+    /// Creates an event.
+    pub(crate) fn create_event(&mut self, flags: u32) -> Result<u64, HipCode> {
+        if flags & !EVENT_FLAGS != 0 {
+            return Err(HipCode::INVALID_VALUE);
+        }
+        if self.events.len() >= MAX_HANDLES {
+            return Err(HipCode::OUT_OF_MEMORY);
+        }
+        let handle = NEXT_HANDLE.fetch_add(16, Ordering::Relaxed);
+        self.events.insert(handle, Arc::new(Event::new(flags)));
+        Ok(handle)
+    }
+
+    /// The event of handle `handle`.
+    pub(crate) fn event(&self, handle: u64) -> Result<Arc<Event>, HipCode> {
+        self.events
+            .get(&handle)
+            .cloned()
+            .ok_or(HipCode::INVALID_RESOURCE_HANDLE)
+    }
+
+    /// Destroys an event (a pending record still completes).
+    pub(crate) fn destroy_event(&mut self, handle: u64) -> Result<(), HipCode> {
+        self.events
+            .remove(&handle)
+            .map(|_| ())
+            .ok_or(HipCode::INVALID_RESOURCE_HANDLE)
+    }
+
+    /// Live streams and events.
+    pub(crate) fn live(&self) -> (usize, usize) {
+        (self.streams.len(), self.events.len())
+    }
+}
+
+/// Stops a removed stream: its queued work runs first, as `hipStreamDestroy` promises.
+pub(crate) fn retire(stream: Arc<Stream>) {
+    stream.stop();
+}

@@ -1,0 +1,468 @@
+//! HIP modules on the simulated node: `hipModuleLoadData` through the
+//! node's code-object loader, functions and globals by name, and kernel
+//! launches checked against the kernel's metadata and the device, then
+//! recorded. Kernels do not execute: a launch changes no memory.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::codes::HipCode;
+use crate::elf::{CodeObject, SymbolKind};
+use crate::isa::Target;
+use crate::kernel_meta::{KernelLaunchInfo, read_kernels};
+use crate::node::{Sim, State, handle, serial};
+
+/// Handle tag of modules (`hipModule_t`).
+pub(crate) const TAG_HIP_MODULE: u64 = 0x12;
+/// Handle tag of functions (`hipFunction_t`).
+pub(crate) const TAG_HIP_FUNCTION: u64 = 0x13;
+/// Launches kept in the launch log (later ones are counted only).
+pub const MAX_LAUNCH_LOG: usize = 1 << 16;
+/// Bytes of LDS a work-group may use on every AMD GPU the presets model
+/// (`hipDeviceAttributeMaxSharedMemoryPerBlock` where the description gives none).
+const DEFAULT_LDS_BYTES: u64 = 64 * 1024;
+
+/// `hipFunction_attribute` values (`driver_types.h`).
+pub mod function_attribute {
+    /// `HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK`.
+    pub const MAX_THREADS_PER_BLOCK: i32 = 0;
+    /// `HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES`.
+    pub const SHARED_SIZE_BYTES: i32 = 1;
+    /// `HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES`.
+    pub const CONST_SIZE_BYTES: i32 = 2;
+    /// `HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES`.
+    pub const LOCAL_SIZE_BYTES: i32 = 3;
+    /// `HIP_FUNC_ATTRIBUTE_NUM_REGS`.
+    pub const NUM_REGS: i32 = 4;
+    /// `HIP_FUNC_ATTRIBUTE_PTX_VERSION`.
+    pub const PTX_VERSION: i32 = 5;
+    /// `HIP_FUNC_ATTRIBUTE_BINARY_VERSION`.
+    pub const BINARY_VERSION: i32 = 6;
+    /// `HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA`.
+    pub const CACHE_MODE_CA: i32 = 7;
+    /// `HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`.
+    pub const MAX_DYNAMIC_SHARED_SIZE_BYTES: i32 = 8;
+    /// `HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT`.
+    pub const PREFERRED_SHARED_MEMORY_CARVEOUT: i32 = 9;
+}
+
+/// One loaded module.
+#[derive(Debug)]
+pub(crate) struct HipModule {
+    ordinal: i32,
+    image: u64,
+    kernels: Arc<BTreeMap<String, KernelLaunchInfo>>,
+    /// Dynamic symbols by name: (kind, loaded address, size).
+    symbols: BTreeMap<String, (SymbolKind, u64, u64)>,
+    functions: Vec<u64>,
+}
+
+/// One `hipFunction_t`.
+#[derive(Clone, Debug)]
+pub(crate) struct HipFunction {
+    module: u64,
+    kernel: KernelLaunchInfo,
+    private_segment_size: u32,
+    max_dynamic_shared: u32,
+}
+
+/// Modules, functions and the launch log.
+#[derive(Debug, Default)]
+pub(crate) struct Modules {
+    pub(crate) modules: BTreeMap<u64, HipModule>,
+    functions: BTreeMap<u64, HipFunction>,
+    launches: Vec<Launch>,
+    launch_count: u64,
+}
+
+impl Modules {
+    /// Live modules.
+    pub(crate) fn live(&self) -> u64 {
+        self.modules.len() as u64
+    }
+}
+
+/// A recorded kernel launch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launch {
+    /// The device.
+    pub ordinal: i32,
+    /// The kernel's `.name`.
+    pub kernel: String,
+    /// Work-groups per dimension.
+    pub grid: [u32; 3],
+    /// Work-items per work-group per dimension.
+    pub block: [u32; 3],
+    /// Dynamic LDS bytes.
+    pub shared_bytes: u32,
+    /// The kernarg segment's explicit bytes as the launch laid them out.
+    pub kernargs: Vec<u8>,
+}
+
+/// What a launch asks for.
+#[derive(Clone, Debug)]
+pub struct LaunchRequest {
+    /// The function handle.
+    pub function: u64,
+    /// The device of the stream it is launched on.
+    pub ordinal: i32,
+    /// Work-groups per dimension.
+    pub grid: [u32; 3],
+    /// Work-items per work-group.
+    pub block: [u32; 3],
+    /// Dynamic LDS bytes.
+    pub shared_bytes: u32,
+}
+
+impl Sim {
+    /// `hipModuleLoadData(Ex)` of the ELF `bytes` on `ordinal`: an object for
+    /// another processor is `hipErrorNoBinaryForGpu` (ROCm's answer), bytes
+    /// that are no AMDGPU code object `hipErrorInvalidImage`.
+    pub fn hip_module_load(
+        &self,
+        op: &'static str,
+        ordinal: i32,
+        bytes: &[u8],
+    ) -> Result<u64, HipCode> {
+        self.hip(
+            op,
+            || format!("{ordinal}, {} bytes", bytes.len()),
+            |sim, state| {
+                let agent = sim.gpu_agent(ordinal)?;
+                let code = CodeObject::parse(bytes).map_err(|_| HipCode::INVALID_IMAGE)?;
+                let target = Target::from_elf(code.e_flags, code.abi_version)
+                    .ok_or(HipCode::INVALID_IMAGE)?;
+                let runs = sim.machine.agents.get(agent).is_some_and(|a| {
+                    a.isas
+                        .iter()
+                        .filter_map(|isa| Target::parse(&isa.name))
+                        .any(|isa| target.runs_on(&isa))
+                });
+                if !runs {
+                    return Err(HipCode::NO_BINARY_FOR_GPU);
+                }
+                let kernels = read_kernels(bytes).map_err(|_| HipCode::INVALID_IMAGE)?;
+                let (image, delta) = sim
+                    .map_code_object(state, agent, &code, bytes)
+                    .map_err(|_| HipCode::OUT_OF_MEMORY)?;
+                let symbols = code
+                    .symbols
+                    .iter()
+                    .map(|s| {
+                        (
+                            s.name.clone(),
+                            (s.kind, s.value.wrapping_add(delta), s.size),
+                        )
+                    })
+                    .collect();
+                let s = state.serial();
+                state.hip_rt.modules.modules.insert(
+                    s,
+                    HipModule {
+                        ordinal,
+                        image,
+                        kernels: Arc::new(kernels),
+                        symbols,
+                        functions: Vec::new(),
+                    },
+                );
+                Ok(handle(TAG_HIP_MODULE, s))
+            },
+        )
+    }
+
+    /// `hipModuleUnload`: the module, its image and its functions.
+    pub fn hip_module_unload(&self, module: u64) -> Result<(), HipCode> {
+        self.hip(
+            "hipModuleUnload",
+            || format!("{module:#x}"),
+            |_, state| {
+                let s = serial(module, TAG_HIP_MODULE).ok_or(HipCode::INVALID_RESOURCE_HANDLE)?;
+                let m = state
+                    .hip_rt
+                    .modules
+                    .modules
+                    .remove(&s)
+                    .ok_or(HipCode::INVALID_RESOURCE_HANDLE)?;
+                for f in &m.functions {
+                    state.hip_rt.modules.functions.remove(f);
+                }
+                state.memory.unmap_image(m.image);
+                Ok(())
+            },
+        )
+    }
+
+    /// `hipModuleGetFunction`: the kernel named `name` (its `.name`, or the
+    /// descriptor symbol without `.kd`); unknown names are `hipErrorNotFound`.
+    pub fn hip_module_get_function(&self, module: u64, name: &str) -> Result<u64, HipCode> {
+        self.hip(
+            "hipModuleGetFunction",
+            || format!("{module:#x}, {name:?}"),
+            |_, state| {
+                let s = serial(module, TAG_HIP_MODULE).ok_or(HipCode::INVALID_RESOURCE_HANDLE)?;
+                let m = state
+                    .hip_rt
+                    .modules
+                    .modules
+                    .get(&s)
+                    .ok_or(HipCode::INVALID_RESOURCE_HANDLE)?;
+                let symbol = format!("{name}.kd");
+                let kernel = m.kernels.get(&symbol).cloned().ok_or(HipCode::NOT_FOUND)?;
+                let private_segment_size = match m.symbols.get(&symbol) {
+                    Some((
+                        SymbolKind::Kernel {
+                            private_segment_size,
+                            ..
+                        },
+                        _,
+                        _,
+                    )) => *private_segment_size,
+                    _ => return Err(HipCode::NOT_FOUND),
+                };
+                let f = state.serial();
+                if let Some(m) = state.hip_rt.modules.modules.get_mut(&s) {
+                    m.functions.push(f);
+                }
+                state.hip_rt.modules.functions.insert(
+                    f,
+                    HipFunction {
+                        module: s,
+                        kernel,
+                        private_segment_size,
+                        max_dynamic_shared: 0,
+                    },
+                );
+                Ok(handle(TAG_HIP_FUNCTION, f))
+            },
+        )
+    }
+
+    /// `hipModuleGetGlobal`: address and size of a variable.
+    pub fn hip_module_get_global(&self, module: u64, name: &str) -> Result<(u64, u64), HipCode> {
+        self.hip(
+            "hipModuleGetGlobal",
+            || format!("{module:#x}, {name:?}"),
+            |_, state| {
+                let m = serial(module, TAG_HIP_MODULE)
+                    .and_then(|s| state.hip_rt.modules.modules.get(&s))
+                    .ok_or(HipCode::INVALID_RESOURCE_HANDLE)?;
+                match m.symbols.get(name) {
+                    Some((SymbolKind::Variable, address, size)) => Ok((*address, *size)),
+                    _ => Err(HipCode::NOT_FOUND),
+                }
+            },
+        )
+    }
+
+    /// `hipFuncGetAttribute` (see [`function_attribute`]).
+    pub fn hip_func_get_attribute(&self, function: u64, attribute: i32) -> Result<i32, HipCode> {
+        self.hip(
+            "hipFuncGetAttribute",
+            || format!("{function:#x}, {attribute}"),
+            |sim, state| {
+                use function_attribute as a;
+                let f = function_of(state, function)?;
+                let ordinal = module_device(state, f)?;
+                let clamp = |v: u64| i32::try_from(v).unwrap_or(i32::MAX);
+                Ok(match attribute {
+                    a::MAX_THREADS_PER_BLOCK => clamp(u64::from(f.kernel.max_flat_workgroup_size)),
+                    a::SHARED_SIZE_BYTES => clamp(u64::from(f.kernel.group_segment_fixed_size)),
+                    a::CONST_SIZE_BYTES | a::NUM_REGS | a::CACHE_MODE_CA => 0,
+                    a::LOCAL_SIZE_BYTES => clamp(u64::from(f.private_segment_size)),
+                    a::PTX_VERSION | a::BINARY_VERSION => {
+                        let p = sim.hip_get_device_properties_unlogged(ordinal)?;
+                        p.major * 10 + p.minor
+                    }
+                    a::MAX_DYNAMIC_SHARED_SIZE_BYTES => clamp(
+                        lds_limit(sim, ordinal)
+                            .saturating_sub(u64::from(f.kernel.group_segment_fixed_size)),
+                    ),
+                    a::PREFERRED_SHARED_MEMORY_CARVEOUT => -1,
+                    _ => return Err(HipCode::INVALID_VALUE),
+                })
+            },
+        )
+    }
+
+    /// `hipFuncSetAttribute`: only the dynamic-LDS limit is kept; a value
+    /// above what the device leaves beside the static LDS is refused.
+    pub fn hip_func_set_attribute(
+        &self,
+        function: u64,
+        attribute: i32,
+        value: i32,
+    ) -> Result<(), HipCode> {
+        self.hip(
+            "hipFuncSetAttribute",
+            || format!("{function:#x}, {attribute}, {value}"),
+            |sim, state| {
+                use function_attribute as a;
+                let f = function_of(state, function)?;
+                let ordinal = module_device(state, f)?;
+                let room = lds_limit(sim, ordinal)
+                    .saturating_sub(u64::from(f.kernel.group_segment_fixed_size));
+                let value = u32::try_from(value).map_err(|_| HipCode::INVALID_VALUE)?;
+                match attribute {
+                    a::MAX_DYNAMIC_SHARED_SIZE_BYTES if u64::from(value) <= room => {}
+                    a::PREFERRED_SHARED_MEMORY_CARVEOUT if value <= 100 => return Ok(()),
+                    _ => return Err(HipCode::INVALID_VALUE),
+                }
+                if let Some(f) = serial(function, TAG_HIP_FUNCTION)
+                    .and_then(|s| state.hip_rt.modules.functions.get_mut(&s))
+                {
+                    f.max_dynamic_shared = value;
+                }
+                Ok(())
+            },
+        )
+    }
+
+    /// The explicit arguments `(offset, size)` and kernarg size of a
+    /// function, for laying out `kernelParams` (no call is counted).
+    pub fn hip_function_args(&self, function: u64) -> Result<(Vec<(u32, u32)>, u32), HipCode> {
+        let state = self.lock();
+        let f = function_of(&state, function)?;
+        Ok((
+            f.kernel.explicit_args.clone(),
+            f.kernel.kernarg_segment_size,
+        ))
+    }
+
+    /// `hipModuleLaunchKernel`: checks the launch as ROCm's
+    /// `ihipLaunchKernel_validate` does, plus the kernel's own metadata, then
+    /// records it with its laid-out kernargs.
+    ///
+    /// - grid × block beyond 2^32 - 1 work-items in a dimension, a block
+    ///   above the device's or the kernel's flat work-group limit, or one
+    ///   that is not the kernel's `.reqd_workgroup_size`:
+    ///   `hipErrorInvalidConfiguration`;
+    /// - static + dynamic LDS above the device's per-block LDS:
+    ///   `hipErrorInvalidValue`;
+    /// - a function whose module is on another device than the stream:
+    ///   `hipErrorInvalidResourceHandle`;
+    /// - kernargs of another size than the kernel's kernarg segment:
+    ///   `hipErrorInvalidValue`.
+    pub fn hip_module_launch_kernel(
+        &self,
+        request: &LaunchRequest,
+        kernargs: Vec<u8>,
+    ) -> Result<(), HipCode> {
+        let kernarg_len = kernargs.len();
+        self.hip(
+            "hipModuleLaunchKernel",
+            move || format!("{request:?}, {kernarg_len} kernarg bytes"),
+            |sim, state| {
+                let f = function_of(state, request.function)?;
+                if module_device(state, f)? != request.ordinal {
+                    return Err(HipCode::INVALID_RESOURCE_HANDLE);
+                }
+                let props = sim.hip_get_device_properties_unlogged(request.ordinal)?;
+                let block = request.block;
+                if block.contains(&0) || request.grid.contains(&0) {
+                    return Err(HipCode::INVALID_CONFIGURATION);
+                }
+                for (g, b) in request.grid.iter().zip(block) {
+                    if u64::from(*g) * u64::from(b) > u64::from(u32::MAX) {
+                        return Err(HipCode::INVALID_CONFIGURATION);
+                    }
+                }
+                let flat: u64 = block.iter().map(|&b| u64::from(b)).product();
+                let device_limit = u64::try_from(props.max_threads_per_block).unwrap_or(0);
+                if flat > device_limit || flat > u64::from(f.kernel.max_flat_workgroup_size) {
+                    return Err(HipCode::INVALID_CONFIGURATION);
+                }
+                for (b, max) in block.iter().zip(props.max_threads_dim) {
+                    if i64::from(*b) > i64::from(max) {
+                        return Err(HipCode::INVALID_CONFIGURATION);
+                    }
+                }
+                if f.kernel.reqd_workgroup_size.is_some_and(|r| r != block) {
+                    return Err(HipCode::INVALID_CONFIGURATION);
+                }
+                let lds =
+                    u64::from(f.kernel.group_segment_fixed_size) + u64::from(request.shared_bytes);
+                if lds > lds_limit(sim, request.ordinal) {
+                    return Err(HipCode::INVALID_VALUE);
+                }
+                let explicit_end = f
+                    .kernel
+                    .explicit_args
+                    .iter()
+                    .map(|&(o, s)| u64::from(o) + u64::from(s))
+                    .max()
+                    .unwrap_or(0);
+                if (kernargs.len() as u64) < explicit_end
+                    || kernargs.len() as u64 > u64::from(f.kernel.kernarg_segment_size)
+                {
+                    return Err(HipCode::INVALID_VALUE);
+                }
+                let launch = Launch {
+                    ordinal: request.ordinal,
+                    kernel: f.kernel.name.clone(),
+                    grid: request.grid,
+                    block,
+                    shared_bytes: request.shared_bytes,
+                    kernargs,
+                };
+                let log = &mut state.hip_rt.modules;
+                log.launch_count += 1;
+                if log.launches.len() < MAX_LAUNCH_LOG {
+                    log.launches.push(launch);
+                }
+                Ok(())
+            },
+        )
+    }
+
+    /// The launches recorded so far (at most [`MAX_LAUNCH_LOG`]) and the
+    /// total count.
+    pub fn hip_launches(&self) -> (Vec<Launch>, u64) {
+        let state = self.lock();
+        let m = &state.hip_rt.modules;
+        (m.launches.clone(), m.launch_count)
+    }
+}
+
+fn function_of(state: &State, function: u64) -> Result<&HipFunction, HipCode> {
+    serial(function, TAG_HIP_FUNCTION)
+        .and_then(|s| state.hip_rt.modules.functions.get(&s))
+        .ok_or(HipCode::INVALID_RESOURCE_HANDLE)
+}
+
+fn module_device(state: &State, f: &HipFunction) -> Result<i32, HipCode> {
+    state
+        .hip_rt
+        .modules
+        .modules
+        .get(&f.module)
+        .map(|m| m.ordinal)
+        .ok_or(HipCode::INVALID_RESOURCE_HANDLE)
+}
+
+/// LDS bytes one work-group may use on `ordinal`.
+fn lds_limit(sim: &Sim, ordinal: i32) -> u64 {
+    sim.hip_get_device_properties_unlogged(ordinal)
+        .ok()
+        .map(|p| p.shared_mem_per_block)
+        .filter(|&b| b > 0)
+        .unwrap_or(DEFAULT_LDS_BYTES)
+}
+
+impl Sim {
+    /// The ISAs of `ordinal`'s agent, parsed (no call is counted).
+    pub fn hip_device_isas(&self, ordinal: i32) -> Result<Vec<Target>, HipCode> {
+        let agent = self.gpu_agent(ordinal)?;
+        Ok(self
+            .machine
+            .agents
+            .get(agent)
+            .map(|a| {
+                a.isas
+                    .iter()
+                    .filter_map(|i| Target::parse(&i.name))
+                    .collect()
+            })
+            .unwrap_or_default())
+    }
+}
