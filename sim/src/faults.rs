@@ -3,7 +3,8 @@
 //! A fault fails a chosen call with a chosen vendor status: the N-th call of
 //! an API family (every HSA call counts for HSA faults, every HIP call for
 //! HIP faults), or the N-th / every call of one named operation. A transient
-//! fault fires once; a persistent one keeps firing from its first hit on.
+//! fault fires once; a persistent one keeps firing from its first hit on
+//! (a family-wide one sparing the calls that release, [`RELEASE_CALLS`]).
 
 /// Longest call log kept; later calls are counted in `dropped`.
 pub const MAX_CALL_LOG: usize = 1 << 20;
@@ -130,7 +131,11 @@ impl<C: Copy> FaultSet<C> {
         for armed in &mut self.armed {
             let fires = match &armed.fault.trigger {
                 Trigger::NthCall(n) => {
-                    calls == *n || (armed.fault.persistent && armed.fired && calls > *n)
+                    calls == *n
+                        || (armed.fault.persistent
+                            && armed.fired
+                            && calls > *n
+                            && !is_release(op))
                 }
                 Trigger::NthOf { op: name, n } => {
                     name == op
@@ -148,6 +153,31 @@ impl<C: Copy> FaultSet<C> {
         }
         hit
     }
+}
+
+/// The calls that give something back. A persistent family-wide fault
+/// (`hip@N+`, `hsa@N+`) spares them: it models a runtime that can no longer
+/// create or use anything, and a client whose releases all fail cannot be
+/// checked for leaks. A fault that names the call fails it as usual.
+pub const RELEASE_CALLS: &[&str] = &[
+    "hsa_amd_memory_pool_free",
+    "hsa_code_object_reader_destroy",
+    "hsa_executable_destroy",
+    "hsa_shut_down",
+    "hipDevicePrimaryCtxRelease",
+    "hipEventDestroy",
+    "hipFree",
+    "hipFreeAsync",
+    "hipHostFree",
+    "hipHostUnregister",
+    "hipMemPoolDestroy",
+    "hipModuleUnload",
+    "hipStreamDestroy",
+];
+
+/// Whether `op` gives something back (see [`RELEASE_CALLS`]).
+pub fn is_release(op: &str) -> bool {
+    RELEASE_CALLS.contains(&op)
 }
 
 /// One logged call.

@@ -92,6 +92,20 @@ impl Sim {
         self.hip(op, args, |_, _| Ok(()))
     }
 
+    /// Runs one HIP call the C library models itself: counted and faulted
+    /// like any other, then `body` runs without the node locked (it may
+    /// call back into the node), and its outcome is logged.
+    pub fn hip_external<T: std::fmt::Debug>(
+        &self,
+        op: &'static str,
+        body: impl FnOnce() -> Result<T, HipCode>,
+    ) -> Result<T, HipCode> {
+        self.hip_faulted(op)?;
+        let result = body();
+        self.hip_log(op, &result);
+        result
+    }
+
     /// The GPU agent of ordinal `ordinal`.
     pub(crate) fn gpu_agent(&self, ordinal: i32) -> Result<usize, HipCode> {
         usize::try_from(ordinal)

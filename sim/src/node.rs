@@ -111,6 +111,7 @@ pub(crate) struct State {
     log: Vec<CallRecord>,
     log_dropped: u64,
     log_enabled: bool,
+    trace: bool,
 }
 
 impl State {
@@ -122,6 +123,14 @@ impl State {
     /// Logs one call. The record is rendered only when it will be kept:
     /// formatting every call's arguments is most of a cheap call's cost.
     fn record(&mut self, record: impl FnOnce() -> CallRecord) {
+        if self.trace {
+            let record = record();
+            eprintln!("amdgpu-sim: {record}");
+            if self.log_enabled && self.log.len() < MAX_CALL_LOG {
+                self.log.push(record);
+            }
+            return;
+        }
         if !self.log_enabled {
             return;
         }
@@ -213,6 +222,7 @@ impl Sim {
             log: Vec::new(),
             log_dropped: 0,
             log_enabled: true,
+            trace: false,
         };
         Sim {
             machine: Arc::new(machine),
@@ -299,7 +309,38 @@ impl Sim {
         result
     }
 
+    /// Counts a HIP call and applies its faults; the outcome is logged by
+    /// [`Sim::hip_log`] once the caller has run it.
+    pub(crate) fn hip_faulted(&self, op: &'static str) -> Result<(), HipCode> {
+        let mut state = self.lock();
+        if let Some(code) = state.hip_faults.on_call(op) {
+            state.record(|| CallRecord {
+                op,
+                args: String::new(),
+                outcome: format!("{code:?}"),
+                injected: true,
+            });
+            return Err(code);
+        }
+        Ok(())
+    }
+
+    /// Logs the outcome of a call counted by [`Sim::hip_faulted`].
+    pub(crate) fn hip_log<T: Debug>(&self, op: &'static str, result: &Result<T, HipCode>) {
+        self.lock().record(|| CallRecord {
+            op,
+            args: String::new(),
+            outcome: outcome(result),
+            injected: false,
+        });
+    }
+
     // --- Test controls --------------------------------------------------
+
+    /// Prints every call, as it is logged, on stderr (`AMDGPU_SIM_TRACE`).
+    pub fn set_trace(&self, enabled: bool) {
+        self.lock().trace = enabled;
+    }
 
     /// Arms an HSA fault.
     pub fn inject_hsa(&self, fault: Fault<HsaCode>) {

@@ -502,8 +502,7 @@ c_exports! {
         modelled(|sim| {
             let a = address as usize;
             if a != 0 && host_memory().is_managed(a) {
-                sim.hip_gate("hipFree", String::new)?;
-                return host_memory().free(a, HostKind::Managed);
+                return sim.hip_external("hipFree", || host_memory().free(a, HostKind::Managed));
             }
             sim.hip_free("hipFree", a as u64)
         })

@@ -25,6 +25,8 @@ use amdgpu_sim::{Machine, Sim};
 pub const MACHINE_ENV: &str = "AMDGPU_SIM_MACHINE";
 /// Environment variable holding the fault specification.
 pub const FAULTS_ENV: &str = "AMDGPU_SIM_FAULTS";
+/// Environment variable that, set to `1`, prints every call on stderr.
+pub const TRACE_ENV: &str = "AMDGPU_SIM_TRACE";
 /// Environment variable naming the report file.
 pub const REPORT_ENV: &str = "AMDGPU_SIM_REPORT";
 
@@ -99,6 +101,7 @@ impl Node {
         })?;
         let machine = load_machine(&machine).map_err(|e| format!("{MACHINE_ENV}: {e}"))?;
         let sim = Sim::new(machine);
+        sim.set_trace(env(TRACE_ENV).is_some_and(|v| v == "1"));
         if let Some(spec) = env(FAULTS_ENV) {
             crate::spec::arm(&sim, &spec).map_err(|e| format!("{FAULTS_ENV}: {e}"))?;
         }
@@ -179,6 +182,11 @@ pub fn report(sim: &Sim) -> String {
     for record in log.iter().filter(|r| r.injected) {
         out.push_str(&format!("injected {} -> {}\n", record.op, record.outcome));
     }
-    out.push_str(&format!("launches {}\n", sim.hip_launches().1));
+    out.push_str(&format!(
+        "launches {}\nhsa_calls {}\nhip_calls {}\n",
+        sim.hip_launches().1,
+        sim.hsa_call_count(),
+        sim.hip_call_count()
+    ));
     out
 }
