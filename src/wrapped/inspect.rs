@@ -269,19 +269,19 @@ fn inspect_hip1(data: &[u8]) -> Result<InspectReport<'_>> {
 
 fn inspect_elf<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectReport<'a>> {
     let target = code_object_target(data)?;
-    let note = crate::codeobj::notes::find_metadata_note(data)?;
-    // Kernel by kernel: each one's arguments are dropped once projected, so
-    // a huge object never holds every kernel's metadata and its report at
-    // once. The first failing kernel is kept and reported after the decode
-    // (whose own errors, and the missing-target check, come first).
+    // Kernel by kernel, over every metadata note: each one's arguments are
+    // dropped once projected, so a huge object never holds every kernel's
+    // metadata and its report at once. The first failing kernel is kept and
+    // reported after the decode (whose own errors, and the missing-target
+    // check, come first).
     let mut raw = RawExports {
         exports: Vec::new(),
         failure: None,
         index: 0,
-        limit: note.len() / 64,
+        limit: data.len() / 64,
         limits,
     };
-    let header = metadata::visit_msgpack(note, &mut raw)?;
+    let header = metadata::visit_elf(data, &mut raw)?;
     if header.target.is_none_or(str::is_empty) {
         return Err(status!(
             InvalidArgument,
@@ -312,7 +312,8 @@ struct RawExports<'a, 'l> {
 
 impl<'a> KernelVisitor<'a> for RawExports<'a, '_> {
     fn kernel_count(&mut self, count: usize) {
-        self.exports.reserve_exact(count.min(self.limit));
+        let room = self.limit.saturating_sub(self.exports.len());
+        self.exports.reserve_exact(count.min(room));
     }
 
     fn kernel(&mut self, kernel: KernelMetadata<'a>) -> Result<()> {
