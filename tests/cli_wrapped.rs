@@ -67,6 +67,75 @@ fn inspect_text_of_a_raw_hsaco() {
         .stdout(predicate::str::contains("1x1x1 (dynamic)"));
 }
 
+/// `inspect` is a viewer: a raw HSACO with kernels IREE's HAL cannot
+/// describe (`mixed_args`: `char`/`short` arguments; `dynamic_lds`: a dynamic
+/// LDS pointer) lists all five kernels, those two with the reason, while
+/// `load` refuses naming both.
+#[test]
+fn inspect_lists_every_kernel_and_load_names_every_refused_one() {
+    let file = fixture("hsaco/kernels.gfx942.cov5.hsaco");
+    let out = cli()
+        .args(["inspect", &file, "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let exports = json["exports"].as_array().unwrap();
+    let names: Vec<_> = exports
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "lds_reduce",
+            "scratch_walk",
+            "mixed_args",
+            "dynamic_lds",
+            "implicit_args"
+        ]
+    );
+    for export in exports {
+        let refused = matches!(export["name"].as_str(), Some("mixed_args" | "dynamic_lds"));
+        assert_eq!(export["hal_error"].is_string(), refused, "{export}");
+        assert_eq!(export["hal_error"].is_null(), !refused, "{export}");
+        // No projection, no HAL counts: null, never a made-up 0.
+        assert_eq!(export["constant_count"].is_null(), refused, "{export}");
+        assert_eq!(export["binding_count"].is_null(), refused, "{export}");
+    }
+    assert_eq!(
+        exports[2]["hal_error"],
+        "INVALID_ARGUMENT; AMDGPU kernel `mixed_args` by_value argument 1 size 1 is not a whole \
+         number of 32-bit HAL constants"
+    );
+    assert_eq!(
+        exports[3]["hal_error"],
+        "INVALID_ARGUMENT; AMDGPU kernel `dynamic_lds` argument 1 uses unsupported reflected \
+         value_kind `dynamic_shared_pointer`"
+    );
+    cli()
+        .args(["inspect", &file])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "    HAL refuses:     INVALID_ARGUMENT; AMDGPU kernel `mixed_args` by_value",
+        ))
+        .stdout(predicate::str::contains("constants:       -   bindings: -"));
+    cli()
+        .args(["load", &file, "--machine", "mi300x-8"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains(
+            "2 of 5 kernels are outside IREE's HAL projection: AMDGPU kernel `mixed_args` by_value",
+        ))
+        .stderr(predicate::str::contains(
+            "; AMDGPU kernel `dynamic_lds` argument 1 uses unsupported reflected value_kind",
+        ));
+}
+
 #[test]
 fn inspect_of_a_spirv_bundle_fails_clearly() {
     cli()
@@ -136,8 +205,12 @@ fn pack_of_kernels_outside_the_projection_names_them() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("mixed_args"))
+        .stderr(predicate::str::contains("dynamic_lds"))
         .stderr(predicate::str::contains("INVALID_ARGUMENT"))
-        .stderr(predicate::str::contains("--kernel NAME"));
+        .stderr(predicate::str::contains(
+            "pack the others with `--kernel NAME` (repeatable): lds_reduce, scratch_walk, \
+             implicit_args",
+        ));
     assert!(!out.exists());
     cli()
         .args(["pack", &fixture("hsaco/kernels.gfx942.cov5.hsaco"), "-o"])

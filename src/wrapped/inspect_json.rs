@@ -63,6 +63,13 @@ impl Chunk<'_> {
             .extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
     }
 
+    fn opt_int(&mut self, value: Option<impl itoa::Integer>) {
+        match value {
+            Some(value) => self.int(value),
+            None => self.raw(b"null"),
+        }
+    }
+
     fn bool(&mut self, value: bool) {
         self.raw(if value { b"true" } else { b"false" });
     }
@@ -87,9 +94,9 @@ impl Chunk<'_> {
         self.raw(b"\n      ],\n      \"dynamic_workgroup_size\": ");
         self.bool(export.dynamic_workgroup_size);
         self.raw(b",\n      \"constant_count\": ");
-        self.int(export.constant_count);
+        self.opt_int(export.constant_count);
         self.raw(b",\n      \"binding_count\": ");
-        self.int(export.binding_count);
+        self.opt_int(export.binding_count);
         self.raw(b",\n      \"parameters\": ");
         if export.parameters.is_empty() {
             self.raw(b"[]");
@@ -109,6 +116,11 @@ impl Chunk<'_> {
         self.int(export.group_segment_size);
         self.raw(b",\n      \"private_segment_size\": ");
         self.int(export.private_segment_size);
+        self.raw(b",\n      \"hal_error\": ");
+        match &export.hal_error {
+            Some(reason) => self.string(reason),
+            None => self.raw(b"null"),
+        }
         self.raw(b"\n    }");
     }
 
@@ -155,13 +167,14 @@ mod tests {
             symbol: name,
             workgroup_size: [64, 1, 1],
             dynamic_workgroup_size: false,
-            constant_count: 1,
-            binding_count: 2,
+            constant_count: Some(1),
+            binding_count: Some(2),
             parameters,
             kernarg_size: u32::MAX,
             kernarg_alignment: 8,
             group_segment_size: 0,
             private_segment_size: 16,
+            hal_error: None,
         }
     }
 
@@ -235,6 +248,12 @@ mod tests {
                     let mut e = export(name, parameters);
                     e.kernarg_size = sizes.2;
                     e.dynamic_workgroup_size = sizes.3;
+                    if sizes.3 {
+                        // A refused raw kernel: no counts, a reason to escape.
+                        e.constant_count = None;
+                        e.binding_count = None;
+                        e.hal_error = Some(format!("INVALID_ARGUMENT; \"{name}\"\n"));
+                    }
                     e
                 })
                 .collect();

@@ -1,7 +1,7 @@
 //! `pack`: wraps a raw HSACO into an `AMD1` executable, one export per kernel
 //! of its metadata, the way IREE's compiler lays one out.
 
-use crate::codeobj::metadata::{CodeObjectMetadata, KernelMetadata, ValueKind};
+use crate::codeobj::metadata::{CodeObjectMetadata, KernelMetadata, ValueKind, projection_refusal};
 use crate::status;
 use crate::status::{Result, ResultExt};
 
@@ -50,9 +50,7 @@ impl Default for PackOptions {
 /// required workgroup size (or the default), the 32-bit constant count and one
 /// binding per `global_buffer` argument (`READ_ONLY` when the kernel only reads it).
 fn export_for(kernel: &KernelMetadata<'_>, options: &PackOptions) -> Result<ExportSpec> {
-    let requirements = kernel
-        .default_export_parameter_requirements()
-        .annotate_with(|| format!("projecting HSACO parameters for kernel `{}`", kernel.symbol))?;
+    let requirements = kernel.default_export_parameter_requirements()?;
     let binding_flags = kernel
         .args
         .iter()
@@ -107,18 +105,36 @@ pub fn pack(hsaco: &[u8], options: &PackOptions) -> Result<Vec<u8>> {
                 .any(|wanted| kernel.reflection_name == wanted || kernel.symbol == wanted)
         })
     };
-    let exports = metadata
-        .kernels
-        .iter()
-        .filter(is_selected)
-        .map(|kernel| {
-            // The loader resolves exports by symbol: an ambiguous one is refused here.
-            metadata.find_kernel_by_symbol(kernel.symbol)?;
-            export_for(kernel, options).annotate(
-                "only kernels IREE's HAL can describe can be packed; select them with `--kernel NAME`",
+    // Every selected kernel is tried before failing, so that the error names
+    // all the refused ones and all the ones `--kernel` could pick instead.
+    let selected: Vec<&KernelMetadata<'_>> = metadata.kernels.iter().filter(is_selected).collect();
+    let mut exports = Vec::with_capacity(selected.len());
+    let mut refused = Vec::new();
+    let mut packable = Vec::new();
+    for kernel in &selected {
+        // The loader resolves exports by symbol: an ambiguous one is refused here.
+        let export = metadata
+            .find_kernel_by_symbol(kernel.symbol)
+            .and_then(|_| export_for(kernel, options));
+        match export {
+            Ok(export) => {
+                packable.push(kernel.reflection_name);
+                exports.push(export);
+            }
+            Err(status) => refused.push(status),
+        }
+    }
+    if !refused.is_empty() {
+        let hint = if packable.is_empty() {
+            "no selected kernel can be packed".to_owned()
+        } else {
+            format!(
+                "pack the others with `--kernel NAME` (repeatable): {}",
+                packable.join(", ")
             )
-        })
-        .collect::<Result<Vec<_>>>()?;
+        };
+        return Err(projection_refusal(&refused, selected.len(), "kernels").annotate(hint));
+    }
     let spec = ExecutableSpec {
         isa: Some(target.to_string()),
         exports,

@@ -10,7 +10,7 @@ mod msgpack;
 pub use decode::{KernelVisitor, MAX_ARGS_PER_KERNEL, MAX_KERNEL_COUNT, MetadataHeader};
 pub use export::{
     ExportParameter, ExportParameterRequirements, ExportParameters, MAX_PARAMETER_COUNT,
-    MAX_PARAMETER_SIZE, ParameterType,
+    MAX_PARAMETER_SIZE, ParameterType, projection_refusal,
 };
 pub use model::{ArgMetadata, CodeObjectMetadata, KernelMetadata, ValueKind, reflection_name};
 pub use msgpack::{MAX_NESTING_DEPTH, MAX_STRING_LENGTH};
