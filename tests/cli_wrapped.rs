@@ -136,6 +136,29 @@ fn inspect_lists_every_kernel_and_load_names_every_refused_one() {
         ));
 }
 
+/// The first 2,000 bytes of a real HSACO: no kernel list, no `size: 2000`,
+/// one error line naming what llvm-readelf names.
+#[test]
+fn a_truncated_code_object_is_refused_by_inspect_and_load() {
+    let file = fixture("hsaco/broken/vector_add.gfx942.cov5.first2000.hsaco");
+    for args in [
+        vec!["inspect", &file],
+        vec!["inspect", &file, "--json"],
+        vec!["load", &file],
+    ] {
+        cli()
+            .args(&args)
+            .assert()
+            .code(1)
+            .stdout(predicate::str::is_empty())
+            .stderr(predicate::str::starts_with(
+                "Error: INVALID_ARGUMENT; AMDGPU ELF section headers exceed file bounds: the \
+                 section header table goes past the end of the file (e_shoff 0x1100 + 17 x 64 \
+                 bytes, file is 2000 bytes); the file is truncated or corrupt",
+            ));
+    }
+}
+
 #[test]
 fn inspect_of_a_spirv_bundle_fails_clearly() {
     cli()

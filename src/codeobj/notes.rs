@@ -28,6 +28,7 @@ use goblin::elf::section_header::SHT_NOTE;
 
 use super::bytes;
 use super::elf::{ELF64_HEADER_SIZE, ELF64_PHDR_SIZE, ELF64_SHDR_SIZE, is_elf};
+use super::layout::check_layout;
 use crate::{Result, Status, status};
 
 /// Note type of the code object V3+ MessagePack metadata.
@@ -167,7 +168,9 @@ pub fn find_metadata_note(data: &[u8]) -> Result<&[u8]> {
 /// The descriptors of every `AMDGPU`/`NT_AMDGPU_METADATA` note of a 64-bit
 /// little-endian AMDGPU ELF, in file order: the MessagePack metadata of each
 /// linked translation unit. Never empty: `NOT_FOUND` when there is no note;
-/// `INVALID_ARGUMENT`/`OUT_OF_RANGE` for malformed tables or notes, and
+/// `INVALID_ARGUMENT` for a file whose tables, segments or sections do not
+/// fit in it ([`check_layout`]: truncated or corrupt),
+/// `INVALID_ARGUMENT`/`OUT_OF_RANGE` for malformed notes, and
 /// `INVALID_ARGUMENT` when the `PT_NOTE` segments and the `SHT_NOTE`
 /// sections hold different metadata notes.
 pub fn find_metadata_notes(data: &[u8]) -> Result<Vec<&[u8]>> {
@@ -205,10 +208,14 @@ pub fn find_metadata_notes(data: &[u8]) -> Result<Vec<&[u8]>> {
             "AMDGPU metadata ELF has non-AMDGPU machine {machine}"
         ));
     }
+    // A truncated or corrupt file never gets as far as its notes.
+    check_layout(data)?;
     let header_field = |offset| bytes::u64_at(data, offset).unwrap_or(0);
     let half = |offset| u64::from(bytes::u16_at(data, offset).unwrap_or(0));
     let (phoff, phentsize, phnum) = (header_field(32), half(54), half(56));
-    let (shoff, shentsize, shnum) = (header_field(40), half(58), half(60));
+    let (shoff, shentsize) = (header_field(40), half(58));
+    // As llvm-readelf: no section header offset, no sections.
+    let shnum = if shoff == 0 { 0 } else { half(60) };
 
     if phnum == 0 {
         if shnum == 0 {
