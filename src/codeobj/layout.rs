@@ -195,7 +195,7 @@ fn check_sections(
                     section.entsize
                 ));
             }
-            if section.size % ELF64_SYM_SIZE != 0 {
+            if !section.size.is_multiple_of(ELF64_SYM_SIZE) {
                 return Err(status!(
                     InvalidArgument,
                     "AMDGPU ELF symbol table section {index} has sh_size {} which is not a \
