@@ -243,12 +243,32 @@ fn pack_of_kernels_outside_the_projection_names_them() {
             "lds_reduce",
             "--kernel",
             "scratch_walk",
+            "--workgroup-size",
+            "128,2,1",
             "--json",
         ])
         .assert()
         .success()
         .stdout(predicate::str::contains("\"exports\": 2"));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn pack_asks_for_a_workgroup_size_naming_the_kernels_without_one() {
+    cli()
+        .args([
+            "pack",
+            &fixture("hsaco/vector_add.gfx1100.cov5.hsaco"),
+            "-o",
+            "/dev/null",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains(
+            "no `.reqd_workgroup_size` and an AMD1 export needs a fixed work-group size: \
+             `vector_add` (at most 256 work-items); give it with `--workgroup-size X,Y,Z`",
+        ));
 }
 
 #[test]

@@ -269,12 +269,18 @@ fn pack_then_inspect_round_trips_every_hsaco() {
     let mut partial = 0;
     for (name, hsaco) in hsaco_fixtures() {
         let (supported, refused) = projectable_kernels(&hsaco);
+        // Kernels without `.reqd_workgroup_size` need a size (the largest
+        // every fixture kernel accepts).
+        let sized = PackOptions {
+            default_workgroup_size: Some([64, 1, 1]),
+            ..PackOptions::default()
+        };
         let options = if refused.is_empty() {
-            PackOptions::default()
+            sized
         } else {
             // Packing everything fails naming every kernel IREE cannot
             // describe, and listing the ones `--kernel` can pick.
-            let err = pack(&hsaco, &PackOptions::default()).unwrap_err();
+            let err = pack(&hsaco, &sized).unwrap_err();
             assert_eq!(err.code(), StatusCode::InvalidArgument, "{name}: {err}");
             for symbol in &refused {
                 let kernel = symbol.trim_end_matches(".kd");
@@ -297,7 +303,7 @@ fn pack_then_inspect_round_trips_every_hsaco() {
             partial += 1;
             PackOptions {
                 kernels: Some(supported.clone()),
-                ..PackOptions::default()
+                ..sized
             }
         };
         let packed = pack(&hsaco, &options).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -314,13 +320,17 @@ fn pack_then_inspect_round_trips_every_hsaco() {
         assert_eq!(symbols, supported, "{name}");
         assert_agrees_with_oracle(&name, &wrapped, &hsaco);
         if refused.is_empty() {
-            // The same view as inspecting the raw HSACO, the dynamic size made static.
+            // The same view as inspecting the raw HSACO, the dynamic size
+            // made static: the size given to `pack`.
             let raw =
                 inspect(&hsaco, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(wrapped.format, raw.format, "{name}");
             for (w, r) in wrapped.exports.iter().zip(&raw.exports) {
                 let mut expected = r.clone();
-                expected.dynamic_workgroup_size = false;
+                if expected.dynamic_workgroup_size {
+                    expected.dynamic_workgroup_size = false;
+                    expected.workgroup_size = [64, 1, 1];
+                }
                 assert_eq!(w, &expected, "{name}");
             }
         } else {
@@ -357,6 +367,66 @@ fn pack_refuses_an_unknown_kernel_selection() {
     assert_eq!(pack(&hsaco, &options).unwrap(), by_name);
 }
 
+/// `pack` never invents a work-group size: a kernel without
+/// `.reqd_workgroup_size` needs one given, within its
+/// `.max_flat_workgroup_size` (`vector_add`: 256, from `llvm-readelf-19
+/// --notes`), and the error names every such kernel.
+#[test]
+fn pack_requires_a_workgroup_size_for_kernels_without_one() {
+    let hsaco = std::fs::read(root().join("fixtures/hsaco/vector_add.gfx1100.cov5.hsaco")).unwrap();
+    let err = pack(&hsaco, &PackOptions::default()).unwrap_err();
+    assert_eq!(err.code(), StatusCode::InvalidArgument);
+    assert!(
+        err.mentions(
+            "1 of 2 kernels have no `.reqd_workgroup_size` and an AMD1 export needs a fixed \
+             work-group size: `vector_add` (at most 256 work-items); give it with \
+             `--workgroup-size X,Y,Z`"
+        ),
+        "{err}"
+    );
+    let sized = |size| PackOptions {
+        default_workgroup_size: Some(size),
+        ..PackOptions::default()
+    };
+    let err = pack(&hsaco, &sized([16, 16, 2])).unwrap_err();
+    assert!(
+        err.mentions(
+            "work-group size 16x16x2 (512 work-items) exceeds the `.max_flat_workgroup_size` of \
+             `vector_add` (at most 256)"
+        ),
+        "{err}"
+    );
+    let packed = pack(&hsaco, &sized([16, 16, 1])).unwrap();
+    let report = inspect(&packed, &DeviceLimits::AMDGPU).unwrap();
+    assert_eq!(report.exports[0].workgroup_size, [16, 16, 1]);
+    // A kernel with a required size keeps it, whatever size is given.
+    assert_eq!(report.exports[1].workgroup_size, [64, 1, 1]);
+    // Selecting only kernels with a required size needs no size.
+    let only_bump = PackOptions {
+        kernels: Some(vec!["bump".into()]),
+        ..PackOptions::default()
+    };
+    assert!(pack(&hsaco, &only_bump).is_ok());
+    // Every kernel without a size is named (kernels.*: three of them).
+    let kernels = std::fs::read(root().join("fixtures/hsaco/kernels.gfx942.cov5.hsaco")).unwrap();
+    let projectable = PackOptions {
+        kernels: Some(vec![
+            "lds_reduce".into(),
+            "scratch_walk".into(),
+            "implicit_args".into(),
+        ]),
+        ..PackOptions::default()
+    };
+    let err = pack(&kernels, &projectable).unwrap_err();
+    assert!(
+        err.mentions("2 of 3 kernels have no `.reqd_workgroup_size`")
+            && err.mentions(
+                "`scratch_walk` (at most 256 work-items), `implicit_args` (at most 256 work-items)"
+            ),
+        "{err}"
+    );
+}
+
 #[test]
 fn pack_writes_debug_names_and_sorted_sources() {
     let hsaco = std::fs::read(root().join("fixtures/hsaco/vector_add.gfx1100.cov5.hsaco")).unwrap();
@@ -372,6 +442,7 @@ fn pack_writes_debug_names_and_sorted_sources() {
                 content: b"// a".to_vec(),
             },
         ],
+        default_workgroup_size: Some([32, 2, 1]),
         ..PackOptions::default()
     };
     let packed = pack(&hsaco, &options).unwrap();
@@ -393,9 +464,10 @@ fn pack_writes_debug_names_and_sorted_sources() {
         .map(|e| e.debug_info().unwrap().name().unwrap())
         .collect();
     assert_eq!(names, ["vector_add", "bump"]);
-    // `bump` has `.reqd_workgroup_size` 64x1x1; `vector_add` gets the default.
+    // `bump` has `.reqd_workgroup_size` 64x1x1; `vector_add` has none and
+    // gets the size given.
     let report = inspect(&packed, &DeviceLimits::AMDGPU).unwrap();
-    assert_eq!(report.exports[0].workgroup_size, [1, 1, 1]);
+    assert_eq!(report.exports[0].workgroup_size, [32, 2, 1]);
     assert_eq!(report.exports[1].workgroup_size, [64, 1, 1]);
 }
 
