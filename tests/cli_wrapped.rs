@@ -287,3 +287,46 @@ fn pack_rejects_a_malformed_workgroup_size_as_usage_error() {
             .code(2);
     }
 }
+
+fn json_of(args: &[&str]) -> serde_json::Value {
+    let out = cli()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).unwrap()
+}
+
+/// One meaning per key: the same kernel shows the same `symbol` (its
+/// descriptor symbol) and `kernarg_alignment` (its code object's) in
+/// `inspect` of the raw HSACO, the `AMD1` and the `HIP1` IREE built from it,
+/// and in `load`; the numbers the HAL uses instead have their own keys.
+#[test]
+fn symbol_and_kernarg_alignment_mean_one_thing_everywhere() {
+    let raw = json_of(&["inspect", &fixture("iree/matmul.gfx942.hsaco"), "--json"]);
+    let amd1 = json_of(&["inspect", &fixture("iree/matmul.gfx942.amd1"), "--json"]);
+    let hip1 = json_of(&["inspect", &fixture("iree/matmul.gfx942.hip1"), "--json"]);
+    let loaded = json_of(&["load", &fixture("iree/matmul.gfx942.amd1"), "--json"]);
+    let loaded_raw = json_of(&["load", &fixture("iree/matmul.gfx942.hsaco"), "--json"]);
+    let symbol = "matmul_dispatch_0_matmul_128x64x256_f32.kd";
+    for doc in [&raw, &amd1, &hip1, &loaded, &loaded_raw] {
+        assert_eq!(doc["exports"][0]["symbol"], symbol, "{doc}");
+    }
+    // llvm-readelf-19 --notes: `.kernarg_segment_align: 8`.
+    for doc in [&raw, &amd1, &hip1] {
+        assert_eq!(doc["exports"][0]["kernarg_alignment"], 8, "{doc}");
+    }
+    for doc in [&loaded, &loaded_raw] {
+        let args = &doc["exports"][0]["kernel_args"];
+        assert_eq!(args["kernarg_alignment"], 8, "{doc}");
+        assert_eq!(args["hsa_kernarg_alignment"], 16, "{doc}");
+    }
+    assert_eq!(raw["exports"][0]["hal_symbol"], symbol);
+    assert_eq!(amd1["exports"][0]["hal_symbol"], symbol);
+    assert_eq!(
+        hip1["exports"][0]["hal_symbol"],
+        "matmul_dispatch_0_matmul_128x64x256_f32"
+    );
+}

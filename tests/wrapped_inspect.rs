@@ -116,11 +116,15 @@ fn assert_agrees_with_oracle(name: &str, report: &InspectReport, image: &[u8]) {
     let kernels = oracle(image);
     assert!(!kernels.is_empty(), "{name}: llvm-readelf found no kernels");
     for export in &report.exports {
-        let symbol = if report.container == Container::Hip1 {
-            format!("{}.kd", export.symbol)
+        // `symbol` is the code object's descriptor symbol in every
+        // container; `hal_symbol` what the HAL looks up (HIP: the function).
+        let symbol = export.symbol.to_string();
+        let hal_symbol = if report.container == Container::Hip1 {
+            symbol.trim_end_matches(".kd")
         } else {
-            export.symbol.to_string()
+            &symbol
         };
+        assert_eq!(export.hal_symbol, hal_symbol, "{name}");
         let kernel = kernels
             .get(&symbol)
             .unwrap_or_else(|| panic!("{name}: no {symbol}"));

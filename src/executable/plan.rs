@@ -48,6 +48,10 @@ pub struct LoadPlan<'a> {
     pub reflection: Reflection,
     /// The loader symbol of each export (the kernel descriptor, `name.kd`).
     pub symbols: Vec<String>,
+    /// Each export's kernarg segment alignment as its code object declares
+    /// it (`.kernarg_segment_align`). The HSA loader reports its own number
+    /// (ROCr: a fixed 16), which is what the HAL's kernel-args records carry.
+    pub kernarg_alignments: Vec<u32>,
 }
 
 /// HAL counts and parameters projected from one kernel's metadata.
@@ -107,6 +111,7 @@ pub fn plan_raw_hsaco<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<LoadP
     }
     let mut reflection = Reflection::with_capacity(metadata.kernels.len());
     let mut symbols = Vec::with_capacity(metadata.kernels.len());
+    let mut kernarg_alignments = Vec::with_capacity(metadata.kernels.len());
     // Every kernel is checked before failing, so that the error names all
     // the kernels IREE's HAL refuses, not only the first.
     let mut refused = Vec::new();
@@ -144,6 +149,7 @@ pub fn plan_raw_hsaco<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<LoadP
             projection.parameters,
         )?;
         symbols.push(kernel.symbol.to_owned());
+        kernarg_alignments.push(kernel.kernarg_segment_align);
     }
     if !refused.is_empty() {
         return Err(
@@ -156,6 +162,7 @@ pub fn plan_raw_hsaco<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<LoadP
         code_object: data,
         reflection,
         symbols,
+        kernarg_alignments,
     })
 }
 
@@ -173,6 +180,7 @@ pub fn plan_wrapped<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<LoadPla
     let count = exports.map_or(0, |e| e.len());
     let mut reflection = Reflection::with_capacity(count);
     let mut symbols = Vec::with_capacity(count);
+    let mut kernarg_alignments = Vec::with_capacity(count);
     let mut refused = Vec::new();
     for (i, export) in exports.iter().flatten().enumerate() {
         let symbol = export.symbol_name().unwrap_or_default();
@@ -239,6 +247,7 @@ pub fn plan_wrapped<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<LoadPla
             projection.parameters,
         )?;
         symbols.push(symbol.to_owned());
+        kernarg_alignments.push(kernel.kernarg_segment_align);
     }
     if !refused.is_empty() {
         return Err(projection_refusal(&refused, count, "exports")
@@ -249,5 +258,6 @@ pub fn plan_wrapped<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<LoadPla
         code_object: image,
         reflection,
         symbols,
+        kernarg_alignments,
     })
 }

@@ -44,8 +44,13 @@ pub struct ParameterReport<'a> {
 pub struct ExportReport<'a> {
     /// The HAL function name.
     pub name: &'a str,
-    /// The code-object symbol (`.kd` for AMDGPU; the kernel function for HIP).
+    /// The code object's kernel descriptor symbol (`.symbol` of its
+    /// metadata, `name.kd`), in every container.
     pub symbol: &'a str,
+    /// The name IREE's HAL resolves the export by: the descriptor symbol
+    /// (`hsa_executable_get_symbol_by_name`) for `AMD1` and raw HSACOs, the
+    /// kernel function name (`hipModuleGetFunction`) for `HIP1`.
+    pub hal_symbol: &'a str,
     /// The workgroup (block) size; 1x1x1 when dynamic.
     pub workgroup_size: [u32; 3],
     /// True for a raw-HSACO kernel without `.reqd_workgroup_size`.
@@ -107,7 +112,7 @@ fn parameter_report<'a>(parameter: &ExportParameter<'a>) -> ParameterReport<'a> 
 fn kernel_export<'a>(
     kernel: &KernelMetadata<'a>,
     name: &'a str,
-    symbol: &'a str,
+    hal_symbol: &'a str,
     workgroup_size: [u32; 3],
     dynamic_workgroup_size: bool,
     declared: Option<(u32, u32)>,
@@ -125,14 +130,14 @@ fn kernel_export<'a>(
                 Some((constants, _)) if u32::from(reflected.constant_count) > constants => {
                     reasons.push(status!(
                         InvalidArgument,
-                        "HSACO metadata for export `{symbol}` declares {} reflected constants but ExecutableDef only declares {constants}",
+                        "HSACO metadata for export `{hal_symbol}` declares {} reflected constants but ExecutableDef only declares {constants}",
                         reflected.constant_count
                     ));
                 }
                 Some((_, bindings)) if u32::from(reflected.binding_count) > bindings => {
                     reasons.push(status!(
                         InvalidArgument,
-                        "HSACO metadata for export `{symbol}` declares {} reflected bindings but ExecutableDef only declares {bindings}",
+                        "HSACO metadata for export `{hal_symbol}` declares {} reflected bindings but ExecutableDef only declares {bindings}",
                         reflected.binding_count
                     ));
                 }
@@ -156,7 +161,8 @@ fn kernel_export<'a>(
     });
     ExportReport {
         name,
-        symbol,
+        symbol: kernel.symbol,
+        hal_symbol,
         workgroup_size,
         dynamic_workgroup_size,
         constant_count: counts.map(|(constants, _)| constants),
@@ -410,6 +416,9 @@ impl fmt::Display for InspectReport<'_> {
             };
             writeln!(f, "[{i}] {}", export.name)?;
             writeln!(f, "    symbol:          {}", export.symbol)?;
+            if export.hal_symbol != export.symbol {
+                writeln!(f, "    HAL symbol:      {}", export.hal_symbol)?;
+            }
             writeln!(f, "    workgroup size:  {x}x{y}x{z}{dynamic}")?;
             let count =
                 |value: Option<u32>| value.map_or_else(|| "-".to_owned(), |v| v.to_string());

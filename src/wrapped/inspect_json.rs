@@ -84,6 +84,8 @@ impl Chunk<'_> {
         self.string(export.name);
         self.raw(b",\n      \"symbol\": ");
         self.string(export.symbol);
+        self.raw(b",\n      \"hal_symbol\": ");
+        self.string(export.hal_symbol);
         self.raw(b",\n      \"workgroup_size\": [\n        ");
         let [x, y, z] = export.workgroup_size;
         self.int(x);
@@ -165,6 +167,7 @@ mod tests {
         ExportReport {
             name,
             symbol: name,
+            hal_symbol: name,
             workgroup_size: [64, 1, 1],
             dynamic_workgroup_size: false,
             constant_count: Some(1),
