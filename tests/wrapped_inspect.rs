@@ -34,7 +34,9 @@ fn files(dir: &str, ext: &str) -> Vec<(String, Vec<u8>)> {
 }
 
 /// Kernel facts as `llvm-readelf-19 --notes` prints them (YAML), by symbol:
-/// kernarg size and alignment, group and private segment sizes, reqd size.
+/// kernarg size and alignment, group and private segment sizes, reqd size,
+/// register and spill counts, wavefront size, max flat work-group size and
+/// dynamic stack (`None`: readelf shows no such key).
 #[derive(Debug, Default, PartialEq)]
 struct OracleKernel {
     kernarg_size: u32,
@@ -42,6 +44,14 @@ struct OracleKernel {
     group_segment_size: u32,
     private_segment_size: u32,
     reqd_workgroup_size: Vec<u32>,
+    vgpr_count: Option<u32>,
+    sgpr_count: Option<u32>,
+    agpr_count: Option<u32>,
+    vgpr_spill_count: Option<u32>,
+    sgpr_spill_count: Option<u32>,
+    wavefront_size: Option<u32>,
+    max_flat_workgroup_size: Option<u32>,
+    uses_dynamic_stack: Option<bool>,
 }
 
 fn oracle(image: &[u8]) -> BTreeMap<String, OracleKernel> {
@@ -102,6 +112,16 @@ fn oracle(image: &[u8]) -> BTreeMap<String, OracleKernel> {
             ".kernarg_segment_align" => kernel.kernarg_alignment = value.parse().unwrap(),
             ".group_segment_fixed_size" => kernel.group_segment_size = value.parse().unwrap(),
             ".private_segment_fixed_size" => kernel.private_segment_size = value.parse().unwrap(),
+            ".vgpr_count" => kernel.vgpr_count = Some(value.parse().unwrap()),
+            ".sgpr_count" => kernel.sgpr_count = Some(value.parse().unwrap()),
+            ".agpr_count" => kernel.agpr_count = Some(value.parse().unwrap()),
+            ".vgpr_spill_count" => kernel.vgpr_spill_count = Some(value.parse().unwrap()),
+            ".sgpr_spill_count" => kernel.sgpr_spill_count = Some(value.parse().unwrap()),
+            ".wavefront_size" => kernel.wavefront_size = Some(value.parse().unwrap()),
+            ".max_flat_workgroup_size" => {
+                kernel.max_flat_workgroup_size = Some(value.parse().unwrap());
+            }
+            ".uses_dynamic_stack" => kernel.uses_dynamic_stack = Some(value.parse().unwrap()),
             _ => {}
         }
     }
@@ -139,6 +159,38 @@ fn assert_agrees_with_oracle(name: &str, report: &InspectReport, image: &[u8]) {
         );
         assert_eq!(
             export.private_segment_size, kernel.private_segment_size,
+            "{name} {symbol}"
+        );
+        let ours = (
+            [
+                export.vgpr_count,
+                export.sgpr_count,
+                export.agpr_count,
+                export.vgpr_spill_count,
+                export.sgpr_spill_count,
+                export.wavefront_size,
+                export.max_flat_workgroup_size,
+            ],
+            export.uses_dynamic_stack,
+        );
+        let theirs = (
+            [
+                kernel.vgpr_count,
+                kernel.sgpr_count,
+                kernel.agpr_count,
+                kernel.vgpr_spill_count,
+                kernel.sgpr_spill_count,
+                kernel.wavefront_size,
+                kernel.max_flat_workgroup_size,
+            ],
+            kernel.uses_dynamic_stack,
+        );
+        assert_eq!(ours, theirs, "{name} {symbol}: registers, wavefront, stack");
+        // LLVM 19 writes all of them for every kernel, but `.agpr_count`
+        // only for targets with AGPRs (gfx90a, gfx942).
+        let agpr = export.agpr_count.is_some();
+        assert!(
+            theirs.0.iter().filter(|n| n.is_some()).count() == 6 + usize::from(agpr),
             "{name} {symbol}"
         );
         if report.container == Container::Elf {
@@ -273,6 +325,12 @@ fn pack_then_inspect_round_trips_every_hsaco() {
     let mut partial = 0;
     for (name, hsaco) in hsaco_fixtures() {
         let (supported, refused) = projectable_kernels(&hsaco);
+        // The raw view lists every kernel, refused ones included, with
+        // readelf's facts.
+        let raw = inspect(&hsaco, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_agrees_with_oracle(&name, &raw, &hsaco);
+        let reasons = raw.exports.iter().filter(|e| e.hal_error.is_some()).count();
+        assert_eq!(reasons, refused.len(), "{name}");
         // Kernels without `.reqd_workgroup_size` need a size (the largest
         // every fixture kernel accepts).
         let sized = PackOptions {

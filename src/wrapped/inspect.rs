@@ -71,6 +71,22 @@ pub struct ExportReport<'a> {
     pub group_segment_size: u32,
     /// `.private_segment_fixed_size` (scratch bytes per work-item).
     pub private_segment_size: u32,
+    /// `.vgpr_count`: vector registers (arch VGPRs) per work-item.
+    pub vgpr_count: Option<u32>,
+    /// `.sgpr_count`: scalar registers per wavefront.
+    pub sgpr_count: Option<u32>,
+    /// `.agpr_count`: accumulation registers (GFX90A/GFX942) per work-item.
+    pub agpr_count: Option<u32>,
+    /// `.vgpr_spill_count`: VGPRs spilled to scratch.
+    pub vgpr_spill_count: Option<u32>,
+    /// `.sgpr_spill_count`: SGPRs spilled.
+    pub sgpr_spill_count: Option<u32>,
+    /// `.wavefront_size`: 32 or 64.
+    pub wavefront_size: Option<u32>,
+    /// `.max_flat_workgroup_size`: most work-items per work-group.
+    pub max_flat_workgroup_size: Option<u32>,
+    /// `.uses_dynamic_stack`: the stack size is not known at compile time.
+    pub uses_dynamic_stack: Option<bool>,
     /// Why IREE's HAL would refuse this export (`load` and `pack` fail on
     /// it), as `CODE; message`; `None` when it can be loaded.
     pub hal_error: Option<String>,
@@ -172,6 +188,14 @@ fn kernel_export<'a>(
         kernarg_alignment: kernel.kernarg_segment_align,
         group_segment_size: kernel.group_segment_fixed_size,
         private_segment_size: kernel.private_segment_fixed_size,
+        vgpr_count: kernel.vgpr_count,
+        sgpr_count: kernel.sgpr_count,
+        agpr_count: kernel.agpr_count,
+        vgpr_spill_count: kernel.vgpr_spill_count,
+        sgpr_spill_count: kernel.sgpr_spill_count,
+        wavefront_size: kernel.wavefront_size,
+        max_flat_workgroup_size: kernel.max_flat_workgroup_size,
+        uses_dynamic_stack: kernel.uses_dynamic_stack,
         hal_error,
     }
 }
@@ -407,6 +431,8 @@ impl fmt::Display for InspectReport<'_> {
         writeln!(f, "size:                {} bytes", self.size)?;
         writeln!(f, "code object version: {}", self.code_object_version)?;
         writeln!(f, "exports:             {}", self.exports.len())?;
+        // An absent number (no projection, a key the metadata omits) is `-`.
+        let show = |value: Option<u32>| value.map_or_else(|| "-".to_owned(), |v| v.to_string());
         for (i, export) in self.exports.iter().enumerate() {
             let [x, y, z] = export.workgroup_size;
             let dynamic = if export.dynamic_workgroup_size {
@@ -420,13 +446,11 @@ impl fmt::Display for InspectReport<'_> {
                 writeln!(f, "    HAL symbol:      {}", export.hal_symbol)?;
             }
             writeln!(f, "    workgroup size:  {x}x{y}x{z}{dynamic}")?;
-            let count =
-                |value: Option<u32>| value.map_or_else(|| "-".to_owned(), |v| v.to_string());
             writeln!(
                 f,
                 "    constants:       {}   bindings: {}",
-                count(export.constant_count),
-                count(export.binding_count)
+                show(export.constant_count),
+                show(export.binding_count)
             )?;
             writeln!(
                 f,
@@ -437,6 +461,26 @@ impl fmt::Display for InspectReport<'_> {
                 f,
                 "    segments:        group {} bytes, private {} bytes",
                 export.group_segment_size, export.private_segment_size
+            )?;
+            writeln!(
+                f,
+                "    registers:       vgpr {}, sgpr {}, agpr {}; spilled vgpr {}, sgpr {}",
+                show(export.vgpr_count),
+                show(export.sgpr_count),
+                show(export.agpr_count),
+                show(export.vgpr_spill_count),
+                show(export.sgpr_spill_count)
+            )?;
+            writeln!(
+                f,
+                "    wavefront:       {}   max flat workgroup: {}   dynamic stack: {}",
+                show(export.wavefront_size),
+                show(export.max_flat_workgroup_size),
+                match export.uses_dynamic_stack {
+                    Some(true) => "yes",
+                    Some(false) => "no",
+                    None => "-",
+                }
             )?;
             if let Some(reason) = &export.hal_error {
                 writeln!(f, "    HAL refuses:     {reason}")?;

@@ -118,6 +118,25 @@ impl Chunk<'_> {
         self.int(export.group_segment_size);
         self.raw(b",\n      \"private_segment_size\": ");
         self.int(export.private_segment_size);
+        self.raw(b",\n      \"vgpr_count\": ");
+        self.opt_int(export.vgpr_count);
+        self.raw(b",\n      \"sgpr_count\": ");
+        self.opt_int(export.sgpr_count);
+        self.raw(b",\n      \"agpr_count\": ");
+        self.opt_int(export.agpr_count);
+        self.raw(b",\n      \"vgpr_spill_count\": ");
+        self.opt_int(export.vgpr_spill_count);
+        self.raw(b",\n      \"sgpr_spill_count\": ");
+        self.opt_int(export.sgpr_spill_count);
+        self.raw(b",\n      \"wavefront_size\": ");
+        self.opt_int(export.wavefront_size);
+        self.raw(b",\n      \"max_flat_workgroup_size\": ");
+        self.opt_int(export.max_flat_workgroup_size);
+        self.raw(b",\n      \"uses_dynamic_stack\": ");
+        match export.uses_dynamic_stack {
+            Some(value) => self.bool(value),
+            None => self.raw(b"null"),
+        }
         self.raw(b",\n      \"hal_error\": ");
         match &export.hal_error {
             Some(reason) => self.string(reason),
@@ -177,6 +196,14 @@ mod tests {
             kernarg_alignment: 8,
             group_segment_size: 0,
             private_segment_size: 16,
+            vgpr_count: Some(12),
+            sgpr_count: None,
+            agpr_count: Some(0),
+            vgpr_spill_count: Some(u32::MAX),
+            sgpr_spill_count: None,
+            wavefront_size: Some(64),
+            max_flat_workgroup_size: Some(1024),
+            uses_dynamic_stack: Some(false),
             hal_error: None,
         }
     }
@@ -251,6 +278,8 @@ mod tests {
                     let mut e = export(name, parameters);
                     e.kernarg_size = sizes.2;
                     e.dynamic_workgroup_size = sizes.3;
+                    e.uses_dynamic_stack = [None, Some(true), Some(false)][kinds.len() % 3];
+                    e.sgpr_count = sizes.3.then_some(sizes.2);
                     if sizes.3 {
                         // A refused raw kernel: no counts, a reason to escape.
                         e.constant_count = None;
