@@ -330,3 +330,52 @@ fn symbol_and_kernarg_alignment_mean_one_thing_everywhere() {
         "matmul_dispatch_0_matmul_128x64x256_f32"
     );
 }
+
+/// Three translation units linked into one object (three metadata notes,
+/// as `llvm-readelf-19 --notes` lists them): `inspect`, `load` and `pack`
+/// see all nine kernels of `src/multi_tu_{a,b,c}.cl`, shared or relocatable.
+#[test]
+fn every_kernel_of_a_multi_unit_object_is_seen() {
+    let nine = [
+        "a_copy",
+        "a_scale",
+        "a_fill",
+        "b_tile_sum",
+        "b_scratch",
+        "b_add",
+        "c_offset",
+        "c_implicit",
+        "c_transpose",
+    ];
+    for file in [
+        "hsaco/multi_tu.gfx942.cov5.hsaco",
+        "hsaco/multi_tu.gfx1100.cov5.o",
+    ] {
+        let json = json_of(&["inspect", &fixture(file), "--json"]);
+        let names: Vec<_> = json["exports"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, nine, "{file}");
+    }
+    let loaded = json_of(&[
+        "load",
+        &fixture("hsaco/multi_tu.gfx942.cov5.hsaco"),
+        "--json",
+    ]);
+    assert_eq!(loaded["exports"].as_array().unwrap().len(), 9);
+    assert_eq!(loaded["exports"][8]["symbol"], "c_transpose.kd");
+    let dir = std::env::temp_dir().join(format!("amdgpu-hal-cli-multi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("multi.amd1");
+    cli()
+        .args(["pack", &fixture("hsaco/multi_tu.gfx942.cov5.hsaco"), "-o"])
+        .arg(&out)
+        .args(["--workgroup-size", "64,1,1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("gfx942, 9 exports"));
+    std::fs::remove_dir_all(&dir).ok();
+}

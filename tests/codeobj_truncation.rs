@@ -66,10 +66,11 @@ fn assert_clear(name: &str, len: usize, what: &str, err: &amdgpu_hal::Status) {
 #[test]
 fn every_prefix_of_every_real_fixture_is_refused() {
     let mut all = files("fixtures/hsaco", "hsaco");
+    all.extend(files("fixtures/hsaco", "o"));
     for ext in ["hsaco", "amd1", "hip1"] {
         all.extend(files("fixtures/iree", ext));
     }
-    assert!(all.len() >= 78, "{} fixtures", all.len());
+    assert!(all.len() >= 84, "{} fixtures", all.len());
     let limits = DeviceLimits::AMDGPU;
     let (mut cases, mut fixtures) = (0usize, 0usize);
     for (name, data) in &all {

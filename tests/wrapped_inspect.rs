@@ -54,6 +54,26 @@ struct OracleKernel {
     uses_dynamic_stack: Option<bool>,
 }
 
+/// Whether `llvm-readelf-19` runs here. Without it the oracle comparisons
+/// print one `skipped:` line and are skipped — unless
+/// `AMDGPU_HAL_REQUIRE_ALL=1` (CI), where its absence fails.
+fn have_readelf() -> bool {
+    static FOUND: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FOUND.get_or_init(|| {
+        let found = Command::new("llvm-readelf-19")
+            .arg("--version")
+            .output()
+            .is_ok_and(|out| out.status.success());
+        if !found {
+            println!(
+                "skipped: comparing inspect's kernel facts with llvm-readelf-19 --notes (needs \
+                 Debian package llvm-19)"
+            );
+        }
+        found
+    })
+}
+
 fn oracle(image: &[u8]) -> BTreeMap<String, OracleKernel> {
     let dir =
         std::env::temp_dir().join(format!("amdgpu-hal-wrapped-oracle-{}", std::process::id()));
@@ -133,6 +153,13 @@ fn oracle(image: &[u8]) -> BTreeMap<String, OracleKernel> {
 
 /// Every export's kernel facts equal what llvm-readelf reads from `image`.
 fn assert_agrees_with_oracle(name: &str, report: &InspectReport, image: &[u8]) {
+    if !have_readelf() {
+        assert!(
+            std::env::var("AMDGPU_HAL_REQUIRE_ALL").as_deref() != Ok("1"),
+            "llvm-readelf-19 is required (AMDGPU_HAL_REQUIRE_ALL=1): install Debian package llvm-19"
+        );
+        return;
+    }
     let kernels = oracle(image);
     assert!(!kernels.is_empty(), "{name}: llvm-readelf found no kernels");
     for export in &report.exports {
