@@ -5,8 +5,10 @@
 //! The wrapped FlatBuffer gives each export's HAL view (name, symbol,
 //! workgroup size, constant and binding counts); the code object's metadata
 //! gives the kernel facts (reflected parameters, kernarg size and alignment,
-//! segment sizes). Both are checked against each other the way IREE's loader
-//! does.
+//! segment sizes, register counts). Both are checked against each other the
+//! way IREE's loader does; where the loader would refuse an export, the
+//! export is still listed, with the reason in `hal_error` (`inspect` is a
+//! viewer: every kernel of every metadata note is shown).
 
 use std::fmt;
 
