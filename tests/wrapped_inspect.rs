@@ -34,7 +34,9 @@ fn files(dir: &str, ext: &str) -> Vec<(String, Vec<u8>)> {
 }
 
 /// Kernel facts as `llvm-readelf-19 --notes` prints them (YAML), by symbol:
-/// kernarg size and alignment, group and private segment sizes, reqd size.
+/// kernarg size and alignment, group and private segment sizes, reqd size,
+/// register and spill counts, wavefront size, max flat work-group size and
+/// dynamic stack (`None`: readelf shows no such key).
 #[derive(Debug, Default, PartialEq)]
 struct OracleKernel {
     kernarg_size: u32,
@@ -42,6 +44,34 @@ struct OracleKernel {
     group_segment_size: u32,
     private_segment_size: u32,
     reqd_workgroup_size: Vec<u32>,
+    vgpr_count: Option<u32>,
+    sgpr_count: Option<u32>,
+    agpr_count: Option<u32>,
+    vgpr_spill_count: Option<u32>,
+    sgpr_spill_count: Option<u32>,
+    wavefront_size: Option<u32>,
+    max_flat_workgroup_size: Option<u32>,
+    uses_dynamic_stack: Option<bool>,
+}
+
+/// Whether `llvm-readelf-19` runs here. Without it the oracle comparisons
+/// print one `skipped:` line and are skipped — unless
+/// `AMDGPU_HAL_REQUIRE_ALL=1` (CI), where its absence fails.
+fn have_readelf() -> bool {
+    static FOUND: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FOUND.get_or_init(|| {
+        let found = Command::new("llvm-readelf-19")
+            .arg("--version")
+            .output()
+            .is_ok_and(|out| out.status.success());
+        if !found {
+            println!(
+                "skipped: comparing inspect's kernel facts with llvm-readelf-19 --notes (needs \
+                 Debian package llvm-19)"
+            );
+        }
+        found
+    })
 }
 
 fn oracle(image: &[u8]) -> BTreeMap<String, OracleKernel> {
@@ -102,6 +132,16 @@ fn oracle(image: &[u8]) -> BTreeMap<String, OracleKernel> {
             ".kernarg_segment_align" => kernel.kernarg_alignment = value.parse().unwrap(),
             ".group_segment_fixed_size" => kernel.group_segment_size = value.parse().unwrap(),
             ".private_segment_fixed_size" => kernel.private_segment_size = value.parse().unwrap(),
+            ".vgpr_count" => kernel.vgpr_count = Some(value.parse().unwrap()),
+            ".sgpr_count" => kernel.sgpr_count = Some(value.parse().unwrap()),
+            ".agpr_count" => kernel.agpr_count = Some(value.parse().unwrap()),
+            ".vgpr_spill_count" => kernel.vgpr_spill_count = Some(value.parse().unwrap()),
+            ".sgpr_spill_count" => kernel.sgpr_spill_count = Some(value.parse().unwrap()),
+            ".wavefront_size" => kernel.wavefront_size = Some(value.parse().unwrap()),
+            ".max_flat_workgroup_size" => {
+                kernel.max_flat_workgroup_size = Some(value.parse().unwrap());
+            }
+            ".uses_dynamic_stack" => kernel.uses_dynamic_stack = Some(value.parse().unwrap()),
             _ => {}
         }
     }
@@ -113,14 +153,25 @@ fn oracle(image: &[u8]) -> BTreeMap<String, OracleKernel> {
 
 /// Every export's kernel facts equal what llvm-readelf reads from `image`.
 fn assert_agrees_with_oracle(name: &str, report: &InspectReport, image: &[u8]) {
+    if !have_readelf() {
+        assert!(
+            std::env::var("AMDGPU_HAL_REQUIRE_ALL").as_deref() != Ok("1"),
+            "llvm-readelf-19 is required (AMDGPU_HAL_REQUIRE_ALL=1): install Debian package llvm-19"
+        );
+        return;
+    }
     let kernels = oracle(image);
     assert!(!kernels.is_empty(), "{name}: llvm-readelf found no kernels");
     for export in &report.exports {
-        let symbol = if report.container == Container::Hip1 {
-            format!("{}.kd", export.symbol)
+        // `symbol` is the code object's descriptor symbol in every
+        // container; `hal_symbol` what the HAL looks up (HIP: the function).
+        let symbol = export.symbol.to_string();
+        let hal_symbol = if report.container == Container::Hip1 {
+            symbol.trim_end_matches(".kd")
         } else {
-            export.symbol.to_string()
+            &symbol
         };
+        assert_eq!(export.hal_symbol, hal_symbol, "{name}");
         let kernel = kernels
             .get(&symbol)
             .unwrap_or_else(|| panic!("{name}: no {symbol}"));
@@ -135,6 +186,38 @@ fn assert_agrees_with_oracle(name: &str, report: &InspectReport, image: &[u8]) {
         );
         assert_eq!(
             export.private_segment_size, kernel.private_segment_size,
+            "{name} {symbol}"
+        );
+        let ours = (
+            [
+                export.vgpr_count,
+                export.sgpr_count,
+                export.agpr_count,
+                export.vgpr_spill_count,
+                export.sgpr_spill_count,
+                export.wavefront_size,
+                export.max_flat_workgroup_size,
+            ],
+            export.uses_dynamic_stack,
+        );
+        let theirs = (
+            [
+                kernel.vgpr_count,
+                kernel.sgpr_count,
+                kernel.agpr_count,
+                kernel.vgpr_spill_count,
+                kernel.sgpr_spill_count,
+                kernel.wavefront_size,
+                kernel.max_flat_workgroup_size,
+            ],
+            kernel.uses_dynamic_stack,
+        );
+        assert_eq!(ours, theirs, "{name} {symbol}: registers, wavefront, stack");
+        // LLVM 19 writes all of them for every kernel, but `.agpr_count`
+        // only for targets with AGPRs (gfx90a, gfx942).
+        let agpr = export.agpr_count.is_some();
+        assert!(
+            theirs.0.iter().filter(|n| n.is_some()).count() == 6 + usize::from(agpr),
             "{name} {symbol}"
         );
         if report.container == Container::Elf {
@@ -269,21 +352,47 @@ fn pack_then_inspect_round_trips_every_hsaco() {
     let mut partial = 0;
     for (name, hsaco) in hsaco_fixtures() {
         let (supported, refused) = projectable_kernels(&hsaco);
+        // The raw view lists every kernel, refused ones included, with
+        // readelf's facts.
+        let raw = inspect(&hsaco, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_agrees_with_oracle(&name, &raw, &hsaco);
+        let reasons = raw.exports.iter().filter(|e| e.hal_error.is_some()).count();
+        assert_eq!(reasons, refused.len(), "{name}");
+        // Kernels without `.reqd_workgroup_size` need a size (the largest
+        // every fixture kernel accepts).
+        let sized = PackOptions {
+            default_workgroup_size: Some([64, 1, 1]),
+            ..PackOptions::default()
+        };
         let options = if refused.is_empty() {
-            PackOptions::default()
+            sized
         } else {
-            // Packing everything fails naming the first kernel IREE cannot describe.
-            let err = pack(&hsaco, &PackOptions::default()).unwrap_err();
+            // Packing everything fails naming every kernel IREE cannot
+            // describe, and listing the ones `--kernel` can pick.
+            let err = pack(&hsaco, &sized).unwrap_err();
             assert_eq!(err.code(), StatusCode::InvalidArgument, "{name}: {err}");
+            for symbol in &refused {
+                let kernel = symbol.trim_end_matches(".kd");
+                assert!(
+                    err.mentions(&format!("AMDGPU kernel `{kernel}`")),
+                    "{name}: {err}"
+                );
+            }
+            let names: Vec<_> = supported
+                .iter()
+                .map(|s| s.trim_end_matches(".kd"))
+                .collect();
             assert!(
-                err.mentions(&format!("kernel `{}`", refused[0])),
+                err.mentions(&format!(
+                    "pack the others with `--kernel NAME` (repeatable): {}",
+                    names.join(", ")
+                )),
                 "{name}: {err}"
             );
-            assert!(err.mentions("--kernel NAME"), "{name}: {err}");
             partial += 1;
             PackOptions {
                 kernels: Some(supported.clone()),
-                ..PackOptions::default()
+                ..sized
             }
         };
         let packed = pack(&hsaco, &options).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -300,13 +409,17 @@ fn pack_then_inspect_round_trips_every_hsaco() {
         assert_eq!(symbols, supported, "{name}");
         assert_agrees_with_oracle(&name, &wrapped, &hsaco);
         if refused.is_empty() {
-            // The same view as inspecting the raw HSACO, the dynamic size made static.
+            // The same view as inspecting the raw HSACO, the dynamic size
+            // made static: the size given to `pack`.
             let raw =
                 inspect(&hsaco, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(wrapped.format, raw.format, "{name}");
             for (w, r) in wrapped.exports.iter().zip(&raw.exports) {
                 let mut expected = r.clone();
-                expected.dynamic_workgroup_size = false;
+                if expected.dynamic_workgroup_size {
+                    expected.dynamic_workgroup_size = false;
+                    expected.workgroup_size = [64, 1, 1];
+                }
                 assert_eq!(w, &expected, "{name}");
             }
         } else {
@@ -343,6 +456,66 @@ fn pack_refuses_an_unknown_kernel_selection() {
     assert_eq!(pack(&hsaco, &options).unwrap(), by_name);
 }
 
+/// `pack` never invents a work-group size: a kernel without
+/// `.reqd_workgroup_size` needs one given, within its
+/// `.max_flat_workgroup_size` (`vector_add`: 256, from `llvm-readelf-19
+/// --notes`), and the error names every such kernel.
+#[test]
+fn pack_requires_a_workgroup_size_for_kernels_without_one() {
+    let hsaco = std::fs::read(root().join("fixtures/hsaco/vector_add.gfx1100.cov5.hsaco")).unwrap();
+    let err = pack(&hsaco, &PackOptions::default()).unwrap_err();
+    assert_eq!(err.code(), StatusCode::InvalidArgument);
+    assert!(
+        err.mentions(
+            "1 of 2 kernels have no `.reqd_workgroup_size` and an AMD1 export needs a fixed \
+             work-group size: `vector_add` (at most 256 work-items); give it with \
+             `--workgroup-size X,Y,Z`"
+        ),
+        "{err}"
+    );
+    let sized = |size| PackOptions {
+        default_workgroup_size: Some(size),
+        ..PackOptions::default()
+    };
+    let err = pack(&hsaco, &sized([16, 16, 2])).unwrap_err();
+    assert!(
+        err.mentions(
+            "work-group size 16x16x2 (512 work-items) exceeds the `.max_flat_workgroup_size` of \
+             `vector_add` (at most 256)"
+        ),
+        "{err}"
+    );
+    let packed = pack(&hsaco, &sized([16, 16, 1])).unwrap();
+    let report = inspect(&packed, &DeviceLimits::AMDGPU).unwrap();
+    assert_eq!(report.exports[0].workgroup_size, [16, 16, 1]);
+    // A kernel with a required size keeps it, whatever size is given.
+    assert_eq!(report.exports[1].workgroup_size, [64, 1, 1]);
+    // Selecting only kernels with a required size needs no size.
+    let only_bump = PackOptions {
+        kernels: Some(vec!["bump".into()]),
+        ..PackOptions::default()
+    };
+    assert!(pack(&hsaco, &only_bump).is_ok());
+    // Every kernel without a size is named (kernels.*: three of them).
+    let kernels = std::fs::read(root().join("fixtures/hsaco/kernels.gfx942.cov5.hsaco")).unwrap();
+    let projectable = PackOptions {
+        kernels: Some(vec![
+            "lds_reduce".into(),
+            "scratch_walk".into(),
+            "implicit_args".into(),
+        ]),
+        ..PackOptions::default()
+    };
+    let err = pack(&kernels, &projectable).unwrap_err();
+    assert!(
+        err.mentions("2 of 3 kernels have no `.reqd_workgroup_size`")
+            && err.mentions(
+                "`scratch_walk` (at most 256 work-items), `implicit_args` (at most 256 work-items)"
+            ),
+        "{err}"
+    );
+}
+
 #[test]
 fn pack_writes_debug_names_and_sorted_sources() {
     let hsaco = std::fs::read(root().join("fixtures/hsaco/vector_add.gfx1100.cov5.hsaco")).unwrap();
@@ -358,6 +531,7 @@ fn pack_writes_debug_names_and_sorted_sources() {
                 content: b"// a".to_vec(),
             },
         ],
+        default_workgroup_size: Some([32, 2, 1]),
         ..PackOptions::default()
     };
     let packed = pack(&hsaco, &options).unwrap();
@@ -379,9 +553,10 @@ fn pack_writes_debug_names_and_sorted_sources() {
         .map(|e| e.debug_info().unwrap().name().unwrap())
         .collect();
     assert_eq!(names, ["vector_add", "bump"]);
-    // `bump` has `.reqd_workgroup_size` 64x1x1; `vector_add` gets the default.
+    // `bump` has `.reqd_workgroup_size` 64x1x1; `vector_add` has none and
+    // gets the size given.
     let report = inspect(&packed, &DeviceLimits::AMDGPU).unwrap();
-    assert_eq!(report.exports[0].workgroup_size, [1, 1, 1]);
+    assert_eq!(report.exports[0].workgroup_size, [32, 2, 1]);
     assert_eq!(report.exports[1].workgroup_size, [64, 1, 1]);
 }
 
@@ -443,12 +618,16 @@ fn inspect_checks_reflected_counts_against_the_flatbuffer() {
         source_files: vec![],
     })
     .unwrap();
-    let err = inspect(&rebuilt, &DeviceLimits::AMDGPU).unwrap_err();
-    assert_eq!(err.code(), StatusCode::InvalidArgument);
+    // `inspect` shows the export with the reason IREE's loader refuses it.
+    let report = inspect(&rebuilt, &DeviceLimits::AMDGPU).unwrap();
+    let reason = report.exports[0].hal_error.as_deref().unwrap();
     assert!(
-        err.mentions("declares 3 reflected bindings but ExecutableDef only declares 2"),
-        "{err}"
+        reason.starts_with("INVALID_ARGUMENT; ")
+            && reason.contains("declares 3 reflected bindings but ExecutableDef only declares 2"),
+        "{reason}"
     );
+    assert_eq!(report.exports[0].binding_count, Some(2));
+    assert_eq!(report.exports[0].parameters.len(), 3);
     // A symbol the code object does not have is NOT_FOUND.
     let missing = build_amd1(&ExecutableSpec {
         exports: vec![ExportSpec {
@@ -504,8 +683,8 @@ fn exports_sharing_a_kernel_all_get_its_parameters() {
     let export = ExportSpec {
         symbol_name: first.symbol.to_string(),
         workgroup_size: Some(first.workgroup_size),
-        constant_count: first.constant_count,
-        binding_flags: vec![BindingBits::empty(); first.binding_count as usize],
+        constant_count: first.constant_count.unwrap(),
+        binding_flags: vec![BindingBits::empty(); first.binding_count.unwrap() as usize],
         debug: None,
     };
     let rebuilt = build_amd1(&ExecutableSpec {

@@ -414,11 +414,15 @@ fn build_from(u: &mut Unstructured<'_>) -> ArbitraryResult<bool> {
     let options = PackOptions {
         debug_names: u.arbitrary()?,
         source_files,
-        default_workgroup_size: [
-            u.int_in_range(0..=1025)?,
-            u.int_in_range(0..=1025)?,
-            u.int_in_range(0..=1025)?,
-        ],
+        default_workgroup_size: if u.arbitrary()? {
+            Some([
+                u.int_in_range(0..=1025)?,
+                u.int_in_range(0..=1025)?,
+                u.int_in_range(0..=1025)?,
+            ])
+        } else {
+            None
+        },
         limits: DeviceLimits::AMDGPU,
         kernels: if u.arbitrary()? {
             Some(vec![small_string(u, &["vector_add", "add", "scale.kd"])?])

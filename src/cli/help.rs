@@ -40,7 +40,7 @@ Examples:
 /// `pack --help` examples.
 pub const PACK: &str = "\
 Examples:
-  amdgpu-hal pack fixtures/hsaco/vector_add.gfx1100.cov5.hsaco -o vector_add.amd1
+  amdgpu-hal pack fixtures/hsaco/vector_add.gfx1100.cov5.hsaco -o vector_add.amd1 --workgroup-size 64,1,1
   amdgpu-hal pack fixtures/hsaco/kernels.gfx942.cov5.hsaco -o k.amd1 --kernel lds_reduce --debug-names";
 
 /// `inspect --help` examples.

@@ -99,8 +99,12 @@ pub struct LoadExportJson {
 pub struct KernelArgsJson {
     /// Kernarg segment bytes.
     pub kernarg_size: u32,
-    /// Kernarg segment alignment.
+    /// Kernarg segment alignment as the code object declares it
+    /// (`.kernarg_segment_align`: the same number `inspect` shows).
     pub kernarg_alignment: u32,
+    /// Kernarg segment alignment as the HSA loader reports it and the HAL's
+    /// kernel-args record carries it (ROCr: 16 for every V3+ kernel).
+    pub hsa_kernarg_alignment: u32,
     /// Static LDS bytes.
     pub group_segment_size: u32,
     /// Scratch bytes per work-item.
@@ -180,7 +184,8 @@ fn describe(backend: &Backend, format: String, exe: &Executable) -> Result<LoadJ
             parameter_count: info.parameter_count,
             kernel_args: KernelArgsJson {
                 kernarg_size: host.kernarg_size,
-                kernarg_alignment: host.kernarg_alignment,
+                kernarg_alignment: exe.export_code_object_kernarg_alignment(ordinal)?,
+                hsa_kernarg_alignment: host.kernarg_alignment,
                 group_segment_size: host.group_segment_size,
                 private_segment_size: host.private_segment_size,
             },
@@ -253,7 +258,7 @@ fn write_text(out: &mut dyn Write, doc: &LoadJson) -> std::io::Result<()> {
         writeln!(
             out,
             "  [{i}] {} ({}): workgroup {}x{}x{}{}, {} bindings, {} constants, {} parameters; \
-             kernarg {} B align {}, LDS {} B, scratch {} B",
+             kernarg {} B align {} (HSA {}), LDS {} B, scratch {} B",
             e.name,
             e.symbol,
             wg[0],
@@ -269,6 +274,7 @@ fn write_text(out: &mut dyn Write, doc: &LoadJson) -> std::io::Result<()> {
             e.parameter_count,
             e.kernel_args.kernarg_size,
             e.kernel_args.kernarg_alignment,
+            e.kernel_args.hsa_kernarg_alignment,
             e.kernel_args.group_segment_size,
             e.kernel_args.private_segment_size
         )?;

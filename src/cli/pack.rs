@@ -10,7 +10,6 @@ use serde::Serialize;
 use super::{GlobalArgs, write_error, write_json};
 use crate::status::{Result, ResultExt, Status};
 use crate::wrapped::builder::SourceFileSpec;
-use crate::wrapped::pack::DEFAULT_WORKGROUP_SIZE;
 use crate::wrapped::{PackOptions, inspect, pack};
 
 /// Arguments of `pack`.
@@ -30,7 +29,8 @@ pub struct PackArgs {
     /// Pack only this kernel (by name or `.kd` symbol; repeatable). Default: every kernel.
     #[arg(long = "kernel", value_name = "NAME")]
     pub kernels: Vec<String>,
-    /// Workgroup size for kernels without `.reqd_workgroup_size`.
+    /// Workgroup size for kernels without `.reqd_workgroup_size` (required
+    /// when any selected kernel has none; at most its `.max_flat_workgroup_size`).
     #[arg(long, value_name = "X,Y,Z", value_parser = parse_workgroup_size)]
     pub workgroup_size: Option<[u32; 3]>,
 }
@@ -77,7 +77,7 @@ pub fn run(global: &GlobalArgs, args: &PackArgs, out: &mut dyn Write) -> Result<
     let options = PackOptions {
         debug_names: args.debug_names,
         source_files,
-        default_workgroup_size: args.workgroup_size.unwrap_or(DEFAULT_WORKGROUP_SIZE),
+        default_workgroup_size: args.workgroup_size,
         kernels: (!args.kernels.is_empty()).then(|| args.kernels.clone()),
         ..PackOptions::default()
     };

@@ -5,7 +5,9 @@
 //! - [`processors`]: the processor / `EF_AMDGPU_MACH` table.
 //! - [`elf`]: ELF identity checks, the `e_flags` target, the code object
 //!   version and the byte size of an ELF image.
-//! - [`notes`]: ELF notes and the `NT_AMDGPU_METADATA` note.
+//! - [`layout`]: llvm-readelf's layout checks (tables, segments, sections
+//!   inside the file): truncated or corrupt files are refused here.
+//! - [`notes`]: ELF notes and the `NT_AMDGPU_METADATA` notes.
 //! - [`metadata`]: the decoded MessagePack metadata and export reflection.
 //! - [`symbols`]: the symbol table and the bytes a symbol covers.
 //! - [`kernel_descriptor`]: the 64-byte AMDHSA kernel descriptor.
@@ -13,6 +15,7 @@
 mod bytes;
 pub mod elf;
 pub mod kernel_descriptor;
+pub mod layout;
 pub mod metadata;
 pub mod notes;
 pub mod processors;

@@ -1,11 +1,24 @@
-//! ELF notes: walking a note area and finding the AMDGPU metadata note
-//! (owner `AMDGPU`, type `NT_AMDGPU_METADATA`) whose descriptor is the
-//! MessagePack metadata blob.
+//! ELF notes: walking a note area and finding the AMDGPU metadata notes
+//! (owner `AMDGPU`, type `NT_AMDGPU_METADATA`) whose descriptors are the
+//! MessagePack metadata blobs.
 //!
-//! The note is found through `PT_NOTE` program headers, as the HSA loader and
+//! A code object linked from several translation units (`ld.lld -shared` or
+//! `-r` over several `.o`) holds one metadata note per unit, all in one
+//! `.note` section, and `llvm-readelf --notes` lists each. Every one is read
+//! here: IREE's `iree_hal_amdgpu_hsaco_metadata_find_note`
+//! (`runtime/src/iree/hal/drivers/amdgpu/util/hsaco_metadata.c`) stops at the
+//! first and so loses the other units' kernels; comgr's `getElfMetadataRoot`
+//! (`amd/comgr/src/comgr-metadata.cpp`, `mergeNoteRecords`), which HIP's
+//! runtime uses, merges the kernels of every note whose `amdhsa.version`
+//! agrees — what [`super::metadata`] does with the list returned here.
+//!
+//! Notes are found through `PT_NOTE` program headers, as the HSA loader and
 //! IREE do; a relocatable object without program headers is searched through
-//! its `SHT_NOTE` sections instead. Tables are read entry by entry with checked
-//! reads (see [`super::elf`] for why not goblin's table parsers).
+//! its `SHT_NOTE` sections instead. When a file has both, the two views must
+//! hold the same metadata notes (llvm-readelf reads the sections, loaders the
+//! segments: a file where they differ is refused). Tables are read entry by
+//! entry with checked reads (see [`super::elf`] for why not goblin's table
+//! parsers).
 
 use goblin::elf::header::{
     EI_CLASS, EI_DATA, EI_VERSION, ELFCLASS64, ELFDATA2LSB, EM_AMDGPU, EV_CURRENT,
@@ -15,6 +28,7 @@ use goblin::elf::section_header::SHT_NOTE;
 
 use super::bytes;
 use super::elf::{ELF64_HEADER_SIZE, ELF64_PHDR_SIZE, ELF64_SHDR_SIZE, is_elf};
+use super::layout::check_layout;
 use crate::{Result, Status, status};
 
 /// Note type of the code object V3+ MessagePack metadata.
@@ -23,6 +37,10 @@ pub const NT_AMDGPU_METADATA: u32 = 32;
 pub const AMDGPU_NOTE_OWNER: &[u8] = b"AMDGPU";
 /// Size of a note header (`namesz`, `descsz`, `type`).
 pub const NOTE_HEADER_SIZE: u64 = 12;
+/// Most `NT_AMDGPU_METADATA` notes one code object may hold (one per linked
+/// translation unit); each is at least a note header, so the list a file
+/// yields is bounded by its size too.
+pub const MAX_METADATA_NOTES: usize = 1 << 16;
 
 /// One note of a note area.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,20 +132,48 @@ impl<'a> Iterator for Notes<'a> {
     }
 }
 
-fn find_in_area(area: &[u8]) -> Result<Option<&[u8]>> {
+/// Appends the metadata note descriptors of one note area to `out`.
+fn collect_in_area<'a>(area: &'a [u8], out: &mut Vec<&'a [u8]>) -> Result<()> {
     for note in Notes::new(area) {
         let note = note?;
         if note.kind == NT_AMDGPU_METADATA && note.name == AMDGPU_NOTE_OWNER {
-            return Ok(Some(note.desc));
+            if out.len() >= MAX_METADATA_NOTES {
+                return Err(status!(
+                    OutOfRange,
+                    "AMDGPU ELF holds more than {MAX_METADATA_NOTES} metadata notes"
+                ));
+            }
+            out.push(note.desc);
         }
     }
-    Ok(None)
+    Ok(())
 }
 
-/// The descriptor of the `AMDGPU`/`NT_AMDGPU_METADATA` note of a 64-bit
-/// little-endian AMDGPU ELF: the MessagePack metadata. `NOT_FOUND` when there
-/// is none; `INVALID_ARGUMENT`/`OUT_OF_RANGE` for malformed tables or notes.
+/// The only `AMDGPU`/`NT_AMDGPU_METADATA` note of a code object.
+/// `NOT_FOUND` when there is none and `INVALID_ARGUMENT`, naming the count,
+/// when there are several (read those with [`find_metadata_notes`]); the
+/// other errors are [`find_metadata_notes`]'s.
 pub fn find_metadata_note(data: &[u8]) -> Result<&[u8]> {
+    match find_metadata_notes(data)?.as_slice() {
+        [only] => Ok(only),
+        notes => Err(status!(
+            InvalidArgument,
+            "AMDGPU ELF holds {} metadata notes where one was expected (an object linked from \
+             several translation units; read every note)",
+            notes.len()
+        )),
+    }
+}
+
+/// The descriptors of every `AMDGPU`/`NT_AMDGPU_METADATA` note of a 64-bit
+/// little-endian AMDGPU ELF, in file order: the MessagePack metadata of each
+/// linked translation unit. Never empty: `NOT_FOUND` when there is no note;
+/// `INVALID_ARGUMENT` for a file whose tables, segments or sections do not
+/// fit in it ([`check_layout`]: truncated or corrupt),
+/// `INVALID_ARGUMENT`/`OUT_OF_RANGE` for malformed notes, and
+/// `INVALID_ARGUMENT` when the `PT_NOTE` segments and the `SHT_NOTE`
+/// sections hold different metadata notes.
+pub fn find_metadata_notes(data: &[u8]) -> Result<Vec<&[u8]>> {
     if data.len() < ELF64_HEADER_SIZE {
         return Err(status!(
             InvalidArgument,
@@ -162,29 +208,60 @@ pub fn find_metadata_note(data: &[u8]) -> Result<&[u8]> {
             "AMDGPU metadata ELF has non-AMDGPU machine {machine}"
         ));
     }
+    // A truncated or corrupt file never gets as far as its notes.
+    check_layout(data)?;
     let header_field = |offset| bytes::u64_at(data, offset).unwrap_or(0);
     let half = |offset| u64::from(bytes::u16_at(data, offset).unwrap_or(0));
     let (phoff, phentsize, phnum) = (header_field(32), half(54), half(56));
-    let (shoff, shentsize, shnum) = (header_field(40), half(58), half(60));
-    let length = data.len() as u64;
+    let (shoff, shentsize) = (header_field(40), half(58));
+    // As llvm-readelf: no section header offset, no sections.
+    let shnum = if shoff == 0 { 0 } else { half(60) };
 
     if phnum == 0 {
-        if shnum != 0 {
-            return find_in_sections(data, shoff, shentsize, shnum);
+        if shnum == 0 {
+            return Err(Status::not_found("AMDGPU ELF has no program headers"));
         }
-        return Err(Status::not_found("AMDGPU ELF has no program headers"));
+        let notes = in_sections(data, shoff, shentsize, shnum)?;
+        if notes.is_empty() {
+            return Err(Status::not_found("AMDGPU metadata note not found"));
+        }
+        return Ok(notes);
     }
+    let notes = in_segments(data, phoff, phentsize, phnum)?;
+    if notes.is_empty() {
+        return Err(Status::not_found("AMDGPU metadata note not found"));
+    }
+    if shnum != 0 {
+        let in_sections = in_sections(data, shoff, shentsize, shnum)?;
+        if in_sections != notes {
+            return Err(status!(
+                InvalidArgument,
+                "AMDGPU ELF PT_NOTE segments hold {} metadata notes but its SHT_NOTE sections \
+                 hold {} different ones",
+                notes.len(),
+                in_sections.len()
+            ));
+        }
+    }
+    Ok(notes)
+}
+
+fn in_segments(data: &[u8], phoff: u64, phentsize: u64, phnum: u64) -> Result<Vec<&[u8]>> {
     if phentsize < ELF64_PHDR_SIZE {
         return Err(Status::invalid_argument(
             "AMDGPU ELF program header entries are too small",
         ));
     }
     let table_len = phentsize * phnum; // both < 2^16
-    if phoff.checked_add(table_len).is_none_or(|end| end > length) {
+    if phoff
+        .checked_add(table_len)
+        .is_none_or(|end| end > data.len() as u64)
+    {
         return Err(Status::invalid_argument(
             "AMDGPU ELF program headers exceed file bounds",
         ));
     }
+    let mut notes = Vec::new();
     for index in 0..phnum {
         let entry = phoff + index * phentsize;
         if bytes::u32_at(data, entry) != Some(PT_NOTE) {
@@ -194,14 +271,12 @@ pub fn find_metadata_note(data: &[u8]) -> Result<&[u8]> {
         let filesz = bytes::u64_at(data, entry + 32).unwrap_or(0);
         let area = bytes::slice_at(data, offset, filesz)
             .ok_or_else(|| Status::invalid_argument("AMDGPU ELF PT_NOTE exceeds file bounds"))?;
-        if let Some(desc) = find_in_area(area)? {
-            return Ok(desc);
-        }
+        collect_in_area(area, &mut notes)?;
     }
-    Err(Status::not_found("AMDGPU metadata note not found"))
+    Ok(notes)
 }
 
-fn find_in_sections(data: &[u8], shoff: u64, shentsize: u64, shnum: u64) -> Result<&[u8]> {
+fn in_sections(data: &[u8], shoff: u64, shentsize: u64, shnum: u64) -> Result<Vec<&[u8]>> {
     if shentsize < ELF64_SHDR_SIZE {
         return Err(Status::invalid_argument(
             "AMDGPU ELF section header entries are too small",
@@ -216,6 +291,7 @@ fn find_in_sections(data: &[u8], shoff: u64, shentsize: u64, shnum: u64) -> Resu
             "AMDGPU ELF section headers exceed file bounds",
         ));
     }
+    let mut notes = Vec::new();
     for index in 0..shnum {
         let entry = shoff + index * shentsize;
         if bytes::u32_at(data, entry + 4) != Some(SHT_NOTE) {
@@ -226,9 +302,7 @@ fn find_in_sections(data: &[u8], shoff: u64, shentsize: u64, shnum: u64) -> Resu
         let area = bytes::slice_at(data, offset, size).ok_or_else(|| {
             Status::invalid_argument("AMDGPU ELF SHT_NOTE section exceeds file bounds")
         })?;
-        if let Some(desc) = find_in_area(area)? {
-            return Ok(desc);
-        }
+        collect_in_area(area, &mut notes)?;
     }
-    Err(Status::not_found("AMDGPU metadata note not found"))
+    Ok(notes)
 }

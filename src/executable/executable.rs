@@ -67,6 +67,7 @@ pub struct Executable {
     pub(crate) code_object_hash: Hash128,
     pub(crate) reflection: Reflection,
     pub(crate) symbols: Vec<String>,
+    pub(crate) code_object_kernarg_alignments: Vec<u32>,
     pub(crate) host_kernel_args: Vec<KernelArgs>,
     pub(crate) queue_affinity: QueueAffinity,
     pub(crate) queue_affinity_domain: QueueAffinityDomain,
@@ -170,6 +171,19 @@ impl Executable {
                 .map(String::as_str)
                 .ok_or_else(|| self.oor(ordinal))
         })
+    }
+
+    /// Export `ordinal`'s kernarg segment alignment as its code object
+    /// declares it (`.kernarg_segment_align`, what `inspect` shows). The
+    /// HSA loader's own number, which the kernel-args records carry, is
+    /// [`Self::kernel_args_for_host`]'s `kernarg_alignment` (ROCr reports a
+    /// fixed 16 for code object V3+ kernels, `loader/executable.cpp`).
+    pub fn export_code_object_kernarg_alignment(&self, ordinal: u64) -> Result<u32> {
+        let i = self.index(ordinal)?;
+        self.code_object_kernarg_alignments
+            .get(i)
+            .copied()
+            .ok_or_else(|| self.oor(ordinal))
     }
 
     fn oor(&self, ordinal: u64) -> crate::Status {

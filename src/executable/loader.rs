@@ -95,6 +95,7 @@ pub fn create(
         code_object,
         reflection,
         symbols,
+        kernarg_alignments,
     } = plan;
     let code_object_hash = profile::hash_code_object(code_object);
 
@@ -107,6 +108,7 @@ pub fn create(
         host_kernel_args: Vec::with_capacity(symbols.len()),
         reflection,
         symbols,
+        code_object_kernarg_alignments: kernarg_alignments,
         queue_affinity: physical.queue_affinity,
         queue_affinity_domain: crate::amdgpu::queue_affinity::QueueAffinityDomain::new(
             physical.queue_affinity,

@@ -8,7 +8,7 @@
 //! module image, so the loader does not care which container it came from.
 
 use crate::amdgpu::isa::{DeviceLimits, check_workgroup_size};
-use crate::codeobj::metadata::{CodeObjectMetadata, KernelMetadata};
+use crate::codeobj::metadata::{CodeObjectMetadata, KernelMetadata, projection_refusal};
 use crate::status::{Result, ResultExt};
 use crate::wrapped::{Amd1Executable, DataExtent};
 
@@ -48,6 +48,10 @@ pub struct LoadPlan<'a> {
     pub reflection: Reflection,
     /// The loader symbol of each export (the kernel descriptor, `name.kd`).
     pub symbols: Vec<String>,
+    /// Each export's kernarg segment alignment as its code object declares
+    /// it (`.kernarg_segment_align`). The HSA loader reports its own number
+    /// (ROCr: a fixed 16), which is what the HAL's kernel-args records carry.
+    pub kernarg_alignments: Vec<u32>,
 }
 
 /// HAL counts and parameters projected from one kernel's metadata.
@@ -107,22 +111,28 @@ pub fn plan_raw_hsaco<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<LoadP
     }
     let mut reflection = Reflection::with_capacity(metadata.kernels.len());
     let mut symbols = Vec::with_capacity(metadata.kernels.len());
+    let mut kernarg_alignments = Vec::with_capacity(metadata.kernels.len());
+    // Every kernel is checked before failing, so that the error names all
+    // the kernels IREE's HAL refuses, not only the first.
+    let mut refused = Vec::new();
     for kernel in &metadata.kernels {
-        if let Some(reqd) = kernel.reqd_workgroup_size {
-            check_workgroup_size(limits, reqd).map_err(|why| {
-                crate::status!(
-                    InvalidArgument,
-                    "raw HSACO kernel `{}` {why}",
-                    kernel.symbol
-                )
-            })?;
-        }
-        let projection = project(kernel).annotate_with(|| {
-            format!(
-                "projecting HSACO parameters for raw kernel `{}`",
+        if let Some(reqd) = kernel.reqd_workgroup_size
+            && let Err(why) = check_workgroup_size(limits, reqd)
+        {
+            refused.push(crate::status!(
+                InvalidArgument,
+                "raw HSACO kernel `{}` {why}",
                 kernel.symbol
-            )
-        })?;
+            ));
+            continue;
+        }
+        let projection = match project(kernel) {
+            Ok(projection) => projection,
+            Err(status) => {
+                refused.push(status);
+                continue;
+            }
+        };
         let (flags, workgroup_size) = match kernel.reqd_workgroup_size {
             Some(reqd) => (ExportFlags::empty(), reqd),
             None => (ExportFlags::WORKGROUP_SIZE_DYNAMIC, [1, 1, 1]),
@@ -139,12 +149,20 @@ pub fn plan_raw_hsaco<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<LoadP
             projection.parameters,
         )?;
         symbols.push(kernel.symbol.to_owned());
+        kernarg_alignments.push(kernel.kernarg_segment_align);
+    }
+    if !refused.is_empty() {
+        return Err(
+            projection_refusal(&refused, metadata.kernels.len(), "kernels")
+                .annotate("projecting HSACO parameters for raw kernels"),
+        );
     }
     Ok(LoadPlan {
         container: Container::RawHsaco,
         code_object: data,
         reflection,
         symbols,
+        kernarg_alignments,
     })
 }
 
@@ -162,30 +180,41 @@ pub fn plan_wrapped<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<LoadPla
     let count = exports.map_or(0, |e| e.len());
     let mut reflection = Reflection::with_capacity(count);
     let mut symbols = Vec::with_capacity(count);
+    let mut kernarg_alignments = Vec::with_capacity(count);
+    let mut refused = Vec::new();
     for (i, export) in exports.iter().flatten().enumerate() {
         let symbol = export.symbol_name().unwrap_or_default();
         let kernel = metadata
             .find_kernel_by_symbol(symbol)
             .annotate_with(|| format!("looking up HSACO metadata for export `{symbol}`"))?;
-        let projection = project(kernel)
-            .annotate_with(|| format!("projecting HSACO parameters for export `{symbol}`"))?;
+        // A refused export is remembered and the walk goes on, so that the
+        // error names every export IREE's HAL refuses.
+        let projection = match project(kernel) {
+            Ok(projection) => projection,
+            Err(status) => {
+                refused.push(status.annotate(format!("export `{symbol}`")));
+                continue;
+            }
+        };
         let constant_count = export.constant_count();
         if u32::from(projection.constant_count) > constant_count {
-            return Err(crate::status!(
+            refused.push(crate::status!(
                 InvalidArgument,
                 "HSACO metadata for export `{symbol}` declares {} reflected constants but \
                  ExecutableDef only declares {constant_count}",
                 projection.constant_count
             ));
+            continue;
         }
         let binding_count = export.binding_flags().map_or(0, |f| f.len());
         if usize::from(projection.binding_count) > binding_count {
-            return Err(crate::status!(
+            refused.push(crate::status!(
                 InvalidArgument,
                 "HSACO metadata for export `{symbol}` declares {} reflected bindings but \
                  ExecutableDef only declares {binding_count}",
                 projection.binding_count
             ));
+            continue;
         }
         let narrow = |value: usize, what: &str| {
             u16::try_from(value).map_err(|_| {
@@ -218,11 +247,17 @@ pub fn plan_wrapped<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<LoadPla
             projection.parameters,
         )?;
         symbols.push(symbol.to_owned());
+        kernarg_alignments.push(kernel.kernarg_segment_align);
+    }
+    if !refused.is_empty() {
+        return Err(projection_refusal(&refused, count, "exports")
+            .annotate("projecting HSACO parameters for exports"));
     }
     Ok(LoadPlan {
         container: Container::Wrapped,
         code_object: image,
         reflection,
         symbols,
+        kernarg_alignments,
     })
 }

@@ -5,8 +5,10 @@
 //! The wrapped FlatBuffer gives each export's HAL view (name, symbol,
 //! workgroup size, constant and binding counts); the code object's metadata
 //! gives the kernel facts (reflected parameters, kernarg size and alignment,
-//! segment sizes). Both are checked against each other the way IREE's loader
-//! does.
+//! segment sizes, register counts). Both are checked against each other the
+//! way IREE's loader does; where the loader would refuse an export, the
+//! export is still listed, with the reason in `hal_error` (`inspect` is a
+//! viewer: every kernel of every metadata note is shown).
 
 use std::fmt;
 
@@ -17,7 +19,7 @@ use crate::codeobj::metadata::{
     self, CodeObjectMetadata, ExportParameter, KernelMetadata, KernelVisitor, ParameterType,
 };
 use crate::status;
-use crate::status::{Result, ResultExt};
+use crate::status::{Result, ResultExt, Status};
 
 use super::amd1::Amd1Executable;
 use super::header::{AMD1_IDENTIFIER, DataExtent, HIP1_IDENTIFIER, has_identifier};
@@ -44,16 +46,23 @@ pub struct ParameterReport<'a> {
 pub struct ExportReport<'a> {
     /// The HAL function name.
     pub name: &'a str,
-    /// The code-object symbol (`.kd` for AMDGPU; the kernel function for HIP).
+    /// The code object's kernel descriptor symbol (`.symbol` of its
+    /// metadata, `name.kd`), in every container.
     pub symbol: &'a str,
+    /// The name IREE's HAL resolves the export by: the descriptor symbol
+    /// (`hsa_executable_get_symbol_by_name`) for `AMD1` and raw HSACOs, the
+    /// kernel function name (`hipModuleGetFunction`) for `HIP1`.
+    pub hal_symbol: &'a str,
     /// The workgroup (block) size; 1x1x1 when dynamic.
     pub workgroup_size: [u32; 3],
     /// True for a raw-HSACO kernel without `.reqd_workgroup_size`.
     pub dynamic_workgroup_size: bool,
-    /// 32-bit constants the HAL passes.
-    pub constant_count: u32,
-    /// Bindings the HAL passes.
-    pub binding_count: u32,
+    /// 32-bit constants the HAL passes: the container's declared count, or
+    /// for a raw HSACO the projection's; `None` for a raw kernel the
+    /// projection refuses (see `hal_error`).
+    pub constant_count: Option<u32>,
+    /// Bindings the HAL passes (as `constant_count`).
+    pub binding_count: Option<u32>,
     /// The metadata's arguments projected to HAL parameters.
     pub parameters: Vec<ParameterReport<'a>>,
     /// `.kernarg_segment_size`.
@@ -64,6 +73,25 @@ pub struct ExportReport<'a> {
     pub group_segment_size: u32,
     /// `.private_segment_fixed_size` (scratch bytes per work-item).
     pub private_segment_size: u32,
+    /// `.vgpr_count`: vector registers (arch VGPRs) per work-item.
+    pub vgpr_count: Option<u32>,
+    /// `.sgpr_count`: scalar registers per wavefront.
+    pub sgpr_count: Option<u32>,
+    /// `.agpr_count`: accumulation registers (GFX90A/GFX942) per work-item.
+    pub agpr_count: Option<u32>,
+    /// `.vgpr_spill_count`: VGPRs spilled to scratch.
+    pub vgpr_spill_count: Option<u32>,
+    /// `.sgpr_spill_count`: SGPRs spilled.
+    pub sgpr_spill_count: Option<u32>,
+    /// `.wavefront_size`: 32 or 64.
+    pub wavefront_size: Option<u32>,
+    /// `.max_flat_workgroup_size`: most work-items per work-group.
+    pub max_flat_workgroup_size: Option<u32>,
+    /// `.uses_dynamic_stack`: the stack size is not known at compile time.
+    pub uses_dynamic_stack: Option<bool>,
+    /// Why IREE's HAL would refuse this export (`load` and `pack` fail on
+    /// it), as `CODE; message`; `None` when it can be loaded.
+    pub hal_error: Option<String>,
 }
 
 /// What `inspect` reports for one file; its names borrow from the file.
@@ -95,56 +123,83 @@ fn parameter_report<'a>(parameter: &ExportParameter<'a>) -> ParameterReport<'a> 
 }
 
 /// The kernel facts of `kernel`, with the HAL counts the container declares
-/// (`None`: use the metadata's own projection, as for a raw HSACO).
+/// (`None`: use the metadata's own projection, as for a raw HSACO). Never
+/// fails: where IREE's HAL would refuse the export — `refused` (a check
+/// made by the caller), the projection, or declared counts below the
+/// reflected ones — the report carries the reason in `hal_error`.
 fn kernel_export<'a>(
     kernel: &KernelMetadata<'a>,
     name: &'a str,
-    symbol: &'a str,
+    hal_symbol: &'a str,
     workgroup_size: [u32; 3],
     dynamic_workgroup_size: bool,
     declared: Option<(u32, u32)>,
-) -> Result<ExportReport<'a>> {
-    let projection = kernel
-        .default_export_parameters()
-        .annotate_with(|| format!("projecting HSACO parameters for kernel `{}`", kernel.symbol))?;
-    let reflected = projection.requirements;
-    let (constant_count, binding_count) = match declared {
-        Some((constants, bindings)) => {
-            // IREE's rule: optimized-away arguments make fewer legal, never more.
-            if u32::from(reflected.constant_count) > constants {
-                return Err(status!(
-                    InvalidArgument,
-                    "HSACO metadata for export `{symbol}` declares {} reflected constants but ExecutableDef only declares {constants}",
-                    reflected.constant_count
-                ));
+    refused: Option<Status>,
+) -> ExportReport<'a> {
+    let mut reasons: Vec<Status> = refused.into_iter().collect();
+    let mut parameters = Vec::new();
+    let mut counts = declared;
+    match kernel.default_export_parameters() {
+        Ok(projection) => {
+            let reflected = projection.requirements;
+            parameters = projection.parameters.iter().map(parameter_report).collect();
+            match declared {
+                // IREE's rule: optimized-away arguments make fewer legal, never more.
+                Some((constants, _)) if u32::from(reflected.constant_count) > constants => {
+                    reasons.push(status!(
+                        InvalidArgument,
+                        "HSACO metadata for export `{hal_symbol}` declares {} reflected constants but ExecutableDef only declares {constants}",
+                        reflected.constant_count
+                    ));
+                }
+                Some((_, bindings)) if u32::from(reflected.binding_count) > bindings => {
+                    reasons.push(status!(
+                        InvalidArgument,
+                        "HSACO metadata for export `{hal_symbol}` declares {} reflected bindings but ExecutableDef only declares {bindings}",
+                        reflected.binding_count
+                    ));
+                }
+                Some(_) => {}
+                None => {
+                    counts = Some((
+                        u32::from(reflected.constant_count),
+                        u32::from(reflected.binding_count),
+                    ));
+                }
             }
-            if u32::from(reflected.binding_count) > bindings {
-                return Err(status!(
-                    InvalidArgument,
-                    "HSACO metadata for export `{symbol}` declares {} reflected bindings but ExecutableDef only declares {bindings}",
-                    reflected.binding_count
-                ));
-            }
-            (constants, bindings)
         }
-        None => (
-            u32::from(reflected.constant_count),
-            u32::from(reflected.binding_count),
-        ),
-    };
-    Ok(ExportReport {
+        Err(status) => reasons.push(status),
+    }
+    let hal_error = (!reasons.is_empty()).then(|| {
+        reasons
+            .iter()
+            .map(Status::to_string)
+            .collect::<Vec<_>>()
+            .join("; ")
+    });
+    ExportReport {
         name,
-        symbol,
+        symbol: kernel.symbol,
+        hal_symbol,
         workgroup_size,
         dynamic_workgroup_size,
-        constant_count,
-        binding_count,
-        parameters: projection.parameters.iter().map(parameter_report).collect(),
+        constant_count: counts.map(|(constants, _)| constants),
+        binding_count: counts.map(|(_, bindings)| bindings),
+        parameters,
         kernarg_size: kernel.kernarg_segment_size,
         kernarg_alignment: kernel.kernarg_segment_align,
         group_segment_size: kernel.group_segment_fixed_size,
         private_segment_size: kernel.private_segment_fixed_size,
-    })
+        vgpr_count: kernel.vgpr_count,
+        sgpr_count: kernel.sgpr_count,
+        agpr_count: kernel.agpr_count,
+        vgpr_spill_count: kernel.vgpr_spill_count,
+        sgpr_spill_count: kernel.sgpr_spill_count,
+        wavefront_size: kernel.wavefront_size,
+        max_flat_workgroup_size: kernel.max_flat_workgroup_size,
+        uses_dynamic_stack: kernel.uses_dynamic_stack,
+        hal_error,
+    }
 }
 
 fn inspect_amd1<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectReport<'a>> {
@@ -193,7 +248,8 @@ fn inspect_amd1<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectRepo
             size,
             false,
             Some((export.constant_count(), bindings as u32)),
-        )?);
+            None,
+        ));
         if let Some(count) = uses.get_mut(index) {
             *count = count.saturating_sub(1);
             if *count == 0
@@ -256,7 +312,8 @@ fn inspect_hip1(data: &[u8]) -> Result<InspectReport<'_>> {
             dims,
             false,
             Some((export.constant_count(), bindings as u32)),
-        )?);
+            None,
+        ));
     }
     Ok(InspectReport {
         container: Container::Hip1,
@@ -269,27 +326,21 @@ fn inspect_hip1(data: &[u8]) -> Result<InspectReport<'_>> {
 
 fn inspect_elf<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectReport<'a>> {
     let target = code_object_target(data)?;
-    let note = crate::codeobj::notes::find_metadata_note(data)?;
-    // Kernel by kernel: each one's arguments are dropped once projected, so
-    // a huge object never holds every kernel's metadata and its report at
-    // once. The first failing kernel is kept and reported after the decode
-    // (whose own errors, and the missing-target check, come first).
+    // Kernel by kernel, over every metadata note: each one's arguments are
+    // dropped once projected, so a huge object never holds every kernel's
+    // metadata and its report at once.
     let mut raw = RawExports {
         exports: Vec::new(),
-        failure: None,
         index: 0,
-        limit: note.len() / 64,
+        limit: data.len() / 64,
         limits,
     };
-    let header = metadata::visit_msgpack(note, &mut raw)?;
+    let header = metadata::visit_elf(data, &mut raw)?;
     if header.target.is_none_or(str::is_empty) {
         return Err(status!(
             InvalidArgument,
             "raw HSACO metadata is missing `amdhsa.target`; direct loading requires the code object to declare its target ISA"
         ));
-    }
-    if let Some(status) = raw.failure {
-        return Err(status);
     }
     Ok(InspectReport {
         container: Container::Elf,
@@ -303,25 +354,21 @@ fn inspect_elf<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectRepor
 /// Builds a raw HSACO's exports while its metadata is decoded.
 struct RawExports<'a, 'l> {
     exports: Vec<ExportReport<'a>>,
-    failure: Option<status::Status>,
     index: usize,
-    /// Most exports to reserve room for (what the note could hold).
+    /// Most exports to reserve room for (what the file could hold).
     limit: usize,
     limits: &'l DeviceLimits,
 }
 
 impl<'a> KernelVisitor<'a> for RawExports<'a, '_> {
     fn kernel_count(&mut self, count: usize) {
-        self.exports.reserve_exact(count.min(self.limit));
+        let room = self.limit.saturating_sub(self.exports.len());
+        self.exports.reserve_exact(count.min(room));
     }
 
     fn kernel(&mut self, kernel: KernelMetadata<'a>) -> Result<()> {
-        if self.failure.is_none() {
-            match raw_export(self.index, &kernel, self.limits) {
-                Ok(export) => self.exports.push(export),
-                Err(status) => self.failure = Some(status),
-            }
-        }
+        self.exports
+            .push(raw_export(self.index, &kernel, self.limits));
         self.index += 1;
         Ok(())
     }
@@ -333,11 +380,12 @@ fn raw_export<'a>(
     index: usize,
     kernel: &KernelMetadata<'a>,
     limits: &DeviceLimits,
-) -> Result<ExportReport<'a>> {
-    if let Some(size) = kernel.reqd_workgroup_size {
+) -> ExportReport<'a> {
+    let refused = kernel.reqd_workgroup_size.and_then(|size| {
         check_workgroup_size(index, size, limits)
-            .annotate_with(|| format!("raw HSACO kernel `{}`", kernel.symbol))?;
-    }
+            .annotate_with(|| format!("raw HSACO kernel `{}`", kernel.symbol))
+            .err()
+    });
     kernel_export(
         kernel,
         kernel.reflection_name,
@@ -345,6 +393,7 @@ fn raw_export<'a>(
         kernel.reqd_workgroup_size.unwrap_or([1, 1, 1]),
         kernel.reqd_workgroup_size.is_none(),
         None,
+        refused,
     )
 }
 
@@ -384,6 +433,8 @@ impl fmt::Display for InspectReport<'_> {
         writeln!(f, "size:                {} bytes", self.size)?;
         writeln!(f, "code object version: {}", self.code_object_version)?;
         writeln!(f, "exports:             {}", self.exports.len())?;
+        // An absent number (no projection, a key the metadata omits) is `-`.
+        let show = |value: Option<u32>| value.map_or_else(|| "-".to_owned(), |v| v.to_string());
         for (i, export) in self.exports.iter().enumerate() {
             let [x, y, z] = export.workgroup_size;
             let dynamic = if export.dynamic_workgroup_size {
@@ -393,11 +444,15 @@ impl fmt::Display for InspectReport<'_> {
             };
             writeln!(f, "[{i}] {}", export.name)?;
             writeln!(f, "    symbol:          {}", export.symbol)?;
+            if export.hal_symbol != export.symbol {
+                writeln!(f, "    HAL symbol:      {}", export.hal_symbol)?;
+            }
             writeln!(f, "    workgroup size:  {x}x{y}x{z}{dynamic}")?;
             writeln!(
                 f,
                 "    constants:       {}   bindings: {}",
-                export.constant_count, export.binding_count
+                show(export.constant_count),
+                show(export.binding_count)
             )?;
             writeln!(
                 f,
@@ -409,6 +464,29 @@ impl fmt::Display for InspectReport<'_> {
                 "    segments:        group {} bytes, private {} bytes",
                 export.group_segment_size, export.private_segment_size
             )?;
+            writeln!(
+                f,
+                "    registers:       vgpr {}, sgpr {}, agpr {}; spilled vgpr {}, sgpr {}",
+                show(export.vgpr_count),
+                show(export.sgpr_count),
+                show(export.agpr_count),
+                show(export.vgpr_spill_count),
+                show(export.sgpr_spill_count)
+            )?;
+            writeln!(
+                f,
+                "    wavefront:       {}   max flat workgroup: {}   dynamic stack: {}",
+                show(export.wavefront_size),
+                show(export.max_flat_workgroup_size),
+                match export.uses_dynamic_stack {
+                    Some(true) => "yes",
+                    Some(false) => "no",
+                    None => "-",
+                }
+            )?;
+            if let Some(reason) = &export.hal_error {
+                writeln!(f, "    HAL refuses:     {reason}")?;
+            }
             for parameter in &export.parameters {
                 let name = if parameter.name.is_empty() {
                     "-"

@@ -63,6 +63,13 @@ impl Chunk<'_> {
             .extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
     }
 
+    fn opt_int(&mut self, value: Option<impl itoa::Integer>) {
+        match value {
+            Some(value) => self.int(value),
+            None => self.raw(b"null"),
+        }
+    }
+
     fn bool(&mut self, value: bool) {
         self.raw(if value { b"true" } else { b"false" });
     }
@@ -77,6 +84,8 @@ impl Chunk<'_> {
         self.string(export.name);
         self.raw(b",\n      \"symbol\": ");
         self.string(export.symbol);
+        self.raw(b",\n      \"hal_symbol\": ");
+        self.string(export.hal_symbol);
         self.raw(b",\n      \"workgroup_size\": [\n        ");
         let [x, y, z] = export.workgroup_size;
         self.int(x);
@@ -87,9 +96,9 @@ impl Chunk<'_> {
         self.raw(b"\n      ],\n      \"dynamic_workgroup_size\": ");
         self.bool(export.dynamic_workgroup_size);
         self.raw(b",\n      \"constant_count\": ");
-        self.int(export.constant_count);
+        self.opt_int(export.constant_count);
         self.raw(b",\n      \"binding_count\": ");
-        self.int(export.binding_count);
+        self.opt_int(export.binding_count);
         self.raw(b",\n      \"parameters\": ");
         if export.parameters.is_empty() {
             self.raw(b"[]");
@@ -109,6 +118,30 @@ impl Chunk<'_> {
         self.int(export.group_segment_size);
         self.raw(b",\n      \"private_segment_size\": ");
         self.int(export.private_segment_size);
+        self.raw(b",\n      \"vgpr_count\": ");
+        self.opt_int(export.vgpr_count);
+        self.raw(b",\n      \"sgpr_count\": ");
+        self.opt_int(export.sgpr_count);
+        self.raw(b",\n      \"agpr_count\": ");
+        self.opt_int(export.agpr_count);
+        self.raw(b",\n      \"vgpr_spill_count\": ");
+        self.opt_int(export.vgpr_spill_count);
+        self.raw(b",\n      \"sgpr_spill_count\": ");
+        self.opt_int(export.sgpr_spill_count);
+        self.raw(b",\n      \"wavefront_size\": ");
+        self.opt_int(export.wavefront_size);
+        self.raw(b",\n      \"max_flat_workgroup_size\": ");
+        self.opt_int(export.max_flat_workgroup_size);
+        self.raw(b",\n      \"uses_dynamic_stack\": ");
+        match export.uses_dynamic_stack {
+            Some(value) => self.bool(value),
+            None => self.raw(b"null"),
+        }
+        self.raw(b",\n      \"hal_error\": ");
+        match &export.hal_error {
+            Some(reason) => self.string(reason),
+            None => self.raw(b"null"),
+        }
         self.raw(b"\n    }");
     }
 
@@ -153,15 +186,25 @@ mod tests {
         ExportReport {
             name,
             symbol: name,
+            hal_symbol: name,
             workgroup_size: [64, 1, 1],
             dynamic_workgroup_size: false,
-            constant_count: 1,
-            binding_count: 2,
+            constant_count: Some(1),
+            binding_count: Some(2),
             parameters,
             kernarg_size: u32::MAX,
             kernarg_alignment: 8,
             group_segment_size: 0,
             private_segment_size: 16,
+            vgpr_count: Some(12),
+            sgpr_count: None,
+            agpr_count: Some(0),
+            vgpr_spill_count: Some(u32::MAX),
+            sgpr_spill_count: None,
+            wavefront_size: Some(64),
+            max_flat_workgroup_size: Some(1024),
+            uses_dynamic_stack: Some(false),
+            hal_error: None,
         }
     }
 
@@ -235,6 +278,14 @@ mod tests {
                     let mut e = export(name, parameters);
                     e.kernarg_size = sizes.2;
                     e.dynamic_workgroup_size = sizes.3;
+                    e.uses_dynamic_stack = [None, Some(true), Some(false)][kinds.len() % 3];
+                    e.sgpr_count = sizes.3.then_some(sizes.2);
+                    if sizes.3 {
+                        // A refused raw kernel: no counts, a reason to escape.
+                        e.constant_count = None;
+                        e.binding_count = None;
+                        e.hal_error = Some(format!("INVALID_ARGUMENT; \"{name}\"\n"));
+                    }
                     e
                 })
                 .collect();

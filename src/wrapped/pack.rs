@@ -1,7 +1,7 @@
 //! `pack`: wraps a raw HSACO into an `AMD1` executable, one export per kernel
 //! of its metadata, the way IREE's compiler lays one out.
 
-use crate::codeobj::metadata::{CodeObjectMetadata, KernelMetadata, ValueKind};
+use crate::codeobj::metadata::{CodeObjectMetadata, KernelMetadata, ValueKind, projection_refusal};
 use crate::status;
 use crate::status::{Result, ResultExt};
 
@@ -13,10 +13,6 @@ use super::header::DataExtent;
 use super::infer::code_object_target;
 use super::verify::DeviceLimits;
 
-/// Workgroup size written for a kernel without `.reqd_workgroup_size`: IREE's
-/// minimum granularity for such kernels (its raw-HSACO path uses 1x1x1 too).
-pub const DEFAULT_WORKGROUP_SIZE: [u32; 3] = [1, 1, 1];
-
 /// What `pack` writes besides the exports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PackOptions {
@@ -24,8 +20,11 @@ pub struct PackOptions {
     pub debug_names: bool,
     /// Source files to embed (sorted by path when written).
     pub source_files: Vec<SourceFileSpec>,
-    /// Workgroup size for kernels without `.reqd_workgroup_size`.
-    pub default_workgroup_size: [u32; 3],
+    /// Workgroup size for kernels without `.reqd_workgroup_size`. An `AMD1`
+    /// export has a fixed size and the metadata of such a kernel gives none,
+    /// so packing one without this is refused (naming the kernels) rather
+    /// than guessed; kernels with a required size always keep theirs.
+    pub default_workgroup_size: Option<[u32; 3]>,
     /// Limits the result is verified against before it is returned.
     pub limits: DeviceLimits,
     /// Only these kernels (by name or `.kd` symbol), in metadata order; `None`
@@ -39,7 +38,7 @@ impl Default for PackOptions {
         PackOptions {
             debug_names: false,
             source_files: Vec::new(),
-            default_workgroup_size: DEFAULT_WORKGROUP_SIZE,
+            default_workgroup_size: None,
             limits: DeviceLimits::AMDGPU,
             kernels: None,
         }
@@ -47,12 +46,14 @@ impl Default for PackOptions {
 }
 
 /// The export IREE's runtime needs for `kernel`: its `.kd` symbol, the
-/// required workgroup size (or the default), the 32-bit constant count and one
-/// binding per `global_buffer` argument (`READ_ONLY` when the kernel only reads it).
+/// required workgroup size (or `options`' size; `None` when neither exists),
+/// the 32-bit constant count and one binding per `global_buffer` argument
+/// (`READ_ONLY` when the kernel only reads it).
 fn export_for(kernel: &KernelMetadata<'_>, options: &PackOptions) -> Result<ExportSpec> {
-    let requirements = kernel
-        .default_export_parameter_requirements()
-        .annotate_with(|| format!("projecting HSACO parameters for kernel `{}`", kernel.symbol))?;
+    let requirements = kernel.default_export_parameter_requirements()?;
+    let workgroup_size = kernel
+        .reqd_workgroup_size
+        .or(options.default_workgroup_size);
     let binding_flags = kernel
         .args
         .iter()
@@ -64,11 +65,7 @@ fn export_for(kernel: &KernelMetadata<'_>, options: &PackOptions) -> Result<Expo
         .collect();
     Ok(ExportSpec {
         symbol_name: kernel.symbol.to_string(),
-        workgroup_size: Some(
-            kernel
-                .reqd_workgroup_size
-                .unwrap_or(options.default_workgroup_size),
-        ),
+        workgroup_size,
         constant_count: u32::from(requirements.constant_count),
         binding_flags,
         debug: options.debug_names.then(|| ExportDebugSpec {
@@ -76,6 +73,60 @@ fn export_for(kernel: &KernelMetadata<'_>, options: &PackOptions) -> Result<Expo
             location: None,
         }),
     })
+}
+
+/// The selected kernels without `.reqd_workgroup_size` need
+/// `options.default_workgroup_size`, within each one's
+/// `.max_flat_workgroup_size`: one error naming every kernel that lacks a
+/// size or exceeds its maximum.
+fn check_workgroup_sizes(selected: &[&KernelMetadata<'_>], options: &PackOptions) -> Result<()> {
+    let unsized_kernels: Vec<&KernelMetadata<'_>> = selected
+        .iter()
+        .copied()
+        .filter(|kernel| kernel.reqd_workgroup_size.is_none())
+        .collect();
+    let Some(size) = options.default_workgroup_size else {
+        if unsized_kernels.is_empty() {
+            return Ok(());
+        }
+        let names: Vec<_> = unsized_kernels
+            .iter()
+            .map(|kernel| match kernel.max_flat_workgroup_size {
+                Some(max) => format!("`{}` (at most {max} work-items)", kernel.reflection_name),
+                None => format!("`{}`", kernel.reflection_name),
+            })
+            .collect();
+        return Err(status!(
+            InvalidArgument,
+            "{} of {} kernels have no `.reqd_workgroup_size` and an AMD1 export needs a fixed \
+             work-group size: {}; give it with `--workgroup-size X,Y,Z` (used for every such \
+             kernel)",
+            names.len(),
+            selected.len(),
+            names.join(", ")
+        ));
+    };
+    let threads: u64 = size.iter().map(|&d| u64::from(d)).product();
+    let too_large: Vec<_> = unsized_kernels
+        .iter()
+        .filter_map(|kernel| {
+            let max = kernel.max_flat_workgroup_size?;
+            (threads > u64::from(max))
+                .then(|| format!("`{}` (at most {max})", kernel.reflection_name))
+        })
+        .collect();
+    if too_large.is_empty() {
+        return Ok(());
+    }
+    Err(status!(
+        InvalidArgument,
+        "work-group size {}x{}x{} ({threads} work-items) exceeds the \
+         `.max_flat_workgroup_size` of {}",
+        size[0],
+        size[1],
+        size[2],
+        too_large.join(", ")
+    ))
 }
 
 /// Wraps `hsaco` (a raw AMDGPU code object) into an `AMD1` executable.
@@ -107,18 +158,37 @@ pub fn pack(hsaco: &[u8], options: &PackOptions) -> Result<Vec<u8>> {
                 .any(|wanted| kernel.reflection_name == wanted || kernel.symbol == wanted)
         })
     };
-    let exports = metadata
-        .kernels
-        .iter()
-        .filter(is_selected)
-        .map(|kernel| {
-            // The loader resolves exports by symbol: an ambiguous one is refused here.
-            metadata.find_kernel_by_symbol(kernel.symbol)?;
-            export_for(kernel, options).annotate(
-                "only kernels IREE's HAL can describe can be packed; select them with `--kernel NAME`",
+    // Every selected kernel is tried before failing, so that the error names
+    // all the refused ones and all the ones `--kernel` could pick instead.
+    let selected: Vec<&KernelMetadata<'_>> = metadata.kernels.iter().filter(is_selected).collect();
+    let mut exports = Vec::with_capacity(selected.len());
+    let mut refused = Vec::new();
+    let mut packable = Vec::new();
+    for kernel in &selected {
+        // The loader resolves exports by symbol: an ambiguous one is refused here.
+        let export = metadata
+            .find_kernel_by_symbol(kernel.symbol)
+            .and_then(|_| export_for(kernel, options));
+        match export {
+            Ok(export) => {
+                packable.push(kernel.reflection_name);
+                exports.push(export);
+            }
+            Err(status) => refused.push(status),
+        }
+    }
+    if !refused.is_empty() {
+        let hint = if packable.is_empty() {
+            "no selected kernel can be packed".to_owned()
+        } else {
+            format!(
+                "pack the others with `--kernel NAME` (repeatable): {}",
+                packable.join(", ")
             )
-        })
-        .collect::<Result<Vec<_>>>()?;
+        };
+        return Err(projection_refusal(&refused, selected.len(), "kernels").annotate(hint));
+    }
+    check_workgroup_sizes(&selected, options)?;
     let spec = ExecutableSpec {
         isa: Some(target.to_string()),
         exports,

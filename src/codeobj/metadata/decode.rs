@@ -63,8 +63,10 @@ struct Collect<'a> {
 impl<'a> KernelVisitor<'a> for Collect<'a> {
     fn kernel_count(&mut self, count: usize) {
         // A valid kernel map takes well over 64 bytes: reserve no more than
-        // the input could hold, whatever the count claims.
-        self.kernels.reserve_exact(count.min(self.limit));
+        // the input could hold, whatever the count claims (over several
+        // notes, no more than all of them could).
+        let room = self.limit.saturating_sub(self.kernels.len());
+        self.kernels.reserve_exact(count.min(room));
     }
 
     fn kernel(&mut self, kernel: KernelMetadata<'a>) -> Result<()> {
@@ -75,11 +77,17 @@ impl<'a> KernelVisitor<'a> for Collect<'a> {
 
 /// Decodes a whole MessagePack metadata blob.
 pub(crate) fn decode(data: &[u8]) -> Result<CodeObjectMetadata<'_>> {
+    decode_notes(&[data])
+}
+
+/// Decodes the metadata blobs of every note of one code object into one
+/// model: their kernels in note order, with [`visit_notes`]'s agreement checks.
+pub(crate) fn decode_notes<'a>(notes: &[&'a [u8]]) -> Result<CodeObjectMetadata<'a>> {
     let mut collect = Collect {
         kernels: Vec::new(),
-        limit: data.len() / 64,
+        limit: notes.iter().map(|note| note.len() / 64).sum(),
     };
-    let header = visit(data, &mut collect)?;
+    let header = visit_notes(notes, &mut collect)?;
     Ok(CodeObjectMetadata::new(
         header.version,
         header.target,
@@ -87,12 +95,84 @@ pub(crate) fn decode(data: &[u8]) -> Result<CodeObjectMetadata<'_>> {
     ))
 }
 
+/// Walks the blobs of several metadata notes of one code object as one:
+/// the kernels go to `visitor` in note order, and the returned header is the notes' common
+/// `amdhsa.version`/`amdhsa.target` with the total kernel count. Notes must
+/// agree on both fields (absent in both is agreement): otherwise
+/// `INVALID_ARGUMENT` naming the two notes and their values. Errors inside
+/// a note are annotated with its number when there are several.
+pub(crate) fn visit_notes<'a, V: KernelVisitor<'a> + ?Sized>(
+    notes: &[&'a [u8]],
+    visitor: &mut V,
+) -> Result<MetadataHeader<'a>> {
+    let count = notes.len();
+    let mut merged: Option<MetadataHeader<'a>> = None;
+    for (index, &note) in notes.iter().enumerate() {
+        let header = visit(note, visitor).map_err(|error| {
+            if count > 1 {
+                error.annotate(format!("metadata note {} of {count}", index + 1))
+            } else {
+                error
+            }
+        })?;
+        merged = Some(match merged {
+            None => header,
+            Some(first) => merge(first, header, index + 1)?,
+        });
+    }
+    merged.ok_or_else(|| Status::not_found("AMDGPU metadata note not found"))
+}
+
+/// The header of notes 1..`note` merged with that of note `note` (1-based).
+fn merge<'a>(
+    first: MetadataHeader<'a>,
+    next: MetadataHeader<'a>,
+    note: usize,
+) -> Result<MetadataHeader<'a>> {
+    let show_version = |version: Option<[u32; 2]>| {
+        version.map_or_else(
+            || "none".to_owned(),
+            |[major, minor]| format!("{major}.{minor}"),
+        )
+    };
+    if first.version != next.version {
+        return Err(status!(
+            InvalidArgument,
+            "AMDGPU metadata notes disagree on `amdhsa.version`: note 1 has {}, note {note} has {}",
+            show_version(first.version),
+            show_version(next.version)
+        ));
+    }
+    if first.target != next.target {
+        return Err(status!(
+            InvalidArgument,
+            "AMDGPU metadata notes disagree on `amdhsa.target`: note 1 has `{}`, note {note} has `{}`",
+            first.target.unwrap_or("none"),
+            next.target.unwrap_or("none")
+        ));
+    }
+    let kernel_count = first
+        .kernel_count
+        .checked_add(next.kernel_count)
+        .filter(|&total| total <= MAX_KERNEL_COUNT)
+        .ok_or_else(|| {
+            status!(
+                OutOfRange,
+                "AMDGPU metadata notes declare more than the {MAX_KERNEL_COUNT} kernels accepted"
+            )
+        })?;
+    Ok(MetadataHeader {
+        kernel_count,
+        ..first
+    })
+}
+
 /// Decodes a metadata blob, handing each kernel to `visitor` as soon as it
 /// is decoded instead of keeping them: the same checks and errors as
 /// [`decode`], without holding every kernel's arguments at once.
-pub(crate) fn visit<'a>(
+pub(crate) fn visit<'a, V: KernelVisitor<'a> + ?Sized>(
     data: &'a [u8],
-    visitor: &mut dyn KernelVisitor<'a>,
+    visitor: &mut V,
 ) -> Result<MetadataHeader<'a>> {
     let mut reader = Reader::new(data);
     let entries = reader.read_map_len().map_err(|error| {
@@ -172,7 +252,10 @@ fn read_u32_array<const N: usize>(reader: &mut Reader<'_>, key: &[u8]) -> Result
     Ok(values)
 }
 
-fn read_kernels<'a>(reader: &mut Reader<'a>, visitor: &mut dyn KernelVisitor<'a>) -> Result<usize> {
+fn read_kernels<'a, V: KernelVisitor<'a> + ?Sized>(
+    reader: &mut Reader<'a>,
+    visitor: &mut V,
+) -> Result<usize> {
     let count = reader.read_array_len()?;
     if count > MAX_KERNEL_COUNT {
         return Err(status!(

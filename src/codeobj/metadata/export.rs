@@ -1,9 +1,22 @@
 //! IREE's default export-parameter projection of a kernel's arguments: each
 //! `global_buffer` becomes a binding, each `by_value` a run of 32-bit
 //! constants, hidden arguments are skipped, anything else is unsupported.
+//!
+//! The rules are those of the pinned IREE (`b48a5955`),
+//! `runtime/src/iree/hal/drivers/amdgpu/util/hsaco_metadata.c`,
+//! `iree_hal_amdgpu_hsaco_metadata_calculate_default_export_parameter_requirements`:
+//! a `by_value` argument must be at most 255 bytes and a multiple of 4
+//! (`iree_host_size_has_alignment(arg->size, sizeof(uint32_t))`), so `char`,
+//! `short` and `char3` arguments are refused. Some IREE-derived trees accept
+//! any non-zero size; the pinned one does not, and neither does this.
+//!
+//! A kernel the projection refuses is still a valid kernel: `inspect` shows
+//! it with the reason ([`KernelMetadata::default_export_parameters`]'s
+//! error), while `load` and `pack` refuse the code object naming every such
+//! kernel at once ([`projection_refusal`]).
 
 use super::model::{KernelMetadata, ValueKind};
-use crate::{Result, status};
+use crate::{Result, Status, status};
 
 /// Largest `by_value` argument a HAL parameter can describe (its size is a `u8`).
 pub const MAX_PARAMETER_SIZE: u32 = u8::MAX as u32;
@@ -188,4 +201,32 @@ fn counts_exceeded() -> crate::Status {
         OutOfRange,
         "AMDGPU metadata reflected parameter counts exceed HAL ranges (at most {MAX_PARAMETER_COUNT})"
     )
+}
+
+/// One status for a code object some of whose `total` kernels (or exports:
+/// `unit` names what is counted) IREE's HAL cannot describe: every refusal's message (its annotations in
+/// parentheses), in order, joined with `; ` after a count, so that the user
+/// sees all of them at once rather than the first. The code is the first
+/// refusal's. `refused` must not be empty (an `INTERNAL` status says so if
+/// it is).
+pub fn projection_refusal(refused: &[Status], total: usize, unit: &str) -> Status {
+    let Some(first) = refused.first() else {
+        return Status::internal("projection_refusal called without refusals");
+    };
+    let mut message = format!(
+        "{} of {total} {unit} are outside IREE's HAL projection: ",
+        refused.len()
+    );
+    for (i, status) in refused.iter().enumerate() {
+        if i > 0 {
+            message.push_str("; ");
+        }
+        message.push_str(status.message());
+        if !status.annotations().is_empty() {
+            message.push_str(" (");
+            message.push_str(&status.annotations().join(", "));
+            message.push(')');
+        }
+    }
+    Status::new(first.code(), message)
 }

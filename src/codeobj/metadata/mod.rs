@@ -10,7 +10,7 @@ mod msgpack;
 pub use decode::{KernelVisitor, MAX_ARGS_PER_KERNEL, MAX_KERNEL_COUNT, MetadataHeader};
 pub use export::{
     ExportParameter, ExportParameterRequirements, ExportParameters, MAX_PARAMETER_COUNT,
-    MAX_PARAMETER_SIZE, ParameterType,
+    MAX_PARAMETER_SIZE, ParameterType, projection_refusal,
 };
 pub use model::{ArgMetadata, CodeObjectMetadata, KernelMetadata, ValueKind, reflection_name};
 pub use msgpack::{MAX_NESTING_DEPTH, MAX_STRING_LENGTH};
@@ -18,11 +18,14 @@ pub use msgpack::{MAX_NESTING_DEPTH, MAX_STRING_LENGTH};
 use crate::Result;
 
 impl<'a> CodeObjectMetadata<'a> {
-    /// Decodes the metadata of a code object: finds its AMDGPU metadata note
-    /// ([`crate::codeobj::notes::find_metadata_note`]) and decodes it.
+    /// Decodes the metadata of a code object: finds every AMDGPU metadata
+    /// note ([`crate::codeobj::notes::find_metadata_notes`]; one per linked
+    /// translation unit) and decodes them into one model, their kernels in
+    /// note order. The notes must agree on `amdhsa.version` and
+    /// `amdhsa.target` (`INVALID_ARGUMENT` naming both values otherwise).
     pub fn from_elf(elf: &'a [u8]) -> Result<CodeObjectMetadata<'a>> {
-        let note = crate::codeobj::notes::find_metadata_note(elf)?;
-        CodeObjectMetadata::from_msgpack(note)
+        let notes = crate::codeobj::notes::find_metadata_notes(elf)?;
+        decode::decode_notes(&notes)
     }
 
     /// Decodes a MessagePack metadata blob (the note descriptor).
@@ -42,4 +45,16 @@ pub fn visit_msgpack<'a>(
     visitor: &mut dyn KernelVisitor<'a>,
 ) -> Result<MetadataHeader<'a>> {
     decode::visit(data, visitor)
+}
+
+/// [`visit_msgpack`] over every metadata note of a code object
+/// ([`crate::codeobj::notes::find_metadata_notes`]), in note order, with
+/// [`CodeObjectMetadata::from_elf`]'s checks: the header returned is the
+/// notes' common version and target and their total kernel count.
+pub fn visit_elf<'a>(
+    elf: &'a [u8],
+    visitor: &mut dyn KernelVisitor<'a>,
+) -> Result<MetadataHeader<'a>> {
+    let notes = crate::codeobj::notes::find_metadata_notes(elf)?;
+    decode::visit_notes(&notes, visitor)
 }
