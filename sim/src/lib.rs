@@ -28,6 +28,7 @@ pub mod codes;
 pub mod elf;
 pub mod faults;
 pub mod hip;
+pub mod hsa_info;
 pub mod isa;
 pub mod loader;
 pub mod machine;

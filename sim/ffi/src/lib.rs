@@ -9,7 +9,8 @@
 //! - [`node`]: the one node per process, chosen by `AMDGPU_SIM_MACHINE`
 //!   (preset name or description file), faults from `AMDGPU_SIM_FAULTS`
 //!   ([`spec`]), a leak report at `hsa_shut_down` in `AMDGPU_SIM_REPORT`.
-//! - `hsa` / `loader` / `hip`: the modelled calls, with the headers' exact
+//! - `hsa` / `info` / `loader` / `hip`: the modelled calls (`info`: the
+//!   system, agent and ISA attributes), with the headers' exact
 //!   signatures, struct layouts ([`abi`], asserted) and enum values.
 //! - `unsupported`: every other symbol the `amdgpu-hal` dylib backend
 //!   requires, failing with the vendor's not-supported answer.
@@ -23,6 +24,7 @@
 pub mod abi;
 mod hip;
 mod hsa;
+mod info;
 mod loader;
 pub mod node;
 #[allow(unsafe_code)]
