@@ -313,7 +313,10 @@ mod tests {
         assert_eq!(mi300.default_float_rounding_modes, [false, false, true]);
         assert!(mi300.fast_f16);
         assert_eq!(mi300.grid_max_size, u64::MAX);
-        assert_eq!(IsaInfo::of("amdgcn-amd-amdhsa--gfx801").profiles, [true, true]);
+        assert_eq!(
+            IsaInfo::of("amdgcn-amd-amdhsa--gfx801").profiles,
+            [true, true]
+        );
         assert!(!IsaInfo::of("amdgcn-amd-amdhsa--gfx700").fast_f16);
     }
 
@@ -327,7 +330,10 @@ mod tests {
         assert_eq!(err.0, "simds_per_cu");
         let cpu = AgentHsa::resolve(AgentKind::Cpu, &AgentHsaDesc::default(), "cpu", None)
             .expect("defaults resolve");
-        assert_eq!((cpu.feature, cpu.watch_points, cpu.cacheline_size), (0, 1, 64));
+        assert_eq!(
+            (cpu.feature, cpu.watch_points, cpu.cacheline_size),
+            (0, 1, 64)
+        );
         assert_eq!(cpu.queue_max_size, 0);
     }
 

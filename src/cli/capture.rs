@@ -16,9 +16,9 @@
 use std::io::Write;
 
 use amdgpu_sim::machine::{
-    AgentDesc, AgentHsaDesc, AgentIds, AgentKind, HipPropsDesc, HipRuntimeDesc, IsaDesc, LinkDesc, LinkTypeDesc,
-    MachineDesc, PoolDesc, PoolFlag, ProfileDesc, RoundingDesc, SegmentDesc, amd_hip_uuid,
-    format_hip_uuid,
+    AgentDesc, AgentHsaDesc, AgentIds, AgentKind, HipPropsDesc, HipRuntimeDesc, IsaDesc, LinkDesc,
+    LinkTypeDesc, MachineDesc, PoolDesc, PoolFlag, ProfileDesc, RoundingDesc, SegmentDesc,
+    amd_hip_uuid, format_hip_uuid,
 };
 use clap::Args;
 
