@@ -4,7 +4,7 @@
 //! (the in-process backend and the C library), so a client such as
 //! `rocminfo` sees exactly what the HAL sees.
 //!
-//! - [`SYSTEM`]: `hsa_system_get_info`.
+//! - [`SYSTEM`], the answers of `hsa_system_get_info`.
 //! - [`AgentHsa`]: the per-agent attributes beyond the core ones
 //!   (`hsa_agent_get_info`: feature, queues, caches, clock, shader layout,
 //!   the kernel-dispatch limits).

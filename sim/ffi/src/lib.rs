@@ -14,6 +14,8 @@
 //!   signatures, struct layouts ([`abi`], asserted) and enum values.
 //! - `unsupported`: every other symbol the `amdgpu-hal` dylib backend
 //!   requires, failing with the vendor's not-supported answer.
+//! - [`headers`]: every HSA value, size and offset above, for the check
+//!   against the vendor headers (`tests/headers.rs`).
 //! - `ptr`: the only `unsafe` code (pointer reads/writes, the export macro).
 //!
 //! This crate is the project's second FFI boundary (the first is
@@ -22,6 +24,7 @@
 #![warn(missing_docs)]
 
 pub mod abi;
+pub mod headers;
 mod hip;
 mod hsa;
 mod info;

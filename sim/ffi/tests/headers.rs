@@ -1,7 +1,7 @@
 //! The C library's HSA values and layouts against the vendor headers
-//! themselves: every `(enumerator, value)` of `abi::HEADER_VALUES`, every
-//! `sizeof` of `abi::HEADER_SIZES` and every `offsetof` of
-//! `abi::HEADER_OFFSETS` becomes a `_Static_assert` compiled against
+//! themselves: every `(enumerator, value)` of `headers::HEADER_VALUES`, every
+//! `sizeof` of `headers::HEADER_SIZES` and every `offsetof` of
+//! `headers::HEADER_OFFSETS` becomes a `_Static_assert` compiled against
 //! Debian's `hsa.h`, `hsa_ext_amd.h` and `hsa_ven_amd_loader.h` (package
 //! libhsa-runtime-dev). Without the headers or a C compiler the test prints
 //! one line and passes, unless `AMDGPU_HAL_REQUIRE_ALL=1`.
@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use amdgpu_sim_ffi::abi::{HEADER_OFFSETS, HEADER_SIZES, HEADER_VALUES};
+use amdgpu_sim_ffi::headers::{HEADER_OFFSETS, HEADER_SIZES, HEADER_VALUES};
 
 const HEADER_DIR: &str = "/usr/include/hsa";
 
