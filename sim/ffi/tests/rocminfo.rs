@@ -353,6 +353,70 @@ fn rocminfo_prints_the_cpu_only_node() {
     check_preset("cpu-only");
 }
 
+/// Most HSA calls the fault sweep fails in turn (a w7900 run makes 124).
+const MAX_SWEEP: u32 = 1000;
+
+#[test]
+fn rocminfo_reports_every_failed_call_on_the_w7900_node() {
+    // Fail the N-th HSA call of a whole run, for every N: rocminfo must
+    // report the HSA error and exit 1, never die of a signal. Its only
+    // unchecked query is the UUID (rocminfo.cc ignores that status), one
+    // per agent; the sweep ends at the first N past the last call.
+    if let Some(reason) = unavailable() {
+        skip("the rocminfo fault sweep", reason);
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("rocminfo");
+    let lib = library_dir("sweep");
+    let mut ignored = Vec::new();
+    let mut calls = None;
+    for n in 1..=MAX_SWEEP {
+        let report = dir.join("sweep.report");
+        let _ = std::fs::remove_file(&report);
+        let output = Command::new(workspace().join("scripts/sim-rocminfo.sh"))
+            .arg("w7900")
+            .env("AMDGPU_SIM_LIB_DIR", &lib)
+            .env("AMDGPU_SIM_FAULTS", format!("hsa@{n}=0x1001"))
+            .env("AMDGPU_SIM_REPORT", &report)
+            .output()
+            .expect("run scripts/sim-rocminfo.sh");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.code().is_some(),
+            "call {n}: rocminfo died: {}",
+            output.status
+        );
+        if output.status.success() {
+            // Success: either the fault hit the UUID, or N is past the run.
+            let report = std::fs::read_to_string(&report).unwrap_or_default();
+            match report.lines().find(|l| l.starts_with("injected ")) {
+                Some(fault) => ignored.push((n, fault.to_string())),
+                None => {
+                    calls = Some(n - 1);
+                    break;
+                }
+            }
+        } else {
+            assert_eq!(output.status.code(), Some(1), "call {n}: {stdout}");
+            assert!(
+                stdout.contains("hsa api call failure")
+                    && stdout.contains("Call returned HSA_STATUS_ERROR_INVALID_ARGUMENT"),
+                "call {n}: {stdout}"
+            );
+        }
+    }
+    let calls = calls.expect("the sweep reached the end of the run");
+    assert!(calls > 100, "a w7900 run makes {calls} HSA calls");
+    // Two agents, two ignored UUID queries.
+    assert_eq!(ignored.len(), 2, "{ignored:?}");
+    assert!(
+        ignored
+            .iter()
+            .all(|(_, fault)| fault.starts_with("injected hsa_agent_get_info")),
+        "{ignored:?}"
+    );
+}
+
 #[test]
 fn rocminfo_fails_cleanly_without_a_machine() {
     // No machine: hsa_init fails like a node without /dev/kfd, and rocminfo
