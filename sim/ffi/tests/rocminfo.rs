@@ -52,6 +52,12 @@ fn unavailable() -> Option<&'static str> {
             "not root: the private mount namespace needs it; needs Debian package rocminfo",
         );
     }
+    let namespace = Command::new("unshare").args(["--mount", "true"]).status();
+    if !namespace.is_ok_and(|s| s.success()) {
+        return Some(
+            "unshare --mount is refused here (no CAP_SYS_ADMIN?); needs Debian package rocminfo",
+        );
+    }
     None
 }
 
