@@ -30,6 +30,7 @@ pub mod faults;
 pub mod hip;
 pub mod hip_memory;
 pub mod hip_module;
+pub mod hsa_info;
 pub mod isa;
 pub mod kernel_meta;
 pub mod loader;

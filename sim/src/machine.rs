@@ -151,6 +151,61 @@ pub struct AgentDesc {
     /// HIP device properties of a GPU (unset fields derive from the agent).
     #[serde(default)]
     pub hip: Option<HipPropsDesc>,
+    /// The HSA agent attributes beyond those above that tools such as
+    /// `rocminfo` read (caches, clock, shader layout); every field optional.
+    #[serde(default, skip_serializing_if = "AgentHsaDesc::is_empty")]
+    pub hsa: AgentHsaDesc,
+}
+
+/// The remaining HSA agent attributes of an agent (`[agents.hsa]`): what the
+/// KFD topology reports through ROCr. Unset fields take ROCr's answer for an
+/// agent that reports nothing (see [`crate::hsa_info`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentHsaDesc {
+    /// `HSA_AGENT_INFO_CACHE_SIZE`: the data-cache sizes in bytes, L1 first
+    /// (at most [`crate::validate::MAX_CACHE_LEVELS`]; missing levels are 0).
+    /// For a CPU ROCr reports 1024 times the L1 data cache (the thunk hands
+    /// it bytes where it expects KiB): 32 KiB shows as 33554432.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_sizes: Option<Vec<u32>>,
+    /// `HSA_AMD_AGENT_INFO_CACHELINE_SIZE` (defaults to 64, ROCr's answer
+    /// for a CPU and its fallback for a GPU).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cacheline_size: Option<u32>,
+    /// `HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY` in MHz.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_clock_mhz: Option<u32>,
+    /// `HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS` (defaults: 4 for a GPU,
+    /// 1 for a CPU, as every published rocminfo shows).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub watch_points: Option<u32>,
+    /// `HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU` (GPU).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simds_per_cu: Option<u32>,
+    /// `HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES` (GPU).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shader_engines: Option<u32>,
+    /// `HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE` (GPU).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shader_arrays_per_engine: Option<u32>,
+    /// `HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU` (GPU).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_waves_per_cu: Option<u32>,
+    /// `HSA_AMD_AGENT_INFO_ASIC_REVISION` (GPU).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asic_revision: Option<u32>,
+    /// `HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS`: the GPU reaches host
+    /// memory coherently without migration (rocminfo's "Coherent Host Access").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coherent_host_access: Option<bool>,
+}
+
+impl AgentHsaDesc {
+    /// True when no field is set (the table is then left out of a written description).
+    pub fn is_empty(&self) -> bool {
+        *self == AgentHsaDesc::default()
+    }
 }
 
 /// One ISA of an agent.

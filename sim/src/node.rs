@@ -512,6 +512,37 @@ impl Sim {
         )
     }
 
+    /// `HSA_AGENT_INFO_ISA`: the agent's first ISA, or handle 0 for an
+    /// agent without one (ROCr's answer for a CPU).
+    pub fn agent_isa(&self, agent: u64) -> Result<u64, HsaCode> {
+        self.hsa(
+            "hsa_agent_get_info",
+            || format!("{agent:#x}, HSA_AGENT_INFO_ISA"),
+            |sim, _| {
+                let i = sim.agent_index(agent)?;
+                Ok(sim
+                    .tables
+                    .agent_isas
+                    .get(i)
+                    .and_then(|ids| ids.first())
+                    .map_or(0, |&id| handle(TAG_ISA, id as u64 + 1)))
+            },
+        )
+    }
+
+    /// `hsa_system_get_info` of one attribute ([`crate::hsa_info::SYSTEM`]).
+    pub fn system_info<T: Debug>(
+        &self,
+        attribute: &'static str,
+        read: impl FnOnce(&crate::hsa_info::SystemInfo) -> T,
+    ) -> Result<T, HsaCode> {
+        self.hsa(
+            "hsa_system_get_info",
+            || attribute.to_string(),
+            |_, _| Ok(read(&crate::hsa_info::SYSTEM)),
+        )
+    }
+
     // --- HSA: ISAs --------------------------------------------------------
 
     /// `hsa_agent_iterate_isas`.

@@ -5,6 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
+use crate::hsa_info::AgentHsa;
 use crate::machine::{
     AgentDesc, AgentKind, HipPropsDesc, LinkDesc, MachineDesc, PoolDesc, ProfileDesc, RoundingDesc,
     SegmentDesc, amd_hip_uuid, parse_hip_uuid,
@@ -32,6 +33,8 @@ pub const MAX_UUID_BYTES: usize = 20;
 pub const MAX_ID_BYTES: usize = 64;
 /// Largest pool (8 TiB): each pool gets a 16 TiB window of simulated addresses.
 pub const MAX_POOL_SIZE: u64 = 1 << 43;
+/// Cache levels `HSA_AGENT_INFO_CACHE_SIZE` reports (`uint32_t[4]`, L1..L4).
+pub const MAX_CACHE_LEVELS: usize = 4;
 
 /// A machine description that failed to load, naming the file and the field.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -148,6 +151,8 @@ pub struct Agent {
     pub pools: Vec<Pool>,
     /// HIP properties (GPUs only).
     pub hip: Option<HipProps>,
+    /// The remaining HSA attributes (`[agents.hsa]` with ROCr's defaults).
+    pub hsa: AgentHsa,
 }
 
 /// A validated ISA.
@@ -515,6 +520,8 @@ fn resolve_agent(
             hip.as_ref(),
         )?),
     };
+    let hsa = AgentHsa::resolve(agent.kind, &agent.hsa, &agent.name, isas.first())
+        .map_err(|(field, message)| ctx.err(at(&format!("hsa.{field}")), message))?;
     Ok(Agent {
         id: agent.id.clone(),
         kind: agent.kind,
@@ -546,6 +553,7 @@ fn resolve_agent(
         isas,
         pools,
         hip,
+        hsa,
     })
 }
 

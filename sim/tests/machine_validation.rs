@@ -264,3 +264,50 @@ fn presets_have_the_real_shapes() {
     assert!(cpu_only.gpu_indices().is_empty());
     assert_eq!(cpu_only.agents.len(), 2);
 }
+
+#[test]
+fn agent_hsa_tables_default_to_rocr_and_check_their_fields() {
+    // No [agents.hsa]: ROCr's answers for an agent the KFD says nothing about.
+    let machine = Machine::parse("tiny.toml", GOOD, Format::Toml).unwrap();
+    let (cpu, gpu) = (&machine.agents[0].hsa, &machine.agents[1].hsa);
+    assert_eq!((cpu.feature, gpu.feature), (0, 1));
+    assert_eq!((cpu.watch_points, gpu.watch_points), (1, 4));
+    assert_eq!((cpu.cacheline_size, gpu.cacheline_size), (64, 64));
+    assert_eq!((gpu.queue_min_size, gpu.queue_max_size), (64, 131_072));
+    assert_eq!((cpu.queue_min_size, cpu.queue_max_size), (0, 0));
+    assert_eq!(gpu.cache_sizes, [0; 4]);
+    assert_eq!(gpu.workgroup_max_dim, [1024; 3]);
+    assert!(gpu.fast_f16 && !cpu.fast_f16);
+
+    let gpu_table =
+        "isas = [{ name = \"amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-\" }]\n  [agents.hsa]\n";
+    let with = |fields: &str| {
+        GOOD.replace(
+            "isas = [{ name = \"amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-\" }]\n",
+            &format!("{gpu_table}{fields}\n"),
+        )
+    };
+    let set = Machine::parse(
+        "t.toml",
+        &with("cache_sizes = [16384, 8388608]\nmax_waves_per_cu = 40\nwatch_points = 2"),
+        Format::Toml,
+    )
+    .unwrap();
+    let gpu = &set.agents[1].hsa;
+    assert_eq!(gpu.cache_sizes, [16384, 8388608, 0, 0]);
+    assert_eq!((gpu.max_waves_per_cu, gpu.watch_points), (40, 2));
+
+    let e = reject(&with("cache_sizes = [1, 2, 3, 4, 5]"));
+    assert_eq!(e.field, "agents[1].hsa.cache_sizes");
+    assert!(e.message.contains("the limit is 4"), "{e}");
+    let e = reject(&with("cacheline_size = 100"));
+    assert_eq!(e.field, "agents[1].hsa.cacheline_size");
+    let e = reject(&with("simd_per_cu = 4"));
+    assert!(e.message.contains("unknown field `simd_per_cu`"), "{e}");
+    let e = reject(&GOOD.replace(
+        "  accessible_by_all = true\n",
+        "  accessible_by_all = true\n  [agents.hsa]\n  shader_engines = 8\n",
+    ));
+    assert_eq!(e.field, "agents[0].hsa.shader_engines");
+    assert!(e.message.contains("only a GPU agent"), "{e}");
+}

@@ -16,9 +16,9 @@
 use std::io::Write;
 
 use amdgpu_sim::machine::{
-    AgentDesc, AgentIds, AgentKind, HipPropsDesc, HipRuntimeDesc, IsaDesc, LinkDesc, LinkTypeDesc,
-    MachineDesc, PoolDesc, PoolFlag, ProfileDesc, RoundingDesc, SegmentDesc, amd_hip_uuid,
-    format_hip_uuid,
+    AgentDesc, AgentHsaDesc, AgentIds, AgentKind, HipPropsDesc, HipRuntimeDesc, IsaDesc, LinkDesc,
+    LinkTypeDesc, MachineDesc, PoolDesc, PoolFlag, ProfileDesc, RoundingDesc, SegmentDesc,
+    amd_hip_uuid, format_hip_uuid,
 };
 use clap::Args;
 
@@ -126,6 +126,8 @@ fn hip_agent(report: &HipDeviceReport) -> AgentDesc {
             alloc_max_size: None,
         }],
         hip: Some(hip_props_desc(p, hip_uuid)),
+        // The backend traits read none of `[agents.hsa]`: the simulator's defaults.
+        hsa: AgentHsaDesc::default(),
     }
 }
 
@@ -305,6 +307,7 @@ fn hsa_agent(
         isas,
         pools,
         hip,
+        hsa: AgentHsaDesc::default(),
     })
 }
 

@@ -63,6 +63,14 @@ pub mod system_info {
     pub const VERSION_MAJOR: u32 = 0;
     /// `HSA_SYSTEM_INFO_VERSION_MINOR` (`uint16_t`).
     pub const VERSION_MINOR: u32 = 1;
+    /// `HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY` (`uint64_t`).
+    pub const TIMESTAMP_FREQUENCY: u32 = 3;
+    /// `HSA_SYSTEM_INFO_SIGNAL_MAX_WAIT` (`uint64_t`).
+    pub const SIGNAL_MAX_WAIT: u32 = 4;
+    /// `HSA_SYSTEM_INFO_ENDIANNESS` (`hsa_endianness_t`).
+    pub const ENDIANNESS: u32 = 5;
+    /// `HSA_SYSTEM_INFO_MACHINE_MODEL` (`hsa_machine_model_t`).
+    pub const MACHINE_MODEL: u32 = 6;
 }
 
 /// `hsa_agent_info_t` / `hsa_amd_agent_info_t` values.
@@ -71,30 +79,74 @@ pub mod agent_info {
     pub const NAME: u32 = 0;
     /// `HSA_AGENT_INFO_VENDOR_NAME`: `char[64]`.
     pub const VENDOR_NAME: u32 = 1;
+    /// `HSA_AGENT_INFO_FEATURE`: `hsa_agent_feature_t`.
+    pub const FEATURE: u32 = 2;
     /// `HSA_AGENT_INFO_PROFILE`: `hsa_profile_t`.
     pub const PROFILE: u32 = 4;
     /// `HSA_AGENT_INFO_DEFAULT_FLOAT_ROUNDING_MODE`.
     pub const DEFAULT_FLOAT_ROUNDING_MODE: u32 = 5;
     /// `HSA_AGENT_INFO_WAVEFRONT_SIZE`: `uint32_t`.
     pub const WAVEFRONT_SIZE: u32 = 6;
+    /// `HSA_AGENT_INFO_WORKGROUP_MAX_DIM`: `uint16_t[3]`.
+    pub const WORKGROUP_MAX_DIM: u32 = 7;
+    /// `HSA_AGENT_INFO_WORKGROUP_MAX_SIZE`: `uint32_t`.
+    pub const WORKGROUP_MAX_SIZE: u32 = 8;
+    /// `HSA_AGENT_INFO_GRID_MAX_DIM`: `hsa_dim3_t`.
+    pub const GRID_MAX_DIM: u32 = 9;
+    /// `HSA_AGENT_INFO_GRID_MAX_SIZE`: `uint32_t`.
+    pub const GRID_MAX_SIZE: u32 = 10;
+    /// `HSA_AGENT_INFO_FBARRIER_MAX_SIZE`: `uint32_t`.
+    pub const FBARRIER_MAX_SIZE: u32 = 11;
     /// `HSA_AGENT_INFO_QUEUES_MAX`: `uint32_t`.
     pub const QUEUES_MAX: u32 = 12;
+    /// `HSA_AGENT_INFO_QUEUE_MIN_SIZE`: `uint32_t`.
+    pub const QUEUE_MIN_SIZE: u32 = 13;
+    /// `HSA_AGENT_INFO_QUEUE_MAX_SIZE`: `uint32_t`.
+    pub const QUEUE_MAX_SIZE: u32 = 14;
+    /// `HSA_AGENT_INFO_QUEUE_TYPE`: `hsa_queue_type32_t`.
+    pub const QUEUE_TYPE: u32 = 15;
     /// `HSA_AGENT_INFO_NODE`: `uint32_t`.
     pub const NODE: u32 = 16;
     /// `HSA_AGENT_INFO_DEVICE`: `hsa_device_type_t`.
     pub const DEVICE: u32 = 17;
+    /// `HSA_AGENT_INFO_CACHE_SIZE`: `uint32_t[4]`.
+    pub const CACHE_SIZE: u32 = 18;
+    /// `HSA_AGENT_INFO_ISA`: `hsa_isa_t`.
+    pub const ISA: u32 = 19;
+    /// `HSA_AGENT_INFO_FAST_F16_OPERATION`: `bool`.
+    pub const FAST_F16_OPERATION: u32 = 24;
     /// `HSA_AMD_AGENT_INFO_CHIP_ID`: `uint32_t`.
     pub const AMD_CHIP_ID: u32 = 0xA000;
+    /// `HSA_AMD_AGENT_INFO_CACHELINE_SIZE`: `uint32_t`.
+    pub const AMD_CACHELINE_SIZE: u32 = 0xA001;
     /// `HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT`: `uint32_t`.
     pub const AMD_COMPUTE_UNIT_COUNT: u32 = 0xA002;
+    /// `HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY`: `uint32_t` (MHz).
+    pub const AMD_MAX_CLOCK_FREQUENCY: u32 = 0xA003;
+    /// `HSA_AMD_AGENT_INFO_DRIVER_NODE_ID`: `uint32_t`.
+    pub const AMD_DRIVER_NODE_ID: u32 = 0xA004;
+    /// `HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS`: `uint32_t`.
+    pub const AMD_MAX_ADDRESS_WATCH_POINTS: u32 = 0xA005;
     /// `HSA_AMD_AGENT_INFO_BDFID`: `uint32_t`.
     pub const AMD_BDFID: u32 = 0xA006;
     /// `HSA_AMD_AGENT_INFO_PRODUCT_NAME`: `char[64]`.
     pub const AMD_PRODUCT_NAME: u32 = 0xA009;
+    /// `HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU`: `uint32_t`.
+    pub const AMD_MAX_WAVES_PER_CU: u32 = 0xA00A;
+    /// `HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU`: `uint32_t`.
+    pub const AMD_NUM_SIMDS_PER_CU: u32 = 0xA00B;
+    /// `HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES`: `uint32_t`.
+    pub const AMD_NUM_SHADER_ENGINES: u32 = 0xA00C;
+    /// `HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE`: `uint32_t`.
+    pub const AMD_NUM_SHADER_ARRAYS_PER_SE: u32 = 0xA00D;
     /// `HSA_AMD_AGENT_INFO_DOMAIN`: `uint32_t`.
     pub const AMD_DOMAIN: u32 = 0xA00F;
     /// `HSA_AMD_AGENT_INFO_UUID`: `char[21]`.
     pub const AMD_UUID: u32 = 0xA011;
+    /// `HSA_AMD_AGENT_INFO_ASIC_REVISION`: `uint32_t`.
+    pub const AMD_ASIC_REVISION: u32 = 0xA012;
+    /// `HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS`: `bool`.
+    pub const AMD_SVM_DIRECT_HOST_ACCESS: u32 = 0xA013;
     /// `HSA_AMD_AGENT_INFO_DRIVER_UID`: `uint32_t` (ROCm 6).
     pub const AMD_DRIVER_UID: u32 = 0xA112;
     /// `HSA_AMD_AGENT_INFO_NEAREST_CPU`: `hsa_agent_t` (ROCm 6.2).
@@ -115,11 +167,40 @@ pub mod isa_info {
     pub const NAME_LENGTH: u32 = 0;
     /// `HSA_ISA_INFO_NAME`: `char[NAME_LENGTH]`.
     pub const NAME: u32 = 1;
+    /// `HSA_ISA_INFO_MACHINE_MODELS`: `bool[2]`.
+    pub const MACHINE_MODELS: u32 = 5;
+    /// `HSA_ISA_INFO_PROFILES`: `bool[2]`.
+    pub const PROFILES: u32 = 6;
+    /// `HSA_ISA_INFO_DEFAULT_FLOAT_ROUNDING_MODES`: `bool[3]`.
+    pub const DEFAULT_FLOAT_ROUNDING_MODES: u32 = 7;
+    /// `HSA_ISA_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES`: `bool[3]`.
+    pub const BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES: u32 = 8;
+    /// `HSA_ISA_INFO_FAST_F16_OPERATION`: `bool`.
+    pub const FAST_F16_OPERATION: u32 = 9;
     /// `HSA_ISA_INFO_WORKGROUP_MAX_DIM`: `uint16_t[3]`.
     pub const WORKGROUP_MAX_DIM: u32 = 12;
     /// `HSA_ISA_INFO_WORKGROUP_MAX_SIZE`: `uint32_t`.
     pub const WORKGROUP_MAX_SIZE: u32 = 13;
+    /// `HSA_ISA_INFO_GRID_MAX_DIM`: `hsa_dim3_t`.
+    pub const GRID_MAX_DIM: u32 = 14;
+    /// `HSA_ISA_INFO_GRID_MAX_SIZE`: `uint64_t`.
+    pub const GRID_MAX_SIZE: u32 = 16;
+    /// `HSA_ISA_INFO_FBARRIER_MAX_SIZE`: `uint32_t`.
+    pub const FBARRIER_MAX_SIZE: u32 = 17;
 }
+
+/// `hsa_dim3_t`: grid extents.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct hsa_dim3_t {
+    /// x.
+    pub x: u32,
+    /// y.
+    pub y: u32,
+    /// z.
+    pub z: u32,
+}
+const _: () = assert!(size_of::<hsa_dim3_t>() == 12 && align_of::<hsa_dim3_t>() == 4);
 
 /// `hsa_amd_memory_pool_info_t` values.
 pub mod pool_info {

@@ -9,7 +9,6 @@
 use std::ffi::{c_char, c_void};
 
 use amdgpu_sim::elf::SymbolKind;
-use amdgpu_sim::machine::AgentKind;
 use amdgpu_sim::{HsaCode, Sim};
 
 use crate::abi::*;
@@ -22,7 +21,7 @@ pub type Callback<T> = Option<extern "C" fn(T, *mut c_void) -> hsa_status_t>;
 /// An export's body: `Err` is the status returned.
 pub(crate) type Call = Result<(), HsaCode>;
 
-const INVALID: HsaCode = HsaCode::INVALID_ARGUMENT;
+pub(crate) const INVALID: HsaCode = HsaCode::INVALID_ARGUMENT;
 
 /// Runs `body` on the node; no node is `HSA_STATUS_ERROR_NOT_INITIALIZED`.
 pub(crate) fn on_node(body: impl FnOnce(&Node) -> Call) -> hsa_status_t {
@@ -44,7 +43,8 @@ pub(crate) fn put<T: Copy>(out: *mut c_void, value: T) -> Call {
     }
 }
 
-fn put_bytes(out: *mut c_void, bytes: &[u8]) -> Call {
+/// Copies `bytes` to `out`, or `INVALID_ARGUMENT` for NULL.
+pub(crate) fn put_bytes(out: *mut c_void, bytes: &[u8]) -> Call {
     if ptr::write_bytes(out, bytes) {
         Ok(())
     } else {
@@ -53,7 +53,7 @@ fn put_bytes(out: *mut c_void, bytes: &[u8]) -> Call {
 }
 
 /// A `char[N]` attribute: the text cut to `N - 1` bytes, NUL-padded.
-fn put_chars<const N: usize>(out: *mut c_void, text: &str) -> Call {
+pub(crate) fn put_chars<const N: usize>(out: *mut c_void, text: &str) -> Call {
     let mut buffer = [0u8; N];
     for (slot, byte) in buffer.iter_mut().take(N - 1).zip(text.bytes()) {
         *slot = byte;
@@ -95,126 +95,6 @@ fn iterate_on_node<T: Copy>(
     match collect(&node.sim) {
         Ok(items) => iterate(&items, callback, data),
         Err(code) => code.0,
-    }
-}
-
-fn agent_info(sim: &Sim, agent: u64, attribute: u32, value: *mut c_void) -> Call {
-    use agent_info as a;
-    if value.is_null() {
-        return Err(INVALID);
-    }
-    match attribute {
-        a::NAME => put_chars::<64>(
-            value,
-            &sim.agent_info(agent, "HSA_AGENT_INFO_NAME", |a| a.name.clone())?,
-        ),
-        a::VENDOR_NAME => put_chars::<64>(
-            value,
-            &sim.agent_info(agent, "HSA_AGENT_INFO_VENDOR_NAME", |a| a.vendor.clone())?,
-        ),
-        a::AMD_PRODUCT_NAME => put_chars::<64>(
-            value,
-            &sim.agent_info(agent, "HSA_AMD_AGENT_INFO_PRODUCT_NAME", |a| {
-                a.product.clone()
-            })?,
-        ),
-        a::AMD_UUID => put_chars::<21>(
-            value,
-            &sim.agent_info(agent, "HSA_AMD_AGENT_INFO_UUID", |a| a.uuid.clone())?,
-        ),
-        a::DEVICE => put(
-            value,
-            sim.agent_info(agent, "HSA_AGENT_INFO_DEVICE", |a| match a.kind {
-                AgentKind::Cpu => device_type::CPU,
-                AgentKind::Gpu => device_type::GPU,
-            })?,
-        ),
-        a::NODE => put(
-            value,
-            sim.agent_info(agent, "HSA_AGENT_INFO_NODE", |a| a.node)?,
-        ),
-        a::QUEUES_MAX => put(
-            value,
-            sim.agent_info(agent, "HSA_AGENT_INFO_QUEUES_MAX", |a| a.queues_max)?,
-        ),
-        a::WAVEFRONT_SIZE => put(
-            value,
-            sim.agent_info(agent, "HSA_AGENT_INFO_WAVEFRONT_SIZE", |a| a.wavefront_size)?,
-        ),
-        a::AMD_COMPUTE_UNIT_COUNT => put(
-            value,
-            sim.agent_info(agent, "HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT", |a| {
-                a.compute_units
-            })?,
-        ),
-        a::AMD_CHIP_ID => put(
-            value,
-            sim.agent_info(agent, "HSA_AMD_AGENT_INFO_CHIP_ID", |a| a.chip_id)?,
-        ),
-        a::AMD_BDFID => put(
-            value,
-            sim.agent_info(agent, "HSA_AMD_AGENT_INFO_BDFID", |a| a.bdf_id)?,
-        ),
-        a::AMD_DOMAIN => put(
-            value,
-            sim.agent_info(agent, "HSA_AMD_AGENT_INFO_DOMAIN", |a| a.domain)?,
-        ),
-        a::AMD_DRIVER_UID => put(
-            value,
-            sim.agent_info(agent, "HSA_AMD_AGENT_INFO_DRIVER_UID", |a| a.driver_uid)?,
-        ),
-        a::AMD_NEAREST_CPU => put(
-            value,
-            hsa_agent_t {
-                handle: sim.agent_nearest_cpu(agent)?,
-            },
-        ),
-        a::PROFILE => put(
-            value,
-            sim.agent_info(agent, "HSA_AGENT_INFO_PROFILE", |a| a.profile)?,
-        ),
-        a::DEFAULT_FLOAT_ROUNDING_MODE => put(
-            value,
-            sim.agent_info(agent, "HSA_AGENT_INFO_DEFAULT_FLOAT_ROUNDING_MODE", |a| {
-                a.rounding_mode
-            })?,
-        ),
-        _ => Err(INVALID),
-    }
-}
-
-fn isa_info(sim: &Sim, isa: u64, attribute: u32, value: *mut c_void) -> Call {
-    if value.is_null() {
-        return Err(INVALID);
-    }
-    match attribute {
-        isa_info::NAME_LENGTH => {
-            let length = sim.isa_info(isa, "HSA_ISA_INFO_NAME_LENGTH", |i| i.name.len())?;
-            put(
-                value,
-                u32::try_from(length + 1).map_err(|_| HsaCode::ERROR)?,
-            )
-        }
-        isa_info::NAME => {
-            let mut name = sim
-                .isa_info(isa, "HSA_ISA_INFO_NAME", |i| i.name.clone())?
-                .into_bytes();
-            name.push(0);
-            put_bytes(value, &name)
-        }
-        isa_info::WORKGROUP_MAX_DIM => put(
-            value,
-            sim.isa_info(isa, "HSA_ISA_INFO_WORKGROUP_MAX_DIM", |i| {
-                i.workgroup_max_dim
-            })?,
-        ),
-        isa_info::WORKGROUP_MAX_SIZE => put(
-            value,
-            sim.isa_info(isa, "HSA_ISA_INFO_WORKGROUP_MAX_SIZE", |i| {
-                i.workgroup_max_size
-            })?,
-        ),
-        _ => Err(INVALID),
     }
 }
 
@@ -433,13 +313,9 @@ c_exports! {
         }
     }
 
-    /// `hsa_system_get_info`: the runtime version (HSA 1.1, what ROCr reports).
+    /// `hsa_system_get_info`.
     fn hsa_system_get_info(attribute: u32, value: *mut c_void) -> hsa_status_t {
-        on_node(|_| match attribute {
-            system_info::VERSION_MAJOR => put(value, 1u16),
-            system_info::VERSION_MINOR => put(value, 1u16),
-            _ => Err(INVALID),
-        })
+        on_node(|node| crate::info::system_info(&node.sim, attribute, value))
     }
 
     /// `hsa_iterate_agents`.
@@ -453,7 +329,7 @@ c_exports! {
 
     /// `hsa_agent_get_info`.
     fn hsa_agent_get_info(agent: hsa_agent_t, attribute: u32, value: *mut c_void) -> hsa_status_t {
-        on_node(|node| agent_info(&node.sim, agent.handle, attribute, value))
+        on_node(|node| crate::info::agent_info(&node.sim, agent.handle, attribute, value))
     }
 
     /// `hsa_agent_iterate_isas`.
@@ -477,7 +353,7 @@ c_exports! {
 
     /// `hsa_isa_get_info_alt`.
     fn hsa_isa_get_info_alt(isa: hsa_isa_t, attribute: u32, value: *mut c_void) -> hsa_status_t {
-        on_node(|node| isa_info(&node.sim, isa.handle, attribute, value))
+        on_node(|node| crate::info::isa_info(&node.sim, isa.handle, attribute, value))
     }
 
     /// `hsa_amd_agent_iterate_memory_pools`.

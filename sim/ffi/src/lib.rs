@@ -9,10 +9,13 @@
 //! - [`node`]: the one node per process, chosen by `AMDGPU_SIM_MACHINE`
 //!   (preset name or description file), faults from `AMDGPU_SIM_FAULTS`
 //!   ([`spec`]), a leak report at `hsa_shut_down` in `AMDGPU_SIM_REPORT`.
-//! - `hsa` / `loader` / `hip`: the modelled calls, with the headers' exact
+//! - `hsa` / `info` / `loader` / `hip`: the modelled calls (`info`: the
+//!   system, agent and ISA attributes), with the headers' exact
 //!   signatures, struct layouts ([`abi`], asserted) and enum values.
 //! - `unsupported`: every other symbol the `amdgpu-hal` dylib backend
 //!   requires, failing with the vendor's not-supported answer.
+//! - [`headers`]: every HSA value, size and offset above, for the check
+//!   against the vendor headers (`tests/headers.rs`).
 //! - `ptr`: the only `unsafe` code (pointer reads/writes, the export macro).
 //!
 //! This crate is the project's second FFI boundary (the first is
@@ -21,11 +24,13 @@
 #![warn(missing_docs)]
 
 pub mod abi;
+pub mod headers;
 mod hip;
 mod hip_runtime;
 mod host_memory;
 mod hsa;
 mod image;
+mod info;
 mod loader;
 pub mod node;
 #[allow(unsafe_code)]

@@ -1,0 +1,70 @@
+//! `scripts/sim-libs.sh`: the loader file names of the vendor runtimes as
+//! links to the library this build made.
+
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn sim_libs_links_every_loader_name_to_the_built_library() {
+    let exe = std::env::current_exe().expect("test binary path");
+    // <target>/<profile>/deps/<this test>
+    let profile_dir = exe.parent().and_then(Path::parent).expect("profile dir");
+    let target = profile_dir.parent().expect("target dir");
+    let profile = profile_dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("");
+    let built = profile_dir.join("libamdgpu_sim_ffi.so");
+    assert!(built.exists(), "{} not built", built.display());
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sim-lib");
+    let _ = std::fs::remove_dir_all(&out);
+    let mut command =
+        Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/sim-libs.sh"));
+    command
+        .arg("--no-build")
+        .arg(&out)
+        .env("CARGO_TARGET_DIR", target);
+    if profile == "release" {
+        command.arg("--release");
+    }
+    let output = command.output().expect("run scripts/sim-libs.sh");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        Path::new(printed.trim()),
+        out.canonicalize().expect("out dir")
+    );
+    let expected = built.canonicalize().expect("library path");
+    for name in [
+        "libhsa-runtime64.so.1",
+        "libhsa-runtime64.so",
+        "libamdhip64.so",
+        "libamdhip64.so.5",
+        "libamdhip64.so.6",
+    ] {
+        let link = out.join(name);
+        let target = std::fs::read_link(&link).expect(name);
+        assert!(target.is_relative(), "{name} -> {}", target.display());
+        assert_eq!(link.canonicalize().expect(name), expected, "{name}");
+    }
+
+    // A missing library is named, not linked.
+    let empty = Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-target");
+    let output =
+        Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/sim-libs.sh"))
+            .arg("--no-build")
+            .arg(empty.join("out"))
+            .env("CARGO_TARGET_DIR", &empty)
+            .output()
+            .expect("run scripts/sim-libs.sh");
+    assert!(!output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("is not built"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
