@@ -132,10 +132,7 @@ impl<C: Copy> FaultSet<C> {
             let fires = match &armed.fault.trigger {
                 Trigger::NthCall(n) => {
                     calls == *n
-                        || (armed.fault.persistent
-                            && armed.fired
-                            && calls > *n
-                            && !is_release(op))
+                        || (armed.fault.persistent && armed.fired && calls > *n && !is_release(op))
                 }
                 Trigger::NthOf { op: name, n } => {
                     name == op
