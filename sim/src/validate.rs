@@ -2,7 +2,8 @@
 //! resolved model the simulator runs on (defaults filled in, links expanded
 //! to directed pairs, HIP properties derived).
 
-use std::collections::{HashMap, HashSet};
+use std::cell::Cell;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
 use crate::machine::{
@@ -20,6 +21,14 @@ pub const MAX_ISAS_PER_AGENT: usize = 64;
 pub const MAX_POOLS_PER_AGENT: usize = 16;
 /// Most directed agent pairs all links expand to.
 pub const MAX_LINKS: usize = MAX_AGENTS * MAX_AGENTS;
+/// Most entries the `links` list may have: each entry must describe at
+/// least one directed pair no other entry describes, so a longer list can
+/// never be valid and is refused before any entry is looked at.
+pub const MAX_LINK_ENTRIES: usize = MAX_LINKS;
+/// Most agent ids one side (`from` or `to`) of a link entry may list: every
+/// agent at most once. With this cap an entry expands to at most
+/// `MAX_LINK_ENDPOINTS²` pairs, and validation stays linear in the text.
+pub const MAX_LINK_ENDPOINTS: usize = MAX_AGENTS;
 /// Most hops a link may report.
 pub const MAX_LINK_HOPS: u32 = 4;
 /// Longest HSA ISA name (`HSA_ISA_INFO_NAME` holds 64 bytes plus a NUL).
@@ -270,9 +279,23 @@ pub struct HipProps {
 
 struct Ctx<'a> {
     source: &'a str,
+    /// Validation steps taken so far (see [`Machine::parse_measured`]).
+    steps: Cell<u64>,
 }
 
 impl Ctx<'_> {
+    fn new(source: &str) -> Ctx<'_> {
+        Ctx {
+            source,
+            steps: Cell::new(0),
+        }
+    }
+
+    /// Counts `n` steps of work.
+    fn step(&self, n: u64) {
+        self.steps.set(self.steps.get().saturating_add(n));
+    }
+
     fn err(&self, field: impl Into<String>, message: impl Into<String>) -> MachineError {
         MachineError {
             source_name: self.source.to_string(),
@@ -301,9 +324,26 @@ impl Ctx<'_> {
 impl Machine {
     /// Parses and validates `text` in `format`; errors name `source_name`.
     pub fn parse(source_name: &str, text: &str, format: Format) -> Result<Machine, MachineError> {
-        let ctx = Ctx {
-            source: source_name,
-        };
+        Machine::parse_measured(source_name, text, format).0
+    }
+
+    /// [`Machine::parse`], also returning how many validation steps it took:
+    /// agent ids looked up, agents, ISAs and pools resolved, directed link
+    /// pairs expanded (parsing the text itself is serde's, linear). Every
+    /// description is refused or accepted within
+    /// `4 * text.len() + 4 * MAX_LINKS + 2 * MAX_LINK_ENDPOINTS²` steps: tests
+    /// assert that bound instead of timing anything.
+    pub fn parse_measured(
+        source_name: &str,
+        text: &str,
+        format: Format,
+    ) -> (Result<Machine, MachineError>, u64) {
+        let ctx = Ctx::new(source_name);
+        let result = Machine::parse_in(&ctx, text, format);
+        (result, ctx.steps.get())
+    }
+
+    fn parse_in(ctx: &Ctx<'_>, text: &str, format: Format) -> Result<Machine, MachineError> {
         if text.len() > MAX_DESCRIPTION_BYTES {
             return Err(ctx.err(
                 "",
@@ -318,14 +358,15 @@ impl Machine {
                 .map_err(|e| ctx.err("", e.to_string().trim_end().to_string()))?,
             Format::Json => serde_json::from_str(text).map_err(|e| ctx.err("", e.to_string()))?,
         };
-        Machine::from_desc(source_name, &desc)
+        Machine::validate(ctx, &desc)
     }
 
     /// Validates a parsed description.
     pub fn from_desc(source_name: &str, desc: &MachineDesc) -> Result<Machine, MachineError> {
-        let ctx = Ctx {
-            source: source_name,
-        };
+        Machine::validate(&Ctx::new(source_name), desc)
+    }
+
+    fn validate(ctx: &Ctx<'_>, desc: &MachineDesc) -> Result<Machine, MachineError> {
         ctx.text("name", &desc.name, MAX_ID_BYTES)?;
         if desc.agents.is_empty() {
             return Err(ctx.err("agents", "a machine needs at least one agent"));
@@ -338,16 +379,19 @@ impl Machine {
         }
         let mut index_of: HashMap<&str, usize> = HashMap::new();
         for (i, agent) in desc.agents.iter().enumerate() {
+            ctx.step(1);
             let field = format!("agents[{i}].id");
             ctx.text(&field, &agent.id, MAX_ID_BYTES)?;
             if index_of.insert(agent.id.as_str(), i).is_some() {
                 return Err(ctx.err(field, format!("duplicate agent id '{}'", agent.id)));
             }
         }
+        // A GPU without `nearest_cpu` hangs off the first CPU.
+        let first_cpu = desc.agents.iter().position(|a| a.kind == AgentKind::Cpu);
         let mut uuids: HashMap<&str, usize> = HashMap::new();
         let mut agents = Vec::with_capacity(desc.agents.len());
         for (i, agent) in desc.agents.iter().enumerate() {
-            let resolved = resolve_agent(&ctx, i, agent, desc, &index_of)?;
+            let resolved = resolve_agent(ctx, i, agent, desc, &index_of, first_cpu)?;
             // `CPU-XX`/`GPU-XX` is ROCm's "no UUID": it repeats legitimately.
             if !agent.uuid.ends_with("-XX")
                 && let Some(first) = uuids.insert(agent.uuid.as_str(), i)
@@ -362,7 +406,7 @@ impl Machine {
             }
             agents.push(resolved);
         }
-        let links = resolve_links(&ctx, &desc.links, &index_of)?;
+        let links = resolve_links(ctx, &desc.links, &index_of)?;
         Ok(Machine {
             name: desc.name.clone(),
             description: desc.description.clone(),
@@ -399,7 +443,9 @@ fn resolve_agent(
     agent: &AgentDesc,
     desc: &MachineDesc,
     index_of: &HashMap<&str, usize>,
+    first_cpu: Option<usize>,
 ) -> Result<Agent, MachineError> {
+    ctx.step(1);
     let at = |field: &str| format!("agents[{i}].{field}");
     ctx.text(&at("name"), &agent.name, MAX_AGENT_NAME_BYTES)?;
     let product = agent.product.clone().unwrap_or_else(|| agent.name.clone());
@@ -436,7 +482,7 @@ fn resolve_agent(
             }
             Some(index)
         }
-        (None, AgentKind::Gpu) => desc.agents.iter().position(|a| a.kind == AgentKind::Cpu),
+        (None, AgentKind::Gpu) => first_cpu,
         (None, AgentKind::Cpu) => None,
     };
     let numa_node = match (agent.numa_node, nearest_cpu) {
@@ -464,6 +510,7 @@ fn resolve_agent(
     }
     let mut isas = Vec::with_capacity(agent.isas.len());
     for (j, isa) in agent.isas.iter().enumerate() {
+        ctx.step(1);
         ctx.text(
             &at(&format!("isas[{j}].name")),
             &isa.name,
@@ -498,6 +545,7 @@ fn resolve_agent(
     }
     let mut pools = Vec::with_capacity(agent.pools.len());
     for (j, pool) in agent.pools.iter().enumerate() {
+        ctx.step(1);
         pools.push(resolve_pool(ctx, &at(&format!("pools[{j}]")), pool)?);
     }
     let hip = match (agent.kind, &agent.hip) {
@@ -701,31 +749,61 @@ fn derive_hip(
     })
 }
 
+/// The agent indices one side of a link entry names: at most
+/// [`MAX_LINK_ENDPOINTS`] ids (checked before any is looked up), each known
+/// and listed once.
+fn link_side(
+    ctx: &Ctx<'_>,
+    field: &str,
+    ids: &[&str],
+    index_of: &HashMap<&str, usize>,
+) -> Result<Vec<usize>, MachineError> {
+    if ids.is_empty() {
+        return Err(ctx.err(field, "names no agent"));
+    }
+    if ids.len() > MAX_LINK_ENDPOINTS {
+        return Err(ctx.err(
+            field,
+            format!(
+                "{} agent ids; the limit is {MAX_LINK_ENDPOINTS} (each agent once)",
+                ids.len()
+            ),
+        ));
+    }
+    let mut seen = HashSet::with_capacity(ids.len());
+    ids.iter()
+        .map(|&id| {
+            ctx.step(1);
+            let index = index_of
+                .get(id)
+                .copied()
+                .ok_or_else(|| ctx.err(field, format!("no agent with id '{id}'")))?;
+            // A repeated id would only repeat pairs: refuse it rather than
+            // guess what the author meant.
+            if !seen.insert(index) {
+                return Err(ctx.err(field, format!("agent id '{id}' is listed twice")));
+            }
+            Ok(index)
+        })
+        .collect()
+}
+
 fn resolve_links(
     ctx: &Ctx<'_>,
     links: &[LinkDesc],
     index_of: &HashMap<&str, usize>,
 ) -> Result<Vec<Link>, MachineError> {
+    if links.len() > MAX_LINK_ENTRIES {
+        return Err(ctx.err(
+            "links",
+            format!("{} entries; the limit is {MAX_LINK_ENTRIES}", links.len()),
+        ));
+    }
     let mut out: Vec<Link> = Vec::new();
     let mut seen: HashSet<(usize, usize)> = HashSet::new();
     for (i, link) in links.iter().enumerate() {
-        let lookup = |field: &str, ids: Vec<&str>| -> Result<Vec<usize>, MachineError> {
-            if ids.is_empty() {
-                return Err(ctx.err(format!("links[{i}].{field}"), "names no agent"));
-            }
-            ids.into_iter()
-                .map(|id| {
-                    index_of.get(id).copied().ok_or_else(|| {
-                        ctx.err(
-                            format!("links[{i}].{field}"),
-                            format!("no agent with id '{id}'"),
-                        )
-                    })
-                })
-                .collect()
-        };
-        let from = lookup("from", link.from.ids())?;
-        let to = lookup("to", link.to.ids())?;
+        let from = link_side(ctx, &format!("links[{i}].from"), &link.from.ids(), index_of)?;
+        let to = link_side(ctx, &format!("links[{i}].to"), &link.to.ids(), index_of)?;
         if link.hops == 0 || link.hops > MAX_LINK_HOPS {
             return Err(ctx.err(
                 format!("links[{i}].hops"),
@@ -735,10 +813,15 @@ fn resolve_links(
         if link.min_bandwidth > link.max_bandwidth || link.min_latency > link.max_latency {
             return Err(ctx.err(format!("links[{i}]"), "a minimum exceeds its maximum"));
         }
-        // Pairs within one entry may repeat (all-to-all lists); across entries they may not.
-        let mut pairs = std::collections::BTreeSet::new();
+        // Pairs within one entry may repeat (`from` and `to` listing the same
+        // agents, all-to-all); across entries they may not. Both sides are
+        // capped and duplicate-free, so this is at most 2 * MAX_LINK_ENDPOINTS²
+        // steps, and at least a quarter of them are new pairs (or the entry
+        // fails): all entries together stay within 4 * MAX_LINKS + one entry.
+        let mut pairs = BTreeSet::new();
         for &a in &from {
             for &b in &to {
+                ctx.step(if link.bidirectional { 2 } else { 1 });
                 if a != b {
                     pairs.insert((a, b));
                     if link.bidirectional {
@@ -746,6 +829,12 @@ fn resolve_links(
                     }
                 }
             }
+        }
+        if pairs.is_empty() {
+            return Err(ctx.err(
+                format!("links[{i}]"),
+                "describes no pair of two different agents",
+            ));
         }
         for (src, dst) in pairs {
             if !seen.insert((src, dst)) {
