@@ -67,6 +67,7 @@ pub mod device;
 pub mod executable;
 pub mod group;
 pub mod hip;
+pub mod input;
 pub mod status;
 pub mod topology;
 pub mod wrapped;

@@ -579,3 +579,301 @@ fn hostile_machine_descriptions_name_the_field() {
     let err = Machine::parse("hostile", &huge, Format::Toml).unwrap_err();
     assert!(err.message.contains("limit"), "{err}");
 }
+
+// --- The CLI's hostile-input table -----------------------------------------
+//
+// Inputs that reach the binary as files or flags: each row is the command
+// line, the exit code, the IREE status code `Error: CODE; …` starts with and
+// words of the message. Every run has a deadline, so an input that blocks
+// or reads forever fails its row instead of hanging the suite.
+
+/// A file the CLI rows read, made once per run under the target's tmp dir.
+struct CliFiles {
+    dir: std::path::PathBuf,
+}
+
+impl CliFiles {
+    fn new() -> CliFiles {
+        let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile-cli");
+        std::fs::create_dir_all(&dir).unwrap();
+        CliFiles { dir }
+    }
+
+    /// Writes `bytes` to `name` and returns its path.
+    fn file(&self, name: &str, bytes: &[u8]) -> String {
+        let path = self.dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path.display().to_string()
+    }
+
+    /// A sparse file of `len` bytes (nothing written).
+    fn sparse(&self, name: &str, len: u64) -> String {
+        let path = self.dir.join(name);
+        std::fs::File::create(&path).unwrap().set_len(len).unwrap();
+        path.display().to_string()
+    }
+
+    /// A FIFO nobody writes to: opening it for reading would block forever.
+    fn fifo(&self, name: &str) -> String {
+        let path = self.dir.join(name);
+        let _ = std::fs::remove_file(&path);
+        let made = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .expect("mkfifo (coreutils) runs");
+        assert!(made.success());
+        path.display().to_string()
+    }
+}
+
+struct CliCase {
+    name: &'static str,
+    args: Vec<String>,
+    exit: i32,
+    code: &'static str,
+    words: &'static [&'static str],
+}
+
+fn cli_case(
+    name: &'static str,
+    args: &[&str],
+    exit: i32,
+    code: &'static str,
+    words: &'static [&'static str],
+) -> CliCase {
+    CliCase {
+        name,
+        args: args.iter().map(|a| a.to_string()).collect(),
+        exit,
+        code,
+        words,
+    }
+}
+
+/// The issue-20 description: one link listing an agent 100,000 times on
+/// each side (~800 KB of JSON).
+fn quadratic_machine() -> String {
+    let side = format!("[{}]", vec!["\"a\""; 100_000].join(","));
+    format!(
+        r#"{{"name":"q","agents":[{{"id":"a","kind":"gpu","name":"gfx942","uuid":"GPU-0000000000000001","node":0,"wavefront_size":64}}],"links":[{{"from":{side},"to":{side},"type":"xgmi"}}]}}"#
+    )
+}
+
+fn cli_table(files: &CliFiles) -> Vec<CliCase> {
+    const HSACO_PATH: &str = "fixtures/hsaco/vector_add.gfx942.cov5.hsaco";
+    let out = files.dir.join("out.amd1").display().to_string();
+    let fifo = files.fifo("fifo");
+    let empty = files.file("empty.hsaco", b"");
+    let empty_toml = files.file("empty.toml", b"");
+    let dir = files.dir.display().to_string();
+    let huge = files.sparse("huge.amd1", amdgpu_hal::input::MAX_EXECUTABLE_BYTES + 1);
+    let big_toml = files.sparse(
+        "big.toml",
+        amdgpu_hal::input::MAX_MACHINE_DESCRIPTION_BYTES + 1,
+    );
+    let big_source = files.sparse("big.c", amdgpu_hal::input::MAX_SOURCE_FILE_BYTES + 1);
+    let latin1 = files.file("latin1.toml", b"name = \"caf\xe9\"\n");
+    let quadratic = files.file("quadratic.json", quadratic_machine().as_bytes());
+    let mut table = vec![
+        cli_case(
+            "inspect /dev/zero",
+            &["inspect", "/dev/zero"],
+            1,
+            "FAILED_PRECONDITION",
+            &["/dev/zero", "character device", "regular file"],
+        ),
+        cli_case(
+            "inspect /dev/urandom",
+            &["inspect", "/dev/urandom"],
+            1,
+            "FAILED_PRECONDITION",
+            &["character device"],
+        ),
+        cli_case(
+            "load /dev/zero",
+            &["load", "/dev/zero"],
+            1,
+            "FAILED_PRECONDITION",
+            &["character device", "an executable"],
+        ),
+        cli_case(
+            "pack /dev/zero",
+            &["pack", "/dev/zero", "-o", &out],
+            1,
+            "FAILED_PRECONDITION",
+            &["a code object"],
+        ),
+        cli_case(
+            "pack --source /dev/zero",
+            &["pack", HSACO_PATH, "-o", &out, "--source", "/dev/zero"],
+            1,
+            "FAILED_PRECONDITION",
+            &["a source file"],
+        ),
+        cli_case(
+            "inspect a FIFO",
+            &["inspect", &fifo],
+            1,
+            "FAILED_PRECONDITION",
+            &["FIFO"],
+        ),
+        cli_case(
+            "load a FIFO",
+            &["load", &fifo],
+            1,
+            "FAILED_PRECONDITION",
+            &["FIFO"],
+        ),
+        cli_case(
+            "--machine a FIFO",
+            &["devices", "--machine", &fifo],
+            1,
+            "FAILED_PRECONDITION",
+            &["FIFO", "a machine description"],
+        ),
+        cli_case(
+            "--machine /dev/zero",
+            &["devices", "--machine", "/dev/zero"],
+            1,
+            "FAILED_PRECONDITION",
+            &["character device"],
+        ),
+        cli_case(
+            "inspect a directory",
+            &["inspect", &dir],
+            1,
+            "FAILED_PRECONDITION",
+            &["is a directory"],
+        ),
+        cli_case(
+            "inspect an empty file",
+            &["inspect", &empty],
+            1,
+            "INVALID_ARGUMENT",
+            &["is empty", "an executable cannot be empty"],
+        ),
+        cli_case(
+            "load an empty file",
+            &["load", &empty],
+            1,
+            "INVALID_ARGUMENT",
+            &["is empty"],
+        ),
+        cli_case(
+            "pack an empty file",
+            &["pack", &empty, "-o", &out],
+            1,
+            "INVALID_ARGUMENT",
+            &["a code object cannot be empty"],
+        ),
+        cli_case(
+            "--machine an empty file",
+            &["devices", "--machine", &empty_toml],
+            1,
+            "INVALID_ARGUMENT",
+            &["is empty"],
+        ),
+        cli_case(
+            "inspect a missing file",
+            &["inspect", "no/such.amd1"],
+            1,
+            "NOT_FOUND",
+            &["opening `no/such.amd1`"],
+        ),
+        cli_case(
+            "executable over 1 GiB",
+            &["inspect", &huge],
+            1,
+            "RESOURCE_EXHAUSTED",
+            &["1073741825 bytes", "size limit is 1073741824"],
+        ),
+        cli_case(
+            "load over 1 GiB",
+            &["load", &huge],
+            1,
+            "RESOURCE_EXHAUSTED",
+            &["size limit"],
+        ),
+        cli_case(
+            "source over 64 MiB",
+            &["pack", HSACO_PATH, "-o", &out, "--source", &big_source],
+            1,
+            "RESOURCE_EXHAUSTED",
+            &["source file size limit"],
+        ),
+        cli_case(
+            "description over 1 MiB",
+            &["devices", "--machine", &big_toml],
+            1,
+            "RESOURCE_EXHAUSTED",
+            &["machine description size limit is 1048576"],
+        ),
+        cli_case(
+            "description not UTF-8",
+            &["devices", "--machine", &latin1],
+            1,
+            "INVALID_ARGUMENT",
+            &["not UTF-8", "offset 11"],
+        ),
+        cli_case(
+            "100,000 ids on each side of a link",
+            &["devices", "--machine", &quadratic],
+            1,
+            "INVALID_ARGUMENT",
+            &["links[0].from", "100000 agent ids; the limit is 128"],
+        ),
+    ];
+    // An unreadable file: only when this process cannot read it either
+    // (root reads through mode 000).
+    let locked = files.file("locked.amd1", AMD1);
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    }
+    if std::fs::read(&locked).is_err() {
+        table.push(cli_case(
+            "an unreadable file",
+            &["inspect", &locked],
+            1,
+            "PERMISSION_DENIED",
+            &["opening", "locked.amd1"],
+        ));
+    } else {
+        println!("skipping the PERMISSION_DENIED row: this user reads mode-000 files (root)");
+    }
+    table
+}
+
+#[test]
+fn every_hostile_cli_input_fails_with_its_exit_code_status_and_words() {
+    let files = CliFiles::new();
+    let table = cli_table(&files);
+    let mut failures = Vec::new();
+    for case in &table {
+        let output = assert_cmd::Command::cargo_bin("amdgpu-hal")
+            .unwrap()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(&case.args)
+            // Far above any row's real cost (milliseconds): only a blocked
+            // or unbounded read gets near it.
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let prefix = format!("Error: {}; ", case.code);
+        if output.status.code() != Some(case.exit)
+            || !stderr.starts_with(&prefix)
+            || !case.words.iter().all(|w| stderr.contains(w))
+            || !output.stdout.is_empty()
+        {
+            failures.push(format!(
+                "{}: expected exit {} `{prefix}…` with {:?}, got {:?}: {stderr}",
+                case.name,
+                case.exit,
+                case.words,
+                output.status.code()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}

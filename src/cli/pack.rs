@@ -8,6 +8,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{GlobalArgs, write_error, write_json};
+use crate::input::{InputKind, read_file};
 use crate::status::{Result, ResultExt, Status};
 use crate::wrapped::builder::SourceFileSpec;
 use crate::wrapped::pack::DEFAULT_WORKGROUP_SIZE;
@@ -60,18 +61,14 @@ struct PackJson<'a> {
     exports: usize,
 }
 
-fn read(path: &PathBuf) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| Status::not_found(format!("reading {}: {e}", path.display())))
-}
-
 /// Packs the input, writes the output file and reports what was written.
 pub fn run(global: &GlobalArgs, args: &PackArgs, out: &mut dyn Write) -> Result<()> {
-    let hsaco = read(&args.input)?;
+    let hsaco = read_file(&args.input, InputKind::CodeObject)?;
     let mut source_files = Vec::with_capacity(args.sources.len());
     for path in &args.sources {
         source_files.push(SourceFileSpec {
             path: path.to_string_lossy().into_owned(),
-            content: read(path)?,
+            content: read_file(path, InputKind::SourceFile)?,
         });
     }
     let options = PackOptions {
