@@ -822,6 +822,20 @@ fn cli_table(files: &CliFiles) -> Vec<CliCase> {
             "INVALID_ARGUMENT",
             &["links[0].from", "100000 agent ids; the limit is 128"],
         ),
+        cli_case(
+            "pack into a missing directory",
+            &["pack", HSACO_PATH, "-o", "no/such/dir/out.amd1"],
+            1,
+            "NOT_FOUND",
+            &["writing no/such/dir/out.amd1"],
+        ),
+        cli_case(
+            "capture onto a directory",
+            &["capture", "--machine", "w7900", "-o", &dir],
+            1,
+            "FAILED_PRECONDITION",
+            &["Is a directory"],
+        ),
     ];
     // An unreadable file: only when this process cannot read it either
     // (root reads through mode 000).

@@ -461,7 +461,7 @@ pub fn run(global: &GlobalArgs, args: &CaptureArgs, out: &mut dyn Write) -> Resu
     };
     match &args.output {
         Some(path) => std::fs::write(path, &text)
-            .map_err(|e| Status::unavailable(format!("writing '{}': {e}", path.display()))),
+            .map_err(|e| crate::input::io_status(&e, &format!("writing '{}'", path.display()))),
         None => out.write_all(text.as_bytes()).map_err(write_error),
     }
 }

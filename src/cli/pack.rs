@@ -8,8 +8,8 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{GlobalArgs, write_error, write_json};
-use crate::input::{InputKind, read_file};
-use crate::status::{Result, ResultExt, Status};
+use crate::input::{InputKind, io_status, read_file};
+use crate::status::{Result, ResultExt};
 use crate::wrapped::builder::SourceFileSpec;
 use crate::wrapped::pack::DEFAULT_WORKGROUP_SIZE;
 use crate::wrapped::{PackOptions, inspect, pack};
@@ -82,7 +82,7 @@ pub fn run(global: &GlobalArgs, args: &PackArgs, out: &mut dyn Write) -> Result<
         pack(&hsaco, &options).annotate_with(|| format!("packing {}", args.input.display()))?;
     let report = inspect(&packed, &options.limits)?;
     std::fs::write(&args.output, &packed)
-        .map_err(|e| Status::unavailable(format!("writing {}: {e}", args.output.display())))?;
+        .map_err(|e| io_status(&e, &format!("writing {}", args.output.display())))?;
     let summary = PackJson {
         output: args.output.display().to_string(),
         size: packed.len(),
