@@ -389,11 +389,15 @@ impl Machine {
         // A GPU without `nearest_cpu` hangs off the first CPU.
         let first_cpu = desc.agents.iter().position(|a| a.kind == AgentKind::Cpu);
         let mut uuids: HashMap<&str, usize> = HashMap::new();
+        let mut hip_uuids: HashMap<[u8; 16], usize> = HashMap::new();
+        let mut nodes: HashMap<(u32, AgentKind), usize> = HashMap::new();
         let mut agents = Vec::with_capacity(desc.agents.len());
         for (i, agent) in desc.agents.iter().enumerate() {
             let resolved = resolve_agent(ctx, i, agent, desc, &index_of, first_cpu)?;
-            // `CPU-XX`/`GPU-XX` is ROCm's "no UUID": it repeats legitimately.
-            if !agent.uuid.ends_with("-XX")
+            // `CPU-XX`/`GPU-XX` is ROCr's "no unique id": it repeats
+            // legitimately (and ROCr's own device filter never matches it,
+            // `amd_filter_device.h`). Any other repeat is an error.
+            if agent.uuid != placeholder_uuid(agent.kind)
                 && let Some(first) = uuids.insert(agent.uuid.as_str(), i)
             {
                 return Err(ctx.err(
@@ -401,6 +405,32 @@ impl Machine {
                     format!(
                         "duplicate UUID '{}' (also agents[{first}].uuid)",
                         agent.uuid
+                    ),
+                ));
+            }
+            // The HIP UUID is what a `GPU-<uuid>` device path selects: two
+            // GPUs sharing one would make that path name either. (Two
+            // `GPU-XX` agents derive the same one: each needs `hip.uuid`.)
+            if let Some(hip) = &resolved.hip
+                && let Some(first) = hip_uuids.insert(hip.uuid, i)
+            {
+                return Err(ctx.err(
+                    format!("agents[{i}].hip.uuid"),
+                    format!(
+                        "duplicate HIP UUID {} (also agents[{first}]): a device path GPU-<uuid> must name one device; give each GPU a distinct hip.uuid",
+                        crate::machine::format_hip_uuid(&hip.uuid)
+                    ),
+                ));
+            }
+            // ROCr makes one CPU agent and one GPU agent per KFD node at
+            // most (`amd_topology.cpp`: an APU node gives both), so a node id
+            // repeats only across kinds.
+            if let Some(first) = nodes.insert((agent.node, agent.kind), i) {
+                return Err(ctx.err(
+                    format!("agents[{i}].node"),
+                    format!(
+                        "node {} is also agents[{first}].node; one KFD node has at most one agent of each kind",
+                        agent.node
                     ),
                 ));
             }
@@ -459,16 +489,8 @@ fn resolve_agent(
     });
     ctx.text(&at("vendor"), &vendor, MAX_AGENT_NAME_BYTES)?;
     ctx.text(&at("uuid"), &agent.uuid, MAX_UUID_BYTES)?;
-    let prefix = match agent.kind {
-        AgentKind::Cpu => "CPU-",
-        AgentKind::Gpu => "GPU-",
-    };
-    if !agent.uuid.starts_with(prefix) {
-        return Err(ctx.err(
-            at("uuid"),
-            format!("'{}' must start with '{prefix}'", agent.uuid),
-        ));
-    }
+    check_agent_uuid(ctx, &at("uuid"), agent)?;
+    check_wavefront_size(ctx, &at("wavefront_size"), agent)?;
     let nearest_cpu = match (&agent.nearest_cpu, agent.kind) {
         (Some(_), AgentKind::Cpu) => {
             return Err(ctx.err(at("nearest_cpu"), "only a GPU agent has a nearest CPU"));
@@ -595,6 +617,76 @@ fn resolve_agent(
         pools,
         hip,
     })
+}
+
+/// ROCr's placeholder UUID of an agent without a unique id: every CPU
+/// agent (`amd_cpu_agent.cpp`, `HSA_AMD_AGENT_INFO_UUID`) and a GPU whose
+/// KFD unique id is 0 (`amd_gpu_agent.cpp`).
+fn placeholder_uuid(kind: AgentKind) -> &'static str {
+    match kind {
+        AgentKind::Cpu => "CPU-XX",
+        AgentKind::Gpu => "GPU-XX",
+    }
+}
+
+/// An agent UUID as ROCr writes it (`amd_gpu_agent.cpp`,
+/// `HSA_AMD_AGENT_INFO_UUID`): a CPU is always `CPU-XX`; a GPU is `GPU-`
+/// and its nonzero 64-bit KFD unique id as 16 lowercase hex digits
+/// (`std::hex`, zero-filled to width 16), or `GPU-XX` when the id is 0.
+fn check_agent_uuid(ctx: &Ctx<'_>, at: &str, agent: &AgentDesc) -> Result<(), MachineError> {
+    let uuid = agent.uuid.as_str();
+    let placeholder = placeholder_uuid(agent.kind);
+    if uuid == placeholder {
+        return Ok(());
+    }
+    let shown = uuid.escape_debug();
+    let digits = match (agent.kind, uuid.strip_prefix("GPU-")) {
+        (AgentKind::Gpu, Some(digits)) => digits,
+        (AgentKind::Cpu, _) => {
+            return Err(ctx.err(
+                at,
+                format!("'{shown}': a CPU agent's UUID is always 'CPU-XX' (ROCr)"),
+            ));
+        }
+        (AgentKind::Gpu, None) => {
+            return Err(ctx.err(at, format!("'{shown}' must start with 'GPU-'")));
+        }
+    };
+    let lower_hex = |b: u8| b.is_ascii_digit() || (b'a'..=b'f').contains(&b);
+    if digits.len() != 16 || !digits.bytes().all(lower_hex) {
+        return Err(ctx.err(
+            at,
+            format!(
+                "'{shown}' is neither 'GPU-XX' nor 'GPU-' and 16 lowercase hex digits (ROCr's form)"
+            ),
+        ));
+    }
+    if digits.bytes().all(|b| b == b'0') {
+        return Err(ctx.err(
+            at,
+            format!("'{shown}': ROCr reports a unique id of 0 as 'GPU-XX'"),
+        ));
+    }
+    Ok(())
+}
+
+/// `HSA_AGENT_INFO_WAVEFRONT_SIZE`: ROCr reports 0 for a CPU agent
+/// (`amd_cpu_agent.cpp`); a GPU's comes from KFD, and AMD GPUs run wave32 or
+/// wave64 only (LLVM's AMDGPU target: features `wavefrontsize32` and
+/// `wavefrontsize64`; HIP on NVIDIA reports a warp of 32). `hsa.h` allows
+/// any power of two up to 256, which no GPU this models reports.
+fn check_wavefront_size(ctx: &Ctx<'_>, at: &str, agent: &AgentDesc) -> Result<(), MachineError> {
+    let size = agent.wavefront_size;
+    match agent.kind {
+        AgentKind::Cpu if size != 0 => {
+            Err(ctx.err(at, format!("{size}: a CPU agent reports 0 (ROCr)")))
+        }
+        AgentKind::Gpu if size != 32 && size != 64 => Err(ctx.err(
+            at,
+            format!("{size}: a GPU runs wave32 or wave64 (32 or 64)"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn resolve_pool(ctx: &Ctx<'_>, at: &str, pool: &PoolDesc) -> Result<Pool, MachineError> {
