@@ -14,7 +14,8 @@ use serde::Serialize;
 
 use crate::codeobj::elf;
 use crate::codeobj::metadata::{
-    self, CodeObjectMetadata, ExportParameter, KernelMetadata, KernelVisitor, ParameterType,
+    self, CodeObjectMetadata, ExportParameter, KernelMetadata, KernelNames, KernelVisitor,
+    ParameterType,
 };
 use crate::status;
 use crate::status::{Result, ResultExt};
@@ -280,6 +281,7 @@ fn inspect_elf<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectRepor
         index: 0,
         limit: note.len() / 64,
         limits,
+        names: KernelNames::default(),
     };
     let header = metadata::visit_msgpack(note, &mut raw)?;
     if header.target.is_none_or(str::is_empty) {
@@ -308,6 +310,8 @@ struct RawExports<'a, 'l> {
     /// Most exports to reserve room for (what the note could hold).
     limit: usize,
     limits: &'l DeviceLimits,
+    /// Export names and symbols so far: a repeat is an ambiguous export.
+    names: KernelNames<'a>,
 }
 
 impl<'a> KernelVisitor<'a> for RawExports<'a, '_> {
@@ -317,7 +321,11 @@ impl<'a> KernelVisitor<'a> for RawExports<'a, '_> {
 
     fn kernel(&mut self, kernel: KernelMetadata<'a>) -> Result<()> {
         if self.failure.is_none() {
-            match raw_export(self.index, &kernel, self.limits) {
+            match self
+                .names
+                .insert(&kernel)
+                .and_then(|()| raw_export(self.index, &kernel, self.limits))
+            {
                 Ok(export) => self.exports.push(export),
                 Err(status) => self.failure = Some(status),
             }
