@@ -10,6 +10,7 @@
 //! `e_flags` rules), `tests/hip_path_props.rs` (device paths against a model
 //! of IREE's parser). `tests/memory_bounds.rs` checks the allocations.
 
+mod exec_support;
 mod support;
 
 use amdgpu_hal::StatusCode;
@@ -47,6 +48,9 @@ enum Parser {
     TargetId,
     HsaIsaName,
     DevicePath,
+    Loadable,
+    PlanRaw,
+    Pack,
 }
 
 fn run(parser: Parser, data: &[u8]) -> amdgpu_hal::Result<()> {
@@ -69,6 +73,14 @@ fn run(parser: Parser, data: &[u8]) -> amdgpu_hal::Result<()> {
         Parser::TargetId => TargetId::parse(text(), ParseFlags::all()).map(drop),
         Parser::HsaIsaName => TargetId::parse_hsa_isa_name(text()).map(drop),
         Parser::DevicePath => DevicePath::parse(text()).map(drop),
+        Parser::Loadable => amdgpu_hal::codeobj::loadable::check_loadable(data),
+        Parser::PlanRaw => {
+            amdgpu_hal::executable::plan::plan_raw_hsaco(data, &DeviceLimits::AMDGPU).map(drop)
+        }
+        Parser::Pack => {
+            amdgpu_hal::wrapped::pack::pack(data, &amdgpu_hal::wrapped::PackOptions::default())
+                .map(drop)
+        }
     }
 }
 
@@ -89,6 +101,44 @@ fn patched_exe(exe: &[u8], at: usize, bytes: &[u8]) -> Vec<u8> {
 /// Where the embedded code object starts in a wrapped fixture.
 fn elf_magic_at(exe: &[u8]) -> usize {
     exe.windows(4).position(|w| w == b"\x7fELF").unwrap()
+}
+
+/// The fixture HSACO with the `p_vaddr` of program header `index` set.
+fn with_segment_vaddr(index: usize, vaddr: u64) -> Vec<u8> {
+    patched(64 + 56 * index + 16, &vaddr.to_le_bytes())
+}
+
+/// A synthetic raw HSACO whose second kernel repeats the first one's
+/// `.name` (and, with `symbol`, its `.symbol` too).
+fn twin_kernels(symbol: bool) -> Vec<u8> {
+    let mut data = exec_support::synthetic_hsaco(&exec_support::Synthetic {
+        kernels: 2,
+        target: Some("amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-"),
+        reqd_workgroup_size: Some([64, 1, 1]),
+    });
+    let replace = |data: &mut Vec<u8>, from: &[u8], to: &[u8]| {
+        let at = data.windows(from.len()).position(|w| w == from).unwrap();
+        data[at..at + to.len()].copy_from_slice(to);
+    };
+    if symbol {
+        replace(&mut data, b"\xa5k1.kd", b"\xa5k0.kd");
+    } else {
+        replace(&mut data, b"\xa2k1", b"\xa2k0");
+    }
+    data
+}
+
+/// A one-kernel metadata blob with `.wavefront_size` = `size`.
+fn wavefront_metadata(size: u64) -> Vec<u8> {
+    msgpack(|p| {
+        p.map(1).str("amdhsa.kernels").array(1).map(6);
+        p.field_str(".symbol", "k.kd")
+            .field_uint(".kernarg_segment_size", 0)
+            .field_uint(".kernarg_segment_align", 4)
+            .field_uint(".group_segment_fixed_size", 0)
+            .field_uint(".private_segment_fixed_size", 0)
+            .field_uint(".wavefront_size", size);
+    })
 }
 
 fn note_elf(name: &[u8], kind: u32, desc: &[u8]) -> Vec<u8> {
@@ -236,6 +286,99 @@ fn table() -> Vec<Case> {
             HSACO[..64].to_vec(),
             OutOfRange,
             "truncated",
+        ),
+        // What the HSA loader needs (issue 20: silent accepts).
+        case(
+            "ET_EXEC",
+            ElfTarget,
+            patched(16, &[2, 0]),
+            InvalidArgument,
+            "e_type 2 is neither ET_REL (1) nor ET_DYN (3)",
+        ),
+        case(
+            "ET_REL given to the loader",
+            Loadable,
+            patched(16, &[1, 0]),
+            InvalidArgument,
+            "e_type 1 (ET_REL) is not ET_DYN",
+        ),
+        case(
+            "overlapping PT_LOAD segments",
+            Loadable,
+            with_segment_vaddr(2, 0x800),
+            InvalidArgument,
+            "PT_LOAD segments overlap in memory (program header 1 [0x0, 0x8c4) and 2 [0x800, 0xd80))",
+        ),
+        case(
+            "PT_LOAD segments out of order",
+            Loadable,
+            with_segment_vaddr(3, 0x1000),
+            InvalidArgument,
+            "not in ascending p_vaddr order",
+        ),
+        case(
+            "PT_LOAD p_filesz over p_memsz",
+            Loadable,
+            patched(64 + 56 + 32, &0x900u64.to_le_bytes()),
+            InvalidArgument,
+            "p_filesz 2304 > p_memsz 2244",
+        ),
+        case(
+            "overlapping PT_LOAD, raw load",
+            PlanRaw,
+            with_segment_vaddr(2, 0x800),
+            InvalidArgument,
+            "overlap",
+        ),
+        case(
+            "overlapping PT_LOAD, pack",
+            Pack,
+            with_segment_vaddr(2, 0x800),
+            InvalidArgument,
+            "overlap",
+        ),
+        case(
+            "metadata wavefront size 0",
+            MetadataMsgpack,
+            wavefront_metadata(0),
+            InvalidArgument,
+            "wavefront size must be a power of two (`k.kd` has 0)",
+        ),
+        case(
+            "metadata wavefront size 48",
+            MetadataMsgpack,
+            wavefront_metadata(48),
+            InvalidArgument,
+            "`k.kd` has 48",
+        ),
+        // Duplicate kernels would become duplicate exports.
+        case(
+            "two kernels of one name, inspect",
+            Inspect,
+            twin_kernels(false),
+            InvalidArgument,
+            "kernels 0 and 1 share the export name `k0`",
+        ),
+        case(
+            "two kernels of one name, raw load",
+            PlanRaw,
+            twin_kernels(false),
+            InvalidArgument,
+            "kernels 0 and 1 share the export name `k0`",
+        ),
+        case(
+            "two kernels of one name, pack",
+            Pack,
+            twin_kernels(false),
+            InvalidArgument,
+            "share the export name `k0`",
+        ),
+        case(
+            "two kernels of one symbol, inspect",
+            Inspect,
+            twin_kernels(true),
+            InvalidArgument,
+            "kernels 0 and 1 share the symbol `k0.kd`",
         ),
         // Notes.
         case(
@@ -542,6 +685,15 @@ fn the_unpatched_fixtures_are_accepted() {
     run(Parser::Inspect, AMD1).unwrap();
     run(Parser::TargetId, b"gfx942:sramecc+:xnack-").unwrap();
     run(Parser::DevicePath, b"0,1").unwrap();
+    run(Parser::Loadable, HSACO).unwrap();
+    run(Parser::MetadataMsgpack, &wavefront_metadata(32)).unwrap();
+    let distinct = exec_support::synthetic_hsaco(&exec_support::Synthetic {
+        kernels: 2,
+        target: Some("amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-"),
+        reqd_workgroup_size: Some([64, 1, 1]),
+    });
+    run(Parser::Inspect, &distinct).unwrap();
+    run(Parser::PlanRaw, &distinct).unwrap();
 }
 
 /// Machine descriptions report a field and message (`MachineError`), not a status.
@@ -674,6 +826,33 @@ fn cli_table(files: &CliFiles) -> Vec<CliCase> {
     let big_source = files.sparse("big.c", amdgpu_hal::input::MAX_SOURCE_FILE_BYTES + 1);
     let latin1 = files.file("latin1.toml", b"name = \"caf\xe9\"\n");
     let quadratic = files.file("quadratic.json", quadratic_machine().as_bytes());
+    let twin = files.file("twin.hsaco", &twin_kernels(false));
+    let overlap = files.file("overlap.hsaco", &with_segment_vaddr(2, 0x800));
+    let et_exec = files.file("exec.hsaco", &patched(16, &[2, 0]));
+    let w7900 = include_str!("../fixtures/machines/w7900.toml");
+    let wave0 = files.file(
+        "wave0.toml",
+        w7900
+            .replace("wavefront_size = 32", "wavefront_size = 0")
+            .as_bytes(),
+    );
+    let zzzz = files.file(
+        "zzzz.toml",
+        w7900
+            .replace("GPU-e56b237e725ec427", "GPU-zzzzzzzzzzzzzzzz")
+            .as_bytes(),
+    );
+    // mixed-isa's first two GPUs given one HIP UUID.
+    let same_hip = files.file(
+        "same-hip.toml",
+        include_str!("../fixtures/machines/mixed-isa.toml")
+            .replacen(
+                "  [agents.hip]\n",
+                "  [agents.hip]\n  uuid = \"00000000000000000000000000000001\"\n",
+                2,
+            )
+            .as_bytes(),
+    );
     let mut table = vec![
         cli_case(
             "inspect /dev/zero",
@@ -835,6 +1014,55 @@ fn cli_table(files: &CliFiles) -> Vec<CliCase> {
             1,
             "FAILED_PRECONDITION",
             &["Is a directory"],
+        ),
+        cli_case(
+            "inspect two kernels of one name",
+            &["inspect", &twin],
+            1,
+            "INVALID_ARGUMENT",
+            &["share the export name `k0`", "inspecting"],
+        ),
+        cli_case(
+            "load two kernels of one name",
+            &["load", &twin],
+            1,
+            "INVALID_ARGUMENT",
+            &["share the export name `k0`"],
+        ),
+        cli_case(
+            "load overlapping PT_LOAD segments",
+            &["load", &overlap],
+            1,
+            "INVALID_ARGUMENT",
+            &["PT_LOAD segments overlap"],
+        ),
+        cli_case(
+            "load an ET_EXEC code object",
+            &["load", &et_exec],
+            1,
+            "INVALID_ARGUMENT",
+            &["e_type 2"],
+        ),
+        cli_case(
+            "--machine with GPU wavefront 0",
+            &["devices", "--machine", &wave0],
+            1,
+            "INVALID_ARGUMENT",
+            &["agents[1].wavefront_size", "wave32 or wave64"],
+        ),
+        cli_case(
+            "--machine with two GPUs of one HIP UUID",
+            &["devices", "--backend", "hip", "--machine", &same_hip],
+            1,
+            "INVALID_ARGUMENT",
+            &["agents[2].hip.uuid", "duplicate HIP UUID"],
+        ),
+        cli_case(
+            "--machine with a GPU-zzzz UUID",
+            &["devices", "--machine", &zzzz],
+            1,
+            "INVALID_ARGUMENT",
+            &["agents[1].uuid", "GPU-zzzzzzzzzzzzzzzz"],
         ),
     ];
     // An unreadable file: only when this process cannot read it either
