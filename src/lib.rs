@@ -64,6 +64,7 @@ pub mod backend;
 pub mod cli;
 pub mod codeobj;
 pub mod device;
+pub mod escape;
 pub mod executable;
 pub mod group;
 pub mod hip;

@@ -827,6 +827,18 @@ fn cli_table(files: &CliFiles) -> Vec<CliCase> {
     let latin1 = files.file("latin1.toml", b"name = \"caf\xe9\"\n");
     let quadratic = files.file("quadratic.json", quadratic_machine().as_bytes());
     let twin = files.file("twin.hsaco", &twin_kernels(false));
+    let long_line = files.file(
+        "long-line.toml",
+        format!("name = \"x\"\nagents = \"{}\"\n", "k".repeat(200_000)).as_bytes(),
+    );
+    let long_key = files.file(
+        "long-key.json",
+        format!(
+            "{{\"name\":\"x\",\"agents\":\"\\u001b[2J\\u0007{}\"}}",
+            "k".repeat(200_000)
+        )
+        .as_bytes(),
+    );
     let overlap = files.file("overlap.hsaco", &with_segment_vaddr(2, 0x800));
     let et_exec = files.file("exec.hsaco", &patched(16, &[2, 0]));
     let w7900 = include_str!("../fixtures/machines/w7900.toml");
@@ -1064,6 +1076,33 @@ fn cli_table(files: &CliFiles) -> Vec<CliCase> {
             "INVALID_ARGUMENT",
             &["agents[1].uuid", "GPU-zzzzzzzzzzzzzzzz"],
         ),
+        cli_case(
+            "TOML error quoting a 200 KB string",
+            &["devices", "--machine", &long_line],
+            1,
+            "INVALID_ARGUMENT",
+            &[
+                "TOML parse error at line 2, column 10: invalid type: string",
+                "more bytes)",
+            ],
+        ),
+        cli_case(
+            "JSON error quoting a 200 KB string with ESC and BEL",
+            &["devices", "--machine", &long_key],
+            1,
+            "INVALID_ARGUMENT",
+            &[
+                "invalid type: string \"\\u{1b}[2J\\u{7}kkk",
+                "more bytes) at line 1 column",
+            ],
+        ),
+        cli_case(
+            "HIP path with ESC",
+            &["info", "GPU-\u{1b}[2J"],
+            1,
+            "INVALID_ARGUMENT",
+            &["\\u{1b}[2J"],
+        ),
     ];
     // An unreadable file: only when this process cannot read it either
     // (root reads through mode 000).
@@ -1086,6 +1125,10 @@ fn cli_table(files: &CliFiles) -> Vec<CliCase> {
     table
 }
 
+/// Longest error line a hostile input may produce (the longest rows quote
+/// a capped parser message plus a path).
+const MAX_ERROR_LINE: usize = 2048;
+
 #[test]
 fn every_hostile_cli_input_fails_with_its_exit_code_status_and_words() {
     let files = CliFiles::new();
@@ -1103,10 +1146,16 @@ fn every_hostile_cli_input_fails_with_its_exit_code_status_and_words() {
             .unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         let prefix = format!("Error: {}; ", case.code);
+        // Whatever the input, the error is one line of at most
+        // MAX_ERROR_LINE bytes without a raw control character.
+        let raw_control = stderr.trim_end_matches('\n').chars().any(char::is_control);
         if output.status.code() != Some(case.exit)
             || !stderr.starts_with(&prefix)
             || !case.words.iter().all(|w| stderr.contains(w))
             || !output.stdout.is_empty()
+            || stderr.lines().count() != 1
+            || stderr.len() > MAX_ERROR_LINE
+            || raw_control
         {
             failures.push(format!(
                 "{}: expected exit {} `{prefix}…` with {:?}, got {:?}: {stderr}",
@@ -1118,4 +1167,47 @@ fn every_hostile_cli_input_fails_with_its_exit_code_status_and_words() {
         }
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// The vector_add fixture with its kernel's `.name` (not its symbol)
+/// rewritten to start with ESC `[2J` (clear screen) and BEL.
+fn escape_named_kernel() -> Vec<u8> {
+    let mut data = HSACO.to_vec();
+    let from = b"\xaavector_add";
+    let at = data.windows(from.len()).position(|w| w == from).unwrap();
+    data[at..at + from.len()].copy_from_slice(b"\xaa\x1b[2J\x07r_add");
+    data
+}
+
+#[test]
+fn control_characters_in_names_never_reach_the_terminal() {
+    let files = CliFiles::new();
+    let file = files.file("escape-name.hsaco", &escape_named_kernel());
+    for args in [
+        vec!["inspect", &file],
+        vec!["inspect", &file, "--json"],
+        vec!["load", &file],
+        vec!["load", &file, "--json"],
+    ] {
+        let output = assert_cmd::Command::cargo_bin("amdgpu-hal")
+            .unwrap()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let raw: Vec<char> = stdout
+            .chars()
+            .filter(|&c| c.is_control() && c != '\n' && c != '\t')
+            .collect();
+        assert!(raw.is_empty(), "{args:?} printed {raw:?}");
+        // Text shows the escape; JSON keeps its own (the name round-trips).
+        let shown = if args.contains(&"--json") {
+            "\\u001b[2J\\u0007r_add"
+        } else {
+            "\\u{1b}[2J\\u{7}r_add"
+        };
+        assert!(stdout.contains(shown), "{args:?}:\n{stdout}");
+    }
 }

@@ -39,6 +39,10 @@ pub const MAX_AGENT_NAME_BYTES: usize = 63;
 pub const MAX_UUID_BYTES: usize = 20;
 /// Longest machine name or agent id.
 pub const MAX_ID_BYTES: usize = 64;
+/// Most bytes of a parser's message a description error keeps: parser
+/// messages quote the input (a key, a string value, TOML's whole offending
+/// line), and a hostile description must not put megabytes on stderr.
+pub const MAX_ERROR_ECHO_BYTES: usize = 1024;
 /// Largest pool (8 TiB): each pool gets a 16 TiB window of simulated addresses.
 pub const MAX_POOL_SIZE: u64 = 1 << 43;
 
@@ -72,6 +76,48 @@ impl fmt::Display for MachineError {
 }
 
 impl std::error::Error for MachineError {}
+
+/// `message` cut to [`MAX_ERROR_ECHO_BYTES`] on a character boundary, with
+/// the number of bytes left out.
+fn cap_echo(message: &str) -> String {
+    if message.len() <= MAX_ERROR_ECHO_BYTES {
+        return message.to_string();
+    }
+    let mut cut = MAX_ERROR_ECHO_BYTES;
+    while !message.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let head = message.get(..cut).unwrap_or_default();
+    format!("{head}… ({} more bytes)", message.len() - cut)
+}
+
+/// A TOML error on one line: where (1-based line and column, from its
+/// span) and toml's message, capped; never the offending line itself.
+fn toml_error(error: &toml::de::Error, text: &str) -> String {
+    let message = cap_echo(error.message().trim_end());
+    match error.span().and_then(|span| text.get(..span.start)) {
+        Some(before) => {
+            let line = before.matches('\n').count() + 1;
+            let column = before
+                .rsplit('\n')
+                .next()
+                .map_or(0, |last| last.chars().count())
+                + 1;
+            format!("TOML parse error at line {line}, column {column}: {message}")
+        }
+        None => format!("TOML parse error: {message}"),
+    }
+}
+
+/// A JSON error with its message capped (serde_json's position kept).
+fn json_error(error: &serde_json::Error) -> String {
+    let full = error.to_string();
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    match full.strip_suffix(&position) {
+        Some(message) => format!("{}{position}", cap_echo(message)),
+        None => cap_echo(&full),
+    }
+}
 
 /// The format of a description.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -354,9 +400,8 @@ impl Machine {
             ));
         }
         let desc: MachineDesc = match format {
-            Format::Toml => toml::from_str(text)
-                .map_err(|e| ctx.err("", e.to_string().trim_end().to_string()))?,
-            Format::Json => serde_json::from_str(text).map_err(|e| ctx.err("", e.to_string()))?,
+            Format::Toml => toml::from_str(text).map_err(|e| ctx.err("", toml_error(&e, text)))?,
+            Format::Json => serde_json::from_str(text).map_err(|e| ctx.err("", json_error(&e)))?,
         };
         Machine::validate(ctx, &desc)
     }

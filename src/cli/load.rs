@@ -14,6 +14,7 @@ use crate::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, Topology};
 use crate::amdgpu::profile::ProfileRegistry;
 use crate::amdgpu::queue_affinity::{QUEUE_AFFINITY_ANY, QueueAffinity};
 use crate::backend::{Backend, CallResultExt};
+use crate::escape::Escaped;
 use crate::executable::{Executable, ExecutableParams, ExportFlags, create};
 use crate::input::{InputKind, read_file};
 use crate::status::{Result, ResultExt, Status};
@@ -214,7 +215,7 @@ fn write_text(out: &mut dyn Write, doc: &LoadJson) -> std::io::Result<()> {
         out,
         "{} executable, format {}, loaded on {} of {} ({} backend), queue affinity {}",
         doc.container,
-        doc.format,
+        Escaped(&doc.format),
         match doc.loaded_devices.len() {
             1 => "device".to_string(),
             _ => "devices".to_string(),
@@ -235,8 +236,8 @@ fn write_text(out: &mut dyn Write, doc: &LoadJson) -> std::io::Result<()> {
             out,
             "  [{i}] {} ({}): workgroup {}x{}x{}{}, {} bindings, {} constants, {} parameters; \
              kernarg {} B align {}, LDS {} B, scratch {} B",
-            e.name,
-            e.symbol,
+            Escaped(&e.name),
+            Escaped(&e.symbol),
             wg[0],
             wg[1],
             wg[2],

@@ -17,6 +17,7 @@ use crate::codeobj::metadata::{
     self, CodeObjectMetadata, ExportParameter, KernelMetadata, KernelNames, KernelVisitor,
     ParameterType,
 };
+use crate::escape::Escaped;
 use crate::status;
 use crate::status::{Result, ResultExt};
 
@@ -388,7 +389,7 @@ impl fmt::Display for InspectReport<'_> {
             Container::Elf => "ELF (raw HSACO)",
         };
         writeln!(f, "container:           {container}")?;
-        writeln!(f, "format:              {}", self.format)?;
+        writeln!(f, "format:              {}", Escaped(&self.format))?;
         writeln!(f, "size:                {} bytes", self.size)?;
         writeln!(f, "code object version: {}", self.code_object_version)?;
         writeln!(f, "exports:             {}", self.exports.len())?;
@@ -399,8 +400,8 @@ impl fmt::Display for InspectReport<'_> {
             } else {
                 ""
             };
-            writeln!(f, "[{i}] {}", export.name)?;
-            writeln!(f, "    symbol:          {}", export.symbol)?;
+            writeln!(f, "[{i}] {}", Escaped(export.name))?;
+            writeln!(f, "    symbol:          {}", Escaped(export.symbol))?;
             writeln!(f, "    workgroup size:  {x}x{y}x{z}{dynamic}")?;
             writeln!(
                 f,
@@ -423,6 +424,7 @@ impl fmt::Display for InspectReport<'_> {
                 } else {
                     parameter.name
                 };
+                let name = Escaped(name);
                 writeln!(
                     f,
                     "    param {:<10} offset {:<4} size {:<3} {name}",
