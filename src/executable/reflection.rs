@@ -114,7 +114,7 @@ impl Reflection {
             return Err(crate::status!(
                 InvalidArgument,
                 "executable exports {first} and {ordinal} share the name `{}`; export names must be unique",
-                info.name
+                crate::escape::echo(&info.name)
             ));
         }
         self.by_name.insert(info.name.clone(), ordinal);

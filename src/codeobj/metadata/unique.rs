@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 
 use super::model::KernelMetadata;
+use crate::escape::echo;
 use crate::{Result, status};
 
 /// The export names and symbols of the kernels seen so far.
@@ -30,7 +31,8 @@ impl<'a> KernelNames<'a> {
             if let Some(&first) = seen.get(key) {
                 return Err(status!(
                     InvalidArgument,
-                    "AMDGPU metadata kernels {first} and {index} share the {what} `{key}`; each kernel becomes one export and export names must be unique"
+                    "AMDGPU metadata kernels {first} and {index} share the {what} `{}`; each kernel becomes one export and export names must be unique",
+                    echo(key)
                 ));
             }
             seen.insert(key, index);
