@@ -30,8 +30,8 @@ fn e_type_name(e_type: u16) -> &'static str {
 ///   unlinked output, `ET_EXEC` is not an AMDGPU code object type);
 /// - it has a `PT_LOAD` segment, each with `p_filesz <= p_memsz`, inside the
 ///   file, without address overflow, in ascending `p_vaddr` order (the
-///   System V gABI's rule for loadable segments) and not overlapping the
-///   previous one in memory.
+///   System V gABI's rule for loadable segments) and not overlapping an
+///   earlier one in memory (an empty segment overlaps nothing).
 ///
 /// Every failure is `INVALID_ARGUMENT`, except a program header table or
 /// segment past the end of `data` (`OUT_OF_RANGE`, as elsewhere).
@@ -54,8 +54,12 @@ pub fn check_loadable(data: &[u8]) -> Result<()> {
         ));
     }
     let truncated = || status!(OutOfRange, "ELF program header table is truncated");
-    // (index, start, end) of the previous PT_LOAD segment in table order.
-    let mut previous: Option<(u16, u64, u64)> = None;
+    // The previous PT_LOAD's (index, p_vaddr), and the (index, start, end)
+    // of the earlier non-empty segment reaching furthest: with ascending
+    // starts, a segment overlaps an earlier one exactly when it starts
+    // before that end. An empty segment overlaps nothing.
+    let mut previous: Option<(u16, u64)> = None;
+    let mut furthest: Option<(u16, u64, u64)> = None;
     for index in 0..header.phnum {
         let entry = u64::from(index)
             .checked_mul(entry_size)
@@ -88,21 +92,27 @@ pub fn check_loadable(data: &[u8]) -> Result<()> {
                 "PT_LOAD segment (program header {index}) address range overflows"
             )
         })?;
-        if let Some((before, start, before_end)) = previous {
-            if vaddr < start {
-                return Err(status!(
-                    InvalidArgument,
-                    "PT_LOAD segments are not in ascending p_vaddr order (program header {index} at {vaddr:#x} follows {before} at {start:#x})"
-                ));
-            }
-            if vaddr < before_end {
-                return Err(status!(
-                    InvalidArgument,
-                    "PT_LOAD segments overlap in memory (program header {before} [{start:#x}, {before_end:#x}) and {index} [{vaddr:#x}, {end:#x}))"
-                ));
+        if let Some((before, start)) = previous
+            && vaddr < start
+        {
+            return Err(status!(
+                InvalidArgument,
+                "PT_LOAD segments are not in ascending p_vaddr order (program header {index} at {vaddr:#x} follows {before} at {start:#x})"
+            ));
+        }
+        if memsz > 0 {
+            match furthest {
+                Some((before, start, before_end)) if vaddr < before_end => {
+                    return Err(status!(
+                        InvalidArgument,
+                        "PT_LOAD segments overlap in memory (program header {before} [{start:#x}, {before_end:#x}) and {index} [{vaddr:#x}, {end:#x}))"
+                    ));
+                }
+                Some((_, _, before_end)) if end <= before_end => {}
+                _ => furthest = Some((index, vaddr, end)),
             }
         }
-        previous = Some((index, vaddr, end));
+        previous = Some((index, vaddr));
     }
     if previous.is_none() {
         return Err(status!(

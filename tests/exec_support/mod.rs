@@ -409,7 +409,28 @@ pub struct Synthetic<'a> {
 /// PT_LOAD over the file, a PT_NOTE and the AMDGPU metadata note; each kernel takes a buffer and a
 /// 32-bit value (kernarg 16 bytes, 8-aligned).
 pub fn synthetic_hsaco(spec: &Synthetic<'_>) -> Vec<u8> {
+    let names: Vec<(String, String)> = (0..spec.kernels)
+        .map(|i| (format!("k{i}"), format!("k{i}.kd")))
+        .collect();
+    let pairs: Vec<(&str, &str)> = names
+        .iter()
+        .map(|(n, s)| (n.as_str(), s.as_str()))
+        .collect();
+    synthetic_hsaco_named(&pairs, spec.target, spec.reqd_workgroup_size)
+}
+
+/// [`synthetic_hsaco`] with one kernel per `(.name, .symbol)` pair.
+pub fn synthetic_hsaco_named(
+    kernels: &[(&str, &str)],
+    target: Option<&str>,
+    reqd_workgroup_size: Option<[u32; 3]>,
+) -> Vec<u8> {
     use rmp::encode::{write_array_len, write_map_len, write_str, write_uint};
+    let spec = Synthetic {
+        kernels: kernels.len(),
+        target,
+        reqd_workgroup_size,
+    };
     let mut md = Vec::new();
     let root = 2 + usize::from(spec.target.is_some());
     write_map_len(&mut md, root as u32).unwrap();
@@ -426,10 +447,11 @@ pub fn synthetic_hsaco(spec: &Synthetic<'_>) -> Vec<u8> {
     for i in 0..spec.kernels {
         let fields = 7 + usize::from(spec.reqd_workgroup_size.is_some());
         write_map_len(&mut md, fields as u32).unwrap();
+        let (name, symbol) = kernels[i];
         write_str(&mut md, ".name").unwrap();
-        write_str(&mut md, &format!("k{i}")).unwrap();
+        write_str(&mut md, name).unwrap();
         write_str(&mut md, ".symbol").unwrap();
-        write_str(&mut md, &format!("k{i}.kd")).unwrap();
+        write_str(&mut md, symbol).unwrap();
         for (key, value) in [
             (".kernarg_segment_size", 16),
             (".kernarg_segment_align", 8),
