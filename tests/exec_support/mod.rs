@@ -444,10 +444,9 @@ pub fn synthetic_hsaco_named(
     }
     write_str(&mut md, "amdhsa.kernels").unwrap();
     write_array_len(&mut md, spec.kernels as u32).unwrap();
-    for i in 0..spec.kernels {
+    for &(name, symbol) in kernels {
         let fields = 7 + usize::from(spec.reqd_workgroup_size.is_some());
         write_map_len(&mut md, fields as u32).unwrap();
-        let (name, symbol) = kernels[i];
         write_str(&mut md, ".name").unwrap();
         write_str(&mut md, name).unwrap();
         write_str(&mut md, ".symbol").unwrap();
