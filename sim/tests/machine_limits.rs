@@ -170,3 +170,30 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// A GPU agent UUID is accepted exactly when it is one ROCr can report:
+    /// `GPU-XX`, or `GPU-` and 16 lowercase hex digits not all zero.
+    #[test]
+    fn gpu_uuids_are_accepted_exactly_in_rocr_form(
+        uuid in "GPU-[0-9a-fA-FxXz]{0,17}|GPU-XX|GPU-0{16}|[A-Z]{3}-[0-9a-f]{16}",
+    ) {
+        let text = format!(
+            r#"{{"name":"m","agents":[{{"id":"g","kind":"gpu","name":"gfx942","uuid":{},"node":0,"wavefront_size":64}}]}}"#,
+            serde_json::to_string(&uuid).unwrap()
+        );
+        let digits = uuid.strip_prefix("GPU-").unwrap_or("");
+        let rocr = uuid == "GPU-XX"
+            || (uuid.starts_with("GPU-")
+                && digits.len() == 16
+                && digits.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f'))
+                && digits.chars().any(|c| c != '0'));
+        let result = Machine::parse("u.json", &text, Format::Json);
+        prop_assert_eq!(result.is_ok(), rocr, "{}: {:?}", uuid, result);
+        if let Err(e) = result {
+            prop_assert_eq!(e.field, "agents[0].uuid");
+        }
+    }
+}
