@@ -36,7 +36,8 @@ fn index(handle: u64, tag: u64) -> Option<usize> {
     serial(handle, tag).and_then(|s| usize::try_from(s - 1).ok())
 }
 
-/// Objects the simulator has handed out and not yet taken back.
+/// Objects the simulator has handed out and not yet taken back, and the
+/// runtime state calls leave behind.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LiveObjects {
     /// Memory-pool allocations.
@@ -47,12 +48,25 @@ pub struct LiveObjects {
     pub readers: u64,
     /// Executables.
     pub executables: u64,
+    /// `hsa_init` references not yet dropped by `hsa_shut_down`.
+    pub hsa_init_refs: u32,
+    /// HIP peer-access grants (current device → peer) enabled so far:
+    /// process-wide state with no object to release (IREE enables peers and
+    /// never disables them).
+    pub hip_peer_access: u64,
+    /// The HIP current device (`hipSetDevice`; 0 before any call).
+    pub hip_current_device: i32,
 }
 
 impl LiveObjects {
-    /// True when nothing is live (nothing leaked).
+    /// True when no object is live (no allocation, reader or executable
+    /// leaked). Runtime state (init references, HIP peer access and current
+    /// device) is not an object: compare those fields where they matter.
     pub fn is_empty(&self) -> bool {
-        *self == LiveObjects::default()
+        self.allocations == 0
+            && self.allocated_bytes == 0
+            && self.readers == 0
+            && self.executables == 0
     }
 }
 
@@ -346,6 +360,9 @@ impl Sim {
             allocated_bytes,
             readers: state.readers.len() as u64,
             executables: state.executables.len() as u64,
+            hsa_init_refs: state.init_refs,
+            hip_peer_access: state.hip_peers.len() as u64,
+            hip_current_device: state.hip_current,
         }
     }
 
