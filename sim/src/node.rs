@@ -183,19 +183,21 @@ impl Sim {
         let mut pools = Vec::new();
         let mut pool_start = Vec::with_capacity(machine.agents.len());
         let mut isas: Vec<Isa> = Vec::new();
+        let mut isa_ids: HashMap<&Isa, usize> = HashMap::new();
         let mut agent_isas = Vec::with_capacity(machine.agents.len());
         for (a, agent) in machine.agents.iter().enumerate() {
             pool_start.push(pools.len());
             pools.extend((0..agent.pools.len()).map(|p| (a, p)));
+            // A map, not a scan: 128 agents of 64 distinct ISAs each would
+            // make a scan 33M comparisons.
             let ids = agent
                 .isas
                 .iter()
-                .map(|isa| match isas.iter().position(|known| known == isa) {
-                    Some(id) => id,
-                    None => {
+                .map(|isa| {
+                    *isa_ids.entry(isa).or_insert_with(|| {
                         isas.push(isa.clone());
                         isas.len() - 1
-                    }
+                    })
                 })
                 .collect();
             agent_isas.push(ids);

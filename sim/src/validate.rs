@@ -206,7 +206,7 @@ pub struct Agent {
 }
 
 /// A validated ISA.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Isa {
     /// Full HSA name.
     pub name: String,
