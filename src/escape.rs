@@ -3,11 +3,11 @@
 //! Kernel names, symbols, device names and machine descriptions are bytes
 //! from outside: an ESC or BEL in them would reach the terminal as a
 //! command. Every text renderer shows such strings through [`Escaped`]
-//! (control characters as `\u{1b}`), and the CLI passes all of its output
-//! through [`TerminalWriter`] and its error line through [`escape_controls`]
-//! (newlines too, so the error stays one line),
-//! so nothing it prints carries a raw control character. Error messages that
-//! quote their input quote at most [`MAX_ECHO_BYTES`] of it ([`echo`]).
+//! (control characters as `\u{1b}`), and the CLI passes all of its output,
+//! the error line included, through [`TerminalWriter`], so nothing it prints
+//! carries a raw control character but the newlines and tabs of its own
+//! layout. Error messages that quote their input quote at most
+//! [`MAX_ECHO_BYTES`] of it, newlines escaped too ([`echo`]).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -52,6 +52,12 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
     } else {
         Cow::Borrowed(text)
     }
+}
+
+/// A path as messages show it: `Path::display` with its control
+/// characters escaped (a file name may hold any byte but NUL and `/`).
+pub fn display_path(path: &std::path::Path) -> String {
+    Escaped(&path.display().to_string()).to_string()
 }
 
 /// `text` as an error message quotes it: control characters escaped and at

@@ -191,7 +191,8 @@ fn open(path: &Path) -> std::io::Result<std::fs::File> {
 
 /// Reads the whole of `path` as a `kind` input, bounded by its limit.
 pub fn read_file(path: &Path, kind: InputKind) -> Result<Vec<u8>, Status> {
-    let name = path.display().to_string();
+    // A file name may hold any byte but NUL and '/': quoted escaped.
+    let name = crate::escape::display_path(path);
     // `metadata` follows symlinks and never opens the file: a FIFO or a
     // device is refused before anything could block or stream forever.
     let metadata =
@@ -227,7 +228,7 @@ pub fn read_text_file(path: &Path, kind: InputKind) -> Result<String, Status> {
     String::from_utf8(data).map_err(|e| {
         Status::invalid_argument(format!(
             "`{}` is not UTF-8 text (invalid byte at offset {}); {} is text",
-            path.display(),
+            crate::escape::display_path(path),
             e.utf8_error().valid_up_to(),
             kind.with_article()
         ))

@@ -1103,6 +1103,31 @@ fn cli_table(files: &CliFiles) -> Vec<CliCase> {
             "INVALID_ARGUMENT",
             &["\\u{1b}[2J"],
         ),
+        cli_case(
+            "HIP path with a newline",
+            &["info", "GPU-00\nError: forged"],
+            1,
+            "INVALID_ARGUMENT",
+            &["'00\\u{a}Error: forged'"],
+        ),
+        cli_case(
+            "file name with a newline and ESC",
+            &["inspect", "no/such\n\u{1b}[2J.amd1"],
+            1,
+            "NOT_FOUND",
+            &["`no/such\\u{a}\\u{1b}[2J.amd1`"],
+        ),
+        cli_case(
+            "machine file name with a newline",
+            &[
+                "devices",
+                "--machine",
+                &files.file("bad\nname.toml", b"name = 1"),
+            ],
+            1,
+            "INVALID_ARGUMENT",
+            &["bad\\u{a}name.toml", "invalid type: integer `1`"],
+        ),
     ];
     // An unreadable file: only when this process cannot read it either
     // (root reads through mode 000).

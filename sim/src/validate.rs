@@ -59,36 +59,52 @@ pub struct MachineError {
 
 impl fmt::Display for MachineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Ids, names and parser messages come from the description: shown
+        // with their control characters escaped, on one line.
+        let source = escape_controls(&self.source_name);
+        let message = escape_controls(&self.message);
         if self.field.is_empty() {
-            write!(
-                f,
-                "machine description '{}': {}",
-                self.source_name, self.message
-            )
+            write!(f, "machine description '{source}': {message}")
         } else {
-            write!(
-                f,
-                "machine description '{}': {}: {}",
-                self.source_name, self.field, self.message
-            )
+            let field = escape_controls(&self.field);
+            write!(f, "machine description '{source}': {field}: {message}")
         }
     }
 }
 
 impl std::error::Error for MachineError {}
 
-/// `message` cut to [`MAX_ERROR_ECHO_BYTES`] on a character boundary, with
-/// the number of bytes left out.
+/// `text` with every control character (newlines too) as `\u{..}`: parser
+/// messages quote the input, which must not reach a terminal raw nor
+/// break the error's line.
+fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `message` cut to [`MAX_ERROR_ECHO_BYTES`] on a character boundary (with
+/// the number of bytes left out) and its control characters escaped.
 fn cap_echo(message: &str) -> String {
     if message.len() <= MAX_ERROR_ECHO_BYTES {
-        return message.to_string();
+        return escape_controls(message);
     }
     let mut cut = MAX_ERROR_ECHO_BYTES;
     while !message.is_char_boundary(cut) {
         cut -= 1;
     }
     let head = message.get(..cut).unwrap_or_default();
-    format!("{head}… ({} more bytes)", message.len() - cut)
+    format!(
+        "{}… ({} more bytes)",
+        escape_controls(head),
+        message.len() - cut
+    )
 }
 
 /// A TOML error on one line: where (1-based line and column, from its
@@ -362,6 +378,16 @@ impl Ctx<'_> {
         }
         if value.contains('\0') {
             return Err(self.err(field, "must not contain NUL"));
+        }
+        // Names reach terminals and one-line errors: no ESC, BEL, newline…
+        if let Some(c) = value.chars().find(|c| c.is_control()) {
+            return Err(self.err(
+                field,
+                format!(
+                    "must not contain control characters (U+{:04X})",
+                    u32::from(c)
+                ),
+            ));
         }
         Ok(())
     }

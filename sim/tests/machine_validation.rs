@@ -356,7 +356,7 @@ fn agent_facts_are_what_rocr_reports() {
             "GPU UUID with a control byte",
             gpu("GPU-0011223344556677", "GPU-\\u001b[2J"),
             "agents[1].uuid",
-            "GPU-\\u{1b}[2J",
+            "control characters (U+001B)",
         ),
         (
             "CPU UUID with digits",

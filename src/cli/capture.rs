@@ -493,8 +493,12 @@ pub fn run(global: &GlobalArgs, args: &CaptureArgs, out: &mut dyn Write) -> Resu
         to_toml(&desc)?
     };
     match &args.output {
-        Some(path) => std::fs::write(path, &text)
-            .map_err(|e| crate::input::io_status(&e, &format!("writing '{}'", path.display()))),
+        Some(path) => std::fs::write(path, &text).map_err(|e| {
+            crate::input::io_status(
+                &e,
+                &format!("writing '{}'", crate::escape::display_path(path)),
+            )
+        }),
         None => out.write_all(text.as_bytes()).map_err(write_error),
     }
 }

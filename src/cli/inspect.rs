@@ -23,7 +23,7 @@ pub struct InspectArgs {
 pub fn run(global: &GlobalArgs, args: &InspectArgs, out: &mut dyn Write) -> Result<()> {
     let data = read_file(&args.file, InputKind::Executable)?;
     let report = inspect(&data, &DeviceLimits::AMDGPU)
-        .annotate_with(|| format!("inspecting {}", args.file.display()))?;
+        .annotate_with(|| format!("inspecting {}", crate::escape::display_path(&args.file)))?;
     if global.json {
         // Hand-written JSON: the same bytes as `write_json`, several times faster.
         return report

@@ -186,8 +186,12 @@ fn describe(backend: &Backend, format: String, exe: &Executable) -> Result<LoadJ
 /// Loads `args.file` on the backend's node and describes the result.
 pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
     let data = read_file(&args.file, InputKind::Executable)?;
-    let inferred = infer_format(&data, DataExtent::Known)
-        .annotate_with(|| format!("inferring the format of `{}`", args.file.display()))?;
+    let inferred = infer_format(&data, DataExtent::Known).annotate_with(|| {
+        format!(
+            "inferring the format of `{}`",
+            crate::escape::display_path(&args.file)
+        )
+    })?;
     let hsa = backend.hsa();
     hsa.init().call_status("hsa_init")?;
     let result = (|| {
@@ -204,7 +208,7 @@ pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
             &params,
             &ProfileRegistry::new(),
         )
-        .annotate_with(|| format!("loading `{}`", args.file.display()))?;
+        .annotate_with(|| format!("loading `{}`", crate::escape::display_path(&args.file)))?;
         describe(backend, inferred.format.clone(), &exe)
     })();
     Status::join_results(result, hsa.shut_down().call_status("hsa_shut_down"))

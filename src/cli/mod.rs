@@ -23,7 +23,7 @@ use std::io::Write;
 use clap::{Args, Parser, Subcommand};
 
 use crate::backend::{Backend, SIM_BACKEND_NAME};
-use crate::escape::{TerminalWriter, escape_controls};
+use crate::escape::TerminalWriter;
 use crate::status::{Result, Status};
 
 /// The machine `--machine` defaults to.
@@ -221,8 +221,12 @@ pub fn main_with_args() -> std::process::ExitCode {
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(status) => {
-            // One line, whatever the message quotes.
-            eprintln!("Error: {}", escape_controls(&status.to_string()));
+            // Through the same escaper as stdout: the message's own layout
+            // (IREE's multi-line library-search messages) stays, any other
+            // control character is shown escaped. What a message quotes from
+            // its input is escaped where it is quoted (newlines too).
+            let mut err = TerminalWriter::new(std::io::stderr().lock());
+            let _ = writeln!(err, "Error: {status}");
             std::process::ExitCode::FAILURE
         }
     }

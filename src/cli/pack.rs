@@ -78,11 +78,15 @@ pub fn run(global: &GlobalArgs, args: &PackArgs, out: &mut dyn Write) -> Result<
         kernels: (!args.kernels.is_empty()).then(|| args.kernels.clone()),
         ..PackOptions::default()
     };
-    let packed =
-        pack(&hsaco, &options).annotate_with(|| format!("packing {}", args.input.display()))?;
+    let packed = pack(&hsaco, &options)
+        .annotate_with(|| format!("packing {}", crate::escape::display_path(&args.input)))?;
     let report = inspect(&packed, &options.limits)?;
-    std::fs::write(&args.output, &packed)
-        .map_err(|e| io_status(&e, &format!("writing {}", args.output.display())))?;
+    std::fs::write(&args.output, &packed).map_err(|e| {
+        io_status(
+            &e,
+            &format!("writing {}", crate::escape::display_path(&args.output)),
+        )
+    })?;
     let summary = PackJson {
         output: args.output.display().to_string(),
         size: packed.len(),
