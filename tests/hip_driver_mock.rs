@@ -491,7 +491,8 @@ fn uuid_paths_in_both_spellings_name_the_same_device() {
             .unwrap()
     );
     calls(&log);
-    // The scan stops at the match, as IREE's.
+    // Unlike IREE's, the scan reads every device: a UUID two devices report
+    // must not silently name the first.
     driver
         .resolve_path("GPU-00112233445566778899aabbccddeefe")
         .unwrap();
@@ -502,8 +503,39 @@ fn uuid_paths_in_both_spellings_name_the_same_device() {
             "hipDeviceGet(0)",
             "hipDeviceGetUuid(0)",
             "hipDeviceGet(1)",
-            "hipDeviceGetUuid(1)"
+            "hipDeviceGetUuid(1)",
+            "hipDeviceGet(2)",
+            "hipDeviceGetUuid(2)"
         ]
+    );
+}
+
+#[test]
+fn a_uuid_two_devices_report_is_ambiguous() {
+    let log = Log::default();
+    // Devices 1 and 3 both report device 1's UUID.
+    let driver = driver(node(4, &log, |m| {
+        m.expect_device_get_uuid()
+            .returning(|d| Ok(HipUuid(uuid(if d.0 == 3 { 1 } else { d.0 }))));
+    }));
+    let err = driver
+        .resolve_path("GPU-00112233-4455-6677-8899-aabbccddeefe")
+        .unwrap_err();
+    assert_eq!(err.code(), StatusCode::FailedPrecondition);
+    assert_eq!(
+        err.message(),
+        "HIP UUID GPU-00112233-4455-6677-8899-aabbccddeefe is reported by devices 1 and 3; a UUID path must name one device (select it by index)"
+    );
+    // The others still resolve, and so do both by index.
+    assert_eq!(
+        driver
+            .resolve_path("GPU-00112233-4455-6677-8899-aabbccddeeff")
+            .unwrap(),
+        [HipDevice(0)]
+    );
+    assert_eq!(
+        driver.resolve_path("1,3").unwrap(),
+        [HipDevice(1), HipDevice(3)]
     );
 }
 

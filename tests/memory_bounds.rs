@@ -291,3 +291,30 @@ fn counts_claiming_gigabytes_fail_without_allocating_them() {
         assert!(peak <= REJECT_BOUND, "{name}: allocated {peak} bytes");
     }
 }
+
+#[test]
+fn file_reads_hold_at_most_the_file_and_refuse_oversized_ones_unread() {
+    use amdgpu_hal::input::{InputKind, MAX_EXECUTABLE_BYTES, read_file};
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("memory-bounds-reads");
+    std::fs::create_dir_all(&dir).unwrap();
+    // A sparse file one byte over the limit: refused from its size alone,
+    // so nothing near a gigabyte is ever allocated (or read).
+    let huge = dir.join("huge.amd1");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(MAX_EXECUTABLE_BYTES + 1)
+        .unwrap();
+    let mut code = None;
+    let peak = peak_of(|| code = Some(read_file(&huge, InputKind::Executable).unwrap_err().code()));
+    assert_eq!(code, Some(StatusCode::ResourceExhausted));
+    assert!(peak <= REJECT_BOUND, "peak {peak} bytes");
+    // A fixture: held once, without growth slack.
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/iree/matmul.gfx942.amd1");
+    let len = std::fs::metadata(&path).unwrap().len() as usize;
+    let peak = peak_of(|| read_file(&path, InputKind::Executable).unwrap());
+    assert!(
+        peak <= len + 4096,
+        "peak {peak} bytes for a {len}-byte file"
+    );
+}

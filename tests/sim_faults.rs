@@ -1,13 +1,17 @@
 //! Determinism, fault injection and live-object accounting of the simulated
-//! node, driven through the backend traits the HAL uses.
+//! node, driven through the HAL itself (`amdgpu-hal load`'s sequence) and the
+//! backend traits.
 
+mod sweep;
+
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use amdgpu_hal::backend::{
-    Agent, Backend, CallResultExt, DeviceType, HipError, Hsa, HsaStatus, Profile, RoundingMode,
-};
-use amdgpu_hal::{Result, Status};
+use amdgpu_hal::Result;
+use amdgpu_hal::backend::{Backend, CallResultExt, HipError, HsaStatus, Profile, RoundingMode};
+use amdgpu_hal::cli::load::{LoadArgs, LoadJson, load};
 use amdgpu_sim::{Fault, HipCode, HsaCode, Sim};
+use sweep::{Family, Node, Path};
 
 const GFX942: &[u8] =
     include_bytes!("../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
@@ -17,164 +21,79 @@ fn node() -> (Arc<Sim>, Backend) {
     (Arc::clone(&sim), Backend::from_sim(sim, "mi300x-8"))
 }
 
-/// A loading sequence written the way HAL code must write it: every
-/// resource it acquired is released on every failure path.
-fn load_everywhere(hsa: &dyn Hsa) -> Result<(Vec<u64>, u64)> {
-    hsa.init().call_status("hsa_init")?;
-    let result = (|| {
-        let gpus: Vec<Agent> = {
-            let mut gpus = Vec::new();
-            for agent in hsa.iterate_agents().call_status("hsa_iterate_agents")? {
-                if hsa
-                    .agent_device_type(agent)
-                    .call_status("hsa_agent_get_info")?
-                    == DeviceType::Gpu
-                {
-                    gpus.push(agent);
-                }
-            }
-            gpus
-        };
-        let reader = hsa
-            .code_object_reader_create_from_memory(GFX942)
-            .call_status("reader_create")?;
-        let exe = match hsa
-            .executable_create_alt(Profile::Full, RoundingMode::Default)
-            .call_status("create")
-        {
-            Ok(exe) => exe,
-            Err(status) => {
-                return Status::join_results(
-                    Err(status),
-                    hsa.code_object_reader_destroy(reader).call_status("d"),
-                );
-            }
-        };
-        let loaded = (|| {
-            for &gpu in &gpus {
-                hsa.executable_load_agent_code_object(exe, gpu, reader)
-                    .call_status("load")?;
-            }
-            hsa.executable_freeze(exe).call_status("freeze")?;
-            let mut objects = Vec::new();
-            for &gpu in &gpus {
-                let symbol = hsa
-                    .executable_get_symbol_by_name(exe, "vector_add.kd", Some(gpu))
-                    .call_status("sym")?;
-                objects.push(hsa.symbol_kernel_object(symbol).call_status("info")?);
-            }
-            // Upload a table to GPU 0's first pool, as the executable loader does.
-            let pool = hsa
-                .agent_iterate_memory_pools(gpus[0])
-                .call_status("pools")?[0];
-            let table = hsa
-                .memory_pool_allocate(pool, 8 * objects.len() as u64, 0)
-                .call_status("alloc")?;
-            let bytes: Vec<u8> = objects.iter().flat_map(|o| o.to_le_bytes()).collect();
-            if let Err(status) = hsa.memory_copy_to_device(table, &bytes).call_status("copy") {
-                return Status::join_results(
-                    Err(status),
-                    hsa.memory_pool_free(table).call_status("free"),
-                );
-            }
-            hsa.memory_pool_free(table).call_status("free")?;
-            Ok(objects)
-        })();
-        let loaded = Status::join_results(
-            loaded,
-            hsa.code_object_reader_destroy(reader)
-                .call_status("destroy r"),
-        );
-        let objects = match loaded {
-            Ok(objects) => objects,
-            Err(status) => {
-                return Status::join_results(
-                    Err(status),
-                    hsa.executable_destroy(exe).call_status("d"),
-                );
-            }
-        };
-        Ok((objects, exe.0))
-    })();
-    match result {
-        Ok(value) => Ok(value),
-        Err(status) => {
-            Status::join_results(Err(status), hsa.shut_down().call_status("hsa_shut_down"))
-        }
-    }
+/// The HAL's own loading sequence, as `amdgpu-hal load` runs it: HSA init,
+/// topology, executable creation on every GPU, kernel-args tables,
+/// dispatch descriptors, teardown, shutdown.
+fn load_everywhere(backend: &Backend) -> Result<LoadJson> {
+    let args = LoadArgs {
+        file: PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco"),
+        affinity: u64::MAX,
+    };
+    load(backend, &args)
+}
+
+/// The kernel objects of every export on every device, in order.
+fn kernel_objects(doc: &LoadJson) -> Vec<u64> {
+    doc.exports
+        .iter()
+        .flat_map(|e| &e.kernel_objects)
+        .map(|hex| u64::from_str_radix(hex.trim_start_matches("0x"), 16).unwrap())
+        .collect()
 }
 
 #[test]
 fn identical_runs_give_identical_call_logs_and_handles() {
     let (a, backend_a) = node();
     let (b, backend_b) = node();
-    let run_a = load_everywhere(backend_a.hsa()).unwrap();
-    let run_b = load_everywhere(backend_b.hsa()).unwrap();
-    assert_eq!(run_a, run_b);
+    let run_a = load_everywhere(&backend_a).unwrap();
+    let run_b = load_everywhere(&backend_b).unwrap();
+    assert_eq!(
+        serde_json::to_value(&run_a).unwrap(),
+        serde_json::to_value(&run_b).unwrap()
+    );
     let (log_a, dropped_a) = a.call_log();
     let (log_b, dropped_b) = b.call_log();
     assert_eq!((dropped_a, dropped_b), (0, 0));
     assert!(log_a.len() > 40, "{} calls", log_a.len());
     assert_eq!(log_a, log_b);
     // Kernel objects are load base + descriptor offset: the same every run,
-    // distinct per agent, and nothing like a host pointer.
-    let objects = run_a.0;
-    assert_eq!(objects.len(), 8);
-    assert!(objects.windows(2).all(|w| w[0] != w[1]));
-    assert!(objects.iter().all(|o| o >> 62 == 1 && o & 0xfff == 0x840));
+    // distinct per agent, and nothing like a host pointer. The fixture has
+    // two kernels, loaded on all 8 GPUs.
+    let objects = kernel_objects(&run_a);
+    assert_eq!(objects.len(), 16);
+    let distinct: std::collections::BTreeSet<u64> = objects.iter().copied().collect();
+    assert_eq!(distinct.len(), 16);
+    assert!(objects.iter().all(|o| o >> 62 == 1), "{objects:x?}");
     assert_eq!(log_a[0].to_string(), "hsa_init() -> ok ()");
+    assert!(a.live_objects().is_empty());
 }
 
+/// Every HSA call of the HAL's loading sequence fails in turn, transient
+/// and persistent, through the fault-sweep harness (`tests/sweep`).
 #[test]
 fn failing_each_call_in_turn_leaks_nothing() {
-    let (probe, backend) = node();
-    let (_, exe) = load_everywhere(backend.hsa()).unwrap();
-    let total = probe.hsa_call_count();
-    backend
-        .hsa()
-        .executable_destroy(amdgpu_hal::backend::Executable(exe))
+    let path = Path {
+        name: "load on every GPU",
+        families: &[Family::Hsa],
+        tolerated: &[],
+        run: |node: &Node| load_everywhere(&node.backend).map(drop),
+    };
+    let machine = amdgpu_sim::presets::load_preset("mi300x-8")
+        .unwrap()
         .unwrap();
-    assert!(probe.live_objects().is_empty());
-    for n in 1..=total {
-        for persistent in [false, true] {
-            let (sim, backend) = node();
-            let fault = Fault::nth_call(n, HsaCode::OUT_OF_RESOURCES);
-            sim.inject_hsa(if persistent {
-                fault.persistent()
-            } else {
-                fault
-            });
-            let status =
-                load_everywhere(backend.hsa()).expect_err("an injected failure must surface");
-            assert!(
-                status.mentions("HSA_STATUS_ERROR_OUT_OF_RESOURCES"),
-                "call {n}: {status}"
-            );
-            let (log, _) = sim.call_log();
-            let injected = log.iter().find(|r| r.injected).expect("the fault fired");
-            // A failed release leaves its object alive (as in ROCr); every
-            // other failure must leave nothing behind. A persistent fault also
-            // fails the cleanup calls after it, so only transient ones are exact.
-            let release = matches!(
-                injected.op,
-                "hsa_amd_memory_pool_free"
-                    | "hsa_code_object_reader_destroy"
-                    | "hsa_executable_destroy"
-            );
-            let live = sim.live_objects();
-            if !persistent && !release {
-                assert!(
-                    live.is_empty(),
-                    "call {n} ({}) leaked {live:?}",
-                    injected.op
-                );
-            }
-            if release && !persistent {
-                let objects = live.allocations + live.readers + live.executables;
-                assert_eq!(objects, 1, "call {n} ({}): {live:?}", injected.op);
-            }
-        }
-    }
+    let report = sweep::sweep(&path, Family::Hsa, &machine);
+    assert!(report.baseline_ok);
+    assert!(report.calls > 100, "{} calls", report.calls);
+    assert_eq!(report.runs, 2 * report.calls);
+    // The teardown's frees and destroy cannot report: each failing one
+    // leaves exactly its object (asserted by the sweep) and the load succeeds.
+    assert!(report.teardown_only > 0);
+    assert_eq!(
+        report.failed_cleanly + report.teardown_only,
+        report.runs,
+        "{report:?}"
+    );
 }
 
 #[test]
@@ -248,20 +167,23 @@ fn live_objects_count_readers_executables_and_allocations() {
 fn a_switched_off_call_log_keeps_nothing_but_calls_still_count_and_fail() {
     let (sim, backend) = node();
     sim.set_call_log(false);
-    let quiet = load_everywhere(backend.hsa()).unwrap();
+    let quiet = kernel_objects(&load_everywhere(&backend).unwrap());
     assert_eq!(sim.call_log(), (Vec::new(), 0));
     let calls = sim.hsa_call_count();
     assert!(calls > 40, "{calls} calls");
     // Same handles as with the log on: logging changes nothing else.
     let (logged, logged_backend) = node();
-    assert_eq!(load_everywhere(logged_backend.hsa()).unwrap(), quiet);
+    assert_eq!(
+        kernel_objects(&load_everywhere(&logged_backend).unwrap()),
+        quiet
+    );
     assert_eq!(logged.hsa_call_count(), calls);
     assert_eq!(logged.call_log().0.len() as u64, calls);
     // Faults still fire; switched back on, the log resumes.
     let (sim, backend) = node();
     sim.set_call_log(false);
     sim.inject_hsa(Fault::nth_call(3, HsaCode::OUT_OF_RESOURCES));
-    let status = load_everywhere(backend.hsa()).expect_err("the fault fires");
+    let status = load_everywhere(&backend).expect_err("the fault fires");
     assert!(
         status.mentions("HSA_STATUS_ERROR_OUT_OF_RESOURCES"),
         "{status}"

@@ -29,6 +29,7 @@ node = 0
 [[agents]]
 id = "gpu"
 kind = "gpu"
+wavefront_size = 64
 name = "gfx942"
 uuid = "GPU-0123456789abcdef"
 node = 1

@@ -36,7 +36,8 @@ fn index(handle: u64, tag: u64) -> Option<usize> {
     serial(handle, tag).and_then(|s| usize::try_from(s - 1).ok())
 }
 
-/// Objects the simulator has handed out and not yet taken back.
+/// Objects the simulator has handed out and not yet taken back, and the
+/// runtime state calls leave behind.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LiveObjects {
     /// Memory-pool allocations.
@@ -53,12 +54,29 @@ pub struct LiveObjects {
     pub hip_pools: u64,
     /// Loaded HIP modules.
     pub hip_modules: u64,
+    /// `hsa_init` references not yet dropped by `hsa_shut_down`.
+    pub hsa_init_refs: u32,
+    /// HIP peer-access grants (current device → peer) enabled so far:
+    /// process-wide state with no object to release (IREE enables peers and
+    /// never disables them).
+    pub hip_peer_access: u64,
+    /// The HIP current device (`hipSetDevice`; 0 before any call).
+    pub hip_current_device: i32,
 }
 
 impl LiveObjects {
-    /// True when nothing is live (nothing leaked).
+    /// True when no object is live (no allocation, reader, executable, HIP
+    /// context retain, pool or module leaked). Runtime state (init
+    /// references, HIP peer access and current device) is not an object:
+    /// compare those fields where they matter.
     pub fn is_empty(&self) -> bool {
-        *self == LiveObjects::default()
+        self.allocations == 0
+            && self.allocated_bytes == 0
+            && self.readers == 0
+            && self.executables == 0
+            && self.hip_contexts == 0
+            && self.hip_pools == 0
+            && self.hip_modules == 0
     }
 }
 
@@ -185,19 +203,21 @@ impl Sim {
         let mut pools = Vec::new();
         let mut pool_start = Vec::with_capacity(machine.agents.len());
         let mut isas: Vec<Isa> = Vec::new();
+        let mut isa_ids: HashMap<&Isa, usize> = HashMap::new();
         let mut agent_isas = Vec::with_capacity(machine.agents.len());
         for (a, agent) in machine.agents.iter().enumerate() {
             pool_start.push(pools.len());
             pools.extend((0..agent.pools.len()).map(|p| (a, p)));
+            // A map, not a scan: 128 agents of 64 distinct ISAs each would
+            // make a scan 33M comparisons.
             let ids = agent
                 .isas
                 .iter()
-                .map(|isa| match isas.iter().position(|known| known == isa) {
-                    Some(id) => id,
-                    None => {
+                .map(|isa| {
+                    *isa_ids.entry(isa).or_insert_with(|| {
                         isas.push(isa.clone());
                         isas.len() - 1
-                    }
+                    })
                 })
                 .collect();
             agent_isas.push(ids);
@@ -398,6 +418,9 @@ impl Sim {
             hip_contexts: state.hip_rt.context_refs.values().sum(),
             hip_pools: state.hip_rt.live_pools(),
             hip_modules: state.hip_rt.modules.live(),
+            hsa_init_refs: state.init_refs,
+            hip_peer_access: state.hip_peers.len() as u64,
+            hip_current_device: state.hip_current,
         }
     }
 

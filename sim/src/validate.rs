@@ -2,7 +2,8 @@
 //! resolved model the simulator runs on (defaults filled in, links expanded
 //! to directed pairs, HIP properties derived).
 
-use std::collections::{HashMap, HashSet};
+use std::cell::Cell;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
 use crate::hsa_info::AgentHsa;
@@ -21,6 +22,14 @@ pub const MAX_ISAS_PER_AGENT: usize = 64;
 pub const MAX_POOLS_PER_AGENT: usize = 16;
 /// Most directed agent pairs all links expand to.
 pub const MAX_LINKS: usize = MAX_AGENTS * MAX_AGENTS;
+/// Most entries the `links` list may have: each entry must describe at
+/// least one directed pair no other entry describes, so a longer list can
+/// never be valid and is refused before any entry is looked at.
+pub const MAX_LINK_ENTRIES: usize = MAX_LINKS;
+/// Most agent ids one side (`from` or `to`) of a link entry may list: every
+/// agent at most once. With this cap an entry expands to at most
+/// `MAX_LINK_ENDPOINTS²` pairs, and validation stays linear in the text.
+pub const MAX_LINK_ENDPOINTS: usize = MAX_AGENTS;
 /// Most hops a link may report.
 pub const MAX_LINK_HOPS: u32 = 4;
 /// Longest HSA ISA name (`HSA_ISA_INFO_NAME` holds 64 bytes plus a NUL).
@@ -31,6 +40,10 @@ pub const MAX_AGENT_NAME_BYTES: usize = 63;
 pub const MAX_UUID_BYTES: usize = 20;
 /// Longest machine name or agent id.
 pub const MAX_ID_BYTES: usize = 64;
+/// Most bytes of a parser's message a description error keeps: parser
+/// messages quote the input (a key, a string value, TOML's whole offending
+/// line), and a hostile description must not put megabytes on stderr.
+pub const MAX_ERROR_ECHO_BYTES: usize = 1024;
 /// Largest pool (8 TiB): each pool gets a 16 TiB window of simulated addresses.
 pub const MAX_POOL_SIZE: u64 = 1 << 43;
 /// Cache levels `HSA_AGENT_INFO_CACHE_SIZE` reports (`uint32_t[4]`, L1..L4).
@@ -49,23 +62,81 @@ pub struct MachineError {
 
 impl fmt::Display for MachineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Ids, names and parser messages come from the description: shown
+        // with their control characters escaped, on one line.
+        let source = escape_controls(&self.source_name);
+        let message = escape_controls(&self.message);
         if self.field.is_empty() {
-            write!(
-                f,
-                "machine description '{}': {}",
-                self.source_name, self.message
-            )
+            write!(f, "machine description '{source}': {message}")
         } else {
-            write!(
-                f,
-                "machine description '{}': {}: {}",
-                self.source_name, self.field, self.message
-            )
+            let field = escape_controls(&self.field);
+            write!(f, "machine description '{source}': {field}: {message}")
         }
     }
 }
 
 impl std::error::Error for MachineError {}
+
+/// `text` with every control character (newlines too) as `\u{..}`: parser
+/// messages quote the input, which must not reach a terminal raw nor
+/// break the error's line.
+fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `message` cut to [`MAX_ERROR_ECHO_BYTES`] on a character boundary (with
+/// the number of bytes left out) and its control characters escaped.
+fn cap_echo(message: &str) -> String {
+    if message.len() <= MAX_ERROR_ECHO_BYTES {
+        return escape_controls(message);
+    }
+    let mut cut = MAX_ERROR_ECHO_BYTES;
+    while !message.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let head = message.get(..cut).unwrap_or_default();
+    format!(
+        "{}… ({} more bytes)",
+        escape_controls(head),
+        message.len() - cut
+    )
+}
+
+/// A TOML error on one line: where (1-based line and column, from its
+/// span) and toml's message, capped; never the offending line itself.
+fn toml_error(error: &toml::de::Error, text: &str) -> String {
+    let message = cap_echo(error.message().trim_end());
+    match error.span().and_then(|span| text.get(..span.start)) {
+        Some(before) => {
+            let line = before.matches('\n').count() + 1;
+            let column = before
+                .rsplit('\n')
+                .next()
+                .map_or(0, |last| last.chars().count())
+                + 1;
+            format!("TOML parse error at line {line}, column {column}: {message}")
+        }
+        None => format!("TOML parse error: {message}"),
+    }
+}
+
+/// A JSON error with its message capped (serde_json's position kept).
+fn json_error(error: &serde_json::Error) -> String {
+    let full = error.to_string();
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    match full.strip_suffix(&position) {
+        Some(message) => format!("{}{position}", cap_echo(message)),
+        None => cap_echo(&full),
+    }
+}
 
 /// The format of a description.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,7 +227,7 @@ pub struct Agent {
 }
 
 /// A validated ISA.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Isa {
     /// Full HSA name.
     pub name: String,
@@ -275,9 +346,23 @@ pub struct HipProps {
 
 struct Ctx<'a> {
     source: &'a str,
+    /// Validation steps taken so far (see [`Machine::parse_measured`]).
+    steps: Cell<u64>,
 }
 
 impl Ctx<'_> {
+    fn new(source: &str) -> Ctx<'_> {
+        Ctx {
+            source,
+            steps: Cell::new(0),
+        }
+    }
+
+    /// Counts `n` steps of work.
+    fn step(&self, n: u64) {
+        self.steps.set(self.steps.get().saturating_add(n));
+    }
+
     fn err(&self, field: impl Into<String>, message: impl Into<String>) -> MachineError {
         MachineError {
             source_name: self.source.to_string(),
@@ -299,6 +384,16 @@ impl Ctx<'_> {
         if value.contains('\0') {
             return Err(self.err(field, "must not contain NUL"));
         }
+        // Names reach terminals and one-line errors: no ESC, BEL, newline…
+        if let Some(c) = value.chars().find(|c| c.is_control()) {
+            return Err(self.err(
+                field,
+                format!(
+                    "must not contain control characters (U+{:04X})",
+                    u32::from(c)
+                ),
+            ));
+        }
         Ok(())
     }
 }
@@ -306,9 +401,26 @@ impl Ctx<'_> {
 impl Machine {
     /// Parses and validates `text` in `format`; errors name `source_name`.
     pub fn parse(source_name: &str, text: &str, format: Format) -> Result<Machine, MachineError> {
-        let ctx = Ctx {
-            source: source_name,
-        };
+        Machine::parse_measured(source_name, text, format).0
+    }
+
+    /// [`Machine::parse`], also returning how many validation steps it took:
+    /// agent ids looked up, agents, ISAs and pools resolved, directed link
+    /// pairs expanded (parsing the text itself is serde's, linear). Every
+    /// description is refused or accepted within
+    /// `4 * text.len() + 4 * MAX_LINKS + 2 * MAX_LINK_ENDPOINTS²` steps: tests
+    /// assert that bound instead of timing anything.
+    pub fn parse_measured(
+        source_name: &str,
+        text: &str,
+        format: Format,
+    ) -> (Result<Machine, MachineError>, u64) {
+        let ctx = Ctx::new(source_name);
+        let result = Machine::parse_in(&ctx, text, format);
+        (result, ctx.steps.get())
+    }
+
+    fn parse_in(ctx: &Ctx<'_>, text: &str, format: Format) -> Result<Machine, MachineError> {
         if text.len() > MAX_DESCRIPTION_BYTES {
             return Err(ctx.err(
                 "",
@@ -319,18 +431,18 @@ impl Machine {
             ));
         }
         let desc: MachineDesc = match format {
-            Format::Toml => toml::from_str(text)
-                .map_err(|e| ctx.err("", e.to_string().trim_end().to_string()))?,
-            Format::Json => serde_json::from_str(text).map_err(|e| ctx.err("", e.to_string()))?,
+            Format::Toml => toml::from_str(text).map_err(|e| ctx.err("", toml_error(&e, text)))?,
+            Format::Json => serde_json::from_str(text).map_err(|e| ctx.err("", json_error(&e)))?,
         };
-        Machine::from_desc(source_name, &desc)
+        Machine::validate(ctx, &desc)
     }
 
     /// Validates a parsed description.
     pub fn from_desc(source_name: &str, desc: &MachineDesc) -> Result<Machine, MachineError> {
-        let ctx = Ctx {
-            source: source_name,
-        };
+        Machine::validate(&Ctx::new(source_name), desc)
+    }
+
+    fn validate(ctx: &Ctx<'_>, desc: &MachineDesc) -> Result<Machine, MachineError> {
         ctx.text("name", &desc.name, MAX_ID_BYTES)?;
         if desc.agents.is_empty() {
             return Err(ctx.err("agents", "a machine needs at least one agent"));
@@ -343,18 +455,25 @@ impl Machine {
         }
         let mut index_of: HashMap<&str, usize> = HashMap::new();
         for (i, agent) in desc.agents.iter().enumerate() {
+            ctx.step(1);
             let field = format!("agents[{i}].id");
             ctx.text(&field, &agent.id, MAX_ID_BYTES)?;
             if index_of.insert(agent.id.as_str(), i).is_some() {
                 return Err(ctx.err(field, format!("duplicate agent id '{}'", agent.id)));
             }
         }
+        // A GPU without `nearest_cpu` hangs off the first CPU.
+        let first_cpu = desc.agents.iter().position(|a| a.kind == AgentKind::Cpu);
         let mut uuids: HashMap<&str, usize> = HashMap::new();
+        let mut hip_uuids: HashMap<[u8; 16], usize> = HashMap::new();
+        let mut nodes: HashMap<(u32, AgentKind), usize> = HashMap::new();
         let mut agents = Vec::with_capacity(desc.agents.len());
         for (i, agent) in desc.agents.iter().enumerate() {
-            let resolved = resolve_agent(&ctx, i, agent, desc, &index_of)?;
-            // `CPU-XX`/`GPU-XX` is ROCm's "no UUID": it repeats legitimately.
-            if !agent.uuid.ends_with("-XX")
+            let resolved = resolve_agent(ctx, i, agent, desc, &index_of, first_cpu)?;
+            // `CPU-XX`/`GPU-XX` is ROCr's "no unique id": it repeats
+            // legitimately (and ROCr's own device filter never matches it,
+            // `amd_filter_device.h`). Any other repeat is an error.
+            if agent.uuid != placeholder_uuid(agent.kind)
                 && let Some(first) = uuids.insert(agent.uuid.as_str(), i)
             {
                 return Err(ctx.err(
@@ -365,9 +484,35 @@ impl Machine {
                     ),
                 ));
             }
+            // The HIP UUID is what a `GPU-<uuid>` device path selects: two
+            // GPUs sharing one would make that path name either. (Two
+            // `GPU-XX` agents derive the same one: each needs `hip.uuid`.)
+            if let Some(hip) = &resolved.hip
+                && let Some(first) = hip_uuids.insert(hip.uuid, i)
+            {
+                return Err(ctx.err(
+                    format!("agents[{i}].hip.uuid"),
+                    format!(
+                        "duplicate HIP UUID {} (also agents[{first}]): a device path GPU-<uuid> must name one device; give each GPU a distinct hip.uuid",
+                        crate::machine::format_hip_uuid(&hip.uuid)
+                    ),
+                ));
+            }
+            // ROCr makes one CPU agent and one GPU agent per KFD node at
+            // most (`amd_topology.cpp`: an APU node gives both), so a node id
+            // repeats only across kinds.
+            if let Some(first) = nodes.insert((agent.node, agent.kind), i) {
+                return Err(ctx.err(
+                    format!("agents[{i}].node"),
+                    format!(
+                        "node {} is also agents[{first}].node; one KFD node has at most one agent of each kind",
+                        agent.node
+                    ),
+                ));
+            }
             agents.push(resolved);
         }
-        let links = resolve_links(&ctx, &desc.links, &index_of)?;
+        let links = resolve_links(ctx, &desc.links, &index_of)?;
         Ok(Machine {
             name: desc.name.clone(),
             description: desc.description.clone(),
@@ -404,7 +549,9 @@ fn resolve_agent(
     agent: &AgentDesc,
     desc: &MachineDesc,
     index_of: &HashMap<&str, usize>,
+    first_cpu: Option<usize>,
 ) -> Result<Agent, MachineError> {
+    ctx.step(1);
     let at = |field: &str| format!("agents[{i}].{field}");
     ctx.text(&at("name"), &agent.name, MAX_AGENT_NAME_BYTES)?;
     let product = agent.product.clone().unwrap_or_else(|| agent.name.clone());
@@ -418,16 +565,8 @@ fn resolve_agent(
     });
     ctx.text(&at("vendor"), &vendor, MAX_AGENT_NAME_BYTES)?;
     ctx.text(&at("uuid"), &agent.uuid, MAX_UUID_BYTES)?;
-    let prefix = match agent.kind {
-        AgentKind::Cpu => "CPU-",
-        AgentKind::Gpu => "GPU-",
-    };
-    if !agent.uuid.starts_with(prefix) {
-        return Err(ctx.err(
-            at("uuid"),
-            format!("'{}' must start with '{prefix}'", agent.uuid),
-        ));
-    }
+    check_agent_uuid(ctx, &at("uuid"), agent)?;
+    check_wavefront_size(ctx, &at("wavefront_size"), agent)?;
     let nearest_cpu = match (&agent.nearest_cpu, agent.kind) {
         (Some(_), AgentKind::Cpu) => {
             return Err(ctx.err(at("nearest_cpu"), "only a GPU agent has a nearest CPU"));
@@ -441,7 +580,7 @@ fn resolve_agent(
             }
             Some(index)
         }
-        (None, AgentKind::Gpu) => desc.agents.iter().position(|a| a.kind == AgentKind::Cpu),
+        (None, AgentKind::Gpu) => first_cpu,
         (None, AgentKind::Cpu) => None,
     };
     let numa_node = match (agent.numa_node, nearest_cpu) {
@@ -469,6 +608,7 @@ fn resolve_agent(
     }
     let mut isas = Vec::with_capacity(agent.isas.len());
     for (j, isa) in agent.isas.iter().enumerate() {
+        ctx.step(1);
         ctx.text(
             &at(&format!("isas[{j}].name")),
             &isa.name,
@@ -503,6 +643,7 @@ fn resolve_agent(
     }
     let mut pools = Vec::with_capacity(agent.pools.len());
     for (j, pool) in agent.pools.iter().enumerate() {
+        ctx.step(1);
         pools.push(resolve_pool(ctx, &at(&format!("pools[{j}]")), pool)?);
     }
     let hip = match (agent.kind, &agent.hip) {
@@ -555,6 +696,76 @@ fn resolve_agent(
         hip,
         hsa,
     })
+}
+
+/// ROCr's placeholder UUID of an agent without a unique id: every CPU
+/// agent (`amd_cpu_agent.cpp`, `HSA_AMD_AGENT_INFO_UUID`) and a GPU whose
+/// KFD unique id is 0 (`amd_gpu_agent.cpp`).
+fn placeholder_uuid(kind: AgentKind) -> &'static str {
+    match kind {
+        AgentKind::Cpu => "CPU-XX",
+        AgentKind::Gpu => "GPU-XX",
+    }
+}
+
+/// An agent UUID as ROCr writes it (`amd_gpu_agent.cpp`,
+/// `HSA_AMD_AGENT_INFO_UUID`): a CPU is always `CPU-XX`; a GPU is `GPU-`
+/// and its nonzero 64-bit KFD unique id as 16 lowercase hex digits
+/// (`std::hex`, zero-filled to width 16), or `GPU-XX` when the id is 0.
+fn check_agent_uuid(ctx: &Ctx<'_>, at: &str, agent: &AgentDesc) -> Result<(), MachineError> {
+    let uuid = agent.uuid.as_str();
+    let placeholder = placeholder_uuid(agent.kind);
+    if uuid == placeholder {
+        return Ok(());
+    }
+    let shown = uuid.escape_debug();
+    let digits = match (agent.kind, uuid.strip_prefix("GPU-")) {
+        (AgentKind::Gpu, Some(digits)) => digits,
+        (AgentKind::Cpu, _) => {
+            return Err(ctx.err(
+                at,
+                format!("'{shown}': a CPU agent's UUID is always 'CPU-XX' (ROCr)"),
+            ));
+        }
+        (AgentKind::Gpu, None) => {
+            return Err(ctx.err(at, format!("'{shown}' must start with 'GPU-'")));
+        }
+    };
+    let lower_hex = |b: u8| b.is_ascii_digit() || (b'a'..=b'f').contains(&b);
+    if digits.len() != 16 || !digits.bytes().all(lower_hex) {
+        return Err(ctx.err(
+            at,
+            format!(
+                "'{shown}' is neither 'GPU-XX' nor 'GPU-' and 16 lowercase hex digits (ROCr's form)"
+            ),
+        ));
+    }
+    if digits.bytes().all(|b| b == b'0') {
+        return Err(ctx.err(
+            at,
+            format!("'{shown}': ROCr reports a unique id of 0 as 'GPU-XX'"),
+        ));
+    }
+    Ok(())
+}
+
+/// `HSA_AGENT_INFO_WAVEFRONT_SIZE`: ROCr reports 0 for a CPU agent
+/// (`amd_cpu_agent.cpp`); a GPU's comes from KFD, and AMD GPUs run wave32 or
+/// wave64 only (LLVM's AMDGPU target: features `wavefrontsize32` and
+/// `wavefrontsize64`; HIP on NVIDIA reports a warp of 32). `hsa.h` allows
+/// any power of two up to 256, which no GPU this models reports.
+fn check_wavefront_size(ctx: &Ctx<'_>, at: &str, agent: &AgentDesc) -> Result<(), MachineError> {
+    let size = agent.wavefront_size;
+    match agent.kind {
+        AgentKind::Cpu if size != 0 => {
+            Err(ctx.err(at, format!("{size}: a CPU agent reports 0 (ROCr)")))
+        }
+        AgentKind::Gpu if size != 32 && size != 64 => Err(ctx.err(
+            at,
+            format!("{size}: a GPU runs wave32 or wave64 (32 or 64)"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn resolve_pool(ctx: &Ctx<'_>, at: &str, pool: &PoolDesc) -> Result<Pool, MachineError> {
@@ -709,31 +920,61 @@ fn derive_hip(
     })
 }
 
+/// The agent indices one side of a link entry names: at most
+/// [`MAX_LINK_ENDPOINTS`] ids (checked before any is looked up), each known
+/// and listed once.
+fn link_side(
+    ctx: &Ctx<'_>,
+    field: &str,
+    ids: &[&str],
+    index_of: &HashMap<&str, usize>,
+) -> Result<Vec<usize>, MachineError> {
+    if ids.is_empty() {
+        return Err(ctx.err(field, "names no agent"));
+    }
+    if ids.len() > MAX_LINK_ENDPOINTS {
+        return Err(ctx.err(
+            field,
+            format!(
+                "{} agent ids; the limit is {MAX_LINK_ENDPOINTS} (each agent once)",
+                ids.len()
+            ),
+        ));
+    }
+    let mut seen = HashSet::with_capacity(ids.len());
+    ids.iter()
+        .map(|&id| {
+            ctx.step(1);
+            let index = index_of
+                .get(id)
+                .copied()
+                .ok_or_else(|| ctx.err(field, format!("no agent with id '{id}'")))?;
+            // A repeated id would only repeat pairs: refuse it rather than
+            // guess what the author meant.
+            if !seen.insert(index) {
+                return Err(ctx.err(field, format!("agent id '{id}' is listed twice")));
+            }
+            Ok(index)
+        })
+        .collect()
+}
+
 fn resolve_links(
     ctx: &Ctx<'_>,
     links: &[LinkDesc],
     index_of: &HashMap<&str, usize>,
 ) -> Result<Vec<Link>, MachineError> {
+    if links.len() > MAX_LINK_ENTRIES {
+        return Err(ctx.err(
+            "links",
+            format!("{} entries; the limit is {MAX_LINK_ENTRIES}", links.len()),
+        ));
+    }
     let mut out: Vec<Link> = Vec::new();
     let mut seen: HashSet<(usize, usize)> = HashSet::new();
     for (i, link) in links.iter().enumerate() {
-        let lookup = |field: &str, ids: Vec<&str>| -> Result<Vec<usize>, MachineError> {
-            if ids.is_empty() {
-                return Err(ctx.err(format!("links[{i}].{field}"), "names no agent"));
-            }
-            ids.into_iter()
-                .map(|id| {
-                    index_of.get(id).copied().ok_or_else(|| {
-                        ctx.err(
-                            format!("links[{i}].{field}"),
-                            format!("no agent with id '{id}'"),
-                        )
-                    })
-                })
-                .collect()
-        };
-        let from = lookup("from", link.from.ids())?;
-        let to = lookup("to", link.to.ids())?;
+        let from = link_side(ctx, &format!("links[{i}].from"), &link.from.ids(), index_of)?;
+        let to = link_side(ctx, &format!("links[{i}].to"), &link.to.ids(), index_of)?;
         if link.hops == 0 || link.hops > MAX_LINK_HOPS {
             return Err(ctx.err(
                 format!("links[{i}].hops"),
@@ -743,10 +984,15 @@ fn resolve_links(
         if link.min_bandwidth > link.max_bandwidth || link.min_latency > link.max_latency {
             return Err(ctx.err(format!("links[{i}]"), "a minimum exceeds its maximum"));
         }
-        // Pairs within one entry may repeat (all-to-all lists); across entries they may not.
-        let mut pairs = std::collections::BTreeSet::new();
+        // Pairs within one entry may repeat (`from` and `to` listing the same
+        // agents, all-to-all); across entries they may not. Both sides are
+        // capped and duplicate-free, so this is at most 2 * MAX_LINK_ENDPOINTS²
+        // steps, and at least a quarter of them are new pairs (or the entry
+        // fails): all entries together stay within 4 * MAX_LINKS + one entry.
+        let mut pairs = BTreeSet::new();
         for &a in &from {
             for &b in &to {
+                ctx.step(if link.bidirectional { 2 } else { 1 });
                 if a != b {
                     pairs.insert((a, b));
                     if link.bidirectional {
@@ -754,6 +1000,12 @@ fn resolve_links(
                     }
                 }
             }
+        }
+        if pairs.is_empty() {
+            return Err(ctx.err(
+                format!("links[{i}]"),
+                "describes no pair of two different agents",
+            ));
         }
         for (src, dst) in pairs {
             if !seen.insert((src, dst)) {

@@ -23,6 +23,7 @@ kind = "gpu"
 name = "gfx942"
 uuid = "GPU-0011223344556677"
 node = 1
+wavefront_size = 64
 isas = [{ name = "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-" }]
   [[agents.pools]]
   segment = "global"
@@ -102,10 +103,42 @@ fn duplicate_uuid_is_named() {
         e.message.contains("duplicate UUID 'GPU-0011223344556677'"),
         "{e}"
     );
-    // ROCm's placeholder UUIDs repeat legitimately.
+    // ROCr's placeholder UUIDs repeat legitimately, but they derive the
+    // same HIP UUID, which would make a GPU-<uuid> device path ambiguous.
     let placeholders = GOOD.replace("GPU-0011223344556677", "GPU-XX");
     let text = placeholders.replace("[[links]]", &format!("{}\n[[links]]", second_gpu("GPU-XX")));
+    let e = reject(&text);
+    assert_eq!(e.field, "agents[2].hip.uuid");
+    assert_eq!(
+        e.message,
+        "duplicate HIP UUID 58580000-0000-0000-0000-000000000000 (also agents[1]): a device path GPU-<uuid> must name one device; give each GPU a distinct hip.uuid"
+    );
+    // With their own HIP UUIDs, two GPU-XX agents are fine.
+    let text = placeholders.replace(
+        "[[links]]",
+        &format!(
+            "  [agents.hip]\n  uuid = \"00000000000000000000000000000001\"\n{}  [agents.hip]\n  uuid = \"00000000000000000000000000000002\"\n[[links]]",
+            second_gpu("GPU-XX")
+        ),
+    );
     Machine::parse("ok.toml", &text, Format::Toml).unwrap();
+    // An explicit HIP UUID may not repeat a derived one either: gpu0's is
+    // the ASCII of its 16 digits.
+    let text = GOOD.replace(
+        "[[links]]",
+        &format!(
+            "{}  [agents.hip]\n  uuid = \"30303131-3232-3333-3434-353536363737\"\n[[links]]",
+            second_gpu("GPU-8899aabbccddeeff")
+        ),
+    );
+    let e = reject(&text);
+    assert_eq!(e.field, "agents[2].hip.uuid");
+    assert!(
+        e.message.starts_with(
+            "duplicate HIP UUID 30303131-3232-3333-3434-353536363737 (also agents[1])"
+        ),
+        "{e}"
+    );
 }
 
 fn with_hip_uuid(uuid: &str) -> String {
@@ -159,7 +192,7 @@ fn hip_uuid_sets_the_bytes_and_defaults_to_rocm_ascii() {
 
 fn second_gpu(uuid: &str) -> String {
     format!(
-        "[[agents]]\nid = \"gpu1\"\nkind = \"gpu\"\nname = \"gfx942\"\nuuid = \"{uuid}\"\nnode = 2\n"
+        "[[agents]]\nid = \"gpu1\"\nkind = \"gpu\"\nname = \"gfx942\"\nuuid = \"{uuid}\"\nnode = 2\nwavefront_size = 64\n"
     )
 }
 
@@ -310,4 +343,98 @@ fn agent_hsa_tables_default_to_rocr_and_check_their_fields() {
     ));
     assert_eq!(e.field, "agents[0].hsa.shader_engines");
     assert!(e.message.contains("only a GPU agent"), "{e}");
+}
+
+/// Facts ROCr reports one way only: each other value is refused, naming the
+/// field, and the values ROCr does report are accepted.
+#[test]
+fn agent_facts_are_what_rocr_reports() {
+    let gpu = |from: &str, to: &str| GOOD.replacen(from, to, 1);
+    let rejected: &[(&str, String, &str, &str)] = &[
+        (
+            "GPU wavefront 0",
+            gpu("wavefront_size = 64", "wavefront_size = 0"),
+            "agents[1].wavefront_size",
+            "0: a GPU runs wave32 or wave64",
+        ),
+        (
+            "GPU wavefront 7",
+            gpu("wavefront_size = 64", "wavefront_size = 7"),
+            "agents[1].wavefront_size",
+            "7: a GPU runs wave32 or wave64",
+        ),
+        (
+            "GPU wavefront 128",
+            gpu("wavefront_size = 64", "wavefront_size = 128"),
+            "agents[1].wavefront_size",
+            "128",
+        ),
+        (
+            "CPU wavefront 64",
+            gpu("node = 0", "node = 0\nwavefront_size = 64"),
+            "agents[0].wavefront_size",
+            "a CPU agent reports 0",
+        ),
+        (
+            "GPU UUID not hex",
+            gpu("GPU-0011223344556677", "GPU-zzzzzzzzzzzzzzzz"),
+            "agents[1].uuid",
+            "'GPU-zzzzzzzzzzzzzzzz' is neither 'GPU-XX' nor",
+        ),
+        (
+            "GPU UUID uppercase",
+            gpu("GPU-0011223344556677", "GPU-00112233445566AA"),
+            "agents[1].uuid",
+            "16 lowercase hex digits",
+        ),
+        (
+            "GPU UUID of 15 digits",
+            gpu("GPU-0011223344556677", "GPU-001122334455667"),
+            "agents[1].uuid",
+            "16 lowercase hex digits",
+        ),
+        (
+            "GPU UUID of unique id 0",
+            gpu("GPU-0011223344556677", "GPU-0000000000000000"),
+            "agents[1].uuid",
+            "a unique id of 0 as 'GPU-XX'",
+        ),
+        (
+            "GPU UUID with a control byte",
+            gpu("GPU-0011223344556677", "GPU-\\u001b[2J"),
+            "agents[1].uuid",
+            "control characters (U+001B)",
+        ),
+        (
+            "CPU UUID with digits",
+            gpu("CPU-XX", "CPU-0011223344556677"),
+            "agents[0].uuid",
+            "always 'CPU-XX'",
+        ),
+        (
+            "two GPUs on one node",
+            GOOD.replace(
+                "[[links]]",
+                &format!(
+                    "{}[[links]]",
+                    second_gpu("GPU-8899aabbccddeeff").replace("node = 2", "node = 1")
+                ),
+            ),
+            "agents[2].node",
+            "node 1 is also agents[1].node",
+        ),
+    ];
+    for (name, text, field, words) in rejected {
+        let e = reject(text);
+        assert_eq!(&e.field, field, "{name}: {e}");
+        assert!(e.message.contains(words), "{name}: `{e}` lacks `{words}`");
+    }
+    // Accepted: wave32, GPU-XX, and an APU's CPU and GPU agents on one node.
+    for text in [
+        gpu("wavefront_size = 64", "wavefront_size = 32"),
+        gpu("GPU-0011223344556677", "GPU-XX"),
+        gpu("node = 1", "node = 0"),
+    ] {
+        Machine::parse("ok.toml", &text, Format::Toml).unwrap();
+    }
 }

@@ -2,11 +2,10 @@
 //! [`Hsa`], [`Hip`] and [`Ccl`] traits. The simulator speaks raw vendor
 //! values; this adapter gives them their types.
 
-use std::io::Read;
 use std::sync::Arc;
 
 use amdgpu_sim::elf::SymbolKind as SimSymbolKind;
-use amdgpu_sim::validate::{Format, MAX_DESCRIPTION_BYTES};
+use amdgpu_sim::validate::Format;
 use amdgpu_sim::{HipCode, HsaCode, Machine, Sim};
 
 use super::Backend;
@@ -23,6 +22,7 @@ use super::hsa_types::{
     DeviceType, GlobalFlags, LinkInfo, LinkType, PoolAccess, Profile, RoundingMode, Segment,
     SymbolKind,
 };
+use crate::input::{InputKind, read_text_file};
 use crate::status::{Result, Status};
 
 /// The backend name `--backend sim` selects.
@@ -70,22 +70,20 @@ pub fn load_machine(name_or_path: &str) -> Result<Machine> {
         return preset.map_err(|e| Status::internal(e.to_string()));
     }
     let path = std::path::Path::new(name_or_path);
-    let file = std::fs::File::open(path).map_err(|e| {
+    let text = read_text_file(path, InputKind::MachineDescription).map_err(|status| {
+        if status.code() != crate::status::StatusCode::NotFound {
+            return status;
+        }
         let presets: Vec<&str> = amdgpu_sim::presets::PRESETS
             .iter()
             .map(|(n, _)| *n)
             .collect();
         Status::not_found(format!(
-            "no machine preset or file named '{name_or_path}' ({e}); presets: {}",
+            "no machine preset or file named '{name_or_path}' ({}); presets: {}",
+            status.message(),
             presets.join(", ")
         ))
     })?;
-    let mut text = String::new();
-    file.take(MAX_DESCRIPTION_BYTES as u64 + 1)
-        .read_to_string(&mut text)
-        .map_err(|e| {
-            Status::invalid_argument(format!("machine description '{name_or_path}': {e}"))
-        })?;
     Machine::parse(name_or_path, &text, Format::from_file_name(name_or_path))
         .map_err(|e| Status::invalid_argument(e.to_string()))
 }

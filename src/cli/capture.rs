@@ -26,8 +26,8 @@ use super::devices::PoolBasics;
 use super::hip_devices::{HipDeviceReport, list_hip_devices};
 use super::{GlobalArgs, write_error};
 use crate::backend::{
-    Agent, Backend, CallResultExt, DeviceType, GlobalFlags, HipDeviceProps, Hsa, LinkType, Profile,
-    RoundingMode, Segment,
+    Agent, Backend, CallResultExt, DeviceType, GlobalFlags, HipDeviceProps, HipError, Hsa,
+    HsaResult, HsaStatus, LinkType, Profile, RoundingMode, Segment,
 };
 use crate::status::{Result, Status};
 
@@ -237,17 +237,7 @@ fn hsa_agent(
         .agent_uuid(agent)
         .call_status("hsa_agent_get_info(UUID)")?;
     let hip = match gpu_ordinal {
-        Some(ordinal) => {
-            let hip = backend.hip();
-            let hip_uuid = hip
-                .device_get(ordinal)
-                .and_then(|device| hip.device_get_uuid(device))
-                .ok()
-                .and_then(|bytes| hip_uuid_desc(&uuid, bytes.bytes()));
-            hip.get_device_properties(ordinal)
-                .ok()
-                .map(|p| hip_props_desc(&p, hip_uuid))
-        }
+        Some(ordinal) => hip_desc(backend, ordinal, &uuid)?,
         None => None,
     };
     Ok(AgentDesc {
@@ -288,7 +278,10 @@ fn hsa_agent(
         domain: hsa
             .agent_domain(agent)
             .call_status("hsa_agent_get_info(DOMAIN)")?,
-        driver_uid: hsa.agent_driver_uid(agent).ok(),
+        driver_uid: unknown_attribute_is_none(
+            hsa.agent_driver_uid(agent),
+            "hsa_agent_get_info(DRIVER_UID)",
+        )?,
         profile: match hsa
             .agent_profile(agent)
             .call_status("hsa_agent_get_info(PROFILE)")?
@@ -311,8 +304,45 @@ fn hsa_agent(
     })
 }
 
-/// Describes every agent and link an HSA backend reports.
-fn capture_hsa(backend: &Backend) -> Result<(Vec<AgentDesc>, Vec<LinkDesc>)> {
+/// `None` for an attribute the runtime does not know (ROCr answers
+/// `HSA_STATUS_ERROR_INVALID_ARGUMENT` for one newer than itself, e.g.
+/// `DRIVER_UID` or `NEAREST_CPU` before ROCm 6.2); every other failure is
+/// the capture's failure, not a silently missing field.
+fn unknown_attribute_is_none<T>(result: HsaResult<T>, call: &str) -> Result<Option<T>> {
+    match result {
+        Ok(value) => Ok(Some(value)),
+        Err(HsaStatus::ErrorInvalidArgument) => Ok(None),
+        Err(error) => Err(error.to_status(call)),
+    }
+}
+
+/// The HIP properties of HIP device `ordinal` (the GPU agent's HIP twin):
+/// `None` when HIP has no such device (fewer HIP than HSA GPUs, e.g. with
+/// `HIP_VISIBLE_DEVICES`) or lacks the optional `hipGetDeviceProperties`;
+/// any other HIP failure fails the capture.
+fn hip_desc(backend: &Backend, ordinal: i32, agent_uuid: &str) -> Result<Option<HipPropsDesc>> {
+    let hip = backend.hip();
+    let device = match hip.device_get(ordinal) {
+        Ok(device) => device,
+        Err(HipError::InvalidDevice) => return Ok(None),
+        Err(error) => return Err(error.to_status("hipDeviceGet")),
+    };
+    let hip_uuid = hip
+        .device_get_uuid(device)
+        .call_status("hipDeviceGetUuid")?;
+    match hip.get_device_properties(ordinal) {
+        Ok(props) => Ok(Some(hip_props_desc(
+            &props,
+            hip_uuid_desc(agent_uuid, hip_uuid.bytes()),
+        ))),
+        Err(HipError::NotSupported | HipError::SharedObjectSymbolNotFound) => Ok(None),
+        Err(error) => Err(error.to_status("hipGetDeviceProperties")),
+    }
+}
+
+/// Describes every agent and link an HSA backend reports; with `hip_usable`,
+/// each GPU agent's HIP properties too.
+fn capture_hsa(backend: &Backend, hip_usable: bool) -> Result<(Vec<AgentDesc>, Vec<LinkDesc>)> {
     let hsa: &dyn Hsa = backend.hsa();
     let handles = hsa.iterate_agents().call_status("hsa_iterate_agents")?;
     let mut agents = Vec::with_capacity(handles.len());
@@ -330,7 +360,7 @@ fn capture_hsa(backend: &Backend) -> Result<(Vec<AgentDesc>, Vec<LinkDesc>)> {
             (format!("cpu{}", cpus - 1), None)
         };
         agents.push(
-            hsa_agent(backend, agent, id, ordinal)
+            hsa_agent(backend, agent, id, ordinal.filter(|_| hip_usable))
                 .map_err(|s| s.annotate(format!("agent {index}")))?,
         );
     }
@@ -339,8 +369,10 @@ fn capture_hsa(backend: &Backend) -> Result<(Vec<AgentDesc>, Vec<LinkDesc>)> {
         if agents.get(index).map(|a| a.kind) != Some(AgentKind::Gpu) {
             continue;
         }
-        if let Ok(cpu) = hsa.agent_nearest_cpu(agent)
-            && let Some(cpu_index) = handles.iter().position(|&h| h == cpu)
+        if let Some(cpu) = unknown_attribute_is_none(
+            hsa.agent_nearest_cpu(agent),
+            "hsa_agent_get_info(NEAREST_CPU)",
+        )? && let Some(cpu_index) = handles.iter().position(|&h| h == cpu)
             && cpu_index != index
         {
             let id = agents.get(cpu_index).map(|a| a.id.clone());
@@ -412,9 +444,10 @@ pub fn capture(backend: &Backend, name: &str, description: Option<&str>) -> Resu
     } else {
         let hsa = backend.hsa();
         hsa.init().call_status("hsa_init")?;
-        // HIP may be unusable where HSA works (and the other way round).
-        let _ = hip.init(0);
-        let walk = capture_hsa(backend);
+        // HIP may be unusable where HSA works (and the other way round):
+        // then the agents are described without their HIP properties.
+        let hip_usable = hip.init(0).is_ok();
+        let walk = capture_hsa(backend, hip_usable);
         Status::join_results(walk, hsa.shut_down().call_status("hsa_shut_down"))?
     };
     let runtime = HipRuntimeDesc {
@@ -463,8 +496,12 @@ pub fn run(global: &GlobalArgs, args: &CaptureArgs, out: &mut dyn Write) -> Resu
         to_toml(&desc)?
     };
     match &args.output {
-        Some(path) => std::fs::write(path, &text)
-            .map_err(|e| Status::unavailable(format!("writing '{}': {e}", path.display()))),
+        Some(path) => std::fs::write(path, &text).map_err(|e| {
+            crate::input::io_status(
+                &e,
+                &format!("writing '{}'", crate::escape::display_path(path)),
+            )
+        }),
         None => out.write_all(text.as_bytes()).map_err(write_error),
     }
 }

@@ -11,6 +11,7 @@ use super::{GlobalArgs, write_error, write_json};
 use crate::backend::{
     Agent, Backend, CallResultExt, DeviceType, GlobalFlags, Hsa, MemoryPool, Segment,
 };
+use crate::escape::Escaped;
 use crate::status::{Result, Status};
 
 /// Arguments of `devices` (none besides the global ones).
@@ -238,15 +239,15 @@ pub fn run(global: &GlobalArgs, _args: &DevicesArgs, out: &mut dyn Write) -> Res
             "[{}] {} {} \"{}\" {} node {} numa {}",
             agent.index,
             agent.kind,
-            agent.name,
-            agent.product,
-            agent.uuid,
+            Escaped(&agent.name),
+            Escaped(&agent.product),
+            Escaped(&agent.uuid),
             agent.node,
             agent.numa_node
         )
         .map_err(write_error)?;
         for isa in &agent.isas {
-            writeln!(out, "    isa  {isa}").map_err(write_error)?;
+            writeln!(out, "    isa  {}", Escaped(isa)).map_err(write_error)?;
         }
         for pool in &agent.pools {
             let flags = if pool.flags.is_empty() {

@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::{GlobalArgs, write_error, write_json};
 use crate::backend::{Backend, CallResultExt};
+use crate::escape::Escaped;
 use crate::hip::{DeviceInfo, DeviceUuid, HipDriver, HipOptions};
 use crate::status::{Result, Status};
 
@@ -235,8 +236,8 @@ pub fn run_devices(global: &GlobalArgs, out: &mut dyn Write) -> Result<()> {
             d.index,
             d.device_id,
             d.path,
-            d.product,
-            d.isas.first().map_or("", String::as_str),
+            Escaped(&d.product),
+            Escaped(d.isas.first().map_or("", String::as_str)),
             numa
         )
         .map_err(write_error)?;

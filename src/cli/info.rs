@@ -67,7 +67,7 @@ pub fn run(global: &GlobalArgs, args: &InfoArgs, out: &mut dyn Write) -> Result<
     let (driver, _backend) = open_driver(global)?;
     let devices = driver
         .resolve_path(&args.path)
-        .map_err(|e| e.annotate(format!("device path '{}'", args.path)))?;
+        .map_err(|e| e.annotate(format!("device path '{}'", crate::escape::echo(&args.path))))?;
     let infos = driver.query_available_devices()?;
     let mut report = InfoJson {
         path: args.path.clone(),

@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{GlobalArgs, write_error};
-use crate::status::{Result, ResultExt, Status};
+use crate::input::{InputKind, read_file};
+use crate::status::{Result, ResultExt};
 use crate::wrapped::{DeviceLimits, inspect};
 
 /// Arguments of `inspect`.
@@ -20,10 +21,9 @@ pub struct InspectArgs {
 
 /// Reads the file, inspects it and prints the report (text, or JSON with `--json`).
 pub fn run(global: &GlobalArgs, args: &InspectArgs, out: &mut dyn Write) -> Result<()> {
-    let data = std::fs::read(&args.file)
-        .map_err(|e| Status::not_found(format!("reading {}: {e}", args.file.display())))?;
+    let data = read_file(&args.file, InputKind::Executable)?;
     let report = inspect(&data, &DeviceLimits::AMDGPU)
-        .annotate_with(|| format!("inspecting {}", args.file.display()))?;
+        .annotate_with(|| format!("inspecting {}", crate::escape::display_path(&args.file)))?;
     if global.json {
         // Hand-written JSON: the same bytes as `write_json`, several times faster.
         return report

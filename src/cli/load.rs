@@ -4,7 +4,7 @@
 //! args, per-device tables and dispatch descriptors — and prints what was
 //! loaded where. A failure prints the Status and exits 1.
 
-use std::io::{Read, Write};
+use std::io::Write;
 
 use clap::Args;
 use serde::Serialize;
@@ -14,13 +14,12 @@ use crate::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, Topology};
 use crate::amdgpu::profile::ProfileRegistry;
 use crate::amdgpu::queue_affinity::{QUEUE_AFFINITY_ANY, QueueAffinity};
 use crate::backend::{Backend, CallResultExt};
+use crate::escape::Escaped;
 use crate::executable::{Executable, ExecutableParams, ExportFlags, create};
+use crate::input::{InputKind, read_file};
 use crate::status::{Result, ResultExt, Status};
 use crate::wrapped::DataExtent;
 use crate::wrapped::infer::infer_format;
-
-/// Largest executable file `load` reads.
-pub const MAX_EXECUTABLE_FILE_SIZE: u64 = 1 << 30;
 
 /// Arguments of `load`.
 #[derive(Debug, Args)]
@@ -134,23 +133,6 @@ pub struct DeviceExportJson {
     pub max_dynamic_workgroup_local_memory: u32,
 }
 
-fn read_file(path: &std::path::Path) -> Result<Vec<u8>> {
-    let name = path.display();
-    let file = std::fs::File::open(path)
-        .map_err(|e| Status::not_found(format!("opening `{name}`: {e}")))?;
-    let mut data = Vec::new();
-    file.take(MAX_EXECUTABLE_FILE_SIZE + 1)
-        .read_to_end(&mut data)
-        .map_err(|e| Status::unavailable(format!("reading `{name}`: {e}")))?;
-    if data.len() as u64 > MAX_EXECUTABLE_FILE_SIZE {
-        return Err(crate::status!(
-            OutOfRange,
-            "`{name}` exceeds the {MAX_EXECUTABLE_FILE_SIZE}-byte executable size limit"
-        ));
-    }
-    Ok(data)
-}
-
 fn describe(backend: &Backend, format: String, exe: &Executable) -> Result<LoadJson> {
     let devices = exe.loaded_devices();
     let mut exports = Vec::with_capacity(exe.export_count());
@@ -208,9 +190,13 @@ fn describe(backend: &Backend, format: String, exe: &Executable) -> Result<LoadJ
 
 /// Loads `args.file` on the backend's node and describes the result.
 pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
-    let data = read_file(&args.file)?;
-    let inferred = infer_format(&data, DataExtent::Known)
-        .annotate_with(|| format!("inferring the format of `{}`", args.file.display()))?;
+    let data = read_file(&args.file, InputKind::Executable)?;
+    let inferred = infer_format(&data, DataExtent::Known).annotate_with(|| {
+        format!(
+            "inferring the format of `{}`",
+            crate::escape::display_path(&args.file)
+        )
+    })?;
     let hsa = backend.hsa();
     hsa.init().call_status("hsa_init")?;
     let result = (|| {
@@ -227,7 +213,7 @@ pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
             &params,
             &ProfileRegistry::new(),
         )
-        .annotate_with(|| format!("loading `{}`", args.file.display()))?;
+        .annotate_with(|| format!("loading `{}`", crate::escape::display_path(&args.file)))?;
         describe(backend, inferred.format.clone(), &exe)
     })();
     Status::join_results(result, hsa.shut_down().call_status("hsa_shut_down"))
@@ -238,7 +224,7 @@ fn write_text(out: &mut dyn Write, doc: &LoadJson) -> std::io::Result<()> {
         out,
         "{} executable, format {}, loaded on {} of {} ({} backend), queue affinity {}",
         doc.container,
-        doc.format,
+        Escaped(&doc.format),
         match doc.loaded_devices.len() {
             1 => "device".to_string(),
             _ => "devices".to_string(),
@@ -259,8 +245,8 @@ fn write_text(out: &mut dyn Write, doc: &LoadJson) -> std::io::Result<()> {
             out,
             "  [{i}] {} ({}): workgroup {}x{}x{}{}, {} bindings, {} constants, {} parameters; \
              kernarg {} B align {} (HSA {}), LDS {} B, scratch {} B",
-            e.name,
-            e.symbol,
+            Escaped(&e.name),
+            Escaped(&e.symbol),
             wg[0],
             wg[1],
             wg[2],

@@ -23,6 +23,7 @@ use std::io::Write;
 use clap::{Args, Parser, Subcommand};
 
 use crate::backend::{Backend, SIM_BACKEND_NAME};
+use crate::escape::TerminalWriter;
 use crate::status::{Result, Status};
 
 /// The machine `--machine` defaults to.
@@ -197,15 +198,20 @@ pub fn main_with_args() -> std::process::ExitCode {
     let cli = Cli::parse();
     init_tracing(cli.verbose);
     let stdout = std::io::stdout();
+    // Everything printed passes through one escaper: no control character
+    // from an input (a kernel name, a device name) reaches the terminal raw.
     let result = if cli.command.writes_whole_documents() {
         // The document is complete before its first byte is written, so it
         // goes straight to stdout: no second copy of a large output.
-        let mut out = PipeWriter::new(std::io::BufWriter::with_capacity(1 << 16, stdout.lock()));
+        let mut out = TerminalWriter::new(PipeWriter::new(std::io::BufWriter::with_capacity(
+            1 << 16,
+            stdout.lock(),
+        )));
         run(&cli, &mut out).and_then(|()| out.flush().map_err(write_error))
     } else {
         // Buffer the whole output: a failure prints nothing on stdout.
         let mut buffer = Vec::new();
-        let mut out = PipeWriter::new(stdout.lock());
+        let mut out = TerminalWriter::new(PipeWriter::new(stdout.lock()));
         run(&cli, &mut buffer).and_then(|()| {
             out.write_all(&buffer)
                 .and_then(|()| out.flush())
@@ -215,7 +221,12 @@ pub fn main_with_args() -> std::process::ExitCode {
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(status) => {
-            eprintln!("Error: {status}");
+            // Through the same escaper as stdout: the message's own layout
+            // (IREE's multi-line library-search messages) stays, any other
+            // control character is shown escaped. What a message quotes from
+            // its input is escaped where it is quoted (newlines too).
+            let mut err = TerminalWriter::new(std::io::stderr().lock());
+            let _ = writeln!(err, "Error: {status}");
             std::process::ExitCode::FAILURE
         }
     }

@@ -8,7 +8,8 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{GlobalArgs, write_error, write_json};
-use crate::status::{Result, ResultExt, Status};
+use crate::input::{InputKind, io_status, read_file};
+use crate::status::{Result, ResultExt};
 use crate::wrapped::builder::SourceFileSpec;
 use crate::wrapped::{PackOptions, inspect, pack};
 
@@ -60,18 +61,14 @@ struct PackJson<'a> {
     exports: usize,
 }
 
-fn read(path: &PathBuf) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| Status::not_found(format!("reading {}: {e}", path.display())))
-}
-
 /// Packs the input, writes the output file and reports what was written.
 pub fn run(global: &GlobalArgs, args: &PackArgs, out: &mut dyn Write) -> Result<()> {
-    let hsaco = read(&args.input)?;
+    let hsaco = read_file(&args.input, InputKind::CodeObject)?;
     let mut source_files = Vec::with_capacity(args.sources.len());
     for path in &args.sources {
         source_files.push(SourceFileSpec {
             path: path.to_string_lossy().into_owned(),
-            content: read(path)?,
+            content: read_file(path, InputKind::SourceFile)?,
         });
     }
     let options = PackOptions {
@@ -81,11 +78,15 @@ pub fn run(global: &GlobalArgs, args: &PackArgs, out: &mut dyn Write) -> Result<
         kernels: (!args.kernels.is_empty()).then(|| args.kernels.clone()),
         ..PackOptions::default()
     };
-    let packed =
-        pack(&hsaco, &options).annotate_with(|| format!("packing {}", args.input.display()))?;
+    let packed = pack(&hsaco, &options)
+        .annotate_with(|| format!("packing {}", crate::escape::display_path(&args.input)))?;
     let report = inspect(&packed, &options.limits)?;
-    std::fs::write(&args.output, &packed)
-        .map_err(|e| Status::unavailable(format!("writing {}: {e}", args.output.display())))?;
+    std::fs::write(&args.output, &packed).map_err(|e| {
+        io_status(
+            &e,
+            &format!("writing {}", crate::escape::display_path(&args.output)),
+        )
+    })?;
     let summary = PackJson {
         output: args.output.display().to_string(),
         size: packed.len(),

@@ -34,6 +34,13 @@ pub const ELF32_PHDR_SIZE: u64 = 32;
 /// Size of an ELF32 section header entry.
 pub const ELF32_SHDR_SIZE: u64 = 40;
 
+/// `e_type` of a relocatable object: the compiler's output (`.o`).
+pub const ET_REL: u16 = 1;
+/// `e_type` of an executable: not an AMDGPU code object type.
+pub const ET_EXEC: u16 = 2;
+/// `e_type` of a shared object: a linked, loadable code object.
+pub const ET_DYN: u16 = 3;
+
 /// `e_flags` processor field (`EF_AMDGPU_MACH`).
 pub const EF_AMDGPU_MACH: u32 = 0x0ff;
 /// Code object V3 xnack bit.
@@ -148,6 +155,15 @@ pub fn read_amdgpu_header(data: &[u8]) -> Result<AmdgpuElfHeader> {
             InvalidArgument,
             "unsupported AMDGPU code object e_version {}",
             header.e_version
+        ));
+    }
+    // LLVM's AMDGPUUsage: `e_type` is `ET_REL` (compiler output) or `ET_DYN`
+    // (linked); anything else is not an AMDGPU code object.
+    if header.e_type != ET_REL && header.e_type != ET_DYN {
+        return Err(status!(
+            InvalidArgument,
+            "AMDGPU code object e_type {} is neither ET_REL (1) nor ET_DYN (3)",
+            header.e_type
         ));
     }
     let abi_version = ident(EI_ABIVERSION);

@@ -11,11 +11,13 @@
 //! - [`metadata`]: the decoded MessagePack metadata and export reflection.
 //! - [`symbols`]: the symbol table and the bytes a symbol covers.
 //! - [`kernel_descriptor`]: the 64-byte AMDHSA kernel descriptor.
+//! - [`loadable`]: what the HSA loader needs: `ET_DYN`, ordered, disjoint `PT_LOAD` segments.
 
 mod bytes;
 pub mod elf;
 pub mod kernel_descriptor;
 pub mod layout;
+pub mod loadable;
 pub mod metadata;
 pub mod notes;
 pub mod processors;

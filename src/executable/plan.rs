@@ -8,7 +8,10 @@
 //! module image, so the loader does not care which container it came from.
 
 use crate::amdgpu::isa::{DeviceLimits, check_workgroup_size};
-use crate::codeobj::metadata::{CodeObjectMetadata, KernelMetadata, projection_refusal};
+use crate::codeobj::loadable::check_loadable;
+use crate::codeobj::metadata::{
+    CodeObjectMetadata, KernelMetadata, KernelNames, projection_refusal,
+};
 use crate::status::{Result, ResultExt};
 use crate::wrapped::{Amd1Executable, DataExtent};
 
@@ -101,6 +104,7 @@ pub fn check_symbol_name(what: &str, name: &str) -> Result<()> {
 /// (1×1×1 minimum, [`ExportFlags::WORKGROUP_SIZE_DYNAMIC`]); HAL counts and
 /// parameters come from the default projection.
 pub fn plan_raw_hsaco<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<LoadPlan<'a>> {
+    check_loadable(data)?;
     let metadata = CodeObjectMetadata::from_elf(data)?;
     if metadata.target.is_none_or(str::is_empty) {
         return Err(crate::status!(
@@ -115,7 +119,9 @@ pub fn plan_raw_hsaco<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<LoadP
     // Every kernel is checked before failing, so that the error names all
     // the kernels IREE's HAL refuses, not only the first.
     let mut refused = Vec::new();
+    let mut names = KernelNames::default();
     for kernel in &metadata.kernels {
+        names.insert(kernel)?;
         if let Some(reqd) = kernel.reqd_workgroup_size
             && let Err(why) = check_workgroup_size(limits, reqd)
         {
@@ -175,6 +181,7 @@ pub fn plan_wrapped<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<LoadPla
     let wrapped = Amd1Executable::parse(data, DataExtent::Known)?;
     wrapped.verify(limits)?;
     let image = wrapped.single_module_image()?;
+    check_loadable(image)?;
     let metadata = CodeObjectMetadata::from_elf(image)?;
     let exports = wrapped.def.exports();
     let count = exports.map_or(0, |e| e.len());

@@ -105,11 +105,19 @@ impl Reflection {
         }
     }
 
-    /// Appends an export. The first export of a name wins name lookups.
+    /// Appends an export; a name an earlier export has is `INVALID_ARGUMENT`
+    /// (IREE's lookup by name would silently find the first).
     pub fn push(&mut self, info: ExportInfo, parameters: Vec<Parameter>) -> Result<()> {
         let ordinal = u32::try_from(self.infos.len())
             .map_err(|_| Status::out_of_range("executable export count exceeds uint32_t"))?;
-        self.by_name.entry(info.name.clone()).or_insert(ordinal);
+        if let Some(&first) = self.by_name.get(&info.name) {
+            return Err(crate::status!(
+                InvalidArgument,
+                "executable exports {first} and {ordinal} share the name `{}`; export names must be unique",
+                crate::escape::echo(&info.name)
+            ));
+        }
+        self.by_name.insert(info.name.clone(), ordinal);
         self.parameters.extend(parameters);
         self.parameter_offsets.push(self.parameters.len());
         self.infos.push(info);
@@ -198,16 +206,24 @@ mod tests {
         let mut r = Reflection::with_capacity(3);
         r.push(info("a", 2), vec![binding(0), binding(1)]).unwrap();
         r.push(info("b", 0), vec![]).unwrap();
-        r.push(info("a", 1), vec![binding(0)]).unwrap();
+        r.push(info("c", 1), vec![binding(0)]).unwrap();
+        // A repeated name would make lookups by name ambiguous.
+        let err = r.push(info("a", 1), vec![binding(0)]).unwrap_err();
+        assert_eq!(err.code(), StatusCode::InvalidArgument);
+        assert_eq!(
+            err.message(),
+            "executable exports 0 and 3 share the name `a`; export names must be unique"
+        );
+        assert_eq!(r.export_count(), 3);
         assert_eq!(r.parameter_offsets(), [0, 2, 2, 3]);
         assert_eq!(r.export_parameters(0).unwrap().len(), 2);
         assert!(r.export_parameters(1).unwrap().is_empty());
         assert_eq!(r.export_parameters(2).unwrap()[0].name, "b0");
         assert_eq!(r.lookup_export_by_name("a").unwrap(), 0);
         assert_eq!(r.lookup_export_by_name("b").unwrap(), 1);
-        let err = r.lookup_export_by_name("c").unwrap_err();
+        let err = r.lookup_export_by_name("d").unwrap_err();
         assert_eq!(err.code(), StatusCode::NotFound);
-        assert!(err.mentions("export 'c' not found"));
+        assert!(err.mentions("export 'd' not found"));
         let err = r.export_info(3).unwrap_err();
         assert_eq!(err.code(), StatusCode::OutOfRange);
         assert!(err.mentions("export ordinal 3 out of range; executable has 3 exports"));

@@ -385,23 +385,37 @@ impl HipDriver {
         Self::id_of(self.device_by_spec(spec)?)
     }
 
-    /// The HIP device one path entry names: a UUID scan that stops at the
-    /// match, or an index checked against the device count.
+    /// The HIP device one path entry names: a UUID scan, or an index checked
+    /// against the device count.
+    ///
+    /// IREE's scan stops at the first match, so two devices reporting the
+    /// same UUID (GPUs without a unique id, or a broken runtime) would make
+    /// the path silently name the first. This scan reads every device and
+    /// refuses such a path as `FAILED_PRECONDITION`, as ROCr refuses a
+    /// `ROCR_VISIBLE_DEVICES` UUID that matches two or more devices
+    /// (`amd_filter_device.h`); an index still names either device.
     pub fn device_by_spec(&self, spec: &DeviceSpec) -> Result<HipDevice> {
         match *spec {
             DeviceSpec::Uuid(uuid) => {
                 let count = self.device_count()?;
+                let mut found: Option<(i32, HipDevice)> = None;
                 for ordinal in 0..count as i32 {
                     let device = self.device_at(ordinal)?;
-                    if self.uuid_of(device)? == uuid {
-                        return Ok(device);
+                    if self.uuid_of(device)? != uuid {
+                        continue;
                     }
+                    if let Some((first, _)) = found {
+                        return Err(status!(
+                            FailedPrecondition,
+                            "HIP UUID {} is reported by devices {first} and {ordinal}; a UUID path must name one device (select it by index)",
+                            uuid.path()
+                        ));
+                    }
+                    found = Some((ordinal, device));
                 }
-                Err(status!(
-                    NotFound,
-                    "HIP device with UUID {} not found",
-                    uuid.path()
-                ))
+                found.map(|(_, device)| device).ok_or_else(|| {
+                    status!(NotFound, "HIP device with UUID {} not found", uuid.path())
+                })
             }
             DeviceSpec::Index(index) => {
                 let count = self.device_count()?;

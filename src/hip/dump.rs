@@ -7,6 +7,7 @@
 use std::fmt::Write as _;
 
 use crate::backend::HipDeviceProps;
+use crate::escape::Escaped;
 
 /// The facts one dump prints: the properties struct, or the subset the
 /// required `hipDeviceGetAttribute` gives when the runtime lacks the
@@ -27,11 +28,11 @@ pub fn format_device_info(out: &mut String, library_path: Option<&str>, facts: &
     let p = &facts.props;
     // `write!` into a String cannot fail; the results are ignored on purpose.
     if let Some(path) = library_path {
-        let _ = write!(out, "\n- amdhip64_dylib_path: {path}");
+        let _ = write!(out, "\n- amdhip64_dylib_path: {}", Escaped(path));
     }
     let _ = write!(out, "\n- gpu-compute-capability: {}.{}", p.major, p.minor);
     if facts.from_properties_call {
-        let _ = write!(out, "\n- gpu-arch-name: {}", p.gcn_arch_name);
+        let _ = write!(out, "\n- gpu-arch-name: {}", Escaped(&p.gcn_arch_name));
     } else {
         out.push_str("\n- gpu-arch-name: unknown (hipGetDeviceProperties not available)");
     }

@@ -52,11 +52,13 @@ pub enum DevicePath {
     List(Vec<DeviceSpec>),
 }
 
-/// `text` in single quotes, cut at [`MAX_QUOTED_CHARS`] characters.
+/// `text` in single quotes, cut at [`MAX_QUOTED_CHARS`] characters, its
+/// control characters escaped (`crate::escape::Escaped`).
 pub(crate) fn quote(text: &str) -> String {
+    use crate::escape::Escaped;
     match text.char_indices().nth(MAX_QUOTED_CHARS) {
-        Some((cut, _)) => format!("'{}…'", text.get(..cut).unwrap_or_default()),
-        None => format!("'{text}'"),
+        Some((cut, _)) => format!("'{}…'", Escaped(text.get(..cut).unwrap_or_default())),
+        None => format!("'{}'", Escaped(text)),
     }
 }
 

@@ -16,8 +16,10 @@ use serde::Serialize;
 
 use crate::codeobj::elf;
 use crate::codeobj::metadata::{
-    self, CodeObjectMetadata, ExportParameter, KernelMetadata, KernelVisitor, ParameterType,
+    self, CodeObjectMetadata, ExportParameter, KernelMetadata, KernelNames, KernelVisitor,
+    ParameterType,
 };
+use crate::escape::Escaped;
 use crate::status;
 use crate::status::{Result, ResultExt, Status};
 
@@ -334,6 +336,7 @@ fn inspect_elf<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectRepor
         index: 0,
         limit: data.len() / 64,
         limits,
+        names: KernelNames::default(),
     };
     let header = metadata::visit_elf(data, &mut raw)?;
     if header.target.is_none_or(str::is_empty) {
@@ -358,6 +361,8 @@ struct RawExports<'a, 'l> {
     /// Most exports to reserve room for (what the file could hold).
     limit: usize,
     limits: &'l DeviceLimits,
+    /// Export names and symbols so far: a repeat is an ambiguous export.
+    names: KernelNames<'a>,
 }
 
 impl<'a> KernelVisitor<'a> for RawExports<'a, '_> {
@@ -367,6 +372,9 @@ impl<'a> KernelVisitor<'a> for RawExports<'a, '_> {
     }
 
     fn kernel(&mut self, kernel: KernelMetadata<'a>) -> Result<()> {
+        // A repeated name is no viewer's business to pick from: refused
+        // whole, as load and pack refuse it.
+        self.names.insert(&kernel)?;
         self.exports
             .push(raw_export(self.index, &kernel, self.limits));
         self.index += 1;
@@ -429,7 +437,7 @@ impl fmt::Display for InspectReport<'_> {
             Container::Elf => "ELF (raw HSACO)",
         };
         writeln!(f, "container:           {container}")?;
-        writeln!(f, "format:              {}", self.format)?;
+        writeln!(f, "format:              {}", Escaped(&self.format))?;
         writeln!(f, "size:                {} bytes", self.size)?;
         writeln!(f, "code object version: {}", self.code_object_version)?;
         writeln!(f, "exports:             {}", self.exports.len())?;
@@ -442,10 +450,10 @@ impl fmt::Display for InspectReport<'_> {
             } else {
                 ""
             };
-            writeln!(f, "[{i}] {}", export.name)?;
-            writeln!(f, "    symbol:          {}", export.symbol)?;
+            writeln!(f, "[{i}] {}", Escaped(export.name))?;
+            writeln!(f, "    symbol:          {}", Escaped(export.symbol))?;
             if export.hal_symbol != export.symbol {
-                writeln!(f, "    HAL symbol:      {}", export.hal_symbol)?;
+                writeln!(f, "    HAL symbol:      {}", Escaped(export.hal_symbol))?;
             }
             writeln!(f, "    workgroup size:  {x}x{y}x{z}{dynamic}")?;
             writeln!(
@@ -485,7 +493,7 @@ impl fmt::Display for InspectReport<'_> {
                 }
             )?;
             if let Some(reason) = &export.hal_error {
-                writeln!(f, "    HAL refuses:     {reason}")?;
+                writeln!(f, "    HAL refuses:     {}", Escaped(reason))?;
             }
             for parameter in &export.parameters {
                 let name = if parameter.name.is_empty() {
@@ -493,6 +501,7 @@ impl fmt::Display for InspectReport<'_> {
                 } else {
                     parameter.name
                 };
+                let name = Escaped(name);
                 writeln!(
                     f,
                     "    param {:<10} offset {:<4} size {:<3} {name}",

@@ -1,7 +1,10 @@
 //! `pack`: wraps a raw HSACO into an `AMD1` executable, one export per kernel
 //! of its metadata, the way IREE's compiler lays one out.
 
-use crate::codeobj::metadata::{CodeObjectMetadata, KernelMetadata, ValueKind, projection_refusal};
+use crate::codeobj::loadable::check_loadable;
+use crate::codeobj::metadata::{
+    CodeObjectMetadata, KernelMetadata, KernelNames, ValueKind, projection_refusal,
+};
 use crate::status;
 use crate::status::{Result, ResultExt};
 
@@ -136,7 +139,12 @@ fn check_workgroup_sizes(selected: &[&KernelMetadata<'_>], options: &PackOptions
 /// `options.limits`, the single-module rule) before it is returned.
 pub fn pack(hsaco: &[u8], options: &PackOptions) -> Result<Vec<u8>> {
     let target = code_object_target(hsaco)?;
+    check_loadable(hsaco)?;
     let metadata = CodeObjectMetadata::from_elf(hsaco)?;
+    let mut names = KernelNames::default();
+    for kernel in &metadata.kernels {
+        names.insert(kernel)?;
+    }
     if let Some(selected) = &options.kernels {
         for wanted in selected {
             let known = metadata

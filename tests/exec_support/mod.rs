@@ -405,11 +405,32 @@ pub struct Synthetic<'a> {
     pub reqd_workgroup_size: Option<[u32; 3]>,
 }
 
-/// A synthetic gfx942:sramecc+:xnack- code object V5: an ELF header, one
-/// PT_NOTE and the AMDGPU metadata note; each kernel takes a buffer and a
+/// A synthetic gfx942:sramecc+:xnack- code object V5: an ELF header, a
+/// PT_LOAD over the file, a PT_NOTE and the AMDGPU metadata note; each kernel takes a buffer and a
 /// 32-bit value (kernarg 16 bytes, 8-aligned).
 pub fn synthetic_hsaco(spec: &Synthetic<'_>) -> Vec<u8> {
+    let names: Vec<(String, String)> = (0..spec.kernels)
+        .map(|i| (format!("k{i}"), format!("k{i}.kd")))
+        .collect();
+    let pairs: Vec<(&str, &str)> = names
+        .iter()
+        .map(|(n, s)| (n.as_str(), s.as_str()))
+        .collect();
+    synthetic_hsaco_named(&pairs, spec.target, spec.reqd_workgroup_size)
+}
+
+/// [`synthetic_hsaco`] with one kernel per `(.name, .symbol)` pair.
+pub fn synthetic_hsaco_named(
+    kernels: &[(&str, &str)],
+    target: Option<&str>,
+    reqd_workgroup_size: Option<[u32; 3]>,
+) -> Vec<u8> {
     use rmp::encode::{write_array_len, write_map_len, write_str, write_uint};
+    let spec = Synthetic {
+        kernels: kernels.len(),
+        target,
+        reqd_workgroup_size,
+    };
     let mut md = Vec::new();
     let root = 2 + usize::from(spec.target.is_some());
     write_map_len(&mut md, root as u32).unwrap();
@@ -423,13 +444,13 @@ pub fn synthetic_hsaco(spec: &Synthetic<'_>) -> Vec<u8> {
     }
     write_str(&mut md, "amdhsa.kernels").unwrap();
     write_array_len(&mut md, spec.kernels as u32).unwrap();
-    for i in 0..spec.kernels {
+    for &(name, symbol) in kernels {
         let fields = 7 + usize::from(spec.reqd_workgroup_size.is_some());
         write_map_len(&mut md, fields as u32).unwrap();
         write_str(&mut md, ".name").unwrap();
-        write_str(&mut md, &format!("k{i}")).unwrap();
+        write_str(&mut md, name).unwrap();
         write_str(&mut md, ".symbol").unwrap();
-        write_str(&mut md, &format!("k{i}.kd")).unwrap();
+        write_str(&mut md, symbol).unwrap();
         for (key, value) in [
             (".kernarg_segment_size", 16),
             (".kernarg_segment_align", 8),
@@ -472,7 +493,11 @@ pub fn synthetic_hsaco(spec: &Synthetic<'_>) -> Vec<u8> {
     while note.len() % 4 != 0 {
         note.push(0);
     }
-    let mut elf = vec![0u8; 128];
+    // Header, then two program headers: a PT_LOAD covering the whole file
+    // (the HSA loader needs one) and the PT_NOTE of the metadata at 176.
+    let note_at = 64 + 2 * 56;
+    let total = (note_at + note.len()) as u64;
+    let mut elf = vec![0u8; note_at];
     elf[..4].copy_from_slice(b"\x7fELF");
     elf[4] = 2;
     elf[5] = 1;
@@ -486,10 +511,16 @@ pub fn synthetic_hsaco(spec: &Synthetic<'_>) -> Vec<u8> {
     elf[48..52].copy_from_slice(&(0x04cu32 | 0xc00 | 0x200).to_le_bytes());
     elf[52..54].copy_from_slice(&64u16.to_le_bytes());
     elf[54..56].copy_from_slice(&56u16.to_le_bytes());
-    elf[56..58].copy_from_slice(&1u16.to_le_bytes());
-    let phdr = &mut elf[64..120];
+    elf[56..58].copy_from_slice(&2u16.to_le_bytes());
+    let load = &mut elf[64..120];
+    load[..4].copy_from_slice(&1u32.to_le_bytes());
+    load[32..40].copy_from_slice(&total.to_le_bytes());
+    load[40..48].copy_from_slice(&total.to_le_bytes());
+    load[48..56].copy_from_slice(&4096u64.to_le_bytes());
+    let phdr = &mut elf[120..176];
     phdr[..4].copy_from_slice(&4u32.to_le_bytes());
-    phdr[8..16].copy_from_slice(&128u64.to_le_bytes());
+    phdr[8..16].copy_from_slice(&(note_at as u64).to_le_bytes());
+    phdr[16..24].copy_from_slice(&(note_at as u64).to_le_bytes());
     phdr[32..40].copy_from_slice(&(note.len() as u64).to_le_bytes());
     phdr[40..48].copy_from_slice(&(note.len() as u64).to_le_bytes());
     phdr[48..56].copy_from_slice(&4u64.to_le_bytes());

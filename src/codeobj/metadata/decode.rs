@@ -363,6 +363,15 @@ fn read_kernel<'a>(reader: &mut Reader<'a>) -> Result<KernelMetadata<'a>> {
         vgpr_spill_count,
         max_flat_workgroup_size,
     ] = counts;
+    // LLVM's AMDGPUUsage: `.wavefront_size` "must be a power of 2" (0 is not).
+    if let Some(size) = wavefront_size
+        && !size.is_power_of_two()
+    {
+        return Err(status!(
+            InvalidArgument,
+            "AMDGPU kernel wavefront size must be a power of two (`{symbol}` has {size})"
+        ));
+    }
     Ok(KernelMetadata {
         name,
         symbol,

@@ -6,6 +6,7 @@ mod decode;
 mod export;
 mod model;
 mod msgpack;
+mod unique;
 
 pub use decode::{KernelVisitor, MAX_ARGS_PER_KERNEL, MAX_KERNEL_COUNT, MetadataHeader};
 pub use export::{
@@ -14,6 +15,7 @@ pub use export::{
 };
 pub use model::{ArgMetadata, CodeObjectMetadata, KernelMetadata, ValueKind, reflection_name};
 pub use msgpack::{MAX_NESTING_DEPTH, MAX_STRING_LENGTH};
+pub use unique::KernelNames;
 
 use crate::Result;
 

@@ -1,0 +1,42 @@
+//! One export per kernel: a raw code object's kernels become exports by
+//! name, resolved to their descriptors by `.symbol`, so two kernels sharing
+//! either would make an export name (or its descriptor) ambiguous.
+//! IREE's metadata walk accepts such objects and the lookup by symbol picks
+//! one; every path here that turns kernels into exports refuses them.
+
+use std::collections::HashMap;
+
+use super::model::KernelMetadata;
+use crate::escape::echo;
+use crate::{Result, status};
+
+/// The export names and symbols of the kernels seen so far.
+#[derive(Debug, Default)]
+pub struct KernelNames<'a> {
+    names: HashMap<&'a str, usize>,
+    symbols: HashMap<&'a str, usize>,
+    count: usize,
+}
+
+impl<'a> KernelNames<'a> {
+    /// Records the next kernel (in metadata order); `INVALID_ARGUMENT` when
+    /// its export name or `.symbol` is an earlier kernel's.
+    pub fn insert(&mut self, kernel: &KernelMetadata<'a>) -> Result<()> {
+        let index = self.count;
+        self.count += 1;
+        for (what, key, seen) in [
+            ("export name", kernel.reflection_name, &mut self.names),
+            ("symbol", kernel.symbol, &mut self.symbols),
+        ] {
+            if let Some(&first) = seen.get(key) {
+                return Err(status!(
+                    InvalidArgument,
+                    "AMDGPU metadata kernels {first} and {index} share the {what} `{}`; each kernel becomes one export and export names must be unique",
+                    echo(key)
+                ));
+            }
+            seen.insert(key, index);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,191 @@
+//! Text from inputs, made safe for a terminal.
+//!
+//! Kernel names, symbols, device names and machine descriptions are bytes
+//! from outside: an ESC or BEL in them would reach the terminal as a
+//! command. Every text renderer shows such strings through [`Escaped`]
+//! (control characters as `\u{1b}`), and the CLI passes all of its output,
+//! the error line included, through [`TerminalWriter`], so nothing it prints
+//! carries a raw control character but the newlines and tabs of its own
+//! layout. Error messages that quote their input quote at most
+//! [`MAX_ECHO_BYTES`] of it, newlines escaped too ([`echo`]).
+
+use std::borrow::Cow;
+use std::fmt;
+use std::io::{self, Write};
+
+/// Most bytes of its input an error message quotes; the rest is replaced
+/// by a note of how much was left out.
+pub const MAX_ECHO_BYTES: usize = 256;
+
+/// True for the characters a terminal may act on: C0 controls, DEL and the
+/// C1 controls (U+0080..=U+009F, e.g. U+009B, a one-character CSI).
+pub fn is_terminal_control(c: char) -> bool {
+    c.is_control()
+}
+
+/// `text` with every control character (newlines and tabs included) written
+/// as `\u{..}`; `Display` it where a single field is shown.
+#[derive(Clone, Copy, Debug)]
+pub struct Escaped<'a>(pub &'a str);
+
+impl fmt::Display for Escaped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut rest = self.0;
+        while let Some(at) = rest.find(is_terminal_control) {
+            let (clean, tail) = rest.split_at(at);
+            f.write_str(clean)?;
+            let mut chars = tail.chars();
+            if let Some(c) = chars.next() {
+                write!(f, "\\u{{{:x}}}", u32::from(c))?;
+            }
+            rest = chars.as_str();
+        }
+        f.write_str(rest)
+    }
+}
+
+/// `text` with its control characters (newlines too) escaped, borrowed
+/// when it has none.
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    if text.contains(is_terminal_control) {
+        Cow::Owned(Escaped(text).to_string())
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// A path as messages show it: `Path::display` with its control
+/// characters escaped (a file name may hold any byte but NUL and `/`).
+pub fn display_path(path: &std::path::Path) -> String {
+    Escaped(&path.display().to_string()).to_string()
+}
+
+/// `text` as an error message quotes it: control characters escaped and at
+/// most [`MAX_ECHO_BYTES`] of it (cut on a character boundary), with the
+/// number of bytes left out.
+pub fn echo(text: &str) -> String {
+    if text.len() <= MAX_ECHO_BYTES {
+        return escape_controls(text).into_owned();
+    }
+    let mut cut = MAX_ECHO_BYTES;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let (head, _) = text.split_at(cut);
+    format!("{}… ({} more bytes)", Escaped(head), text.len() - cut)
+}
+
+/// A writer that passes text through with its control characters escaped,
+/// except newlines and tabs (the layout of text output). Bytes are
+/// expected to be UTF-8, split anywhere between writes: the C1 controls
+/// (`0xC2 0x80..=0x9F`) are recognized across a split.
+pub struct TerminalWriter<W: Write> {
+    inner: W,
+    /// A `0xC2` lead byte not written yet (its continuation decides).
+    pending_c2: bool,
+}
+
+impl<W: Write> TerminalWriter<W> {
+    /// Wraps `inner`.
+    pub fn new(inner: W) -> Self {
+        TerminalWriter {
+            inner,
+            pending_c2: false,
+        }
+    }
+
+    /// The wrapped writer (a pending lead byte is written first).
+    pub fn into_inner(mut self) -> io::Result<W> {
+        self.finish()?;
+        Ok(self.inner)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        if std::mem::take(&mut self.pending_c2) {
+            self.inner.write_all(&[0xc2])?;
+        }
+        Ok(())
+    }
+}
+
+fn escape_byte(out: &mut impl Write, code: u8) -> io::Result<()> {
+    write!(out, "\\u{{{code:x}}}")
+}
+
+impl<W: Write> Write for TerminalWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut clean_from = 0;
+        for (i, &byte) in buf.iter().enumerate() {
+            if std::mem::take(&mut self.pending_c2) {
+                if (0x80..=0x9f).contains(&byte) {
+                    escape_byte(&mut self.inner, byte)?;
+                } else {
+                    self.inner.write_all(&[0xc2, byte])?;
+                }
+                clean_from = i + 1;
+                continue;
+            }
+            let control = byte == 0x7f || (byte < 0x20 && byte != b'\n' && byte != b'\t');
+            if control || byte == 0xc2 {
+                self.inner
+                    .write_all(buf.get(clean_from..i).unwrap_or_default())?;
+                if control {
+                    escape_byte(&mut self.inner, byte)?;
+                } else {
+                    self.pending_c2 = true;
+                }
+                clean_from = i + 1;
+            }
+        }
+        self.inner
+            .write_all(buf.get(clean_from..).unwrap_or_default())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn through_writer(chunks: &[&[u8]]) -> String {
+        let mut writer = TerminalWriter::new(Vec::new());
+        for chunk in chunks {
+            writer.write_all(chunk).unwrap();
+        }
+        String::from_utf8(writer.into_inner().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn fields_escape_every_control_character() {
+        assert_eq!(
+            Escaped("k\u{1b}[2J\u{7}\n\t\u{9b}é").to_string(),
+            "k\\u{1b}[2J\\u{7}\\u{a}\\u{9}\\u{9b}é"
+        );
+        assert!(matches!(escape_controls("plain"), Cow::Borrowed("plain")));
+    }
+
+    #[test]
+    fn the_writer_keeps_layout_and_escapes_the_rest_across_splits() {
+        let text = "a\u{1b}]0;x\u{7}\n\tb\u{9b}c\u{a0}é\r\u{7f}";
+        let expected = "a\\u{1b}]0;x\\u{7}\n\tb\\u{9b}c\u{a0}é\\u{d}\\u{7f}";
+        assert_eq!(through_writer(&[text.as_bytes()]), expected);
+        // Every split point, C1's two bytes included.
+        for at in 0..=text.len() {
+            let (a, b) = text.as_bytes().split_at(at);
+            assert_eq!(through_writer(&[a, b]), expected, "split at {at}");
+        }
+    }
+
+    #[test]
+    fn echo_caps_what_it_quotes() {
+        assert_eq!(echo("short\u{1b}"), "short\\u{1b}");
+        let long = "é".repeat(200);
+        let quoted = echo(&long);
+        assert!(quoted.starts_with(&"é".repeat(128)), "{quoted}");
+        assert!(quoted.ends_with("… (144 more bytes)"), "{quoted}");
+    }
+}

@@ -1,0 +1,267 @@
+//! Bounded reads of the files users name: executables, code objects,
+//! embedded sources and machine descriptions.
+//!
+//! Every read goes through [`read_file`]: the path must be a regular file
+//! (checked before it is opened, so a FIFO cannot block and `/dev/zero`
+//! cannot be read until memory runs out), no larger than its kind's named
+//! limit (checked against the file's size before reading, and again while
+//! reading, since a file can grow or lie about its size), and not empty
+//! where emptiness makes no sense. Each I/O failure keeps its own status
+//! code, mapped from the OS error the way IREE's
+//! `iree_status_code_from_errno` does (`runtime/src/iree/base/status.c`).
+
+use std::io::Read;
+use std::path::Path;
+
+use crate::status::{Status, StatusCode};
+
+/// Largest executable (`AMD1`, `HIP1` or raw HSACO) `load` and `inspect` read.
+pub const MAX_EXECUTABLE_BYTES: u64 = 1 << 30;
+/// Largest code object `pack` wraps: the same as an executable, since the
+/// wrapped result holds it whole.
+pub const MAX_CODE_OBJECT_BYTES: u64 = MAX_EXECUTABLE_BYTES;
+/// Largest source file `pack --source` embeds (the sources of one
+/// executable, not a data set).
+pub const MAX_SOURCE_FILE_BYTES: u64 = 64 << 20;
+/// Largest machine description `--machine FILE` reads.
+pub const MAX_MACHINE_DESCRIPTION_BYTES: u64 = amdgpu_sim::validate::MAX_DESCRIPTION_BYTES as u64;
+
+/// What a file is read as; each kind has its own size limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// An executable to load or inspect ([`MAX_EXECUTABLE_BYTES`]).
+    Executable,
+    /// A raw HSACO to pack ([`MAX_CODE_OBJECT_BYTES`]).
+    CodeObject,
+    /// A source file to embed ([`MAX_SOURCE_FILE_BYTES`]; may be empty).
+    SourceFile,
+    /// A machine description ([`MAX_MACHINE_DESCRIPTION_BYTES`]).
+    MachineDescription,
+}
+
+impl InputKind {
+    /// The most bytes a file of this kind may have.
+    pub const fn limit(self) -> u64 {
+        match self {
+            InputKind::Executable => MAX_EXECUTABLE_BYTES,
+            InputKind::CodeObject => MAX_CODE_OBJECT_BYTES,
+            InputKind::SourceFile => MAX_SOURCE_FILE_BYTES,
+            InputKind::MachineDescription => MAX_MACHINE_DESCRIPTION_BYTES,
+        }
+    }
+
+    /// The kind in words, for messages.
+    pub const fn noun(self) -> &'static str {
+        match self {
+            InputKind::Executable => "executable",
+            InputKind::CodeObject => "code object",
+            InputKind::SourceFile => "source file",
+            InputKind::MachineDescription => "machine description",
+        }
+    }
+
+    /// The kind with its article, for messages ("an executable").
+    pub const fn with_article(self) -> &'static str {
+        match self {
+            InputKind::Executable => "an executable",
+            InputKind::CodeObject => "a code object",
+            InputKind::SourceFile => "a source file",
+            InputKind::MachineDescription => "a machine description",
+        }
+    }
+
+    /// Whether an empty file is a valid input of this kind.
+    const fn may_be_empty(self) -> bool {
+        matches!(self, InputKind::SourceFile)
+    }
+}
+
+/// The IREE status code of an I/O error, as `iree_status_code_from_errno`
+/// maps the errno behind it (`UNKNOWN` for errors it does not list, such as
+/// `EIO`).
+pub fn io_status_code(error: &std::io::Error) -> StatusCode {
+    use std::io::ErrorKind as K;
+    match error.kind() {
+        K::NotFound => StatusCode::NotFound,
+        K::PermissionDenied | K::ReadOnlyFilesystem => StatusCode::PermissionDenied,
+        K::AlreadyExists => StatusCode::AlreadyExists,
+        K::IsADirectory
+        | K::NotADirectory
+        | K::DirectoryNotEmpty
+        | K::ResourceBusy
+        | K::ExecutableFileBusy
+        | K::BrokenPipe
+        | K::NotConnected => StatusCode::FailedPrecondition,
+        K::InvalidInput
+        | K::InvalidFilename
+        | K::ArgumentListTooLong
+        | K::NotSeekable
+        | K::InvalidData => StatusCode::InvalidArgument,
+        K::TimedOut => StatusCode::DeadlineExceeded,
+        K::StorageFull | K::QuotaExceeded | K::OutOfMemory | K::TooManyLinks => {
+            StatusCode::ResourceExhausted
+        }
+        K::FileTooLarge | K::UnexpectedEof => StatusCode::OutOfRange,
+        K::Unsupported | K::CrossesDevices => StatusCode::Unimplemented,
+        K::WouldBlock
+        | K::Interrupted
+        | K::ConnectionRefused
+        | K::ConnectionReset
+        | K::ConnectionAborted
+        | K::HostUnreachable
+        | K::NetworkUnreachable
+        | K::NetworkDown => StatusCode::Unavailable,
+        K::Deadlock | K::StaleNetworkFileHandle => StatusCode::Aborted,
+        _ => StatusCode::Unknown,
+    }
+}
+
+/// A status for `error` while `doing` (e.g. "opening `x.amd1`"), with the
+/// code [`io_status_code`] gives it.
+pub fn io_status(error: &std::io::Error, doing: &str) -> Status {
+    Status::new(io_status_code(error), format!("{doing}: {error}"))
+}
+
+/// What a non-regular file is, for messages.
+fn file_type_name(file_type: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    if file_type.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Refuses anything but a regular file no larger than `kind`'s limit.
+/// A directory or a special file is `FAILED_PRECONDITION` (the wrong type
+/// of file, as IREE maps `EISDIR`/`ENOTBLK`); too large is
+/// `RESOURCE_EXHAUSTED` (as IREE's `iree_io_file_contents_read` reports a
+/// file too large to read into memory).
+fn check_metadata(metadata: &std::fs::Metadata, name: &str, kind: InputKind) -> Result<(), Status> {
+    let file_type = metadata.file_type();
+    if !file_type.is_file() {
+        return Err(Status::failed_precondition(format!(
+            "`{name}` is {}; {} must be a regular file",
+            file_type_name(file_type),
+            kind.with_article()
+        )));
+    }
+    too_large(metadata.len(), name, kind)
+}
+
+fn too_large(size: u64, name: &str, kind: InputKind) -> Result<(), Status> {
+    if size > kind.limit() {
+        return Err(Status::resource_exhausted(format!(
+            "`{name}` is {size} bytes; the {} size limit is {} bytes",
+            kind.noun(),
+            kind.limit()
+        )));
+    }
+    Ok(())
+}
+
+/// Opens `path` for reading without blocking: on Unix with `O_NONBLOCK`, so
+/// that a FIFO swapped in after the metadata check still cannot block
+/// (reads of a regular file ignore the flag).
+fn open(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+/// Reads the whole of `path` as a `kind` input, bounded by its limit.
+pub fn read_file(path: &Path, kind: InputKind) -> Result<Vec<u8>, Status> {
+    // A file name may hold any byte but NUL and '/': quoted escaped.
+    let name = crate::escape::display_path(path);
+    // `metadata` follows symlinks and never opens the file: a FIFO or a
+    // device is refused before anything could block or stream forever.
+    let metadata =
+        std::fs::metadata(path).map_err(|e| io_status(&e, &format!("opening `{name}`")))?;
+    check_metadata(&metadata, &name, kind)?;
+    let file = open(path).map_err(|e| io_status(&e, &format!("opening `{name}`")))?;
+    // The file opened may not be the one checked (a rename in between).
+    let metadata = file
+        .metadata()
+        .map_err(|e| io_status(&e, &format!("reading `{name}`")))?;
+    check_metadata(&metadata, &name, kind)?;
+    let expected = usize::try_from(metadata.len()).unwrap_or(usize::MAX);
+    let mut data = Vec::with_capacity(expected);
+    // One byte past the limit tells a file that grew past it from one that
+    // ends exactly there.
+    file.take(kind.limit().saturating_add(1))
+        .read_to_end(&mut data)
+        .map_err(|e| io_status(&e, &format!("reading `{name}`")))?;
+    too_large(data.len() as u64, &name, kind)?;
+    if data.is_empty() && !kind.may_be_empty() {
+        return Err(Status::invalid_argument(format!(
+            "`{name}` is empty; {} cannot be empty",
+            kind.with_article()
+        )));
+    }
+    Ok(data)
+}
+
+/// Reads `path` as UTF-8 text (a machine description): [`read_file`], then
+/// invalid UTF-8 is `INVALID_ARGUMENT` naming the first bad byte's offset.
+pub fn read_text_file(path: &Path, kind: InputKind) -> Result<String, Status> {
+    let data = read_file(path, kind)?;
+    String::from_utf8(data).map_err(|e| {
+        Status::invalid_argument(format!(
+            "`{}` is not UTF-8 text (invalid byte at offset {}); {} is text",
+            crate::escape::display_path(path),
+            e.utf8_error().valid_up_to(),
+            kind.with_article()
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind_of(kind: std::io::ErrorKind) -> StatusCode {
+        io_status_code(&std::io::Error::from(kind))
+    }
+
+    #[test]
+    fn io_errors_keep_their_iree_codes() {
+        use std::io::ErrorKind as K;
+        // iree_status_code_from_errno: ENOENT, EACCES, EISDIR, EFBIG, ENOSPC,
+        // EAGAIN, EINVAL, EIO (unlisted).
+        assert_eq!(kind_of(K::NotFound), StatusCode::NotFound);
+        assert_eq!(kind_of(K::PermissionDenied), StatusCode::PermissionDenied);
+        assert_eq!(kind_of(K::IsADirectory), StatusCode::FailedPrecondition);
+        assert_eq!(kind_of(K::FileTooLarge), StatusCode::OutOfRange);
+        assert_eq!(kind_of(K::StorageFull), StatusCode::ResourceExhausted);
+        assert_eq!(kind_of(K::WouldBlock), StatusCode::Unavailable);
+        assert_eq!(kind_of(K::InvalidInput), StatusCode::InvalidArgument);
+        assert_eq!(
+            io_status_code(&std::io::Error::from_raw_os_error(5)),
+            StatusCode::Unknown
+        );
+        assert_eq!(
+            io_status_code(&std::io::Error::from_raw_os_error(2)),
+            StatusCode::NotFound
+        );
+    }
+}
