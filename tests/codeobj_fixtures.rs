@@ -1,7 +1,10 @@
 //! Every committed HSACO fixture: an insta snapshot of what we read (target,
 //! code object version, size, kernels with their arguments and projected
 //! parameters), and a comparison with `llvm-readelf-19 -h` and `--notes`
-//! (skipped, with a printed note, when `llvm-readelf-19` is not installed).
+//! (skipped with one line, or failed under `AMDGPU_HAL_REQUIRE_ALL=1`, when
+//! `llvm-readelf-19` is not installed).
+
+mod support;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -141,17 +144,6 @@ fn snapshot_every_fixture() {
     }
 }
 
-/// `llvm-readelf-19`, or `None` (with a printed note) when it is not installed.
-fn readelf() -> Option<&'static str> {
-    let found = Command::new("llvm-readelf-19")
-        .arg("--version")
-        .output()
-        .is_ok_and(|output| output.status.success());
-    if !found {
-        println!("note: llvm-readelf-19 is not installed; skipping the llvm-readelf comparison");
-    }
-    found.then_some("llvm-readelf-19")
-}
 
 fn run(tool: &str, flag: &str, path: &Path) -> String {
     let output = Command::new(tool).arg(flag).arg(path).output().unwrap();
@@ -348,7 +340,10 @@ fn is_modelled(path: &str) -> bool {
 
 #[test]
 fn metadata_matches_llvm_readelf_notes() {
-    let Some(tool) = readelf() else { return };
+    let Some(tool) = support::requires::llvm_readelf("HSACO metadata vs llvm-readelf-19 --notes")
+    else {
+        return;
+    };
     for path in fixtures() {
         let data = std::fs::read(&path).unwrap();
         let md = CodeObjectMetadata::from_elf(&data).unwrap();
@@ -381,7 +376,9 @@ fn readelf_feature(name: &str, state: amdgpu_hal::codeobj::FeatureState) -> Opti
 
 #[test]
 fn header_matches_llvm_readelf_header() {
-    let Some(tool) = readelf() else { return };
+    let Some(tool) = support::requires::llvm_readelf("HSACO headers vs llvm-readelf-19 -h") else {
+        return;
+    };
     for path in fixtures() {
         let data = std::fs::read(&path).unwrap();
         let text = run(tool, "-h", &path);

@@ -2,6 +2,8 @@
 //! vendor's exact code as a Status on stderr, nothing on stdout, exit 1.
 #![cfg(feature = "real")]
 
+mod support;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 
@@ -19,6 +21,9 @@ fn hal() -> Command {
 
 #[test]
 fn hsa_backend_reports_hsa_init_out_of_resources() {
+    if !support::requires::hsa_runtime("`--backend hsa` over ROCm 5.2 without a GPU") {
+        return;
+    }
     hal()
         .args(["devices", "--backend", "hsa", "--json"])
         .assert()
@@ -31,6 +36,9 @@ fn hsa_backend_reports_hsa_init_out_of_resources() {
 
 #[test]
 fn hip_backend_reports_hip_init_invalid_device() {
+    if !support::requires::hip_runtime("`--backend hip --machine host` over HIP 5.2 without a GPU") {
+        return;
+    }
     for command in ["devices", "capture"] {
         hal()
             .args([command, "--backend", "hip", "--machine", "host"])
