@@ -144,7 +144,6 @@ fn snapshot_every_fixture() {
     }
 }
 
-
 fn run(tool: &str, flag: &str, path: &Path) -> String {
     let output = Command::new(tool).arg(flag).arg(path).output().unwrap();
     assert!(output.status.success(), "{tool} {flag} {}", path.display());

@@ -36,7 +36,8 @@ fn hsa_backend_reports_hsa_init_out_of_resources() {
 
 #[test]
 fn hip_backend_reports_hip_init_invalid_device() {
-    if !support::requires::hip_runtime("`--backend hip --machine host` over HIP 5.2 without a GPU") {
+    if !support::requires::hip_runtime("`--backend hip --machine host` over HIP 5.2 without a GPU")
+    {
         return;
     }
     for command in ["devices", "capture"] {

@@ -121,12 +121,7 @@ fn readelf(test: &str) -> Option<&'static str> {
 
 /// Every export's kernel facts equal what llvm-readelf reads from `image`
 /// (nothing is compared without the tool).
-fn assert_agrees_with_oracle(
-    tool: Option<&str>,
-    name: &str,
-    report: &InspectReport,
-    image: &[u8],
-) {
+fn assert_agrees_with_oracle(tool: Option<&str>, name: &str, report: &InspectReport, image: &[u8]) {
     let Some(tool) = tool else { return };
     let kernels = oracle(tool, image);
     assert!(!kernels.is_empty(), "{name}: llvm-readelf found no kernels");

@@ -159,18 +159,26 @@ fn describe_agent(hsa: &dyn Hsa, index: usize, agent: Agent) -> Result<AgentJson
     })
 }
 
-/// Enumerates every agent of `backend` through its HSA trait; HSA is
-/// initialized for the walk and shut down after it (also on failure).
+/// Enumerates every agent of `backend`: through its HSA trait, or for HIP
+/// backends (`hip`, `cuda`) the GPUs as IREE's HIP driver lists them.
 pub fn list_agents(backend: &Backend) -> Result<DevicesJson> {
-    // HIP backends list their GPUs as IREE's HIP driver does.
-    if matches!(backend.name(), "hip" | "cuda") {
+    let agents = if matches!(backend.name(), "hip" | "cuda") {
         let devices = super::hip_devices::list_hip_devices(backend)?;
-        return Ok(DevicesJson {
-            backend: backend.name().to_string(),
-            machine: backend.machine().to_string(),
-            agents: devices.iter().map(|d| d.agent_json()).collect(),
-        });
-    }
+        devices.iter().map(|d| d.agent_json()).collect()
+    } else {
+        list_hsa_agents(backend)?
+    };
+    Ok(DevicesJson {
+        backend: backend.name().to_string(),
+        machine: backend.machine().to_string(),
+        agents,
+    })
+}
+
+/// Every agent of `backend` through its HSA trait, whatever the backend's
+/// name; HSA is initialized for the walk and shut down after it (also on
+/// failure).
+pub fn list_hsa_agents(backend: &Backend) -> Result<Vec<AgentJson>> {
     let hsa = backend.hsa();
     hsa.init().call_status("hsa_init")?;
     let walk = (|| {
@@ -188,12 +196,7 @@ pub fn list_agents(backend: &Backend) -> Result<DevicesJson> {
         }
         Ok(agents)
     })();
-    let agents = Status::join_results(walk, hsa.shut_down().call_status("hsa_shut_down"))?;
-    Ok(DevicesJson {
-        backend: backend.name().to_string(),
-        machine: backend.machine().to_string(),
-        agents,
-    })
+    Status::join_results(walk, hsa.shut_down().call_status("hsa_shut_down"))
 }
 
 fn human_size(bytes: u64) -> String {

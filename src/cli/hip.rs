@@ -33,10 +33,11 @@ pub fn is_hip_driver(global: &GlobalArgs) -> bool {
 /// (`None` on the host).
 pub fn open_driver(global: &GlobalArgs) -> Result<(HipDriver, Option<Backend>)> {
     if global.backend == CUDA_BACKEND_NAME {
-        return open_cuda_driver();
+        let (driver, backend) = open_cuda_driver()?;
+        return Ok((with_pci_numa_nodes(driver)?, backend));
     }
     if global.machine == HOST_MACHINE {
-        return open_host_driver().map(|driver| (driver, None));
+        return Ok((with_pci_numa_nodes(open_host_driver()?)?, None));
     }
     let backend = Backend::sim(&global.machine)?;
     let driver = HipDriver::from_backend(&backend, HipOptions::default())?;
@@ -58,12 +59,27 @@ pub fn open_driver(global: &GlobalArgs) -> Result<(HipDriver, Option<Backend>)> 
 
 /// `(HSA UUID, NUMA node)` of every GPU agent of `backend`.
 fn hsa_numa_nodes(backend: &Backend) -> Result<Vec<(String, u32)>> {
-    Ok(super::devices::list_agents(backend)?
-        .agents
+    Ok(super::devices::list_hsa_agents(backend)?
         .into_iter()
         .filter(|a| a.kind == "gpu")
         .map(|a| (a.uuid, a.numa_node))
         .collect())
+}
+
+/// A driver over the host's runtime, given each device's NUMA node from its
+/// PCI location (sysfs), the one NUMA fact HIP offers; devices the kernel
+/// gives no node keep IREE's default.
+fn with_pci_numa_nodes(driver: HipDriver) -> Result<HipDriver> {
+    let mut nodes = Vec::new();
+    for info in driver.query_available_devices()? {
+        if let Some(props) = driver.device_properties(info.device)?
+            && let Some(node) = super::hip_devices::pci_numa_node(&props)
+            && let Ok(node) = u8::try_from(node)
+        {
+            nodes.push((info.uuid, node));
+        }
+    }
+    Ok(driver.with_numa_nodes(nodes))
 }
 
 /// The `hipUUID` ROCm reports for an HSA agent UUID (`GPU-` + 16
@@ -145,7 +161,8 @@ pub struct HipDeviceJson {
     pub uuid: String,
     /// `amdgcn-amd-amdhsa--` + `gcnArchName`.
     pub isas: Vec<String>,
-    /// The host NUMA node of the matching HSA agent (`null` without HSA).
+    /// The host NUMA node: the matching HSA agent's, else the PCI device's
+    /// (sysfs); `null` when neither is known.
     pub numa_node: Option<u32>,
     /// `hipDeviceGetName`.
     pub product: String,
@@ -169,12 +186,14 @@ fn describe(
     info: &DeviceInfo,
     numa: &[(String, u32)],
 ) -> Result<HipDeviceJson> {
-    let arch = driver
-        .device_properties(info.device)?
-        .map(|p| p.gcn_arch_name)
-        .unwrap_or_default();
+    let props = driver.device_properties(info.device)?;
     let uuid = hsa_style_uuid(info.uuid.bytes()).unwrap_or_else(|| info.path.clone());
-    let numa_node = numa.iter().find(|(u, _)| *u == uuid).map(|(_, n)| *n);
+    let numa_node = numa
+        .iter()
+        .find(|(u, _)| *u == uuid)
+        .map(|(_, n)| *n)
+        .or_else(|| props.as_ref().and_then(super::hip_devices::pci_numa_node));
+    let arch = props.map(|p| p.gcn_arch_name).unwrap_or_default();
     Ok(HipDeviceJson {
         index: info.ordinal,
         kind: "gpu",
@@ -195,9 +214,11 @@ fn describe(
 /// Enumerates the HIP devices `global` selects.
 pub fn list_devices(global: &GlobalArgs) -> Result<HipDevicesJson> {
     let (driver, backend) = open_driver(global)?;
+    // The simulated node's NUMA nodes are its HSA agents'; the host's HIP
+    // (`--machine host`, `cuda`) has them from sysfs (`describe`).
     let numa = match &backend {
-        Some(backend) => hsa_numa_nodes(backend)?,
-        None => Vec::new(),
+        Some(backend) if global.backend == HIP_BACKEND_NAME => hsa_numa_nodes(backend)?,
+        _ => Vec::new(),
     };
     let agents = driver
         .query_available_devices()?

@@ -7,6 +7,7 @@
 //! `load` build their whole document first and then stream it.
 
 pub mod capture;
+pub mod capture_hip;
 pub mod devices;
 pub mod help;
 pub mod hip;
