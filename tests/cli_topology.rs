@@ -19,7 +19,14 @@ fn text_on_mi300x() {
         .clone();
     let text = String::from_utf8(out).unwrap();
     assert!(
-        text.starts_with("Machine: mi300x-8 (backend sim)\n\nDevice topology (8 devices):\n"),
+        text.starts_with(
+            "Machine: mi300x-8 (backend sim)\n\
+             GPU0 = agent [2] GPU-8af705259683161c = hip://GPU-38616637-3035-3235-3936-383331363163 (device id 1)\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nGPU7 = agent [9] GPU-6e5d4c3b2a190817 = hip://GPU-36653564-3463-3362-3261-313930383137 (device id 8)\n\nDevice topology (8 devices):\n"),
         "{text}"
     );
     assert!(

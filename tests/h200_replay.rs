@@ -24,10 +24,20 @@ fn sim_devices_equal_the_real_run() {
     let mut real = real_devices();
     assert_eq!(real["backend"], "cuda");
     assert_eq!(sim["backend"], "sim");
-    let cpu = sim["agents"].as_array_mut().unwrap().pop().unwrap();
+    let cpu = sim["agents"].as_array_mut().unwrap().remove(0);
     assert_eq!(cpu["kind"], "cpu");
     assert_eq!(cpu["name"], "host CPU (inferred from HIP)");
     assert_eq!(cpu["numa_node"], real["agents"][0]["numa_node"]);
+    // The real run's `index` and `node` are the HIP ordinal (HIP has no
+    // agents); the replay's GPU comes after the inferred CPU, GPU0 there.
+    let gpu = sim["agents"][0].as_object_mut().unwrap();
+    assert_eq!((&gpu["index"], &gpu["node"]), (&1.into(), &1.into()));
+    assert_eq!(
+        gpu.remove("gpu_index"),
+        Some(real["agents"][0]["index"].clone())
+    );
+    gpu.insert("index".into(), real["agents"][0]["index"].clone());
+    gpu.insert("node".into(), real["agents"][0]["node"].clone());
     for doc in [&mut sim, &mut real] {
         let doc = doc.as_object_mut().unwrap();
         doc.remove("backend");

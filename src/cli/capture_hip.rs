@@ -14,11 +14,14 @@
 //!   host's sysfs.
 //! - **CPU agents**: HIP shows no host agent, but IREE's loader needs one
 //!   (kernel arguments live in host memory). One CPU agent per NUMA node of
-//!   the SLIT or of a GPU, after the GPUs (so a GPU's agent index stays its
-//!   HIP ordinal), `id = cpu<node>`, KFD node = NUMA node (what HSA's NUMA
-//!   lookup reads), named [`INFERRED_CPU_NAME`], with ROCm's three host pools
-//!   (fine-grained, kernarg, coarse-grained) of [`INFERRED_HOST_POOL_BYTES`];
-//!   each GPU's `nearest_cpu` is its node's.
+//!   the SLIT or of a GPU, as ROCm has one per node, `id = cpu<node>`, named
+//!   [`INFERRED_CPU_NAME`], with ROCm's three host pools (fine-grained,
+//!   kernarg, coarse-grained) of [`INFERRED_HOST_POOL_BYTES`]; each GPU's
+//!   `nearest_cpu` is its node's.
+//! - **Agent order and KFD nodes**: ROCm's: the CPU agents first, their KFD
+//!   node = their NUMA node (what HSA's NUMA lookup reads), then the GPUs in
+//!   HIP ordinal order numbered from one past the highest NUMA node. On a ROCm
+//!   node this gives every GPU the agent index and node it had.
 //! - **CPU-to-CPU links**: one per ordered pair of nodes with a known
 //!   distance, HyperTransport (what ROCm reports between sockets), one hop,
 //!   `numa_distance` = the SLIT entry.
@@ -62,8 +65,9 @@ fn cpu_id(node: u32) -> String {
     format!("cpu{node}")
 }
 
-/// The description of a HIP device (a GPU agent).
-fn hip_agent(report: &HipDeviceReport) -> AgentDesc {
+/// The description of a HIP device (a GPU agent) whose KFD node is
+/// `first_node` + its ordinal.
+fn hip_agent(report: &HipDeviceReport, first_node: u32) -> AgentDesc {
     let p = &report.props;
     let uuid = report.hsa_uuid();
     let hip_uuid = hip_uuid_desc(&uuid, report.uuid.bytes());
@@ -74,7 +78,9 @@ fn hip_agent(report: &HipDeviceReport) -> AgentDesc {
         product: Some(report.name.clone()),
         vendor: Some(if report.is_amd() { "AMD" } else { "NVIDIA" }.to_string()),
         uuid,
-        node: u32::try_from(report.ordinal).unwrap_or(0),
+        node: u32::try_from(report.ordinal)
+            .unwrap_or(0)
+            .saturating_add(first_node),
         numa_node: Some(report.numa_node),
         nearest_cpu: Some(cpu_id(report.numa_node)),
         compute_units: u32::try_from(p.multi_processor_count).unwrap_or(0),
@@ -191,8 +197,9 @@ pub fn capture_hip(backend: &Backend) -> Result<(Vec<AgentDesc>, Vec<LinkDesc>)>
         nodes.push(0);
     }
 
-    let mut agents: Vec<AgentDesc> = devices.iter().map(hip_agent).collect();
-    agents.extend(nodes.iter().map(|&node| inferred_cpu(node)));
+    let first_gpu_node = nodes.last().map_or(0, |n| n.saturating_add(1));
+    let mut agents: Vec<AgentDesc> = nodes.iter().map(|&node| inferred_cpu(node)).collect();
+    agents.extend(devices.iter().map(|d| hip_agent(d, first_gpu_node)));
 
     let mut links = Vec::new();
     let hip = backend.hip();

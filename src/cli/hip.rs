@@ -59,10 +59,17 @@ pub fn open_driver(global: &GlobalArgs) -> Result<(HipDriver, Option<Backend>)> 
 
 /// `(HSA UUID, NUMA node)` of every GPU agent of `backend`.
 fn hsa_numa_nodes(backend: &Backend) -> Result<Vec<(String, u32)>> {
+    Ok(hsa_gpus(backend)?
+        .into_iter()
+        .map(|a| (a.uuid, a.numa_node))
+        .collect())
+}
+
+/// The GPU agents of `backend`'s HSA.
+fn hsa_gpus(backend: &Backend) -> Result<Vec<super::devices::AgentJson>> {
     Ok(super::devices::list_hsa_agents(backend)?
         .into_iter()
         .filter(|a| a.kind == "gpu")
-        .map(|a| (a.uuid, a.numa_node))
         .collect())
 }
 
@@ -166,6 +173,10 @@ pub struct HipDeviceJson {
     pub numa_node: Option<u32>,
     /// `hipDeviceGetName`.
     pub product: String,
+    /// The index of the device's HSA agent (`devices`' `[n]`), where the
+    /// backend's HSA answers (the simulated node).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_index: Option<usize>,
     /// IREE's device id: ordinal + 1.
     pub device_id: u64,
     /// IREE's device path: `GPU-` + 8-4-4-4-12 hex.
@@ -184,14 +195,13 @@ pub fn hsa_style_uuid(bytes: &[u8; 16]) -> Option<String> {
 fn describe(
     driver: &HipDriver,
     info: &DeviceInfo,
-    numa: &[(String, u32)],
+    agents: &[super::devices::AgentJson],
 ) -> Result<HipDeviceJson> {
     let props = driver.device_properties(info.device)?;
     let uuid = hsa_style_uuid(info.uuid.bytes()).unwrap_or_else(|| info.path.clone());
-    let numa_node = numa
-        .iter()
-        .find(|(u, _)| *u == uuid)
-        .map(|(_, n)| *n)
+    let agent = agents.iter().find(|a| a.uuid == uuid);
+    let numa_node = agent
+        .map(|a| a.numa_node)
         .or_else(|| props.as_ref().and_then(super::hip_devices::pci_numa_node));
     let arch = props.map(|p| p.gcn_arch_name).unwrap_or_default();
     Ok(HipDeviceJson {
@@ -206,6 +216,7 @@ fn describe(
         uuid,
         numa_node,
         product: info.name.clone(),
+        agent_index: agent.map(|a| a.index),
         device_id: info.device_id.0,
         path: info.path.clone(),
     })
@@ -216,14 +227,14 @@ pub fn list_devices(global: &GlobalArgs) -> Result<HipDevicesJson> {
     let (driver, backend) = open_driver(global)?;
     // The simulated node's NUMA nodes are its HSA agents'; the host's HIP
     // (`--machine host`, `cuda`) has them from sysfs (`describe`).
-    let numa = match &backend {
-        Some(backend) if global.backend == HIP_BACKEND_NAME => hsa_numa_nodes(backend)?,
+    let hsa = match &backend {
+        Some(backend) if global.backend == HIP_BACKEND_NAME => hsa_gpus(backend)?,
         _ => Vec::new(),
     };
     let agents = driver
         .query_available_devices()?
         .iter()
-        .map(|info| describe(&driver, info, &numa))
+        .map(|info| describe(&driver, info, &hsa))
         .collect::<Result<Vec<_>>>()?;
     Ok(HipDevicesJson {
         backend: HIP_BACKEND_NAME,
@@ -250,15 +261,21 @@ pub fn run_devices(global: &GlobalArgs, out: &mut dyn Write) -> Result<()> {
         let numa = d
             .numa_node
             .map_or_else(|| "?".to_owned(), |n| n.to_string());
+        // The HSA names of the same GPU (cli::identity).
+        let agent = d
+            .agent_index
+            .map_or_else(String::new, |i| format!(" = agent [{i}]"));
         writeln!(
             out,
-            "[{}] id {} {} \"{}\" {} numa {}",
+            "[{}] id {} {} \"{}\" {} numa {}\n    as   GPU{} = {}{agent}",
             d.index,
             d.device_id,
             d.path,
             d.product,
             d.isas.first().map_or("", String::as_str),
-            numa
+            numa,
+            d.index,
+            d.uuid,
         )
         .map_err(write_error)?;
     }
@@ -283,7 +300,9 @@ pub fn run_topology_view(
     use crate::device::FrontierTracker;
     use crate::group::report::{render_dot, render_text, to_json};
     let (driver, backend) = open_driver(global)?;
-    let machine = backend.map_or_else(|| HOST_MACHINE.to_owned(), |b| b.machine().to_owned());
+    let machine = backend
+        .as_ref()
+        .map_or_else(|| HOST_MACHINE.to_owned(), |b| b.machine().to_owned());
     let group = driver
         .group_of_path(path, std::sync::Arc::new(FrontierTracker::default()))
         .map_err(|e| {
@@ -297,20 +316,42 @@ pub fn run_topology_view(
             .write_all(render_dot(&group, "GPU", &title).as_bytes())
             .map_err(write_error);
     }
+    // Each device's other names (cli::identity); its HSA agent where the
+    // simulated node's HSA answers.
+    let agents = match &backend {
+        Some(backend) if global.backend == HIP_BACKEND_NAME => {
+            super::identity::hsa_gpu_agents(backend)
+        }
+        _ => Vec::new(),
+    };
+    let identities: Vec<_> = group
+        .devices()
+        .iter()
+        .map(|device| {
+            let any: &dyn std::any::Any = device.as_ref();
+            let hip = any.downcast_ref::<crate::hip::HipLogicalDevice>()?;
+            let p = hip.physical_devices().first()?;
+            let id = super::identity::HipIdentity {
+                device: p.device.raw(),
+                uuid: p.uuid,
+            };
+            Some(super::identity::hip_identity(id, &p.name, &agents))
+        })
+        .collect();
     if global.json {
-        return write_json(out, &to_json(&group));
+        let mut doc = to_json(&group);
+        doc.machine = Some(machine);
+        doc.backend = Some(global.backend.clone());
+        for (device, identity) in doc.devices.iter_mut().zip(identities) {
+            device.identity = identity;
+        }
+        return write_json(out, &doc);
     }
     let mut header = format!("Machine: {machine} (backend {})\n", global.backend);
-    for (i, device) in group.devices().iter().enumerate() {
-        let any: &dyn std::any::Any = device.as_ref();
-        if let Some(hip) = any.downcast_ref::<crate::hip::HipLogicalDevice>()
-            && let Some(p) = hip.physical_devices().first()
-        {
-            header.push_str(&format!(
-                "GPU{i} = HIP device {} {}\n",
-                p.device.raw(),
-                p.uuid.path()
-            ));
+    for (i, identity) in identities.iter().enumerate() {
+        if let Some(identity) = identity {
+            header.push_str(&identity.line(&format!("GPU{i}")));
+            header.push('\n');
         }
     }
     header.push('\n');

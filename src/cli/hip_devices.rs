@@ -88,6 +88,7 @@ impl HipDeviceReport {
                 size: self.props.total_global_mem,
                 alloc_allowed: true,
             }],
+            gpu_index: usize::try_from(self.ordinal).ok(),
             device_id: Some(self.device.saturating_add(1)),
             path: Some(self.uuid.device_path()),
         }
@@ -97,16 +98,7 @@ impl HipDeviceReport {
 /// HSA's `GPU-<16 hex>` form of a HIP UUID: on AMD the 16 bytes are those
 /// ASCII hex digits; otherwise the first 8 bytes in hex.
 pub fn hsa_uuid_of(uuid: &HipUuid) -> String {
-    let bytes = uuid.bytes();
-    if bytes.iter().all(u8::is_ascii_hexdigit) {
-        format!(
-            "GPU-{}",
-            String::from_utf8_lossy(bytes).to_ascii_lowercase()
-        )
-    } else {
-        let hex: String = bytes.iter().take(8).map(|b| format!("{b:02x}")).collect();
-        format!("GPU-{hex}")
-    }
+    crate::hip::DeviceUuid(uuid.0).agent_uuid().to_string()
 }
 
 /// The sysfs NUMA node of a PCI device, `None` when the kernel reports

@@ -12,6 +12,7 @@ pub mod devices;
 pub mod help;
 pub mod hip;
 pub mod hip_devices;
+pub mod identity;
 pub mod info;
 pub mod inspect;
 pub mod load;

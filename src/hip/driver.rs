@@ -386,7 +386,8 @@ impl HipDriver {
     }
 
     /// The HIP device one path entry names: a UUID scan that stops at the
-    /// match, or an index checked against the device count.
+    /// match, an HSA UUID scan over every device (two matches are refused),
+    /// or an index checked against the device count.
     pub fn device_by_spec(&self, spec: &DeviceSpec) -> Result<HipDevice> {
         match *spec {
             DeviceSpec::Uuid(uuid) => {
@@ -402,6 +403,23 @@ impl HipDriver {
                     "HIP device with UUID {} not found",
                     uuid.path()
                 ))
+            }
+            DeviceSpec::AgentUuid(agent) => {
+                let count = self.device_count()?;
+                let mut found = None;
+                for ordinal in 0..count as i32 {
+                    let device = self.device_at(ordinal)?;
+                    if self.uuid_of(device)?.agent_uuid() == agent {
+                        if found.is_some() {
+                            return Err(status!(
+                                InvalidArgument,
+                                "HSA UUID {agent} matches more than one HIP device; use the HIP path"
+                            ));
+                        }
+                        found = Some(device);
+                    }
+                }
+                found.ok_or_else(|| status!(NotFound, "HIP device with HSA UUID {agent} not found"))
             }
             DeviceSpec::Index(index) => {
                 let count = self.device_count()?;
