@@ -107,7 +107,7 @@ fn info_errors_exit_1_with_iree_messages() {
         ),
         (
             vec!["info", "--machine", "cpu-only"],
-            "Error: UNAVAILABLE; no compatible HIP devices were found",
+            "Error: UNAVAILABLE; machine 'cpu-only' has no GPU (backend sim)",
         ),
     ] {
         let (success, stdout, stderr) = run(&args);
@@ -154,7 +154,7 @@ fn host_machine_is_the_real_runtime() {
 fn hip_topology_of_mi300x_8() {
     use amdgpu_hal::cli::GlobalArgs;
     let global = |json| GlobalArgs {
-        machine: "mi300x-8".into(),
+        machine: Some("mi300x-8".into()),
         backend: "hip".into(),
         json,
     };

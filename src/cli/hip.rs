@@ -36,10 +36,10 @@ pub fn open_driver(global: &GlobalArgs) -> Result<(HipDriver, Option<Backend>)> 
         let (driver, backend) = open_cuda_driver()?;
         return Ok((with_pci_numa_nodes(driver)?, backend));
     }
-    if global.machine == HOST_MACHINE {
+    if global.machine() == HOST_MACHINE {
         return Ok((with_pci_numa_nodes(open_host_driver()?)?, None));
     }
-    let backend = Backend::sim(&global.machine)?;
+    let backend = Backend::sim(global.machine())?;
     let driver = HipDriver::from_backend(&backend, HipOptions::default())?;
     let numa = hsa_numa_nodes(&backend)?
         .into_iter()
@@ -303,6 +303,9 @@ pub fn run_topology_view(
     let machine = backend
         .as_ref()
         .map_or_else(|| HOST_MACHINE.to_owned(), |b| b.machine().to_owned());
+    if path.is_empty() && driver.query_available_devices()?.is_empty() {
+        return Err(super::no_gpu(&machine, &global.backend));
+    }
     let group = driver
         .group_of_path(path, std::sync::Arc::new(FrontierTracker::default()))
         .map_err(|e| {

@@ -296,6 +296,13 @@ fn write_text(out: &mut dyn Write, doc: &LoadJson) -> std::io::Result<()> {
 /// Runs `load`.
 pub fn run(global: &GlobalArgs, args: &LoadArgs, out: &mut dyn Write) -> Result<()> {
     let backend = global.open_backend()?;
+    if super::devices::list_hsa_agents(&backend)?
+        .iter()
+        .all(|agent| agent.kind != "gpu")
+    {
+        return Err(super::no_gpu(backend.machine(), backend.name())
+            .annotate(format!("loading `{}`", args.file.display())));
+    }
     let doc = load(&backend, args)?;
     if global.json {
         write_json(out, &doc)

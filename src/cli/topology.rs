@@ -48,6 +48,9 @@ pub fn run(global: &GlobalArgs, args: &TopologyArgs, out: &mut dyn Write) -> Res
     let backend = global.open_backend()?;
     // Device k of the group is the k-th GPU agent (cli::identity).
     let identities = super::identity::hsa_gpu_identities(&backend)?;
+    if identities.is_empty() {
+        return Err(super::no_gpu(backend.machine(), backend.name()));
+    }
     let hsa = backend.hsa_arc();
     hsa.init().call_status("hsa_init")?;
     let rendered = create_gpu_agent_group(&hsa, Arc::new(FrontierTracker::default()))
