@@ -33,7 +33,7 @@ fn text_on_mi300x() {
         text.contains("GPU0   X      XGMI   XGMI   XGMI   XGMI   XGMI   XGMI   XGMI   0\n"),
         "{text}"
     );
-    assert!(text.contains("XGMI   = direct GPU link"));
+    assert!(text.contains("XGMI   = nvlink_if: direct GPU link"));
     assert!(text.contains("GPU7   0x0000007f       0x0000007f       0x00000000       0x0000007f       0x0100000700000000"));
 }
 

@@ -27,7 +27,9 @@ pub const MAX_EXECUTABLE_FILE_SIZE: u64 = 1 << 30;
 pub struct LoadArgs {
     /// The executable: a wrapped `AMD1` FlatBuffer or a raw HSACO.
     pub file: std::path::PathBuf,
-    /// Queues to load for (`0x…` hex or decimal); selects the physical devices.
+    /// Queues to load for: `any`, or a mask in `0x…` hex or decimal whose
+    /// bit q is queue q. Each GPU has 2 queues (IREE's default), so bits 2k
+    /// and 2k+1 select GPUk: `0x3` is GPU0, `0xc` GPU1, `0xf` both.
     #[arg(long, value_name = "MASK", default_value = "any", value_parser = parse_affinity)]
     pub affinity: QueueAffinity,
 }

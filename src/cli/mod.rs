@@ -59,7 +59,9 @@ pub struct GlobalArgs {
     /// take no other machine.
     #[arg(long, global = true, value_name = "NAME|FILE")]
     pub machine: Option<String>,
-    /// The backend: the simulated node, or a real vendor runtime.
+    /// The backend: `sim`, the simulated node; `hip`, IREE's HIP driver over
+    /// the simulated node (over the real `libamdhip64` with `--machine
+    /// host`); `hsa` and `cuda`, the host's real runtime (feature `real`).
     #[arg(long, global = true, default_value = SIM_BACKEND_NAME,
           value_parser = [SIM_BACKEND_NAME, "hsa", "hip", "cuda"])]
     pub backend: String,

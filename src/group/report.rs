@@ -25,16 +25,16 @@ pub const fn link_code(class: LinkClass) -> &'static str {
 }
 
 const LEGEND: &str = "\
-Legend:
+Legend (code = link_class in --json, IREE's link class names):
   X      = the device itself
-  DIE    = another device on the same die
-  XGMI   = direct GPU link: AMD Infinity Fabric (xGMI) or NVLink
-  PCIE   = PCIe under one root complex
-  SYS    = PCIe across root complexes (through the CPU interconnect)
-  HOST   = staged through host memory
-  FAB    = network fabric (RDMA)
-  OTHER  = another kind of link
-  ISO    = no connection
+  DIE    = same_die: another device on the same die
+  XGMI   = nvlink_if: direct GPU link, AMD Infinity Fabric (xGMI) or NVLink
+  PCIE   = pcie_same_root: PCIe under one root complex
+  SYS    = pcie_cross_root: PCIe across root complexes (through the CPU interconnect)
+  HOST   = host_staged: staged through host memory
+  FAB    = fabric: network fabric (RDMA)
+  OTHER  = other: another kind of link
+  ISO    = isolated: no connection
 ";
 
 fn info_of(group: &DeviceGroup, index: usize) -> Option<TopologyInfo> {
