@@ -18,7 +18,7 @@ pub const MAX_ECHOED_LINE_CHARS: usize = 120;
 /// `text` cut to `max` characters, with `…` when cut.
 fn cap(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
+        Some((cut, _)) => format!("{}…", text.get(..cut).unwrap_or_default()),
         None => text.to_owned(),
     }
 }
