@@ -4,7 +4,8 @@
 //! in Rust and simulation-first: device groups and their topology, the HIP
 //! driver, and AMDGPU executable loading. Every HSA and HIP call goes through
 //! the backend traits in [`backend`]; the default backend is a deterministic
-//! simulated ROCm node ([`amdgpu_sim`]), so everything runs without a GPU.
+//! simulated ROCm node (the `amdgpu-sim` crate behind [`backend::SimBackend`]),
+//! so everything runs without a GPU.
 //! Errors are one type, [`Status`], with IREE's codes and messages.
 //!
 //! ## A short tour
@@ -37,6 +38,40 @@
 //! let edge = group.topology().edge(0, 1).unwrap();
 //! assert_eq!(edge.link_class(), LinkClass::NvlinkIf); // xGMI between MI300X GPUs
 //! drop(group);
+//! hsa.shut_down().call_status("hsa_shut_down")?;
+//! # Ok::<(), amdgpu_hal::Status>(())
+//! ```
+//!
+//! Inspecting an IREE executable and loading it on the GPUs a queue affinity
+//! selects (`inspect` and `load` on the command line; each GPU has two
+//! queues, so `0x3` is GPU0):
+//!
+//! ```
+//! use amdgpu_hal::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, Topology};
+//! use amdgpu_hal::amdgpu::profile::ProfileRegistry;
+//! use amdgpu_hal::backend::{Backend, CallResultExt};
+//! use amdgpu_hal::executable::{ExecutableParams, create};
+//! use amdgpu_hal::wrapped::{DeviceLimits, inspect};
+//!
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/iree/matmul.gfx942.amd1");
+//! let bytes = std::fs::read(path).expect("the fixture is committed");
+//! let report = inspect(&bytes, &DeviceLimits::AMDGPU)?; // no backend needed
+//! assert_eq!((report.format.as_str(), report.exports.len()), ("gfx942", 1));
+//!
+//! let backend = Backend::sim("mi300x-8")?;
+//! let hsa = backend.hsa_arc();
+//! hsa.init().call_status("hsa_init")?;
+//! let topology = Topology::from_backend(hsa.as_ref(), DEFAULT_GPU_AGENT_QUEUE_COUNT)?;
+//! let params = ExecutableParams {
+//!     executable_format: &report.format,
+//!     executable_data: &bytes,
+//!     queue_affinity: 0x3,
+//!     constant_count: 0,
+//! };
+//! let exe = create(backend.hsa_arc(), &topology, &params, &ProfileRegistry::new())?;
+//! assert_eq!(exe.loaded_devices(), [0]);
+//! assert_eq!(exe.export_symbol(0)?, "matmul_dispatch_0_matmul_128x64x256_f32.kd");
+//! drop(exe);
 //! hsa.shut_down().call_status("hsa_shut_down")?;
 //! # Ok::<(), amdgpu_hal::Status>(())
 //! ```

@@ -7,6 +7,8 @@
 //! the comparisons print one `skipped:` line (and fail when
 //! `AMDGPU_HAL_REQUIRE_ALL=1`).
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -152,25 +154,6 @@ fn snapshot_every_fixture() {
         let name = name.strip_suffix(".hsaco").unwrap_or(name);
         insta::assert_snapshot!(name, describe(&data));
     }
-}
-
-/// `llvm-readelf-19`, or `None` after printing one line saying what is
-/// skipped and which package brings the tool; with
-/// `AMDGPU_HAL_REQUIRE_ALL=1` (CI) its absence fails the test instead. (The
-/// contract of the project's shared skip helper, kept local and small.)
-fn readelf(skipped: &str) -> Option<&'static str> {
-    let found = Command::new("llvm-readelf-19")
-        .arg("--version")
-        .output()
-        .is_ok_and(|output| output.status.success());
-    if !found {
-        assert!(
-            std::env::var("AMDGPU_HAL_REQUIRE_ALL").as_deref() != Ok("1"),
-            "llvm-readelf-19 is required (AMDGPU_HAL_REQUIRE_ALL=1): install Debian package llvm-19"
-        );
-        println!("skipped: {skipped} (needs Debian package llvm-19)");
-    }
-    found.then_some("llvm-readelf-19")
 }
 
 fn run(tool: &str, flag: &str, path: &Path) -> String {
@@ -461,8 +444,9 @@ fn every_code_object() -> (Vec<(String, Vec<u8>)>, usize) {
 /// counts, work-group sizes, dynamic stack, target and version.
 #[test]
 fn every_code_object_decodes_as_llvm_readelf_reads_it() {
-    let Some(tool) = readelf("comparing every fixture's metadata with llvm-readelf-19 --notes")
-    else {
+    let Some(tool) = support::requires::llvm_readelf(
+        "comparing every fixture's metadata with llvm-readelf-19 --notes",
+    ) else {
         return;
     };
     let (objects, bundles) = every_code_object();
@@ -517,7 +501,9 @@ fn readelf_feature(name: &str, state: amdgpu_hal::codeobj::FeatureState) -> Opti
 
 #[test]
 fn header_matches_llvm_readelf_header() {
-    let Some(tool) = readelf("comparing every fixture's ELF header with llvm-readelf-19 -h") else {
+    let Some(tool) = support::requires::llvm_readelf(
+        "comparing every fixture's ELF header with llvm-readelf-19 -h",
+    ) else {
         return;
     };
     for path in fixtures() {

@@ -1,7 +1,9 @@
 //! The H200 seen once through HIP on CUDA (`fixtures/machines/h200.toml`,
 //! captured on the nvidia-h200 device machine) replays in the simulator:
-//! `devices` lists the same agent, and the captured facts agree with
-//! `nvidia-smi` of the same run (`h200.nvidia-smi.txt`).
+//! `devices` lists the same GPU, the captured facts agree with `nvidia-smi`
+//! of the same run (`h200.nvidia-smi.txt`), and `load` reaches the format
+//! check (an H200 runs no AMDGPU code object) instead of failing for want of
+//! a host agent.
 
 use amdgpu_hal::backend::{Backend, HipDevice};
 use amdgpu_hal::cli::devices::list_agents;
@@ -13,6 +15,8 @@ fn real_devices() -> serde_json::Value {
     serde_json::from_str(text).unwrap()
 }
 
+/// `devices` of the replay lists the real run's GPU, then the host CPU agent
+/// a HIP capture infers (HIP shows none; docs in `src/cli/capture_hip.rs`).
 #[test]
 fn sim_devices_equal_the_real_run() {
     let replay = Backend::sim(MACHINE).unwrap();
@@ -20,6 +24,20 @@ fn sim_devices_equal_the_real_run() {
     let mut real = real_devices();
     assert_eq!(real["backend"], "cuda");
     assert_eq!(sim["backend"], "sim");
+    let cpu = sim["agents"].as_array_mut().unwrap().remove(0);
+    assert_eq!(cpu["kind"], "cpu");
+    assert_eq!(cpu["name"], "host CPU (inferred from HIP)");
+    assert_eq!(cpu["numa_node"], real["agents"][0]["numa_node"]);
+    // The real run's `index` and `node` are the HIP ordinal (HIP has no
+    // agents); the replay's GPU comes after the inferred CPU, GPU0 there.
+    let gpu = sim["agents"][0].as_object_mut().unwrap();
+    assert_eq!((&gpu["index"], &gpu["node"]), (&1.into(), &1.into()));
+    assert_eq!(
+        gpu.remove("gpu_index"),
+        Some(real["agents"][0]["index"].clone())
+    );
+    gpu.insert("index".into(), real["agents"][0]["index"].clone());
+    gpu.insert("node".into(), real["agents"][0]["node"].clone());
     for doc in [&mut sim, &mut real] {
         let doc = doc.as_object_mut().unwrap();
         doc.remove("backend");
@@ -160,4 +178,25 @@ fn hip_properties_replay() {
         "bus 00, device 06 (00000000:00:06.0)"
     );
     assert_eq!(replay.hip().driver_get_version(), Ok(13000));
+}
+
+/// The replay has the host agent IREE's loader needs, so `load` gets as far
+/// as the real H200 would: the executable's AMDGPU target is not the GPU's.
+#[test]
+fn load_reaches_the_format_check() {
+    let output = assert_cmd::Command::cargo_bin("amdgpu-hal")
+        .unwrap()
+        .args([
+            "load",
+            "fixtures/iree/matmul.gfx942.amd1",
+            "--machine",
+            MACHINE,
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains("CPU agent"), "{stderr}");
+    assert!(stderr.contains("nvptx64-nvidia-cuda--sm_90"), "{stderr}");
 }

@@ -554,7 +554,10 @@ fn unknown_and_malformed_uuids() {
     calls(&log);
     let err = driver.resolve_path("GPU-0011--22").unwrap_err();
     assert_eq!(err.code(), StatusCode::InvalidArgument);
-    assert_eq!(err.message(), "invalid GPU UUID: '0011--22'");
+    assert_eq!(
+        err.message(),
+        "invalid GPU UUID: '0011--22' (expected HIP's 32 hex digits, dashes optional, or HSA's 16)"
+    );
     assert!(calls(&log).is_empty(), "a malformed path makes no HIP call");
 }
 

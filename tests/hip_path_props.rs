@@ -1,7 +1,7 @@
 //! Property tests of the HIP device path grammar and IREE's text rules.
 
 use amdgpu_hal::hip::text::{parse_hex_bytes, parse_int};
-use amdgpu_hal::hip::{DevicePath, DeviceSpec, DeviceUuid, MAX_PHYSICAL_DEVICES};
+use amdgpu_hal::hip::{AgentUuid, DevicePath, DeviceSpec, DeviceUuid, MAX_PHYSICAL_DEVICES};
 use proptest::prelude::*;
 
 /// A model of IREE's `iree_string_view_atoi_int32` (strtol, base 0, on a
@@ -50,6 +50,29 @@ fn iree_atoi_i32(text: &str) -> Option<i32> {
         return None;
     }
     Some(value as i64 as i32)
+}
+
+/// A model of IREE's `iree_string_view_parse_hex_bytes(value, N, out)`
+/// (runtime/src/iree/base/string_view.c): trim whitespace, then per byte
+/// skip one `' '` or `'-'` (not before the first), take two hex nibbles;
+/// everything must be consumed.
+fn iree_parse_hex_bytes<const N: usize>(value: &str) -> Option<[u8; N]> {
+    let is_space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r');
+    let mut rest: Vec<char> = value.trim_matches(is_space).chars().collect();
+    let mut out = [0u8; N];
+    for (i, slot) in out.iter_mut().enumerate() {
+        if i > 0 && matches!(rest.first(), Some(' ' | '-')) {
+            rest.remove(0);
+        }
+        if rest.len() < 2 {
+            return None;
+        }
+        let hi = rest[0].to_digit(16)?;
+        let lo = rest[1].to_digit(16)?;
+        *slot = (hi * 16 + lo) as u8;
+        rest.drain(..2);
+    }
+    rest.is_empty().then_some(out)
 }
 
 fn uuid_text(bytes: [u8; 16], seps: Vec<u8>, upper: Vec<bool>) -> String {
@@ -137,9 +160,57 @@ proptest! {
         let text: Vec<String> = entries.iter().map(|e| match e {
             DeviceSpec::Index(i) => i.to_string(),
             DeviceSpec::Uuid(u) => u.path(),
+            DeviceSpec::AgentUuid(a) => a.to_string(),
         }).collect();
         prop_assert_eq!(DevicePath::parse(&text.join(",")), Ok(DevicePath::List(entries)));
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    /// IREE's grammar is the oracle for `GPU-` paths: whatever IREE's
+    /// `get_device_id_by_uuid` accepts means the same UUID here; the one
+    /// extension, HSA's 16 hex digits, is text IREE refuses; everything else
+    /// is refused here too, as `INVALID_ARGUMENT`.
+    #[test]
+    fn gpu_paths_agree_with_iree(
+        tail in "[0-9a-fA-F]{0,40}|[0-9a-fA-F -]{0,44}|[0-9a-fxyzG -]{14,18}| ?[0-9a-f]{16} ?"
+    ) {
+        let path = format!("GPU-{tail}");
+        let ours = DevicePath::parse(&path);
+        if let Some(bytes) = iree_parse_hex_bytes::<16>(&tail) {
+            prop_assert_eq!(ours, Ok(DevicePath::Single(DeviceSpec::Uuid(DeviceUuid(bytes)))));
+        } else if let Some(digits) = Some(tail.trim_matches(' '))
+            && digits.len() == 16
+            && digits.bytes().all(|b| b.is_ascii_hexdigit())
+        {
+            let bytes = iree_parse_hex_bytes::<8>(digits).unwrap();
+            prop_assert_eq!(ours, Ok(DevicePath::Single(DeviceSpec::AgentUuid(AgentUuid(bytes)))));
+        } else {
+            let err = ours.unwrap_err();
+            prop_assert_eq!(err.code(), amdgpu_hal::StatusCode::InvalidArgument);
+            prop_assert!(err.message().starts_with("invalid GPU UUID: '"), "{}", err);
+        }
+    }
+}
+
+#[test]
+fn iree_hex_model_matches_iree_tests() {
+    // runtime/src/iree/base/string_view_test.cc, ParseHex16.
+    let expected: [u8; 16] = std::array::from_fn(|i| i as u8);
+    for text in [
+        "000102030405060708090A0B0C0D0E0F",
+        "00010203-0405-0607-0809-0a0B0c0D0e0F",
+        "00010203-0405-0607-0809-0A0B0C0D0E0F",
+        "00010203-0405-0607-0809-0a0b0c0d0e0f",
+    ] {
+        assert_eq!(iree_parse_hex_bytes::<16>(text), Some(expected), "{text}");
+    }
+    assert_eq!(iree_parse_hex_bytes::<2>("Ab-eF"), Some([0xab, 0xef]));
+    assert_eq!(iree_parse_hex_bytes::<1>(" EF "), Some([0xef]));
+    assert_eq!(iree_parse_hex_bytes::<2>("AB--EF"), None);
+    assert_eq!(iree_parse_hex_bytes::<16>("8af705259683161c"), None);
 }
 
 #[test]

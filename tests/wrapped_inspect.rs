@@ -2,6 +2,8 @@
 //! ones, kernel facts checked against `llvm-readelf-19 --notes` (an independent
 //! reader of the metadata), and `pack` → `inspect` round trips for every HSACO.
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
@@ -54,38 +56,18 @@ struct OracleKernel {
     uses_dynamic_stack: Option<bool>,
 }
 
-/// Whether `llvm-readelf-19` runs here. Without it the oracle comparisons
-/// print one `skipped:` line and are skipped — unless
-/// `AMDGPU_HAL_REQUIRE_ALL=1` (CI), where its absence fails.
-fn have_readelf() -> bool {
-    static FOUND: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *FOUND.get_or_init(|| {
-        let found = Command::new("llvm-readelf-19")
-            .arg("--version")
-            .output()
-            .is_ok_and(|out| out.status.success());
-        if !found {
-            println!(
-                "skipped: comparing inspect's kernel facts with llvm-readelf-19 --notes (needs \
-                 Debian package llvm-19)"
-            );
-        }
-        found
-    })
-}
-
-fn oracle(image: &[u8]) -> BTreeMap<String, OracleKernel> {
+fn oracle(tool: &str, image: &[u8]) -> BTreeMap<String, OracleKernel> {
     let dir =
         std::env::temp_dir().join(format!("amdgpu-hal-wrapped-oracle-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let path = dir.join(format!("{}.hsaco", NEXT.fetch_add(1, Ordering::Relaxed)));
     std::fs::write(&path, image).unwrap();
-    let out = Command::new("llvm-readelf-19")
+    let out = Command::new(tool)
         .arg("--notes")
         .arg(&path)
         .output()
-        .expect("llvm-readelf-19 is installed (CI installs llvm-19)");
+        .expect("run llvm-readelf-19");
     std::fs::remove_file(&path).ok();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
@@ -151,16 +133,17 @@ fn oracle(image: &[u8]) -> BTreeMap<String, OracleKernel> {
     kernels
 }
 
-/// Every export's kernel facts equal what llvm-readelf reads from `image`.
-fn assert_agrees_with_oracle(name: &str, report: &InspectReport, image: &[u8]) {
-    if !have_readelf() {
-        assert!(
-            std::env::var("AMDGPU_HAL_REQUIRE_ALL").as_deref() != Ok("1"),
-            "llvm-readelf-19 is required (AMDGPU_HAL_REQUIRE_ALL=1): install Debian package llvm-19"
-        );
-        return;
-    }
-    let kernels = oracle(image);
+/// `llvm-readelf-19` for the kernel-fact comparisons of one test, or `None`
+/// (one line printed) when it is not installed.
+fn readelf(test: &str) -> Option<&'static str> {
+    support::requires::llvm_readelf(&format!("{test}: kernel facts vs llvm-readelf-19 --notes"))
+}
+
+/// Every export's kernel facts equal what llvm-readelf reads from `image`
+/// (nothing is compared without the tool).
+fn assert_agrees_with_oracle(tool: Option<&str>, name: &str, report: &InspectReport, image: &[u8]) {
+    let Some(tool) = tool else { return };
+    let kernels = oracle(tool, image);
     assert!(!kernels.is_empty(), "{name}: llvm-readelf found no kernels");
     for export in &report.exports {
         // `symbol` is the code object's descriptor symbol in every
@@ -249,16 +232,18 @@ fn module_image(data: &[u8]) -> Vec<u8> {
 fn iree_amd1_executables_inspect_to_reviewed_snapshots() {
     let all = files("fixtures/iree", "amd1");
     assert!(all.len() >= 16);
+    let tool = readelf("iree_amd1_executables_inspect_to_reviewed_snapshots");
     for (name, data) in all.iter().filter(|(name, _)| !name.contains(".spirv.")) {
         let report = inspect(data, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(report.container, Container::Amd1);
-        assert_agrees_with_oracle(name, &report, &module_image(data));
+        assert_agrees_with_oracle(tool, name, &report, &module_image(data));
         insta::assert_json_snapshot!(format!("inspect_{name}"), report);
     }
 }
 
 #[test]
 fn iree_hip1_executables_inspect_to_reviewed_snapshots() {
+    let tool = readelf("iree_hip1_executables_inspect_to_reviewed_snapshots");
     for (name, data) in files("fixtures/iree", "hip1")
         .iter()
         .filter(|(name, _)| !name.contains(".spirv."))
@@ -267,7 +252,7 @@ fn iree_hip1_executables_inspect_to_reviewed_snapshots() {
         assert_eq!(report.container, Container::Hip1);
         let exe = amdgpu_hal::wrapped::Hip1Executable::parse(data, DataExtent::Known).unwrap();
         for image in exe.module_images() {
-            assert_agrees_with_oracle(name, &report, image);
+            assert_agrees_with_oracle(tool, name, &report, image);
         }
         insta::assert_json_snapshot!(format!("inspect_{name}"), report);
     }
@@ -275,10 +260,11 @@ fn iree_hip1_executables_inspect_to_reviewed_snapshots() {
 
 #[test]
 fn iree_raw_hsaco_matches_its_wrapped_executable() {
+    let tool = readelf("iree_raw_hsaco_matches_its_wrapped_executable");
     for (name, data) in files("fixtures/iree", "hsaco") {
         let raw = inspect(&data, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(raw.container, Container::Elf);
-        assert_agrees_with_oracle(&name, &raw, &data);
+        assert_agrees_with_oracle(tool, &name, &raw, &data);
         let wrapped_path = root()
             .join("fixtures/iree")
             .join(name.replace(".hsaco", ".amd1"));
@@ -349,13 +335,14 @@ fn projectable_kernels(hsaco: &[u8]) -> (Vec<String>, Vec<String>) {
 
 #[test]
 fn pack_then_inspect_round_trips_every_hsaco() {
+    let tool = readelf("pack_then_inspect_round_trips_every_hsaco");
     let mut partial = 0;
     for (name, hsaco) in hsaco_fixtures() {
         let (supported, refused) = projectable_kernels(&hsaco);
         // The raw view lists every kernel, refused ones included, with
         // readelf's facts.
         let raw = inspect(&hsaco, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_agrees_with_oracle(&name, &raw, &hsaco);
+        assert_agrees_with_oracle(tool, &name, &raw, &hsaco);
         let reasons = raw.exports.iter().filter(|e| e.hal_error.is_some()).count();
         assert_eq!(reasons, refused.len(), "{name}");
         // Kernels without `.reqd_workgroup_size` need a size (the largest
@@ -407,7 +394,7 @@ fn pack_then_inspect_round_trips_every_hsaco() {
         assert_eq!(wrapped.size, packed.len() as u64, "{name}");
         let symbols: Vec<_> = wrapped.exports.iter().map(|e| e.symbol).collect();
         assert_eq!(symbols, supported, "{name}");
-        assert_agrees_with_oracle(&name, &wrapped, &hsaco);
+        assert_agrees_with_oracle(tool, &name, &wrapped, &hsaco);
         if refused.is_empty() {
             // The same view as inspecting the raw HSACO, the dynamic size
             // made static: the size given to `pack`.

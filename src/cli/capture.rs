@@ -6,8 +6,9 @@
 //!   node, limits, ISAs with their workgroup limits, memory pools), the
 //!   links between agents from `LINK_INFO` (one entry per direction), and for
 //!   GPUs the HIP properties of the same ordinal when HIP answers;
-//! - HIP backends (`hip`, `cuda`): the GPUs as [`super::hip_devices`] lists
-//!   them, with their HIP properties (no CPU agent: HIP does not show one).
+//! - HIP backends (`hip`, `cuda`): the GPUs as IREE's HIP driver sees them,
+//!   with their HIP properties and peer links, plus the host CPU agents and
+//!   NUMA distances that implies ([`super::capture_hip`] has the rules).
 //!
 //! The runtime versions (`hipDriverGetVersion`, `hipRuntimeGetVersion`,
 //! RCCL/NCCL's `ncclGetVersion`) go in `[hip]`. Output is deterministic: the
@@ -23,7 +24,6 @@ use amdgpu_sim::machine::{
 use clap::Args;
 
 use super::devices::PoolBasics;
-use super::hip_devices::{HipDeviceReport, list_hip_devices};
 use super::{GlobalArgs, write_error};
 use crate::backend::{
     Agent, Backend, CallResultExt, DeviceType, GlobalFlags, HipDeviceProps, HipError, Hsa,
@@ -48,11 +48,11 @@ pub struct CaptureArgs {
 /// The `hip.uuid` to write: only when `hipDeviceGetUuid` is not ROCm's
 /// ASCII of the agent UUID's digits (CUDA's 16 raw bytes), so AMD descriptions
 /// stay as they were.
-fn hip_uuid_desc(agent_uuid: &str, hip_uuid: &[u8; 16]) -> Option<String> {
+pub(super) fn hip_uuid_desc(agent_uuid: &str, hip_uuid: &[u8; 16]) -> Option<String> {
     (amd_hip_uuid(agent_uuid) != *hip_uuid).then(|| format_hip_uuid(hip_uuid))
 }
 
-fn hip_props_desc(props: &HipDeviceProps, uuid: Option<String>) -> HipPropsDesc {
+pub(super) fn hip_props_desc(props: &HipDeviceProps, uuid: Option<String>) -> HipPropsDesc {
     HipPropsDesc {
         name: Some(props.name.clone()),
         gcn_arch_name: (!props.gcn_arch_name.is_empty()).then(|| props.gcn_arch_name.clone()),
@@ -73,61 +73,6 @@ fn hip_props_desc(props: &HipDeviceProps, uuid: Option<String>) -> HipPropsDesc 
         managed_memory: Some(props.managed_memory),
         ecc_enabled: Some(props.ecc_enabled),
         uuid,
-    }
-}
-
-fn clamp_u16(v: i32) -> u16 {
-    u16::try_from(v.max(1)).unwrap_or(u16::MAX)
-}
-
-fn bdf_id(props: &HipDeviceProps) -> u32 {
-    let bus = u32::try_from(props.pci_bus_id).unwrap_or(0) & 0xff;
-    let device = u32::try_from(props.pci_device_id).unwrap_or(0) & 0x1f;
-    bus << 8 | device << 3
-}
-
-/// The description of a HIP device (a GPU agent without a CPU).
-fn hip_agent(report: &HipDeviceReport) -> AgentDesc {
-    let p = &report.props;
-    let uuid = report.hsa_uuid();
-    let hip_uuid = hip_uuid_desc(&uuid, report.uuid.bytes());
-    AgentDesc {
-        id: format!("gpu{}", report.ordinal),
-        kind: AgentKind::Gpu,
-        name: report.arch(),
-        product: Some(report.name.clone()),
-        vendor: Some(if report.is_amd() { "AMD" } else { "NVIDIA" }.to_string()),
-        uuid,
-        node: u32::try_from(report.ordinal).unwrap_or(0),
-        numa_node: Some(report.numa_node),
-        nearest_cpu: None,
-        compute_units: u32::try_from(p.multi_processor_count).unwrap_or(0),
-        wavefront_size: u32::try_from(p.warp_size).unwrap_or(0),
-        queues_max: 0,
-        chip_id: 0,
-        bdf_id: bdf_id(p),
-        domain: u32::try_from(p.pci_domain_id).unwrap_or(0),
-        driver_uid: None,
-        profile: None,
-        rounding_mode: None,
-        isas: vec![IsaDesc {
-            name: report.isa(),
-            workgroup_max_size: u32::try_from(p.max_threads_per_block.max(1)).unwrap_or(1024),
-            workgroup_max_dim: p.max_threads_dim.map(clamp_u16),
-        }],
-        pools: vec![PoolDesc {
-            segment: SegmentDesc::Global,
-            flags: vec![PoolFlag::CoarseGrained],
-            size: p.total_global_mem,
-            alloc_allowed: Some(true),
-            granule: None,
-            alignment: None,
-            accessible_by_all: false,
-            alloc_max_size: None,
-        }],
-        hip: Some(hip_props_desc(p, hip_uuid)),
-        // The backend traits read none of `[agents.hsa]`: the simulator's defaults.
-        hsa: AgentHsaDesc::default(),
     }
 }
 
@@ -439,8 +384,7 @@ pub fn capture(backend: &Backend, name: &str, description: Option<&str>) -> Resu
     let hip = backend.hip();
     let hip_based = matches!(backend.name(), "hip" | "cuda");
     let (agents, links) = if hip_based {
-        let devices = list_hip_devices(backend)?;
-        (devices.iter().map(hip_agent).collect(), Vec::new())
+        super::capture_hip::capture_hip(backend)?
     } else {
         let hsa = backend.hsa();
         hsa.init().call_status("hsa_init")?;

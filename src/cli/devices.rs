@@ -50,10 +50,15 @@ pub struct AgentJson {
     pub node: u32,
     /// Memory pools in HSA order.
     pub pools: Vec<PoolJson>,
-    /// `--backend hip|cuda`: IREE's device id (HIP device + 1).
+    /// A GPU's position among the GPUs: `GPU<k>` of `topology`, `GPU agent[k]`
+    /// of the loader's messages, the HIP ordinal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_index: Option<usize>,
+    /// IREE's device id (HIP device + 1) of a GPU, where HIP answers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub device_id: Option<i32>,
-    /// `--backend hip|cuda`: IREE's device path (`GPU-` + the HIP UUID, 8-4-4-4-12).
+    /// IREE's device path of a GPU (`GPU-` + the HIP UUID, 8-4-4-4-12),
+    /// where HIP answers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
 }
@@ -155,23 +160,43 @@ fn describe_agent(hsa: &dyn Hsa, index: usize, agent: Agent) -> Result<AgentJson
         product,
         node,
         pools,
+        gpu_index: None,
         device_id: None,
         path: None,
     })
 }
 
-/// Enumerates every agent of `backend` through its HSA trait; HSA is
-/// initialized for the walk and shut down after it (also on failure).
+/// Enumerates every agent of `backend`: through its HSA trait, or for HIP
+/// backends (`hip`, `cuda`) the GPUs as IREE's HIP driver lists them.
 pub fn list_agents(backend: &Backend) -> Result<DevicesJson> {
-    // HIP backends list their GPUs as IREE's HIP driver does.
-    if matches!(backend.name(), "hip" | "cuda") {
+    let agents = if matches!(backend.name(), "hip" | "cuda") {
         let devices = super::hip_devices::list_hip_devices(backend)?;
-        return Ok(DevicesJson {
-            backend: backend.name().to_string(),
-            machine: backend.machine().to_string(),
-            agents: devices.iter().map(|d| d.agent_json()).collect(),
-        });
-    }
+        devices.iter().map(|d| d.agent_json()).collect()
+    } else {
+        let mut agents = list_hsa_agents(backend)?;
+        // Each GPU's other names (cli::identity): its place among the GPUs
+        // and, joined by UUID, its HIP device.
+        let hips = super::identity::hip_devices(backend);
+        for (k, agent) in agents.iter_mut().filter(|a| a.kind == "gpu").enumerate() {
+            agent.gpu_index = Some(k);
+            if let Some(hip) = super::identity::hip_of_agent(&hips, &agent.uuid) {
+                agent.device_id = Some(hip.device.saturating_add(1));
+                agent.path = Some(hip.uuid.path());
+            }
+        }
+        agents
+    };
+    Ok(DevicesJson {
+        backend: backend.name().to_string(),
+        machine: backend.machine().to_string(),
+        agents,
+    })
+}
+
+/// Every agent of `backend` through its HSA trait, whatever the backend's
+/// name; HSA is initialized for the walk and shut down after it (also on
+/// failure).
+pub fn list_hsa_agents(backend: &Backend) -> Result<Vec<AgentJson>> {
     let hsa = backend.hsa();
     hsa.init().call_status("hsa_init")?;
     let walk = (|| {
@@ -189,12 +214,7 @@ pub fn list_agents(backend: &Backend) -> Result<DevicesJson> {
         }
         Ok(agents)
     })();
-    let agents = Status::join_results(walk, hsa.shut_down().call_status("hsa_shut_down"))?;
-    Ok(DevicesJson {
-        backend: backend.name().to_string(),
-        machine: backend.machine().to_string(),
-        agents,
-    })
+    Status::join_results(walk, hsa.shut_down().call_status("hsa_shut_down"))
 }
 
 fn human_size(bytes: u64) -> String {
@@ -246,6 +266,13 @@ pub fn run(global: &GlobalArgs, _args: &DevicesArgs, out: &mut dyn Write) -> Res
             agent.numa_node
         )
         .map_err(write_error)?;
+        if let Some(k) = agent.gpu_index {
+            let mut names = format!("GPU{k}");
+            if let (Some(path), Some(id)) = (&agent.path, agent.device_id) {
+                names.push_str(&format!(" = hip://{path} (device id {id})"));
+            }
+            writeln!(out, "    as   {names}").map_err(write_error)?;
+        }
         for isa in &agent.isas {
             writeln!(out, "    isa  {}", Escaped(isa)).map_err(write_error)?;
         }

@@ -34,12 +34,13 @@ pub fn is_hip_driver(global: &GlobalArgs) -> bool {
 /// (`None` on the host).
 pub fn open_driver(global: &GlobalArgs) -> Result<(HipDriver, Option<Backend>)> {
     if global.backend == CUDA_BACKEND_NAME {
-        return open_cuda_driver();
+        let (driver, backend) = open_cuda_driver()?;
+        return Ok((with_pci_numa_nodes(driver)?, backend));
     }
-    if global.machine == HOST_MACHINE {
-        return open_host_driver().map(|driver| (driver, None));
+    if global.machine() == HOST_MACHINE {
+        return Ok((with_pci_numa_nodes(open_host_driver()?)?, None));
     }
-    let backend = Backend::sim(&global.machine)?;
+    let backend = Backend::sim(global.machine())?;
     let driver = HipDriver::from_backend(&backend, HipOptions::default())?;
     let numa = hsa_numa_nodes(&backend)?
         .into_iter()
@@ -59,12 +60,34 @@ pub fn open_driver(global: &GlobalArgs) -> Result<(HipDriver, Option<Backend>)> 
 
 /// `(HSA UUID, NUMA node)` of every GPU agent of `backend`.
 fn hsa_numa_nodes(backend: &Backend) -> Result<Vec<(String, u32)>> {
-    Ok(super::devices::list_agents(backend)?
-        .agents
+    Ok(hsa_gpus(backend)?
         .into_iter()
-        .filter(|a| a.kind == "gpu")
         .map(|a| (a.uuid, a.numa_node))
         .collect())
+}
+
+/// The GPU agents of `backend`'s HSA.
+fn hsa_gpus(backend: &Backend) -> Result<Vec<super::devices::AgentJson>> {
+    Ok(super::devices::list_hsa_agents(backend)?
+        .into_iter()
+        .filter(|a| a.kind == "gpu")
+        .collect())
+}
+
+/// A driver over the host's runtime, given each device's NUMA node from its
+/// PCI location (sysfs), the one NUMA fact HIP offers; devices the kernel
+/// gives no node keep IREE's default.
+fn with_pci_numa_nodes(driver: HipDriver) -> Result<HipDriver> {
+    let mut nodes = Vec::new();
+    for info in driver.query_available_devices()? {
+        if let Some(props) = driver.device_properties(info.device)?
+            && let Some(node) = super::hip_devices::pci_numa_node(&props)
+            && let Ok(node) = u8::try_from(node)
+        {
+            nodes.push((info.uuid, node));
+        }
+    }
+    Ok(driver.with_numa_nodes(nodes))
 }
 
 /// The `hipUUID` ROCm reports for an HSA agent UUID (`GPU-` + 16
@@ -146,10 +169,15 @@ pub struct HipDeviceJson {
     pub uuid: String,
     /// `amdgcn-amd-amdhsa--` + `gcnArchName`.
     pub isas: Vec<String>,
-    /// The host NUMA node of the matching HSA agent (`null` without HSA).
+    /// The host NUMA node: the matching HSA agent's, else the PCI device's
+    /// (sysfs); `null` when neither is known.
     pub numa_node: Option<u32>,
     /// `hipDeviceGetName`.
     pub product: String,
+    /// The index of the device's HSA agent (`devices`' `[n]`), where the
+    /// backend's HSA answers (the simulated node).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_index: Option<usize>,
     /// IREE's device id: ordinal + 1.
     pub device_id: u64,
     /// IREE's device path: `GPU-` + 8-4-4-4-12 hex.
@@ -168,14 +196,15 @@ pub fn hsa_style_uuid(bytes: &[u8; 16]) -> Option<String> {
 fn describe(
     driver: &HipDriver,
     info: &DeviceInfo,
-    numa: &[(String, u32)],
+    agents: &[super::devices::AgentJson],
 ) -> Result<HipDeviceJson> {
-    let arch = driver
-        .device_properties(info.device)?
-        .map(|p| p.gcn_arch_name)
-        .unwrap_or_default();
+    let props = driver.device_properties(info.device)?;
     let uuid = hsa_style_uuid(info.uuid.bytes()).unwrap_or_else(|| info.path.clone());
-    let numa_node = numa.iter().find(|(u, _)| *u == uuid).map(|(_, n)| *n);
+    let agent = agents.iter().find(|a| a.uuid == uuid);
+    let numa_node = agent
+        .map(|a| a.numa_node)
+        .or_else(|| props.as_ref().and_then(super::hip_devices::pci_numa_node));
+    let arch = props.map(|p| p.gcn_arch_name).unwrap_or_default();
     Ok(HipDeviceJson {
         index: info.ordinal,
         kind: "gpu",
@@ -188,6 +217,7 @@ fn describe(
         uuid,
         numa_node,
         product: info.name.clone(),
+        agent_index: agent.map(|a| a.index),
         device_id: info.device_id.0,
         path: info.path.clone(),
     })
@@ -196,14 +226,16 @@ fn describe(
 /// Enumerates the HIP devices `global` selects.
 pub fn list_devices(global: &GlobalArgs) -> Result<HipDevicesJson> {
     let (driver, backend) = open_driver(global)?;
-    let numa = match &backend {
-        Some(backend) => hsa_numa_nodes(backend)?,
-        None => Vec::new(),
+    // The simulated node's NUMA nodes are its HSA agents'; the host's HIP
+    // (`--machine host`, `cuda`) has them from sysfs (`describe`).
+    let hsa = match &backend {
+        Some(backend) if global.backend == HIP_BACKEND_NAME => hsa_gpus(backend)?,
+        _ => Vec::new(),
     };
     let agents = driver
         .query_available_devices()?
         .iter()
-        .map(|info| describe(&driver, info, &numa))
+        .map(|info| describe(&driver, info, &hsa))
         .collect::<Result<Vec<_>>>()?;
     Ok(HipDevicesJson {
         backend: HIP_BACKEND_NAME,
@@ -230,15 +262,21 @@ pub fn run_devices(global: &GlobalArgs, out: &mut dyn Write) -> Result<()> {
         let numa = d
             .numa_node
             .map_or_else(|| "?".to_owned(), |n| n.to_string());
+        // The HSA names of the same GPU (cli::identity).
+        let agent = d
+            .agent_index
+            .map_or_else(String::new, |i| format!(" = agent [{i}]"));
         writeln!(
             out,
-            "[{}] id {} {} \"{}\" {} numa {}",
+            "[{}] id {} {} \"{}\" {} numa {}\n    as   GPU{} = {}{agent}",
             d.index,
             d.device_id,
             d.path,
             Escaped(&d.product),
             Escaped(d.isas.first().map_or("", String::as_str)),
-            numa
+            numa,
+            d.index,
+            d.uuid,
         )
         .map_err(write_error)?;
     }
@@ -263,7 +301,12 @@ pub fn run_topology_view(
     use crate::device::FrontierTracker;
     use crate::group::report::{render_dot, render_text, to_json};
     let (driver, backend) = open_driver(global)?;
-    let machine = backend.map_or_else(|| HOST_MACHINE.to_owned(), |b| b.machine().to_owned());
+    let machine = backend
+        .as_ref()
+        .map_or_else(|| HOST_MACHINE.to_owned(), |b| b.machine().to_owned());
+    if path.is_empty() && driver.query_available_devices()?.is_empty() {
+        return Err(super::no_gpu(&machine, &global.backend));
+    }
     let group = driver
         .group_of_path(path, std::sync::Arc::new(FrontierTracker::default()))
         .map_err(|e| {
@@ -277,20 +320,42 @@ pub fn run_topology_view(
             .write_all(render_dot(&group, "GPU", &title).as_bytes())
             .map_err(write_error);
     }
+    // Each device's other names (cli::identity); its HSA agent where the
+    // simulated node's HSA answers.
+    let agents = match &backend {
+        Some(backend) if global.backend == HIP_BACKEND_NAME => {
+            super::identity::hsa_gpu_agents(backend)
+        }
+        _ => Vec::new(),
+    };
+    let identities: Vec<_> = group
+        .devices()
+        .iter()
+        .map(|device| {
+            let any: &dyn std::any::Any = device.as_ref();
+            let hip = any.downcast_ref::<crate::hip::HipLogicalDevice>()?;
+            let p = hip.physical_devices().first()?;
+            let id = super::identity::HipIdentity {
+                device: p.device.raw(),
+                uuid: p.uuid,
+            };
+            Some(super::identity::hip_identity(id, &p.name, &agents))
+        })
+        .collect();
     if global.json {
-        return write_json(out, &to_json(&group));
+        let mut doc = to_json(&group);
+        doc.machine = Some(machine);
+        doc.backend = Some(global.backend.clone());
+        for (device, identity) in doc.devices.iter_mut().zip(identities) {
+            device.identity = identity;
+        }
+        return write_json(out, &doc);
     }
     let mut header = format!("Machine: {machine} (backend {})\n", global.backend);
-    for (i, device) in group.devices().iter().enumerate() {
-        let any: &dyn std::any::Any = device.as_ref();
-        if let Some(hip) = any.downcast_ref::<crate::hip::HipLogicalDevice>()
-            && let Some(p) = hip.physical_devices().first()
-        {
-            header.push_str(&format!(
-                "GPU{i} = HIP device {} {}\n",
-                p.device.raw(),
-                p.uuid.path()
-            ));
+    for (i, identity) in identities.iter().enumerate() {
+        if let Some(identity) = identity {
+            header.push_str(&identity.line(&format!("GPU{i}")));
+            header.push('\n');
         }
     }
     header.push('\n');

@@ -11,8 +11,10 @@
 //! - `uuid` (HSA's `GPU-<16 hex>`): on AMD, HIP's 16 UUID bytes *are* the
 //!   ASCII of those 16 hex digits; otherwise the first 8 bytes in hex. The
 //!   full 16-byte UUID is `path` (what `nvidia-smi -L` prints on NVIDIA);
-//! - `node`: the ordinal; `numa_node`: the PCI device's sysfs `numa_node`
-//!   (0 when the kernel reports none);
+//! - `node`: the ordinal; `numa_node`: where the backend's HSA answers (ROCm,
+//!   the simulator) the node of the GPU agent with the same UUID, as
+//!   `devices` shows it; otherwise the PCI device's sysfs `numa_node` (HIP's
+//!   PCI location is all HIP tells of it); 0 when neither knows;
 //! - `pools`: one global, coarse-grained, allocatable pool of `totalGlobalMem`.
 
 use crate::backend::{Backend, CallResultExt, HipDeviceProps, HipUuid};
@@ -66,16 +68,7 @@ impl HipDeviceReport {
 
     /// HSA's `GPU-<16 hex>` form of the UUID (module docs).
     pub fn hsa_uuid(&self) -> String {
-        let bytes = self.uuid.bytes();
-        if bytes.iter().all(u8::is_ascii_hexdigit) {
-            format!(
-                "GPU-{}",
-                String::from_utf8_lossy(bytes).to_ascii_lowercase()
-            )
-        } else {
-            let hex: String = bytes.iter().take(8).map(|b| format!("{b:02x}")).collect();
-            format!("GPU-{hex}")
-        }
+        hsa_uuid_of(&self.uuid)
     }
 
     /// The entry `devices` prints.
@@ -95,14 +88,22 @@ impl HipDeviceReport {
                 size: self.props.total_global_mem,
                 alloc_allowed: true,
             }],
+            gpu_index: usize::try_from(self.ordinal).ok(),
             device_id: Some(self.device.saturating_add(1)),
             path: Some(self.uuid.device_path()),
         }
     }
 }
 
-/// The sysfs NUMA node of a PCI device (0 when unknown or `-1`).
-fn pci_numa_node(props: &HipDeviceProps) -> u32 {
+/// HSA's `GPU-<16 hex>` form of a HIP UUID: on AMD the 16 bytes are those
+/// ASCII hex digits; otherwise the first 8 bytes in hex.
+pub fn hsa_uuid_of(uuid: &HipUuid) -> String {
+    crate::hip::DeviceUuid(uuid.0).agent_uuid().to_string()
+}
+
+/// The sysfs NUMA node of a PCI device, `None` when the kernel reports
+/// none (`-1`) or the device is not there (a simulated one).
+pub fn pci_numa_node(props: &HipDeviceProps) -> Option<u32> {
     let path = format!(
         "/sys/bus/pci/devices/{:04x}:{:02x}:{:02x}.0/numa_node",
         props.pci_domain_id, props.pci_bus_id, props.pci_device_id
@@ -110,26 +111,47 @@ fn pci_numa_node(props: &HipDeviceProps) -> u32 {
     std::fs::read_to_string(path)
         .ok()
         .and_then(|text| text.trim().parse::<u32>().ok())
-        .unwrap_or(0)
+}
+
+/// `(HSA UUID, NUMA node)` of every GPU agent, where the backend's HSA
+/// answers (empty for HIP on NVIDIA, which has no HSA).
+pub fn hsa_gpu_numa_nodes(backend: &Backend) -> Vec<(String, u32)> {
+    super::devices::list_hsa_agents(backend)
+        .map(|agents| {
+            agents
+                .into_iter()
+                .filter(|a| a.kind == "gpu")
+                .map(|a| (a.uuid, a.numa_node))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Enumerates the HIP devices of `backend` through the HIP driver
 /// ([`HipDriver::query_available_devices`]: IREE's order, ids and paths),
-/// then reads each device's properties.
+/// then reads each device's properties and NUMA node (module docs).
 pub fn list_hip_devices(backend: &Backend) -> Result<Vec<HipDeviceReport>> {
     let driver = HipDriver::from_backend(backend, HipOptions::default())?;
+    let hsa_numa = hsa_gpu_numa_nodes(backend);
     let mut out = Vec::new();
     for info in driver.query_available_devices()? {
         let props = backend
             .hip()
             .get_device_properties(info.ordinal)
             .call_status("hipGetDeviceProperties")?;
-        let numa_node = pci_numa_node(&props);
+        let uuid = HipUuid(*info.uuid.bytes());
+        let hsa_uuid = hsa_uuid_of(&uuid);
+        let numa_node = hsa_numa
+            .iter()
+            .find(|(u, _)| *u == hsa_uuid)
+            .map(|(_, node)| *node)
+            .or_else(|| pci_numa_node(&props))
+            .unwrap_or(0);
         out.push(HipDeviceReport {
             ordinal: info.ordinal,
             device: info.device.raw(),
             name: info.name,
-            uuid: HipUuid(*info.uuid.bytes()),
+            uuid,
             props,
             numa_node,
         });

@@ -64,11 +64,18 @@ pub fn dump_pairs(dump: &str) -> Vec<InfoLine> {
 
 /// Dumps the devices of `args.path`.
 pub fn run(global: &GlobalArgs, args: &InfoArgs, out: &mut dyn Write) -> Result<()> {
-    let (driver, _backend) = open_driver(global)?;
+    let (driver, backend) = open_driver(global)?;
+    let infos = driver.query_available_devices()?;
+    if infos.is_empty() {
+        let machine = backend
+            .as_ref()
+            .map_or(super::hip::HOST_MACHINE, |b| b.machine());
+        return Err(super::no_gpu(machine, &global.backend)
+            .annotate(format!("device path '{}'", args.path)));
+    }
     let devices = driver
         .resolve_path(&args.path)
         .map_err(|e| e.annotate(format!("device path '{}'", crate::escape::echo(&args.path))))?;
-    let infos = driver.query_available_devices()?;
     let mut report = InfoJson {
         path: args.path.clone(),
         devices: Vec::new(),

@@ -26,7 +26,9 @@ use crate::wrapped::infer::infer_format;
 pub struct LoadArgs {
     /// The executable: a wrapped `AMD1` FlatBuffer or a raw HSACO.
     pub file: std::path::PathBuf,
-    /// Queues to load for (`0x…` hex or decimal); selects the physical devices.
+    /// Queues to load for: `any`, or a mask in `0x…` hex or decimal whose
+    /// bit q is queue q. Each GPU has 2 queues (IREE's default), so bits 2k
+    /// and 2k+1 select GPUk: `0x3` is GPU0, `0xc` GPU1, `0xf` both.
     #[arg(long, value_name = "MASK", default_value = "any", value_parser = parse_affinity)]
     pub affinity: QueueAffinity,
 }
@@ -288,6 +290,13 @@ fn write_text(out: &mut dyn Write, doc: &LoadJson) -> std::io::Result<()> {
 /// Runs `load`.
 pub fn run(global: &GlobalArgs, args: &LoadArgs, out: &mut dyn Write) -> Result<()> {
     let backend = global.open_backend()?;
+    if super::devices::list_hsa_agents(&backend)?
+        .iter()
+        .all(|agent| agent.kind != "gpu")
+    {
+        return Err(super::no_gpu(backend.machine(), backend.name())
+            .annotate(format!("loading `{}`", args.file.display())));
+    }
     let doc = load(&backend, args)?;
     if global.json {
         write_json(out, &doc)

@@ -1,16 +1,21 @@
 //! The `amdgpu-hal` command line: global options, the subcommand enum (one
 //! variant per subcommand, each in its own file) and error reporting.
 //!
-//! Failures print `Error: <Status>` on stderr and exit 1; usage errors exit 2
-//! (clap's convention); `--json` output is one document on stdout. Output is
+//! Failures print one line, `Error: <Status>`, on stderr and exit 1
+//! ([`error_line`]); usage errors print one line too,
+//! `Error: INVALID_ARGUMENT; <clap's message>`, and exit 2 (clap's
+//! convention); `--json` output is one document on stdout. Output is
 //! buffered whole, so a failure prints nothing on stdout; `inspect` and
 //! `load` build their whole document first and then stream it.
 
 pub mod capture;
+pub mod capture_hip;
 pub mod devices;
+pub mod error_line;
 pub mod help;
 pub mod hip;
 pub mod hip_devices;
+pub mod identity;
 pub mod info;
 pub mod inspect;
 pub mod load;
@@ -49,10 +54,15 @@ pub struct Cli {
 /// Options every subcommand takes.
 #[derive(Clone, Debug, Args)]
 pub struct GlobalArgs {
-    /// The simulated machine: a preset name (see `machines`) or a TOML/JSON description file.
-    #[arg(long, global = true, value_name = "NAME|FILE", default_value = DEFAULT_MACHINE)]
-    pub machine: String,
-    /// The backend: the simulated node, or a real vendor runtime.
+    /// The simulated machine: a preset name (see `machines`) or a TOML/JSON
+    /// description file [default: mi300x-8]; `host` with `--backend hip` is
+    /// the real runtime. `--backend hsa|cuda` run on the host's runtime and
+    /// take no other machine.
+    #[arg(long, global = true, value_name = "NAME|FILE")]
+    pub machine: Option<String>,
+    /// The backend: `sim`, the simulated node; `hip`, IREE's HIP driver over
+    /// the simulated node (over the real `libamdhip64` with `--machine
+    /// host`); `hsa` and `cuda`, the host's real runtime (feature `real`).
     #[arg(long, global = true, default_value = SIM_BACKEND_NAME,
           value_parser = [SIM_BACKEND_NAME, "hsa", "hip", "cuda"])]
     pub backend: String,
@@ -101,20 +111,43 @@ impl Command {
 }
 
 impl GlobalArgs {
+    /// The `--machine` value, or the default machine.
+    pub fn machine(&self) -> &str {
+        self.machine.as_deref().unwrap_or(DEFAULT_MACHINE)
+    }
+
+    /// Refuses a `--machine` the backend would ignore: `hsa` and `cuda` run
+    /// on the host's runtime, so a simulated machine named with them is a
+    /// mistake, not a choice.
+    pub fn check(&self) -> Result<()> {
+        match (self.backend.as_str(), self.machine.as_deref()) {
+            ("hsa" | hip::CUDA_BACKEND_NAME, Some(machine)) if machine != hip::HOST_MACHINE => {
+                Err(Status::invalid_argument(format!(
+                    "--machine '{machine}' names a simulated machine, but --backend {} runs on \
+                     the host's runtime; leave --machine out (or use --machine host), or use \
+                     --backend sim|hip",
+                    self.backend
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Opens the backend these options select.
     pub fn open_backend(&self) -> Result<Backend> {
         let _span = tracing::info_span!(
             "backend_open",
             backend = %self.backend,
-            machine = %self.machine
+            machine = %self.machine()
         )
         .entered();
+        self.check()?;
         match self.backend.as_str() {
-            SIM_BACKEND_NAME => Backend::sim(&self.machine),
+            SIM_BACKEND_NAME => Backend::sim(self.machine()),
             // `hip` is IREE's HIP driver: over the simulated machine's HIP
             // devices, unless `--machine host` asks for the real runtime.
-            hip::HIP_BACKEND_NAME if self.machine != hip::HOST_MACHINE => {
-                let sim = Backend::sim(&self.machine)?;
+            hip::HIP_BACKEND_NAME if self.machine() != hip::HOST_MACHINE => {
+                let sim = Backend::sim(self.machine())?;
                 let backend = Backend::new(
                     hip::HIP_BACKEND_NAME,
                     sim.machine(),
@@ -138,6 +171,7 @@ impl GlobalArgs {
 
 /// Runs a parsed command line, writing its output to `out`.
 pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
+    cli.global.check()?;
     match &cli.command {
         Command::Machines(args) => machines::run(&cli.global, args, out),
         Command::Devices(args) => devices::run(&cli.global, args, out),
@@ -148,6 +182,15 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
         Command::Inspect(args) => inspect::run(&cli.global, args, out),
         Command::Capture(args) => capture::run(&cli.global, args, out),
     }
+}
+
+/// The failure of a subcommand that needs a GPU (`topology`, `info`, `load`)
+/// on a machine without one; the listings (`devices`, `capture`) show what
+/// is there instead, an empty list of GPUs included.
+pub fn no_gpu(machine: &str, backend: &str) -> Status {
+    Status::unavailable(format!(
+        "machine '{machine}' has no GPU (backend {backend}); `devices` lists its agents"
+    ))
 }
 
 /// Writes `value` as pretty JSON followed by a newline.
@@ -195,7 +238,10 @@ pub fn init_tracing(verbose: u8) {
 
 /// The process entry: parses `std::env::args`, runs, reports; returns the exit code.
 pub fn main_with_args() -> std::process::ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(&error),
+    };
     init_tracing(cli.verbose);
     let stdout = std::io::stdout();
     // Everything printed passes through one escaper: no control character
@@ -221,15 +267,35 @@ pub fn main_with_args() -> std::process::ExitCode {
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(status) => {
-            // Through the same escaper as stdout: the message's own layout
-            // (IREE's multi-line library-search messages) stays, any other
-            // control character is shown escaped. What a message quotes from
-            // its input is escaped where it is quoted (newlines too).
-            let mut err = TerminalWriter::new(std::io::stderr().lock());
-            let _ = writeln!(err, "Error: {status}");
+            eprintln!("{}", error_line::error_line(&status));
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// Reports a command line clap refused: `--help` and `--version` as clap
+/// prints them, anything else as one `Error: INVALID_ARGUMENT; …` line
+/// (clap's message and tips, without its usage block), exit code 2.
+fn usage_error(error: &clap::Error) -> std::process::ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = error.print();
+        return std::process::ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
+    }
+    let text = error.render().to_string();
+    let message = text.split("\nUsage:").next().unwrap_or_default();
+    let message = message
+        .trim()
+        .strip_prefix("error: ")
+        .unwrap_or(message.trim());
+    let status = Status::invalid_argument(format!("{message}; try '--help'"));
+    eprintln!("{}", error_line::error_line(&status));
+    std::process::ExitCode::from(2)
 }
 
 /// A writer that swallows a closed pipe (`| head`): not worth an error

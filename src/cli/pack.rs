@@ -2,14 +2,14 @@
 //! `AMD1` executable, one export per kernel of its metadata (`wrapped::pack`).
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde::Serialize;
 
 use super::{GlobalArgs, write_error, write_json};
 use crate::input::{InputKind, io_status, read_file};
-use crate::status::{Result, ResultExt};
+use crate::status::{Result, ResultExt, Status};
 use crate::wrapped::builder::SourceFileSpec;
 use crate::wrapped::{PackOptions, inspect, pack};
 
@@ -18,7 +18,8 @@ use crate::wrapped::{PackOptions, inspect, pack};
 pub struct PackArgs {
     /// The raw HSACO code object to wrap.
     pub input: PathBuf,
-    /// Where to write the `AMD1` executable.
+    /// Where to write the `AMD1` executable: a file, never `-` (stdout
+    /// carries the summary) nor the input or a `--source` file.
     #[arg(short, long, value_name = "OUT.amd1")]
     pub output: PathBuf,
     /// Record each kernel's name as its export's debug name.
@@ -61,8 +62,50 @@ struct PackJson<'a> {
     exports: usize,
 }
 
+/// True when `a` and `b` name one existing file (hard and symbolic links
+/// included).
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(a), Ok(b)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return a.dev() == b.dev() && a.ino() == b.ino();
+        }
+        false
+    }
+    #[cfg(not(unix))]
+    {
+        matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(a), Ok(b)) if a == b
+        )
+    }
+}
+
+/// Refuses an output `pack` must not write: `-` (the executable is binary
+/// and stdout carries the summary) and any of its own inputs (overwritten
+/// before a failure could leave it intact).
+fn check_output(args: &PackArgs) -> Result<()> {
+    if args.output.as_os_str() == "-" {
+        return Err(Status::invalid_argument(
+            "-o -: pack writes the executable to a file (stdout carries its summary); name a file",
+        ));
+    }
+    for input in std::iter::once(&args.input).chain(&args.sources) {
+        if same_file(input, &args.output) {
+            return Err(Status::invalid_argument(format!(
+                "output '{}' is the input '{}'; pack would overwrite it",
+                args.output.display(),
+                input.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Packs the input, writes the output file and reports what was written.
 pub fn run(global: &GlobalArgs, args: &PackArgs, out: &mut dyn Write) -> Result<()> {
+    check_output(args)?;
     let hsaco = read_file(&args.input, InputKind::CodeObject)?;
     let mut source_files = Vec::with_capacity(args.sources.len());
     for path in &args.sources {

@@ -46,6 +46,11 @@ pub fn run(global: &GlobalArgs, args: &TopologyArgs, out: &mut dyn Write) -> Res
         ));
     }
     let backend = global.open_backend()?;
+    // Device k of the group is the k-th GPU agent (cli::identity).
+    let identities = super::identity::hsa_gpu_identities(&backend)?;
+    if identities.is_empty() {
+        return Err(super::no_gpu(backend.machine(), backend.name()));
+    }
     let hsa = backend.hsa_arc();
     hsa.init().call_status("hsa_init")?;
     let rendered = create_gpu_agent_group(&hsa, Arc::new(FrontierTracker::default()))
@@ -60,15 +65,26 @@ pub fn run(global: &GlobalArgs, args: &TopologyArgs, out: &mut dyn Write) -> Res
                 let title = format!("{} (backend {})", backend.machine(), backend.name());
                 Ok(render_dot(&group, "GPU", &title).into_bytes())
             } else if global.json {
+                let mut doc = to_json(&group);
+                doc.machine = Some(backend.machine().to_owned());
+                doc.backend = Some(backend.name().to_owned());
+                for (device, identity) in doc.devices.iter_mut().zip(&identities) {
+                    device.identity = Some(identity.clone());
+                }
                 let mut text = Vec::new();
-                write_json(&mut text, &to_json(&group))?;
+                write_json(&mut text, &doc)?;
                 Ok(text)
             } else {
-                let header = format!(
-                    "Machine: {} (backend {})\n\n",
+                let mut header = format!(
+                    "Machine: {} (backend {})\n",
                     backend.machine(),
                     backend.name()
                 );
+                for (k, identity) in identities.iter().enumerate() {
+                    header.push_str(&identity.line(&format!("GPU{k}")));
+                    header.push('\n');
+                }
+                header.push('\n');
                 Ok([header, render_text(&group, "GPU")].concat().into_bytes())
             }
         });

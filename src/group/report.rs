@@ -25,16 +25,16 @@ pub const fn link_code(class: LinkClass) -> &'static str {
 }
 
 const LEGEND: &str = "\
-Legend:
+Legend (code = link_class in --json, IREE's link class names):
   X      = the device itself
-  DIE    = another device on the same die
-  XGMI   = direct GPU link: AMD Infinity Fabric (xGMI) or NVLink
-  PCIE   = PCIe under one root complex
-  SYS    = PCIe across root complexes (through the CPU interconnect)
-  HOST   = staged through host memory
-  FAB    = network fabric (RDMA)
-  OTHER  = another kind of link
-  ISO    = no connection
+  DIE    = same_die: another device on the same die
+  XGMI   = nvlink_if: direct GPU link, AMD Infinity Fabric (xGMI) or NVLink
+  PCIE   = pcie_same_root: PCIe under one root complex
+  SYS    = pcie_cross_root: PCIe across root complexes (through the CPU interconnect)
+  HOST   = host_staged: staged through host memory
+  FAB    = fabric: network fabric (RDMA)
+  OTHER  = other: another kind of link
+  ISO    = isolated: no connection
 ";
 
 fn info_of(group: &DeviceGroup, index: usize) -> Option<TopologyInfo> {
@@ -217,6 +217,45 @@ impl EdgeJson {
     }
 }
 
+/// Who a group device is under the other names the CLI prints: its HSA
+/// agent (`devices`' `[n]`, rocminfo's UUID) and its IREE HIP device (id and
+/// path). The library does not know them; the CLI fills them in.
+#[derive(Serialize, Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeviceIdentity {
+    /// The index of its HSA agent in `hsa_iterate_agents` order, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_index: Option<usize>,
+    /// The HSA agent UUID, `GPU-<16 hex>`.
+    pub uuid: String,
+    /// The product name.
+    pub product: String,
+    /// IREE's HIP device id (HIP device + 1), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub device_id: Option<u64>,
+    /// IREE's HIP device path, `GPU-` + 8-4-4-4-12 hex, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
+impl DeviceIdentity {
+    /// One text line naming `label` (e.g. `GPU0`) every way:
+    /// `GPU0 = agent [2] GPU-8af705259683161c = hip://GPU-38616637-… (device id 1)`.
+    pub fn line(&self, label: &str) -> String {
+        let mut line = format!("{label} =");
+        if let Some(index) = self.agent_index {
+            line.push_str(&format!(" agent [{index}]"));
+        }
+        line.push_str(&format!(" {}", self.uuid));
+        if let Some(path) = &self.path {
+            line.push_str(&format!(" = hip://{path}"));
+        }
+        if let Some(id) = self.device_id {
+            line.push_str(&format!(" (device id {id})"));
+        }
+        line
+    }
+}
+
 /// One device as JSON (`devices[i]`).
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct DeviceJson {
@@ -232,11 +271,21 @@ pub struct DeviceJson {
     pub can_p2p_with: u32,
     /// Base axis, `0x` + 16 hex digits.
     pub base_axis: String,
+    /// The device's other names (keys of [`DeviceIdentity`]), when the
+    /// caller set them.
+    #[serde(flatten)]
+    pub identity: Option<DeviceIdentity>,
 }
 
 /// The `topology` JSON document.
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct TopologyJson {
+    /// The machine, when the caller set it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
+    /// The backend, when the caller set it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backend: Option<String>,
     /// Number of devices.
     pub device_count: usize,
     /// NUMA node per device.
@@ -247,7 +296,8 @@ pub struct TopologyJson {
     pub devices: Vec<DeviceJson>,
 }
 
-/// The JSON document of `group` (keys as `CLI-JSON.md` fixes them).
+/// The JSON document of `group` (keys as `CLI-JSON.md` fixes them), without
+/// the machine, backend and identities only the caller knows.
 pub fn to_json(group: &DeviceGroup) -> TopologyJson {
     let topology: &Topology = group.topology();
     let edges = topology
@@ -270,10 +320,13 @@ pub fn to_json(group: &DeviceGroup) -> TopologyJson {
                 can_import_from: info.can_import_from,
                 can_p2p_with: info.can_p2p_with,
                 base_axis: format!("0x{:016x}", info.frontier.base_axis.0),
+                identity: None,
             })
         })
         .collect();
     TopologyJson {
+        machine: None,
+        backend: None,
         device_count: topology.device_count(),
         numa_nodes: topology.numa_nodes().to_vec(),
         edges,

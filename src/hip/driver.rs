@@ -385,15 +385,15 @@ impl HipDriver {
         Self::id_of(self.device_by_spec(spec)?)
     }
 
-    /// The HIP device one path entry names: a UUID scan, or an index checked
-    /// against the device count.
+    /// The HIP device one path entry names: a HIP UUID scan, an HSA UUID
+    /// scan, or an index checked against the device count.
     ///
     /// IREE's scan stops at the first match, so two devices reporting the
     /// same UUID (GPUs without a unique id, or a broken runtime) would make
-    /// the path silently name the first. This scan reads every device and
-    /// refuses such a path as `FAILED_PRECONDITION`, as ROCr refuses a
-    /// `ROCR_VISIBLE_DEVICES` UUID that matches two or more devices
-    /// (`amd_filter_device.h`); an index still names either device.
+    /// the path silently name the first. Both scans read every device and
+    /// refuse such a path, as ROCr refuses a `ROCR_VISIBLE_DEVICES` UUID that
+    /// matches two or more devices (`amd_filter_device.h`); an index still
+    /// names either device.
     pub fn device_by_spec(&self, spec: &DeviceSpec) -> Result<HipDevice> {
         match *spec {
             DeviceSpec::Uuid(uuid) => {
@@ -416,6 +416,23 @@ impl HipDriver {
                 found.map(|(_, device)| device).ok_or_else(|| {
                     status!(NotFound, "HIP device with UUID {} not found", uuid.path())
                 })
+            }
+            DeviceSpec::AgentUuid(agent) => {
+                let count = self.device_count()?;
+                let mut found = None;
+                for ordinal in 0..count as i32 {
+                    let device = self.device_at(ordinal)?;
+                    if self.uuid_of(device)?.agent_uuid() == agent {
+                        if found.is_some() {
+                            return Err(status!(
+                                InvalidArgument,
+                                "HSA UUID {agent} matches more than one HIP device; use the HIP path"
+                            ));
+                        }
+                        found = Some(device);
+                    }
+                }
+                found.ok_or_else(|| status!(NotFound, "HIP device with HSA UUID {agent} not found"))
             }
             DeviceSpec::Index(index) => {
                 let count = self.device_count()?;

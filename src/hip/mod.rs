@@ -29,7 +29,7 @@ pub use driver::{DeviceId, DeviceInfo, HipDriver, LoadedHip};
 pub use options::{CommandBufferMode, DeviceParams, DriverOptions, HipOptions};
 pub use path::{DevicePath, DeviceSpec, MAX_PHYSICAL_DEVICES};
 pub use search_paths::SearchPath;
-pub use uuid::DeviceUuid;
+pub use uuid::{AgentUuid, DeviceUuid};
 
 /// The driver's registry name.
 pub const DRIVER_NAME: &str = "hip";

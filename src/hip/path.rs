@@ -5,8 +5,15 @@
 //!        | entry                   one physical device
 //!        | entry ("," entry)+      one logical device over several physical devices
 //! entry := "GPU-" hex-uuid         16 bytes by IREE's hex rules (dashes/spaces optional)
+//!        | "GPU-" 16*hexdigit      ours: the HSA agent UUID of the device (rocminfo's form)
 //!        | index                   a device ordinal, decimal or 0x-hex
 //! ```
+//!
+//! The HSA form is an extension IREE does not have: 16 digits are never a
+//! valid IREE UUID (that needs 32), so every path IREE accepts means the same
+//! here. It names the device whose HIP UUID is those digits in ASCII (ROCm)
+//! or, for binary UUIDs (NVIDIA), starts with those 8 bytes
+//! ([`DeviceUuid::agent_uuid`]).
 //!
 //! Parsing is pure: resolving entries to devices (and rejecting the same
 //! device named twice) is the driver's job. IREE's messages are kept as the
@@ -19,7 +26,7 @@ use crate::status;
 use crate::status::{Result, Status};
 
 use super::text::{looks_numeric, parse_int, trim_c_space};
-use super::uuid::{DeviceUuid, UUID_PATH_PREFIX};
+use super::uuid::{AgentUuid, DeviceUuid, UUID_PATH_PREFIX};
 
 /// At most this many physical devices form one logical device
 /// (IREE's `IREE_HAL_MAX_QUEUES`).
@@ -36,6 +43,8 @@ pub const MAX_QUOTED_CHARS: usize = 80;
 pub enum DeviceSpec {
     /// `GPU-<uuid>`: the device whose `hipDeviceGetUuid` matches.
     Uuid(DeviceUuid),
+    /// `GPU-<16 hex>`: the device whose HSA agent UUID this is.
+    AgentUuid(AgentUuid),
     /// A HIP device ordinal.
     Index(u32),
 }
@@ -106,7 +115,14 @@ impl DeviceSpec {
         if let Some(hex) = entry.strip_prefix(UUID_PATH_PREFIX) {
             return DeviceUuid::parse_hex(hex)
                 .map(DeviceSpec::Uuid)
-                .ok_or_else(|| status!(InvalidArgument, "invalid GPU UUID: {}", quote(hex)));
+                .or_else(|| AgentUuid::parse_digits(hex).map(DeviceSpec::AgentUuid))
+                .ok_or_else(|| {
+                    status!(
+                        InvalidArgument,
+                        "invalid GPU UUID: {} (expected HIP's 32 hex digits, dashes optional, or HSA's 16)",
+                        quote(hex)
+                    )
+                });
         }
         if looks_numeric(entry) {
             return parse_int(entry, 0, i64::from(MAX_DEVICE_INDEX))
@@ -167,7 +183,10 @@ mod tests {
     fn errors_keep_iree_words_and_close_gaps() {
         let e = err("GPU-0011");
         assert_eq!(e.code(), StatusCode::InvalidArgument);
-        assert_eq!(e.message(), "invalid GPU UUID: '0011'");
+        assert_eq!(
+            e.message(),
+            "invalid GPU UUID: '0011' (expected HIP's 32 hex digits, dashes optional, or HSA's 16)"
+        );
         for (path, why) in [
             ("-1", "negative"),
             ("1abc", "after the number"),

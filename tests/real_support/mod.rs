@@ -1,5 +1,6 @@
 //! Helpers for the real-backend tests: fake vendor libraries built with the
 //! system C compiler, so the missing-symbol and mapping paths run anywhere.
+//! A test using this module also declares `mod support;` (the skip rule).
 #![allow(dead_code)]
 
 use std::collections::HashMap;
@@ -12,15 +13,16 @@ use std::sync::Mutex;
 static BUILT: Mutex<Option<HashMap<String, PathBuf>>> = Mutex::new(None);
 
 /// Compiles `source` into `<tmp>/<name>/<file_name>` as a shared object and
-/// returns its path.
-pub fn build_shared_object(name: &str, file_name: &str, source: &str) -> PathBuf {
+/// returns its path; `None` (one line printed) without a C compiler.
+pub fn build_shared_object(name: &str, file_name: &str, source: &str) -> Option<PathBuf> {
     let mut built = BUILT
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     let built = built.get_or_insert_with(HashMap::new);
     if let Some(path) = built.get(name) {
-        return path.clone();
+        return Some(path.clone());
     }
+    let compiler = crate::support::requires::c_compiler(&format!("fake vendor library {name}"))?;
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join("real-fakes")
         .join(name);
@@ -28,7 +30,6 @@ pub fn build_shared_object(name: &str, file_name: &str, source: &str) -> PathBuf
     let c_path = dir.join("fake.c");
     std::fs::write(&c_path, source).expect("write fake library source");
     let so_path = dir.join(file_name);
-    let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
     let output = Command::new(&compiler)
         .args(["-shared", "-fPIC", "-O0", "-o"])
         .arg(&so_path)
@@ -41,7 +42,7 @@ pub fn build_shared_object(name: &str, file_name: &str, source: &str) -> PathBuf
         String::from_utf8_lossy(&output.stderr)
     );
     built.insert(name.to_string(), so_path.clone());
-    so_path
+    Some(so_path)
 }
 
 /// C stubs `int <name>(void) { return <value>; }` for each symbol name.

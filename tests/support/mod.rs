@@ -1,5 +1,8 @@
-//! Builders of synthetic ELF images for the code-object tests.
+//! Builders of synthetic ELF images for the code-object tests, and
+//! [`requires`]: the skip-or-fail rule of tests that need a system package.
 #![allow(dead_code)]
+
+pub mod requires;
 
 /// A 64-byte ELF64 AMDGPU HSA header with `EI_ABIVERSION = abi` and `e_flags`.
 pub fn amdgpu_header(abi: u8, e_flags: u32) -> Vec<u8> {
