@@ -12,20 +12,24 @@
 #
 #   LD_LIBRARY_PATH=$(scripts/sim-libs.sh) AMDGPU_SIM_MACHINE=w7900 ./my-hip-program
 #
-# Usage: scripts/sim-libs.sh [--release] [--no-build] [OUT_DIR]
+# Usage: scripts/sim-libs.sh [--release] [--no-build] [--lib=PATH] [OUT_DIR]
 #   --release   link the release build (target/release) instead of target/debug
 #   --no-build  do not run cargo; the library must already be built
+#   --lib=PATH  link this built library (e.g. the one cargo test builds in
+#               target/debug/deps); implies --no-build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 profile=debug
 build=1
 out=""
+lib_arg=""
 for arg in "$@"; do
   case "$arg" in
     --release) profile=release ;;
     --no-build) build=0 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --lib=*) lib_arg="${arg#--lib=}"; build=0 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "sim-libs.sh: unknown option '$arg'" >&2; exit 2 ;;
     *) out="$arg" ;;
   esac
@@ -37,7 +41,7 @@ if [ "$build" = 1 ]; then
   [ "$profile" = release ] && flags+=(--release)
   cargo build "${flags[@]}" >&2
 fi
-lib="$target/$profile/libamdgpu_sim_ffi.so"
+lib=${lib_arg:-$target/$profile/libamdgpu_sim_ffi.so}
 if [ ! -f "$lib" ]; then
   echo "sim-libs.sh: $lib is not built (cargo build -p amdgpu-sim-ffi)" >&2
   exit 1

@@ -139,7 +139,7 @@ fn bad_invocations_fail_with_one_line() {
             &[
                 "bad.toml",
                 "TOML parse error at line 2, column 5",
-                "2 | foo bar",
+                "key with no value",
                 "expected `=`",
             ],
         ),
@@ -147,7 +147,11 @@ fn bad_invocations_fail_with_one_line() {
             &["topology", "--machine", &long_line],
             1,
             "INVALID_ARGUMENT",
-            &["long-line.toml", "TOML parse error at line 1", "…"],
+            &[
+                "long-line.toml",
+                "TOML parse error at line 1",
+                "expected newline",
+            ],
         ),
         // A machine the backend would ignore.
         case(

@@ -1015,7 +1015,14 @@ fn cli_table(files: &CliFiles) -> Vec<CliCase> {
         ),
         cli_case(
             "pack into a missing directory",
-            &["pack", HSACO_PATH, "-o", "no/such/dir/out.amd1"],
+            &[
+                "pack",
+                HSACO_PATH,
+                "--workgroup-size",
+                "64,1,1",
+                "-o",
+                "no/such/dir/out.amd1",
+            ],
             1,
             "NOT_FOUND",
             &["writing no/such/dir/out.amd1"],

@@ -17,16 +17,20 @@
 //! without it each test prints one line and passes, unless
 //! `AMDGPU_HAL_REQUIRE_ALL=1`.
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use support::requires::{Package, requires};
+
 const IREE_VERSION: &str = "3.13.0";
 /// How long a run may take before it counts as hung (a normal run takes
 /// about 0.2 s; this is a bound for telling a hang from a slow machine).
-const HANG_AFTER: Duration = Duration::from_secs(10);
+const HANG_AFTER: Duration = Duration::from_secs(5);
 
 /// (preset, processor of its GPUs' modules).
 const PRESETS: &[(&str, &str)] = &[
@@ -94,6 +98,29 @@ const IREE_DEFECTS: &[(&str, &[&str], Outcome)] = &[
     ),
 ];
 
+/// The HIP calls that give an object back, with what a failed one leaves
+/// alive: exactly that one object (HIP did not release it, and a client has
+/// no second way to), which is the fault's doing, not a leak of IREE's.
+const RELEASE_CALLS: &[(&str, &[(&str, u64)])] = &[
+    ("hipDevicePrimaryCtxRelease", &[("hip_contexts", 1)]),
+    ("hipEventDestroy", &[("hip_events", 1)]),
+    ("hipHostFree", &[("host_allocations", 1)]),
+    ("hipMemPoolDestroy", &[("hip_pools", 1)]),
+    ("hipModuleUnload", &[("hip_modules", 1)]),
+    ("hipStreamDestroy", &[("hip_streams", 1)]),
+];
+
+/// Whether `leaks` is exactly what a failed `op` keeps alive; `hipFree`
+/// keeps one allocation of any size.
+fn kept_by_failed_release(op: &str, leaks: &[(&str, u64)]) -> bool {
+    if op == "hipFree" || op == "hipFreeAsync" {
+        return matches!(leaks, [("allocated_bytes", _), ("allocations", 1)]);
+    }
+    RELEASE_CALLS
+        .iter()
+        .any(|(release, kept)| *release == op && leaks == *kept)
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Outcome {
     /// Exit 0 or 1, nothing left alive.
@@ -108,15 +135,11 @@ enum Outcome {
     HangOrCrash,
 }
 
-fn require_all() -> bool {
-    std::env::var_os("AMDGPU_HAL_REQUIRE_ALL").is_some_and(|v| v == "1")
-}
-
 /// The `iree-run-module` to use, or `None` after one skip line. The
 /// package's binary itself, not its Python console-script wrapper: the
 /// wrapper runs it as a child, which a timeout would leave running.
 fn iree(what: &str) -> Option<PathBuf> {
-    let package = format!("pip package iree-base-runtime=={IREE_VERSION}");
+    let package = Package::Pip("iree-base-runtime==3.13.0");
     let found = Command::new("python3")
         .args([
             "-c",
@@ -135,28 +158,19 @@ fn iree(what: &str) -> Option<PathBuf> {
             Some((dir.join("iree-run-module"), version))
         })
         .filter(|(binary, _)| binary.is_file());
-    if let Some((binary, version)) = found {
+    if let Some((_, version)) = &found {
         assert!(
             version.starts_with(IREE_VERSION),
             "{what}: iree-base-runtime {version} is installed; these tests pin {package}"
         );
-        return Some(binary);
     }
-    assert!(
-        !require_all(),
-        "{what} needs {package}, which is missing (AMDGPU_HAL_REQUIRE_ALL=1 forbids skipping)"
-    );
-    let _ = writeln!(std::io::stderr(), "skipped: {what} (needs {package})");
-    None
+    requires(what, package, found.is_some()).then(|| found.unwrap().0)
 }
 
+/// The C library, as Cargo builds it for this test binary.
 fn library() -> PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
-    let so = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target dir")
-        .join("libamdgpu_sim_ffi.so");
+    let so = exe.parent().expect("deps dir").join("libamdgpu_sim_ffi.so");
     assert!(so.is_file(), "{} is not built", so.display());
     so
 }
@@ -482,12 +496,14 @@ fn sweep(iree: &Path, machine: &str, processor: &str) -> (usize, BTreeMap<String
     for (spec, r) in &results {
         let outcome = r.outcome();
         let op = r.injected_op().unwrap_or("<none>");
+        let released = outcome == Outcome::Leak && kept_by_failed_release(op, &r.leaks());
         let key = match outcome {
             Outcome::Clean => "clean".to_string(),
+            _ if released => "kept by a failed release".to_string(),
             other => format!("{other:?} after {op}"),
         };
         *counts.entry(key).or_default() += 1;
-        if outcome == Outcome::Clean {
+        if outcome == Outcome::Clean || released {
             continue;
         }
         let explained = IREE_DEFECTS.iter().any(|(_, ops, allowed)| {
@@ -529,9 +545,10 @@ fn failing_every_hip_call_in_turn_ends_in_an_iree_error_never_a_signal_of_ours()
             std::io::stderr(),
             "{machine}: {runs} faulted runs: {counts:?}"
         );
-        assert!(
-            counts.get("clean").is_some_and(|&n| n * 2 > runs),
-            "{machine}: {counts:?}"
-        );
+        // Most failures must end as HIP says (an IREE error, nothing alive):
+        // the sweep tests nothing if IREE's defects swallow it.
+        let clean = counts.get("clean").copied().unwrap_or(0)
+            + counts.get("kept by a failed release").copied().unwrap_or(0);
+        assert!(clean * 2 > runs, "{machine}: {counts:?}");
     }
 }

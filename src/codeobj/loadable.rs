@@ -37,6 +37,8 @@ fn e_type_name(e_type: u16) -> &'static str {
 /// segment past the end of `data` (`OUT_OF_RANGE`, as elsewhere).
 pub fn check_loadable(data: &[u8]) -> Result<()> {
     let header = read_amdgpu_header(data)?;
+    // A truncated file first fails as llvm-readelf reports it.
+    super::layout::check_layout(data)?;
     if header.e_type != ET_DYN {
         return Err(status!(
             InvalidArgument,
