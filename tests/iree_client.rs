@@ -76,10 +76,12 @@ const IREE_DEFECTS: &[(&str, &[&str], Outcome)] = &[
         Outcome::Crash,
     ),
     (
-        "cleanup_thread.c / event_semaphore.c: when an event or context call \
+        "cleanup_thread.c / dispatch_thread.c: when an event or context call \
          on the completion path fails, the cleanup thread stops; the \
          semaphores it would signal are never signalled or failed, so the \
-         waiter blocks or tears down under it",
+         waiter blocks, or the dispatch thread frees through an allocator \
+         already torn down (gdb: iree_allocator_free from \
+         iree_hal_hip_dispatch_thread_main)",
         &[
             "hipEventQuery",
             "hipEventRecord",
@@ -215,13 +217,15 @@ impl Run {
             .collect()
     }
 
-    /// The first HIP call the fault failed, from the call trace.
-    fn injected_op(&self) -> Option<&str> {
+    /// The HIP calls the fault failed, in order, from the call trace (one
+    /// for `hip@N`; for `hip@N+` every later call but the releases).
+    fn injected_ops(&self) -> Vec<&str> {
         self.stderr
             .lines()
-            .find(|l| l.ends_with("[injected]"))
-            .and_then(|l| l.strip_prefix("amdgpu-sim: "))
-            .and_then(|l| l.split('(').next())
+            .filter(|l| l.ends_with("[injected]"))
+            .filter_map(|l| l.strip_prefix("amdgpu-sim: "))
+            .filter_map(|l| l.split('(').next())
+            .collect()
     }
 }
 
@@ -495,7 +499,8 @@ fn sweep(iree: &Path, machine: &str, processor: &str) -> (usize, BTreeMap<String
     let mut unexplained = Vec::new();
     for (spec, r) in &results {
         let outcome = r.outcome();
-        let op = r.injected_op().unwrap_or("<none>");
+        let injected = r.injected_ops();
+        let op = injected.first().copied().unwrap_or("<none>");
         let released = outcome == Outcome::Leak && kept_by_failed_release(op, &r.leaks());
         let key = match outcome {
             Outcome::Clean => "clean".to_string(),
@@ -506,8 +511,10 @@ fn sweep(iree: &Path, machine: &str, processor: &str) -> (usize, BTreeMap<String
         if outcome == Outcome::Clean || released {
             continue;
         }
+        // Any failed call of the run may be the one that reached a defect
+        // (a persistent fault fails every later call too).
         let explained = IREE_DEFECTS.iter().any(|(_, ops, allowed)| {
-            ops.contains(&op)
+            injected.iter().any(|op| ops.contains(op))
                 && (*allowed == outcome
                     || (*allowed == Outcome::HangOrCrash
                         && matches!(outcome, Outcome::Hang | Outcome::Crash)))
