@@ -112,33 +112,51 @@ fn escape_byte(out: &mut impl Write, code: u8) -> io::Result<()> {
     write!(out, "\\u{{{code:x}}}")
 }
 
+/// Whether `byte` may need escaping: a C0 control other than newline and
+/// tab, DEL, or `0xC2` (the lead byte of the C1 controls).
+fn needs_care(byte: u8) -> bool {
+    (byte < 0x20 && byte != b'\n' && byte != b'\t') || byte == 0x7f || byte == 0xc2
+}
+
 impl<W: Write> Write for TerminalWriter<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let mut clean_from = 0;
-        for (i, &byte) in buf.iter().enumerate() {
-            if std::mem::take(&mut self.pending_c2) {
-                if (0x80..=0x9f).contains(&byte) {
-                    escape_byte(&mut self.inner, byte)?;
-                } else {
-                    self.inner.write_all(&[0xc2, byte])?;
+        let mut at = 0;
+        if std::mem::take(&mut self.pending_c2) {
+            match buf.first() {
+                None => {
+                    self.pending_c2 = true;
+                    return Ok(0);
                 }
-                clean_from = i + 1;
+                Some(&byte) if (0x80..=0x9f).contains(&byte) => escape_byte(&mut self.inner, byte)?,
+                Some(&byte) => self.inner.write_all(&[0xc2, byte])?,
+            }
+            at = 1;
+        }
+        // Runs of ordinary bytes go out whole: the scan is one comparison
+        // chain per byte, and most output has no byte to care about.
+        while let Some(offset) = buf
+            .get(at..)
+            .and_then(|rest| rest.iter().position(|&b| needs_care(b)))
+        {
+            let i = at + offset;
+            self.inner.write_all(buf.get(at..i).unwrap_or_default())?;
+            let byte = buf.get(i).copied().unwrap_or_default();
+            if byte != 0xc2 {
+                escape_byte(&mut self.inner, byte)?;
+                at = i + 1;
                 continue;
             }
-            let control = byte == 0x7f || (byte < 0x20 && byte != b'\n' && byte != b'\t');
-            if control || byte == 0xc2 {
-                self.inner
-                    .write_all(buf.get(clean_from..i).unwrap_or_default())?;
-                if control {
-                    escape_byte(&mut self.inner, byte)?;
-                } else {
+            match buf.get(i + 1) {
+                None => {
                     self.pending_c2 = true;
+                    return Ok(buf.len());
                 }
-                clean_from = i + 1;
+                Some(&next) if (0x80..=0x9f).contains(&next) => escape_byte(&mut self.inner, next)?,
+                Some(&next) => self.inner.write_all(&[0xc2, next])?,
             }
+            at = i + 2;
         }
-        self.inner
-            .write_all(buf.get(clean_from..).unwrap_or_default())?;
+        self.inner.write_all(buf.get(at..).unwrap_or_default())?;
         Ok(buf.len())
     }
 

@@ -104,6 +104,7 @@ pub mod executable;
 pub mod group;
 pub mod hip;
 pub mod input;
+mod json_writer;
 pub mod status;
 pub mod topology;
 pub mod wrapped;

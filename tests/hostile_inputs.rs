@@ -1243,3 +1243,41 @@ fn control_characters_in_names_never_reach_the_terminal() {
         assert!(stdout.contains(shown), "{args:?}:\n{stdout}");
     }
 }
+
+/// A C1 control (U+009B, CSI: the one-character form of ESC `[`) in a
+/// kernel name: JSON allows it raw, a terminal acts on it. `--json` spells
+/// it `\u009b` (so the document stays valid JSON and the name round-trips);
+/// text shows `\u{9b}`.
+#[test]
+fn c1_controls_in_names_are_escaped_json_that_parses_back() {
+    let mut data = HSACO.to_vec();
+    let from = b"\xaavector_add";
+    let at = data.windows(from.len()).position(|w| w == from).unwrap();
+    data[at..at + from.len()].copy_from_slice(b"\xaa\xc2\x9b2J\x07r_add");
+    let files = CliFiles::new();
+    let file = files.file("c1-name.hsaco", &data);
+    for command in ["inspect", "load"] {
+        let run = |json: bool| {
+            let mut args = vec![command, file.as_str()];
+            if json {
+                args.push("--json");
+            }
+            let output = assert_cmd::Command::cargo_bin("amdgpu-hal")
+                .unwrap()
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .args(&args)
+                .output()
+                .unwrap();
+            assert!(output.status.success(), "{args:?}: {output:?}");
+            String::from_utf8(output.stdout).unwrap()
+        };
+        let json = run(true);
+        assert!(json.contains("\\u009b2J\\u0007r_add"), "{command}:\n{json}");
+        let doc: serde_json::Value = serde_json::from_str(&json)
+            .unwrap_or_else(|e| panic!("{command} --json is not JSON ({e}):\n{json}"));
+        assert_eq!(doc["exports"][0]["name"], "\u{9b}2J\u{7}r_add", "{command}");
+        let text = run(false);
+        assert!(text.contains("\\u{9b}2J\\u{7}r_add"), "{command}:\n{text}");
+        assert!(!text.contains('\u{9b}') && !json.contains('\u{9b}'));
+    }
+}

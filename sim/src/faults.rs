@@ -14,7 +14,10 @@ pub const MAX_CALL_LOG: usize = 1 << 20;
 pub enum Trigger {
     /// The N-th call (1-based) of the fault's API family.
     NthCall(u64),
-    /// The N-th call (1-based) of the named operation, e.g. `hsa_memory_copy`.
+    /// The N-th call (1-based) of the named operation, e.g. `hsa_memory_copy`,
+    /// counted from when the first fault of the set was armed (the calls of
+    /// each operation are tallied only while a fault is armed: a node with
+    /// none pays one branch per call).
     NthOf {
         /// The C function name.
         op: String,
@@ -104,6 +107,9 @@ impl<C> Default for FaultSet<C> {
 
 impl<C: Copy> FaultSet<C> {
     pub(crate) fn arm(&mut self, fault: Fault<C>) {
+        if self.armed.is_empty() {
+            self.per_op.clear();
+        }
         self.armed.push(Armed {
             fault,
             fired: false,
@@ -121,6 +127,9 @@ impl<C: Copy> FaultSet<C> {
     /// Counts a call of `op` and returns the status it must fail with, if any.
     pub(crate) fn on_call(&mut self, op: &'static str) -> Option<C> {
         self.calls += 1;
+        if self.armed.is_empty() {
+            return None;
+        }
         let nth_of_op = {
             let n = self.per_op.entry(op).or_insert(0);
             *n += 1;
@@ -226,5 +235,24 @@ mod tests {
         });
         assert_eq!(once.on_call("c"), Some(1));
         assert_eq!(once.on_call("c"), None);
+    }
+
+    #[test]
+    fn family_calls_count_from_the_start_and_named_calls_from_arming() {
+        let mut set = FaultSet::default();
+        for _ in 0..3 {
+            assert_eq!(set.on_call("b"), None);
+        }
+        assert_eq!(set.calls(), 3);
+        // The 5th call of the family is the 2nd after arming; "b"'s 2nd
+        // counted call is its 2nd after arming (its 5th overall).
+        set.arm(Fault::nth_call(5, 1u32));
+        set.arm(Fault::nth_of("b", 2, 2u32));
+        assert_eq!(set.on_call("b"), None);
+        assert_eq!(set.on_call("b"), Some(1));
+        assert_eq!(set.calls(), 5);
+        set.clear();
+        set.arm(Fault::nth_of("b", 1, 3u32));
+        assert_eq!(set.on_call("b"), Some(3));
     }
 }

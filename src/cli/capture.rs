@@ -433,7 +433,7 @@ pub fn run(global: &GlobalArgs, args: &CaptureArgs, out: &mut dyn Write) -> Resu
     let desc = capture(&backend, &args.name, args.description.as_deref())?;
     // `--json`: the same description as JSON (the simulator reads both).
     let text = if global.json {
-        serde_json::to_string_pretty(&desc)
+        crate::json_writer::to_string_pretty(&desc)
             .map(|json| json + "\n")
             .map_err(|e| Status::internal(format!("JSON output: {e}")))?
     } else {

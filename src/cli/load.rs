@@ -9,7 +9,7 @@ use std::io::Write;
 use clap::Args;
 use serde::Serialize;
 
-use super::{GlobalArgs, write_error, write_json};
+use super::{GlobalArgs, write_error};
 use crate::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, Topology};
 use crate::amdgpu::profile::ProfileRegistry;
 use crate::amdgpu::queue_affinity::{QUEUE_AFFINITY_ANY, QueueAffinity};
@@ -299,7 +299,10 @@ pub fn run(global: &GlobalArgs, args: &LoadArgs, out: &mut dyn Write) -> Result<
     }
     let doc = load(&backend, args)?;
     if global.json {
-        write_json(out, &doc)
+        // Hand-written JSON: the same bytes as `write_json`, several times faster.
+        super::load_json::write_load(&doc, out)
+            .and_then(|()| writeln!(out))
+            .map_err(write_error)
     } else {
         write_text(out, &doc).map_err(write_error)
     }

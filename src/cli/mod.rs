@@ -19,6 +19,7 @@ pub mod identity;
 pub mod info;
 pub mod inspect;
 pub mod load;
+pub mod load_json;
 pub mod machines;
 pub mod pack;
 pub mod topology;
@@ -199,7 +200,9 @@ pub fn write_json<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> Result
     // no second whole copy of a document that can be several times the
     // input's size, and no virtual call per JSON token.
     let mut writer = std::io::BufWriter::with_capacity(1 << 16, &mut *out);
-    serde_json::to_writer_pretty(&mut writer, value).map_err(|e| {
+    // Strings escape DEL and the C1 controls too: the document passes the
+    // terminal escaper unchanged and stays valid JSON.
+    crate::json_writer::to_writer_pretty(&mut writer, value).map_err(|e| {
         if e.is_io() {
             write_error(e.into())
         } else {

@@ -1,25 +1,19 @@
-//! [`InspectReport`] as JSON, written by hand: the same bytes
-//! `serde_json::to_writer_pretty` gives (two-space indentation, one line per
-//! value), at a fraction of its cost. A report of 10,000 kernels is ~8 MB of
-//! JSON; through serde most of `inspect`'s time went to per-token writes and
-//! to escaping the constant keys. Here keys and indentation are byte-string
-//! constants, values are appended to a chunk buffer, and the chunk goes to
-//! the writer every [`CHUNK_BYTES`].
+//! [`InspectReport`] as JSON, written by hand ([`crate::json_writer`]): the
+//! same bytes `serde_json::to_writer_pretty` gives. A report of 10,000
+//! kernels is ~8 MB of JSON; through serde most of `inspect`'s time went to
+//! per-token writes and to escaping the constant keys.
 
 use std::io::{self, Write};
+
+pub use crate::json_writer::CHUNK_BYTES;
+use crate::json_writer::JsonChunks;
 
 use super::infer::Container;
 use super::inspect::{ExportReport, InspectReport, ParameterReport};
 
-/// Bytes gathered before each write to the output.
-pub const CHUNK_BYTES: usize = 64 * 1024;
-
 /// Writes `report` as pretty JSON (no trailing newline) to `out`.
 pub fn write_report(report: &InspectReport<'_>, out: &mut dyn Write) -> io::Result<()> {
-    let mut json = Chunk {
-        buf: Vec::with_capacity(CHUNK_BYTES + 4096),
-        out,
-    };
+    let mut json = JsonChunks::new(out);
     json.raw(b"{\n  \"container\": ");
     json.string(match report.container {
         Container::Amd1 => "amd1",
@@ -48,37 +42,7 @@ pub fn write_report(report: &InspectReport<'_>, out: &mut dyn Write) -> io::Resu
     json.flush()
 }
 
-struct Chunk<'w> {
-    buf: Vec<u8>,
-    out: &'w mut dyn Write,
-}
-
-impl Chunk<'_> {
-    fn raw(&mut self, bytes: &[u8]) {
-        self.buf.extend_from_slice(bytes);
-    }
-
-    fn int(&mut self, value: impl itoa::Integer) {
-        self.buf
-            .extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
-    }
-
-    fn opt_int(&mut self, value: Option<impl itoa::Integer>) {
-        match value {
-            Some(value) => self.int(value),
-            None => self.raw(b"null"),
-        }
-    }
-
-    fn bool(&mut self, value: bool) {
-        self.raw(if value { b"true" } else { b"false" });
-    }
-
-    fn string(&mut self, value: &str) {
-        // serde_json's own escaping, into a `Vec` (cannot fail).
-        let _ = serde_json::to_writer(&mut self.buf, value);
-    }
-
+impl JsonChunks<'_> {
     fn export(&mut self, export: &ExportReport<'_>) {
         self.raw(b"    {\n      \"name\": ");
         self.string(export.name);
@@ -156,19 +120,6 @@ impl Chunk<'_> {
         self.string(parameter.name);
         self.raw(b"\n        }");
     }
-
-    fn flush_if_full(&mut self) -> io::Result<()> {
-        if self.buf.len() >= CHUNK_BYTES {
-            self.flush()?;
-        }
-        Ok(())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.out.write_all(&self.buf)?;
-        self.buf.clear();
-        Ok(())
-    }
 }
 
 #[cfg(test)]
@@ -219,12 +170,12 @@ mod tests {
         };
         assert_eq!(
             report_json(&report),
-            serde_json::to_string_pretty(&report).unwrap()
+            crate::json_writer::to_string_pretty(&report).unwrap()
         );
         report.exports.push(export("k", Vec::new()));
         assert_eq!(
             report_json(&report),
-            serde_json::to_string_pretty(&report).unwrap()
+            crate::json_writer::to_string_pretty(&report).unwrap()
         );
     }
 
@@ -253,7 +204,7 @@ mod tests {
         };
         let json = report_json(&report);
         assert!(json.len() > 4 * CHUNK_BYTES);
-        assert_eq!(json, serde_json::to_string_pretty(&report).unwrap());
+        assert_eq!(json, crate::json_writer::to_string_pretty(&report).unwrap());
     }
 
     proptest! {
@@ -296,7 +247,7 @@ mod tests {
                 code_object_version: 4,
                 exports,
             };
-            prop_assert_eq!(report_json(&report), serde_json::to_string_pretty(&report).unwrap());
+            prop_assert_eq!(report_json(&report), crate::json_writer::to_string_pretty(&report).unwrap());
         }
     }
 }

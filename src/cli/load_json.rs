@@ -1,0 +1,209 @@
+//! The `load --json` document written by hand ([`crate::json_writer`]): the
+//! same bytes `serde_json::to_writer_pretty` gives for [`LoadJson`], which
+//! the tests hold it to. An 8-device load of a large object writes tens of
+//! megabytes of small values, where serde's per-token writes dominated.
+
+use std::io::{self, Write};
+
+use super::load::{DeviceExportJson, LoadExportJson, LoadJson};
+use crate::json_writer::JsonChunks;
+
+/// Writes `doc` as pretty JSON (no trailing newline) to `out`.
+pub fn write_load(doc: &LoadJson, out: &mut dyn Write) -> io::Result<()> {
+    let mut json = JsonChunks::new(out);
+    json.raw(b"{\n  \"machine\": ");
+    json.string(&doc.machine);
+    json.raw(b",\n  \"backend\": ");
+    json.string(&doc.backend);
+    json.raw(b",\n  \"container\": ");
+    json.string(doc.container);
+    json.raw(b",\n  \"format\": ");
+    json.string(&doc.format);
+    json.raw(b",\n  \"queue_affinity\": ");
+    json.string(&doc.queue_affinity);
+    json.raw(b",\n  \"loaded_devices\": ");
+    json.int_list(&doc.loaded_devices, b"  ");
+    json.raw(b",\n  \"profile_id\": ");
+    json.int(doc.profile_id);
+    json.raw(b",\n  \"code_object_hash\": [\n    ");
+    json.string(&doc.code_object_hash[0]);
+    json.raw(b",\n    ");
+    json.string(&doc.code_object_hash[1]);
+    json.raw(b"\n  ],\n  \"exports\": ");
+    if doc.exports.is_empty() {
+        json.raw(b"[]");
+    } else {
+        json.raw(b"[");
+        for (i, export) in doc.exports.iter().enumerate() {
+            json.raw(if i == 0 { b"\n" } else { b",\n" });
+            write_export(&mut json, export);
+            json.flush_if_full()?;
+        }
+        json.raw(b"\n  ]");
+    }
+    json.raw(b"\n}");
+    json.flush()
+}
+
+fn write_export(json: &mut JsonChunks<'_>, export: &LoadExportJson) {
+    json.raw(b"    {\n      \"name\": ");
+    json.string(&export.name);
+    json.raw(b",\n      \"symbol\": ");
+    json.string(&export.symbol);
+    json.raw(b",\n      \"kernel_objects\": ");
+    if export.kernel_objects.is_empty() {
+        json.raw(b"[]");
+    } else {
+        json.raw(b"[");
+        for (i, object) in export.kernel_objects.iter().enumerate() {
+            json.raw(if i == 0 {
+                b"\n        "
+            } else {
+                b",\n        "
+            });
+            json.string(object);
+        }
+        json.raw(b"\n      ]");
+    }
+    json.raw(b",\n      \"workgroup_size\": ");
+    json.int_list(&export.workgroup_size, b"      ");
+    json.raw(b",\n      \"dynamic_workgroup_size\": ");
+    json.bool(export.dynamic_workgroup_size);
+    json.raw(b",\n      \"constant_count\": ");
+    json.int(export.constant_count);
+    json.raw(b",\n      \"binding_count\": ");
+    json.int(export.binding_count);
+    json.raw(b",\n      \"parameter_count\": ");
+    json.int(export.parameter_count);
+    let args = &export.kernel_args;
+    json.raw(b",\n      \"kernel_args\": {\n        \"kernarg_size\": ");
+    json.int(args.kernarg_size);
+    json.raw(b",\n        \"kernarg_alignment\": ");
+    json.int(args.kernarg_alignment);
+    json.raw(b",\n        \"hsa_kernarg_alignment\": ");
+    json.int(args.hsa_kernarg_alignment);
+    json.raw(b",\n        \"group_segment_size\": ");
+    json.int(args.group_segment_size);
+    json.raw(b",\n        \"private_segment_size\": ");
+    json.int(args.private_segment_size);
+    json.raw(b"\n      },\n      \"devices\": ");
+    if export.devices.is_empty() {
+        json.raw(b"[]");
+    } else {
+        json.raw(b"[");
+        for (i, device) in export.devices.iter().enumerate() {
+            json.raw(if i == 0 { b"\n" } else { b",\n" });
+            write_device(json, device);
+        }
+        json.raw(b"\n      ]");
+    }
+    json.raw(b"\n    }");
+}
+
+fn write_device(json: &mut JsonChunks<'_>, device: &DeviceExportJson) {
+    json.raw(b"        {\n          \"device\": ");
+    json.int(device.device);
+    json.raw(b",\n          \"kernel_object\": ");
+    json.string(&device.kernel_object);
+    json.raw(b",\n          \"kernel_args_address\": ");
+    json.string(&device.kernel_args_address);
+    json.raw(b",\n          \"hal_kernarg_size\": ");
+    json.int(device.hal_kernarg_size);
+    json.raw(b",\n          \"hal_implicit_args\": ");
+    json.bool(device.hal_implicit_args);
+    json.raw(b",\n          \"hal_kernarg_blocks\": ");
+    json.int(device.hal_kernarg_blocks);
+    json.raw(b",\n          \"custom_kernarg_blocks\": ");
+    json.int(device.custom_kernarg_blocks);
+    json.raw(b",\n          \"max_workgroup_count\": ");
+    json.int_list(&device.max_workgroup_count, b"          ");
+    json.raw(b",\n          \"max_dynamic_workgroup_local_memory\": ");
+    json.int(device.max_dynamic_workgroup_local_memory);
+    json.raw(b"\n        }");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::load::KernelArgsJson;
+    use proptest::prelude::*;
+
+    fn device(n: usize, names: &str) -> DeviceExportJson {
+        DeviceExportJson {
+            device: n,
+            kernel_object: format!("0x{n:x}{names}"),
+            kernel_args_address: format!("0x{:x}", n * 40),
+            hal_kernarg_size: n * 8,
+            hal_implicit_args: n % 2 == 0,
+            hal_kernarg_blocks: n as u32,
+            custom_kernarg_blocks: n as u32 + 1,
+            max_workgroup_count: [u32::MAX, n as u32, 0],
+            max_dynamic_workgroup_local_memory: 65_536,
+        }
+    }
+
+    fn doc(exports: usize, devices: usize, name: &str) -> LoadJson {
+        LoadJson {
+            machine: name.to_string(),
+            backend: "sim".into(),
+            container: "amd1",
+            format: format!("amdgcn-amd-amdhsa--{name}"),
+            queue_affinity: "0xffffffffffffffff".into(),
+            loaded_devices: (0..devices).collect(),
+            profile_id: u64::MAX,
+            code_object_hash: ["0x0123".into(), "0xabcd".into()],
+            exports: (0..exports)
+                .map(|e| LoadExportJson {
+                    name: format!("{name}{e}"),
+                    symbol: format!("{name}{e}.kd"),
+                    kernel_objects: (0..devices).map(|d| format!("0x{d:x}")).collect(),
+                    workgroup_size: [e as u32, 1, 1],
+                    dynamic_workgroup_size: e % 3 == 0,
+                    constant_count: e as u16,
+                    binding_count: 2,
+                    parameter_count: u16::MAX,
+                    kernel_args: KernelArgsJson {
+                        kernarg_size: 4096,
+                        kernarg_alignment: 8,
+                        hsa_kernarg_alignment: 16,
+                        group_segment_size: 0,
+                        private_segment_size: u32::MAX,
+                    },
+                    devices: (0..devices).map(|d| device(d, name)).collect(),
+                })
+                .collect(),
+        }
+    }
+
+    fn ours(doc: &LoadJson) -> String {
+        let mut out = Vec::new();
+        write_load(doc, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn empty_lists_print_as_serde_does() {
+        let empty = doc(0, 0, "");
+        assert_eq!(
+            ours(&empty),
+            crate::json_writer::to_string_pretty(&empty).unwrap()
+        );
+        let no_devices = doc(2, 0, "k");
+        assert_eq!(
+            ours(&no_devices),
+            crate::json_writer::to_string_pretty(&no_devices).unwrap()
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn same_bytes_as_serde(
+            exports in 0usize..6,
+            devices in 0usize..5,
+            name in "\\PC{0,12}|[\\u{0}-\\u{1f}\"\\\\]{0,4}",
+        ) {
+            let doc = doc(exports, devices, &name);
+            prop_assert_eq!(ours(&doc), crate::json_writer::to_string_pretty(&doc).unwrap());
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! Pretty JSON written by hand: the same bytes `serde_json::to_writer_pretty`
+//! gives (two-space indentation, one line per value), at a fraction of its
+//! cost for documents of many small values (`inspect` and `load` of objects
+//! with thousands of kernels). Keys and indentation are byte-string
+//! constants of the caller; values are appended to a chunk buffer, and the
+//! chunk goes to the writer every [`CHUNK_BYTES`].
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+use serde_json::ser::{Formatter, PrettyFormatter};
+
+/// Bytes gathered before each write to the output.
+pub const CHUNK_BYTES: usize = 64 * 1024;
+
+/// A chunk buffer in front of a writer.
+pub(crate) struct JsonChunks<'w> {
+    buf: Vec<u8>,
+    out: &'w mut dyn Write,
+}
+
+impl<'w> JsonChunks<'w> {
+    pub(crate) fn new(out: &'w mut dyn Write) -> Self {
+        JsonChunks {
+            buf: Vec::with_capacity(CHUNK_BYTES + 4096),
+            out,
+        }
+    }
+
+    /// Bytes as they are (keys, punctuation, indentation).
+    pub(crate) fn raw(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+    }
+
+    pub(crate) fn int(&mut self, value: impl itoa::Integer) {
+        self.buf
+            .extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
+    }
+
+    pub(crate) fn opt_int(&mut self, value: Option<impl itoa::Integer>) {
+        match value {
+            Some(value) => self.int(value),
+            None => self.raw(b"null"),
+        }
+    }
+
+    pub(crate) fn bool(&mut self, value: bool) {
+        self.raw(if value { b"true" } else { b"false" });
+    }
+
+    pub(crate) fn string(&mut self, value: &str) {
+        write_string(&mut self.buf, value);
+    }
+
+    /// A list of integers as serde's pretty printer lays it out, one per
+    /// line at `indent` (the list's own line's indentation).
+    pub(crate) fn int_list<T: itoa::Integer + Copy>(&mut self, values: &[T], indent: &[u8]) {
+        if values.is_empty() {
+            self.raw(b"[]");
+            return;
+        }
+        self.raw(b"[");
+        for (i, value) in values.iter().enumerate() {
+            self.raw(if i == 0 { b"\n" } else { b",\n" });
+            self.raw(indent);
+            self.raw(b"  ");
+            self.int(*value);
+        }
+        self.raw(b"\n");
+        self.raw(indent);
+        self.raw(b"]");
+    }
+
+    /// Writes the chunk out once it holds [`CHUNK_BYTES`].
+    pub(crate) fn flush_if_full(&mut self) -> io::Result<()> {
+        if self.buf.len() >= CHUNK_BYTES {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Writes everything gathered so far.
+    pub(crate) fn flush(&mut self) -> io::Result<()> {
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        Ok(())
+    }
+}
+
+/// Whether `c` is written as a `\u00XX` escape beyond what serde_json
+/// escapes: DEL and the C1 controls, which JSON allows raw but a terminal
+/// acts on.
+fn is_extra_control(c: char) -> bool {
+    matches!(c, '\u{7f}'..='\u{9f}')
+}
+
+fn push_unicode_escape(out: &mut Vec<u8>, c: char) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let code = c as usize;
+    out.extend_from_slice(b"\\u00");
+    out.push(HEX[(code >> 4) & 0xf]);
+    out.push(HEX[code & 0xf]);
+}
+
+/// `value` as a JSON string: serde_json's escapes (`\"`, `\\`, `\b`,
+/// `\f`, `\n`, `\r`, `\t`, `\u00XX` for the other C0 controls), and DEL and
+/// the C1 controls as `\u00XX` too, so that no control character of an
+/// input reaches a terminal through a JSON document.
+pub(crate) fn write_string(out: &mut Vec<u8>, value: &str) {
+    out.push(b'"');
+    let mut clean_from = 0;
+    for (i, c) in value.char_indices() {
+        let escape: Option<&[u8]> = match c {
+            '"' => Some(b"\\\""),
+            '\\' => Some(b"\\\\"),
+            '\u{8}' => Some(b"\\b"),
+            '\u{c}' => Some(b"\\f"),
+            '\n' => Some(b"\\n"),
+            '\r' => Some(b"\\r"),
+            '\t' => Some(b"\\t"),
+            c if (c as u32) < 0x20 || is_extra_control(c) => Some(b""),
+            _ => None,
+        };
+        let Some(escape) = escape else { continue };
+        out.extend_from_slice(value.as_bytes().get(clean_from..i).unwrap_or_default());
+        if escape.is_empty() {
+            push_unicode_escape(out, c);
+        } else {
+            out.extend_from_slice(escape);
+        }
+        clean_from = i + c.len_utf8();
+    }
+    out.extend_from_slice(value.as_bytes().get(clean_from..).unwrap_or_default());
+    out.push(b'"');
+}
+
+/// serde_json's pretty layout with [`write_string`]'s escapes: DEL and
+/// the C1 controls in strings escaped as well.
+pub(crate) struct TerminalSafePretty<'a>(PrettyFormatter<'a>);
+
+impl Formatter for TerminalSafePretty<'_> {
+    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.begin_array(w)
+    }
+    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_array(w)
+    }
+    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+    fn end_array_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_array_value(w)
+    }
+    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.begin_object(w)
+    }
+    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_object(w)
+    }
+    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+    fn end_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_object_value(w)
+    }
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        // serde hands over the runs between its own escapes: only DEL and
+        // the C1 controls are left to escape here.
+        let mut clean_from = 0;
+        for (i, c) in fragment.char_indices() {
+            if is_extra_control(c) {
+                w.write_all(fragment.as_bytes().get(clean_from..i).unwrap_or_default())?;
+                let mut escape = Vec::with_capacity(6);
+                push_unicode_escape(&mut escape, c);
+                w.write_all(&escape)?;
+                clean_from = i + c.len_utf8();
+            }
+        }
+        w.write_all(fragment.as_bytes().get(clean_from..).unwrap_or_default())
+    }
+}
+
+/// `value` as pretty JSON through [`TerminalSafePretty`].
+pub(crate) fn to_writer_pretty<W: Write, T: ?Sized + Serialize>(
+    writer: W,
+    value: &T,
+) -> serde_json::Result<()> {
+    let mut serializer =
+        serde_json::Serializer::with_formatter(writer, TerminalSafePretty(PrettyFormatter::new()));
+    value.serialize(&mut serializer)
+}
+
+/// `value` as a pretty JSON string through [`TerminalSafePretty`].
+pub(crate) fn to_string_pretty<T: ?Sized + Serialize>(value: &T) -> serde_json::Result<String> {
+    let mut out = Vec::new();
+    to_writer_pretty(&mut out, value)?;
+    // Only UTF-8 input and ASCII escapes went in.
+    String::from_utf8(out).map_err(|e| serde_json::Error::io(io::Error::other(e)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn ours(value: &str) -> String {
+        let mut out = Vec::new();
+        write_string(&mut out, value);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn controls_are_escaped_as_json_spells_them() {
+        assert_eq!(ours("a\"b\\c"), r#""a\"b\\c""#);
+        assert_eq!(ours("\u{8}\u{c}\n\r\t"), r#""\b\f\n\r\t""#);
+        assert_eq!(ours("\u{0}\u{1b}\u{1f}"), r#""\u0000\u001b\u001f""#);
+        assert_eq!(
+            ours("\u{7f}\u{80}\u{85}\u{9f}\u{a0}é"),
+            "\"\\u007f\\u0080\\u0085\\u009f\u{a0}é\""
+        );
+        assert_eq!(
+            to_string_pretty("\u{85}\u{1b}").unwrap(),
+            r#""\u0085\u001b""#
+        );
+    }
+
+    proptest! {
+        /// serde_json's escapes for everything it escapes; both parse back
+        /// to the same string; nothing in 0x7f..=0x9f is left raw.
+        #[test]
+        fn strings_match_serde_and_parse_back(value in "\\PC{0,8}|[\\u{0}-\\u{a0}\"\\\\a]{0,8}") {
+            let text = ours(&value);
+            prop_assert_eq!(&text, &to_string_pretty(&value).unwrap());
+            let back: String = serde_json::from_str(&text).unwrap();
+            prop_assert_eq!(&back, &value);
+            let raw_control = text
+                .chars()
+                .any(|c| matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}'));
+            prop_assert!(!raw_control);
+            if !value.chars().any(is_extra_control) {
+                prop_assert_eq!(text, serde_json::to_string(&value).unwrap());
+            }
+        }
+    }
+}
