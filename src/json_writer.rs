@@ -94,12 +94,13 @@ fn is_extra_control(c: char) -> bool {
     matches!(c, '\u{7f}'..='\u{9f}')
 }
 
+/// `\u00XX` for a character below U+0100, lowercase hex as serde_json.
 fn push_unicode_escape(out: &mut Vec<u8>, c: char) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let code = c as usize;
+    let hex = |nibble: u32| char::from_digit(nibble & 0xf, 16).map_or(b'0', |d| d as u8);
+    let code = c as u32;
     out.extend_from_slice(b"\\u00");
-    out.push(HEX[(code >> 4) & 0xf]);
-    out.push(HEX[code & 0xf]);
+    out.push(hex(code >> 4));
+    out.push(hex(code));
 }
 
 /// `value` as a JSON string: serde_json's escapes (`\"`, `\\`, `\b`,
