@@ -271,8 +271,8 @@ fn exhaust(data: &[u8], format: &str) -> usize {
 
     let mut points = 0;
     for (i, op) in calls.iter().enumerate() {
-        // Per-function counts include the topology walk before creation.
-        let nth = all[..=setup + i].iter().filter(|o| *o == op).count() as u64;
+        // `OP@N` counts from arming, which follows the topology walk.
+        let nth = calls[..=i].iter().filter(|o| *o == op).count() as u64;
         for persistent in [false, true] {
             let n = node("mi300x-8");
             let fault = Fault::nth_of(op, nth, HsaCode::ERROR);
