@@ -234,13 +234,7 @@ impl Sim {
             "hipMemPoolDestroy",
             || format!("{pool:#x}"),
             |_, state| {
-                let s = serial(pool, TAG_HIP_POOL).ok_or(HipCode::INVALID_VALUE)?;
-                let p = state
-                    .hip_rt
-                    .pools
-                    .get_mut(&s)
-                    .filter(|p| !p.destroyed)
-                    .ok_or(HipCode::INVALID_VALUE)?;
+                let (s, p) = live_pool_mut(state, pool)?;
                 p.destroyed = true;
                 if p.live == 0 {
                     state.hip_rt.pools.remove(&s);
@@ -295,13 +289,7 @@ impl Sim {
             || format!("{pool:#x}, {attribute}, {value}"),
             |_, state| {
                 use pool_attribute as a;
-                let s = serial(pool, TAG_HIP_POOL).ok_or(HipCode::INVALID_VALUE)?;
-                let p = state
-                    .hip_rt
-                    .pools
-                    .get_mut(&s)
-                    .filter(|p| !p.destroyed)
-                    .ok_or(HipCode::INVALID_VALUE)?;
+                let (_, p) = live_pool_mut(state, pool)?;
                 match attribute {
                     a::REUSE_FOLLOW_EVENT_DEPENDENCIES..=a::REUSE_ALLOW_INTERNAL_DEPENDENCIES => {
                         let i = usize::try_from(attribute - 1).unwrap_or(0);
@@ -380,6 +368,18 @@ fn live_pool(state: &State, pool: u64) -> Result<&HipPool, HipCode> {
         .and_then(|s| state.hip_rt.pools.get(&s))
         .filter(|p| !p.destroyed)
         .ok_or(HipCode::INVALID_VALUE)
+}
+
+/// A pool not yet destroyed, with its serial, for a call that changes it.
+fn live_pool_mut(state: &mut State, pool: u64) -> Result<(u64, &mut HipPool), HipCode> {
+    let s = serial(pool, TAG_HIP_POOL).ok_or(HipCode::INVALID_VALUE)?;
+    let p = state
+        .hip_rt
+        .pools
+        .get_mut(&s)
+        .filter(|p| !p.destroyed)
+        .ok_or(HipCode::INVALID_VALUE)?;
+    Ok((s, p))
 }
 
 fn allocate(
