@@ -1,5 +1,5 @@
-//! The `load --json` document written by hand ([`crate::json_writer`]): the
-//! same bytes `serde_json::to_writer_pretty` gives for [`LoadJson`], which
+//! The `load --json` document written by hand (`json_writer`): the
+//! same bytes serde's pretty printer gives for [`LoadJson`] (with DEL and C1 escaped), which
 //! the tests hold it to. An 8-device load of a large object writes tens of
 //! megabytes of small values, where serde's per-token writes dominated.
 

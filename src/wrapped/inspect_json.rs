@@ -1,5 +1,5 @@
-//! [`InspectReport`] as JSON, written by hand ([`crate::json_writer`]): the
-//! same bytes `serde_json::to_writer_pretty` gives. A report of 10,000
+//! [`InspectReport`] as JSON, written by hand (`json_writer`): the
+//! same bytes serde's pretty printer gives (with DEL and C1 escaped). A report of 10,000
 //! kernels is ~8 MB of JSON; through serde most of `inspect`'s time went to
 //! per-token writes and to escaping the constant keys.
 
