@@ -95,6 +95,91 @@ fn interop_word_bitfield_independence() {
     );
 }
 
+/// Every field of both words at its absolute position, each with a value no
+/// other field of its width carries, so a swap of two same-width fields (wait
+/// and signal cost, semaphore import and export, ...) changes the word.
+///
+/// Expected words are `value << SHIFT` with each `SHIFT` from IREE's
+/// `runtime/src/iree/hal/topology.h` (`IREE_HAL_TOPOLOGY_EDGE_*_SHIFT`: modes
+/// 0, 2, 4, 6, 8, 10; capabilities 12; costs 28, 32, 36, 40, 44; link class 48;
+/// handle types 0, 8, 16, 24 of the interop word) and the enum values of the
+/// same header (COPY = 2, IMPORT = 1, NONE = 3; FABRIC = 5; OPAQUE_FD = 1 << 1,
+/// DMA_BUF = 1 << 3, RDMA_MR = 1 << 4, SHM = 1 << 5; SAME_RUNTIME_DOMAIN =
+/// 1 << 0, PEER_ACCESS_REQUIRES_GRANT = 1 << 12).
+#[test]
+fn every_field_at_its_iree_shift() {
+    let grant = TopologyCapabilities::SAME_RUNTIME_DOMAIN
+        | TopologyCapabilities::PEER_ACCESS_REQUIRES_GRANT;
+    let fd_mr = HandleTypes::OPAQUE_FD | HandleTypes::RDMA_MR;
+    let e = Edge::EMPTY;
+    let cases: [(&str, Edge, u64, u64); 17] = [
+        ("wait_mode", e.with_wait_mode(Copy), 0x2, 0),
+        ("signal_mode", e.with_signal_mode(Import), 0x4, 0),
+        ("read_noncoherent", e.with_buffer_read_mode_noncoherent(Copy), 0x20, 0),
+        ("write_noncoherent", e.with_buffer_write_mode_noncoherent(Import), 0x40, 0),
+        ("read_coherent", e.with_buffer_read_mode_coherent(InteropMode::None), 0x300, 0),
+        ("write_coherent", e.with_buffer_write_mode_coherent(Import), 0x400, 0),
+        ("capabilities", e.with_capabilities(grant), 0x0100_1000, 0),
+        ("wait_cost", e.with_wait_cost(3), 0x3000_0000, 0),
+        ("signal_cost", e.with_signal_cost(13), 0x0000_000D_0000_0000, 0),
+        ("copy_cost", e.with_copy_cost(9), 0x0000_0090_0000_0000, 0),
+        ("latency_class", e.with_latency_class(6), 0x0000_0600_0000_0000, 0),
+        ("numa_distance", e.with_numa_distance(11), 0x0000_B000_0000_0000, 0),
+        ("link_class", e.with_link_class(LinkClass::Fabric), 0x0005_0000_0000_0000, 0),
+        ("semaphore_import", e.with_semaphore_import_types(fd_mr), 0, 0x12),
+        ("semaphore_export", e.with_semaphore_export_types(HandleTypes::DMA_BUF), 0, 0x800),
+        ("buffer_import", e.with_buffer_import_types(HandleTypes::SHM), 0, 0x0020_0000),
+        ("buffer_export", e.with_buffer_export_types(HandleTypes::NATIVE), 0, 0x0100_0000),
+    ];
+    for (name, edge, lo, hi) in cases {
+        assert_eq!((edge.lo, edge.hi), (lo, hi), "{name}: 0x{:X} 0x{:X}", edge.lo, edge.hi);
+    }
+
+    // The same words decoded: every getter reads its own field only.
+    let lo = cases.iter().fold(0, |word, case| word | case.2);
+    let hi = cases.iter().fold(0, |word, case| word | case.3);
+    assert_eq!((lo, hi), (0x0005_B69D_3100_1766, 0x0120_0812));
+    let d = Edge::new(lo, hi);
+    assert_eq!(
+        [d.wait_mode(), d.signal_mode(), d.buffer_read_mode_noncoherent()],
+        [Copy, Import, Copy]
+    );
+    assert_eq!(
+        [
+            d.buffer_write_mode_noncoherent(),
+            d.buffer_read_mode_coherent(),
+            d.buffer_write_mode_coherent()
+        ],
+        [Import, InteropMode::None, Import]
+    );
+    assert_eq!(d.capabilities(), grant);
+    assert_eq!(
+        [d.wait_cost(), d.signal_cost(), d.copy_cost(), d.latency_class(), d.numa_distance()],
+        [3, 13, 9, 6, 11]
+    );
+    assert_eq!(d.link_class(), LinkClass::Fabric);
+    assert_eq!(d.semaphore_import_types(), fd_mr);
+    assert_eq!(d.semaphore_export_types(), HandleTypes::DMA_BUF);
+    assert_eq!(d.buffer_import_types(), HandleTypes::SHM);
+    assert_eq!(d.buffer_export_types(), HandleTypes::NATIVE);
+    assert_eq!(d.check_reserved().map_err(|s| s.code()), Ok(()));
+}
+
+/// IREE's two bitfield-independence tests end on these words: wait mode COPY
+/// with signal cost 13 (`SchedulingWordBitfieldIndependence`), and semaphore
+/// import OPAQUE_FD|RDMA_MR with buffer export DMA_BUF
+/// (`InteropWordBitfieldIndependence`).
+#[test]
+fn iree_independence_test_words() {
+    let lo = Edge::EMPTY.with_wait_mode(Copy).with_signal_cost(13).lo;
+    assert_eq!(lo, 0x0000_000D_0000_0002);
+    let hi = Edge::EMPTY
+        .with_semaphore_import_types(HandleTypes::OPAQUE_FD | HandleTypes::RDMA_MR)
+        .with_buffer_export_types(HandleTypes::DMA_BUF)
+        .hi;
+    assert_eq!(hi, 0x0000_0000_0800_0012);
+}
+
 #[test]
 fn setters_clamp_costs_and_mask_nothing_else() {
     let e = Edge::EMPTY
