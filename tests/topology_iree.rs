@@ -180,6 +180,19 @@ fn iree_independence_test_words() {
     assert_eq!(hi, 0x0000_0000_0800_0012);
 }
 
+/// IREE's `iree_hal_topology_edge_is_empty` is true only when both words are
+/// zero: one set bit in either word, or any real edge, is not empty.
+#[test]
+fn only_both_words_zero_is_empty() {
+    assert!(Edge::EMPTY.is_empty());
+    assert!(Edge::new(0, 0).is_empty());
+    for (lo, hi) in [(1, 0), (0, 1), (1 << 50, 0), (0, 1 << 31), (1, 1)] {
+        assert!(!Edge::new(lo, hi).is_empty(), "0x{lo:X} 0x{hi:X}");
+    }
+    assert!(!Edge::SELF.is_empty());
+    assert!(!Edge::CROSS_DRIVER.is_empty());
+}
+
 #[test]
 fn setters_clamp_costs_and_mask_nothing_else() {
     let e = Edge::EMPTY
