@@ -146,7 +146,10 @@ fn fixtures_load_on_their_preset_with_reflection_matching_metadata() {
                 // ROCr (and so the simulator) reports 16 for code object v3+ kernels.
                 assert_eq!(host.kernarg_alignment, 16, "{name} {symbol}");
                 if exe.container() == Container::RawHsaco {
-                    assert_eq!(exe.export_info(ordinal).unwrap().name, kernel.reflection_name());
+                    assert_eq!(
+                        exe.export_info(ordinal).unwrap().name,
+                        kernel.reflection_name()
+                    );
                 }
                 for device in exe.loaded_devices() {
                     let d = exe.kernel_args_for_device(ordinal, device).unwrap();

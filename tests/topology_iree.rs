@@ -115,24 +115,90 @@ fn every_field_at_its_iree_shift() {
     let cases: [(&str, Edge, u64, u64); 17] = [
         ("wait_mode", e.with_wait_mode(Copy), 0x2, 0),
         ("signal_mode", e.with_signal_mode(Import), 0x4, 0),
-        ("read_noncoherent", e.with_buffer_read_mode_noncoherent(Copy), 0x20, 0),
-        ("write_noncoherent", e.with_buffer_write_mode_noncoherent(Import), 0x40, 0),
-        ("read_coherent", e.with_buffer_read_mode_coherent(InteropMode::None), 0x300, 0),
-        ("write_coherent", e.with_buffer_write_mode_coherent(Import), 0x400, 0),
+        (
+            "read_noncoherent",
+            e.with_buffer_read_mode_noncoherent(Copy),
+            0x20,
+            0,
+        ),
+        (
+            "write_noncoherent",
+            e.with_buffer_write_mode_noncoherent(Import),
+            0x40,
+            0,
+        ),
+        (
+            "read_coherent",
+            e.with_buffer_read_mode_coherent(InteropMode::None),
+            0x300,
+            0,
+        ),
+        (
+            "write_coherent",
+            e.with_buffer_write_mode_coherent(Import),
+            0x400,
+            0,
+        ),
         ("capabilities", e.with_capabilities(grant), 0x0100_1000, 0),
         ("wait_cost", e.with_wait_cost(3), 0x3000_0000, 0),
-        ("signal_cost", e.with_signal_cost(13), 0x0000_000D_0000_0000, 0),
+        (
+            "signal_cost",
+            e.with_signal_cost(13),
+            0x0000_000D_0000_0000,
+            0,
+        ),
         ("copy_cost", e.with_copy_cost(9), 0x0000_0090_0000_0000, 0),
-        ("latency_class", e.with_latency_class(6), 0x0000_0600_0000_0000, 0),
-        ("numa_distance", e.with_numa_distance(11), 0x0000_B000_0000_0000, 0),
-        ("link_class", e.with_link_class(LinkClass::Fabric), 0x0005_0000_0000_0000, 0),
-        ("semaphore_import", e.with_semaphore_import_types(fd_mr), 0, 0x12),
-        ("semaphore_export", e.with_semaphore_export_types(HandleTypes::DMA_BUF), 0, 0x800),
-        ("buffer_import", e.with_buffer_import_types(HandleTypes::SHM), 0, 0x0020_0000),
-        ("buffer_export", e.with_buffer_export_types(HandleTypes::NATIVE), 0, 0x0100_0000),
+        (
+            "latency_class",
+            e.with_latency_class(6),
+            0x0000_0600_0000_0000,
+            0,
+        ),
+        (
+            "numa_distance",
+            e.with_numa_distance(11),
+            0x0000_B000_0000_0000,
+            0,
+        ),
+        (
+            "link_class",
+            e.with_link_class(LinkClass::Fabric),
+            0x0005_0000_0000_0000,
+            0,
+        ),
+        (
+            "semaphore_import",
+            e.with_semaphore_import_types(fd_mr),
+            0,
+            0x12,
+        ),
+        (
+            "semaphore_export",
+            e.with_semaphore_export_types(HandleTypes::DMA_BUF),
+            0,
+            0x800,
+        ),
+        (
+            "buffer_import",
+            e.with_buffer_import_types(HandleTypes::SHM),
+            0,
+            0x0020_0000,
+        ),
+        (
+            "buffer_export",
+            e.with_buffer_export_types(HandleTypes::NATIVE),
+            0,
+            0x0100_0000,
+        ),
     ];
     for (name, edge, lo, hi) in cases {
-        assert_eq!((edge.lo, edge.hi), (lo, hi), "{name}: 0x{:X} 0x{:X}", edge.lo, edge.hi);
+        assert_eq!(
+            (edge.lo, edge.hi),
+            (lo, hi),
+            "{name}: 0x{:X} 0x{:X}",
+            edge.lo,
+            edge.hi
+        );
     }
 
     // The same words decoded: every getter reads its own field only.
@@ -141,7 +207,11 @@ fn every_field_at_its_iree_shift() {
     assert_eq!((lo, hi), (0x0005_B69D_3100_1766, 0x0120_0812));
     let d = Edge::new(lo, hi);
     assert_eq!(
-        [d.wait_mode(), d.signal_mode(), d.buffer_read_mode_noncoherent()],
+        [
+            d.wait_mode(),
+            d.signal_mode(),
+            d.buffer_read_mode_noncoherent()
+        ],
         [Copy, Import, Copy]
     );
     assert_eq!(
@@ -154,7 +224,13 @@ fn every_field_at_its_iree_shift() {
     );
     assert_eq!(d.capabilities(), grant);
     assert_eq!(
-        [d.wait_cost(), d.signal_cost(), d.copy_cost(), d.latency_class(), d.numa_distance()],
+        [
+            d.wait_cost(),
+            d.signal_cost(),
+            d.copy_cost(),
+            d.latency_class(),
+            d.numa_distance()
+        ],
         [3, 13, 9, 6, 11]
     );
     assert_eq!(d.link_class(), LinkClass::Fabric);

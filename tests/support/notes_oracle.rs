@@ -79,16 +79,17 @@ pub fn kernels_of(readelf: &str, path: &Path) -> Vec<Kernel> {
         .arg(path)
         .output()
         .unwrap();
-    assert!(output.status.success(), "{readelf} --notes {}", path.display());
+    assert!(
+        output.status.success(),
+        "{readelf} --notes {}",
+        path.display()
+    );
     parse(&String::from_utf8(output.stdout).unwrap())
 }
 
 /// Runs `readelf --notes` on `image` (written to a scratch file first).
 pub fn kernels_of_image(readelf: &str, image: &[u8], tag: &str) -> Vec<Kernel> {
-    let path = std::env::temp_dir().join(format!(
-        "amdgpu-hal-oracle-{}-{tag}",
-        std::process::id()
-    ));
+    let path = std::env::temp_dir().join(format!("amdgpu-hal-oracle-{}-{tag}", std::process::id()));
     std::fs::write(&path, image).unwrap();
     let kernels = kernels_of(readelf, &path);
     std::fs::remove_file(&path).unwrap();
