@@ -221,3 +221,102 @@ fn for_devices_supports_every_owned_bit() {
         StatusCode::OutOfRange
     );
 }
+
+// The cases below are not IREE's; their expected values follow from IREE's
+// `queue_affinity.c` (cited per case) and the 64-bit affinity, by hand.
+
+/// `try_resolve` is `resolve` without the error: IREE's
+/// `ResolveSelectsFirstQueue` values, and `None` where `resolve` fails.
+#[test]
+fn try_resolve_is_resolve_without_the_error() {
+    let d = two_device_domain();
+    assert_eq!(
+        d.try_resolve(0xA),
+        Some(ResolvedQueue {
+            queue_affinity: 0xA,
+            queue_ordinal: 1,
+            physical_device_ordinal: 0,
+            physical_queue_ordinal: 1
+        })
+    );
+    assert_eq!(d.try_resolve(0), None);
+}
+
+/// A device set holds at most 64 devices: ordinals 64 and beyond are never
+/// in it (and asking must not shift past the mask).
+#[test]
+fn device_set_membership_stops_at_bit_63() {
+    let all = QueueAffinityDomain::for_devices(64, 1).unwrap();
+    let set = all.select_physical_devices(QUEUE_AFFINITY_ANY).unwrap();
+    assert_eq!(
+        (set.physical_device_mask, set.physical_device_count),
+        (u64::MAX, 64)
+    );
+    assert!(set.contains(63));
+    assert!(!set.contains(64));
+    assert!(!set.contains(usize::MAX));
+    assert_eq!(set.ordinals().count(), 64);
+}
+
+/// `select_physical_devices` refuses more than 64 devices before anything
+/// else (IREE: OUT_OF_RANGE, "exceeds physical device mask capacity"), and
+/// accepts exactly 64.
+#[test]
+fn select_refuses_more_than_64_devices_by_name() {
+    let err = QueueAffinityDomain::new(1, 65, 1)
+        .select_physical_devices(1)
+        .unwrap_err();
+    assert_eq!(err.code(), StatusCode::OutOfRange);
+    assert!(
+        err.mentions("physical device count 65 exceeds physical device mask capacity 64"),
+        "{err}"
+    );
+    let set = QueueAffinityDomain::new(1 << 63, 64, 1)
+        .select_physical_devices(QUEUE_AFFINITY_ANY)
+        .unwrap();
+    assert_eq!(
+        (set.physical_device_mask, set.first_physical_device_ordinal),
+        (1 << 63, 63)
+    );
+}
+
+/// A device's queue range must fit in the 64 bits (IREE's
+/// `for_physical_device`: first ordinal below 64 and `Q` at most
+/// `64 - first`): device 1 of 40 queues each would need bits 40..80.
+#[test]
+fn a_queue_range_past_bit_63_is_out_of_range() {
+    for (devices, queues, ordinal) in [(2, 40, 1), (5, 32, 3), (3, 33, 1)] {
+        let err = QueueAffinityDomain::new(u64::MAX, devices, queues)
+            .for_physical_device(ordinal)
+            .unwrap_err();
+        assert_eq!(err.code(), StatusCode::OutOfRange, "{err}");
+        assert!(err.mentions("does not fit in queue affinity"), "{err}");
+    }
+    // The last range that fits ends exactly at bit 63.
+    let d = QueueAffinityDomain::new(u64::MAX, 2, 32);
+    assert_eq!(d.for_physical_device(1).unwrap(), 0xFFFF_FFFF_0000_0000);
+}
+
+/// A flat ordinal of 64 or more is refused as past the affinity's bits even
+/// when the device it would map to exists (IREE: "exceeds affinity bit
+/// capacity").
+#[test]
+fn ordinal_64_is_past_the_affinity_bits() {
+    let err = QueueAffinityDomain::new(u64::MAX, 65, 1)
+        .resolve_ordinal(64)
+        .unwrap_err();
+    assert_eq!(err.code(), StatusCode::OutOfRange);
+    assert!(
+        err.mentions("queue ordinal 64 exceeds affinity bit capacity 64"),
+        "{err}"
+    );
+}
+
+/// An explicit mask inside one device keeps exactly its own bits, not the
+/// device's whole range (IREE: `selected = resolved & physical_device`).
+#[test]
+fn normalize_for_physical_device_keeps_a_partial_mask() {
+    let d = two_device_domain();
+    assert_eq!(d.normalize_for_physical_device(0x4).unwrap(), (0x4, 1));
+    assert_eq!(d.normalize_for_physical_device(0x1).unwrap(), (0x1, 0));
+}
