@@ -908,3 +908,50 @@ fn reserved_bits_are_rejected() {
         StatusCode::InvalidArgument
     );
 }
+
+/// Handle intersections are per direction (IREE's `topology_builder.c`):
+/// semaphore and buffer *import* types are what `src` exports and `dst`
+/// imports, *export* types what `dst` exports and `src` imports. A device
+/// that imports nothing gets COPY for the direction it would have to
+/// import; and a flag only one side has counts for neither.
+#[test]
+fn one_sided_handles_and_flags_count_for_neither_direction() {
+    let src = DeviceCapabilities {
+        flags: DeviceCapabilityFlags::P2P_COPY
+            | DeviceCapabilityFlags::PEER_ADDRESSABLE
+            | DeviceCapabilityFlags::UNIFIED_MEMORY,
+        semaphore_export_types: HandleTypes::OPAQUE_FD,
+        buffer_export_types: HandleTypes::DMA_BUF,
+        ..Default::default()
+    };
+    let dst = DeviceCapabilities {
+        semaphore_export_types: HandleTypes::OPAQUE_FD,
+        semaphore_import_types: HandleTypes::OPAQUE_FD,
+        buffer_export_types: HandleTypes::DMA_BUF,
+        buffer_import_types: HandleTypes::SHM,
+        ..Default::default()
+    };
+    let e = edge_from_capabilities(&src, &dst, "amdgpu", "amdgpu", &no_slit());
+    // src -> dst: FD both ways for semaphores; buffers DMA_BUF vs SHM: none.
+    assert_eq!(e.semaphore_import_types(), HandleTypes::OPAQUE_FD);
+    assert_eq!(e.buffer_import_types(), HandleTypes::empty());
+    // dst -> src: src imports nothing.
+    assert_eq!(e.semaphore_export_types(), HandleTypes::empty());
+    assert_eq!(e.buffer_export_types(), HandleTypes::empty());
+    assert_eq!((e.wait_mode(), e.signal_mode()), (Import, Copy));
+    // Only src is peer-addressable, P2P-capable and unified: buffers copy,
+    // and the same-driver costs without P2P (copy 9, latency 8).
+    assert_eq!(
+        (
+            e.buffer_read_mode_noncoherent(),
+            e.buffer_read_mode_coherent()
+        ),
+        (Copy, Copy)
+    );
+    assert_eq!((e.copy_cost(), e.latency_class()), (9, 8));
+    assert!(
+        !e.capabilities()
+            .intersects(TopologyCapabilities::P2P_COPY | TopologyCapabilities::UNIFIED_MEMORY)
+    );
+    assert_eq!(e.hi, 0x0000_0000_0000_0002);
+}
