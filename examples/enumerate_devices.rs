@@ -13,8 +13,15 @@ use amdgpu_hal::device::amdgpu::create_gpu_agent_group;
 use amdgpu_hal::group::report::link_code;
 
 fn main() -> amdgpu_hal::Result<()> {
-    let machine = std::env::args()
-        .nth(1)
+    run(std::env::args().skip(1))
+}
+
+/// The example with its command-line arguments (`[MACHINE]`) given
+/// explicitly, so its tests do not read the test harness's own arguments.
+fn run(args: impl IntoIterator<Item = String>) -> amdgpu_hal::Result<()> {
+    let machine = args
+        .into_iter()
+        .next()
         .unwrap_or_else(|| "mi300x-8".to_owned());
     let backend = Backend::sim(&machine)?;
     let hsa = backend.hsa_arc();
@@ -56,9 +63,20 @@ fn main() -> amdgpu_hal::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    /// `cargo test` runs the example as written (from the package root).
+    use amdgpu_hal::StatusCode;
+
+    /// `cargo test` runs the example as written (from the package root),
+    /// with its default machine and with one named.
     #[test]
     fn example_runs() {
-        super::main().unwrap();
+        super::run(Vec::new()).unwrap();
+        super::run(["mi250x-4".to_owned()]).unwrap();
+    }
+
+    #[test]
+    fn an_unknown_machine_is_an_error() {
+        let status = super::run(["no-such-machine".to_owned()]).unwrap_err();
+        assert_eq!(status.code(), StatusCode::NotFound, "{status}");
+        assert!(status.mentions("no-such-machine"), "{status}");
     }
 }

@@ -15,7 +15,13 @@ use amdgpu_hal::wrapped::{DataExtent, DeviceLimits, infer::infer_format, inspect
 use amdgpu_hal::{ResultExt, Status};
 
 fn main() -> amdgpu_hal::Result<()> {
-    let mut args = std::env::args().skip(1);
+    run(std::env::args().skip(1))
+}
+
+/// The example with its command-line arguments (`[FILE] [MACHINE]`) given
+/// explicitly, so its tests do not read the test harness's own arguments.
+fn run(args: impl IntoIterator<Item = String>) -> amdgpu_hal::Result<()> {
+    let mut args = args.into_iter();
     let file = args
         .next()
         .unwrap_or_else(|| "fixtures/iree/matmul.gfx942.amd1".to_owned());
@@ -77,9 +83,21 @@ fn main() -> amdgpu_hal::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    /// `cargo test` runs the example as written (from the package root).
+    use amdgpu_hal::StatusCode;
+
+    /// `cargo test` runs the example as written (from the package root),
+    /// with its defaults and with a raw HSACO on another machine.
     #[test]
     fn example_runs() {
-        super::main().unwrap();
+        super::run(Vec::new()).unwrap();
+        let hsaco = "fixtures/hsaco/vector_add.gfx90a.cov5.hsaco";
+        super::run([hsaco.to_owned(), "mi250x-4".to_owned()]).unwrap();
+    }
+
+    #[test]
+    fn a_missing_file_is_not_found() {
+        let status = super::run(["fixtures/no-such-file.amd1".to_owned()]).unwrap_err();
+        assert_eq!(status.code(), StatusCode::NotFound, "{status}");
+        assert!(status.mentions("no-such-file.amd1"), "{status}");
     }
 }

@@ -246,11 +246,30 @@ fn calculates_elf32_sizes() {
     );
 }
 
+/// The real code object the mutation property starts from.
+const VECTOR_ADD: &[u8] = include_bytes!("../fixtures/hsaco/vector_add.gfx942.cov5.hsaco");
+
 proptest! {
+    /// A real code object with up to 8 bytes overwritten anywhere and maybe
+    /// cut short: unlike random bytes, most of these pass the ELF magic and
+    /// reach the header, segment and note checks.
     #[test]
-    fn arbitrary_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..400)) {
+    fn mutated_fixture_never_panics(
+        edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 0..8),
+        cut in proptest::option::of(any::<usize>()),
+    ) {
+        let mut data = VECTOR_ADD.to_vec();
+        for (at, byte) in edits {
+            let at = at % data.len();
+            data[at] = byte;
+        }
+        if let Some(cut) = cut {
+            data.truncate(cut % (data.len() + 1));
+        }
         let _ = target_id_from_elf(&data);
-        let _ = calculate_size(&data);
+        if let Ok(size) = calculate_size(&data) {
+            prop_assert!(size <= data.len());
+        }
         let _ = find_metadata_note(&data);
     }
 

@@ -477,7 +477,13 @@ fn tolerates_unknown_keys_of_any_type() {
     assert_eq!(md.kernels[0].args[0].type_name, Some("float*"));
 }
 
+/// A real code object of three linked translation units (three metadata
+/// notes), the start of the mutation property.
+const MULTI_TU: &[u8] = include_bytes!("../fixtures/hsaco/multi_tu.gfx942.cov5.hsaco");
+
 proptest! {
+    /// Raw MessagePack, which has no magic number to pass: random bytes are
+    /// real inputs here.
     #[test]
     fn arbitrary_msgpack_never_panics(data in proptest::collection::vec(any::<u8>(), 0..512)) {
         let _ = CodeObjectMetadata::from_msgpack(&data);
@@ -497,9 +503,27 @@ proptest! {
         }
     }
 
+    /// A real code object (several kernels, three metadata notes) with up to
+    /// 8 bytes overwritten and maybe cut short: random bytes would stop at the
+    /// ELF magic, these reach the note walk and the MessagePack decode.
     #[test]
-    fn arbitrary_elf_never_panics(data in proptest::collection::vec(any::<u8>(), 0..600)) {
-        let _ = CodeObjectMetadata::from_elf(&data);
+    fn mutated_fixture_elf_never_panics(
+        edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 0..8),
+        cut in proptest::option::of(any::<usize>()),
+    ) {
+        let mut data = MULTI_TU.to_vec();
+        for (at, byte) in edits {
+            let at = at % data.len();
+            data[at] = byte;
+        }
+        if let Some(cut) = cut {
+            data.truncate(cut % (data.len() + 1));
+        }
+        if let Ok(md) = CodeObjectMetadata::from_elf(&data) {
+            for kernel in &md.kernels {
+                let _ = kernel.default_export_parameters();
+            }
+        }
     }
 }
 

@@ -262,3 +262,36 @@ proptest! {
         }
     }
 }
+
+/// Compatible means no mismatch bit at all (IREE's compatibility mask of 0).
+#[test]
+fn compatible_is_an_empty_mismatch() {
+    assert!(Mismatch::empty().is_compatible());
+    for bit in Mismatch::all().iter() {
+        assert!(!bit.is_compatible(), "{bit:?}");
+    }
+    let check = |code: &str, agent: &str| check_compatible(&parse_af(code), &parse_af(agent));
+    assert!(check("gfx942", "gfx942:sramecc+:xnack-").is_compatible());
+    assert!(!check("gfx942:xnack+", "gfx942:xnack-").is_compatible());
+}
+
+/// The length cap (`MAX_TARGET_ID_LENGTH`, 256 bytes: HSA ISA names are at
+/// most 64) is checked first and refuses only what is longer: 256 bytes get
+/// the syntax error, 257 the length one.
+#[test]
+fn only_ids_longer_than_256_bytes_are_refused_for_length() {
+    let at_cap = format!("gfx{}", "9".repeat(253));
+    let err = TargetId::parse(&at_cap, ParseFlags::empty()).unwrap_err();
+    assert_eq!(err.code(), StatusCode::InvalidArgument);
+    assert!(
+        err.mentions("unsupported AMDGPU target processor syntax"),
+        "{err}"
+    );
+    let past = format!("gfx{}", "9".repeat(254));
+    let err = TargetId::parse(&past, ParseFlags::empty()).unwrap_err();
+    assert_eq!(err.code(), StatusCode::InvalidArgument);
+    assert!(
+        err.mentions("is 257 bytes long, more than the 256 accepted"),
+        "{err}"
+    );
+}

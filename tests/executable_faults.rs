@@ -7,6 +7,7 @@ mod exec_support;
 
 use std::sync::Arc;
 
+use amdgpu_hal::StatusCode;
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
 use amdgpu_hal::executable::{ExecutableParams, create};
@@ -76,6 +77,19 @@ fn exhaust(data: &[u8], format: &'static str, gpus: usize) -> usize {
             assert!(
                 status.mentions(&format!("[{op}]")),
                 "call {index} `{op}` ({mode:?}): error does not name the call: {status}"
+            );
+            // The injected failure itself, not some later one: the mock fails
+            // with HSA_STATUS_ERROR_OUT_OF_RESOURCES, which IREE's
+            // `iree_hsa_status_code` (amdgpu/util/libhsa.c) maps
+            // to RESOURCE_EXHAUSTED.
+            assert_eq!(
+                status.code(),
+                StatusCode::ResourceExhausted,
+                "call {index} `{op}` ({mode:?}): {status}"
+            );
+            assert!(
+                status.mentions("HSA_STATUS_ERROR_OUT_OF_RESOURCES"),
+                "call {index} `{op}` ({mode:?}): {status}"
             );
             // A release the runtime refuses cannot be retried safely: that one
             // object stays live; everything else must still be released.

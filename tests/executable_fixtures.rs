@@ -1,9 +1,11 @@
 //! Every fixture (clang-built raw HSACO, IREE-built wrapped and raw) loads
 //! on a node of its target and its reflection agrees with the code object's
-//! own metadata; incompatible targets, mixed-ISA nodes and IREE's creation
-//! rules fail with IREE's codes and messages.
+//! metadata as `llvm-readelf-19 --notes` reads it, projected by IREE's rules
+//! by hand (`support::notes_oracle`); incompatible targets, mixed-ISA nodes
+//! and IREE's creation rules fail with IREE's codes and messages.
 
 mod exec_support;
+mod support;
 
 use std::sync::Arc;
 
@@ -14,10 +16,8 @@ use amdgpu_hal::amdgpu::profile::{ProfileRegistry, hash_code_object};
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
 use amdgpu_hal::backend::Profile;
 use amdgpu_hal::codeobj::elf::target_id_from_elf;
-use amdgpu_hal::codeobj::metadata::CodeObjectMetadata;
-use amdgpu_hal::executable::{
-    Container, ExecutableParams, ExportFlags, Parameter, create, is_wrapped,
-};
+use amdgpu_hal::codeobj::metadata::ParameterType;
+use amdgpu_hal::executable::{Container, ExecutableParams, ExportFlags, create, is_wrapped};
 use amdgpu_hal::wrapped::{Amd1Executable, DataExtent};
 use exec_support::{NodeConfig, Synthetic, node, synthetic_hsaco, topology};
 
@@ -69,6 +69,11 @@ fn fixtures() -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn every_fixture_loads_and_its_reflection_agrees_with_metadata() {
+    let Some(readelf) =
+        support::requires::llvm_readelf("fixture reflection vs llvm-readelf-19 --notes")
+    else {
+        return;
+    };
     let fixtures = fixtures();
     assert!(fixtures.len() >= 30, "{} fixtures", fixtures.len());
     for (name, data) in &fixtures {
@@ -78,6 +83,7 @@ fn every_fixture_loads_and_its_reflection_agrees_with_metadata() {
         } else {
             (&data[..], Container::RawHsaco)
         };
+        let oracle = support::notes_oracle::kernels_of_image(readelf, image, name);
         let target = target_id_from_elf(image).unwrap();
         let format = target.to_string();
         let config = NodeConfig::uniform(2, isa_for(&target.processor));
@@ -93,11 +99,9 @@ fn every_fixture_loads_and_its_reflection_agrees_with_metadata() {
         // (e.g. a 1-byte `char` argument) cannot become a HAL executable: it
         // must fail naming every such kernel, not load.
         if container == Container::RawHsaco {
-            let metadata = CodeObjectMetadata::from_elf(image).unwrap();
-            let refused: Vec<_> = metadata
-                .kernels
+            let refused: Vec<_> = oracle
                 .iter()
-                .filter(|k| k.default_export_parameters().is_err())
+                .filter(|k| k.iree_projection().is_none())
                 .collect();
             if !refused.is_empty() {
                 let err = result.err().unwrap_or_else(|| panic!("{name} loaded"));
@@ -106,12 +110,12 @@ fn every_fixture_loads_and_its_reflection_agrees_with_metadata() {
                     err.mentions(&format!(
                         "{} of {} kernels are outside IREE's HAL projection",
                         refused.len(),
-                        metadata.kernels.len()
+                        oracle.len()
                     )),
                     "{name}: {err}"
                 );
                 for kernel in refused {
-                    let named = format!("AMDGPU kernel `{}`", kernel.reflection_name);
+                    let named = format!("AMDGPU kernel `{}`", kernel.reflection_name());
                     assert!(err.mentions(&named), "{name}: {err}");
                 }
                 continue;
@@ -122,39 +126,55 @@ fn every_fixture_loads_and_its_reflection_agrees_with_metadata() {
         assert_eq!(exe.loaded_devices(), [0, 1], "{name}");
         assert_eq!(exe.code_object_hash(), hash_code_object(image), "{name}");
 
-        let metadata = CodeObjectMetadata::from_elf(image).unwrap();
         if container == Container::RawHsaco {
-            assert_eq!(exe.export_count(), metadata.kernels.len(), "{name}");
+            assert_eq!(exe.export_count(), oracle.len(), "{name}");
         }
         for ordinal in 0..exe.export_count() as u64 {
             let info = exe.export_info(ordinal).unwrap();
             let symbol = exe.export_symbol(ordinal).unwrap();
-            let kernel = metadata.find_kernel_by_symbol(symbol).unwrap();
-            let projected = kernel.default_export_parameters().unwrap();
-            let expected: Vec<Parameter> = projected
+            let kernel = oracle
+                .iter()
+                .find(|k| k.symbol == symbol)
+                .unwrap_or_else(|| panic!("{name}: llvm-readelf has no kernel {symbol}"));
+            let projected = kernel
+                .iree_projection()
+                .unwrap_or_else(|| panic!("{name}: {symbol} is outside IREE's projection"));
+            let actual: Vec<_> = exe
+                .export_parameters(ordinal)
+                .unwrap()
+                .iter()
+                .map(|p| {
+                    let kind = match p.kind {
+                        ParameterType::Binding => "binding",
+                        ParameterType::Constant => "constant",
+                        ParameterType::BufferPtr => "buffer_ptr",
+                    };
+                    assert_eq!(p.flags, 0, "{name} {symbol}");
+                    (kind, p.size, p.name.as_str(), p.offset)
+                })
+                .collect();
+            let expected: Vec<_> = projected
                 .parameters
                 .iter()
-                .map(Parameter::from_export_parameter)
+                .map(|p| (p.kind, p.size, p.name.as_str(), p.offset))
                 .collect();
+            assert_eq!(actual, expected, "{name} {symbol}");
             assert_eq!(
-                exe.export_parameters(ordinal).unwrap(),
-                &expected[..],
-                "{name} {symbol}"
-            );
-            assert_eq!(
-                info.parameter_count, projected.requirements.parameter_count,
+                usize::from(info.parameter_count),
+                projected.parameters.len(),
                 "{name}"
             );
-            assert!(
-                info.binding_count >= projected.requirements.binding_count,
-                "{name}"
-            );
-            assert!(
-                info.constant_count >= projected.requirements.constant_count,
-                "{name}"
-            );
+            // A wrapped executable's FlatBuffer may declare more than the
+            // kernel's arguments need, never fewer.
+            assert!(info.binding_count >= projected.binding_count, "{name}");
+            assert!(info.constant_count >= projected.constant_count, "{name}");
             if container == Container::RawHsaco {
-                assert_eq!(info.name, kernel.reflection_name, "{name}");
+                assert_eq!(
+                    (info.binding_count, info.constant_count),
+                    (projected.binding_count, projected.constant_count),
+                    "{name} {symbol}"
+                );
+                assert_eq!(info.name, kernel.reflection_name(), "{name}");
                 match kernel.reqd_workgroup_size {
                     Some(reqd) => assert_eq!(
                         (info.workgroup_size, info.flags),

@@ -73,10 +73,9 @@ proptest! {
         load_leaves_nothing_behind(&mutate(WRAPPED, &edits, cut));
     }
 
-    #[test]
-    fn arbitrary_bytes_never_panic(data in prop::collection::vec(any::<u8>(), 0..512)) {
-        load_leaves_nothing_behind(&data);
-    }
+    // No property over raw random bytes: they stop at the magic-number check
+    // (`hostile_inputs.rs` has those rows); the two mutated-fixture
+    // properties above reach the header, metadata and loader paths.
 
     #[test]
     fn selection_is_consistent(devices in 1usize..=16, queues in 1usize..=4, supported in any::<u64>(), requested in any::<u64>()) {

@@ -12,7 +12,8 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Every file directly in `dir` (sorted; a missing directory is empty).
+/// Every file directly in `dir` (sorted; a missing directory is empty: only
+/// for directories that may legitimately be absent, see [`committed`]).
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -26,9 +27,36 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
-/// The committed corpus and crash regressions of `target`.
+/// The fewest inputs each target's committed corpus holds: a corpus that
+/// went missing or was emptied fails the replay instead of replaying nothing.
+const MIN_CORPUS: [(&str, usize); 7] = [
+    ("codeobj_elf", 12),
+    ("codeobj_metadata", 3),
+    ("target_id", 4),
+    ("wrapped", 14),
+    ("hip_path", 400),
+    ("machine", 12),
+    ("wrapped_build", 900),
+];
+
+/// The committed corpus (which must exist and hold at least the target's
+/// [`MIN_CORPUS`] inputs), crash regressions (none yet for most targets, so
+/// that directory may be absent) and `FUZZ_REPLAY_DIR` inputs of `target`.
 fn committed(target: &str) -> Vec<(String, Vec<u8>)> {
-    let mut all = files(&root().join("fuzz/corpus").join(target));
+    let dir = root().join("fuzz/corpus").join(target);
+    assert!(dir.is_dir(), "{} is missing", dir.display());
+    let mut all = files(&dir);
+    let min = MIN_CORPUS
+        .iter()
+        .find(|(name, _)| *name == target)
+        .map(|(_, min)| *min)
+        .unwrap_or_else(|| panic!("no minimum corpus size for {target}"));
+    assert!(
+        all.len() >= min,
+        "{}: {} inputs, fewer than {min}",
+        dir.display(),
+        all.len()
+    );
     all.extend(files(&root().join("fuzz/regressions").join(target)));
     all.extend(extra(target));
     all

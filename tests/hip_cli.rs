@@ -118,26 +118,34 @@ fn info_errors_exit_1_with_iree_messages() {
 }
 
 /// `--machine host` is the real runtime: without feature `real` it is
-/// unavailable; with it, on a machine without a GPU (CI), Debian's ROCm 5.2
-/// fails `hipInit` and the driver reports it as IREE does, naming the call.
+/// unavailable. With it, Debian's HIP 5.2 must be installed (the skip rule:
+/// CI installs it); on a machine without a GPU (CI) `hipInit` fails and the
+/// driver reports it as IREE does, naming the call; on one with GPUs the
+/// listing names as many devices as its header counts.
 #[test]
 fn host_machine_is_the_real_runtime() {
+    #[cfg(feature = "real")]
+    if !support::requires::hip_runtime("`devices --backend hip --machine host` over HIP 5.2") {
+        return;
+    }
     let (success, stdout, stderr) = run(&["devices", "--backend", "hip", "--machine", "host"]);
     #[cfg(feature = "real")]
-    {
-        if success {
-            return; // a machine with a GPU
-        }
-        assert!(stdout.is_empty());
-        if support::requires::hip_runtime("`devices --backend hip --machine host` over HIP 5.2") {
-            let no_gpu =
-                "Error: FAILED_PRECONDITION; HIP driver error 'hipErrorInvalidDevice' (101)";
-            assert!(stderr.starts_with(no_gpu), "{stderr}");
-            assert!(stderr.trim_end().ends_with("; hipInit"), "{stderr}");
-        } else {
-            let no_library = "Error: UNAVAILABLE; HIP runtime library";
-            assert!(stderr.starts_with(no_library), "{stderr}");
-        }
+    if success {
+        assert!(stderr.is_empty(), "{stderr}");
+        let header = stdout.lines().next().unwrap_or_default();
+        let count: usize = header
+            .split_once("): ")
+            .and_then(|(_, rest)| rest.split_once(" HIP device"))
+            .and_then(|(n, _)| n.parse().ok())
+            .unwrap_or_else(|| panic!("unexpected header: {header}"));
+        assert!(header.contains("(backend hip)"), "{header}");
+        let listed = stdout.lines().filter(|line| line.starts_with('[')).count();
+        assert_eq!((count > 0, listed), (true, count), "{stdout}");
+    } else {
+        assert!(stdout.is_empty(), "{stdout}");
+        let no_gpu = "Error: FAILED_PRECONDITION; HIP driver error 'hipErrorInvalidDevice' (101)";
+        assert!(stderr.starts_with(no_gpu), "{stderr}");
+        assert!(stderr.trim_end().ends_with("; hipInit"), "{stderr}");
     }
     #[cfg(not(feature = "real"))]
     {

@@ -221,3 +221,53 @@ fn iree_model_matches_known_values() {
     assert_eq!(iree_atoi_i32("abc"), None);
     assert_eq!(iree_atoi_i32(" -1"), Some(-1));
 }
+
+/// IREE's hip_driver.c refuses a logical device of more than
+/// `IREE_HAL_MAX_QUEUES` (64) physical devices ("too many physical devices
+/// allocated for this logical device"); 64 entries are a list of 64.
+#[test]
+fn lists_hold_at_most_64_devices() {
+    let list = |n: u32| (0..n).map(|i| i.to_string()).collect::<Vec<_>>().join(",");
+    match DevicePath::parse(&list(64)) {
+        Ok(DevicePath::List(specs)) => {
+            assert_eq!(specs.len(), 64);
+            assert_eq!(specs[63], DeviceSpec::Index(63));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(MAX_PHYSICAL_DEVICES, 64);
+    for n in [65, 130] {
+        let err = DevicePath::parse(&list(n)).unwrap_err();
+        assert!(
+            err.message().starts_with(&format!(
+                "too many physical devices allocated for this logical device ({n} > 64)"
+            )),
+            "{err}"
+        );
+    }
+}
+
+/// IREE skips a separator only *between* bytes: one before the first byte
+/// (left after trimming whitespace) fails, as the model says.
+#[test]
+fn no_separator_before_the_first_byte() {
+    for text in [
+        "-ABEF",
+        " -ABEF",
+        "- ABEF",
+        "-00010203-0405-0607-0809-0a0b0c0d0e0f",
+    ] {
+        assert_eq!(
+            parse_hex_bytes::<2>(text),
+            iree_parse_hex_bytes::<2>(text),
+            "{text}"
+        );
+        assert_eq!(
+            parse_hex_bytes::<16>(text),
+            iree_parse_hex_bytes::<16>(text),
+            "{text}"
+        );
+    }
+    assert_eq!(parse_hex_bytes::<2>("-ABEF"), None);
+    assert_eq!(parse_hex_bytes::<2>("AB-EF"), Some([0xab, 0xef]));
+}

@@ -95,6 +95,180 @@ fn interop_word_bitfield_independence() {
     );
 }
 
+/// Every field of both words at its absolute position, each with a value no
+/// other field of its width carries, so a swap of two same-width fields (wait
+/// and signal cost, semaphore import and export, ...) changes the word.
+///
+/// Expected words are `value << SHIFT` with each `SHIFT` from IREE's
+/// `runtime/src/iree/hal/topology.h` (`IREE_HAL_TOPOLOGY_EDGE_*_SHIFT`: modes
+/// 0, 2, 4, 6, 8, 10; capabilities 12; costs 28, 32, 36, 40, 44; link class 48;
+/// handle types 0, 8, 16, 24 of the interop word) and the enum values of the
+/// same header (COPY = 2, IMPORT = 1, NONE = 3; FABRIC = 5; OPAQUE_FD = 1 << 1,
+/// DMA_BUF = 1 << 3, RDMA_MR = 1 << 4, SHM = 1 << 5; SAME_RUNTIME_DOMAIN =
+/// 1 << 0, PEER_ACCESS_REQUIRES_GRANT = 1 << 12).
+#[test]
+fn every_field_at_its_iree_shift() {
+    let grant = TopologyCapabilities::SAME_RUNTIME_DOMAIN
+        | TopologyCapabilities::PEER_ACCESS_REQUIRES_GRANT;
+    let fd_mr = HandleTypes::OPAQUE_FD | HandleTypes::RDMA_MR;
+    let e = Edge::EMPTY;
+    let cases: [(&str, Edge, u64, u64); 17] = [
+        ("wait_mode", e.with_wait_mode(Copy), 0x2, 0),
+        ("signal_mode", e.with_signal_mode(Import), 0x4, 0),
+        (
+            "read_noncoherent",
+            e.with_buffer_read_mode_noncoherent(Copy),
+            0x20,
+            0,
+        ),
+        (
+            "write_noncoherent",
+            e.with_buffer_write_mode_noncoherent(Import),
+            0x40,
+            0,
+        ),
+        (
+            "read_coherent",
+            e.with_buffer_read_mode_coherent(InteropMode::None),
+            0x300,
+            0,
+        ),
+        (
+            "write_coherent",
+            e.with_buffer_write_mode_coherent(Import),
+            0x400,
+            0,
+        ),
+        ("capabilities", e.with_capabilities(grant), 0x0100_1000, 0),
+        ("wait_cost", e.with_wait_cost(3), 0x3000_0000, 0),
+        (
+            "signal_cost",
+            e.with_signal_cost(13),
+            0x0000_000D_0000_0000,
+            0,
+        ),
+        ("copy_cost", e.with_copy_cost(9), 0x0000_0090_0000_0000, 0),
+        (
+            "latency_class",
+            e.with_latency_class(6),
+            0x0000_0600_0000_0000,
+            0,
+        ),
+        (
+            "numa_distance",
+            e.with_numa_distance(11),
+            0x0000_B000_0000_0000,
+            0,
+        ),
+        (
+            "link_class",
+            e.with_link_class(LinkClass::Fabric),
+            0x0005_0000_0000_0000,
+            0,
+        ),
+        (
+            "semaphore_import",
+            e.with_semaphore_import_types(fd_mr),
+            0,
+            0x12,
+        ),
+        (
+            "semaphore_export",
+            e.with_semaphore_export_types(HandleTypes::DMA_BUF),
+            0,
+            0x800,
+        ),
+        (
+            "buffer_import",
+            e.with_buffer_import_types(HandleTypes::SHM),
+            0,
+            0x0020_0000,
+        ),
+        (
+            "buffer_export",
+            e.with_buffer_export_types(HandleTypes::NATIVE),
+            0,
+            0x0100_0000,
+        ),
+    ];
+    for (name, edge, lo, hi) in cases {
+        assert_eq!(
+            (edge.lo, edge.hi),
+            (lo, hi),
+            "{name}: 0x{:X} 0x{:X}",
+            edge.lo,
+            edge.hi
+        );
+    }
+
+    // The same words decoded: every getter reads its own field only.
+    let lo = cases.iter().fold(0, |word, case| word | case.2);
+    let hi = cases.iter().fold(0, |word, case| word | case.3);
+    assert_eq!((lo, hi), (0x0005_B69D_3100_1766, 0x0120_0812));
+    let d = Edge::new(lo, hi);
+    assert_eq!(
+        [
+            d.wait_mode(),
+            d.signal_mode(),
+            d.buffer_read_mode_noncoherent()
+        ],
+        [Copy, Import, Copy]
+    );
+    assert_eq!(
+        [
+            d.buffer_write_mode_noncoherent(),
+            d.buffer_read_mode_coherent(),
+            d.buffer_write_mode_coherent()
+        ],
+        [Import, InteropMode::None, Import]
+    );
+    assert_eq!(d.capabilities(), grant);
+    assert_eq!(
+        [
+            d.wait_cost(),
+            d.signal_cost(),
+            d.copy_cost(),
+            d.latency_class(),
+            d.numa_distance()
+        ],
+        [3, 13, 9, 6, 11]
+    );
+    assert_eq!(d.link_class(), LinkClass::Fabric);
+    assert_eq!(d.semaphore_import_types(), fd_mr);
+    assert_eq!(d.semaphore_export_types(), HandleTypes::DMA_BUF);
+    assert_eq!(d.buffer_import_types(), HandleTypes::SHM);
+    assert_eq!(d.buffer_export_types(), HandleTypes::NATIVE);
+    assert_eq!(d.check_reserved().map_err(|s| s.code()), Ok(()));
+}
+
+/// IREE's two bitfield-independence tests end on these words: wait mode COPY
+/// with signal cost 13 (`SchedulingWordBitfieldIndependence`), and semaphore
+/// import OPAQUE_FD|RDMA_MR with buffer export DMA_BUF
+/// (`InteropWordBitfieldIndependence`).
+#[test]
+fn iree_independence_test_words() {
+    let lo = Edge::EMPTY.with_wait_mode(Copy).with_signal_cost(13).lo;
+    assert_eq!(lo, 0x0000_000D_0000_0002);
+    let hi = Edge::EMPTY
+        .with_semaphore_import_types(HandleTypes::OPAQUE_FD | HandleTypes::RDMA_MR)
+        .with_buffer_export_types(HandleTypes::DMA_BUF)
+        .hi;
+    assert_eq!(hi, 0x0000_0000_0800_0012);
+}
+
+/// IREE's `iree_hal_topology_edge_is_empty` is true only when both words are
+/// zero: one set bit in either word, or any real edge, is not empty.
+#[test]
+fn only_both_words_zero_is_empty() {
+    assert!(Edge::EMPTY.is_empty());
+    assert!(Edge::new(0, 0).is_empty());
+    for (lo, hi) in [(1, 0), (0, 1), (1 << 50, 0), (0, 1 << 31), (1, 1)] {
+        assert!(!Edge::new(lo, hi).is_empty(), "0x{lo:X} 0x{hi:X}");
+    }
+    assert!(!Edge::SELF.is_empty());
+    assert!(!Edge::CROSS_DRIVER.is_empty());
+}
+
 #[test]
 fn setters_clamp_costs_and_mask_nothing_else() {
     let e = Edge::EMPTY
@@ -733,4 +907,51 @@ fn reserved_bits_are_rejected() {
         b.set_edge(0, 2, Edge::CROSS_DRIVER).unwrap_err().code(),
         StatusCode::InvalidArgument
     );
+}
+
+/// Handle intersections are per direction (IREE's `topology_builder.c`):
+/// semaphore and buffer *import* types are what `src` exports and `dst`
+/// imports, *export* types what `dst` exports and `src` imports. A device
+/// that imports nothing gets COPY for the direction it would have to
+/// import; and a flag only one side has counts for neither.
+#[test]
+fn one_sided_handles_and_flags_count_for_neither_direction() {
+    let src = DeviceCapabilities {
+        flags: DeviceCapabilityFlags::P2P_COPY
+            | DeviceCapabilityFlags::PEER_ADDRESSABLE
+            | DeviceCapabilityFlags::UNIFIED_MEMORY,
+        semaphore_export_types: HandleTypes::OPAQUE_FD,
+        buffer_export_types: HandleTypes::DMA_BUF,
+        ..Default::default()
+    };
+    let dst = DeviceCapabilities {
+        semaphore_export_types: HandleTypes::OPAQUE_FD,
+        semaphore_import_types: HandleTypes::OPAQUE_FD,
+        buffer_export_types: HandleTypes::DMA_BUF,
+        buffer_import_types: HandleTypes::SHM,
+        ..Default::default()
+    };
+    let e = edge_from_capabilities(&src, &dst, "amdgpu", "amdgpu", &no_slit());
+    // src -> dst: FD both ways for semaphores; buffers DMA_BUF vs SHM: none.
+    assert_eq!(e.semaphore_import_types(), HandleTypes::OPAQUE_FD);
+    assert_eq!(e.buffer_import_types(), HandleTypes::empty());
+    // dst -> src: src imports nothing.
+    assert_eq!(e.semaphore_export_types(), HandleTypes::empty());
+    assert_eq!(e.buffer_export_types(), HandleTypes::empty());
+    assert_eq!((e.wait_mode(), e.signal_mode()), (Import, Copy));
+    // Only src is peer-addressable, P2P-capable and unified: buffers copy,
+    // and the same-driver costs without P2P (copy 9, latency 8).
+    assert_eq!(
+        (
+            e.buffer_read_mode_noncoherent(),
+            e.buffer_read_mode_coherent()
+        ),
+        (Copy, Copy)
+    );
+    assert_eq!((e.copy_cost(), e.latency_class()), (9, 8));
+    assert!(
+        !e.capabilities()
+            .intersects(TopologyCapabilities::P2P_COPY | TopologyCapabilities::UNIFIED_MEMORY)
+    );
+    assert_eq!(e.hi, 0x0000_0000_0000_0002);
 }

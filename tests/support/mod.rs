@@ -2,6 +2,7 @@
 //! [`requires`]: the skip-or-fail rule of tests that need a system package.
 #![allow(dead_code)]
 
+pub mod notes_oracle;
 pub mod requires;
 
 /// A 64-byte ELF64 AMDGPU HSA header with `EI_ABIVERSION = abi` and `e_flags`.
