@@ -6,6 +6,8 @@
 //! `fixtures/hsaco/broken/` holds one such file for the CLI (see
 //! `fixtures/hsaco/build.sh`).
 
+mod support;
+
 use std::path::{Path, PathBuf};
 
 use amdgpu_hal::StatusCode;
@@ -19,17 +21,7 @@ fn root() -> PathBuf {
 }
 
 fn files(dir: &str, ext: &str) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<_> = std::fs::read_dir(root().join(dir))
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == ext))
-        .map(|path| {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read(&path).unwrap())
-        })
-        .collect();
-    out.sort();
-    out
+    support::fixture_files(dir, ext)
 }
 
 fn is_elf(data: &[u8]) -> bool {

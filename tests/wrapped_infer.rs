@@ -18,17 +18,7 @@ fn expected_format(name: &str) -> String {
 }
 
 fn files(ext: &str) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<_> = std::fs::read_dir(fixture_dir())
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == ext))
-        .map(|path| {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read(&path).unwrap())
-        })
-        .collect();
-    out.sort();
-    out
+    support::fixture_files("fixtures/iree", ext)
 }
 
 fn wrap(image: &[u8], isa: &str) -> Vec<u8> {

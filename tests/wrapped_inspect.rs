@@ -22,17 +22,7 @@ fn root() -> PathBuf {
 }
 
 fn files(dir: &str, ext: &str) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<_> = std::fs::read_dir(root().join(dir))
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == ext))
-        .map(|path| {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read(&path).unwrap())
-        })
-        .collect();
-    out.sort();
-    out
+    support::fixture_files(dir, ext)
 }
 
 /// Kernel facts as `llvm-readelf-19 --notes` prints them (YAML), by symbol:

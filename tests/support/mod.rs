@@ -5,6 +5,23 @@
 pub mod notes_oracle;
 pub mod requires;
 
+/// Every file of the repository folder `dir` whose extension is `ext`, as
+/// (file name, bytes), sorted by name.
+pub fn fixture_files(dir: &str, ext: &str) -> Vec<(String, Vec<u8>)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out: Vec<_> = std::fs::read_dir(root.join(dir))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == ext))
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&path).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 /// A 64-byte ELF64 AMDGPU HSA header with `EI_ABIVERSION = abi` and `e_flags`.
 pub fn amdgpu_header(abi: u8, e_flags: u32) -> Vec<u8> {
     let mut h = vec![0u8; 64];
