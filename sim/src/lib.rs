@@ -27,6 +27,7 @@
 pub mod codes;
 pub mod elf;
 pub mod faults;
+pub mod get_info;
 pub mod hip;
 pub mod hip_memory;
 pub mod hip_module;
