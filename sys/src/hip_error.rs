@@ -3,6 +3,8 @@
 
 #![allow(non_camel_case_types, non_upper_case_globals)]
 
+use core::ffi::CStr;
+
 /// `hipError_t`.
 pub type hipError_t = i32;
 
@@ -15,6 +17,10 @@ pub struct HipErrorEntry {
     pub name: &'static str,
     /// ROCm's description (`hipGetErrorString`).
     pub description: &'static str,
+    /// [`HipErrorEntry::name`] as a C string.
+    pub c_name: &'static CStr,
+    /// [`HipErrorEntry::description`] as a C string.
+    pub c_description: &'static CStr,
 }
 
 macro_rules! hip_errors {
@@ -30,6 +36,8 @@ macro_rules! hip_errors {
             value: $value,
             name: stringify!($name),
             description: $description,
+            c_name: crate::c_str(concat!(stringify!($name), "\0")),
+            c_description: crate::c_str(concat!($description, "\0")),
         }),*];
     };
 }

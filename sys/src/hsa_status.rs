@@ -4,6 +4,8 @@
 
 #![allow(non_camel_case_types)]
 
+use core::ffi::CStr;
+
 /// `hsa_status_t` (a C enum: 4 bytes on every ABI the runtime ships for).
 pub type hsa_status_t = u32;
 
@@ -16,6 +18,8 @@ pub struct HsaStatusEntry {
     pub name: &'static str,
     /// The header's description of it.
     pub description: &'static str,
+    /// `NAME: description` as a C string: what `hsa_status_string` returns.
+    pub status_string: &'static CStr,
 }
 
 macro_rules! hsa_statuses {
@@ -30,6 +34,7 @@ macro_rules! hsa_statuses {
             value: $value,
             name: stringify!($name),
             description: $description,
+            status_string: crate::c_str(concat!(stringify!($name), ": ", $description, "\0")),
         }),*];
     };
 }

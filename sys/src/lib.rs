@@ -37,6 +37,15 @@ pub mod hsa_values;
 pub mod nccl;
 pub mod processors;
 
+/// A NUL-terminated literal as a C string (a missing or inner NUL fails
+/// the build: every caller is a `const` table entry).
+const fn c_str(text: &'static str) -> &'static core::ffi::CStr {
+    match core::ffi::CStr::from_bytes_with_nul(text.as_bytes()) {
+        Ok(c) => c,
+        Err(_) => panic!("not a C string"),
+    }
+}
+
 /// Whether two strings are equal, in a `const` context.
 const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
