@@ -3,7 +3,7 @@
 //! check that all GPU agents of a topology support the same ISAs
 //! (the "ISA Support" part of IREE's `executable.c`).
 
-use crate::backend::{Agent, CallResultExt, Hsa, Isa};
+use crate::backend::{Agent, CallResultExt, Hsa, HsaExt, Isa};
 use crate::codeobj::target_id::{HSA_ISA_PREFIX, check_compatible};
 use crate::codeobj::{Mismatch, ParseFlags, TargetId, TargetKind};
 use crate::status::{Result, Status};

@@ -26,7 +26,7 @@ use clap::Args;
 use super::devices::PoolBasics;
 use super::{GlobalArgs, write_error};
 use crate::backend::{
-    Agent, Backend, CallResultExt, DeviceType, GlobalFlags, HipDeviceProps, HipError, Hsa,
+    Agent, Backend, CallResultExt, DeviceType, GlobalFlags, HipDeviceProps, HipError, Hsa, HsaExt,
     HsaResult, HsaStatus, LinkType, Profile, RoundingMode, Segment,
 };
 use crate::status::{Result, Status};
@@ -119,7 +119,7 @@ fn hsa_agent(
     id: String,
     gpu_ordinal: Option<i32>,
 ) -> Result<AgentDesc> {
-    let hsa = backend.hsa();
+    let hsa = backend.hsa()?;
     let kind = match hsa
         .agent_device_type(agent)
         .call_status("hsa_agent_get_info(DEVICE)")?
@@ -288,7 +288,7 @@ fn hip_desc(backend: &Backend, ordinal: i32, agent_uuid: &str) -> Result<Option<
 /// Describes every agent and link an HSA backend reports; with `hip_usable`,
 /// each GPU agent's HIP properties too.
 fn capture_hsa(backend: &Backend, hip_usable: bool) -> Result<(Vec<AgentDesc>, Vec<LinkDesc>)> {
-    let hsa: &dyn Hsa = backend.hsa();
+    let hsa: &dyn Hsa = backend.hsa()?;
     let handles = hsa.iterate_agents().call_status("hsa_iterate_agents")?;
     let mut agents = Vec::with_capacity(handles.len());
     let (mut cpus, mut gpus) = (0, 0);
@@ -386,7 +386,7 @@ pub fn capture(backend: &Backend, name: &str, description: Option<&str>) -> Resu
     let (agents, links) = if hip_based {
         super::capture_hip::capture_hip(backend)?
     } else {
-        let hsa = backend.hsa();
+        let hsa = backend.hsa()?;
         hsa.init().call_status("hsa_init")?;
         // HIP may be unusable where HSA works (and the other way round):
         // then the agents are described without their HIP properties.

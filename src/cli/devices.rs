@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::{GlobalArgs, write_error, write_json};
 use crate::backend::{
-    Agent, Backend, CallResultExt, DeviceType, GlobalFlags, Hsa, MemoryPool, Segment,
+    Agent, Backend, CallResultExt, DeviceType, GlobalFlags, Hsa, HsaExt, MemoryPool, Segment,
 };
 use crate::escape::Escaped;
 use crate::status::{Result, Status};
@@ -197,7 +197,7 @@ pub fn list_agents(backend: &Backend) -> Result<DevicesJson> {
 /// name; HSA is initialized for the walk and shut down after it (also on
 /// failure).
 pub fn list_hsa_agents(backend: &Backend) -> Result<Vec<AgentJson>> {
-    let hsa = backend.hsa();
+    let hsa = backend.hsa()?;
     hsa.init().call_status("hsa_init")?;
     let walk = (|| {
         let mut agents = Vec::new();

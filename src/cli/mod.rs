@@ -152,7 +152,7 @@ impl GlobalArgs {
                 let backend = Backend::new(
                     hip::HIP_BACKEND_NAME,
                     sim.machine(),
-                    sim.hsa_arc(),
+                    sim.hsa_arc()?,
                     sim.hip_arc(),
                 );
                 Ok(match sim.ccl_arc() {

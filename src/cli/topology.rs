@@ -51,7 +51,7 @@ pub fn run(global: &GlobalArgs, args: &TopologyArgs, out: &mut dyn Write) -> Res
     if identities.is_empty() {
         return Err(super::no_gpu(backend.machine(), backend.name()));
     }
-    let hsa = backend.hsa_arc();
+    let hsa = backend.hsa_arc()?;
     hsa.init().call_status("hsa_init")?;
     let rendered = create_gpu_agent_group(&hsa, Arc::new(FrontierTracker::default()))
         .annotate_with(|| {
