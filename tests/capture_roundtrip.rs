@@ -10,7 +10,7 @@
 //! link classes (`topology`), the same NUMA nodes, and the same `load` up to
 //! the handles and addresses HSA assigns.
 
-use amdgpu_hal::backend::{Backend, CallResultExt};
+use amdgpu_hal::backend::{Backend, CallResultExt, HsaExt};
 use amdgpu_hal::cli::capture::{capture, to_toml};
 use amdgpu_hal::cli::devices::list_agents;
 use amdgpu_hal::cli::{Cli, run};
@@ -191,7 +191,7 @@ fn devices_json(backend: &Backend) -> serde_json::Value {
 
 /// Every (agent, other agent's pool) link, as the HAL reads it.
 fn links(backend: &Backend) -> Vec<String> {
-    let hsa = backend.hsa();
+    let hsa = backend.hsa().unwrap();
     hsa.init().call_status("hsa_init").unwrap();
     let agents = hsa.iterate_agents().unwrap();
     let mut out = Vec::new();

@@ -2,17 +2,20 @@
 //! path of creation, enumeration, the device dump and device selection, with
 //! the exact codes, message words and call order.
 
+mod mocks;
+
 use std::sync::{Arc, Mutex};
 
 use amdgpu_hal::StatusCode;
 use amdgpu_hal::backend::{
     Ccl, CclError, Hip, HipDevice, HipDeviceAttribute, HipDeviceProps, HipError, HipP2pAttribute,
-    HipUuid, MockCcl, MockHip,
+    HipUuid,
 };
 use amdgpu_hal::hip::rccl::rccl_not_available;
 use amdgpu_hal::hip::search_paths::{hip_library_candidates, load_first};
 use amdgpu_hal::hip::{DeviceId, HipDriver, HipOptions, LoadedHip};
 use amdgpu_hal::status::Status;
+use mocks::{MockCcl, MockHip};
 
 type Log = Arc<Mutex<Vec<String>>>;
 

@@ -3,11 +3,14 @@
 //! list of k distinct paths gives a logical device of k physical devices in
 //! that order.
 
+mod mocks;
+
 use std::sync::Arc;
 
-use amdgpu_hal::backend::{HipDevice, HipError, HipUuid, MockHip};
+use amdgpu_hal::backend::{HipDevice, HipError, HipUuid};
 use amdgpu_hal::hip::rccl::rccl_not_available;
 use amdgpu_hal::hip::{HipDriver, HipOptions, LoadedHip};
+use mocks::MockHip;
 use proptest::prelude::*;
 
 fn driver(uuids: Vec<[u8; 16]>) -> HipDriver {

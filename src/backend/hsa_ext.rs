@@ -181,9 +181,14 @@ pub trait HsaExt: Hsa {
         u32_of(|out| self.isa_get_info_alt(isa, IsaInfo::NameLength, out))
     }
     /// `HSA_ISA_INFO_NAME`, e.g. `amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-`,
-    /// sized by its length attribute.
+    /// sized by its length attribute (asked first).
     fn isa_name(&self, isa: Isa) -> HsaResult<String> {
         let length = self.isa_name_length(isa)?;
+        self.isa_name_of_length(isa, length)
+    }
+    /// `HSA_ISA_INFO_NAME` for a caller that already asked
+    /// `HSA_ISA_INFO_NAME_LENGTH` (`length`, NUL included).
+    fn isa_name_of_length(&self, isa: Isa, length: u32) -> HsaResult<String> {
         name_of(length, |out| self.isa_get_info_alt(isa, IsaInfo::Name, out))
     }
     /// `HSA_ISA_INFO_WORKGROUP_MAX_SIZE`.
