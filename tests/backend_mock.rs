@@ -30,7 +30,7 @@ fn agent_walk(agents: &[(u64, DeviceType, u32)]) -> (MockHsa, Sequence) {
             .withf(move |a, attribute, _| (*a, *attribute) == (Agent(agent), AgentInfo::Device))
             .times(1)
             .in_sequence(&mut seq)
-            .returning(move |_, _, out| answer(out, kind));
+            .returning(move |_, _, out| answer(out, kind.raw()));
         if matches!(kind, DeviceType::Cpu | DeviceType::Gpu) {
             hsa.expect_agent_get_info()
                 .withf(move |a, attribute, _| (*a, *attribute) == (Agent(agent), AgentInfo::Node))
@@ -80,7 +80,7 @@ fn a_failed_query_ends_the_walk_with_the_mapped_status() {
         .withf(|a, attribute, _| (*a, *attribute) == (Agent(1), AgentInfo::Device))
         .times(1)
         .in_sequence(&mut seq)
-        .returning(|_, _, out| answer(out, DeviceType::Gpu));
+        .returning(|_, _, out| answer(out, DeviceType::Gpu.raw()));
     hsa.expect_agent_get_info()
         .withf(|_, attribute, _| *attribute == AgentInfo::Node)
         .times(1)

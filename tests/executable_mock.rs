@@ -17,7 +17,7 @@ use amdgpu_hal::backend::{
     LoadedCodeObjectInfo, MemoryPool, MemoryPoolInfo, Profile, RoundingMode, Segment, SymbolKind,
 };
 use amdgpu_hal::executable::{ExecutableParams, create};
-use mocks::{MockHsa, answer};
+use mocks::{MockHsa, answer, answer_text};
 
 const GFX942: &[u8] =
     include_bytes!("../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
@@ -50,7 +50,7 @@ fn scripted(fail: Fail) -> (MockHsa, Log) {
     m.expect_isa_get_info_alt()
         .returning(|_, attribute, out| match attribute {
             IsaInfo::NameLength => answer(out, ISA_NAME.len() as u32 + 1),
-            IsaInfo::Name => answer(out, ISA_NAME),
+            IsaInfo::Name => answer_text(out, ISA_NAME),
             IsaInfo::WorkgroupMaxSize => answer(out, 1024u32),
             IsaInfo::WorkgroupMaxDim => answer(out, [1024u16; 3]),
             other => panic!("not scripted: {other:?}"),
@@ -63,8 +63,8 @@ fn scripted(fail: Fail) -> (MockHsa, Log) {
         });
     m.expect_agent_get_info()
         .returning(|_, attribute, out| match attribute {
-            AgentInfo::Profile => answer(out, Profile::Full),
-            AgentInfo::DefaultFloatRoundingMode => answer(out, RoundingMode::Near),
+            AgentInfo::Profile => answer(out, Profile::Full.raw()),
+            AgentInfo::DefaultFloatRoundingMode => answer(out, RoundingMode::Near.raw()),
             other => panic!("not scripted: {other:?}"),
         });
     let l = log.clone();
@@ -120,7 +120,8 @@ fn scripted(fail: Fail) -> (MockHsa, Log) {
                     SymbolKind::Variable
                 } else {
                     SymbolKind::Kernel
-                },
+                }
+                .raw(),
             ),
             ExecutableSymbolInfo::PrivateSegmentSize => answer(out, 0u32),
             ExecutableSymbolInfo::GroupSegmentSize => answer(out, 16u32),
@@ -137,7 +138,7 @@ fn scripted(fail: Fail) -> (MockHsa, Log) {
         .returning(|a| Ok(vec![MemoryPool(a.0 * 10), MemoryPool(a.0 * 10 + 1)]));
     m.expect_memory_pool_get_info()
         .returning(|p, attribute, out| match attribute {
-            MemoryPoolInfo::Segment => answer(out, Segment::Global),
+            MemoryPoolInfo::Segment => answer(out, Segment::Global.raw()),
             MemoryPoolInfo::RuntimeAllocAllowed => answer(out, true),
             MemoryPoolInfo::GlobalFlags => answer(
                 out,
@@ -145,7 +146,8 @@ fn scripted(fail: Fail) -> (MockHsa, Log) {
                     GlobalFlags::FINE_GRAINED
                 } else {
                     GlobalFlags::COARSE_GRAINED
-                },
+                }
+                .bits(),
             ),
             other => panic!("not scripted: {other:?}"),
         });
@@ -172,7 +174,7 @@ fn scripted(fail: Fail) -> (MockHsa, Log) {
         .returning(|_| Ok(vec![LoadedCodeObject(1001), LoadedCodeObject(1002)]));
     m.expect_loaded_code_object_get_info()
         .returning(|l, attribute, out| match attribute {
-            LoadedCodeObjectInfo::Agent => answer(out, Agent(l.0 - 1000)),
+            LoadedCodeObjectInfo::Agent => answer(out, l.0 - 1000),
             LoadedCodeObjectInfo::LoadDelta => answer(out, (l.0 as i64) << 20),
             LoadedCodeObjectInfo::LoadSize => answer(out, 0x4000u64),
             other => panic!("not scripted: {other:?}"),

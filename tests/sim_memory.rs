@@ -209,7 +209,7 @@ fn access_and_link_info_follow_the_description() {
     );
     let link = hsa.agent_memory_pool_link_info(gpu0, gpu1_vram).unwrap();
     assert_eq!(link.len(), 1);
-    assert_eq!(link[0].link_type, LinkType::Xgmi);
+    assert_eq!(link[0].link_type(), LinkType::Xgmi);
     assert_eq!(link[0].numa_distance, 15);
     assert_eq!(link[0].max_bandwidth, 64000);
     let host_pool = hsa.agent_iterate_memory_pools(cpu0).unwrap()[0];
@@ -219,7 +219,7 @@ fn access_and_link_info_follow_the_description() {
     );
     let path = hsa.agent_memory_pool_link_info(gpu4, host_pool).unwrap();
     assert_eq!(path.len(), 2);
-    assert!(path.iter().all(|hop| hop.link_type == LinkType::Pcie));
+    assert!(path.iter().all(|hop| hop.link_type() == LinkType::Pcie));
     let ptr = hsa.memory_pool_allocate(gpu1_vram, 4096, 0).unwrap();
     hsa.agents_allow_access(&[gpu0], ptr).unwrap();
     assert_eq!(

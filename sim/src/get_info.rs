@@ -26,8 +26,10 @@ use crate::machine::AgentKind;
 use crate::node::Sim;
 use crate::validate::Link;
 
-/// A value in the native byte order C reads it in.
-trait CBytes {
+/// A value as the bytes C reads it from: native byte order, arrays
+/// element by element, `bool` as one byte.
+pub trait CBytes {
+    /// The value's bytes.
     fn c_bytes(&self) -> Vec<u8>;
 }
 

@@ -18,8 +18,7 @@ use super::handles::{Agent, ExecutableSymbol, Isa, LoadedCodeObject, MemoryPool}
 use super::hsa::{Hsa, HsaResult};
 use super::hsa_status::HsaStatus;
 use super::hsa_types::{
-    DeviceType, GlobalFlags, LinkInfo, LinkType, PoolAccess, Profile, RoundingMode, Segment,
-    SymbolKind,
+    DeviceType, GlobalFlags, LinkInfo, PoolAccess, Profile, RoundingMode, Segment, SymbolKind,
 };
 
 /// Longest ISA or symbol name read (bytes, NUL included).
@@ -90,7 +89,7 @@ fn link_of(hop: &[u8]) -> LinkInfo {
         atomic_support_32bit: flag(16),
         atomic_support_64bit: flag(17),
         coherent_support: flag(18),
-        link_type: LinkType::from_raw(word(20)),
+        link_type: word(20),
         numa_distance: word(24),
     }
 }

@@ -30,28 +30,9 @@ bitflags::bitflags! {
 }
 
 /// `hsa_amd_memory_pool_link_info_t`: one hop of the path from an agent to a
-/// memory pool (`HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO` fills one per hop).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct LinkInfo {
-    /// Minimum transfer latency (ns); 0 when the runtime does not know.
-    pub min_latency: u32,
-    /// Maximum transfer latency (ns).
-    pub max_latency: u32,
-    /// Minimum link bandwidth (MB/s).
-    pub min_bandwidth: u32,
-    /// Maximum link bandwidth (MB/s).
-    pub max_bandwidth: u32,
-    /// 32-bit atomics across the link.
-    pub atomic_support_32bit: bool,
-    /// 64-bit atomics across the link.
-    pub atomic_support_64bit: bool,
-    /// Cache coherence across the link.
-    pub coherent_support: bool,
-    /// The link's physical type.
-    pub link_type: LinkType,
-    /// The NUMA distance of the hop (ACPI SLIT-like: 10 = local).
-    pub numa_distance: u32,
-}
+/// memory pool (`HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO` gives one per
+/// hop); `link_type()` is its link type as [`LinkType`].
+pub use amdgpu_sys::hsa_types::hsa_amd_memory_pool_link_info_t as LinkInfo;
 
 #[cfg(test)]
 mod tests {

@@ -352,7 +352,7 @@ fn capture_hsa(backend: &Backend, hip_usable: bool) -> Result<(Vec<AgentDesc>, V
                 .call_status("hsa_amd_agent_memory_pool_get_info(LINK_INFO)")?;
             let (Some(first), Some(link_type)) = (
                 hops.first(),
-                hops.first().and_then(|h| link_type_desc(h.link_type)),
+                hops.first().and_then(|h| link_type_desc(h.link_type())),
             ) else {
                 continue;
             };

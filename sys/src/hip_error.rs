@@ -3,46 +3,15 @@
 
 #![allow(non_camel_case_types, non_upper_case_globals)]
 
-use core::ffi::CStr;
-
 /// `hipError_t`.
 pub type hipError_t = i32;
 
-/// One error of the header.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HipErrorEntry {
-    /// The value.
-    pub value: hipError_t,
-    /// The enumerator (`hipGetErrorName`), e.g. `hipErrorNoDevice`.
-    pub name: &'static str,
-    /// ROCm's description (`hipGetErrorString`).
-    pub description: &'static str,
-    /// [`HipErrorEntry::name`] as a C string.
-    pub c_name: &'static CStr,
-    /// [`HipErrorEntry::description`] as a C string.
-    pub c_description: &'static CStr,
-}
-
-macro_rules! hip_errors {
-    ($($name:ident = $value:literal, $description:literal;)*) => {
-        $(
-            #[doc = concat!("`", stringify!($name), "`: ", $description, ".")]
-            pub const $name: hipError_t = $value;
-        )*
-
-        /// Every error the header defines, `hipSuccess` first. Deprecated
-        /// aliases share their value with the name listed here.
-        pub const HIP_ERRORS: &[HipErrorEntry] = &[$(HipErrorEntry {
-            value: $value,
-            name: stringify!($name),
-            description: $description,
-            c_name: crate::c_str(concat!(stringify!($name), "\0")),
-            c_description: crate::c_str(concat!($description, "\0")),
-        }),*];
-    };
-}
-
-hip_errors! {
+crate::codes::code_table! {
+    /// Every error the header defines, `hipSuccess` first. Deprecated
+    /// aliases share their value with the name listed here.
+    HIP_ERRORS,
+    /// The header's entry for `value`, if it defines it.
+    hip_error_entry: hipError_t {
     hipSuccess = 0, "no error";
     hipErrorInvalidValue = 1, "invalid argument";
     hipErrorOutOfMemory = 2, "out of memory";
@@ -125,34 +94,23 @@ hip_errors! {
     hipErrorUnknown = 999, "unknown error";
     hipErrorRuntimeMemory = 1052, "runtime memory call returned error";
     hipErrorRuntimeOther = 1053, "runtime call other than memory returned error";
+    }
 }
 
 /// `hipErrorInvalidResourceHandle`: the deprecated name of [`hipErrorInvalidHandle`].
 pub const hipErrorInvalidResourceHandle: hipError_t = hipErrorInvalidHandle;
-
-/// The header's entry for `value`, if it defines it.
-pub const fn hip_error_entry(value: hipError_t) -> Option<&'static HipErrorEntry> {
-    let mut i = 0;
-    while i < HIP_ERRORS.len() {
-        if HIP_ERRORS[i].value == value {
-            return Some(&HIP_ERRORS[i]);
-        }
-        i += 1;
-    }
-    None
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn every_value_is_listed_once_and_found() {
-        for (i, entry) in HIP_ERRORS.iter().enumerate() {
-            assert_eq!(hip_error_entry(entry.value), Some(entry));
-            assert!(entry.name.starts_with("hip"));
-            assert!(HIP_ERRORS[..i].iter().all(|e| e.value != entry.value));
-        }
+    fn names_and_texts_are_rocms() {
+        let entry = hip_error_entry(hipErrorNoDevice).expect("listed");
+        assert_eq!(
+            (entry.name, entry.description),
+            ("hipErrorNoDevice", "no ROCm-capable device is detected")
+        );
         assert_eq!(hip_error_entry(4242), None);
     }
 }

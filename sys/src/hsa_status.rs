@@ -4,42 +4,14 @@
 
 #![allow(non_camel_case_types)]
 
-use core::ffi::CStr;
-
 /// `hsa_status_t` (a C enum: 4 bytes on every ABI the runtime ships for).
 pub type hsa_status_t = u32;
 
-/// One status of the headers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HsaStatusEntry {
-    /// The value.
-    pub value: hsa_status_t,
-    /// The enumerator, e.g. `HSA_STATUS_ERROR_INVALID_ARGUMENT`.
-    pub name: &'static str,
-    /// The header's description of it.
-    pub description: &'static str,
-    /// `NAME: description` as a C string: what `hsa_status_string` returns.
-    pub status_string: &'static CStr,
-}
-
-macro_rules! hsa_statuses {
-    ($($name:ident = $value:literal, $description:literal;)*) => {
-        $(
-            #[doc = concat!("`", stringify!($name), "`: ", $description)]
-            pub const $name: hsa_status_t = $value;
-        )*
-
-        /// Every status the headers define, `HSA_STATUS_SUCCESS` first.
-        pub const HSA_STATUSES: &[HsaStatusEntry] = &[$(HsaStatusEntry {
-            value: $value,
-            name: stringify!($name),
-            description: $description,
-            status_string: crate::c_str(concat!(stringify!($name), ": ", $description, "\0")),
-        }),*];
-    };
-}
-
-hsa_statuses! {
+crate::codes::code_table! {
+    /// Every status the headers define, `HSA_STATUS_SUCCESS` first.
+    HSA_STATUSES,
+    /// The headers' entry for `value`, if they define it.
+    hsa_status_entry: hsa_status_t {
     HSA_STATUS_SUCCESS = 0x0, "The function has been executed successfully.";
     HSA_STATUS_INFO_BREAK = 0x1,
         "A traversal over a list of elements has been interrupted by the application before completing.";
@@ -93,18 +65,7 @@ hsa_statuses! {
     HSA_STATUS_ERROR_MEMORY_FAULT = 43, "Agent attempted to access an inaccessible address.";
     HSA_STATUS_CU_MASK_REDUCED = 44,
         "The CU mask was successfully set but the mask attempted to enable a CU which was disabled for the process.";
-}
-
-/// The headers' entry for `value`, if they define it.
-pub const fn hsa_status_entry(value: hsa_status_t) -> Option<&'static HsaStatusEntry> {
-    let mut i = 0;
-    while i < HSA_STATUSES.len() {
-        if HSA_STATUSES[i].value == value {
-            return Some(&HSA_STATUSES[i]);
-        }
-        i += 1;
     }
-    None
 }
 
 #[cfg(test)]
@@ -112,13 +73,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_value_is_listed_once_and_found() {
-        for (i, entry) in HSA_STATUSES.iter().enumerate() {
-            assert_eq!(hsa_status_entry(entry.value), Some(entry));
-            assert!(entry.name.starts_with("HSA_STATUS_"));
-            assert!(HSA_STATUSES[..i].iter().all(|e| e.value != entry.value));
-        }
+    fn status_strings_are_name_and_description() {
+        let entry = hsa_status_entry(HSA_STATUS_ERROR_NOT_INITIALIZED).expect("listed");
+        assert_eq!(entry.value, 0x100B);
+        assert_eq!(
+            entry.c_text.to_str(),
+            Ok(
+                "HSA_STATUS_ERROR_NOT_INITIALIZED: An API other than hsa_init has been invoked while the reference count of the HSA runtime is 0."
+            )
+        );
         assert_eq!(hsa_status_entry(0x7777), None);
-        assert_eq!(HSA_STATUS_ERROR_NOT_INITIALIZED, 0x100B);
     }
 }

@@ -9,6 +9,7 @@ use core::ffi::c_void;
 use core::mem::offset_of;
 
 use crate::hsa_status::hsa_status_t;
+use crate::hsa_values::LinkType;
 
 macro_rules! handles {
     ($($(#[$doc:meta])* $name:ident;)*) => {$(
@@ -83,6 +84,13 @@ pub struct hsa_amd_memory_pool_link_info_t {
     pub link_type: u32,
     /// NUMA distance of the hop.
     pub numa_distance: u32,
+}
+
+impl hsa_amd_memory_pool_link_info_t {
+    /// [`Self::link_type`] as its enum.
+    pub const fn link_type(&self) -> LinkType {
+        LinkType::from_raw(self.link_type)
+    }
 }
 
 /// `sizeof(hsa_amd_memory_pool_link_info_t)`.

@@ -6,7 +6,8 @@
 //! (`amdgpu-sim`) and the simulator as a C library (`amdgpu-sim-ffi`).
 //!
 //! - [`hsa_status`], [`hip_error`], [`nccl`]: `hsa_status_t`, `hipError_t`
-//!   and `ncclResult_t`, every value with its C name and description.
+//!   and `ncclResult_t`, every value with its C name (and for HSA and HIP
+//!   its description, [`codes::CodeEntry`]).
 //! - [`hsa_types`]: the `repr(C)` HSA structs (handles, `hsa_dim3_t`,
 //!   `hsa_amd_memory_pool_link_info_t`, the AMD loader table) with their
 //!   sizes and offsets asserted at compile time.
@@ -28,6 +29,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod codes;
 pub mod hip_error;
 pub mod hip_types;
 pub mod hsa_info;

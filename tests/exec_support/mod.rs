@@ -20,7 +20,7 @@ use amdgpu_hal::backend::{
 #[path = "../mocks/mod.rs"]
 mod mocks;
 #[allow(unused_imports)] // each test binary uses some of them
-pub use mocks::{MockHsa, answer, answer_cut};
+pub use mocks::{MockHsa, answer, answer_cut, answer_text};
 
 /// A query the scripted node does not answer: the HAL should not ask it
 /// (as a mock without an expectation for it would fail).
@@ -220,12 +220,12 @@ pub fn node(config: NodeConfig) -> (MockHsa, Node) {
             DeviceType::Cpu
         } else {
             DeviceType::Gpu
-        }),
+        }.raw()),
         AgentInfo::Node => answer(out, 0u32),
         AgentInfo::Profile => answer(out, gpu_ordinal(a)
             .and_then(|o| c.profiles.get(o).copied())
-            .unwrap_or(Profile::Full)),
-        AgentInfo::DefaultFloatRoundingMode => answer(out, RoundingMode::Near),
+            .unwrap_or(Profile::Full).raw()),
+        AgentInfo::DefaultFloatRoundingMode => answer(out, RoundingMode::Near.raw()),
         other => unexpected(other),
     });
     gated!([n, c] expect_agent_iterate_isas, "hsa_agent_iterate_isas", |a| {
@@ -239,7 +239,7 @@ pub fn node(config: NodeConfig) -> (MockHsa, Node) {
         let name = || c.gpu_isas.get((isa.0 - 1000) as usize).ok_or(HsaStatus::ErrorInvalidIsa);
         match attribute {
             IsaInfo::NameLength => answer(out, name()?.len() as u32 + 1),
-            IsaInfo::Name => answer(out, name()?.as_str()),
+            IsaInfo::Name => answer_text(out, name()?),
             IsaInfo::WorkgroupMaxSize => answer(out, 1024u32),
             IsaInfo::WorkgroupMaxDim => answer(out, [1024u16; 3]),
             other => unexpected(other),
@@ -251,13 +251,13 @@ pub fn node(config: NodeConfig) -> (MockHsa, Node) {
         MemoryPool(a.0 * 10 + 1)
     ]));
     gated!([n, c] expect_memory_pool_get_info, "hsa_amd_memory_pool_get_info", |p, attribute, out| match attribute {
-        MemoryPoolInfo::Segment => answer(out, Segment::Global),
+        MemoryPoolInfo::Segment => answer(out, Segment::Global.raw()),
         MemoryPoolInfo::RuntimeAllocAllowed => answer(out, true),
         MemoryPoolInfo::GlobalFlags => answer(out, if p.0 % 10 == 0 {
             GlobalFlags::FINE_GRAINED
         } else {
             GlobalFlags::COARSE_GRAINED
-        }),
+        }.bits()),
         other => unexpected(other),
     });
     gated!([n, c] expect_memory_pool_allocate, "hsa_amd_memory_pool_allocate", |pool, size, flags| {
@@ -377,6 +377,7 @@ pub fn node(config: NodeConfig) -> (MockHsa, Node) {
             } else {
                 SymbolKind::Variable
             }
+            .raw()
         ))?),
         ExecutableSymbolInfo::KernelObject => answer(out, with_symbol(n, s, |_, _, agent| Ok(
             (agent.0 << 32) | (s.0 * 64 + 0x1000)
@@ -408,7 +409,7 @@ pub fn node(config: NodeConfig) -> (MockHsa, Node) {
             .lock()
             .loaded
             .get(&l.0)
-            .map(|(_, a)| *a)
+            .map(|(_, a)| a.0)
             .ok_or(HsaStatus::ErrorInvalidArgument)?),
         LoadedCodeObjectInfo::LoadDelta => answer(out, (l.0 as i64) << 20),
         LoadedCodeObjectInfo::LoadSize => answer(out, 0x4000u64),

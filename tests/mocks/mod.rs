@@ -5,12 +5,12 @@
 #![allow(dead_code)]
 
 use amdgpu_hal::backend::{
-    Agent, AgentInfo, AgentMemoryPoolInfo, CclError, CodeObjectReader, DevicePtr, DeviceType,
-    Executable, ExecutableSymbol, ExecutableSymbolInfo, GlobalFlags, HipDevice, HipDeviceAttribute,
-    HipDeviceProps, HipError, HipP2pAttribute, HipResult, HipUuid, HsaResult, Isa, IsaInfo,
-    LoadedCodeObject, LoadedCodeObjectInfo, MemoryPool, MemoryPoolInfo, PoolAccess, Profile,
-    RoundingMode, Segment, SymbolKind, write_info,
+    Agent, AgentInfo, AgentMemoryPoolInfo, CclError, CodeObjectReader, DevicePtr, Executable,
+    ExecutableSymbol, ExecutableSymbolInfo, HipDevice, HipDeviceAttribute, HipDeviceProps,
+    HipError, HipP2pAttribute, HipResult, HipUuid, HsaResult, Isa, IsaInfo, LoadedCodeObject,
+    LoadedCodeObjectInfo, MemoryPool, MemoryPoolInfo, Profile, RoundingMode, write_info,
 };
+use amdgpu_sim::get_info::CBytes;
 
 mockall::mock! {
     /// The HSA runtime, scripted.
@@ -105,84 +105,23 @@ mockall::mock! {
     }
 }
 
-/// An HSA info value a mock answers, as the C call writes it.
-pub trait InfoValue {
-    /// The value in its C layout.
-    fn c_bytes(&self) -> Vec<u8>;
-}
-
-macro_rules! integers {
-    ($($t:ty),*) => {$(
-        impl InfoValue for $t {
-            fn c_bytes(&self) -> Vec<u8> {
-                self.to_ne_bytes().to_vec()
-            }
-        }
-    )*};
-}
-integers!(u16, u32, u64, i64, usize);
-
-impl InfoValue for bool {
-    fn c_bytes(&self) -> Vec<u8> {
-        vec![u8::from(*self)]
-    }
-}
-
-impl<T: InfoValue, const N: usize> InfoValue for [T; N] {
-    fn c_bytes(&self) -> Vec<u8> {
-        self.iter().flat_map(InfoValue::c_bytes).collect()
-    }
-}
-
-impl InfoValue for Agent {
-    fn c_bytes(&self) -> Vec<u8> {
-        self.0.c_bytes()
-    }
-}
-
-macro_rules! c_enums {
-    ($($t:ty),*) => {$(
-        impl InfoValue for $t {
-            fn c_bytes(&self) -> Vec<u8> {
-                self.raw().c_bytes()
-            }
-        }
-    )*};
-}
-c_enums!(
-    DeviceType,
-    Profile,
-    RoundingMode,
-    Segment,
-    PoolAccess,
-    SymbolKind
-);
-
-impl InfoValue for GlobalFlags {
-    fn c_bytes(&self) -> Vec<u8> {
-        self.bits().c_bytes()
-    }
-}
-
-/// Text as a C string: its bytes and a NUL (a `char[N]` attribute or an
-/// ISA name).
-impl InfoValue for &str {
-    fn c_bytes(&self) -> Vec<u8> {
-        [self.as_bytes(), &[0]].concat()
-    }
-}
-
-/// Answers an info query with `value` (`HSA_STATUS_ERROR_INVALID_ARGUMENT`
-/// when it does not fit `out`, as every backend answers).
-pub fn answer(out: &mut [u8], value: impl InfoValue) -> HsaResult<()> {
+/// Answers an info query with `value` in its C layout (`amdgpu-sim`'s
+/// encoding; a C enum as its `raw()`), `HSA_STATUS_ERROR_INVALID_ARGUMENT`
+/// when it does not fit `out`, as every backend answers.
+pub fn answer(out: &mut [u8], value: impl CBytes) -> HsaResult<()> {
     write_info(&value.c_bytes(), out)
 }
 
-/// Answers with as much of `value` as `out` holds: a runtime that writes
-/// the length it reported even when the value is longer.
-pub fn answer_cut(out: &mut [u8], value: impl InfoValue) -> HsaResult<()> {
-    let bytes = value.c_bytes();
-    let n = bytes.len().min(out.len());
-    out[..n].copy_from_slice(&bytes[..n]);
+/// Answers with text as a C string: its bytes and a NUL (a `char[N]`
+/// attribute or an ISA name).
+pub fn answer_text(out: &mut [u8], text: &str) -> HsaResult<()> {
+    write_info(&[text.as_bytes(), &[0]].concat(), out)
+}
+
+/// Answers with as much of `text` as `out` holds: a runtime that writes
+/// the length it reported even when the name is longer.
+pub fn answer_cut(out: &mut [u8], text: &str) -> HsaResult<()> {
+    let n = text.len().min(out.len());
+    out[..n].copy_from_slice(&text.as_bytes()[..n]);
     Ok(())
 }

@@ -9,7 +9,7 @@ use amdgpu_sys::hsa_status::hsa_status_entry;
 
 /// `hsa_status_string`'s text (`NAME: description`), if the headers define `status`.
 pub(crate) fn hsa_status_string(status: u32) -> Option<&'static CStr> {
-    hsa_status_entry(status).map(|entry| entry.status_string)
+    hsa_status_entry(status).map(|entry| entry.c_text)
 }
 
 /// `hipGetErrorName`'s and `hipGetErrorString`'s texts, if the header defines `error`.
