@@ -10,7 +10,7 @@ use amdgpu_hal::amdgpu::isa::{self, FormatSupport, MAX_AGENT_ISAS};
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
 use amdgpu_hal::backend::{Agent, HsaStatus, Isa, MockHsa};
-use amdgpu_hal::executable::{Executable, ExecutableParams, GlobalBuffer, create};
+use amdgpu_hal::amdgpu::executable::{Executable, ExecutableParams, GlobalBuffer, create};
 use exec_support::{NodeConfig, Synthetic, node, synthetic_hsaco, topology};
 
 #[test]

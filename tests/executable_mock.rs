@@ -6,7 +6,7 @@
 use std::sync::{Arc, Mutex};
 
 use amdgpu_hal::StatusCode;
-use amdgpu_hal::amdgpu::agents::Topology;
+use amdgpu_hal::amdgpu::agents::AgentTopology;
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
 use amdgpu_hal::backend::{
@@ -14,7 +14,7 @@ use amdgpu_hal::backend::{
     HsaStatus, Isa, LoadedCodeObject, MemoryPool, MockHsa, Profile, RoundingMode, Segment,
     SymbolKind,
 };
-use amdgpu_hal::executable::{ExecutableParams, create};
+use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 
 const GFX942: &[u8] =
     include_bytes!("../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
@@ -164,8 +164,8 @@ fn scripted(fail: Fail) -> (MockHsa, Log) {
     (m, log)
 }
 
-fn topology() -> Topology {
-    Topology::new(vec![Agent(50)], vec![Agent(1), Agent(2)], vec![0, 0], 2).unwrap()
+fn topology() -> AgentTopology {
+    AgentTopology::new(vec![Agent(50)], vec![Agent(1), Agent(2)], vec![0, 0], 2).unwrap()
 }
 
 fn params(data: &[u8]) -> ExecutableParams<'_> {

@@ -9,10 +9,10 @@ mod sweep;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use amdgpu_hal::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, Topology};
+use amdgpu_hal::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, AgentTopology};
 use amdgpu_hal::backend::{CallResultExt, Hsa};
 use amdgpu_hal::cli::load::{LoadArgs, load};
-use amdgpu_hal::device::amdgpu::{AmdgpuDevice, create_gpu_agent_group, hsa_numa_distances};
+use amdgpu_hal::amdgpu::device::{AmdgpuDevice, create_gpu_agent_group, hsa_numa_distances};
 use amdgpu_hal::device::{FrontierTracker, HalDevice};
 use amdgpu_hal::group::DeviceGroupBuilder;
 use amdgpu_hal::hip::{DeviceId, HipDriver, HipOptions};
@@ -111,12 +111,12 @@ fn amd1_for(machine: &Machine) -> PathBuf {
 fn paths() -> Vec<Path> {
     vec![
         Path {
-            name: "HSA agent walk (Topology::from_backend)",
+            name: "HSA agent walk (AgentTopology::from_backend)",
             families: HSA,
             tolerated: &[],
             run: |node| {
                 initialized(node, |hsa| {
-                    Topology::from_backend(hsa.as_ref(), DEFAULT_GPU_AGENT_QUEUE_COUNT)
+                    AgentTopology::from_backend(hsa.as_ref(), DEFAULT_GPU_AGENT_QUEUE_COUNT)
                 })
             },
         },

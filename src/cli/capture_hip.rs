@@ -181,7 +181,7 @@ fn numa_distances(backend: &Backend) -> Result<Box<dyn NumaDistances>> {
     if hsa.init().is_err() {
         return Ok(platform_numa_distances());
     }
-    let slit = crate::device::amdgpu::hsa_numa_distances(hsa);
+    let slit = crate::amdgpu::device::hsa_numa_distances(hsa);
     let _ = hsa.shut_down();
     Ok(Box::new(slit?))
 }

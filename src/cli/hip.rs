@@ -49,7 +49,7 @@ pub fn open_driver(global: &GlobalArgs) -> Result<(HipDriver, Option<Backend>)> 
     let hsa = backend.hsa();
     hsa.init().call_status("hsa_init")?;
     let slit = Status::join_results(
-        crate::device::amdgpu::hsa_numa_distances(hsa),
+        crate::amdgpu::device::hsa_numa_distances(hsa),
         hsa.shut_down().call_status("hsa_shut_down"),
     )?;
     let driver = driver

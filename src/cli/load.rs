@@ -10,12 +10,12 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{GlobalArgs, write_error};
-use crate::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, Topology};
+use crate::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, AgentTopology};
 use crate::amdgpu::profile::ProfileRegistry;
 use crate::amdgpu::queue_affinity::{QUEUE_AFFINITY_ANY, QueueAffinity};
 use crate::backend::{Backend, CallResultExt};
 use crate::escape::Escaped;
-use crate::executable::{Executable, ExecutableParams, ExportFlags, create};
+use crate::amdgpu::executable::{Executable, ExecutableParams, ExportFlags, create};
 use crate::input::{InputKind, read_file};
 use crate::status::{Result, ResultExt, Status};
 use crate::wrapped::DataExtent;
@@ -202,7 +202,7 @@ pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
     let hsa = backend.hsa();
     hsa.init().call_status("hsa_init")?;
     let result = (|| {
-        let topology = Topology::from_backend(hsa, DEFAULT_GPU_AGENT_QUEUE_COUNT)?;
+        let topology = AgentTopology::from_backend(hsa, DEFAULT_GPU_AGENT_QUEUE_COUNT)?;
         let params = ExecutableParams {
             executable_format: &inferred.format,
             executable_data: &data,

@@ -13,7 +13,7 @@ use clap::Args;
 use super::{GlobalArgs, write_error, write_json};
 use crate::backend::CallResultExt;
 use crate::device::FrontierTracker;
-use crate::device::amdgpu::create_gpu_agent_group;
+use crate::amdgpu::device::create_gpu_agent_group;
 use crate::group::report::{render_dot, render_text, to_json};
 use crate::status::{Result, ResultExt, Status};
 
