@@ -25,6 +25,7 @@ pub mod hip_types;
 pub mod hsa;
 pub mod hsa_status;
 pub mod hsa_types;
+pub mod nccl_version;
 pub mod search_paths;
 pub mod sim;
 
