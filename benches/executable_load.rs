@@ -15,14 +15,14 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
-use amdgpu_hal::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, AgentTopology};
+use amdgpu_hal::amdgpu::agents::{AgentTopology, DEFAULT_GPU_AGENT_QUEUE_COUNT};
+use amdgpu_hal::amdgpu::executable::plan::plan_raw_hsaco;
+use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::{QUEUE_AFFINITY_ANY, QueueAffinity};
 use amdgpu_hal::backend::Backend;
 use amdgpu_hal::codeobj::target_id::check_compatible;
 use amdgpu_hal::codeobj::{ParseFlags, TargetId};
-use amdgpu_hal::amdgpu::executable::plan::plan_raw_hsaco;
-use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_hal::wrapped::{DataExtent, DeviceLimits, infer_format, inspect};
 use amdgpu_sim::Sim;
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -110,8 +110,8 @@ fn mi300x() -> (Backend, AgentTopology) {
     sim.set_call_log(false);
     let backend = Backend::from_sim(sim, "mi300x-8");
     backend.hsa().init().expect("hsa_init");
-    let topology =
-        AgentTopology::from_backend(backend.hsa(), DEFAULT_GPU_AGENT_QUEUE_COUNT).expect("topology");
+    let topology = AgentTopology::from_backend(backend.hsa(), DEFAULT_GPU_AGENT_QUEUE_COUNT)
+        .expect("topology");
     (backend, topology)
 }
 

@@ -8,12 +8,12 @@
 
 use std::sync::Arc;
 
-use amdgpu_hal::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, AgentTopology};
+use amdgpu_hal::amdgpu::agents::{AgentTopology, DEFAULT_GPU_AGENT_QUEUE_COUNT};
+use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
 use amdgpu_hal::backend::sim::load_machine;
 use amdgpu_hal::backend::{Backend, CallResultExt};
-use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_sim::{Fault, HsaCode, Sim};
 
 const HSACO: &str = "fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco";

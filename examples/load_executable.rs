@@ -6,11 +6,11 @@
 //! executable created on every GPU the queue affinity selects, with each
 //! export's kernel object and kernel-args table per device.
 
-use amdgpu_hal::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, AgentTopology};
+use amdgpu_hal::amdgpu::agents::{AgentTopology, DEFAULT_GPU_AGENT_QUEUE_COUNT};
+use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
 use amdgpu_hal::backend::{Backend, CallResultExt};
-use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_hal::wrapped::{DataExtent, DeviceLimits, infer::infer_format, inspect};
 use amdgpu_hal::{ResultExt, Status};
 

@@ -97,14 +97,14 @@
 
 pub mod amdgpu;
 pub mod backend;
-pub mod cli;
 pub mod codeobj;
 pub mod device;
 pub mod escape;
 pub mod group;
 pub mod hip;
 pub mod input;
-mod json_writer;
+pub mod json_writer;
+pub mod report;
 pub mod status;
 pub mod topology;
 pub mod wrapped;

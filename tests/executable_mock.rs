@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use amdgpu_hal::StatusCode;
 use amdgpu_hal::amdgpu::agents::AgentTopology;
+use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
 use amdgpu_hal::backend::{
@@ -14,7 +15,6 @@ use amdgpu_hal::backend::{
     HsaStatus, Isa, LoadedCodeObject, MemoryPool, MockHsa, Profile, RoundingMode, Segment,
     SymbolKind,
 };
-use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 
 const GFX942: &[u8] =
     include_bytes!("../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");

@@ -18,6 +18,7 @@ use std::process::Command;
 use std::sync::Arc;
 
 use amdgpu_hal::amdgpu::agents::AgentTopology;
+use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_hal::amdgpu::isa;
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
@@ -25,7 +26,6 @@ use amdgpu_hal::backend::dylib::hip::HipLibrary;
 use amdgpu_hal::backend::dylib::hsa::HsaLibrary;
 use amdgpu_hal::backend::{Backend, CallResultExt, Hip, HipDeviceAttribute, HipP2pAttribute, Hsa};
 use amdgpu_hal::device::{FrontierTracker, FrontierTrackerOptions};
-use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_hal::hip::{HipDriver, HipOptions};
 use amdgpu_sim::Sim;
 use serde_json::{Value, json};

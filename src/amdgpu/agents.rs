@@ -250,7 +250,8 @@ mod tests {
         );
         let wide = AgentTopology::new(agents(0..1), agents(1..9), vec![0; 8], 9).unwrap();
         assert_eq!(wide.verify().unwrap_err().code(), StatusCode::OutOfRange);
-        let dup = AgentTopology::new(agents(0..1), vec![Agent(5), Agent(5)], vec![0, 0], 1).unwrap();
+        let dup =
+            AgentTopology::new(agents(0..1), vec![Agent(5), Agent(5)], vec![0, 0], 1).unwrap();
         assert!(
             dup.verify()
                 .unwrap_err()

@@ -71,4 +71,3 @@ pub fn check_nccl_version(code: i32) -> Result<NcclVersion> {
     }
     Ok(version)
 }
-
