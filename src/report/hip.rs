@@ -128,7 +128,7 @@ fn open_host_driver() -> Result<HipDriver> {
     ))
 }
 
-/// The `devices --backend hip --json` document (CLI-JSON.md keys, plus
+/// The `devices --backend hip --json` document (docs/CLI.md keys, plus
 /// `device_id` and `path`).
 #[derive(Debug, Serialize)]
 pub struct HipDevicesJson {

@@ -41,7 +41,7 @@ pub fn parse_affinity(text: &str) -> std::result::Result<QueueAffinity, String> 
 }
 
 /// The `load --json` document (`machine`, `format`, `loaded_devices`,
-/// `exports[].name`, `exports[].kernel_objects` are fixed by CLI-JSON.md).
+/// `exports[].name`, `exports[].kernel_objects` are fixed by docs/CLI.md).
 #[derive(Debug, Serialize)]
 pub struct LoadJson {
     /// The machine.

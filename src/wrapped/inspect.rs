@@ -1,6 +1,6 @@
 //! `inspect`: what an executable file holds — a wrapped `AMD1` or `HIP1`
 //! executable or a raw HSACO — as a serializable report whose JSON keys are
-//! the ones `CLI-JSON.md` fixes for `amdgpu-hal inspect --json`.
+//! the ones docs/CLI.md fixes for `amdgpu-hal inspect --json`.
 //!
 //! The wrapped FlatBuffer gives each export's HAL view (name, symbol,
 //! workgroup size, constant and binding counts); the code object's metadata
