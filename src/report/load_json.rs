@@ -124,8 +124,8 @@ fn write_device(json: &mut JsonChunks<'_>, device: &DeviceExportJson) {
 
 #[cfg(test)]
 mod tests {
-    use crate::report::load::KernelArgsJson;
     use super::*;
+    use crate::report::load::KernelArgsJson;
     use proptest::prelude::*;
 
     fn device(n: usize, names: &str) -> DeviceExportJson {

@@ -420,14 +420,6 @@ pub fn inspect<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectRepor
     }
 }
 
-impl InspectReport<'_> {
-    /// Writes the report as pretty JSON (what `serde_json::to_writer_pretty`
-    /// writes, without its cost; no trailing newline).
-    pub fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        super::inspect_json::write_report(self, out)
-    }
-}
-
 impl fmt::Display for InspectReport<'_> {
     /// The human-readable form `amdgpu-hal inspect` prints without `--json`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
