@@ -9,9 +9,9 @@ mod exec_support;
 use std::sync::Arc;
 use std::time::Duration;
 
+use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
-use amdgpu_hal::executable::{ExecutableParams, create};
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use exec_support::{NodeConfig, Synthetic, node, synthetic_hsaco, topology};
 
@@ -61,7 +61,9 @@ fn creation(c: &mut Criterion) {
         });
         group.throughput(Throughput::Elements(exports as u64));
         group.bench_with_input(BenchmarkId::from_parameter(exports), &exports, |b, _| {
-            b.iter(|| amdgpu_hal::executable::plan::plan_raw_hsaco(&data, &limits).expect("plan"));
+            b.iter(|| {
+                amdgpu_hal::amdgpu::executable::plan::plan_raw_hsaco(&data, &limits).expect("plan")
+            });
         });
     }
     group.finish();

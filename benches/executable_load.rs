@@ -15,14 +15,14 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
-use amdgpu_hal::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, Topology};
+use amdgpu_hal::amdgpu::agents::{AgentTopology, DEFAULT_GPU_AGENT_QUEUE_COUNT};
+use amdgpu_hal::amdgpu::executable::plan::plan_raw_hsaco;
+use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::{QUEUE_AFFINITY_ANY, QueueAffinity};
 use amdgpu_hal::backend::Backend;
 use amdgpu_hal::codeobj::target_id::check_compatible;
 use amdgpu_hal::codeobj::{ParseFlags, TargetId};
-use amdgpu_hal::executable::plan::plan_raw_hsaco;
-use amdgpu_hal::executable::{ExecutableParams, create};
 use amdgpu_hal::wrapped::{DataExtent, DeviceLimits, infer_format, inspect};
 use amdgpu_sim::Sim;
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -100,7 +100,7 @@ fn parsing(c: &mut Criterion, inputs: &[(usize, Vec<u8>)]) {
 }
 
 /// A fresh simulated 8×MI300X node, initialized, and its HAL topology.
-fn mi300x() -> (Backend, Topology) {
+fn mi300x() -> (Backend, AgentTopology) {
     let sim = Arc::new(
         Sim::preset("mi300x-8")
             .expect("preset")
@@ -110,8 +110,9 @@ fn mi300x() -> (Backend, Topology) {
     sim.set_call_log(false);
     let backend = Backend::from_sim(sim, "mi300x-8");
     backend.hsa().unwrap().init().expect("hsa_init");
-    let topology = Topology::from_backend(backend.hsa().unwrap(), DEFAULT_GPU_AGENT_QUEUE_COUNT)
-        .expect("topology");
+    let topology =
+        AgentTopology::from_backend(backend.hsa().unwrap(), DEFAULT_GPU_AGENT_QUEUE_COUNT)
+            .expect("topology");
     (backend, topology)
 }
 

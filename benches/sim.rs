@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use amdgpu_hal::backend::{Backend, DevicePtr, DeviceType, HsaExt, Profile, RoundingMode};
-use amdgpu_hal::cli::devices::list_agents;
+use amdgpu_hal::report::devices::list_agents;
 use amdgpu_sim::Sim;
 use criterion::{Criterion, criterion_group, criterion_main};
 

@@ -3,8 +3,8 @@
 use std::hint::black_box;
 use std::sync::Arc;
 
+use amdgpu_hal::amdgpu::device::create_gpu_agent_group;
 use amdgpu_hal::backend::Backend;
-use amdgpu_hal::device::amdgpu::create_gpu_agent_group;
 use amdgpu_hal::device::testing::MockDevice;
 use amdgpu_hal::device::{FrontierTracker, HalDevice};
 use amdgpu_hal::group::DeviceGroupBuilder;

@@ -7,9 +7,9 @@
 
 use std::sync::Arc;
 
+use amdgpu_hal::amdgpu::device::create_gpu_agent_group;
 use amdgpu_hal::backend::{Backend, CallResultExt};
 use amdgpu_hal::device::FrontierTracker;
-use amdgpu_hal::device::amdgpu::create_gpu_agent_group;
 use amdgpu_hal::group::report::link_code;
 
 fn main() -> amdgpu_hal::Result<()> {

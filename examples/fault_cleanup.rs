@@ -8,12 +8,12 @@
 
 use std::sync::Arc;
 
-use amdgpu_hal::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, Topology};
+use amdgpu_hal::amdgpu::agents::{AgentTopology, DEFAULT_GPU_AGENT_QUEUE_COUNT};
+use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
 use amdgpu_hal::backend::sim::load_machine;
 use amdgpu_hal::backend::{Backend, CallResultExt};
-use amdgpu_hal::executable::{ExecutableParams, create};
 use amdgpu_sim::{Fault, HsaCode, Sim};
 
 const HSACO: &str = "fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco";
@@ -29,7 +29,7 @@ fn main() -> amdgpu_hal::Result<()> {
         let backend = Backend::from_sim(Arc::clone(&sim), "mi300x-8");
         let hsa = backend.hsa()?;
         hsa.init().call_status("hsa_init")?;
-        let topology = Topology::from_backend(hsa, DEFAULT_GPU_AGENT_QUEUE_COUNT)?;
+        let topology = AgentTopology::from_backend(hsa, DEFAULT_GPU_AGENT_QUEUE_COUNT)?;
 
         sim.inject_hsa(Fault::nth_of(op, nth, HsaCode::OUT_OF_RESOURCES));
         let params = ExecutableParams {

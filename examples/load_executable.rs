@@ -6,11 +6,11 @@
 //! executable created on every GPU the queue affinity selects, with each
 //! export's kernel object and kernel-args table per device.
 
-use amdgpu_hal::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, Topology};
+use amdgpu_hal::amdgpu::agents::{AgentTopology, DEFAULT_GPU_AGENT_QUEUE_COUNT};
+use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
 use amdgpu_hal::backend::{Backend, CallResultExt};
-use amdgpu_hal::executable::{ExecutableParams, create};
 use amdgpu_hal::wrapped::{DataExtent, DeviceLimits, infer::infer_format, inspect};
 use amdgpu_hal::{ResultExt, Status};
 
@@ -47,7 +47,7 @@ fn run(args: impl IntoIterator<Item = String>) -> amdgpu_hal::Result<()> {
     let hsa = backend.hsa()?;
     hsa.init().call_status("hsa_init")?;
     let loaded = (|| {
-        let topology = Topology::from_backend(hsa, DEFAULT_GPU_AGENT_QUEUE_COUNT)?;
+        let topology = AgentTopology::from_backend(hsa, DEFAULT_GPU_AGENT_QUEUE_COUNT)?;
         let params = ExecutableParams {
             executable_format: &inferred.format,
             executable_data: &data,

@@ -3,7 +3,8 @@
 //! cost for documents of many small values (`inspect` and `load` of objects
 //! with thousands of kernels). Keys and indentation are byte-string
 //! constants of the caller; values are appended to a chunk buffer, and the
-//! chunk goes to the writer every [`CHUNK_BYTES`].
+//! chunk goes to the writer every [`CHUNK_BYTES`]. Every other document
+//! goes through serde with [`to_writer_pretty`] (same layout, same escapes).
 
 use std::io::{self, Write};
 
@@ -188,8 +189,10 @@ impl Formatter for TerminalSafePretty<'_> {
     }
 }
 
-/// `value` as pretty JSON through [`TerminalSafePretty`].
-pub(crate) fn to_writer_pretty<W: Write, T: ?Sized + Serialize>(
+/// `value` as pretty JSON: serde's layout and escapes, plus DEL and the C1
+/// controls as `\u00XX`, so the document passes the terminal escaper
+/// unchanged and stays valid JSON.
+pub fn to_writer_pretty<W: Write, T: ?Sized + Serialize>(
     writer: W,
     value: &T,
 ) -> serde_json::Result<()> {
@@ -198,8 +201,8 @@ pub(crate) fn to_writer_pretty<W: Write, T: ?Sized + Serialize>(
     value.serialize(&mut serializer)
 }
 
-/// `value` as a pretty JSON string through [`TerminalSafePretty`].
-pub(crate) fn to_string_pretty<T: ?Sized + Serialize>(value: &T) -> serde_json::Result<String> {
+/// `value` as a pretty JSON string, as [`to_writer_pretty`] writes it.
+pub fn to_string_pretty<T: ?Sized + Serialize>(value: &T) -> serde_json::Result<String> {
     let mut out = Vec::new();
     to_writer_pretty(&mut out, value)?;
     // Only UTF-8 input and ASCII escapes went in.

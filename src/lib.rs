@@ -13,7 +13,7 @@
 //! - **Backends** — [`backend::Backend::sim`] opens a simulated node (a preset
 //!   such as `"mi300x-8"` or a machine file); with feature `real`,
 //!   `backend::dylib::open_backend` opens the vendor libraries.
-//! - **Topology** — [`device::amdgpu::create_gpu_agent_group`] builds a
+//! - **Topology** — [`amdgpu::device::create_gpu_agent_group`] builds a
 //!   [`group::DeviceGroup`] of one HAL device per GPU agent; its
 //!   [`topology::Topology`] holds IREE's packed [`topology::Edge`] per pair;
 //!   [`group::report`] renders it as text, JSON or Graphviz.
@@ -21,13 +21,14 @@
 //!   IREE device paths (`0`, `GPU-<uuid>`, `0,1`) to logical devices.
 //! - **Code objects and executables** — [`codeobj`] reads HSACO ELF files and
 //!   their metadata; [`wrapped`] verifies, inspects and packs IREE's `AMD1`
-//!   and `HIP1` executables; [`executable::create`] loads one on the GPUs a
+//!   and `HIP1` executables; [`amdgpu::executable::create`] loads one on the GPUs a
 //!   queue affinity selects.
 //!
 //! ```
 //! use std::sync::Arc;
 //! use amdgpu_hal::backend::{Backend, CallResultExt};
-//! use amdgpu_hal::device::{FrontierTracker, amdgpu::create_gpu_agent_group};
+//! use amdgpu_hal::amdgpu::device::create_gpu_agent_group;
+//! use amdgpu_hal::device::FrontierTracker;
 //! use amdgpu_hal::topology::LinkClass;
 //!
 //! let backend = Backend::sim("mi300x-8")?;
@@ -47,10 +48,10 @@
 //! queues, so `0x3` is GPU0):
 //!
 //! ```
-//! use amdgpu_hal::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, Topology};
+//! use amdgpu_hal::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, AgentTopology};
 //! use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 //! use amdgpu_hal::backend::{Backend, CallResultExt};
-//! use amdgpu_hal::executable::{ExecutableParams, create};
+//! use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 //! use amdgpu_hal::wrapped::{DeviceLimits, inspect};
 //!
 //! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/iree/matmul.gfx942.amd1");
@@ -61,7 +62,7 @@
 //! let backend = Backend::sim("mi300x-8")?;
 //! let hsa = backend.hsa_arc()?;
 //! hsa.init().call_status("hsa_init")?;
-//! let topology = Topology::from_backend(hsa.as_ref(), DEFAULT_GPU_AGENT_QUEUE_COUNT)?;
+//! let topology = AgentTopology::from_backend(hsa.as_ref(), DEFAULT_GPU_AGENT_QUEUE_COUNT)?;
 //! let params = ExecutableParams {
 //!     executable_format: &report.format,
 //!     executable_data: &bytes,
@@ -96,15 +97,14 @@
 
 pub mod amdgpu;
 pub mod backend;
-pub mod cli;
 pub mod codeobj;
 pub mod device;
 pub mod escape;
-pub mod executable;
 pub mod group;
 pub mod hip;
 pub mod input;
-mod json_writer;
+pub mod json_writer;
+pub mod report;
 pub mod status;
 pub mod topology;
 pub mod wrapped;

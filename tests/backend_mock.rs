@@ -1,6 +1,6 @@
 //! HAL code over scripted backends: the mocks stand for the vendor runtime
 //! and every assertion is on what the HAL made of their answers (the agent
-//! walk of `amdgpu::agents::Topology`, the HIP driver over a `Backend`).
+//! walk of `amdgpu::agents::AgentTopology`, the HIP driver over a `Backend`).
 //! A call the HAL should not make has no expectation, so mockall fails it.
 
 mod mocks;
@@ -8,7 +8,7 @@ mod mocks;
 use std::sync::Arc;
 
 use amdgpu_hal::StatusCode;
-use amdgpu_hal::amdgpu::agents::Topology;
+use amdgpu_hal::amdgpu::agents::AgentTopology;
 use amdgpu_hal::backend::{Agent, AgentInfo, Backend, DeviceType, HipError, HsaStatus};
 use amdgpu_hal::hip::driver::HipDriver;
 use amdgpu_hal::hip::options::HipOptions;
@@ -54,7 +54,7 @@ fn agent_walk_pairs_each_gpu_with_the_cpu_of_its_node() {
         (4, DeviceType::Dsp, 0),
         (5, DeviceType::Gpu, 0),
     ]);
-    let topology = Topology::from_backend(&hsa, 2).unwrap();
+    let topology = AgentTopology::from_backend(&hsa, 2).unwrap();
     assert_eq!(topology.cpu_agents(), [Agent(1), Agent(3)]);
     assert_eq!(topology.gpu_agents(), [Agent(2), Agent(5)]);
     assert_eq!(
@@ -86,7 +86,7 @@ fn a_failed_query_ends_the_walk_with_the_mapped_status() {
         .times(1)
         .in_sequence(&mut seq)
         .return_const(Err(HsaStatus::ErrorOutOfResources));
-    let status = Topology::from_backend(&hsa, 1).unwrap_err();
+    let status = AgentTopology::from_backend(&hsa, 1).unwrap_err();
     assert_eq!(status.code(), StatusCode::ResourceExhausted, "{status}");
     assert!(status.mentions("[hsa_agent_get_info]"), "{status}");
     assert!(
@@ -100,7 +100,7 @@ fn a_failed_query_ends_the_walk_with_the_mapped_status() {
 #[test]
 fn a_walk_without_gpus_is_refused() {
     let (hsa, _seq) = agent_walk(&[(1, DeviceType::Cpu, 0)]);
-    let status = Topology::from_backend(&hsa, 1).unwrap_err();
+    let status = AgentTopology::from_backend(&hsa, 1).unwrap_err();
     assert_eq!(status.code(), StatusCode::InvalidArgument, "{status}");
     assert!(
         status.mentions("cpu_agent_count=1, gpu_agent_count=0"),

@@ -10,21 +10,13 @@
 //! link classes (`topology`), the same NUMA nodes, and the same `load` up to
 //! the handles and addresses HSA assigns.
 
-use amdgpu_hal::backend::{Backend, CallResultExt, HsaExt};
-use amdgpu_hal::cli::capture::{capture, to_toml};
-use amdgpu_hal::cli::devices::list_agents;
-use amdgpu_hal::cli::{Cli, run};
-use amdgpu_sim::presets::PRESETS;
-use clap::Parser;
+mod support;
 
-/// What a command line prints: stdout, or the error.
-fn answer(args: &[&str]) -> Result<String, String> {
-    let cli = Cli::try_parse_from(std::iter::once("amdgpu-hal").chain(args.iter().copied()))
-        .map_err(|e| format!("usage: {e}"))?;
-    let mut out = Vec::new();
-    run(&cli, &mut out).map_err(|status| status.to_string())?;
-    Ok(String::from_utf8(out).unwrap())
-}
+use amdgpu_hal::backend::{Backend, CallResultExt, HsaExt};
+use amdgpu_hal::report::capture::{capture, to_toml};
+use amdgpu_hal::report::devices::list_agents;
+use amdgpu_sim::presets::PRESETS;
+use support::answer;
 
 /// An executable whose ISA the preset's first GPU runs (or, for a machine
 /// without a GPU, one that fails the same way on both).

@@ -3,18 +3,11 @@
 //! which agent, UUID, HIP device and path each GPU is, on every preset; and
 //! every spelling of a device that a listing prints selects that device.
 
-use amdgpu_hal::cli::{Cli, run};
-use amdgpu_sim::presets::PRESETS;
-use clap::Parser;
-use serde_json::Value;
+mod support;
 
-fn answer(args: &[&str]) -> Result<String, String> {
-    let cli = Cli::try_parse_from(std::iter::once("amdgpu-hal").chain(args.iter().copied()))
-        .map_err(|e| e.to_string())?;
-    let mut out = Vec::new();
-    run(&cli, &mut out).map_err(|status| status.to_string())?;
-    Ok(String::from_utf8(out).unwrap())
-}
+use amdgpu_sim::presets::PRESETS;
+use serde_json::Value;
+use support::answer;
 
 fn json(args: &[&str]) -> Value {
     serde_json::from_str(&answer(args).unwrap_or_else(|e| panic!("{args:?}: {e}"))).unwrap()

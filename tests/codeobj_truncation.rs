@@ -11,8 +11,8 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use amdgpu_hal::StatusCode;
+use amdgpu_hal::amdgpu::executable::plan::{plan_raw_hsaco, plan_wrapped};
 use amdgpu_hal::codeobj::metadata::CodeObjectMetadata;
-use amdgpu_hal::executable::plan::{plan_raw_hsaco, plan_wrapped};
 use amdgpu_hal::wrapped::builder::{ExecutableSpec, ExportSpec, build_amd1};
 use amdgpu_hal::wrapped::{Amd1Executable, DataExtent, DeviceLimits, inspect};
 

@@ -6,11 +6,11 @@ mod exec_support;
 use std::sync::Arc;
 
 use amdgpu_hal::StatusCode;
+use amdgpu_hal::amdgpu::executable::{Executable, ExecutableParams, GlobalBuffer, create};
 use amdgpu_hal::amdgpu::isa::{self, FormatSupport, MAX_AGENT_ISAS};
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
 use amdgpu_hal::backend::{Agent, HsaStatus, Isa, IsaInfo};
-use amdgpu_hal::executable::{Executable, ExecutableParams, GlobalBuffer, create};
 use exec_support::{MockHsa, NodeConfig, Synthetic, answer, node, synthetic_hsaco, topology};
 
 #[test]

@@ -8,9 +8,9 @@ mod exec_support;
 use std::sync::Arc;
 
 use amdgpu_hal::StatusCode;
+use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
-use amdgpu_hal::executable::{ExecutableParams, create};
 use exec_support::{Injection, Live, Mode, NodeConfig, node, topology};
 
 const ISA: &str = "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-";

@@ -10,6 +10,9 @@ mod support;
 use std::sync::Arc;
 
 use amdgpu_hal::StatusCode;
+use amdgpu_hal::amdgpu::executable::{
+    Container, ExecutableParams, ExportFlags, create, is_wrapped,
+};
 use amdgpu_hal::amdgpu::isa::{self, FormatSupport, verify_device_isa_commonality};
 use amdgpu_hal::amdgpu::kernarg::KernargLayout;
 use amdgpu_hal::amdgpu::profile::{ProfileRegistry, hash_code_object};
@@ -17,7 +20,6 @@ use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
 use amdgpu_hal::backend::Profile;
 use amdgpu_hal::codeobj::elf::target_id_from_elf;
 use amdgpu_hal::codeobj::metadata::ParameterType;
-use amdgpu_hal::executable::{Container, ExecutableParams, ExportFlags, create, is_wrapped};
 use amdgpu_hal::wrapped::{Amd1Executable, DataExtent};
 use exec_support::{NodeConfig, Synthetic, node, synthetic_hsaco, topology};
 
@@ -420,7 +422,7 @@ fn creation_rules_and_their_codes() {
     );
 
     let empty_topology =
-        amdgpu_hal::amdgpu::agents::Topology::new(vec![], vec![], vec![], 2).unwrap();
+        amdgpu_hal::amdgpu::agents::AgentTopology::new(vec![], vec![], vec![], 2).unwrap();
     let err = create(
         Arc::clone(&hsa),
         &empty_topology,

@@ -8,7 +8,8 @@ mod mocks;
 use std::sync::{Arc, Mutex};
 
 use amdgpu_hal::StatusCode;
-use amdgpu_hal::amdgpu::agents::Topology;
+use amdgpu_hal::amdgpu::agents::AgentTopology;
+use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
 use amdgpu_hal::backend::{
@@ -16,7 +17,6 @@ use amdgpu_hal::backend::{
     ExecutableSymbolInfo, GlobalFlags, HsaStatus, Isa, IsaInfo, LoadedCodeObject,
     LoadedCodeObjectInfo, MemoryPool, MemoryPoolInfo, Profile, RoundingMode, Segment, SymbolKind,
 };
-use amdgpu_hal::executable::{ExecutableParams, create};
 use mocks::{MockHsa, answer, answer_text};
 
 const GFX942: &[u8] =
@@ -182,8 +182,8 @@ fn scripted(fail: Fail) -> (MockHsa, Log) {
     (m, log)
 }
 
-fn topology() -> Topology {
-    Topology::new(vec![Agent(50)], vec![Agent(1), Agent(2)], vec![0, 0], 2).unwrap()
+fn topology() -> AgentTopology {
+    AgentTopology::new(vec![Agent(50)], vec![Agent(1), Agent(2)], vec![0, 0], 2).unwrap()
 }
 
 fn params(data: &[u8]) -> ExecutableParams<'_> {

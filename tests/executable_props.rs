@@ -5,9 +5,9 @@ mod exec_support;
 
 use std::sync::Arc;
 
+use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::{QUEUE_AFFINITY_ANY, QueueAffinityDomain};
-use amdgpu_hal::executable::{ExecutableParams, create};
 use exec_support::{NodeConfig, node, topology};
 use proptest::prelude::*;
 

@@ -10,7 +10,8 @@ mod support;
 use std::sync::Arc;
 
 use amdgpu_hal::StatusCode;
-use amdgpu_hal::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, Topology};
+use amdgpu_hal::amdgpu::agents::{AgentTopology, DEFAULT_GPU_AGENT_QUEUE_COUNT};
+use amdgpu_hal::amdgpu::executable::{Container, ExecutableParams, create, is_wrapped};
 use amdgpu_hal::amdgpu::isa::verify_device_isa_commonality;
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
@@ -18,14 +19,13 @@ use amdgpu_hal::backend::Backend;
 use amdgpu_hal::backend::sim::load_machine;
 use amdgpu_hal::codeobj::elf::target_id_from_elf;
 use amdgpu_hal::codeobj::metadata::ParameterType;
-use amdgpu_hal::executable::{Container, ExecutableParams, create, is_wrapped};
 use amdgpu_hal::wrapped::{Amd1Executable, DataExtent};
 use amdgpu_sim::{Fault, HsaCode, Sim};
 
 struct Node {
     sim: Arc<Sim>,
     backend: Backend,
-    topology: Topology,
+    topology: AgentTopology,
 }
 
 fn node(preset: &str) -> Node {
@@ -33,7 +33,7 @@ fn node(preset: &str) -> Node {
     let backend = Backend::from_sim(Arc::clone(&sim), preset);
     backend.hsa().unwrap().init().unwrap();
     let topology =
-        Topology::from_backend(backend.hsa().unwrap(), DEFAULT_GPU_AGENT_QUEUE_COUNT).unwrap();
+        AgentTopology::from_backend(backend.hsa().unwrap(), DEFAULT_GPU_AGENT_QUEUE_COUNT).unwrap();
     Node {
         sim,
         backend,

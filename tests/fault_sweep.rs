@@ -9,13 +9,13 @@ mod sweep;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use amdgpu_hal::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, Topology};
+use amdgpu_hal::amdgpu::agents::{AgentTopology, DEFAULT_GPU_AGENT_QUEUE_COUNT};
+use amdgpu_hal::amdgpu::device::{AmdgpuDevice, create_gpu_agent_group, hsa_numa_distances};
 use amdgpu_hal::backend::{CallResultExt, Hsa};
-use amdgpu_hal::cli::load::{LoadArgs, load};
-use amdgpu_hal::device::amdgpu::{AmdgpuDevice, create_gpu_agent_group, hsa_numa_distances};
 use amdgpu_hal::device::{FrontierTracker, HalDevice};
 use amdgpu_hal::group::DeviceGroupBuilder;
 use amdgpu_hal::hip::{DeviceId, HipDriver, HipOptions};
+use amdgpu_hal::report::load::{LoadArgs, load};
 use amdgpu_hal::{Result, Status};
 use amdgpu_sim::Machine;
 use sweep::{Family, Node, Path, SweepReport, presets};
@@ -111,12 +111,12 @@ fn amd1_for(machine: &Machine) -> PathBuf {
 fn paths() -> Vec<Path> {
     vec![
         Path {
-            name: "HSA agent walk (Topology::from_backend)",
+            name: "HSA agent walk (AgentTopology::from_backend)",
             families: HSA,
             tolerated: &[],
             run: |node| {
                 initialized(node, |hsa| {
-                    Topology::from_backend(hsa.as_ref(), DEFAULT_GPU_AGENT_QUEUE_COUNT)
+                    AgentTopology::from_backend(hsa.as_ref(), DEFAULT_GPU_AGENT_QUEUE_COUNT)
                 })
             },
         },
@@ -169,7 +169,7 @@ fn paths() -> Vec<Path> {
             name: "devices (every agent, pool and ISA)",
             families: HSA,
             tolerated: &[],
-            run: |node| amdgpu_hal::cli::devices::list_agents(&node.backend).map(drop),
+            run: |node| amdgpu_hal::report::devices::list_agents(&node.backend).map(drop),
         },
         Path {
             name: "HIP driver (create, enumerate)",
@@ -253,7 +253,9 @@ fn paths() -> Vec<Path> {
             // HIP may be unusable where HSA works: capture initializes it
             // best-effort and still describes the HSA agents.
             tolerated: &["hipInit"],
-            run: |node| amdgpu_hal::cli::capture::capture(&node.backend, "swept", None).map(drop),
+            run: |node| {
+                amdgpu_hal::report::capture::capture(&node.backend, "swept", None).map(drop)
+            },
         },
     ]
 }

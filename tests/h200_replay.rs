@@ -6,7 +6,7 @@
 //! a host agent.
 
 use amdgpu_hal::backend::{Backend, HipDevice};
-use amdgpu_hal::cli::devices::list_agents;
+use amdgpu_hal::report::devices::list_agents;
 
 const MACHINE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/machines/h200.toml");
 

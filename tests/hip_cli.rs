@@ -160,17 +160,21 @@ fn host_machine_is_the_real_runtime() {
 
 #[test]
 fn hip_topology_of_mi300x_8() {
-    use amdgpu_hal::cli::GlobalArgs;
-    let global = |json| GlobalArgs {
-        machine: Some("mi300x-8".into()),
-        backend: "hip".into(),
-        json,
+    use amdgpu_hal::report::Selection;
+    use amdgpu_hal::report::hip::hip_topology;
+    use amdgpu_hal::report::topology::{TopologyDocument, TopologyStyle};
+    let selection = Selection::new("hip", Some("mi300x-8".into()));
+    let TopologyDocument::Text(text) =
+        hip_topology(&selection, "0,1,4", TopologyStyle::Text).unwrap()
+    else {
+        panic!("text style gives text")
     };
-    let mut text = Vec::new();
-    amdgpu_hal::cli::hip::run_topology(&global(false), "0,1,4", &mut text).unwrap();
-    insta::assert_snapshot!(String::from_utf8(text).unwrap());
-    let mut json = Vec::new();
-    amdgpu_hal::cli::hip::run_topology(&global(true), "", &mut json).unwrap();
+    insta::assert_snapshot!(text);
+    let TopologyDocument::Json(json) = hip_topology(&selection, "", TopologyStyle::Json).unwrap()
+    else {
+        panic!("JSON style gives the document")
+    };
+    let json = serde_json::to_vec(&json).unwrap();
     let doc: Value = serde_json::from_slice(&json).unwrap();
     assert_eq!(doc["device_count"], 8);
     assert_eq!(

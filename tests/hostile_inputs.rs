@@ -75,7 +75,8 @@ fn run(parser: Parser, data: &[u8]) -> amdgpu_hal::Result<()> {
         Parser::DevicePath => DevicePath::parse(text()).map(drop),
         Parser::Loadable => amdgpu_hal::codeobj::loadable::check_loadable(data),
         Parser::PlanRaw => {
-            amdgpu_hal::executable::plan::plan_raw_hsaco(data, &DeviceLimits::AMDGPU).map(drop)
+            amdgpu_hal::amdgpu::executable::plan::plan_raw_hsaco(data, &DeviceLimits::AMDGPU)
+                .map(drop)
         }
         Parser::Pack => {
             amdgpu_hal::wrapped::pack::pack(data, &amdgpu_hal::wrapped::PackOptions::default())

@@ -8,9 +8,9 @@ mod exec_support;
 use std::io::Write;
 
 use amdgpu_hal::StatusCode;
+use amdgpu_hal::amdgpu::executable::plan::plan_raw_hsaco;
 use amdgpu_hal::codeobj::loadable::check_loadable;
 use amdgpu_hal::escape::{Escaped, TerminalWriter};
-use amdgpu_hal::executable::plan::plan_raw_hsaco;
 use amdgpu_hal::wrapped::{DeviceLimits, inspect};
 use proptest::prelude::*;
 

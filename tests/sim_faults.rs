@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use amdgpu_hal::Result;
 use amdgpu_hal::backend::{Backend, CallResultExt, HipError, HsaStatus, Profile, RoundingMode};
-use amdgpu_hal::cli::load::{LoadArgs, LoadJson, load};
+use amdgpu_hal::report::load::{LoadArgs, LoadJson, load};
 use amdgpu_sim::{Fault, HipCode, HsaCode, Sim};
 use sweep::{Family, Node, Path};
 

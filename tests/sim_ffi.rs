@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
-use amdgpu_hal::amdgpu::agents::Topology;
+use amdgpu_hal::amdgpu::agents::AgentTopology;
+use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_hal::amdgpu::isa;
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
@@ -27,7 +28,6 @@ use amdgpu_hal::backend::{
     Backend, CallResultExt, Hip, HipDeviceAttribute, HipP2pAttribute, Hsa, HsaExt,
 };
 use amdgpu_hal::device::{FrontierTracker, FrontierTrackerOptions};
-use amdgpu_hal::executable::{ExecutableParams, create};
 use amdgpu_hal::hip::{HipDriver, HipOptions};
 use amdgpu_sim::Sim;
 use serde_json::{Value, json};
@@ -212,7 +212,7 @@ fn hip_driver(backend: &Backend) -> amdgpu_hal::Result<Value> {
 }
 
 /// Loads every fixture on the node's GPUs and reads back what loading made.
-fn executables(backend: &Backend, topology: &Topology) -> Value {
+fn executables(backend: &Backend, topology: &AgentTopology) -> Value {
     let registry = ProfileRegistry::new();
     let mut out = Vec::new();
     for (path, format) in FIXTURES {
@@ -305,7 +305,7 @@ fn transcript(backend: &Backend) -> String {
     let mut doc = json!({ "init": format!("{init:?}") });
     if init.is_ok() {
         doc["devices"] = or_err(devices(hsa));
-        let topology = Topology::from_backend(hsa, 2);
+        let topology = AgentTopology::from_backend(hsa, 2);
         doc["topology"] = json!(format!("{topology:?}"));
         if let Ok(topology) = &topology {
             doc["commonality"] = json!(format!(

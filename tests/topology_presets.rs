@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use amdgpu_hal::StatusCode;
+use amdgpu_hal::amdgpu::device::{AmdgpuDevice, create_gpu_agent_group, hsa_numa_distances};
 use amdgpu_hal::backend::{Backend, Hsa};
-use amdgpu_hal::device::amdgpu::{AmdgpuDevice, create_gpu_agent_group, hsa_numa_distances};
 use amdgpu_hal::device::{FrontierTracker, HalDevice};
 use amdgpu_hal::group::report::render_text;
 use amdgpu_hal::group::{DeviceGroup, DeviceGroupBuilder};

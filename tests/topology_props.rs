@@ -333,12 +333,12 @@ proptest! {
         let count = parse_node_count(&text);
         prop_assert!((1..=MAX_NUMA_NODES).contains(&count));
         let _ = parse_distance_entry(&text, b);
-        let _ = amdgpu_hal::device::amdgpu::parse_agent_uuid(&text);
+        let _ = amdgpu_hal::amdgpu::device::parse_agent_uuid(&text);
     }
 
     #[test]
     fn uuid_round_trips(value in any::<u64>()) {
-        let uuid = amdgpu_hal::device::amdgpu::parse_agent_uuid(&format!("GPU-{value:016x}")).unwrap();
+        let uuid = amdgpu_hal::amdgpu::device::parse_agent_uuid(&format!("GPU-{value:016x}")).unwrap();
         prop_assert_eq!(&uuid[..8], &value.to_be_bytes()[..]);
     }
 }

@@ -24,23 +24,23 @@ pub const MAX_GPU_AGENT_QUEUE_COUNT: usize = u8::MAX as usize;
 
 /// The agents of a logical AMDGPU device.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Topology {
+pub struct AgentTopology {
     cpu_agents: Vec<Agent>,
     gpu_agents: Vec<Agent>,
     gpu_agent_queue_count: usize,
     gpu_cpu_map: Vec<usize>,
 }
 
-impl Topology {
+impl AgentTopology {
     /// A topology of these agents; `gpu_cpu_map[i]` is the CPU ordinal of GPU
     /// `i`. Only the capacity limits are checked here (`RESOURCE_EXHAUSTED`);
-    /// [`Topology::verify`] checks that it is usable.
+    /// [`AgentTopology::verify`] checks that it is usable.
     pub fn new(
         cpu_agents: Vec<Agent>,
         gpu_agents: Vec<Agent>,
         gpu_cpu_map: Vec<usize>,
         gpu_agent_queue_count: usize,
-    ) -> Result<Topology> {
+    ) -> Result<AgentTopology> {
         if cpu_agents.len() > MAX_CPU_AGENTS {
             return Err(crate::status!(
                 ResourceExhausted,
@@ -61,7 +61,7 @@ impl Topology {
                 gpu_agents.len()
             ));
         }
-        Ok(Topology {
+        Ok(AgentTopology {
             cpu_agents,
             gpu_agents,
             gpu_agent_queue_count,
@@ -70,8 +70,8 @@ impl Topology {
     }
 
     /// Every agent of the backend, GPUs in enumeration order, each assigned
-    /// the CPU agent on its NUMA node; then [`Topology::verify`].
-    pub fn from_backend(hsa: &dyn Hsa, gpu_agent_queue_count: usize) -> Result<Topology> {
+    /// the CPU agent on its NUMA node; then [`AgentTopology::verify`].
+    pub fn from_backend(hsa: &dyn Hsa, gpu_agent_queue_count: usize) -> Result<AgentTopology> {
         let agents = hsa.iterate_agents().call_status("hsa_iterate_agents")?;
         let mut cpus = Vec::new();
         let mut gpus = Vec::new();
@@ -95,7 +95,7 @@ impl Topology {
             .iter()
             .map(|(_, node)| cpus.iter().position(|(_, n)| n == node).unwrap_or(0))
             .collect();
-        let topology = Topology::new(
+        let topology = AgentTopology::new(
             cpus.into_iter().map(|(a, _)| a).collect(),
             gpus.into_iter().map(|(a, _)| a).collect(),
             gpu_cpu_map,
@@ -230,35 +230,36 @@ mod tests {
 
     #[test]
     fn capacity_limits_are_iree_s() {
-        let err = Topology::new(agents(0..1), agents(1..66), vec![0; 65], 1).unwrap_err();
+        let err = AgentTopology::new(agents(0..1), agents(1..66), vec![0; 65], 1).unwrap_err();
         assert_eq!(err.code(), StatusCode::ResourceExhausted);
         assert!(err.mentions("max GPU agent count reached (limit 64)"));
-        let err = Topology::new(agents(100..165), agents(1..2), vec![0], 1).unwrap_err();
+        let err = AgentTopology::new(agents(100..165), agents(1..2), vec![0], 1).unwrap_err();
         assert_eq!(err.code(), StatusCode::ResourceExhausted);
     }
 
     #[test]
     fn verify_rules() {
-        let ok = Topology::new(agents(0..1), agents(1..9), vec![0; 8], 2).unwrap();
+        let ok = AgentTopology::new(agents(0..1), agents(1..9), vec![0; 8], 2).unwrap();
         ok.verify().unwrap();
         assert_eq!(
             ok.queue_affinity_domain().unwrap().supported_affinity,
             0xFFFF
         );
-        let none = Topology::new(agents(0..1), vec![], vec![], 2).unwrap();
+        let none = AgentTopology::new(agents(0..1), vec![], vec![], 2).unwrap();
         assert_eq!(
             none.verify().unwrap_err().code(),
             StatusCode::InvalidArgument
         );
-        let wide = Topology::new(agents(0..1), agents(1..9), vec![0; 8], 9).unwrap();
+        let wide = AgentTopology::new(agents(0..1), agents(1..9), vec![0; 8], 9).unwrap();
         assert_eq!(wide.verify().unwrap_err().code(), StatusCode::OutOfRange);
-        let dup = Topology::new(agents(0..1), vec![Agent(5), Agent(5)], vec![0, 0], 1).unwrap();
+        let dup =
+            AgentTopology::new(agents(0..1), vec![Agent(5), Agent(5)], vec![0, 0], 1).unwrap();
         assert!(
             dup.verify()
                 .unwrap_err()
                 .mentions("duplicate agent handles at ordinals 0 and 1")
         );
-        let bad_map = Topology::new(agents(0..1), agents(1..2), vec![3], 1).unwrap();
+        let bad_map = AgentTopology::new(agents(0..1), agents(1..2), vec![3], 1).unwrap();
         assert_eq!(
             bad_map.verify().unwrap_err().code(),
             StatusCode::InvalidArgument

@@ -8,7 +8,7 @@ use crate::codeobj::target_id::{HSA_ISA_PREFIX, check_compatible};
 use crate::codeobj::{Mismatch, ParseFlags, TargetId, TargetKind};
 use crate::status::{Result, Status};
 
-use super::agents::Topology;
+use super::agents::AgentTopology;
 
 /// Most ISAs IREE accepts per agent (its fixed iteration buffer).
 pub const MAX_AGENT_ISAS: usize = 32;
@@ -177,7 +177,7 @@ pub fn isa_difference(a: &TargetId, b: &TargetId) -> Mismatch {
 
 /// Requires every GPU agent to report the same ISAs, index by index, as GPU
 /// agent 0 (`FAILED_PRECONDITION` with IREE's messages). One GPU is always fine.
-pub fn verify_device_isa_commonality(hsa: &dyn Hsa, topology: &Topology) -> Result<()> {
+pub fn verify_device_isa_commonality(hsa: &dyn Hsa, topology: &AgentTopology) -> Result<()> {
     let gpus = topology.gpu_agents();
     let Some((first, rest)) = gpus.split_first() else {
         return Ok(());

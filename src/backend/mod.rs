@@ -29,6 +29,7 @@ pub mod hsa;
 pub mod hsa_ext;
 pub mod hsa_status;
 pub mod hsa_types;
+pub mod nccl_version;
 pub mod search_paths;
 pub mod sim;
 

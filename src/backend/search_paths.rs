@@ -15,6 +15,22 @@
 
 use crate::status::{Result, Status};
 
+/// The HIP runtime's file names on this platform, in the order tried.
+#[cfg(windows)]
+pub const HIP_LIBRARY_NAMES: &[&str] = &["amdhip64.dll"];
+/// The HIP runtime's file names on this platform, in the order tried:
+/// IREE's one name, then the ROCm 6 and 5 SONAMEs (the bare `.so` exists
+/// only with a `-dev` package installed).
+#[cfg(not(windows))]
+pub const HIP_LIBRARY_NAMES: &[&str] = &["libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"];
+
+/// RCCL's file names on this platform, in the order tried (system search only).
+#[cfg(windows)]
+pub const RCCL_LIBRARY_NAMES: &[&str] = &["rccl.dll"];
+/// RCCL's file names on this platform, in the order tried (system search only).
+#[cfg(not(windows))]
+pub const RCCL_LIBRARY_NAMES: &[&str] = &["librccl.so"];
+
 /// The prefix marking a search-path entry as an exact file.
 pub const FILE_PREFIX: &str = "file:";
 

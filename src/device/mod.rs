@@ -13,7 +13,6 @@ use std::any::Any;
 use crate::status::Result;
 use crate::topology::{DeviceCapabilities, Edge};
 
-pub mod amdgpu;
 pub mod frontier;
 pub mod info;
 pub mod testing;

@@ -1,6 +1,6 @@
 //! The two views of a group's topology the CLI prints: a matrix people read
 //! (like `nvidia-smi topo -m` / `rocm-smi --showtopo`) and the JSON document
-//! whose keys `CLI-JSON.md` fixes.
+//! whose keys docs/CLI.md fixes.
 
 use std::fmt::Write as _;
 
@@ -296,7 +296,7 @@ pub struct TopologyJson {
     pub devices: Vec<DeviceJson>,
 }
 
-/// The JSON document of `group` (keys as `CLI-JSON.md` fixes them), without
+/// The JSON document of `group` (keys as docs/CLI.md fixes them), without
 /// the machine, backend and identities only the caller knows.
 pub fn to_json(group: &DeviceGroup) -> TopologyJson {
     let topology: &Topology = group.topology();

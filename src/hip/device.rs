@@ -7,9 +7,10 @@ use std::sync::Arc;
 
 use crate::backend::{Hip, HipDevice, HipDeviceAttribute, HipError, HipP2pAttribute};
 use crate::device::TopologySlot;
+use crate::status;
 use crate::status::{Result, Status};
 
-use super::driver::hip_status;
+use super::error::hip_status;
 use super::options::DeviceParams;
 use super::rccl::Collectives;
 use super::uuid::DeviceUuid;
@@ -140,7 +141,7 @@ impl HipLogicalDevice {
                 super::MAX_PHYSICAL_DEVICES
             ));
         }
-        super::driver::check_distinct(devices)?;
+        check_distinct(devices)?;
         let h = hip.as_ref();
         let mut physical = Vec::with_capacity(devices.len());
         for &device in devices {
@@ -232,4 +233,24 @@ impl HipLogicalDevice {
     pub fn hip(&self) -> &Arc<dyn Hip> {
         &self.hip
     }
+}
+
+/// Rejects a device named twice (IREE would build a logical device over
+/// the same GPU twice).
+pub(crate) fn check_distinct(devices: &[HipDevice]) -> Result<()> {
+    for (i, device) in devices.iter().enumerate() {
+        if let Some(first) = devices
+            .get(..i)
+            .and_then(|seen| seen.iter().position(|d| d == device))
+        {
+            return Err(status!(
+                InvalidArgument,
+                "device {} is listed twice (entries {} and {}); each physical device may appear once in a logical device",
+                device.raw(),
+                first + 1,
+                i + 1
+            ));
+        }
+    }
+    Ok(())
 }

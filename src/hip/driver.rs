@@ -9,8 +9,9 @@ use crate::backend::{
 use crate::status;
 use crate::status::{Result, Status};
 
-use super::device::HipLogicalDevice;
+use super::device::{HipLogicalDevice, check_distinct};
 use super::dump::{DumpFacts, format_device_info};
+use super::error::hip_status;
 use super::options::{DeviceParams, DriverOptions, HipOptions, parse_create_params};
 use super::path::{DevicePath, DeviceSpec, MAX_PHYSICAL_DEVICES};
 use super::rccl::{Collectives, NcclVersion, check_nccl_version, rccl_not_available};
@@ -89,18 +90,6 @@ impl std::fmt::Debug for HipDriver {
             .field("collectives", &self.collectives)
             .finish_non_exhaustive()
     }
-}
-
-/// The status for a failed HIP call, with the runtime's own error name and
-/// string (IREE forces `HIP_ERROR_UNKNOWN`/`unknown error` for
-/// `hipErrorUnknown`) and the call as the annotation.
-pub fn hip_status(hip: &dyn Hip, error: HipError, call: &str) -> Status {
-    if error == HipError::Unknown {
-        return error.to_status_with(call, "HIP_ERROR_UNKNOWN", "unknown error");
-    }
-    let name = hip.get_error_name(error);
-    let string = hip.get_error_string(error);
-    error.to_status_with(call, &name, &string)
 }
 
 /// A RCCL library's checked version (IREE's `nccl_check_version`).
@@ -546,26 +535,6 @@ impl HipDriver {
         }
         Ok(device)
     }
-}
-
-/// Rejects a device named twice (IREE would build a logical device over
-/// the same GPU twice).
-pub(crate) fn check_distinct(devices: &[HipDevice]) -> Result<()> {
-    for (i, device) in devices.iter().enumerate() {
-        if let Some(first) = devices
-            .get(..i)
-            .and_then(|seen| seen.iter().position(|d| d == device))
-        {
-            return Err(status!(
-                InvalidArgument,
-                "device {} is listed twice (entries {} and {}); each physical device may appear once in a logical device",
-                device.raw(),
-                first + 1,
-                i + 1
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// A name as IREE's 128-byte `hipDeviceGetName` buffer holds it: at most

@@ -16,6 +16,7 @@
 pub mod device;
 pub mod driver;
 pub mod dump;
+pub mod error;
 pub mod hal;
 pub mod options;
 pub mod path;

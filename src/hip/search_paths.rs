@@ -11,26 +11,11 @@
 //! - if nothing loads: `UNAVAILABLE` listing every tried path with its error.
 
 pub use crate::backend::search_paths::{
-    FILE_PREFIX, MAX_SEARCH_PATHS, SearchPath, canonicalize, library_candidates,
+    FILE_PREFIX, HIP_LIBRARY_NAMES, MAX_SEARCH_PATHS, RCCL_LIBRARY_NAMES, SearchPath, canonicalize,
+    library_candidates,
 };
 use crate::status;
 use crate::status::{Result, Status};
-
-/// The HIP runtime's file names on this platform, in the order tried.
-#[cfg(windows)]
-pub const HIP_LIBRARY_NAMES: &[&str] = &["amdhip64.dll"];
-/// The HIP runtime's file names on this platform, in the order tried:
-/// IREE's one name, then the ROCm 6 and 5 SONAMEs (the bare `.so` exists
-/// only with a `-dev` package installed).
-#[cfg(not(windows))]
-pub const HIP_LIBRARY_NAMES: &[&str] = &["libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"];
-
-/// RCCL's file names on this platform, in the order tried (system search only).
-#[cfg(windows)]
-pub const RCCL_LIBRARY_NAMES: &[&str] = &["rccl.dll"];
-/// RCCL's file names on this platform, in the order tried (system search only).
-#[cfg(not(windows))]
-pub const RCCL_LIBRARY_NAMES: &[&str] = &["librccl.so"];
 
 /// The paths to try for the HIP runtime ([`HIP_LIBRARY_NAMES`] under `paths`).
 pub fn hip_library_candidates(paths: &[SearchPath]) -> Vec<String> {

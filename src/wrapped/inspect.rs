@@ -1,6 +1,6 @@
 //! `inspect`: what an executable file holds — a wrapped `AMD1` or `HIP1`
 //! executable or a raw HSACO — as a serializable report whose JSON keys are
-//! the ones `CLI-JSON.md` fixes for `amdgpu-hal inspect --json`.
+//! the ones docs/CLI.md fixes for `amdgpu-hal inspect --json`.
 //!
 //! The wrapped FlatBuffer gives each export's HAL view (name, symbol,
 //! workgroup size, constant and binding counts); the code object's metadata
@@ -417,14 +417,6 @@ pub fn inspect<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectRepor
         inspect_hip1(data)
     } else {
         inspect_elf(data, limits)
-    }
-}
-
-impl InspectReport<'_> {
-    /// Writes the report as pretty JSON (what `serde_json::to_writer_pretty`
-    /// writes, without its cost; no trailing newline).
-    pub fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        super::inspect_json::write_report(self, out)
     }
 }
 

@@ -11,6 +11,14 @@ use crate::json_writer::JsonChunks;
 use super::infer::Container;
 use super::inspect::{ExportReport, InspectReport, ParameterReport};
 
+impl InspectReport<'_> {
+    /// Writes the report as pretty JSON (what `serde_json::to_writer_pretty`
+    /// writes, without its cost; no trailing newline).
+    pub fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
+        write_report(self, out)
+    }
+}
+
 /// Writes `report` as pretty JSON (no trailing newline) to `out`.
 pub fn write_report(report: &InspectReport<'_>, out: &mut dyn Write) -> io::Result<()> {
     let mut json = JsonChunks::new(out);

@@ -10,7 +10,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use amdgpu_hal::amdgpu::agents::Topology;
+use amdgpu_hal::amdgpu::agents::AgentTopology;
 use amdgpu_hal::backend::{
     Agent, AgentInfo, CodeObjectReader, DevicePtr, DeviceType, Executable, ExecutableSymbol,
     ExecutableSymbolInfo, GlobalFlags, HsaResult, HsaStatus, Isa, IsaInfo, LoadedCodeObject,
@@ -179,10 +179,10 @@ pub fn gpu(i: usize) -> Agent {
 }
 
 /// The topology of the node's GPUs (2 queues each).
-pub fn topology(config: &NodeConfig) -> Topology {
+pub fn topology(config: &NodeConfig) -> AgentTopology {
     let gpus: Vec<Agent> = (0..config.gpu_isas.len()).map(gpu).collect();
     let n = gpus.len();
-    Topology::new(vec![Agent(1)], gpus, vec![0; n], 2).expect("topology")
+    AgentTopology::new(vec![Agent(1)], gpus, vec![0; n], 2).expect("topology")
 }
 
 fn gpu_ordinal(agent: Agent) -> Option<usize> {

@@ -237,3 +237,22 @@ pub fn arg(offset: u64, size: u64, kind: &str) -> Vec<u8> {
         .field_str(".value_kind", kind);
     p.0
 }
+
+/// What the `amdgpu-hal` binary prints for `args`: stdout when it exits 0,
+/// otherwise its one error line without the `Error: ` prefix (the status as
+/// `Status`'s `Display` writes it, joined to one line).
+pub fn answer(args: &[&str]) -> Result<String, String> {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_amdgpu-hal"))
+        .args(args)
+        .output()
+        .expect("the amdgpu-hal binary runs");
+    if output.status.success() {
+        return Ok(String::from_utf8(output.stdout).expect("UTF-8 output"));
+    }
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8 errors");
+    Err(stderr
+        .trim_end()
+        .strip_prefix("Error: ")
+        .unwrap_or(&stderr)
+        .to_owned())
+}

@@ -51,7 +51,7 @@ pub const HSA: LibrarySpec = LibrarySpec {
 /// ROCm 6 and ROCm 5 SONAMEs follow it.
 pub const HIP: LibrarySpec = LibrarySpec {
     display_name: "HIP runtime",
-    file_names: crate::hip::search_paths::HIP_LIBRARY_NAMES,
+    file_names: crate::backend::search_paths::HIP_LIBRARY_NAMES,
     env_var: "IREE_HIP_DYLIB_PATH",
     not_available: "HIP runtime library 'amdhip64.dll'/'libamdhip64.so' not available: please ensure \
                     installed and in dynamic library search path: ",

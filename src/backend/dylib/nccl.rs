@@ -3,7 +3,7 @@
 //!
 //! Load order follows IREE's: open the library, resolve `ncclGetVersion`,
 //! check the version with the HIP driver's rule
-//! ([`crate::hip::rccl::check_nccl_version`]: major 2, at least 2.18.0),
+//! ([`crate::backend::nccl_version::check_nccl_version`]: major 2, at least 2.18.0),
 //! then resolve the rest of
 //! the table. Unlike IREE, a library that passes the version check but lacks
 //! a symbol is also `UNAVAILABLE`, so the optional library stays optional.
@@ -14,7 +14,7 @@ use std::ffi::{CStr, c_char, c_void};
 
 use super::library::{DynamicLibrary, LibrarySpec};
 use super::symbols::symbol_table;
-use crate::hip::rccl::check_nccl_version;
+use crate::backend::nccl_version::check_nccl_version;
 use crate::status::{Result, ResultExt};
 
 pub use amdgpu_sys::nccl::ncclResult_t;

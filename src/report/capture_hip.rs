@@ -33,11 +33,10 @@
 //!   distance, latency or bandwidth (HIP reports none of them).
 
 use amdgpu_sim::machine::{
-    AgentDesc, AgentHsaDesc, AgentIds, AgentKind, IsaDesc, LinkDesc, LinkTypeDesc, PoolDesc,
-    PoolFlag, SegmentDesc,
+    AgentDesc, AgentHsaDesc, AgentIds, AgentKind, HipPropsDesc, IsaDesc, LinkDesc, LinkTypeDesc,
+    PoolDesc, PoolFlag, SegmentDesc, amd_hip_uuid, format_hip_uuid,
 };
 
-use super::capture::{hip_props_desc, hip_uuid_desc};
 use super::hip_devices::{HipDeviceReport, list_hip_devices};
 use crate::backend::{Backend, HipDevice, HipDeviceProps};
 use crate::hip::device::PeerLink;
@@ -50,6 +49,38 @@ pub const INFERRED_CPU_NAME: &str = "host CPU (inferred from HIP)";
 /// The size of each pool of an inferred CPU agent: HIP reports nothing of
 /// host memory, and the HAL only needs room for kernel arguments there.
 pub const INFERRED_HOST_POOL_BYTES: u64 = 64 << 30;
+
+/// The `hip.uuid` to write: only when `hipDeviceGetUuid` is not ROCm's
+/// ASCII of the agent UUID's digits (CUDA's 16 raw bytes), so AMD descriptions
+/// stay as they were.
+pub fn hip_uuid_desc(agent_uuid: &str, hip_uuid: &[u8; 16]) -> Option<String> {
+    (amd_hip_uuid(agent_uuid) != *hip_uuid).then(|| format_hip_uuid(hip_uuid))
+}
+
+/// The `[agents.hip]` table of a GPU: every property the description keeps.
+pub fn hip_props_desc(props: &HipDeviceProps, uuid: Option<String>) -> HipPropsDesc {
+    HipPropsDesc {
+        name: Some(props.name.clone()),
+        gcn_arch_name: (!props.gcn_arch_name.is_empty()).then(|| props.gcn_arch_name.clone()),
+        total_global_mem: Some(props.total_global_mem),
+        shared_mem_per_block: Some(props.shared_mem_per_block),
+        regs_per_block: Some(props.regs_per_block),
+        max_grid_size: Some(props.max_grid_size),
+        clock_rate: Some(props.clock_rate),
+        memory_clock_rate: Some(props.memory_clock_rate),
+        memory_bus_width: Some(props.memory_bus_width),
+        total_const_mem: Some(props.total_const_mem),
+        major: Some(props.major),
+        minor: Some(props.minor),
+        l2_cache_size: Some(props.l2_cache_size),
+        max_threads_per_multi_processor: Some(props.max_threads_per_multi_processor),
+        is_multi_gpu_board: Some(props.is_multi_gpu_board),
+        integrated: Some(props.integrated),
+        managed_memory: Some(props.managed_memory),
+        ecc_enabled: Some(props.ecc_enabled),
+        uuid,
+    }
+}
 
 fn clamp_u16(v: i32) -> u16 {
     u16::try_from(v.max(1)).unwrap_or(u16::MAX)
@@ -183,7 +214,7 @@ fn numa_distances(backend: &Backend) -> Result<Box<dyn NumaDistances>> {
     if hsa.init().is_err() {
         return Ok(platform_numa_distances());
     }
-    let slit = crate::device::amdgpu::hsa_numa_distances(hsa);
+    let slit = crate::amdgpu::device::hsa_numa_distances(hsa);
     let _ = hsa.shut_down();
     Ok(Box::new(slit?))
 }

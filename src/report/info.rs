@@ -1,23 +1,11 @@
-//! `amdgpu-hal info [PATH]`: IREE's HIP `dump_device_info` for the devices
-//! a device path selects (every physical device of a comma list, in order).
+//! The `info` document: IREE's HIP `dump_device_info` for the devices a
+//! device path selects (every physical device of a comma list, in order).
 
-use std::io::Write;
-
-use clap::Args;
 use serde::Serialize;
 
 use super::hip::open_driver;
-use super::{GlobalArgs, write_error, write_json};
+use super::selection::{HOST_MACHINE, Selection, no_gpu};
 use crate::status::{Result, Status};
-
-/// Arguments of `info`.
-#[derive(Debug, Args)]
-pub struct InfoArgs {
-    /// The device path: empty (the default device), an index, `GPU-<uuid>`,
-    /// or a comma list of them.
-    #[arg(default_value = "", value_name = "PATH", allow_negative_numbers = true)]
-    pub path: String,
-}
 
 /// The `info --json` document.
 #[derive(Debug, Serialize)]
@@ -39,6 +27,9 @@ pub struct DeviceDumpJson {
     pub name: String,
     /// The dump's `- key: value` lines, in order.
     pub info: Vec<InfoLine>,
+    /// The dump as IREE prints it (the text view; not in the JSON).
+    #[serde(skip)]
+    pub dump: String,
 }
 
 /// One `- key: value` line of a dump.
@@ -62,25 +53,21 @@ pub fn dump_pairs(dump: &str) -> Vec<InfoLine> {
         .collect()
 }
 
-/// Dumps the devices of `args.path`.
-pub fn run(global: &GlobalArgs, args: &InfoArgs, out: &mut dyn Write) -> Result<()> {
-    let (driver, backend) = open_driver(global)?;
+/// Dumps the devices of `path` on the HIP driver `selection` selects.
+pub fn info(selection: &Selection, path: &str) -> Result<InfoJson> {
+    let (driver, backend) = open_driver(selection)?;
     let infos = driver.query_available_devices()?;
     if infos.is_empty() {
-        let machine = backend
-            .as_ref()
-            .map_or(super::hip::HOST_MACHINE, |b| b.machine());
-        return Err(super::no_gpu(machine, &global.backend)
-            .annotate(format!("device path '{}'", args.path)));
+        let machine = backend.as_ref().map_or(HOST_MACHINE, |b| b.machine());
+        return Err(no_gpu(machine, &selection.backend).annotate(format!("device path '{path}'")));
     }
     let devices = driver
-        .resolve_path(&args.path)
-        .map_err(|e| e.annotate(format!("device path '{}'", crate::escape::echo(&args.path))))?;
+        .resolve_path(path)
+        .map_err(|e| e.annotate(format!("device path '{}'", crate::escape::echo(path))))?;
     let mut report = InfoJson {
-        path: args.path.clone(),
+        path: path.to_owned(),
         devices: Vec::new(),
     };
-    let mut text = String::new();
     for device in devices {
         let info = infos.iter().find(|i| i.device == device).ok_or_else(|| {
             Status::internal(format!(
@@ -89,25 +76,15 @@ pub fn run(global: &GlobalArgs, args: &InfoArgs, out: &mut dyn Write) -> Result<
             ))
         })?;
         let dump = driver.dump_device_info(info.device_id)?;
-        if !text.is_empty() {
-            text.push('\n');
-        }
-        text.push_str(&format!(
-            "# hip://{}\n# {} (device id {})",
-            info.path, info.name, info.device_id.0
-        ));
-        text.push_str(&dump);
         report.devices.push(DeviceDumpJson {
             device_id: info.device_id.0,
             path: info.path.clone(),
             name: info.name.clone(),
             info: dump_pairs(&dump),
+            dump,
         });
     }
-    if global.json {
-        return write_json(out, &report);
-    }
-    out.write_all(text.as_bytes()).map_err(write_error)
+    Ok(report)
 }
 
 #[cfg(test)]

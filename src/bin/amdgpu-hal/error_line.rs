@@ -5,7 +5,7 @@
 //! line capped, and control characters escaped, so scripts can rely on
 //! exactly one line.
 
-use crate::status::Status;
+use amdgpu_hal::status::Status;
 
 /// The longest error line printed (characters, before `Error: `); longer
 /// ones end in `…`.

@@ -6,7 +6,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{GlobalArgs, write_error, write_json};
-use crate::status::{Result, Status};
+use amdgpu_hal::status::{Result, Status};
 
 /// Arguments of `machines` (none besides the global ones).
 #[derive(Debug, Args)]

@@ -8,10 +8,10 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{GlobalArgs, write_error, write_json};
-use crate::input::{InputKind, io_status, read_file};
-use crate::status::{Result, ResultExt, Status};
-use crate::wrapped::builder::SourceFileSpec;
-use crate::wrapped::{PackOptions, inspect, pack};
+use amdgpu_hal::input::{InputKind, io_status, read_file};
+use amdgpu_hal::status::{Result, ResultExt, Status};
+use amdgpu_hal::wrapped::builder::SourceFileSpec;
+use amdgpu_hal::wrapped::{PackOptions, inspect, pack};
 
 /// Arguments of `pack`.
 #[derive(Debug, Args)]
@@ -122,12 +122,12 @@ pub fn run(global: &GlobalArgs, args: &PackArgs, out: &mut dyn Write) -> Result<
         ..PackOptions::default()
     };
     let packed = pack(&hsaco, &options)
-        .annotate_with(|| format!("packing {}", crate::escape::display_path(&args.input)))?;
+        .annotate_with(|| format!("packing {}", amdgpu_hal::escape::display_path(&args.input)))?;
     let report = inspect(&packed, &options.limits)?;
     std::fs::write(&args.output, &packed).map_err(|e| {
         io_status(
             &e,
-            &format!("writing {}", crate::escape::display_path(&args.output)),
+            &format!("writing {}", amdgpu_hal::escape::display_path(&args.output)),
         )
     })?;
     let summary = PackJson {

@@ -64,7 +64,7 @@ pub fn hip_of_agent<'a>(hips: &'a [HipIdentity], agent_uuid: &str) -> Option<&'a
 /// The identity of every GPU agent of `backend`'s HSA, in agent order (the
 /// order of `topology`'s group), with its HIP device where HIP answers.
 pub fn hsa_gpu_identities(backend: &Backend) -> Result<Vec<DeviceIdentity>> {
-    let agents = super::devices::list_hsa_agents(backend)?;
+    let agents = super::agents::list_hsa_agents(backend)?;
     let hips = hip_devices(backend);
     Ok(agents
         .into_iter()
@@ -102,7 +102,7 @@ pub fn hip_identity(hip: HipIdentity, name: &str, agents: &[(usize, String)]) ->
 /// `(index, UUID)` of `backend`'s HSA GPU agents; empty when its HSA does
 /// not answer (HIP on NVIDIA).
 pub fn hsa_gpu_agents(backend: &Backend) -> Vec<(usize, String)> {
-    super::devices::list_hsa_agents(backend)
+    super::agents::list_hsa_agents(backend)
         .map(|agents| {
             agents
                 .into_iter()

@@ -1,4 +1,4 @@
-//! `amdgpu-hal capture`: write a machine description (the simulator's TOML
+//! The `capture` document: a machine description (the simulator's TOML
 //! format, `amdgpu_sim::machine`) of what a backend reports, so a node seen
 //! once on real hardware replays in the simulator (`--machine FILE`).
 //!
@@ -14,67 +14,17 @@
 //! RCCL/NCCL's `ncclGetVersion`) go in `[hip]`. Output is deterministic: the
 //! same backend answers give the same bytes.
 
-use std::io::Write;
-
+use super::agents::PoolBasics;
+use super::capture_hip::{hip_props_desc, hip_uuid_desc};
+use crate::backend::{
+    Agent, Backend, CallResultExt, DeviceType, GlobalFlags, HipError, Hsa, HsaExt, HsaResult,
+    HsaStatus, LinkType, Profile, RoundingMode, Segment,
+};
+use crate::status::{Result, Status};
 use amdgpu_sim::machine::{
     AgentDesc, AgentHsaDesc, AgentIds, AgentKind, HipPropsDesc, HipRuntimeDesc, IsaDesc, LinkDesc,
     LinkTypeDesc, MachineDesc, PoolDesc, PoolFlag, ProfileDesc, RoundingDesc, SegmentDesc,
-    amd_hip_uuid, format_hip_uuid,
 };
-use clap::Args;
-
-use super::devices::PoolBasics;
-use super::{GlobalArgs, write_error};
-use crate::backend::{
-    Agent, Backend, CallResultExt, DeviceType, GlobalFlags, HipDeviceProps, HipError, Hsa, HsaExt,
-    HsaResult, HsaStatus, LinkType, Profile, RoundingMode, Segment,
-};
-use crate::status::{Result, Status};
-
-/// Arguments of `capture`.
-#[derive(Debug, Args)]
-pub struct CaptureArgs {
-    /// Write the description here instead of stdout.
-    #[arg(long, short, value_name = "FILE")]
-    pub output: Option<std::path::PathBuf>,
-    /// The machine's `name` in the description.
-    #[arg(long, default_value = "captured")]
-    pub name: String,
-    /// The machine's `description`.
-    #[arg(long)]
-    pub description: Option<String>,
-}
-
-/// The `hip.uuid` to write: only when `hipDeviceGetUuid` is not ROCm's
-/// ASCII of the agent UUID's digits (CUDA's 16 raw bytes), so AMD descriptions
-/// stay as they were.
-pub(super) fn hip_uuid_desc(agent_uuid: &str, hip_uuid: &[u8; 16]) -> Option<String> {
-    (amd_hip_uuid(agent_uuid) != *hip_uuid).then(|| format_hip_uuid(hip_uuid))
-}
-
-pub(super) fn hip_props_desc(props: &HipDeviceProps, uuid: Option<String>) -> HipPropsDesc {
-    HipPropsDesc {
-        name: Some(props.name.clone()),
-        gcn_arch_name: (!props.gcn_arch_name.is_empty()).then(|| props.gcn_arch_name.clone()),
-        total_global_mem: Some(props.total_global_mem),
-        shared_mem_per_block: Some(props.shared_mem_per_block),
-        regs_per_block: Some(props.regs_per_block),
-        max_grid_size: Some(props.max_grid_size),
-        clock_rate: Some(props.clock_rate),
-        memory_clock_rate: Some(props.memory_clock_rate),
-        memory_bus_width: Some(props.memory_bus_width),
-        total_const_mem: Some(props.total_const_mem),
-        major: Some(props.major),
-        minor: Some(props.minor),
-        l2_cache_size: Some(props.l2_cache_size),
-        max_threads_per_multi_processor: Some(props.max_threads_per_multi_processor),
-        is_multi_gpu_board: Some(props.is_multi_gpu_board),
-        integrated: Some(props.integrated),
-        managed_memory: Some(props.managed_memory),
-        ecc_enabled: Some(props.ecc_enabled),
-        uuid,
-    }
-}
 
 fn segment_desc(segment: Segment) -> SegmentDesc {
     match segment {
@@ -112,6 +62,7 @@ fn link_type_desc(link_type: LinkType) -> Option<LinkTypeDesc> {
     })
 }
 
+/// One HSA agent; `gpu_ordinal` is its HIP ordinal (GPUs in HSA order).
 /// One HSA agent; `gpu_ordinal` is its HIP ordinal (GPUs in HSA order).
 fn hsa_agent(
     backend: &Backend,
@@ -425,27 +376,4 @@ pub fn capture(backend: &Backend, name: &str, description: Option<&str>) -> Resu
 /// The description as TOML.
 pub fn to_toml(desc: &MachineDesc) -> Result<String> {
     toml::to_string_pretty(desc).map_err(|e| Status::internal(format!("TOML output: {e}")))
-}
-
-/// Captures the backend and writes the description.
-pub fn run(global: &GlobalArgs, args: &CaptureArgs, out: &mut dyn Write) -> Result<()> {
-    let backend = global.open_backend()?;
-    let desc = capture(&backend, &args.name, args.description.as_deref())?;
-    // `--json`: the same description as JSON (the simulator reads both).
-    let text = if global.json {
-        crate::json_writer::to_string_pretty(&desc)
-            .map(|json| json + "\n")
-            .map_err(|e| Status::internal(format!("JSON output: {e}")))?
-    } else {
-        to_toml(&desc)?
-    };
-    match &args.output {
-        Some(path) => std::fs::write(path, &text).map_err(|e| {
-            crate::input::io_status(
-                &e,
-                &format!("writing '{}'", crate::escape::display_path(path)),
-            )
-        }),
-        None => out.write_all(text.as_bytes()).map_err(write_error),
-    }
 }

@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use crate::amdgpu::agents::{Topology, find_coarse_global_memory_pool};
+use crate::amdgpu::agents::{AgentTopology, find_coarse_global_memory_pool};
 use crate::amdgpu::dispatch::DispatchDescriptor;
 use crate::amdgpu::isa::{self, FormatSupport, format_not_supported};
 use crate::amdgpu::kernarg::{DISPATCH_SETUP_3D, KernelArgs};
@@ -24,7 +24,7 @@ use crate::backend::{
 use crate::codeobj::elf::target_id_from_elf;
 use crate::status::{Result, ResultExt, Status};
 
-use super::executable::{DeviceTables, Executable};
+use super::loaded::{DeviceTables, Executable};
 use super::plan::{LoadPlan, check_symbol_name, plan_raw_hsaco, plan_wrapped};
 
 /// The magic of a wrapped executable (the FlatBuffer file identifier).
@@ -51,7 +51,7 @@ pub fn is_wrapped(data: &[u8]) -> bool {
 /// Creates an executable on the devices `params.queue_affinity` selects.
 pub fn create(
     hsa: Arc<dyn Hsa>,
-    topology: &Topology,
+    topology: &AgentTopology,
     params: &ExecutableParams<'_>,
     profile_registry: &ProfileRegistry,
 ) -> Result<Arc<Executable>> {
@@ -143,7 +143,7 @@ fn with_cleanup(error: Status, cleanup: Result<()>) -> Status {
 
 fn populate(
     executable: &mut Executable,
-    topology: &Topology,
+    topology: &AgentTopology,
     physical: &PhysicalDeviceSet,
     template: Agent,
     params: &ExecutableParams<'_>,
@@ -185,7 +185,7 @@ fn populate(
 /// The HSA profile and rounding mode shared by every selected agent.
 fn select_agent_profile(
     hsa: &dyn Hsa,
-    topology: &Topology,
+    topology: &AgentTopology,
     physical: &PhysicalDeviceSet,
 ) -> Result<(Profile, RoundingMode)> {
     let mut selected: Option<(Profile, RoundingMode)> = None;
@@ -223,7 +223,7 @@ fn select_agent_profile(
 /// destroyed on failure.
 fn load_module(
     hsa: &dyn Hsa,
-    topology: &Topology,
+    topology: &AgentTopology,
     physical: &PhysicalDeviceSet,
     params: &ExecutableParams<'_>,
     code_object: &[u8],
@@ -284,7 +284,7 @@ fn resolve_kernel_args(
     handle: HsaExecutable,
     template: Agent,
     symbols: &[String],
-    exports: &[crate::executable::ExportInfo],
+    exports: &[crate::amdgpu::executable::ExportInfo],
 ) -> Result<Vec<KernelArgs>> {
     const INFO: &str = "hsa_executable_symbol_get_info";
     let mut out = Vec::with_capacity(symbols.len());
@@ -409,7 +409,7 @@ fn register_profile(
     hsa: &dyn Hsa,
     handle: HsaExecutable,
     physical: &PhysicalDeviceSet,
-    topology: &Topology,
+    topology: &AgentTopology,
     code_object: &[u8],
     registry: &ProfileRegistry,
 ) -> Result<()> {

@@ -1,33 +1,13 @@
-//! `amdgpu-hal devices`: the agents of a machine, enumerated through the
-//! backend traits exactly as the HAL enumerates them (init, iterate agents,
-//! per-agent info, ISAs in priority order, memory pools, shut down).
+//! The agents of a machine, enumerated through the backend traits exactly
+//! as the HAL enumerates them (init, iterate agents, per-agent info, ISAs in
+//! priority order, memory pools, shut down): the HSA half of `devices`.
 
-use std::io::Write;
-
-use clap::Args;
 use serde::Serialize;
 
-use super::{GlobalArgs, write_error, write_json};
 use crate::backend::{
     Agent, Backend, CallResultExt, DeviceType, GlobalFlags, Hsa, HsaExt, MemoryPool, Segment,
 };
-use crate::escape::Escaped;
 use crate::status::{Result, Status};
-
-/// Arguments of `devices` (none besides the global ones).
-#[derive(Debug, Args)]
-pub struct DevicesArgs {}
-
-/// The `devices --json` document (keys fixed by CLI-JSON.md).
-#[derive(Debug, Serialize)]
-pub struct DevicesJson {
-    /// The backend's name.
-    pub backend: String,
-    /// The machine.
-    pub machine: String,
-    /// Agents in HSA order.
-    pub agents: Vec<AgentJson>,
-}
 
 /// One agent.
 #[derive(Debug, Serialize)]
@@ -166,33 +146,6 @@ fn describe_agent(hsa: &dyn Hsa, index: usize, agent: Agent) -> Result<AgentJson
     })
 }
 
-/// Enumerates every agent of `backend`: through its HSA trait, or for HIP
-/// backends (`hip`, `cuda`) the GPUs as IREE's HIP driver lists them.
-pub fn list_agents(backend: &Backend) -> Result<DevicesJson> {
-    let agents = if matches!(backend.name(), "hip" | "cuda") {
-        let devices = super::hip_devices::list_hip_devices(backend)?;
-        devices.iter().map(|d| d.agent_json()).collect()
-    } else {
-        let mut agents = list_hsa_agents(backend)?;
-        // Each GPU's other names (cli::identity): its place among the GPUs
-        // and, joined by UUID, its HIP device.
-        let hips = super::identity::hip_devices(backend);
-        for (k, agent) in agents.iter_mut().filter(|a| a.kind == "gpu").enumerate() {
-            agent.gpu_index = Some(k);
-            if let Some(hip) = super::identity::hip_of_agent(&hips, &agent.uuid) {
-                agent.device_id = Some(hip.device.saturating_add(1));
-                agent.path = Some(hip.uuid.path());
-            }
-        }
-        agents
-    };
-    Ok(DevicesJson {
-        backend: backend.name().to_string(),
-        machine: backend.machine().to_string(),
-        agents,
-    })
-}
-
 /// Every agent of `backend` through its HSA trait, whatever the backend's
 /// name; HSA is initialized for the walk and shut down after it (also on
 /// failure).
@@ -217,87 +170,6 @@ pub fn list_hsa_agents(backend: &Backend) -> Result<Vec<AgentJson>> {
     Status::join_results(walk, hsa.shut_down().call_status("hsa_shut_down"))
 }
 
-fn human_size(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-    let mut value = bytes as f64;
-    let mut unit = None;
-    for name in UNITS {
-        if value < 1024.0 {
-            break;
-        }
-        value /= 1024.0;
-        unit = Some(name);
-    }
-    match unit {
-        None => format!("{bytes} B"),
-        Some(unit) => format!("{value:.1} {unit}"),
-    }
-}
-
-/// Lists the agents (text or `--json`).
-pub fn run(global: &GlobalArgs, _args: &DevicesArgs, out: &mut dyn Write) -> Result<()> {
-    if global.backend == super::hip::HIP_BACKEND_NAME {
-        return super::hip::run_devices(global, out);
-    }
-    let backend = global.open_backend()?;
-    let report = list_agents(&backend)?;
-    if global.json {
-        return write_json(out, &report);
-    }
-    let gpus = report.agents.iter().filter(|a| a.kind == "gpu").count();
-    writeln!(
-        out,
-        "{} (backend {}): {} agents, {gpus} GPU",
-        report.machine,
-        report.backend,
-        report.agents.len()
-    )
-    .map_err(write_error)?;
-    for agent in &report.agents {
-        writeln!(
-            out,
-            "[{}] {} {} \"{}\" {} node {} numa {}",
-            agent.index,
-            agent.kind,
-            Escaped(&agent.name),
-            Escaped(&agent.product),
-            Escaped(&agent.uuid),
-            agent.node,
-            agent.numa_node
-        )
-        .map_err(write_error)?;
-        if let Some(k) = agent.gpu_index {
-            let mut names = format!("GPU{k}");
-            if let (Some(path), Some(id)) = (&agent.path, agent.device_id) {
-                names.push_str(&format!(" = hip://{path} (device id {id})"));
-            }
-            writeln!(out, "    as   {names}").map_err(write_error)?;
-        }
-        for isa in &agent.isas {
-            writeln!(out, "    isa  {}", Escaped(isa)).map_err(write_error)?;
-        }
-        for pool in &agent.pools {
-            let flags = if pool.flags.is_empty() {
-                String::new()
-            } else {
-                format!(" {}", pool.flags.join(","))
-            };
-            let alloc = if pool.alloc_allowed {
-                ""
-            } else {
-                " (not allocatable)"
-            };
-            writeln!(
-                out,
-                "    pool {}{flags} {}{alloc}",
-                pool.segment,
-                human_size(pool.size)
-            )
-            .map_err(write_error)?;
-        }
-    }
-    Ok(())
-}
 /// What both `devices` and `capture` ask of every memory pool.
 pub(super) struct PoolBasics {
     pub segment: Segment,

@@ -1,46 +1,31 @@
-//! The HIP driver on the command line: which runtime `--backend hip` opens,
-//! and the HIP view of `devices`.
+//! The HIP driver's reports: which runtime a `hip` or `cuda` [`Selection`]
+//! opens, the HIP view of `devices`, and the HIP device group `topology`
+//! draws.
 //!
 //! `--backend hip` runs IREE's HIP driver. Over a machine preset or file
 //! (`--machine`, the default) it drives the simulated node's HIP; with
 //! `--machine host` it loads the real `libamdhip64` (cargo feature `real`),
 //! searched as IREE does (`IREE_HIP_DYLIB_PATH`).
 
-use std::io::Write;
-
 use serde::Serialize;
 
-use super::{GlobalArgs, write_error, write_json};
+use super::selection::{CUDA_BACKEND_NAME, HIP_BACKEND_NAME, HOST_MACHINE, Selection, no_gpu};
+use super::topology::{TopologyDocument, TopologyStyle, render_group};
 use crate::backend::{Backend, CallResultExt};
-use crate::escape::Escaped;
 use crate::hip::{DeviceInfo, DeviceUuid, HipDriver, HipOptions};
 use crate::status::{Result, Status};
 
-/// The `--machine` value that selects the real hardware.
-pub const HOST_MACHINE: &str = "host";
-
-/// The backend name of the HIP driver.
-pub const HIP_BACKEND_NAME: &str = "hip";
-
-/// The backend name of HIP on NVIDIA (the CUDA driver API); always the host.
-pub const CUDA_BACKEND_NAME: &str = "cuda";
-
-/// True if `global` selects IREE's HIP driver (`--backend hip` or `cuda`).
-pub fn is_hip_driver(global: &GlobalArgs) -> bool {
-    global.backend == HIP_BACKEND_NAME || global.backend == CUDA_BACKEND_NAME
-}
-
-/// The HIP driver `global` selects, with the simulated backend it runs on
+/// The HIP driver `selection` selects, with the simulated backend it runs on
 /// (`None` on the host).
-pub fn open_driver(global: &GlobalArgs) -> Result<(HipDriver, Option<Backend>)> {
-    if global.backend == CUDA_BACKEND_NAME {
+pub fn open_driver(selection: &Selection) -> Result<(HipDriver, Option<Backend>)> {
+    if selection.backend == CUDA_BACKEND_NAME {
         let (driver, backend) = open_cuda_driver()?;
         return Ok((with_pci_numa_nodes(driver)?, backend));
     }
-    if global.machine() == HOST_MACHINE {
+    if selection.machine() == HOST_MACHINE {
         return Ok((with_pci_numa_nodes(open_host_driver()?)?, None));
     }
-    let backend = Backend::sim(global.machine())?;
+    let backend = Backend::sim(selection.machine())?;
     let driver = HipDriver::from_backend(&backend, HipOptions::default())?;
     let numa = hsa_numa_nodes(&backend)?
         .into_iter()
@@ -49,7 +34,7 @@ pub fn open_driver(global: &GlobalArgs) -> Result<(HipDriver, Option<Backend>)> 
     let hsa = backend.hsa()?;
     hsa.init().call_status("hsa_init")?;
     let slit = Status::join_results(
-        crate::device::amdgpu::hsa_numa_distances(hsa),
+        crate::amdgpu::device::hsa_numa_distances(hsa),
         hsa.shut_down().call_status("hsa_shut_down"),
     )?;
     let driver = driver
@@ -67,8 +52,8 @@ fn hsa_numa_nodes(backend: &Backend) -> Result<Vec<(String, u32)>> {
 }
 
 /// The GPU agents of `backend`'s HSA.
-fn hsa_gpus(backend: &Backend) -> Result<Vec<super::devices::AgentJson>> {
-    Ok(super::devices::list_hsa_agents(backend)?
+fn hsa_gpus(backend: &Backend) -> Result<Vec<super::agents::AgentJson>> {
+    Ok(super::agents::list_hsa_agents(backend)?
         .into_iter()
         .filter(|a| a.kind == "gpu")
         .collect())
@@ -143,7 +128,7 @@ fn open_host_driver() -> Result<HipDriver> {
     ))
 }
 
-/// The `devices --backend hip --json` document (CLI-JSON.md keys, plus
+/// The `devices --backend hip --json` document (docs/CLI.md keys, plus
 /// `device_id` and `path`).
 #[derive(Debug, Serialize)]
 pub struct HipDevicesJson {
@@ -196,7 +181,7 @@ pub fn hsa_style_uuid(bytes: &[u8; 16]) -> Option<String> {
 fn describe(
     driver: &HipDriver,
     info: &DeviceInfo,
-    agents: &[super::devices::AgentJson],
+    agents: &[super::agents::AgentJson],
 ) -> Result<HipDeviceJson> {
     let props = driver.device_properties(info.device)?;
     let uuid = hsa_style_uuid(info.uuid.bytes()).unwrap_or_else(|| info.path.clone());
@@ -223,13 +208,13 @@ fn describe(
     })
 }
 
-/// Enumerates the HIP devices `global` selects.
-pub fn list_devices(global: &GlobalArgs) -> Result<HipDevicesJson> {
-    let (driver, backend) = open_driver(global)?;
+/// Enumerates the HIP devices `selection` selects.
+pub fn list_devices(selection: &Selection) -> Result<HipDevicesJson> {
+    let (driver, backend) = open_driver(selection)?;
     // The simulated node's NUMA nodes are its HSA agents'; the host's HIP
     // (`--machine host`, `cuda`) has them from sysfs (`describe`).
     let hsa = match &backend {
-        Some(backend) if global.backend == HIP_BACKEND_NAME => hsa_gpus(backend)?,
+        Some(backend) if selection.backend == HIP_BACKEND_NAME => hsa_gpus(backend)?,
         _ => Vec::new(),
     };
     let agents = driver
@@ -244,68 +229,21 @@ pub fn list_devices(global: &GlobalArgs) -> Result<HipDevicesJson> {
     })
 }
 
-/// `devices --backend hip` (text or `--json`).
-pub fn run_devices(global: &GlobalArgs, out: &mut dyn Write) -> Result<()> {
-    let report = list_devices(global)?;
-    if global.json {
-        return write_json(out, &report);
-    }
-    let n = report.agents.len();
-    writeln!(
-        out,
-        "{} (backend hip): {n} HIP device{}",
-        report.machine,
-        if n == 1 { "" } else { "s" }
-    )
-    .map_err(write_error)?;
-    for d in &report.agents {
-        let numa = d
-            .numa_node
-            .map_or_else(|| "?".to_owned(), |n| n.to_string());
-        // The HSA names of the same GPU (cli::identity).
-        let agent = d
-            .agent_index
-            .map_or_else(String::new, |i| format!(" = agent [{i}]"));
-        writeln!(
-            out,
-            "[{}] id {} {} \"{}\" {} numa {}\n    as   GPU{} = {}{agent}",
-            d.index,
-            d.device_id,
-            d.path,
-            Escaped(&d.product),
-            Escaped(d.isas.first().map_or("", String::as_str)),
-            numa,
-            d.index,
-            d.uuid,
-        )
-        .map_err(write_error)?;
-    }
-    Ok(())
-}
-
-/// `topology --backend hip [--device PATH]`: the group of the HIP devices
-/// `path` selects (every device when empty), one HAL device each, with
-/// HIP→HIP edges refined from peer access and P2P attributes.
-pub fn run_topology(global: &GlobalArgs, path: &str, out: &mut dyn Write) -> Result<()> {
-    run_topology_view(global, path, false, out)
-}
-
-/// [`run_topology`], or with `dot` the group as a Graphviz graph
-/// ([`render_dot`](crate::group::report::render_dot)).
-pub fn run_topology_view(
-    global: &GlobalArgs,
+/// The group of the HIP devices `path` selects (every device when empty),
+/// one HAL device each, with HIP→HIP edges refined from peer access and P2P
+/// attributes, drawn in `style`.
+pub fn hip_topology(
+    selection: &Selection,
     path: &str,
-    dot: bool,
-    out: &mut dyn Write,
-) -> Result<()> {
+    style: TopologyStyle,
+) -> Result<TopologyDocument> {
     use crate::device::FrontierTracker;
-    use crate::group::report::{render_dot, render_text, to_json};
-    let (driver, backend) = open_driver(global)?;
+    let (driver, backend) = open_driver(selection)?;
     let machine = backend
         .as_ref()
         .map_or_else(|| HOST_MACHINE.to_owned(), |b| b.machine().to_owned());
     if path.is_empty() && driver.query_available_devices()?.is_empty() {
-        return Err(super::no_gpu(&machine, &global.backend));
+        return Err(no_gpu(&machine, &selection.backend));
     }
     let group = driver
         .group_of_path(path, std::sync::Arc::new(FrontierTracker::default()))
@@ -314,16 +252,10 @@ pub fn run_topology_view(
                 "building the HIP device group of machine '{machine}'"
             ))
         })?;
-    if dot {
-        let title = format!("{machine} (backend {})", global.backend);
-        return out
-            .write_all(render_dot(&group, "GPU", &title).as_bytes())
-            .map_err(write_error);
-    }
-    // Each device's other names (cli::identity); its HSA agent where the
+    // Each device's other names (report::identity); its HSA agent where the
     // simulated node's HSA answers.
     let agents = match &backend {
-        Some(backend) if global.backend == HIP_BACKEND_NAME => {
+        Some(backend) if selection.backend == HIP_BACKEND_NAME => {
             super::identity::hsa_gpu_agents(backend)
         }
         _ => Vec::new(),
@@ -342,25 +274,13 @@ pub fn run_topology_view(
             Some(super::identity::hip_identity(id, &p.name, &agents))
         })
         .collect();
-    if global.json {
-        let mut doc = to_json(&group);
-        doc.machine = Some(machine);
-        doc.backend = Some(global.backend.clone());
-        for (device, identity) in doc.devices.iter_mut().zip(identities) {
-            device.identity = identity;
-        }
-        return write_json(out, &doc);
-    }
-    let mut header = format!("Machine: {machine} (backend {})\n", global.backend);
-    for (i, identity) in identities.iter().enumerate() {
-        if let Some(identity) = identity {
-            header.push_str(&identity.line(&format!("GPU{i}")));
-            header.push('\n');
-        }
-    }
-    header.push('\n');
-    out.write_all([header, render_text(&group, "GPU")].concat().as_bytes())
-        .map_err(write_error)
+    Ok(render_group(
+        &group,
+        &machine,
+        &selection.backend,
+        &identities,
+        style,
+    ))
 }
 
 #[cfg(test)]

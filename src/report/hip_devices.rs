@@ -22,7 +22,7 @@ use crate::hip::HipOptions;
 use crate::hip::driver::HipDriver;
 use crate::status::Result;
 
-use super::devices::{AgentJson, PoolJson};
+use super::agents::{AgentJson, PoolJson};
 
 /// What one HIP device reports, with the derived HSA-shaped fields.
 #[derive(Clone, Debug)]
@@ -116,7 +116,7 @@ pub fn pci_numa_node(props: &HipDeviceProps) -> Option<u32> {
 /// `(HSA UUID, NUMA node)` of every GPU agent, where the backend's HSA
 /// answers (empty for HIP on NVIDIA, which has no HSA).
 pub fn hsa_gpu_numa_nodes(backend: &Backend) -> Vec<(String, u32)> {
-    super::devices::list_hsa_agents(backend)
+    super::agents::list_hsa_agents(backend)
         .map(|agents| {
             agents
                 .into_iter()

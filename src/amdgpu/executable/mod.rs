@@ -3,16 +3,15 @@
 //!
 //! - [`plan`]: the backend-independent checks that turn bytes into a load plan.
 //! - [`loader`]: [`create`] — preflight, load, kernel args, device tables, descriptors, profiling.
-//! - [`executable`]: [`Executable`] and its O(1) lookups, globals, destruction.
+//! - [`loaded`]: [`Executable`] and its O(1) lookups, globals, destruction.
 //! - [`reflection`]: export infos and parameters.
 
-#[allow(clippy::module_inception)]
-pub mod executable;
+pub mod loaded;
 pub mod loader;
 pub mod plan;
 pub mod reflection;
 
-pub use executable::{DeviceKernelArgs, Executable, GlobalBuffer};
+pub use loaded::{DeviceKernelArgs, Executable, GlobalBuffer};
 pub use loader::{ExecutableParams, create, is_wrapped};
 pub use plan::{Container, LoadPlan};
 pub use reflection::{ExportFlags, ExportInfo, Parameter, ParameterType, Reflection};

@@ -1,5 +1,7 @@
 //! The `amdgpu-hal` command line: global options, the subcommand enum (one
-//! variant per subcommand, each in its own file) and error reporting.
+//! variant per subcommand, each in its own file: its arguments and how its
+//! document is rendered; the documents are `amdgpu_hal::report`'s) and
+//! error reporting.
 //!
 //! Failures print one line, `Error: <Status>`, on stderr and exit 1
 //! ([`error_line`]); usage errors print one line too,
@@ -8,32 +10,33 @@
 //! buffered whole, so a failure prints nothing on stdout; `inspect` and
 //! `load` build their whole document first and then stream it.
 
-pub mod capture;
-pub mod capture_hip;
-pub mod devices;
-pub mod error_line;
-pub mod help;
-pub mod hip;
-pub mod hip_devices;
-pub mod identity;
-pub mod info;
-pub mod inspect;
-pub mod load;
-pub mod load_json;
-pub mod machines;
-pub mod pack;
-pub mod topology;
+#![forbid(unsafe_code)]
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::string_slice
+)]
+
+mod capture;
+mod devices;
+mod error_line;
+mod help;
+mod info;
+mod inspect;
+mod load;
+mod machines;
+mod pack;
+mod topology;
 
 use std::io::Write;
 
+use amdgpu_hal::backend::SIM_BACKEND_NAME;
+use amdgpu_hal::escape::TerminalWriter;
+use amdgpu_hal::report::{CUDA_BACKEND_NAME, DEFAULT_MACHINE, HIP_BACKEND_NAME, Selection};
+use amdgpu_hal::status::{Result, Status};
 use clap::{Args, Parser, Subcommand};
-
-use crate::backend::{Backend, SIM_BACKEND_NAME};
-use crate::escape::TerminalWriter;
-use crate::status::{Result, Status};
-
-/// The machine `--machine` defaults to.
-pub const DEFAULT_MACHINE: &str = amdgpu_sim::presets::DEFAULT_PRESET;
 
 /// `amdgpu-hal`: IREE's AMD GPU HAL pieces, simulation-first.
 #[derive(Debug, Parser)]
@@ -65,7 +68,7 @@ pub struct GlobalArgs {
     /// the simulated node (over the real `libamdhip64` with `--machine
     /// host`); `hsa` and `cuda`, the host's real runtime (feature `real`).
     #[arg(long, global = true, default_value = SIM_BACKEND_NAME,
-          value_parser = [SIM_BACKEND_NAME, "hsa", "hip", "cuda"])]
+          value_parser = [SIM_BACKEND_NAME, "hsa", HIP_BACKEND_NAME, CUDA_BACKEND_NAME])]
     pub backend: String,
     /// Print one JSON document instead of text.
     #[arg(long, global = true)]
@@ -112,67 +115,15 @@ impl Command {
 }
 
 impl GlobalArgs {
-    /// The `--machine` value, or the default machine.
-    pub fn machine(&self) -> &str {
-        self.machine.as_deref().unwrap_or(DEFAULT_MACHINE)
-    }
-
-    /// Refuses a `--machine` the backend would ignore: `hsa` and `cuda` run
-    /// on the host's runtime, so a simulated machine named with them is a
-    /// mistake, not a choice.
-    pub fn check(&self) -> Result<()> {
-        match (self.backend.as_str(), self.machine.as_deref()) {
-            ("hsa" | hip::CUDA_BACKEND_NAME, Some(machine)) if machine != hip::HOST_MACHINE => {
-                Err(Status::invalid_argument(format!(
-                    "--machine '{machine}' names a simulated machine, but --backend {} runs on \
-                     the host's runtime; leave --machine out (or use --machine host), or use \
-                     --backend sim|hip",
-                    self.backend
-                )))
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// Opens the backend these options select.
-    pub fn open_backend(&self) -> Result<Backend> {
-        let _span = tracing::info_span!(
-            "backend_open",
-            backend = %self.backend,
-            machine = %self.machine()
-        )
-        .entered();
-        self.check()?;
-        match self.backend.as_str() {
-            SIM_BACKEND_NAME => Backend::sim(self.machine()),
-            // `hip` is IREE's HIP driver: over the simulated machine's HIP
-            // devices, unless `--machine host` asks for the real runtime.
-            hip::HIP_BACKEND_NAME if self.machine() != hip::HOST_MACHINE => {
-                let sim = Backend::sim(self.machine())?;
-                let backend = Backend::new(
-                    hip::HIP_BACKEND_NAME,
-                    sim.machine(),
-                    sim.hsa_arc()?,
-                    sim.hip_arc(),
-                );
-                Ok(match sim.ccl_arc() {
-                    Some(ccl) => backend.with_ccl(ccl),
-                    None => backend,
-                })
-            }
-            #[cfg(feature = "real")]
-            real => crate::backend::dylib::open_backend(real),
-            #[cfg(not(feature = "real"))]
-            other => Err(Status::unavailable(format!(
-                "backend '{other}' is not available in this build (the real vendor backends need cargo feature `real`)"
-            ))),
-        }
+    /// The backend and machine these options select.
+    pub fn selection(&self) -> Selection {
+        Selection::new(self.backend.clone(), self.machine.clone())
     }
 }
 
 /// Runs a parsed command line, writing its output to `out`.
 pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
-    cli.global.check()?;
+    cli.global.selection().check()?;
     match &cli.command {
         Command::Machines(args) => machines::run(&cli.global, args, out),
         Command::Devices(args) => devices::run(&cli.global, args, out),
@@ -185,15 +136,6 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
     }
 }
 
-/// The failure of a subcommand that needs a GPU (`topology`, `info`, `load`)
-/// on a machine without one; the listings (`devices`, `capture`) show what
-/// is there instead, an empty list of GPUs included.
-pub fn no_gpu(machine: &str, backend: &str) -> Status {
-    Status::unavailable(format!(
-        "machine '{machine}' has no GPU (backend {backend}); `devices` lists its agents"
-    ))
-}
-
 /// Writes `value` as pretty JSON followed by a newline.
 pub fn write_json<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> Result<()> {
     // Serialize into `out` (the CLI's output buffer) through a small buffer:
@@ -202,7 +144,7 @@ pub fn write_json<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> Result
     let mut writer = std::io::BufWriter::with_capacity(1 << 16, &mut *out);
     // Strings escape DEL and the C1 controls too: the document passes the
     // terminal escaper unchanged and stays valid JSON.
-    crate::json_writer::to_writer_pretty(&mut writer, value).map_err(|e| {
+    amdgpu_hal::json_writer::to_writer_pretty(&mut writer, value).map_err(|e| {
         if e.is_io() {
             write_error(e.into())
         } else {
@@ -240,7 +182,7 @@ pub fn init_tracing(verbose: u8) {
 }
 
 /// The process entry: parses `std::env::args`, runs, reports; returns the exit code.
-pub fn main_with_args() -> std::process::ExitCode {
+fn main() -> std::process::ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),

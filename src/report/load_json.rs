@@ -125,7 +125,7 @@ fn write_device(json: &mut JsonChunks<'_>, device: &DeviceExportJson) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::load::KernelArgsJson;
+    use crate::report::load::KernelArgsJson;
     use proptest::prelude::*;
 
     fn device(n: usize, names: &str) -> DeviceExportJson {

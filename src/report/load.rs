@@ -1,35 +1,29 @@
-//! `amdgpu-hal load FILE`: creates the executable (wrapped `AMD1` or raw
-//! HSACO) on the chosen machine exactly as the HAL does — topology, format
+//! The `load` document: creates the executable (wrapped `AMD1` or raw
+//! HSACO) on a backend's node exactly as the HAL does — topology, format
 //! inference, device selection by queue affinity, preflight, load, kernel
-//! args, per-device tables and dispatch descriptors — and prints what was
-//! loaded where. A failure prints the Status and exits 1.
+//! args, per-device tables and dispatch descriptors — and describes what was
+//! loaded where ([`super::load_json`] writes it as JSON).
 
-use std::io::Write;
-
-use clap::Args;
 use serde::Serialize;
 
-use super::{GlobalArgs, write_error};
-use crate::amdgpu::agents::{DEFAULT_GPU_AGENT_QUEUE_COUNT, Topology};
+use crate::amdgpu::agents::{AgentTopology, DEFAULT_GPU_AGENT_QUEUE_COUNT};
+use crate::amdgpu::executable::{Executable, ExecutableParams, ExportFlags, create};
 use crate::amdgpu::profile::ProfileRegistry;
 use crate::amdgpu::queue_affinity::{QUEUE_AFFINITY_ANY, QueueAffinity};
 use crate::backend::{Backend, CallResultExt};
-use crate::escape::Escaped;
-use crate::executable::{Executable, ExecutableParams, ExportFlags, create};
 use crate::input::{InputKind, read_file};
 use crate::status::{Result, ResultExt, Status};
 use crate::wrapped::DataExtent;
 use crate::wrapped::infer::infer_format;
 
-/// Arguments of `load`.
-#[derive(Debug, Args)]
+/// What to load and for which queues.
+#[derive(Clone, Debug)]
 pub struct LoadArgs {
     /// The executable: a wrapped `AMD1` FlatBuffer or a raw HSACO.
     pub file: std::path::PathBuf,
     /// Queues to load for: `any`, or a mask in `0x…` hex or decimal whose
     /// bit q is queue q. Each GPU has 2 queues (IREE's default), so bits 2k
     /// and 2k+1 select GPUk: `0x3` is GPU0, `0xc` GPU1, `0xf` both.
-    #[arg(long, value_name = "MASK", default_value = "any", value_parser = parse_affinity)]
     pub affinity: QueueAffinity,
 }
 
@@ -47,7 +41,7 @@ pub fn parse_affinity(text: &str) -> std::result::Result<QueueAffinity, String> 
 }
 
 /// The `load --json` document (`machine`, `format`, `loaded_devices`,
-/// `exports[].name`, `exports[].kernel_objects` are fixed by CLI-JSON.md).
+/// `exports[].name`, `exports[].kernel_objects` are fixed by docs/CLI.md).
 #[derive(Debug, Serialize)]
 pub struct LoadJson {
     /// The machine.
@@ -202,7 +196,7 @@ pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
     let hsa = backend.hsa()?;
     hsa.init().call_status("hsa_init")?;
     let result = (|| {
-        let topology = Topology::from_backend(hsa, DEFAULT_GPU_AGENT_QUEUE_COUNT)?;
+        let topology = AgentTopology::from_backend(hsa, DEFAULT_GPU_AGENT_QUEUE_COUNT)?;
         let params = ExecutableParams {
             executable_format: &inferred.format,
             executable_data: &data,
@@ -219,93 +213,6 @@ pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
         describe(backend, inferred.format.clone(), &exe)
     })();
     Status::join_results(result, hsa.shut_down().call_status("hsa_shut_down"))
-}
-
-fn write_text(out: &mut dyn Write, doc: &LoadJson) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "{} executable, format {}, loaded on {} of {} ({} backend), queue affinity {}",
-        doc.container,
-        Escaped(&doc.format),
-        match doc.loaded_devices.len() {
-            1 => "device".to_string(),
-            _ => "devices".to_string(),
-        } + " "
-            + &doc
-                .loaded_devices
-                .iter()
-                .map(usize::to_string)
-                .collect::<Vec<_>>()
-                .join(", "),
-        doc.machine,
-        doc.backend,
-        doc.queue_affinity
-    )?;
-    for (i, e) in doc.exports.iter().enumerate() {
-        let wg = e.workgroup_size;
-        writeln!(
-            out,
-            "  [{i}] {} ({}): workgroup {}x{}x{}{}, {} bindings, {} constants, {} parameters; \
-             kernarg {} B align {} (HSA {}), LDS {} B, scratch {} B",
-            Escaped(&e.name),
-            Escaped(&e.symbol),
-            wg[0],
-            wg[1],
-            wg[2],
-            if e.dynamic_workgroup_size {
-                " (dynamic)"
-            } else {
-                ""
-            },
-            e.binding_count,
-            e.constant_count,
-            e.parameter_count,
-            e.kernel_args.kernarg_size,
-            e.kernel_args.kernarg_alignment,
-            e.kernel_args.hsa_kernarg_alignment,
-            e.kernel_args.group_segment_size,
-            e.kernel_args.private_segment_size
-        )?;
-        for d in &e.devices {
-            writeln!(
-                out,
-                "      device {}: kernel object {}, args at {}, HAL kernargs {} B ({} blocks{}), custom {} blocks",
-                d.device,
-                d.kernel_object,
-                d.kernel_args_address,
-                d.hal_kernarg_size,
-                d.hal_kernarg_blocks,
-                if d.hal_implicit_args {
-                    ", implicit args"
-                } else {
-                    ""
-                },
-                d.custom_kernarg_blocks
-            )?;
-        }
-    }
-    Ok(())
-}
-
-/// Runs `load`.
-pub fn run(global: &GlobalArgs, args: &LoadArgs, out: &mut dyn Write) -> Result<()> {
-    let backend = global.open_backend()?;
-    if super::devices::list_hsa_agents(&backend)?
-        .iter()
-        .all(|agent| agent.kind != "gpu")
-    {
-        return Err(super::no_gpu(backend.machine(), backend.name())
-            .annotate(format!("loading `{}`", args.file.display())));
-    }
-    let doc = load(&backend, args)?;
-    if global.json {
-        // Hand-written JSON: the same bytes as `write_json`, several times faster.
-        super::load_json::write_load(&doc, out)
-            .and_then(|()| writeln!(out))
-            .map_err(write_error)
-    } else {
-        write_text(out, &doc).map_err(write_error)
-    }
 }
 
 #[cfg(test)]

@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{GlobalArgs, write_error};
-use crate::input::{InputKind, read_file};
-use crate::status::{Result, ResultExt};
-use crate::wrapped::{DeviceLimits, inspect};
+use amdgpu_hal::input::{InputKind, read_file};
+use amdgpu_hal::status::{Result, ResultExt};
+use amdgpu_hal::wrapped::{DeviceLimits, inspect};
 
 /// Arguments of `inspect`.
 #[derive(Debug, Args)]
@@ -22,8 +22,12 @@ pub struct InspectArgs {
 /// Reads the file, inspects it and prints the report (text, or JSON with `--json`).
 pub fn run(global: &GlobalArgs, args: &InspectArgs, out: &mut dyn Write) -> Result<()> {
     let data = read_file(&args.file, InputKind::Executable)?;
-    let report = inspect(&data, &DeviceLimits::AMDGPU)
-        .annotate_with(|| format!("inspecting {}", crate::escape::display_path(&args.file)))?;
+    let report = inspect(&data, &DeviceLimits::AMDGPU).annotate_with(|| {
+        format!(
+            "inspecting {}",
+            amdgpu_hal::escape::display_path(&args.file)
+        )
+    })?;
     if global.json {
         // Hand-written JSON: the same bytes as `write_json`, several times faster.
         return report
