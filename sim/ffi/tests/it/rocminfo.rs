@@ -14,7 +14,7 @@ use std::process::Command;
 
 use amdgpu_sim::Machine;
 
-mod rocminfo_format;
+use crate::rocminfo_format;
 use rocminfo_format::{agent_lines, parse};
 
 /// One line saying what is skipped and why, or a failure when CI requires

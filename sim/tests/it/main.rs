@@ -1,0 +1,6 @@
+//! The simulator's integration tests in one binary (`cargo test -p amdgpu-sim
+//! --test it`): one module per suite, `MODULE::` filters one.
+
+mod elf_props;
+mod machine_limits;
+mod machine_validation;
