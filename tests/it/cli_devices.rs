@@ -162,7 +162,7 @@ fn usage_errors_exit_2_and_real_backends_are_unavailable_here() {
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8(output.stderr).unwrap();
     // With feature `real` the HSA runtime, where installed, fails in hsa_init
-    // (tests/real_cli.rs asserts the rest of that message); where it is not,
+    // (tests/it/real_cli.rs asserts the rest of that message); where it is not,
     // the backend is unavailable either way.
     #[cfg(feature = "real")]
     let expected = if support::requires::hsa_runtime("`devices --backend hsa` over ROCm 5.2") {

@@ -2,7 +2,7 @@
 //! (and, where the path makes them, HIP) call fails in turn, transient and
 //! persistent, and the path must surface the injected status and leave
 //! nothing behind. The numbers are docs/FUZZING.md's fault-sweep table
-//! (`cargo test --test fault_sweep -- --nocapture` prints it).
+//! (`cargo test --test it fault_sweep:: -- --nocapture` prints it).
 
 use crate::sweep;
 

@@ -71,7 +71,7 @@ fn fixtures(dir: &str, suffix: &str) -> Vec<(String, Vec<u8>)> {
     all
 }
 
-/// `FUZZ_REPLAY_DIR=fuzz/work cargo test --test fuzz_replay` also replays
+/// `FUZZ_REPLAY_DIR=fuzz/work cargo test --test it fuzz_replay::` also replays
 /// `$FUZZ_REPLAY_DIR/TARGET/` (a fuzzer's working corpus) in this debug build,
 /// whose overflow checks the optimized fuzz build may lack.
 fn extra(target: &str) -> Vec<(String, Vec<u8>)> {

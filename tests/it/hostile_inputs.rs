@@ -3,12 +3,12 @@
 //! exact status code and a key word of the message each must fail with.
 //!
 //! More cases of the same kind live next to their parsers and are not
-//! repeated here: `tests/wrapped_hostile.rs` (AMD1 header fields, FlatBuffer
+//! repeated here: `tests/it/wrapped_hostile.rs` (AMD1 header fields, FlatBuffer
 //! root/vector/terminator corruption and IREE's semantic rules),
-//! `tests/codeobj_metadata.rs` (`rejects_hostile_metadata`,
-//! `rejects_note_sizes_that_overflow`), `tests/codeobj_elf.rs` (identity and
-//! `e_flags` rules), `tests/hip_path_props.rs` (device paths against a model
-//! of IREE's parser). `tests/memory_bounds.rs` checks the allocations.
+//! `tests/it/codeobj_metadata.rs` (`rejects_hostile_metadata`,
+//! `rejects_note_sizes_that_overflow`), `tests/it/codeobj_elf.rs` (identity and
+//! `e_flags` rules), `tests/it/hip_path_props.rs` (device paths against a model
+//! of IREE's parser). `tests/it/memory_bounds.rs` checks the allocations.
 
 use crate::exec_support;
 use crate::support;

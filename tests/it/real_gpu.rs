@@ -1,7 +1,7 @@
 //! On a machine with an NVIDIA GPU (the device machine): HIP on CUDA against
 //! the real `libcuda.so.1` and `libnccl.so.2`, checked against `nvidia-smi`.
 //! Ignored by default (CI has no GPU); run with
-//! `cargo test --release --features real --test real_gpu -- --ignored`.
+//! `cargo test --release --features real --test it real_gpu:: -- --ignored`.
 #![cfg(feature = "real")]
 
 use std::process::Command;

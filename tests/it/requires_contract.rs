@@ -1,4 +1,4 @@
-//! The skip rule of `tests/support/requires.rs`, run in a child process (this
+//! The skip rule of `tests/it/support/requires.rs`, run in a child process (this
 //! test binary again, one ignored test selected): a missing package prints
 //! exactly one line on stderr and the test passes; under
 //! `AMDGPU_HAL_REQUIRE_ALL=1` the same test fails naming the package.
@@ -9,7 +9,8 @@ use std::process::{Command, Output};
 
 use support::requires::{Package, REQUIRE_ALL, requires};
 
-const CHILD: &str = "child_needs_a_missing_package";
+/// Its name in this binary (`--exact` matches the whole module path).
+const CHILD: &str = "requires_contract::child_needs_a_missing_package";
 
 #[test]
 #[ignore = "run by the other tests of this file in a child process"]

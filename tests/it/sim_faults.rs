@@ -70,7 +70,7 @@ fn identical_runs_give_identical_call_logs_and_handles() {
 }
 
 /// Every HSA call of the HAL's loading sequence fails in turn, transient
-/// and persistent, through the fault-sweep harness (`tests/sweep`).
+/// and persistent, through the fault-sweep harness (`tests/it/sweep`).
 #[test]
 fn failing_each_call_in_turn_leaks_nothing() {
     let path = Path {
