@@ -247,7 +247,7 @@ fn calculates_elf32_sizes() {
 }
 
 /// The real code object the mutation property starts from.
-const VECTOR_ADD: &[u8] = include_bytes!("../fixtures/hsaco/vector_add.gfx942.cov5.hsaco");
+const VECTOR_ADD: &[u8] = include_bytes!("../../fixtures/hsaco/vector_add.gfx942.cov5.hsaco");
 
 proptest! {
     /// A real code object with up to 8 bytes overwritten anywhere and maybe

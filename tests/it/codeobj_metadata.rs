@@ -479,7 +479,7 @@ fn tolerates_unknown_keys_of_any_type() {
 
 /// A real code object of three linked translation units (three metadata
 /// notes), the start of the mutation property.
-const MULTI_TU: &[u8] = include_bytes!("../fixtures/hsaco/multi_tu.gfx942.cov5.hsaco");
+const MULTI_TU: &[u8] = include_bytes!("../../fixtures/hsaco/multi_tu.gfx942.cov5.hsaco");
 
 proptest! {
     /// Raw MessagePack, which has no magic number to pass: random bytes are

@@ -1,7 +1,6 @@
 //! Symbols and kernel descriptors of the committed fixtures, checked against
 //! their metadata, plus hostile descriptor/symbol inputs.
 
-
 use std::path::Path;
 
 use amdgpu_hal::StatusCode;

@@ -14,8 +14,9 @@ use amdgpu_hal::executable::{ExecutableParams, create};
 use exec_support::{Injection, Live, Mode, NodeConfig, node, topology};
 
 const ISA: &str = "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-";
-const RAW: &[u8] = include_bytes!("../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
-const WRAPPED: &[u8] = include_bytes!("../fixtures/iree/multi_dispatch.gfx942.amd1");
+const RAW: &[u8] =
+    include_bytes!("../../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
+const WRAPPED: &[u8] = include_bytes!("../../fixtures/iree/multi_dispatch.gfx942.amd1");
 
 const NONE_LIVE: Live = Live {
     readers: 0,

@@ -230,8 +230,8 @@ fn every_fixture_loads_and_its_reflection_agrees_with_metadata() {
 }
 
 const GFX942: &[u8] =
-    include_bytes!("../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
-const GFX1100: &[u8] = include_bytes!("../fixtures/hsaco/vector_add.gfx1100.cov5.hsaco");
+    include_bytes!("../../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
+const GFX1100: &[u8] = include_bytes!("../../fixtures/hsaco/vector_add.gfx1100.cov5.hsaco");
 
 fn try_load(data: &[u8], format: &str, config: NodeConfig) -> amdgpu_hal::Status {
     let (mock, probe) = node(config.clone());

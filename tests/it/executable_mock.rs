@@ -17,7 +17,7 @@ use amdgpu_hal::backend::{
 use amdgpu_hal::executable::{ExecutableParams, create};
 
 const GFX942: &[u8] =
-    include_bytes!("../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
+    include_bytes!("../../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
 const ISA_NAME: &str = "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-";
 
 type Log = Arc<Mutex<Vec<String>>>;

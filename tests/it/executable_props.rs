@@ -11,8 +11,9 @@ use amdgpu_hal::executable::{ExecutableParams, create};
 use exec_support::{NodeConfig, node, topology};
 use proptest::prelude::*;
 
-const RAW: &[u8] = include_bytes!("../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
-const WRAPPED: &[u8] = include_bytes!("../fixtures/iree/elementwise.gfx942.amd1");
+const RAW: &[u8] =
+    include_bytes!("../../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
+const WRAPPED: &[u8] = include_bytes!("../../fixtures/iree/elementwise.gfx942.amd1");
 
 fn load_leaves_nothing_behind(data: &[u8]) {
     let config = NodeConfig::uniform(2, "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-");

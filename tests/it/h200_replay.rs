@@ -11,7 +11,7 @@ use amdgpu_hal::cli::devices::list_agents;
 const MACHINE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/machines/h200.toml");
 
 fn real_devices() -> serde_json::Value {
-    let text = include_str!("../fixtures/machines/h200.devices.json");
+    let text = include_str!("../../fixtures/machines/h200.devices.json");
     serde_json::from_str(text).unwrap()
 }
 
@@ -102,7 +102,7 @@ fn hip_uuid_replays_the_cuda_bytes() {
 /// UUID included), through the HSA walk and through IREE's HIP driver.
 #[test]
 fn replay_recaptures_the_hip_uuid() {
-    let description = include_str!("../fixtures/machines/h200.toml");
+    let description = include_str!("../../fixtures/machines/h200.toml");
     let field = "uuid = \"4260bfb0-645d-3cec-f3d7-764bea0daa6c\"";
     for backend in ["sim", "hip"] {
         let output = assert_cmd::Command::cargo_bin("amdgpu-hal")
@@ -128,7 +128,7 @@ fn replay_recaptures_the_hip_uuid() {
 
 #[test]
 fn captured_facts_agree_with_nvidia_smi() {
-    let smi = include_str!("../fixtures/machines/h200.nvidia-smi.txt");
+    let smi = include_str!("../../fixtures/machines/h200.nvidia-smi.txt");
     let real = real_devices();
     let agent = &real["agents"][0];
     // nvidia-smi -L: "GPU 0: NVIDIA H200 (UUID: GPU-4260bfb0-645d-3cec-f3d7-764bea0daa6c)".

@@ -26,9 +26,9 @@ use amdgpu_hal::wrapped::{
 use amdgpu_sim::{Format, Machine};
 use support::{Pack, elf_with_metadata, elf_with_note_area, note};
 
-const HSACO: &[u8] = include_bytes!("../fixtures/hsaco/vector_add.gfx942.cov5.hsaco");
-const AMD1: &[u8] = include_bytes!("../fixtures/iree/elementwise.gfx942.amd1");
-const HIP1: &[u8] = include_bytes!("../fixtures/iree/elementwise.gfx942.hip1");
+const HSACO: &[u8] = include_bytes!("../../fixtures/hsaco/vector_add.gfx942.cov5.hsaco");
+const AMD1: &[u8] = include_bytes!("../../fixtures/iree/elementwise.gfx942.amd1");
+const HIP1: &[u8] = include_bytes!("../../fixtures/iree/elementwise.gfx942.hip1");
 
 /// Which parser a row feeds.
 #[derive(Clone, Copy, Debug)]
@@ -841,7 +841,7 @@ fn cli_table(files: &CliFiles) -> Vec<CliCase> {
     );
     let overlap = files.file("overlap.hsaco", &with_segment_vaddr(2, 0x800));
     let et_exec = files.file("exec.hsaco", &patched(16, &[2, 0]));
-    let w7900 = include_str!("../fixtures/machines/w7900.toml");
+    let w7900 = include_str!("../../fixtures/machines/w7900.toml");
     let wave0 = files.file(
         "wave0.toml",
         w7900
@@ -857,7 +857,7 @@ fn cli_table(files: &CliFiles) -> Vec<CliCase> {
     // mixed-isa's first two GPUs given one HIP UUID.
     let same_hip = files.file(
         "same-hip.toml",
-        include_str!("../fixtures/machines/mixed-isa.toml")
+        include_str!("../../fixtures/machines/mixed-isa.toml")
             .replacen(
                 "  [agents.hip]\n",
                 "  [agents.hip]\n  uuid = \"00000000000000000000000000000001\"\n",

@@ -104,16 +104,16 @@ fn generated_tables(generated: &str) -> Vec<(String, Vec<String>)> {
     tables
 }
 
-const DEBUG_FBS: &str = include_str!("../schemas/executable_debug_info.fbs");
+const DEBUG_FBS: &str = include_str!("../../schemas/executable_debug_info.fbs");
 
 #[test]
 fn generated_amd1_code_matches_the_schema_field_for_field() {
     let schema = schema_tables(&[
         DEBUG_FBS,
-        include_str!("../schemas/amdgpu_executable_def.fbs"),
+        include_str!("../../schemas/amdgpu_executable_def.fbs"),
     ]);
     let generated = generated_tables(include_str!(
-        "../schemas/src/amdgpu_executable_def_generated.rs"
+        "../../schemas/src/amdgpu_executable_def_generated.rs"
     ));
     assert_eq!(schema.len(), 7);
     assert_eq!(generated, schema);
@@ -121,9 +121,12 @@ fn generated_amd1_code_matches_the_schema_field_for_field() {
 
 #[test]
 fn generated_hip1_code_matches_the_schema_field_for_field() {
-    let schema = schema_tables(&[DEBUG_FBS, include_str!("../schemas/hip_executable_def.fbs")]);
+    let schema = schema_tables(&[
+        DEBUG_FBS,
+        include_str!("../../schemas/hip_executable_def.fbs"),
+    ]);
     let generated = generated_tables(include_str!(
-        "../schemas/src/hip_executable_def_generated.rs"
+        "../../schemas/src/hip_executable_def_generated.rs"
     ));
     assert_eq!(schema.len(), 7);
     assert_eq!(generated, schema);

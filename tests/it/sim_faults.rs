@@ -14,7 +14,7 @@ use amdgpu_sim::{Fault, HipCode, HsaCode, Sim};
 use sweep::{Family, Node, Path};
 
 const GFX942: &[u8] =
-    include_bytes!("../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
+    include_bytes!("../../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
 
 fn node() -> (Arc<Sim>, Backend) {
     let sim = Arc::new(Sim::preset("mi300x-8").unwrap().unwrap());

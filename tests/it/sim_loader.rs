@@ -13,8 +13,8 @@ use amdgpu_hal::backend::{
 use amdgpu_sim::Sim;
 
 const GFX942: &[u8] =
-    include_bytes!("../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
-const GFX1100: &[u8] = include_bytes!("../fixtures/hsaco/vector_add.gfx1100.cov5.hsaco");
+    include_bytes!("../../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
+const GFX1100: &[u8] = include_bytes!("../../fixtures/hsaco/vector_add.gfx1100.cov5.hsaco");
 
 fn node(machine: &str) -> (Arc<Sim>, Backend) {
     let sim = Arc::new(Sim::preset(machine).unwrap().unwrap());

@@ -6,7 +6,7 @@ use amdgpu_hal::wrapped::builder::{
 };
 use amdgpu_hal::wrapped::{Amd1Executable, DataExtent, DeviceLimits, HEADER_SIZE};
 
-const ELEMENTWISE: &[u8] = include_bytes!("../fixtures/iree/elementwise.gfx942.amd1");
+const ELEMENTWISE: &[u8] = include_bytes!("../../fixtures/iree/elementwise.gfx942.amd1");
 
 fn export(symbol: &str, workgroup_size: Option<[u32; 3]>, bindings: usize) -> ExportSpec {
     ExportSpec {

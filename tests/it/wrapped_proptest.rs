@@ -8,13 +8,13 @@ use amdgpu_hal::wrapped::{
 use proptest::prelude::*;
 
 const REAL: &[&[u8]] = &[
-    include_bytes!("../fixtures/iree/elementwise.gfx942.amd1"),
-    include_bytes!("../fixtures/iree/multi_dispatch.gfx1100.amd1"),
-    include_bytes!("../fixtures/iree/dynamic.gfx90a.amd1"),
-    include_bytes!("../fixtures/iree/elementwise.spirv.amd1"),
-    include_bytes!("../fixtures/iree/matmul.gfx942.hip1"),
-    include_bytes!("../fixtures/iree/matmul.gfx90a.hsaco"),
-    include_bytes!("../fixtures/hsaco/vector_add.gfx1100.cov5.hsaco"),
+    include_bytes!("../../fixtures/iree/elementwise.gfx942.amd1"),
+    include_bytes!("../../fixtures/iree/multi_dispatch.gfx1100.amd1"),
+    include_bytes!("../../fixtures/iree/dynamic.gfx90a.amd1"),
+    include_bytes!("../../fixtures/iree/elementwise.spirv.amd1"),
+    include_bytes!("../../fixtures/iree/matmul.gfx942.hip1"),
+    include_bytes!("../../fixtures/iree/matmul.gfx90a.hsaco"),
+    include_bytes!("../../fixtures/hsaco/vector_add.gfx1100.cov5.hsaco"),
 ];
 
 /// Everything a caller can do with untrusted wrapped bytes.

@@ -5,7 +5,7 @@ use amdgpu_sim::elf::CodeObject;
 use proptest::prelude::*;
 
 const GFX942: &[u8] =
-    include_bytes!("../../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
+    include_bytes!("../../../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
 
 #[test]
 fn the_fixture_parses() {
