@@ -1,5 +1,6 @@
 //! The CLI's `machines` and `devices` subcommands, end to end.
 
+#[cfg(feature = "real")]
 use crate::support;
 
 use assert_cmd::Command;

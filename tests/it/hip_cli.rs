@@ -1,6 +1,7 @@
 //! The HIP driver's CLI pieces end to end: `devices --backend hip`, `info
 //! PATH` and the HIP topology, with reviewed snapshots for the presets.
 
+#[cfg(feature = "real")]
 use crate::support;
 
 use assert_cmd::Command;
