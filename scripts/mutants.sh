@@ -88,10 +88,10 @@ run_module() {
     # those seeds describe mutated code, so the files are put back after.
     local saved
     saved=$(mktemp -d)
-    find tests -name '*.proptest-regressions' -exec cp --parents {} "$saved" \;
+    find tests -path '*/proptest-regressions/*' -type f -exec cp --parents {} "$saved" \;
     local rc=0
     cargo "${args[@]}" || rc=$?
-    find tests -name '*.proptest-regressions' -newer "$saved" -exec rm {} +
+    find tests -path '*/proptest-regressions/*' -type f -newer "$saved" -exec rm {} +
     cp -r "$saved/tests" . 2>/dev/null || true
     rm -rf "$saved"
     [[ $rc -eq 0 || $rc -eq 2 || $rc -eq 3 ]] || return "$rc"

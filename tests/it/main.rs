@@ -7,6 +7,10 @@
 //! Process-wide: `memory_bounds` installs this binary's global allocator, a
 //! counting one that counts per thread (each test runs on its own thread),
 //! so the other suites run beside it unchanged.
+//!
+//! Proptest's regression seeds of a module are `tests/proptest-regressions/
+//! MODULE.txt`: proptest's default place (`SourceParallel`) once the source
+//! file has a `main.rs` beside it.
 
 // Shared helpers.
 mod exec_support;
