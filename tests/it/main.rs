@@ -8,9 +8,9 @@
 //! counting one that counts per thread (each test runs on its own thread),
 //! so the other suites run beside it unchanged.
 //!
-//! Proptest's regression seeds of a module are `tests/proptest-regressions/
-//! MODULE.txt`: proptest's default place (`SourceParallel`) once the source
-//! file has a `main.rs` beside it.
+//! Proptest keeps a module's regression seeds in `tests/proptest-regressions/
+//! MODULE.txt`: its default place (`SourceParallel`: beside the nearest
+//! folder above the source that holds a `main.rs`, here `tests/it`).
 
 // Shared helpers.
 mod exec_support;

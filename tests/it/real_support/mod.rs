@@ -1,6 +1,6 @@
 //! Helpers for the real-backend tests: fake vendor libraries built with the
 //! system C compiler, so the missing-symbol and mapping paths run anywhere.
-//! A test using this module also declares `mod support;` (the skip rule).
+//! It uses `crate::support` (the skip rule), declared beside it in main.rs.
 #![allow(dead_code)]
 
 use std::collections::HashMap;
