@@ -3,7 +3,7 @@
 //! args, two device tables, 2 × N descriptors and the profile records.
 //! Growth must be linear in the export count (no per-export scans).
 
-#[path = "../tests/exec_support/mod.rs"]
+#[path = "../tests/it/exec_support/mod.rs"]
 mod exec_support;
 
 use std::sync::Arc;

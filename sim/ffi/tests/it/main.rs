@@ -1,0 +1,9 @@
+//! The C library's integration tests in one binary (`cargo test -p
+//! amdgpu-sim-ffi --test it`): one module per suite, `MODULE::` filters one.
+
+// Shared with `rocminfo` (its parser has unit tests of its own).
+mod rocminfo_format;
+
+mod headers;
+mod rocminfo;
+mod sim_libs;
