@@ -24,7 +24,7 @@ declare -A MODULES=(
     [capabilities]="src/topology/capabilities.rs | topology_iree topology_props device_group_iree"
     [queue_affinity]="src/amdgpu/queue_affinity.rs | queue_affinity_iree executable_props"
     [target_id]="src/codeobj/target_id.rs | codeobj_target_id codeobj_fuzz_corpus"
-    [hip_path]="src/hip/path.rs src/hip/uuid.rs src/hip/text.rs | hip_path_props hip_driver_mock"
+    [hip_path]="src/hip/path.rs src/hip/uuid.rs src/hip/text.rs | lib hip_path_props hip_driver_mock"
     [kernarg]="src/amdgpu/kernarg.rs | lib executable_fixtures executable_mock"
     [metadata]="src/codeobj/metadata/decode.rs src/codeobj/metadata/export.rs | codeobj_metadata codeobj_fixtures"
 )
