@@ -3,8 +3,11 @@
 //! args, two device tables, 2 × N descriptors and the profile records.
 //! Growth must be linear in the export count (no per-export scans).
 
-#[path = "../tests/exec_support/mod.rs"]
+#[path = "../tests/it/exec_support/mod.rs"]
 mod exec_support;
+/// The backend mocks `exec_support` scripts (`crate::mocks` there).
+#[path = "../tests/it/mocks.rs"]
+mod mocks;
 
 use std::sync::Arc;
 use std::time::Duration;

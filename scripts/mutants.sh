@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Mutation testing (cargo-mutants) of the modules whose answers users rely
-# on, each against the few test binaries that check that module, so one run
-# stays within minutes on a small machine (a full-suite run per mutant is far
-# too slow). Figures and the equivalent survivors: docs/TESTING.md.
+# on, each against the few test suites that check that module (modules of
+# the integration-test binary tests/it/, chosen by test-name filter), so one
+# run stays within minutes on a small machine (a full-suite run per mutant is
+# far too slow). Figures and the equivalent survivors: docs/TESTING.md.
 #
-#   scripts/mutants.sh MODULE [CARGO-MUTANTS ARGS...]   one module
+#   scripts/mutants.sh MODULE [CARGO-MUTANTS ARGS...]   one module (no `--`)
 #   scripts/mutants.sh all [CARGO-MUTANTS ARGS...]      every module in turn
 #   scripts/mutants.sh --list                           the modules
 #
@@ -16,13 +17,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# MODULE -> "FILE... | TEST..." (a test named `lib` is the crate's unit tests).
+# MODULE -> "FILE... | SUITE..." (`lib`: the crate's unit tests; any other
+# SUITE is a module of tests/it/main.rs).
 declare -A MODULES=(
     [edge]="src/topology/edge.rs | topology_iree topology_props topology_report"
     [capabilities]="src/topology/capabilities.rs | topology_iree topology_props device_group_iree"
     [queue_affinity]="src/amdgpu/queue_affinity.rs | queue_affinity_iree executable_props"
     [target_id]="src/codeobj/target_id.rs | codeobj_target_id codeobj_fuzz_corpus"
-    [hip_path]="src/hip/path.rs src/hip/uuid.rs src/hip/text.rs | hip_path_props hip_driver_mock"
+    [hip_path]="src/hip/path.rs src/hip/uuid.rs src/hip/text.rs | lib hip_path_props hip_driver_mock"
     [kernarg]="src/amdgpu/kernarg.rs | lib executable_fixtures executable_mock"
     [metadata]="src/codeobj/metadata/decode.rs src/codeobj/metadata/export.rs | codeobj_metadata codeobj_fixtures"
 )
@@ -42,30 +44,54 @@ run_module() {
     local files=${spec%%|*} tests=${spec#*|}
     local args=(mutants --in-place --no-shuffle --minimum-test-timeout 60
         --profile mutants -o "target/mutation/$module")
-    local file test
+    local file test suite
     for file in $files; do args+=(-f "$file"); done
     # Target selection goes to cargo itself (`--cargo-arg`: given to both the
-    # build and the test phase), so only these binaries are built.
+    # build and the test phase), so only these binaries are built: the lib's
+    # unit tests when listed, and tests/it. The suites are chosen by skipping
+    # every other module of tests/it (`--skip MODULE::`, after `-- --`: to the
+    # test binaries), which leaves the lib's unit tests, whose names start
+    # with the library's own module paths, all selected.
+    local suites=() skips=()
     for test in $tests; do
         if [[ $test == lib ]]; then
             args+=(--cargo-arg=--lib)
         else
-            args+=("--cargo-arg=--test=$test")
+            grep -qx "mod $test;" tests/it/main.rs || {
+                echo "$0: $test is not a module of tests/it/main.rs" >&2
+                return 2
+            }
+            suites+=("$test")
         fi
     done
-    args+=("$@")
+    if ((${#suites[@]})); then
+        args+=(--cargo-arg=--test=it)
+        # Every suite (tests/it/NAME.rs; the helpers are folders) not chosen.
+        for suite in $(sed -n 's/^mod \([a-z_0-9]*\);$/\1/p' tests/it/main.rs); do
+            [[ -f tests/it/$suite.rs && " ${suites[*]} " != *" $suite "* ]] || continue
+            # `--skip` matches substrings: it must not hit a chosen suite.
+            for test in "${suites[@]}"; do
+                [[ $test:: != *"$suite::" ]] || {
+                    echo "$0: skipping $suite:: would skip $test too" >&2
+                    return 2
+                }
+            done
+            skips+=(--skip "$suite::")
+        done
+    fi
+    args+=("$@" -- -- "${skips[@]}")
     mkdir -p "target/mutation/$module"
-    echo "== $module: cargo ${args[*]}" >&2
+    echo "== $module: suites ${suites[*]}: cargo ${args[*]}" >&2
     # cargo-mutants exits 2 when mutants survive, 3 on timeouts: results, not
     # failures of the run; anything else (a failing baseline: 4) stops.
     # proptest records every failure a mutant causes as a regression seed;
     # those seeds describe mutated code, so the files are put back after.
     local saved
     saved=$(mktemp -d)
-    find tests -name '*.proptest-regressions' -exec cp --parents {} "$saved" \;
+    find tests -path '*/proptest-regressions/*' -type f -exec cp --parents {} "$saved" \;
     local rc=0
     cargo "${args[@]}" || rc=$?
-    find tests -name '*.proptest-regressions' -newer "$saved" -exec rm {} +
+    find tests -path '*/proptest-regressions/*' -type f -newer "$saved" -exec rm {} +
     cp -r "$saved/tests" . 2>/dev/null || true
     rm -rf "$saved"
     [[ $rc -eq 0 || $rc -eq 2 || $rc -eq 3 ]] || return "$rc"

@@ -1,0 +1,8 @@
+//! The C library's integration tests in one binary (`cargo test -p
+//! amdgpu-sim-ffi --test it`): one module per suite, `MODULE::` filters one.
+
+// Shared with `rocminfo` (its parser has unit tests of its own).
+mod rocminfo_format;
+
+mod rocminfo;
+mod sim_libs;
