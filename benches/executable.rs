@@ -5,6 +5,9 @@
 
 #[path = "../tests/it/exec_support/mod.rs"]
 mod exec_support;
+/// The backend mocks `exec_support` scripts (`crate::mocks` there).
+#[path = "../tests/it/mocks.rs"]
+mod mocks;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -109,9 +109,10 @@ fn mi300x() -> (Backend, AgentTopology) {
     // Creation is measured, not the simulator's text log of every call.
     sim.set_call_log(false);
     let backend = Backend::from_sim(sim, "mi300x-8");
-    backend.hsa().init().expect("hsa_init");
-    let topology = AgentTopology::from_backend(backend.hsa(), DEFAULT_GPU_AGENT_QUEUE_COUNT)
-        .expect("topology");
+    backend.hsa().unwrap().init().expect("hsa_init");
+    let topology =
+        AgentTopology::from_backend(backend.hsa().unwrap(), DEFAULT_GPU_AGENT_QUEUE_COUNT)
+            .expect("topology");
     (backend, topology)
 }
 
@@ -145,7 +146,7 @@ fn creation(c: &mut Criterion, inputs: &[(usize, Vec<u8>)]) {
                     mi300x,
                     |(backend, topology)| {
                         let exe = create(
-                            backend.hsa_arc(),
+                            backend.hsa_arc().unwrap(),
                             &topology,
                             params,
                             &ProfileRegistry::new(),
@@ -176,7 +177,7 @@ fn reflection(c: &mut Criterion, inputs: &[(usize, Vec<u8>)]) {
         constant_count: 0,
     };
     let exe = create(
-        backend.hsa_arc(),
+        backend.hsa_arc().unwrap(),
         &topology,
         &params,
         &ProfileRegistry::new(),

@@ -5,7 +5,7 @@
 use std::hint::black_box;
 use std::sync::Arc;
 
-use amdgpu_hal::backend::{Backend, DevicePtr, DeviceType, Profile, RoundingMode};
+use amdgpu_hal::backend::{Backend, DevicePtr, DeviceType, HsaExt, Profile, RoundingMode};
 use amdgpu_hal::report::devices::list_agents;
 use amdgpu_sim::Sim;
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -35,7 +35,7 @@ fn benches(c: &mut Criterion) {
     });
 
     let node = backend();
-    let hsa = node.hsa();
+    let hsa = node.hsa().unwrap();
     hsa.init().unwrap();
     let gpus: Vec<_> = hsa
         .iterate_agents()

@@ -80,8 +80,8 @@ fn bench(c: &mut Criterion) {
     // The whole path on a simulated MI300X node: 8 AMDGPU devices, every
     // capability and link query through the backend trait.
     let backend = Backend::sim("mi300x-8").expect("preset loads");
-    backend.hsa().init().expect("hsa_init");
-    let hsa = backend.hsa_arc();
+    backend.hsa().unwrap().init().expect("hsa_init");
+    let hsa = backend.hsa_arc().unwrap();
     c.bench_function("topology/amdgpu_group_mi300x_8", |b| {
         b.iter(|| {
             create_gpu_agent_group(&hsa, Arc::new(FrontierTracker::default()))

@@ -24,7 +24,7 @@ fn run(args: impl IntoIterator<Item = String>) -> amdgpu_hal::Result<()> {
         .next()
         .unwrap_or_else(|| "mi300x-8".to_owned());
     let backend = Backend::sim(&machine)?;
-    let hsa = backend.hsa_arc();
+    let hsa = backend.hsa_arc()?;
     hsa.init().call_status("hsa_init")?;
 
     let group = create_gpu_agent_group(&hsa, Arc::new(FrontierTracker::default()))?;

@@ -27,7 +27,7 @@ fn main() -> amdgpu_hal::Result<()> {
     ] {
         let sim = Arc::new(Sim::new(load_machine("mi300x-8")?));
         let backend = Backend::from_sim(Arc::clone(&sim), "mi300x-8");
-        let hsa = backend.hsa();
+        let hsa = backend.hsa()?;
         hsa.init().call_status("hsa_init")?;
         let topology = AgentTopology::from_backend(hsa, DEFAULT_GPU_AGENT_QUEUE_COUNT)?;
 
@@ -39,7 +39,7 @@ fn main() -> amdgpu_hal::Result<()> {
             constant_count: 0,
         };
         let result = create(
-            backend.hsa_arc(),
+            backend.hsa_arc()?,
             &topology,
             &params,
             &ProfileRegistry::new(),

@@ -44,7 +44,7 @@ fn run(args: impl IntoIterator<Item = String>) -> amdgpu_hal::Result<()> {
     // 2. Load: IREE's executable creation on the simulated node.
     let inferred = infer_format(&data, DataExtent::Known)?;
     let backend = Backend::sim(&machine)?;
-    let hsa = backend.hsa();
+    let hsa = backend.hsa()?;
     hsa.init().call_status("hsa_init")?;
     let loaded = (|| {
         let topology = AgentTopology::from_backend(hsa, DEFAULT_GPU_AGENT_QUEUE_COUNT)?;
@@ -55,7 +55,7 @@ fn run(args: impl IntoIterator<Item = String>) -> amdgpu_hal::Result<()> {
             constant_count: 0,
         };
         let exe = create(
-            backend.hsa_arc(),
+            backend.hsa_arc()?,
             &topology,
             &params,
             &ProfileRegistry::new(),

@@ -32,7 +32,7 @@
 //! use amdgpu_hal::topology::LinkClass;
 //!
 //! let backend = Backend::sim("mi300x-8")?;
-//! let hsa = backend.hsa_arc();
+//! let hsa = backend.hsa_arc()?;
 //! hsa.init().call_status("hsa_init")?;
 //! let group = create_gpu_agent_group(&hsa, Arc::new(FrontierTracker::default()))?;
 //! assert_eq!(group.device_count(), 8);
@@ -60,7 +60,7 @@
 //! assert_eq!((report.format.as_str(), report.exports.len()), ("gfx942", 1));
 //!
 //! let backend = Backend::sim("mi300x-8")?;
-//! let hsa = backend.hsa_arc();
+//! let hsa = backend.hsa_arc()?;
 //! hsa.init().call_status("hsa_init")?;
 //! let topology = AgentTopology::from_backend(hsa.as_ref(), DEFAULT_GPU_AGENT_QUEUE_COUNT)?;
 //! let params = ExecutableParams {
@@ -69,7 +69,7 @@
 //!     queue_affinity: 0x3,
 //!     constant_count: 0,
 //! };
-//! let exe = create(backend.hsa_arc(), &topology, &params, &ProfileRegistry::new())?;
+//! let exe = create(backend.hsa_arc()?, &topology, &params, &ProfileRegistry::new())?;
 //! assert_eq!(exe.loaded_devices(), [0]);
 //! assert_eq!(exe.export_symbol(0)?, "matmul_dispatch_0_matmul_128x64x256_f32.kd");
 //! drop(exe);

@@ -24,7 +24,9 @@ use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
 use amdgpu_hal::backend::dylib::hip::HipLibrary;
 use amdgpu_hal::backend::dylib::hsa::HsaLibrary;
-use amdgpu_hal::backend::{Backend, CallResultExt, Hip, HipDeviceAttribute, HipP2pAttribute, Hsa};
+use amdgpu_hal::backend::{
+    Backend, CallResultExt, Hip, HipDeviceAttribute, HipP2pAttribute, Hsa, HsaExt,
+};
 use amdgpu_hal::device::{FrontierTracker, FrontierTrackerOptions};
 use amdgpu_hal::hip::{HipDriver, HipOptions};
 use amdgpu_sim::Sim;
@@ -57,9 +59,9 @@ const SCENARIOS: &[(&str, &str)] = &[
     ),
     ("mi250x-4", "hsa_executable_symbol_get_info@5=0x1019"),
     // Topology and enumeration. (A per-call count must land on a call both
-    // paths make: the C path reads a link's hop count before its hops, where
-    // the in-process adapter asks once, so `hsa_amd_agent_memory_pool_get_info@N`
-    // would count differently by design.)
+    // paths make: the C path asks a link's hop count again before its hops,
+    // to size its buffer, where the in-process adapter does not, so
+    // `hsa_amd_agent_memory_pool_get_info@N` would count differently by design.)
     ("mi250x-4", "hsa_amd_memory_pool_get_info@3=0x1001"),
     ("mi250x-4", "hsa_amd_agent_memory_pool_get_info=0x1001"),
     ("mi300x-8", "hsa@4=0x1008"),
@@ -222,7 +224,7 @@ fn executables(backend: &Backend, topology: &AgentTopology) -> Value {
             queue_affinity: QUEUE_AFFINITY_ANY,
             constant_count: 0,
         };
-        let loaded = create(backend.hsa_arc(), topology, &params, &registry).map(|exe| {
+        let loaded = create(backend.hsa_arc().unwrap(), topology, &params, &registry).map(|exe| {
             let mut exports = Vec::new();
             for ordinal in 0..exe.export_count() as u64 {
                 let devices: Vec<Value> = exe
@@ -244,7 +246,7 @@ fn executables(backend: &Backend, topology: &AgentTopology) -> Value {
             }
             // The HSA objects behind it, read through the trait: kernel
             // symbols on every loaded device and the loaded code objects.
-            let hsa = backend.hsa();
+            let hsa = backend.hsa().unwrap();
             let mut symbols = Vec::new();
             let mut code_objects = Vec::new();
             if let Some(handle) = exe.hsa_executable() {
@@ -298,7 +300,7 @@ fn executables(backend: &Backend, topology: &AgentTopology) -> Value {
 
 /// Every suite over `backend`, as one JSON document.
 fn transcript(backend: &Backend) -> String {
-    let hsa = backend.hsa();
+    let hsa = backend.hsa().unwrap();
     let init = hsa.init().call_status("hsa_init");
     let mut doc = json!({ "init": format!("{init:?}") });
     if init.is_ok() {
@@ -397,8 +399,8 @@ fn check(index: usize, machine: &str, faults: &str) -> Result<(), String> {
             .collect();
         return Err(format!("transcripts differ:\n{}", diff.join("\n")));
     }
-    // The call tallies count what each client asked (the dylib backend reads
-    // attributes the in-process one gets in one call): compared apart.
+    // The call tallies count what each client asked (the dylib backend asks
+    // a counted attribute's count again before reading it): compared apart.
     let objects = |report: &str| -> String {
         report
             .lines()

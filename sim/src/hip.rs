@@ -1,91 +1,12 @@
 //! HIP on the simulated node: the GPU agents in HSA order are the HIP
 //! devices; properties come from the description; peer access follows links.
 
+use amdgpu_sys::hip_types::{HipDeviceAttribute as A, HipP2pAttribute as P2p};
+use amdgpu_sys::hsa_values::LinkType;
+
 use crate::codes::{CclCode, HipCode};
 use crate::node::Sim;
 use crate::validate::{HipProps, Link};
-
-/// `hipDeviceAttribute_t` values the simulator answers (ROCm's header values).
-pub mod attribute {
-    /// `hipDeviceAttributeEccEnabled`.
-    pub const ECC_ENABLED: i32 = 0;
-    /// `hipDeviceAttributeCanMapHostMemory`.
-    pub const CAN_MAP_HOST_MEMORY: i32 = 3;
-    /// `hipDeviceAttributeClockRate`.
-    pub const CLOCK_RATE: i32 = 5;
-    /// `hipDeviceAttributeConcurrentKernels`.
-    pub const CONCURRENT_KERNELS: i32 = 8;
-    /// `hipDeviceAttributeConcurrentManagedAccess`.
-    pub const CONCURRENT_MANAGED_ACCESS: i32 = 9;
-    /// `hipDeviceAttributeDirectManagedMemAccessFromHost`.
-    pub const DIRECT_MANAGED_MEM_ACCESS_FROM_HOST: i32 = 13;
-    /// `hipDeviceAttributeCooperativeLaunch`.
-    pub const COOPERATIVE_LAUNCH: i32 = 10;
-    /// `hipDeviceAttributeIntegrated`.
-    pub const INTEGRATED: i32 = 16;
-    /// `hipDeviceAttributeIsMultiGpuBoard`.
-    pub const IS_MULTI_GPU_BOARD: i32 = 17;
-    /// `hipDeviceAttributeL2CacheSize`.
-    pub const L2_CACHE_SIZE: i32 = 19;
-    /// `hipDeviceAttributeComputeCapabilityMajor`.
-    pub const COMPUTE_CAPABILITY_MAJOR: i32 = 23;
-    /// `hipDeviceAttributeManagedMemory`.
-    pub const MANAGED_MEMORY: i32 = 24;
-    /// `hipDeviceAttributeMaxBlockDimX`.
-    pub const MAX_BLOCK_DIM_X: i32 = 26;
-    /// `hipDeviceAttributeMaxBlockDimY`.
-    pub const MAX_BLOCK_DIM_Y: i32 = 27;
-    /// `hipDeviceAttributeMaxBlockDimZ`.
-    pub const MAX_BLOCK_DIM_Z: i32 = 28;
-    /// `hipDeviceAttributeMaxGridDimX`.
-    pub const MAX_GRID_DIM_X: i32 = 29;
-    /// `hipDeviceAttributeMaxGridDimY`.
-    pub const MAX_GRID_DIM_Y: i32 = 30;
-    /// `hipDeviceAttributeMaxGridDimZ`.
-    pub const MAX_GRID_DIM_Z: i32 = 31;
-    /// `hipDeviceAttributeMaxThreadsPerBlock`.
-    pub const MAX_THREADS_PER_BLOCK: i32 = 56;
-    /// `hipDeviceAttributeMaxThreadsPerMultiProcessor`.
-    pub const MAX_THREADS_PER_MULTI_PROCESSOR: i32 = 57;
-    /// `hipDeviceAttributeMemoryBusWidth`.
-    pub const MEMORY_BUS_WIDTH: i32 = 59;
-    /// `hipDeviceAttributeMemoryClockRate`.
-    pub const MEMORY_CLOCK_RATE: i32 = 60;
-    /// `hipDeviceAttributeComputeCapabilityMinor`.
-    pub const COMPUTE_CAPABILITY_MINOR: i32 = 61;
-    /// `hipDeviceAttributeMultiprocessorCount`.
-    pub const MULTIPROCESSOR_COUNT: i32 = 63;
-    /// `hipDeviceAttributePciBusId`.
-    pub const PCI_BUS_ID: i32 = 67;
-    /// `hipDeviceAttributePciDeviceId`.
-    pub const PCI_DEVICE_ID: i32 = 68;
-    /// `hipDeviceAttributePciDomainID`.
-    pub const PCI_DOMAIN_ID: i32 = 69;
-    /// `hipDeviceAttributeMaxRegistersPerBlock`.
-    pub const MAX_REGISTERS_PER_BLOCK: i32 = 71;
-    /// `hipDeviceAttributeMaxSharedMemoryPerBlock`.
-    pub const MAX_SHARED_MEMORY_PER_BLOCK: i32 = 74;
-    /// `hipDeviceAttributeTotalConstantMemory`.
-    pub const TOTAL_CONSTANT_MEMORY: i32 = 83;
-    /// `hipDeviceAttributeUnifiedAddressing`.
-    pub const UNIFIED_ADDRESSING: i32 = 85;
-    /// `hipDeviceAttributeWarpSize`.
-    pub const WARP_SIZE: i32 = 87;
-    /// `hipDeviceAttributeMemoryPoolsSupported`.
-    pub const MEMORY_POOLS_SUPPORTED: i32 = 88;
-}
-
-/// `hipDeviceP2PAttr` values.
-pub mod p2p {
-    /// `hipDevP2PAttrPerformanceRank`.
-    pub const PERFORMANCE_RANK: i32 = 0;
-    /// `hipDevP2PAttrAccessSupported`.
-    pub const ACCESS_SUPPORTED: i32 = 1;
-    /// `hipDevP2PAttrNativeAtomicSupported`.
-    pub const NATIVE_ATOMIC_SUPPORTED: i32 = 2;
-    /// `hipDevP2PAttrHipArrayAccessSupported`.
-    pub const HIP_ARRAY_ACCESS_SUPPORTED: i32 = 3;
-}
 
 fn clamp(value: u64) -> i32 {
     i32::try_from(value).unwrap_or(i32::MAX)
@@ -215,49 +136,51 @@ impl Sim {
         )
     }
 
-    /// `hipDeviceGetAttribute` (see [`attribute`]); unknown attributes are `hipErrorInvalidValue`.
+    /// `hipDeviceGetAttribute` (ROCm's attribute values, [`A`]); unknown
+    /// attributes are `hipErrorInvalidValue`.
     pub fn hip_device_get_attribute(&self, attr: i32, ordinal: i32) -> Result<i32, HipCode> {
         self.hip(
             "hipDeviceGetAttribute",
             || format!("{attr}, {ordinal}"),
             |sim, _| {
-                use crate::hip::attribute as a;
                 let p = sim.hip_props(ordinal)?;
-                Ok(match attr {
-                    a::ECC_ENABLED => p.ecc_enabled,
-                    a::CAN_MAP_HOST_MEMORY | a::CONCURRENT_KERNELS | a::COOPERATIVE_LAUNCH => 1,
-                    a::CLOCK_RATE => p.clock_rate,
-                    a::INTEGRATED => p.integrated,
-                    a::IS_MULTI_GPU_BOARD => p.is_multi_gpu_board,
-                    a::L2_CACHE_SIZE => p.l2_cache_size,
-                    a::COMPUTE_CAPABILITY_MAJOR => p.major,
-                    a::COMPUTE_CAPABILITY_MINOR => p.minor,
+                let Some(attribute) = A::from_raw(attr) else {
+                    return Err(HipCode::INVALID_VALUE);
+                };
+                Ok(match attribute {
+                    A::EccEnabled => p.ecc_enabled,
+                    A::CanMapHostMemory | A::ConcurrentKernels | A::CooperativeLaunch => 1,
+                    A::ClockRate => p.clock_rate,
+                    A::Integrated => p.integrated,
+                    A::IsMultiGpuBoard => p.is_multi_gpu_board,
+                    A::L2CacheSize => p.l2_cache_size,
+                    A::ComputeCapabilityMajor => p.major,
+                    A::ComputeCapabilityMinor => p.minor,
                     // The simulated node's managed memory is host memory both
                     // sides reach at once, where the board has managed memory.
-                    a::MANAGED_MEMORY
-                    | a::CONCURRENT_MANAGED_ACCESS
-                    | a::DIRECT_MANAGED_MEM_ACCESS_FROM_HOST => p.managed_memory,
+                    A::ManagedMemory
+                    | A::ConcurrentManagedAccess
+                    | A::DirectManagedMemAccessFromHost => p.managed_memory,
                     // One address space, and stream-ordered pools (ROCm 5.3+ on every GPU).
-                    a::UNIFIED_ADDRESSING | a::MEMORY_POOLS_SUPPORTED => 1,
-                    a::MAX_BLOCK_DIM_X => p.max_threads_dim[0],
-                    a::MAX_BLOCK_DIM_Y => p.max_threads_dim[1],
-                    a::MAX_BLOCK_DIM_Z => p.max_threads_dim[2],
-                    a::MAX_GRID_DIM_X => p.max_grid_size[0],
-                    a::MAX_GRID_DIM_Y => p.max_grid_size[1],
-                    a::MAX_GRID_DIM_Z => p.max_grid_size[2],
-                    a::MAX_THREADS_PER_BLOCK => p.max_threads_per_block,
-                    a::MAX_THREADS_PER_MULTI_PROCESSOR => p.max_threads_per_multi_processor,
-                    a::MEMORY_BUS_WIDTH => p.memory_bus_width,
-                    a::MEMORY_CLOCK_RATE => p.memory_clock_rate,
-                    a::MULTIPROCESSOR_COUNT => p.multi_processor_count,
-                    a::PCI_BUS_ID => p.pci_bus_id,
-                    a::PCI_DEVICE_ID => p.pci_device_id,
-                    a::PCI_DOMAIN_ID => p.pci_domain_id,
-                    a::MAX_REGISTERS_PER_BLOCK => p.regs_per_block,
-                    a::MAX_SHARED_MEMORY_PER_BLOCK => clamp(p.shared_mem_per_block),
-                    a::TOTAL_CONSTANT_MEMORY => clamp(p.total_const_mem),
-                    a::WARP_SIZE => p.warp_size,
-                    _ => return Err(HipCode::INVALID_VALUE),
+                    A::UnifiedAddressing | A::MemoryPoolsSupported => 1,
+                    A::MaxBlockDimX => p.max_threads_dim[0],
+                    A::MaxBlockDimY => p.max_threads_dim[1],
+                    A::MaxBlockDimZ => p.max_threads_dim[2],
+                    A::MaxGridDimX => p.max_grid_size[0],
+                    A::MaxGridDimY => p.max_grid_size[1],
+                    A::MaxGridDimZ => p.max_grid_size[2],
+                    A::MaxThreadsPerBlock => p.max_threads_per_block,
+                    A::MaxThreadsPerMultiProcessor => p.max_threads_per_multi_processor,
+                    A::MemoryBusWidth => p.memory_bus_width,
+                    A::MemoryClockRate => p.memory_clock_rate,
+                    A::MultiprocessorCount => p.multi_processor_count,
+                    A::PciBusId => p.pci_bus_id,
+                    A::PciDeviceId => p.pci_device_id,
+                    A::PciDomainId => p.pci_domain_id,
+                    A::MaxRegistersPerBlock => p.regs_per_block,
+                    A::MaxSharedMemoryPerBlock => clamp(p.shared_mem_per_block),
+                    A::TotalConstantMemory => clamp(p.total_const_mem),
+                    A::WarpSize => p.warp_size,
                 })
             },
         )
@@ -312,7 +235,7 @@ impl Sim {
         )
     }
 
-    /// `hipDeviceGetP2PAttribute` (see [`p2p`]).
+    /// `hipDeviceGetP2PAttribute` (`hipDeviceP2PAttr` values, [`P2p`]).
     pub fn hip_device_get_p2p_attribute(
         &self,
         attribute: i32,
@@ -328,18 +251,20 @@ impl Sim {
                     return Err(HipCode::INVALID_DEVICE);
                 }
                 let link = sim.gpu_link(src, dst)?;
+                let Some(attribute) = P2p::from_raw(attribute) else {
+                    return Err(HipCode::INVALID_VALUE);
+                };
                 Ok(match (attribute, link) {
-                    (p2p::PERFORMANCE_RANK, Some(link)) => i32::from(link.link_type != 4),
-                    (p2p::ACCESS_SUPPORTED, Some(_)) => 1,
-                    (p2p::NATIVE_ATOMIC_SUPPORTED, Some(link)) => i32::from(link.atomic_64bit),
+                    (P2p::PerformanceRank, Some(link)) => {
+                        i32::from(link.link_type != LinkType::Xgmi.raw())
+                    }
+                    (P2p::AccessSupported, Some(_)) => 1,
+                    (P2p::NativeAtomicSupported, Some(link)) => i32::from(link.atomic_64bit),
                     (
-                        p2p::PERFORMANCE_RANK
-                        | p2p::ACCESS_SUPPORTED
-                        | p2p::NATIVE_ATOMIC_SUPPORTED,
+                        P2p::PerformanceRank | P2p::AccessSupported | P2p::NativeAtomicSupported,
                         None,
                     ) => 0,
-                    (p2p::HIP_ARRAY_ACCESS_SUPPORTED, _) => 0,
-                    _ => return Err(HipCode::INVALID_VALUE),
+                    (P2p::HipArrayAccessSupported, _) => 0,
                 })
             },
         )

@@ -16,6 +16,10 @@
 //! identical in rocm-5.2.3 and ROCm 6; each one is also what every published
 //! `rocminfo` of a real node prints (the presets cite theirs).
 
+use amdgpu_sys::hsa_values::{
+    AGENT_FEATURE_KERNEL_DISPATCH, ENDIANNESS_LITTLE, MACHINE_MODEL_LARGE, QUEUE_TYPE_MULTI,
+};
+
 use crate::machine::{AgentHsaDesc, AgentKind};
 use crate::validate::{Isa, MAX_CACHE_LEVELS};
 
@@ -35,15 +39,6 @@ pub struct SystemInfo {
     /// `HSA_SYSTEM_INFO_MACHINE_MODEL` (`hsa_machine_model_t`).
     pub machine_model: u32,
 }
-
-/// `HSA_ENDIANNESS_LITTLE`.
-pub const ENDIANNESS_LITTLE: u32 = 0;
-/// `HSA_MACHINE_MODEL_LARGE` (ROCr is built with `HSA_LARGE_MODEL` on x86-64).
-pub const MACHINE_MODEL_LARGE: u32 = 1;
-/// `HSA_QUEUE_TYPE_MULTI`: the queue type ROCr reports for every agent.
-pub const QUEUE_TYPE_MULTI: u32 = 0;
-/// `HSA_AGENT_FEATURE_KERNEL_DISPATCH`.
-pub const FEATURE_KERNEL_DISPATCH: u32 = 1;
 
 /// What ROCr on Linux answers: HSA 1.1 (ROCr's `HSA_VERSION_*`), a 1 GHz
 /// system timestamp (the KFD's nanosecond clock counter: every published
@@ -218,7 +213,7 @@ impl AgentHsa {
                     grid_max_dim: GRID_MAX_DIM,
                     grid_max_size: AGENT_GRID_MAX_SIZE,
                     fbarrier_max_size: FBARRIER_MAX_SIZE,
-                    ..common(DEFAULT_GPU_WATCH_POINTS, FEATURE_KERNEL_DISPATCH)
+                    ..common(DEFAULT_GPU_WATCH_POINTS, AGENT_FEATURE_KERNEL_DISPATCH)
                 })
             }
         }

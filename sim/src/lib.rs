@@ -7,8 +7,10 @@
 //! and contents, a code-object loader that reads the ELF it is given,
 //! ROCr's target check, freeze rules, symbols from the dynamic symbol table,
 //! loaded code objects — plus fault injection, live-object counts and a call
-//! log. It speaks raw vendor status values ([`codes`]) and depends on nothing
-//! of `amdgpu-hal`; `amdgpu-hal`'s `backend::sim` adapts it to the backend traits.
+//! log. It speaks raw vendor status values ([`codes`]), answers every HSA
+//! info query in C layout ([`get_info`]) and depends only on `amdgpu-sys`
+//! (the C ABI); `amdgpu-hal`'s `backend::sim` adapts it to the backend
+//! traits, and `amdgpu-sim-ffi` puts it behind the C ABI.
 
 // Bytes from outside reach most of this crate (code objects, executables,
 // machine descriptions, device paths, vendor replies): no unwrap, expect,
@@ -27,6 +29,7 @@
 pub mod codes;
 pub mod elf;
 pub mod faults;
+pub mod get_info;
 pub mod hip;
 pub mod hip_memory;
 pub mod hip_module;

@@ -328,7 +328,11 @@ impl Sim {
     }
 
     /// `hsa_executable_symbol_get_info`: everything about one symbol.
-    pub fn symbol_info(&self, symbol: u64, attribute: &'static str) -> Result<SymbolInfo, HsaCode> {
+    pub(crate) fn symbol_info(
+        &self,
+        symbol: u64,
+        attribute: &'static str,
+    ) -> Result<SymbolInfo, HsaCode> {
         self.hsa(
             "hsa_executable_symbol_get_info",
             || format!("{symbol:#x}, {attribute}"),
@@ -366,7 +370,7 @@ impl Sim {
     }
 
     /// `hsa_ven_amd_loader_loaded_code_object_get_info`: everything about one loaded code object.
-    pub fn loaded_code_object_info(
+    pub(crate) fn loaded_code_object_info(
         &self,
         loaded: u64,
         attribute: &'static str,

@@ -10,6 +10,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Debug;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use amdgpu_sys::hsa_values::PoolAccess;
+
 use crate::codes::{HipCode, HsaCode};
 use crate::elf::{CodeObject, ElfError};
 use crate::faults::{CallRecord, Fault, FaultSet, MAX_CALL_LOG};
@@ -507,7 +509,7 @@ impl Sim {
     }
 
     /// `hsa_agent_get_info` of one attribute, read from the validated agent.
-    pub fn agent_info<T: Debug>(
+    pub(crate) fn agent_info<T: Debug>(
         &self,
         agent: u64,
         attribute: &'static str,
@@ -521,7 +523,7 @@ impl Sim {
     }
 
     /// The index of the nearest CPU agent of a GPU agent, as its handle.
-    pub fn agent_nearest_cpu(&self, agent: u64) -> Result<u64, HsaCode> {
+    pub(crate) fn agent_nearest_cpu(&self, agent: u64) -> Result<u64, HsaCode> {
         self.hsa(
             "hsa_agent_get_info",
             || format!("{agent:#x}, HSA_AMD_AGENT_INFO_NEAREST_CPU"),
@@ -537,7 +539,7 @@ impl Sim {
 
     /// `HSA_AGENT_INFO_ISA`: the agent's first ISA, or handle 0 for an
     /// agent without one (ROCr's answer for a CPU).
-    pub fn agent_isa(&self, agent: u64) -> Result<u64, HsaCode> {
+    pub(crate) fn agent_isa(&self, agent: u64) -> Result<u64, HsaCode> {
         self.hsa(
             "hsa_agent_get_info",
             || format!("{agent:#x}, HSA_AGENT_INFO_ISA"),
@@ -554,7 +556,7 @@ impl Sim {
     }
 
     /// `hsa_system_get_info` of one attribute ([`crate::hsa_info::SYSTEM`]).
-    pub fn system_info<T: Debug>(
+    pub(crate) fn system_info<T: Debug>(
         &self,
         attribute: &'static str,
         read: impl FnOnce(&crate::hsa_info::SystemInfo) -> T,
@@ -585,7 +587,7 @@ impl Sim {
     }
 
     /// `hsa_isa_get_info_alt` of one attribute.
-    pub fn isa_info<T: Debug>(
+    pub(crate) fn isa_info<T: Debug>(
         &self,
         isa: u64,
         attribute: &'static str,
@@ -622,7 +624,7 @@ impl Sim {
     }
 
     /// `hsa_amd_memory_pool_get_info` of one attribute.
-    pub fn pool_info<T: Debug>(
+    pub(crate) fn pool_info<T: Debug>(
         &self,
         pool: u64,
         attribute: &'static str,
@@ -650,46 +652,31 @@ impl Sim {
         ))
     }
 
-    /// `HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS` as its raw value: the owner
-    /// and pools marked accessible by all: allowed by default (1); reachable
-    /// over a link: disallowed by default (2); otherwise never (0).
-    pub fn agent_pool_access(&self, agent: u64, pool: u64) -> Result<u32, HsaCode> {
+    /// `hsa_amd_agent_memory_pool_get_info` of one attribute, read from
+    /// how `agent` reaches `pool`: the access (the owner and pools marked
+    /// accessible by all: allowed by default; reachable over a link:
+    /// disallowed by default; otherwise never) and the link, `None` for the
+    /// agent's own pool or an unreachable one.
+    pub(crate) fn agent_pool_info<T: Debug>(
+        &self,
+        agent: u64,
+        pool: u64,
+        attribute: &'static str,
+        read: impl FnOnce(PoolAccess, Option<&Link>) -> T,
+    ) -> Result<T, HsaCode> {
         self.hsa(
             "hsa_amd_agent_memory_pool_get_info",
-            || format!("{agent:#x}, {pool:#x}, ACCESS"),
+            || format!("{agent:#x}, {pool:#x}, {attribute}"),
             |sim, _| {
                 let (from, owner, info, link) = sim.path(agent, pool)?;
-                Ok(if from == owner || info.accessible_by_all {
-                    1
+                let access = if from == owner || info.accessible_by_all {
+                    PoolAccess::AllowedByDefault
                 } else if link.is_some() {
-                    2
+                    PoolAccess::DisallowedByDefault
                 } else {
-                    0
-                })
-            },
-        )
-    }
-
-    /// `HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS`.
-    pub fn agent_pool_num_link_hops(&self, agent: u64, pool: u64) -> Result<u32, HsaCode> {
-        self.hsa(
-            "hsa_amd_agent_memory_pool_get_info",
-            || format!("{agent:#x}, {pool:#x}, NUM_LINK_HOPS"),
-            |sim, _| Ok(sim.path(agent, pool)?.3.map_or(0, |link| link.hops)),
-        )
-    }
-
-    /// `HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO`: one entry per hop (the
-    /// description gives one link per pair, so each hop repeats it).
-    pub fn agent_pool_link_info(&self, agent: u64, pool: u64) -> Result<Vec<Link>, HsaCode> {
-        self.hsa(
-            "hsa_amd_agent_memory_pool_get_info",
-            || format!("{agent:#x}, {pool:#x}, LINK_INFO"),
-            |sim, _| {
-                Ok(sim
-                    .path(agent, pool)?
-                    .3
-                    .map_or_else(Vec::new, |link| vec![*link; link.hops as usize]))
+                    PoolAccess::NeverAllowed
+                };
+                Ok(read(access, link))
             },
         )
     }

@@ -6,7 +6,9 @@
 //! (the first CPU agent when none shares it). Both lists are capped at 64 so
 //! that agent sets fit in a 64-bit mask, as in IREE.
 
-use crate::backend::{Agent, CallResultExt, DeviceType, GlobalFlags, Hsa, MemoryPool, Segment};
+use crate::backend::{
+    Agent, CallResultExt, DeviceType, GlobalFlags, Hsa, HsaExt, MemoryPool, Segment,
+};
 use crate::status::{Result, Status};
 
 use super::queue_affinity::{MAX_QUEUES, QueueAffinityDomain};

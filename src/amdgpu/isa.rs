@@ -3,7 +3,7 @@
 //! check that all GPU agents of a topology support the same ISAs
 //! (the "ISA Support" part of IREE's `executable.c`).
 
-use crate::backend::{Agent, CallResultExt, Hsa, Isa};
+use crate::backend::{Agent, CallResultExt, Hsa, HsaExt, Isa};
 use crate::codeobj::target_id::{HSA_ISA_PREFIX, check_compatible};
 use crate::codeobj::{Mismatch, ParseFlags, TargetId, TargetKind};
 use crate::status::{Result, Status};
@@ -55,7 +55,9 @@ pub fn isa_target(hsa: &dyn Hsa, isa: Isa) -> Result<IsaTarget> {
             "ISA name invalid (empty or too long: {length})"
         ));
     }
-    let mut name = hsa.isa_name(isa).call_status("hsa_isa_get_info_alt")?;
+    let mut name = hsa
+        .isa_name_of_length(isa, length)
+        .call_status("hsa_isa_get_info_alt")?;
     // The C buffer holds `length - 1` characters; never trust the string past it.
     let keep = (length - 1) as usize;
     if name.len() > keep {

@@ -1,4 +1,5 @@
-//! `HipError`: the `hipError_t` values of `hip_runtime_api.h`.
+//! `HipError`: the `hipError_t` values of `hip_runtime_api.h` (values,
+//! names and descriptions from `amdgpu-sys`) as a typed error.
 //!
 //! Backend calls return `Result<T, HipError>`. [`HipError::to_status`] gives
 //! the [`Status`] IREE's `IREE_HIP_RETURN_IF_ERROR(syms, call, "hipCall")`
@@ -7,20 +8,26 @@
 //! exact numeric value rather than IREE's name-prefix match (which lets
 //! `hipErrorInvalidDevice` shadow longer names).
 
+// The C enumerators keep their C names (`hipErrorNoDevice`) in the tables.
+#![allow(non_upper_case_globals)]
+
+use amdgpu_sys::hip_error::*;
+
 use crate::status::{Status, StatusCode};
 
 macro_rules! hip_errors {
-    ($($variant:ident = $raw:literal, $name:literal, $code:ident, $desc:literal;)*) => {
+    ($($variant:ident = $raw:ident => $code:ident;)*) => {
         /// A non-success `hipError_t`.
         ///
         /// Deprecated aliases (`hipErrorMemoryAllocation`,
         /// `hipErrorInitializationError`, `hipErrorMapBufferObjectFailed`,
         /// `hipErrorInvalidResourceHandle`) share their value with the
-        /// variant named here, as in the header.
+        /// variant named here, as in the header. Values, names and
+        /// descriptions are `amdgpu-sys`'s.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum HipError {
             $(
-                #[doc = $desc]
+                #[doc = concat!("`", stringify!($raw), "`.")]
                 $variant,
             )*
             /// A value the header does not define.
@@ -42,26 +49,9 @@ macro_rules! hip_errors {
             /// The error for a raw value; `None` for `hipSuccess` (0).
             pub const fn from_raw(raw: i32) -> Option<HipError> {
                 match raw {
-                    0 => None,
+                    hipSuccess => None,
                     $($raw => Some(HipError::$variant),)*
                     other => Some(HipError::Other(other)),
-                }
-            }
-
-            /// `hipGetErrorName`: the enumerator name, e.g. `hipErrorNoDevice`
-            /// (`hipErrorUnknown` for values the header does not define, as ROCm does).
-            pub const fn name(self) -> &'static str {
-                match self {
-                    $(HipError::$variant => $name,)*
-                    HipError::Other(_) => "hipErrorUnknown",
-                }
-            }
-
-            /// `hipGetErrorString`: ROCm's description, e.g. `no ROCm-capable device is detected`.
-            pub const fn description(self) -> &'static str {
-                match self {
-                    $(HipError::$variant => $desc,)*
-                    HipError::Other(_) => "unknown error",
                 }
             }
 
@@ -77,81 +67,98 @@ macro_rules! hip_errors {
 }
 
 hip_errors! {
-    InvalidValue = 1, "hipErrorInvalidValue", InvalidArgument, "invalid argument";
-    OutOfMemory = 2, "hipErrorOutOfMemory", ResourceExhausted, "out of memory";
-    NotInitialized = 3, "hipErrorNotInitialized", Internal, "initialization error";
-    Deinitialized = 4, "hipErrorDeinitialized", Internal, "driver shutting down";
-    ProfilerDisabled = 5, "hipErrorProfilerDisabled", Unknown, "profiler disabled while using external profiling tool";
-    ProfilerNotInitialized = 6, "hipErrorProfilerNotInitialized", Unknown, "profiler is not initialized";
-    ProfilerAlreadyStarted = 7, "hipErrorProfilerAlreadyStarted", Unknown, "profiler already started";
-    ProfilerAlreadyStopped = 8, "hipErrorProfilerAlreadyStopped", Unknown, "profiler already stopped";
-    InvalidConfiguration = 9, "hipErrorInvalidConfiguration", FailedPrecondition, "invalid configuration argument";
-    InvalidPitchValue = 12, "hipErrorInvalidPitchValue", FailedPrecondition, "invalid pitch argument";
-    InvalidSymbol = 13, "hipErrorInvalidSymbol", FailedPrecondition, "invalid device symbol";
-    InvalidDevicePointer = 17, "hipErrorInvalidDevicePointer", FailedPrecondition, "invalid device pointer";
-    InvalidMemcpyDirection = 21, "hipErrorInvalidMemcpyDirection", FailedPrecondition, "invalid copy direction for memcpy";
-    InsufficientDriver = 35, "hipErrorInsufficientDriver", FailedPrecondition, "driver version is insufficient for runtime version";
-    MissingConfiguration = 52, "hipErrorMissingConfiguration", FailedPrecondition, "__global__ function call is not configured";
-    PriorLaunchFailure = 53, "hipErrorPriorLaunchFailure", FailedPrecondition, "unspecified launch failure in prior launch";
-    InvalidDeviceFunction = 98, "hipErrorInvalidDeviceFunction", Internal, "invalid device function";
-    NoDevice = 100, "hipErrorNoDevice", FailedPrecondition, "no ROCm-capable device is detected";
-    InvalidDevice = 101, "hipErrorInvalidDevice", FailedPrecondition, "invalid device ordinal";
-    InvalidImage = 200, "hipErrorInvalidImage", FailedPrecondition, "device kernel image is invalid";
-    InvalidContext = 201, "hipErrorInvalidContext", FailedPrecondition, "invalid device context";
-    ContextAlreadyCurrent = 202, "hipErrorContextAlreadyCurrent", FailedPrecondition, "context is already current context";
-    MapFailed = 205, "hipErrorMapFailed", Internal, "mapping of buffer object failed";
-    UnmapFailed = 206, "hipErrorUnmapFailed", Internal, "unmapping of buffer object failed";
-    ArrayIsMapped = 207, "hipErrorArrayIsMapped", Internal, "array is mapped";
-    AlreadyMapped = 208, "hipErrorAlreadyMapped", AlreadyExists, "resource already mapped";
-    NoBinaryForGpu = 209, "hipErrorNoBinaryForGpu", Internal, "no kernel image is available for execution on the device";
-    AlreadyAcquired = 210, "hipErrorAlreadyAcquired", AlreadyExists, "resource already acquired";
-    NotMapped = 211, "hipErrorNotMapped", Internal, "resource not mapped";
-    NotMappedAsArray = 212, "hipErrorNotMappedAsArray", Internal, "resource not mapped as array";
-    NotMappedAsPointer = 213, "hipErrorNotMappedAsPointer", Internal, "resource not mapped as pointer";
-    EccNotCorrectable = 214, "hipErrorECCNotCorrectable", DataLoss, "uncorrectable ECC error encountered";
-    UnsupportedLimit = 215, "hipErrorUnsupportedLimit", Internal, "limit is not supported on this architecture";
-    ContextAlreadyInUse = 216, "hipErrorContextAlreadyInUse", AlreadyExists, "exclusive-thread device already in use by a different thread";
-    PeerAccessUnsupported = 217, "hipErrorPeerAccessUnsupported", Internal, "peer access is not supported between these two devices";
-    InvalidKernelFile = 218, "hipErrorInvalidKernelFile", Internal, "invalid kernel file";
-    InvalidGraphicsContext = 219, "hipErrorInvalidGraphicsContext", Internal, "invalid OpenGL or DirectX context";
-    InvalidSource = 300, "hipErrorInvalidSource", FailedPrecondition, "device kernel image is invalid";
-    FileNotFound = 301, "hipErrorFileNotFound", Unknown, "file not found";
-    SharedObjectSymbolNotFound = 302, "hipErrorSharedObjectSymbolNotFound", NotFound, "shared object symbol not found";
-    SharedObjectInitFailed = 303, "hipErrorSharedObjectInitFailed", FailedPrecondition, "shared object initialization failed";
-    OperatingSystem = 304, "hipErrorOperatingSystem", Internal, "OS call failed or operation not supported on this OS";
-    InvalidHandle = 400, "hipErrorInvalidHandle", FailedPrecondition, "invalid resource handle";
-    IllegalState = 401, "hipErrorIllegalState", Internal, "the operation cannot be performed in the present state";
-    NotFound = 500, "hipErrorNotFound", NotFound, "named symbol not found";
-    NotReady = 600, "hipErrorNotReady", Unavailable, "device not ready";
-    IllegalAddress = 700, "hipErrorIllegalAddress", Internal, "an illegal memory access was encountered";
-    LaunchOutOfResources = 701, "hipErrorLaunchOutOfResources", ResourceExhausted, "too many resources requested for launch";
-    LaunchTimeOut = 702, "hipErrorLaunchTimeOut", DeadlineExceeded, "the launch timed out and was terminated";
-    PeerAccessAlreadyEnabled = 704, "hipErrorPeerAccessAlreadyEnabled", AlreadyExists, "peer access is already enabled";
-    PeerAccessNotEnabled = 705, "hipErrorPeerAccessNotEnabled", Internal, "peer access has not been enabled";
-    SetOnActiveProcess = 708, "hipErrorSetOnActiveProcess", Internal, "cannot set while device is active in this process";
-    ContextIsDestroyed = 709, "hipErrorContextIsDestroyed", Internal, "context is destroyed";
-    Assert = 710, "hipErrorAssert", Internal, "device-side assert triggered";
-    HostMemoryAlreadyRegistered = 712, "hipErrorHostMemoryAlreadyRegistered", AlreadyExists, "part or all of the requested memory range is already mapped";
-    HostMemoryNotRegistered = 713, "hipErrorHostMemoryNotRegistered", Internal, "pointer does not correspond to a registered memory region";
-    LaunchFailure = 719, "hipErrorLaunchFailure", Internal, "unspecified launch failure";
-    CooperativeLaunchTooLarge = 720, "hipErrorCooperativeLaunchTooLarge", Internal, "too many blocks in cooperative launch";
-    NotSupported = 801, "hipErrorNotSupported", Unavailable, "operation not supported";
-    StreamCaptureUnsupported = 900, "hipErrorStreamCaptureUnsupported", Internal, "operation not permitted when stream is capturing";
-    StreamCaptureInvalidated = 901, "hipErrorStreamCaptureInvalidated", Internal, "operation failed due to a previous error during capture";
-    StreamCaptureMerge = 902, "hipErrorStreamCaptureMerge", Internal, "operation would result in a merge of separate capture sequences";
-    StreamCaptureUnmatched = 903, "hipErrorStreamCaptureUnmatched", Internal, "capture was not ended in the same stream as it began";
-    StreamCaptureUnjoined = 904, "hipErrorStreamCaptureUnjoined", Internal, "capturing stream has unjoined work";
-    StreamCaptureIsolation = 905, "hipErrorStreamCaptureIsolation", Internal, "dependency created on uncaptured work in another stream";
-    StreamCaptureImplicit = 906, "hipErrorStreamCaptureImplicit", Internal, "operation would make the legacy stream depend on a capturing blocking stream";
-    CapturedEvent = 907, "hipErrorCapturedEvent", Internal, "operation not permitted on an event last recorded in a capturing stream";
-    StreamCaptureWrongThread = 908, "hipErrorStreamCaptureWrongThread", Internal, "attempt to terminate a thread-local capture sequence from another thread";
-    GraphExecUpdateFailure = 910, "hipErrorGraphExecUpdateFailure", Internal, "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update";
-    Unknown = 999, "hipErrorUnknown", Unknown, "unknown error";
-    RuntimeMemory = 1052, "hipErrorRuntimeMemory", Internal, "runtime memory call returned error";
-    RuntimeOther = 1053, "hipErrorRuntimeOther", Internal, "runtime call other than memory returned error";
+    InvalidValue = hipErrorInvalidValue => InvalidArgument;
+    OutOfMemory = hipErrorOutOfMemory => ResourceExhausted;
+    NotInitialized = hipErrorNotInitialized => Internal;
+    Deinitialized = hipErrorDeinitialized => Internal;
+    ProfilerDisabled = hipErrorProfilerDisabled => Unknown;
+    ProfilerNotInitialized = hipErrorProfilerNotInitialized => Unknown;
+    ProfilerAlreadyStarted = hipErrorProfilerAlreadyStarted => Unknown;
+    ProfilerAlreadyStopped = hipErrorProfilerAlreadyStopped => Unknown;
+    InvalidConfiguration = hipErrorInvalidConfiguration => FailedPrecondition;
+    InvalidPitchValue = hipErrorInvalidPitchValue => FailedPrecondition;
+    InvalidSymbol = hipErrorInvalidSymbol => FailedPrecondition;
+    InvalidDevicePointer = hipErrorInvalidDevicePointer => FailedPrecondition;
+    InvalidMemcpyDirection = hipErrorInvalidMemcpyDirection => FailedPrecondition;
+    InsufficientDriver = hipErrorInsufficientDriver => FailedPrecondition;
+    MissingConfiguration = hipErrorMissingConfiguration => FailedPrecondition;
+    PriorLaunchFailure = hipErrorPriorLaunchFailure => FailedPrecondition;
+    InvalidDeviceFunction = hipErrorInvalidDeviceFunction => Internal;
+    NoDevice = hipErrorNoDevice => FailedPrecondition;
+    InvalidDevice = hipErrorInvalidDevice => FailedPrecondition;
+    InvalidImage = hipErrorInvalidImage => FailedPrecondition;
+    InvalidContext = hipErrorInvalidContext => FailedPrecondition;
+    ContextAlreadyCurrent = hipErrorContextAlreadyCurrent => FailedPrecondition;
+    MapFailed = hipErrorMapFailed => Internal;
+    UnmapFailed = hipErrorUnmapFailed => Internal;
+    ArrayIsMapped = hipErrorArrayIsMapped => Internal;
+    AlreadyMapped = hipErrorAlreadyMapped => AlreadyExists;
+    NoBinaryForGpu = hipErrorNoBinaryForGpu => Internal;
+    AlreadyAcquired = hipErrorAlreadyAcquired => AlreadyExists;
+    NotMapped = hipErrorNotMapped => Internal;
+    NotMappedAsArray = hipErrorNotMappedAsArray => Internal;
+    NotMappedAsPointer = hipErrorNotMappedAsPointer => Internal;
+    EccNotCorrectable = hipErrorECCNotCorrectable => DataLoss;
+    UnsupportedLimit = hipErrorUnsupportedLimit => Internal;
+    ContextAlreadyInUse = hipErrorContextAlreadyInUse => AlreadyExists;
+    PeerAccessUnsupported = hipErrorPeerAccessUnsupported => Internal;
+    InvalidKernelFile = hipErrorInvalidKernelFile => Internal;
+    InvalidGraphicsContext = hipErrorInvalidGraphicsContext => Internal;
+    InvalidSource = hipErrorInvalidSource => FailedPrecondition;
+    FileNotFound = hipErrorFileNotFound => Unknown;
+    SharedObjectSymbolNotFound = hipErrorSharedObjectSymbolNotFound => NotFound;
+    SharedObjectInitFailed = hipErrorSharedObjectInitFailed => FailedPrecondition;
+    OperatingSystem = hipErrorOperatingSystem => Internal;
+    InvalidHandle = hipErrorInvalidHandle => FailedPrecondition;
+    IllegalState = hipErrorIllegalState => Internal;
+    NotFound = hipErrorNotFound => NotFound;
+    NotReady = hipErrorNotReady => Unavailable;
+    IllegalAddress = hipErrorIllegalAddress => Internal;
+    LaunchOutOfResources = hipErrorLaunchOutOfResources => ResourceExhausted;
+    LaunchTimeOut = hipErrorLaunchTimeOut => DeadlineExceeded;
+    PeerAccessAlreadyEnabled = hipErrorPeerAccessAlreadyEnabled => AlreadyExists;
+    PeerAccessNotEnabled = hipErrorPeerAccessNotEnabled => Internal;
+    SetOnActiveProcess = hipErrorSetOnActiveProcess => Internal;
+    ContextIsDestroyed = hipErrorContextIsDestroyed => Internal;
+    Assert = hipErrorAssert => Internal;
+    HostMemoryAlreadyRegistered = hipErrorHostMemoryAlreadyRegistered => AlreadyExists;
+    HostMemoryNotRegistered = hipErrorHostMemoryNotRegistered => Internal;
+    LaunchFailure = hipErrorLaunchFailure => Internal;
+    CooperativeLaunchTooLarge = hipErrorCooperativeLaunchTooLarge => Internal;
+    NotSupported = hipErrorNotSupported => Unavailable;
+    StreamCaptureUnsupported = hipErrorStreamCaptureUnsupported => Internal;
+    StreamCaptureInvalidated = hipErrorStreamCaptureInvalidated => Internal;
+    StreamCaptureMerge = hipErrorStreamCaptureMerge => Internal;
+    StreamCaptureUnmatched = hipErrorStreamCaptureUnmatched => Internal;
+    StreamCaptureUnjoined = hipErrorStreamCaptureUnjoined => Internal;
+    StreamCaptureIsolation = hipErrorStreamCaptureIsolation => Internal;
+    StreamCaptureImplicit = hipErrorStreamCaptureImplicit => Internal;
+    CapturedEvent = hipErrorCapturedEvent => Internal;
+    StreamCaptureWrongThread = hipErrorStreamCaptureWrongThread => Internal;
+    GraphExecUpdateFailure = hipErrorGraphExecUpdateFailure => Internal;
+    Unknown = hipErrorUnknown => Unknown;
+    RuntimeMemory = hipErrorRuntimeMemory => Internal;
+    RuntimeOther = hipErrorRuntimeOther => Internal;
 }
 
 impl HipError {
+    /// `hipGetErrorName`: the enumerator name, e.g. `hipErrorNoDevice`
+    /// (`hipErrorUnknown` for values the header does not define, as ROCm does).
+    pub const fn name(self) -> &'static str {
+        match hip_error_entry(self.raw()) {
+            Some(entry) => entry.name,
+            None => "hipErrorUnknown",
+        }
+    }
+
+    /// `hipGetErrorString`: ROCm's description, e.g. `no ROCm-capable device is detected`.
+    pub const fn description(self) -> &'static str {
+        match hip_error_entry(self.raw()) {
+            Some(entry) => entry.description,
+            None => "unknown error",
+        }
+    }
+
     /// Converts a raw C return value: `Ok(())` for `hipSuccess`, the error otherwise.
     pub const fn check(raw: i32) -> Result<(), HipError> {
         match HipError::from_raw(raw) {

@@ -1,7 +1,9 @@
 //! Typed values of the HIP queries: `hipUUID`, the device-properties struct
 //! (the fields of `hipDeviceProp_t` the driver reads — every one the seed's
-//! `dump_device_info` prints, plus PCI location and limits), device
-//! attributes and peer-to-peer attributes.
+//! `dump_device_info` prints, plus PCI location and limits); the device and
+//! peer-to-peer attributes are `amdgpu-sys`'s.
+
+pub use amdgpu_sys::hip_types::{HipDeviceAttribute, HipP2pAttribute};
 
 /// `hipUUID`: the 16 raw bytes `hipDeviceGetUuid` returns.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -94,97 +96,6 @@ pub struct HipDeviceProps {
     pub ecc_enabled: i32,
 }
 
-macro_rules! hip_attributes {
-    ($($variant:ident = $raw:literal, $doc:literal;)*) => {
-        /// `hipDeviceAttribute_t` values `hipDeviceGetAttribute` takes (the
-        /// values of ROCm's `hip_runtime_api.h`, stable since ROCm 5).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum HipDeviceAttribute {
-            $(
-                #[doc = $doc]
-                $variant,
-            )*
-        }
-
-        impl HipDeviceAttribute {
-            /// Every attribute this crate names.
-            pub const ALL: &'static [HipDeviceAttribute] = &[$(HipDeviceAttribute::$variant),*];
-
-            /// The C value.
-            pub const fn raw(self) -> i32 {
-                match self {
-                    $(HipDeviceAttribute::$variant => $raw,)*
-                }
-            }
-
-            /// The attribute for a C value, if this crate names it.
-            pub const fn from_raw(raw: i32) -> Option<HipDeviceAttribute> {
-                match raw {
-                    $($raw => Some(HipDeviceAttribute::$variant),)*
-                    _ => None,
-                }
-            }
-        }
-    };
-}
-
-hip_attributes! {
-    EccEnabled = 0, "`hipDeviceAttributeEccEnabled`.";
-    CanMapHostMemory = 3, "`hipDeviceAttributeCanMapHostMemory`.";
-    ClockRate = 5, "`hipDeviceAttributeClockRate` (kHz).";
-    ConcurrentKernels = 8, "`hipDeviceAttributeConcurrentKernels`.";
-    CooperativeLaunch = 10, "`hipDeviceAttributeCooperativeLaunch`.";
-    Integrated = 16, "`hipDeviceAttributeIntegrated`.";
-    IsMultiGpuBoard = 17, "`hipDeviceAttributeIsMultiGpuBoard`.";
-    L2CacheSize = 19, "`hipDeviceAttributeL2CacheSize` (bytes).";
-    ComputeCapabilityMajor = 23, "`hipDeviceAttributeComputeCapabilityMajor`.";
-    ManagedMemory = 24, "`hipDeviceAttributeManagedMemory`.";
-    MaxBlockDimX = 26, "`hipDeviceAttributeMaxBlockDimX`.";
-    MaxBlockDimY = 27, "`hipDeviceAttributeMaxBlockDimY`.";
-    MaxBlockDimZ = 28, "`hipDeviceAttributeMaxBlockDimZ`.";
-    MaxGridDimX = 29, "`hipDeviceAttributeMaxGridDimX`.";
-    MaxGridDimY = 30, "`hipDeviceAttributeMaxGridDimY`.";
-    MaxGridDimZ = 31, "`hipDeviceAttributeMaxGridDimZ`.";
-    MaxThreadsPerBlock = 56, "`hipDeviceAttributeMaxThreadsPerBlock`.";
-    MaxThreadsPerMultiProcessor = 57, "`hipDeviceAttributeMaxThreadsPerMultiProcessor`.";
-    MemoryBusWidth = 59, "`hipDeviceAttributeMemoryBusWidth` (bits).";
-    MemoryClockRate = 60, "`hipDeviceAttributeMemoryClockRate` (kHz).";
-    ComputeCapabilityMinor = 61, "`hipDeviceAttributeComputeCapabilityMinor`.";
-    MultiprocessorCount = 63, "`hipDeviceAttributeMultiprocessorCount`.";
-    PciBusId = 67, "`hipDeviceAttributePciBusId`.";
-    PciDeviceId = 68, "`hipDeviceAttributePciDeviceId`.";
-    PciDomainId = 69, "`hipDeviceAttributePciDomainID`.";
-    MaxRegistersPerBlock = 71, "`hipDeviceAttributeMaxRegistersPerBlock`.";
-    MaxSharedMemoryPerBlock = 74, "`hipDeviceAttributeMaxSharedMemoryPerBlock` (bytes).";
-    TotalConstantMemory = 83, "`hipDeviceAttributeTotalConstantMemory` (bytes).";
-    WarpSize = 87, "`hipDeviceAttributeWarpSize`.";
-}
-
-/// `hipDeviceP2PAttr` (`hipDeviceGetP2PAttribute`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum HipP2pAttribute {
-    /// `hipDevP2PAttrPerformanceRank` (0): relative performance of the link (0 = best).
-    PerformanceRank,
-    /// `hipDevP2PAttrAccessSupported` (1).
-    AccessSupported,
-    /// `hipDevP2PAttrNativeAtomicSupported` (2).
-    NativeAtomicSupported,
-    /// `hipDevP2PAttrHipArrayAccessSupported` (3).
-    HipArrayAccessSupported,
-}
-
-impl HipP2pAttribute {
-    /// The C value.
-    pub const fn raw(self) -> i32 {
-        match self {
-            HipP2pAttribute::PerformanceRank => 0,
-            HipP2pAttribute::AccessSupported => 1,
-            HipP2pAttribute::NativeAtomicSupported => 2,
-            HipP2pAttribute::HipArrayAccessSupported => 3,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,17 +111,5 @@ mod tests {
             "GPU-00112233-4455-6677-8899-aabbccddeeff"
         );
         assert_eq!(uuid.device_path().len(), 40);
-    }
-
-    #[test]
-    fn attribute_values_round_trip() {
-        for &attribute in HipDeviceAttribute::ALL {
-            assert_eq!(
-                HipDeviceAttribute::from_raw(attribute.raw()),
-                Some(attribute)
-            );
-        }
-        assert_eq!(HipDeviceAttribute::WarpSize.raw(), 87);
-        assert_eq!(HipDeviceAttribute::ComputeCapabilityMinor.raw(), 61);
     }
 }

@@ -1,23 +1,27 @@
-//! `HsaStatus`: the `hsa_status_t` values of `hsa.h` and `hsa_ext_amd.h`.
+//! `HsaStatus`: the `hsa_status_t` values of `hsa.h` and `hsa_ext_amd.h`
+//! (values, names and descriptions from `amdgpu-sys`) as a typed error.
 //!
 //! Backend calls return `Result<T, HsaStatus>` so that mocks and the
 //! simulator's fault injection speak the vendor's codes. [`HsaStatus::to_status`]
 //! turns one into a [`Status`] that names the failing call, with IREE's
 //! message shape (`[hsa_call] HSA_STATUS_…: description`) and code mapping.
 
+use amdgpu_sys::hsa_status::*;
+
 use crate::status::{Status, StatusCode};
 
 macro_rules! hsa_statuses {
-    ($($variant:ident = $raw:literal, $name:literal, $code:ident, $desc:literal;)*) => {
+    ($($variant:ident = $raw:ident => $code:ident;)*) => {
         /// A non-success `hsa_status_t`.
         ///
         /// Build one from a raw value with [`HsaStatus::from_raw`] (which maps
         /// known values to their variant); [`HsaStatus::Other`] holds codes
-        /// that neither header defines.
+        /// that neither header defines. Values, names and descriptions are
+        /// `amdgpu-sys`'s.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum HsaStatus {
             $(
-                #[doc = $desc]
+                #[doc = concat!("`", stringify!($raw), "`.")]
                 $variant,
             )*
             /// A code that is not in `hsa.h` / `hsa_ext_amd.h`.
@@ -39,26 +43,9 @@ macro_rules! hsa_statuses {
             /// The status for a raw value; `None` for `HSA_STATUS_SUCCESS` (0).
             pub const fn from_raw(raw: u32) -> Option<HsaStatus> {
                 match raw {
-                    0 => None,
+                    HSA_STATUS_SUCCESS => None,
                     $($raw => Some(HsaStatus::$variant),)*
                     other => Some(HsaStatus::Other(other)),
-                }
-            }
-
-            /// The vendor name, e.g. `HSA_STATUS_ERROR_INVALID_ARGUMENT`
-            /// (`"HSA_STATUS_UNKNOWN"` for [`HsaStatus::Other`]).
-            pub const fn name(self) -> &'static str {
-                match self {
-                    $(HsaStatus::$variant => $name,)*
-                    HsaStatus::Other(_) => "HSA_STATUS_UNKNOWN",
-                }
-            }
-
-            /// The header's description of the status.
-            pub const fn description(self) -> &'static str {
-                match self {
-                    $(HsaStatus::$variant => $desc,)*
-                    HsaStatus::Other(_) => "Unknown.",
                 }
             }
 
@@ -74,80 +61,65 @@ macro_rules! hsa_statuses {
 }
 
 hsa_statuses! {
-    InfoBreak = 0x1, "HSA_STATUS_INFO_BREAK", Cancelled,
-        "A traversal over a list of elements has been interrupted by the application before completing.";
-    Error = 0x1000, "HSA_STATUS_ERROR", Unknown, "A generic error has occurred.";
-    ErrorInvalidArgument = 0x1001, "HSA_STATUS_ERROR_INVALID_ARGUMENT", InvalidArgument,
-        "One of the actual arguments does not meet a precondition stated in the documentation of the corresponding formal argument.";
-    ErrorInvalidQueueCreation = 0x1002, "HSA_STATUS_ERROR_INVALID_QUEUE_CREATION", InvalidArgument,
-        "The requested queue creation is not valid.";
-    ErrorInvalidAllocation = 0x1003, "HSA_STATUS_ERROR_INVALID_ALLOCATION", InvalidArgument,
-        "The requested allocation is not valid.";
-    ErrorInvalidAgent = 0x1004, "HSA_STATUS_ERROR_INVALID_AGENT", InvalidArgument, "The agent is invalid.";
-    ErrorInvalidRegion = 0x1005, "HSA_STATUS_ERROR_INVALID_REGION", InvalidArgument, "The memory region is invalid.";
-    ErrorInvalidSignal = 0x1006, "HSA_STATUS_ERROR_INVALID_SIGNAL", InvalidArgument, "The signal is invalid.";
-    ErrorInvalidQueue = 0x1007, "HSA_STATUS_ERROR_INVALID_QUEUE", InvalidArgument, "The queue is invalid.";
-    ErrorOutOfResources = 0x1008, "HSA_STATUS_ERROR_OUT_OF_RESOURCES", ResourceExhausted,
-        "The HSA runtime failed to allocate the necessary resources. This error may also occur when the HSA runtime needs to spawn threads or create internal OS-specific events.";
-    ErrorInvalidPacketFormat = 0x1009, "HSA_STATUS_ERROR_INVALID_PACKET_FORMAT", InvalidArgument,
-        "The AQL packet is malformed.";
-    ErrorResourceFree = 0x100A, "HSA_STATUS_ERROR_RESOURCE_FREE", Internal,
-        "An error has been detected while releasing a resource.";
-    ErrorNotInitialized = 0x100B, "HSA_STATUS_ERROR_NOT_INITIALIZED", FailedPrecondition,
-        "An API other than hsa_init has been invoked while the reference count of the HSA runtime is 0.";
-    ErrorRefcountOverflow = 0x100C, "HSA_STATUS_ERROR_REFCOUNT_OVERFLOW", ResourceExhausted,
-        "The maximum reference count for the object has been reached.";
-    ErrorIncompatibleArguments = 0x100D, "HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS", Incompatible,
-        "The arguments passed to a functions are not compatible.";
-    ErrorInvalidIndex = 0x100E, "HSA_STATUS_ERROR_INVALID_INDEX", OutOfRange, "The index is invalid.";
-    ErrorInvalidIsa = 0x100F, "HSA_STATUS_ERROR_INVALID_ISA", Incompatible,
-        "The instruction set architecture is invalid.";
-    ErrorInvalidCodeObject = 0x1010, "HSA_STATUS_ERROR_INVALID_CODE_OBJECT", InvalidArgument,
-        "The code object is invalid.";
-    ErrorInvalidExecutable = 0x1011, "HSA_STATUS_ERROR_INVALID_EXECUTABLE", InvalidArgument,
-        "The executable is invalid.";
-    ErrorFrozenExecutable = 0x1012, "HSA_STATUS_ERROR_FROZEN_EXECUTABLE", FailedPrecondition,
-        "The executable is frozen.";
-    ErrorInvalidSymbolName = 0x1013, "HSA_STATUS_ERROR_INVALID_SYMBOL_NAME", NotFound,
-        "There is no symbol with the given name.";
-    ErrorVariableAlreadyDefined = 0x1014, "HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED", FailedPrecondition,
-        "The variable is already defined.";
-    ErrorVariableUndefined = 0x1015, "HSA_STATUS_ERROR_VARIABLE_UNDEFINED", FailedPrecondition,
-        "The variable is undefined.";
-    ErrorException = 0x1016, "HSA_STATUS_ERROR_EXCEPTION", DataLoss,
-        "An HSAIL operation resulted in a hardware exception.";
-    ErrorInvalidIsaName = 0x1017, "HSA_STATUS_ERROR_INVALID_ISA_NAME", InvalidArgument,
-        "The instruction set architecture name is invalid.";
-    ErrorInvalidCodeSymbol = 0x1018, "HSA_STATUS_ERROR_INVALID_CODE_SYMBOL", InvalidArgument,
-        "The code object symbol is invalid.";
-    ErrorInvalidExecutableSymbol = 0x1019, "HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL", InvalidArgument,
-        "The executable symbol is invalid.";
-    ErrorInvalidFile = 0x1020, "HSA_STATUS_ERROR_INVALID_FILE", InvalidArgument,
-        "The file descriptor is invalid.";
-    ErrorInvalidCodeObjectReader = 0x1021, "HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER", InvalidArgument,
-        "The code object reader is invalid.";
-    ErrorInvalidCache = 0x1022, "HSA_STATUS_ERROR_INVALID_CACHE", InvalidArgument, "The cache is invalid.";
-    ErrorInvalidWavefront = 0x1023, "HSA_STATUS_ERROR_INVALID_WAVEFRONT", InvalidArgument,
-        "The wavefront is invalid.";
-    ErrorInvalidSignalGroup = 0x1024, "HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP", InvalidArgument,
-        "The signal group is invalid.";
-    ErrorInvalidRuntimeState = 0x1025, "HSA_STATUS_ERROR_INVALID_RUNTIME_STATE", InvalidArgument,
-        "The HSA runtime is not in the configuration state.";
-    ErrorFatal = 0x1026, "HSA_STATUS_ERROR_FATAL", DataLoss,
-        "The queue received an error that may require process termination.";
-    ErrorInvalidMemoryPool = 40, "HSA_STATUS_ERROR_INVALID_MEMORY_POOL", InvalidArgument,
-        "The memory pool is invalid.";
-    ErrorMemoryApertureViolation = 41, "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION", DataLoss,
-        "Agent accessed memory beyond the maximum legal address.";
-    ErrorIllegalInstruction = 42, "HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION", DataLoss,
-        "Agent executed an invalid shader instruction.";
-    ErrorMemoryFault = 43, "HSA_STATUS_ERROR_MEMORY_FAULT", DataLoss,
-        "Agent attempted to access an inaccessible address.";
-    CuMaskReduced = 44, "HSA_STATUS_CU_MASK_REDUCED", Unknown,
-        "The CU mask was successfully set but the mask attempted to enable a CU which was disabled for the process.";
+    InfoBreak = HSA_STATUS_INFO_BREAK => Cancelled;
+    Error = HSA_STATUS_ERROR => Unknown;
+    ErrorInvalidArgument = HSA_STATUS_ERROR_INVALID_ARGUMENT => InvalidArgument;
+    ErrorInvalidQueueCreation = HSA_STATUS_ERROR_INVALID_QUEUE_CREATION => InvalidArgument;
+    ErrorInvalidAllocation = HSA_STATUS_ERROR_INVALID_ALLOCATION => InvalidArgument;
+    ErrorInvalidAgent = HSA_STATUS_ERROR_INVALID_AGENT => InvalidArgument;
+    ErrorInvalidRegion = HSA_STATUS_ERROR_INVALID_REGION => InvalidArgument;
+    ErrorInvalidSignal = HSA_STATUS_ERROR_INVALID_SIGNAL => InvalidArgument;
+    ErrorInvalidQueue = HSA_STATUS_ERROR_INVALID_QUEUE => InvalidArgument;
+    ErrorOutOfResources = HSA_STATUS_ERROR_OUT_OF_RESOURCES => ResourceExhausted;
+    ErrorInvalidPacketFormat = HSA_STATUS_ERROR_INVALID_PACKET_FORMAT => InvalidArgument;
+    ErrorResourceFree = HSA_STATUS_ERROR_RESOURCE_FREE => Internal;
+    ErrorNotInitialized = HSA_STATUS_ERROR_NOT_INITIALIZED => FailedPrecondition;
+    ErrorRefcountOverflow = HSA_STATUS_ERROR_REFCOUNT_OVERFLOW => ResourceExhausted;
+    ErrorIncompatibleArguments = HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS => Incompatible;
+    ErrorInvalidIndex = HSA_STATUS_ERROR_INVALID_INDEX => OutOfRange;
+    ErrorInvalidIsa = HSA_STATUS_ERROR_INVALID_ISA => Incompatible;
+    ErrorInvalidCodeObject = HSA_STATUS_ERROR_INVALID_CODE_OBJECT => InvalidArgument;
+    ErrorInvalidExecutable = HSA_STATUS_ERROR_INVALID_EXECUTABLE => InvalidArgument;
+    ErrorFrozenExecutable = HSA_STATUS_ERROR_FROZEN_EXECUTABLE => FailedPrecondition;
+    ErrorInvalidSymbolName = HSA_STATUS_ERROR_INVALID_SYMBOL_NAME => NotFound;
+    ErrorVariableAlreadyDefined = HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED => FailedPrecondition;
+    ErrorVariableUndefined = HSA_STATUS_ERROR_VARIABLE_UNDEFINED => FailedPrecondition;
+    ErrorException = HSA_STATUS_ERROR_EXCEPTION => DataLoss;
+    ErrorInvalidIsaName = HSA_STATUS_ERROR_INVALID_ISA_NAME => InvalidArgument;
+    ErrorInvalidCodeSymbol = HSA_STATUS_ERROR_INVALID_CODE_SYMBOL => InvalidArgument;
+    ErrorInvalidExecutableSymbol = HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL => InvalidArgument;
+    ErrorInvalidFile = HSA_STATUS_ERROR_INVALID_FILE => InvalidArgument;
+    ErrorInvalidCodeObjectReader = HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER => InvalidArgument;
+    ErrorInvalidCache = HSA_STATUS_ERROR_INVALID_CACHE => InvalidArgument;
+    ErrorInvalidWavefront = HSA_STATUS_ERROR_INVALID_WAVEFRONT => InvalidArgument;
+    ErrorInvalidSignalGroup = HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP => InvalidArgument;
+    ErrorInvalidRuntimeState = HSA_STATUS_ERROR_INVALID_RUNTIME_STATE => InvalidArgument;
+    ErrorFatal = HSA_STATUS_ERROR_FATAL => DataLoss;
+    ErrorInvalidMemoryPool = HSA_STATUS_ERROR_INVALID_MEMORY_POOL => InvalidArgument;
+    ErrorMemoryApertureViolation = HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION => DataLoss;
+    ErrorIllegalInstruction = HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION => DataLoss;
+    ErrorMemoryFault = HSA_STATUS_ERROR_MEMORY_FAULT => DataLoss;
+    CuMaskReduced = HSA_STATUS_CU_MASK_REDUCED => Unknown;
 }
 
 impl HsaStatus {
+    /// The vendor name, e.g. `HSA_STATUS_ERROR_INVALID_ARGUMENT`
+    /// (`"HSA_STATUS_UNKNOWN"` for [`HsaStatus::Other`]).
+    pub const fn name(self) -> &'static str {
+        match hsa_status_entry(self.raw()) {
+            Some(entry) => entry.name,
+            None => "HSA_STATUS_UNKNOWN",
+        }
+    }
+
+    /// The header's description of the status (`"Unknown."` for [`HsaStatus::Other`]).
+    pub const fn description(self) -> &'static str {
+        match hsa_status_entry(self.raw()) {
+            Some(entry) => entry.description,
+            None => "Unknown.",
+        }
+    }
+
     /// Converts a raw C return value: `Ok(())` for success, the status otherwise.
     pub const fn check(raw: u32) -> Result<(), HsaStatus> {
         match HsaStatus::from_raw(raw) {

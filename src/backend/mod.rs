@@ -6,14 +6,17 @@
 //! - [`hsa_status`] / [`hip_error`]: the vendor status enums; both convert to
 //!   [`Status`] naming the failing call (see [`CallResultExt`]).
 //! - [`hsa_types`] / [`hip_types`]: typed info values.
-//! - [`Backend`]: the bundle of trait objects the CLI and HAL code take.
+//! - [`HsaExt`] ([`hsa_ext`]): the typed HSA queries (`agent_name`,
+//!   `memory_pool_size`, ...), written once over [`Hsa`]'s C calls.
+//! - [`Backend`]: the bundle of trait objects the CLI and HAL code take
+//!   (HSA absent on a platform without it).
 //! - [`search_paths`]: the `file:`/directory entry grammar every library
 //!   loader uses.
 //! - `dylib` (feature `real`): the real vendor libraries through
 //!   `libloading`, the crate's only `unsafe` code.
 //!
-//! The traits are object-safe and `Send + Sync`; with feature `mock` (on for
-//! this crate's own tests) mockall generates `MockHsa`, `MockHip`, `MockCcl`.
+//! The traits are object-safe and `Send + Sync`; the C ABI behind them
+//! (values, layouts, attribute enums) is `amdgpu-sys`'s.
 
 #[cfg(feature = "real")]
 #[allow(unsafe_code)]
@@ -23,6 +26,7 @@ pub mod hip;
 pub mod hip_error;
 pub mod hip_types;
 pub mod hsa;
+pub mod hsa_ext;
 pub mod hsa_status;
 pub mod hsa_types;
 pub mod nccl_version;
@@ -34,18 +38,19 @@ use std::sync::Arc;
 
 use crate::status::{Status, StatusCode};
 
+pub use amdgpu_sys::hsa_info::{
+    AgentInfo, AgentMemoryPoolInfo, ExecutableSymbolInfo, InfoSize, IsaInfo, LoadedCodeObjectInfo,
+    MemoryPoolInfo,
+};
 pub use handles::{
     Agent, CodeObjectReader, DevicePtr, Executable, ExecutableSymbol, HipDevice, Isa,
     LoadedCodeObject, MemoryPool,
 };
 pub use hip::{Ccl, CclError, HIP_MAX_DEVICE_NAME_LENGTH, Hip, HipResult};
-#[cfg(feature = "mock")]
-pub use hip::{MockCcl, MockHip};
 pub use hip_error::HipError;
 pub use hip_types::{HipDeviceAttribute, HipDeviceProps, HipP2pAttribute, HipUuid};
-#[cfg(feature = "mock")]
-pub use hsa::MockHsa;
-pub use hsa::{Hsa, HsaResult};
+pub use hsa::{Hsa, HsaResult, write_info};
+pub use hsa_ext::HsaExt;
 pub use hsa_status::HsaStatus;
 pub use hsa_types::{
     DeviceType, GlobalFlags, LinkInfo, LinkType, MEMORY_POOL_STANDARD_FLAG, PoolAccess, Profile,
@@ -106,15 +111,24 @@ impl<T, E: VendorError> CallResultExt<T> for Result<T, E> {
     }
 }
 
-/// The backend the CLI and HAL code run on: one HSA, one HIP and an optional
-/// collective library, with the names users see (`--backend`, `--machine`).
+/// The backend the CLI and HAL code run on: one HSA (absent on a platform
+/// without it, HIP on NVIDIA), one HIP and an optional collective library,
+/// with the names users see (`--backend`, `--machine`).
 #[derive(Clone)]
 pub struct Backend {
     name: String,
     machine: String,
-    hsa: Arc<dyn Hsa>,
+    hsa: Option<Arc<dyn Hsa>>,
     hip: Arc<dyn Hip>,
     ccl: Option<Arc<dyn Ccl>>,
+}
+
+/// What asking an absent HSA runtime for anything gives: the status of
+/// `hsa_init` on a runtime whose initialization never succeeded, so
+/// HSA-walking code reports a clear status instead of pretending there are
+/// agents.
+fn hsa_absent() -> Status {
+    HsaStatus::ErrorNotInitialized.to_status("hsa_init")
 }
 
 impl Backend {
@@ -129,7 +143,24 @@ impl Backend {
         Backend {
             name: name.into(),
             machine: machine.into(),
-            hsa,
+            hsa: Some(hsa),
+            hip,
+            ccl: None,
+        }
+    }
+
+    /// A backend on a platform without HSA (HIP on NVIDIA): every use of
+    /// its HSA fails as `hsa_init` does on a runtime that never initialized
+    /// (`FAILED_PRECONDITION`, `HSA_STATUS_ERROR_NOT_INITIALIZED`).
+    pub fn without_hsa(
+        name: impl Into<String>,
+        machine: impl Into<String>,
+        hip: Arc<dyn Hip>,
+    ) -> Backend {
+        Backend {
+            name: name.into(),
+            machine: machine.into(),
+            hsa: None,
             hip,
             ccl: None,
         }
@@ -152,14 +183,15 @@ impl Backend {
         &self.machine
     }
 
-    /// The HSA runtime.
-    pub fn hsa(&self) -> &dyn Hsa {
-        self.hsa.as_ref()
+    /// The HSA runtime; on a platform without one, the status `hsa_init`
+    /// gives there (see [`Backend::without_hsa`]).
+    pub fn hsa(&self) -> crate::Result<&dyn Hsa> {
+        self.hsa.as_deref().ok_or_else(hsa_absent)
     }
 
-    /// The HSA runtime, shared.
-    pub fn hsa_arc(&self) -> Arc<dyn Hsa> {
-        Arc::clone(&self.hsa)
+    /// The HSA runtime, shared (absent: as [`Backend::hsa`]).
+    pub fn hsa_arc(&self) -> crate::Result<Arc<dyn Hsa>> {
+        self.hsa.clone().ok_or_else(hsa_absent)
     }
 
     /// The HIP runtime.
@@ -188,6 +220,7 @@ impl fmt::Debug for Backend {
         f.debug_struct("Backend")
             .field("name", &self.name)
             .field("machine", &self.machine)
+            .field("hsa", &self.hsa.is_some())
             .field("ccl", &self.ccl.is_some())
             .finish_non_exhaustive()
     }
@@ -205,6 +238,22 @@ mod tests {
         assert_send_sync::<dyn Hip>();
         assert_send_sync::<dyn Ccl>();
         assert_send_sync::<Backend>();
+    }
+
+    #[test]
+    fn an_absent_hsa_fails_as_an_uninitialized_runtime() {
+        let sim = Backend::sim("w7900").expect("preset");
+        let backend = Backend::without_hsa("cuda", "host", sim.hip_arc());
+        let status = backend.hsa().err().expect("no HSA");
+        assert_eq!(status.code(), StatusCode::FailedPrecondition);
+        assert!(
+            status
+                .message()
+                .starts_with("[hsa_init] HSA_STATUS_ERROR_NOT_INITIALIZED"),
+            "{status}"
+        );
+        assert!(backend.hsa_arc().is_err());
+        assert!(sim.hsa().is_ok());
     }
 
     #[test]

@@ -1,12 +1,18 @@
 //! The default backend: the simulated node of `amdgpu-sim` behind the
 //! [`Hsa`], [`Hip`] and [`Ccl`] traits. The simulator speaks raw vendor
-//! values; this adapter gives them their types.
+//! values and answers every `*_get_info` in C layout (`amdgpu_sim::get_info`,
+//! the encoder the simulator's C library writes through its callers'
+//! pointers too); this adapter gives the statuses their types and copies
+//! the answers into the caller's buffer.
 
 use std::sync::Arc;
 
-use amdgpu_sim::elf::SymbolKind as SimSymbolKind;
 use amdgpu_sim::validate::Format;
 use amdgpu_sim::{HipCode, HsaCode, Machine, Sim};
+use amdgpu_sys::hsa_info::{
+    AgentInfo, AgentMemoryPoolInfo, ExecutableSymbolInfo, IsaInfo, LoadedCodeObjectInfo,
+    MemoryPoolInfo,
+};
 
 use super::Backend;
 use super::handles::{
@@ -16,12 +22,9 @@ use super::handles::{
 use super::hip::{Ccl, CclError, Hip, HipResult};
 use super::hip_error::HipError;
 use super::hip_types::{HipDeviceAttribute, HipDeviceProps, HipP2pAttribute, HipUuid};
-use super::hsa::{Hsa, HsaResult};
+use super::hsa::{Hsa, HsaResult, write_info};
 use super::hsa_status::HsaStatus;
-use super::hsa_types::{
-    DeviceType, GlobalFlags, LinkInfo, LinkType, PoolAccess, Profile, RoundingMode, Segment,
-    SymbolKind,
-};
+use super::hsa_types::{Profile, RoundingMode};
 use crate::input::{InputKind, read_text_file};
 use crate::status::{Result, Status};
 
@@ -128,143 +131,16 @@ impl Hsa for SimBackend {
         hsa(self.sim.iterate_agents()).map(|v| v.into_iter().map(Agent).collect())
     }
 
-    fn agent_device_type(&self, agent: Agent) -> HsaResult<DeviceType> {
-        hsa(self
-            .sim
-            .agent_info(agent.0, "HSA_AGENT_INFO_DEVICE", |a| match a.kind {
-                amdgpu_sim::machine::AgentKind::Cpu => DeviceType::Cpu,
-                amdgpu_sim::machine::AgentKind::Gpu => DeviceType::Gpu,
-            }))
-    }
-
-    fn agent_name(&self, agent: Agent) -> HsaResult<String> {
-        hsa(self
-            .sim
-            .agent_info(agent.0, "HSA_AGENT_INFO_NAME", |a| a.name.clone()))
-    }
-
-    fn agent_vendor_name(&self, agent: Agent) -> HsaResult<String> {
-        hsa(self
-            .sim
-            .agent_info(agent.0, "HSA_AGENT_INFO_VENDOR_NAME", |a| a.vendor.clone()))
-    }
-
-    fn agent_product_name(&self, agent: Agent) -> HsaResult<String> {
-        hsa(self
-            .sim
-            .agent_info(agent.0, "HSA_AMD_AGENT_INFO_PRODUCT_NAME", |a| {
-                a.product.clone()
-            }))
-    }
-
-    fn agent_uuid(&self, agent: Agent) -> HsaResult<String> {
-        hsa(self
-            .sim
-            .agent_info(agent.0, "HSA_AMD_AGENT_INFO_UUID", |a| a.uuid.clone()))
-    }
-
-    fn agent_node(&self, agent: Agent) -> HsaResult<u32> {
-        hsa(self
-            .sim
-            .agent_info(agent.0, "HSA_AGENT_INFO_NODE", |a| a.node))
-    }
-
-    fn agent_nearest_cpu(&self, agent: Agent) -> HsaResult<Agent> {
-        hsa(self.sim.agent_nearest_cpu(agent.0)).map(Agent)
-    }
-
-    fn agent_queues_max(&self, agent: Agent) -> HsaResult<u32> {
-        hsa(self
-            .sim
-            .agent_info(agent.0, "HSA_AGENT_INFO_QUEUES_MAX", |a| a.queues_max))
-    }
-
-    fn agent_wavefront_size(&self, agent: Agent) -> HsaResult<u32> {
-        hsa(self
-            .sim
-            .agent_info(agent.0, "HSA_AGENT_INFO_WAVEFRONT_SIZE", |a| {
-                a.wavefront_size
-            }))
-    }
-
-    fn agent_compute_unit_count(&self, agent: Agent) -> HsaResult<u32> {
-        hsa(self
-            .sim
-            .agent_info(agent.0, "HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT", |a| {
-                a.compute_units
-            }))
-    }
-
-    fn agent_chip_id(&self, agent: Agent) -> HsaResult<u32> {
-        hsa(self
-            .sim
-            .agent_info(agent.0, "HSA_AMD_AGENT_INFO_CHIP_ID", |a| a.chip_id))
-    }
-
-    fn agent_bdf_id(&self, agent: Agent) -> HsaResult<u32> {
-        hsa(self
-            .sim
-            .agent_info(agent.0, "HSA_AMD_AGENT_INFO_BDFID", |a| a.bdf_id))
-    }
-
-    fn agent_domain(&self, agent: Agent) -> HsaResult<u32> {
-        hsa(self
-            .sim
-            .agent_info(agent.0, "HSA_AMD_AGENT_INFO_DOMAIN", |a| a.domain))
-    }
-
-    fn agent_driver_uid(&self, agent: Agent) -> HsaResult<u32> {
-        hsa(self
-            .sim
-            .agent_info(agent.0, "HSA_AMD_AGENT_INFO_DRIVER_UID", |a| a.driver_uid))
-    }
-
-    fn agent_profile(&self, agent: Agent) -> HsaResult<Profile> {
-        hsa(self
-            .sim
-            .agent_info(agent.0, "HSA_AGENT_INFO_PROFILE", |a| a.profile))
-        .map(|raw| Profile::from_raw(raw).unwrap_or(Profile::Base))
-    }
-
-    fn agent_default_float_rounding_mode(&self, agent: Agent) -> HsaResult<RoundingMode> {
-        hsa(self
-            .sim
-            .agent_info(agent.0, "HSA_AGENT_INFO_DEFAULT_FLOAT_ROUNDING_MODE", |a| {
-                a.rounding_mode
-            }))
-        .map(|raw| RoundingMode::from_raw(raw).unwrap_or(RoundingMode::Default))
+    fn agent_get_info(&self, agent: Agent, attribute: AgentInfo, out: &mut [u8]) -> HsaResult<()> {
+        write_info(&hsa(self.sim.agent_get_info(agent.0, attribute))?, out)
     }
 
     fn agent_iterate_isas(&self, agent: Agent) -> HsaResult<Vec<Isa>> {
         hsa(self.sim.agent_iterate_isas(agent.0)).map(|v| v.into_iter().map(Isa).collect())
     }
 
-    fn isa_name_length(&self, isa: Isa) -> HsaResult<u32> {
-        hsa(self.sim.isa_info(isa.0, "HSA_ISA_INFO_NAME_LENGTH", |i| {
-            i.name.len() as u32 + 1
-        }))
-    }
-
-    fn isa_name(&self, isa: Isa) -> HsaResult<String> {
-        hsa(self
-            .sim
-            .isa_info(isa.0, "HSA_ISA_INFO_NAME", |i| i.name.clone()))
-    }
-
-    fn isa_workgroup_max_size(&self, isa: Isa) -> HsaResult<u32> {
-        hsa(self
-            .sim
-            .isa_info(isa.0, "HSA_ISA_INFO_WORKGROUP_MAX_SIZE", |i| {
-                i.workgroup_max_size
-            }))
-    }
-
-    fn isa_workgroup_max_dim(&self, isa: Isa) -> HsaResult<[u16; 3]> {
-        hsa(self
-            .sim
-            .isa_info(isa.0, "HSA_ISA_INFO_WORKGROUP_MAX_DIM", |i| {
-                i.workgroup_max_dim
-            }))
+    fn isa_get_info_alt(&self, isa: Isa, attribute: IsaInfo, out: &mut [u8]) -> HsaResult<()> {
+        write_info(&hsa(self.sim.isa_get_info(isa.0, attribute))?, out)
     }
 
     fn agent_iterate_memory_pools(&self, agent: Agent) -> HsaResult<Vec<MemoryPool>> {
@@ -272,96 +148,26 @@ impl Hsa for SimBackend {
             .map(|v| v.into_iter().map(MemoryPool).collect())
     }
 
-    fn memory_pool_segment(&self, pool: MemoryPool) -> HsaResult<Segment> {
-        hsa(self
-            .sim
-            .pool_info(pool.0, "HSA_AMD_MEMORY_POOL_INFO_SEGMENT", |p| p.segment))
-        .map(|raw| Segment::from_raw(raw).unwrap_or(Segment::Global))
+    fn memory_pool_get_info(
+        &self,
+        pool: MemoryPool,
+        attribute: MemoryPoolInfo,
+        out: &mut [u8],
+    ) -> HsaResult<()> {
+        write_info(&hsa(self.sim.memory_pool_get_info(pool.0, attribute))?, out)
     }
 
-    fn memory_pool_global_flags(&self, pool: MemoryPool) -> HsaResult<GlobalFlags> {
-        hsa(self
-            .sim
-            .pool_info(pool.0, "HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS", |p| p.flags))
-        .map(GlobalFlags::from_bits_retain)
-    }
-
-    fn memory_pool_size(&self, pool: MemoryPool) -> HsaResult<u64> {
-        hsa(self
-            .sim
-            .pool_info(pool.0, "HSA_AMD_MEMORY_POOL_INFO_SIZE", |p| p.size))
-    }
-
-    fn memory_pool_alloc_allowed(&self, pool: MemoryPool) -> HsaResult<bool> {
-        hsa(self.sim.pool_info(
-            pool.0,
-            "HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED",
-            |p| p.alloc_allowed,
-        ))
-    }
-
-    fn memory_pool_alloc_granule(&self, pool: MemoryPool) -> HsaResult<u64> {
-        hsa(self.sim.pool_info(
-            pool.0,
-            "HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE",
-            |p| p.granule,
-        ))
-    }
-
-    fn memory_pool_alloc_alignment(&self, pool: MemoryPool) -> HsaResult<u64> {
-        hsa(self.sim.pool_info(
-            pool.0,
-            "HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT",
-            |p| p.alignment,
-        ))
-    }
-
-    fn memory_pool_accessible_by_all(&self, pool: MemoryPool) -> HsaResult<bool> {
-        hsa(self
-            .sim
-            .pool_info(pool.0, "HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL", |p| {
-                p.accessible_by_all
-            }))
-    }
-
-    fn memory_pool_alloc_max_size(&self, pool: MemoryPool) -> HsaResult<u64> {
-        hsa(self
-            .sim
-            .pool_info(pool.0, "HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE", |p| {
-                p.alloc_max_size
-            }))
-    }
-
-    fn agent_memory_pool_access(&self, agent: Agent, pool: MemoryPool) -> HsaResult<PoolAccess> {
-        hsa(self.sim.agent_pool_access(agent.0, pool.0))
-            .map(|raw| PoolAccess::from_raw(raw).unwrap_or(PoolAccess::NeverAllowed))
-    }
-
-    fn agent_memory_pool_num_link_hops(&self, agent: Agent, pool: MemoryPool) -> HsaResult<u32> {
-        hsa(self.sim.agent_pool_num_link_hops(agent.0, pool.0))
-    }
-
-    fn agent_memory_pool_link_info(
+    fn agent_memory_pool_get_info(
         &self,
         agent: Agent,
         pool: MemoryPool,
-    ) -> HsaResult<Vec<LinkInfo>> {
-        hsa(self.sim.agent_pool_link_info(agent.0, pool.0)).map(|links| {
-            links
-                .into_iter()
-                .map(|l| LinkInfo {
-                    min_latency: l.min_latency,
-                    max_latency: l.max_latency,
-                    min_bandwidth: l.min_bandwidth,
-                    max_bandwidth: l.max_bandwidth,
-                    atomic_support_32bit: l.atomic_32bit,
-                    atomic_support_64bit: l.atomic_64bit,
-                    coherent_support: l.coherent,
-                    link_type: LinkType::from_raw(l.link_type),
-                    numa_distance: l.numa_distance,
-                })
-                .collect()
-        })
+        attribute: AgentMemoryPoolInfo,
+        out: &mut [u8],
+    ) -> HsaResult<()> {
+        let answer = hsa(self
+            .sim
+            .agent_memory_pool_get_info(agent.0, pool.0, attribute))?;
+        write_info(&answer, out)
     }
 
     fn memory_pool_allocate(
@@ -448,81 +254,15 @@ impl Hsa for SimBackend {
         .map(ExecutableSymbol)
     }
 
-    fn symbol_kind(&self, symbol: ExecutableSymbol) -> HsaResult<SymbolKind> {
-        let info = hsa(self
-            .sim
-            .symbol_info(symbol.0, "HSA_EXECUTABLE_SYMBOL_INFO_TYPE"))?;
-        Ok(match info.kind {
-            SimSymbolKind::Kernel { .. } => SymbolKind::Kernel,
-            SimSymbolKind::Variable => SymbolKind::Variable,
-        })
-    }
-
-    fn symbol_name(&self, symbol: ExecutableSymbol) -> HsaResult<String> {
-        hsa(self
-            .sim
-            .symbol_info(symbol.0, "HSA_EXECUTABLE_SYMBOL_INFO_NAME"))
-        .map(|i| i.name)
-    }
-
-    fn symbol_agent(&self, symbol: ExecutableSymbol) -> HsaResult<Agent> {
-        hsa(self
-            .sim
-            .symbol_info(symbol.0, "HSA_EXECUTABLE_SYMBOL_INFO_AGENT"))
-        .map(|i| Agent(i.agent))
-    }
-
-    fn symbol_kernel_object(&self, symbol: ExecutableSymbol) -> HsaResult<u64> {
-        kernel(
-            self.sim
-                .symbol_info(symbol.0, "HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT"),
-            |address, _, _, _| address,
-        )
-    }
-
-    fn symbol_kernarg_segment_size(&self, symbol: ExecutableSymbol) -> HsaResult<u32> {
-        let attribute = "HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE";
-        kernel(
-            self.sim.symbol_info(symbol.0, attribute),
-            |_, _, _, kernarg| kernarg,
-        )
-    }
-
-    fn symbol_kernarg_segment_alignment(&self, symbol: ExecutableSymbol) -> HsaResult<u32> {
-        // ROCr reports 16 for code object v3+ kernels (it does not read the metadata).
-        let attribute = "HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT";
-        kernel(self.sim.symbol_info(symbol.0, attribute), |_, _, _, _| 16)
-    }
-
-    fn symbol_group_segment_size(&self, symbol: ExecutableSymbol) -> HsaResult<u32> {
-        let attribute = "HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE";
-        kernel(
-            self.sim.symbol_info(symbol.0, attribute),
-            |_, group, _, _| group,
-        )
-    }
-
-    fn symbol_private_segment_size(&self, symbol: ExecutableSymbol) -> HsaResult<u32> {
-        let attribute = "HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE";
-        kernel(
-            self.sim.symbol_info(symbol.0, attribute),
-            |_, _, private, _| private,
-        )
-    }
-
-    fn symbol_variable_address(&self, symbol: ExecutableSymbol) -> HsaResult<u64> {
-        variable(
-            self.sim
-                .symbol_info(symbol.0, "HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS"),
-            |a, _| Ok(a),
-        )
-    }
-
-    fn symbol_variable_size(&self, symbol: ExecutableSymbol) -> HsaResult<u32> {
-        variable(
-            self.sim
-                .symbol_info(symbol.0, "HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE"),
-            |_, size| u32::try_from(size).map_err(|_| HsaStatus::ErrorInvalidExecutableSymbol),
+    fn executable_symbol_get_info(
+        &self,
+        symbol: ExecutableSymbol,
+        attribute: ExecutableSymbolInfo,
+        out: &mut [u8],
+    ) -> HsaResult<()> {
+        write_info(
+            &hsa(self.sim.executable_symbol_get_info(symbol.0, attribute))?,
+            out,
         )
     }
 
@@ -536,76 +276,16 @@ impl Hsa for SimBackend {
         .map(|v| v.into_iter().map(LoadedCodeObject).collect())
     }
 
-    fn loaded_code_object_agent(&self, loaded: LoadedCodeObject) -> HsaResult<Agent> {
-        hsa(self
-            .sim
-            .loaded_code_object_info(loaded.0, "HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_AGENT"))
-        .map(|i| Agent(i.agent))
-    }
-
-    fn loaded_code_object_load_base(&self, loaded: LoadedCodeObject) -> HsaResult<u64> {
-        hsa(self.sim.loaded_code_object_info(
-            loaded.0,
-            "HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_BASE",
-        ))
-        .map(|i| i.load_base)
-    }
-
-    fn loaded_code_object_load_delta(&self, loaded: LoadedCodeObject) -> HsaResult<i64> {
-        hsa(self.sim.loaded_code_object_info(
-            loaded.0,
-            "HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_DELTA",
-        ))
-        .map(|i| i.load_delta)
-    }
-
-    fn loaded_code_object_load_size(&self, loaded: LoadedCodeObject) -> HsaResult<u64> {
-        hsa(self.sim.loaded_code_object_info(
-            loaded.0,
-            "HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_SIZE",
-        ))
-        .map(|i| i.load_size)
-    }
-}
-
-/// A kernel-only symbol query: a variable is `HSA_STATUS_ERROR_INVALID_ARGUMENT`, as in ROCr.
-fn kernel<T>(
-    info: std::result::Result<amdgpu_sim::SymbolInfo, HsaCode>,
-    read: impl FnOnce(u64, u32, u32, u32) -> T,
-) -> HsaResult<T> {
-    match hsa(info)? {
-        amdgpu_sim::SymbolInfo {
-            address,
-            kind:
-                SimSymbolKind::Kernel {
-                    group_segment_size,
-                    private_segment_size,
-                    kernarg_size,
-                },
-            ..
-        } => Ok(read(
-            address,
-            group_segment_size,
-            private_segment_size,
-            kernarg_size,
-        )),
-        _ => Err(HsaStatus::ErrorInvalidArgument),
-    }
-}
-
-/// A variable-only symbol query.
-fn variable<T>(
-    info: std::result::Result<amdgpu_sim::SymbolInfo, HsaCode>,
-    read: impl FnOnce(u64, u64) -> HsaResult<T>,
-) -> HsaResult<T> {
-    match hsa(info)? {
-        amdgpu_sim::SymbolInfo {
-            address,
-            size,
-            kind: SimSymbolKind::Variable,
-            ..
-        } => read(address, size),
-        _ => Err(HsaStatus::ErrorInvalidArgument),
+    fn loaded_code_object_get_info(
+        &self,
+        loaded: LoadedCodeObject,
+        attribute: LoadedCodeObjectInfo,
+        out: &mut [u8],
+    ) -> HsaResult<()> {
+        write_info(
+            &hsa(self.sim.loaded_code_object_get_info(loaded.0, attribute))?,
+            out,
+        )
     }
 }
 

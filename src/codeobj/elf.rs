@@ -41,8 +41,7 @@ pub const ET_EXEC: u16 = 2;
 /// `e_type` of a shared object: a linked, loadable code object.
 pub const ET_DYN: u16 = 3;
 
-/// `e_flags` processor field (`EF_AMDGPU_MACH`).
-pub const EF_AMDGPU_MACH: u32 = 0x0ff;
+pub use amdgpu_sys::processors::EF_AMDGPU_MACH;
 /// Code object V3 xnack bit.
 pub const EF_AMDGPU_FEATURE_XNACK_V3: u32 = 0x100;
 /// Code object V3 sramecc bit.
@@ -213,18 +212,8 @@ pub fn target_id_from_e_flags(e_flags: u32, code_object_version: u32) -> Result<
                 (false, true) => FeatureState::Off,
                 (false, false) => FeatureState::Unsupported,
             };
-            target.sramecc = v3(
-                EF_AMDGPU_FEATURE_SRAMECC_V3,
-                processor
-                    .features
-                    .contains(processors::FeatureSupport::SRAMECC),
-            );
-            target.xnack = v3(
-                EF_AMDGPU_FEATURE_XNACK_V3,
-                processor
-                    .features
-                    .contains(processors::FeatureSupport::XNACK),
-            );
+            target.sramecc = v3(EF_AMDGPU_FEATURE_SRAMECC_V3, processor.sramecc);
+            target.xnack = v3(EF_AMDGPU_FEATURE_XNACK_V3, processor.xnack);
         }
         4..=6 => {
             target.xnack = match e_flags & EF_AMDGPU_FEATURE_XNACK_V4 {

@@ -356,13 +356,10 @@ impl TargetId {
             // Processors outside IREE's map get no fill-in, as in IREE.
             return;
         }
-        let support = row.features;
-        if self.sramecc == FeatureState::Any
-            && !support.contains(processors::FeatureSupport::SRAMECC)
-        {
+        if self.sramecc == FeatureState::Any && !row.sramecc {
             self.sramecc = FeatureState::Unsupported;
         }
-        if self.xnack == FeatureState::Any && !support.contains(processors::FeatureSupport::XNACK) {
+        if self.xnack == FeatureState::Any && !row.xnack {
             self.xnack = FeatureState::Unsupported;
         }
     }

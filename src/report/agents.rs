@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::backend::{
-    Agent, Backend, CallResultExt, DeviceType, GlobalFlags, Hsa, MemoryPool, Segment,
+    Agent, Backend, CallResultExt, DeviceType, GlobalFlags, Hsa, HsaExt, MemoryPool, Segment,
 };
 use crate::status::{Result, Status};
 
@@ -150,7 +150,7 @@ fn describe_agent(hsa: &dyn Hsa, index: usize, agent: Agent) -> Result<AgentJson
 /// name; HSA is initialized for the walk and shut down after it (also on
 /// failure).
 pub fn list_hsa_agents(backend: &Backend) -> Result<Vec<AgentJson>> {
-    let hsa = backend.hsa();
+    let hsa = backend.hsa()?;
     hsa.init().call_status("hsa_init")?;
     let walk = (|| {
         let mut agents = Vec::new();

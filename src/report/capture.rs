@@ -17,8 +17,8 @@
 use super::agents::PoolBasics;
 use super::capture_hip::{hip_props_desc, hip_uuid_desc};
 use crate::backend::{
-    Agent, Backend, CallResultExt, DeviceType, GlobalFlags, HipError, Hsa, HsaResult, HsaStatus,
-    LinkType, Profile, RoundingMode, Segment,
+    Agent, Backend, CallResultExt, DeviceType, GlobalFlags, HipError, Hsa, HsaExt, HsaResult,
+    HsaStatus, LinkType, Profile, RoundingMode, Segment,
 };
 use crate::status::{Result, Status};
 use amdgpu_sim::machine::{
@@ -70,7 +70,7 @@ fn hsa_agent(
     id: String,
     gpu_ordinal: Option<i32>,
 ) -> Result<AgentDesc> {
-    let hsa = backend.hsa();
+    let hsa = backend.hsa()?;
     let kind = match hsa
         .agent_device_type(agent)
         .call_status("hsa_agent_get_info(DEVICE)")?
@@ -239,7 +239,7 @@ fn hip_desc(backend: &Backend, ordinal: i32, agent_uuid: &str) -> Result<Option<
 /// Describes every agent and link an HSA backend reports; with `hip_usable`,
 /// each GPU agent's HIP properties too.
 fn capture_hsa(backend: &Backend, hip_usable: bool) -> Result<(Vec<AgentDesc>, Vec<LinkDesc>)> {
-    let hsa: &dyn Hsa = backend.hsa();
+    let hsa: &dyn Hsa = backend.hsa()?;
     let handles = hsa.iterate_agents().call_status("hsa_iterate_agents")?;
     let mut agents = Vec::with_capacity(handles.len());
     let (mut cpus, mut gpus) = (0, 0);
@@ -303,7 +303,7 @@ fn capture_hsa(backend: &Backend, hip_usable: bool) -> Result<(Vec<AgentDesc>, V
                 .call_status("hsa_amd_agent_memory_pool_get_info(LINK_INFO)")?;
             let (Some(first), Some(link_type)) = (
                 hops.first(),
-                hops.first().and_then(|h| link_type_desc(h.link_type)),
+                hops.first().and_then(|h| link_type_desc(h.link_type())),
             ) else {
                 continue;
             };
@@ -337,7 +337,7 @@ pub fn capture(backend: &Backend, name: &str, description: Option<&str>) -> Resu
     let (agents, links) = if hip_based {
         super::capture_hip::capture_hip(backend)?
     } else {
-        let hsa = backend.hsa();
+        let hsa = backend.hsa()?;
         hsa.init().call_status("hsa_init")?;
         // HIP may be unusable where HSA works (and the other way round):
         // then the agents are described without their HIP properties.

@@ -208,7 +208,9 @@ fn link(from: String, to: String, link_type: LinkTypeDesc) -> LinkDesc {
 
 /// The SLIT the HIP driver uses over `backend` (module docs).
 fn numa_distances(backend: &Backend) -> Result<Box<dyn NumaDistances>> {
-    let hsa = backend.hsa();
+    let Ok(hsa) = backend.hsa() else {
+        return Ok(platform_numa_distances());
+    };
     if hsa.init().is_err() {
         return Ok(platform_numa_distances());
     }

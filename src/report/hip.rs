@@ -31,7 +31,7 @@ pub fn open_driver(selection: &Selection) -> Result<(HipDriver, Option<Backend>)
         .into_iter()
         .filter_map(|(uuid, node)| Some((uuid_of_hsa(&uuid)?, u8::try_from(node).ok()?)))
         .collect();
-    let hsa = backend.hsa();
+    let hsa = backend.hsa()?;
     hsa.init().call_status("hsa_init")?;
     let slit = Status::join_results(
         crate::amdgpu::device::hsa_numa_distances(hsa),

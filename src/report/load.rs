@@ -193,7 +193,7 @@ pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
             crate::escape::display_path(&args.file)
         )
     })?;
-    let hsa = backend.hsa();
+    let hsa = backend.hsa()?;
     hsa.init().call_status("hsa_init")?;
     let result = (|| {
         let topology = AgentTopology::from_backend(hsa, DEFAULT_GPU_AGENT_QUEUE_COUNT)?;
@@ -204,7 +204,7 @@ pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
             constant_count: 0,
         };
         let exe = create(
-            backend.hsa_arc(),
+            backend.hsa_arc()?,
             &topology,
             &params,
             &ProfileRegistry::new(),

@@ -81,7 +81,7 @@ impl Selection {
                 let backend = Backend::new(
                     HIP_BACKEND_NAME,
                     sim.machine(),
-                    sim.hsa_arc(),
+                    sim.hsa_arc()?,
                     sim.hip_arc(),
                 );
                 Ok(match sim.ccl_arc() {

@@ -82,7 +82,7 @@ pub fn agent_topology(backend: &Backend, style: TopologyStyle) -> Result<Topolog
         return Err(no_gpu(backend.machine(), backend.name()));
     }
     let identities: Vec<_> = identities.into_iter().map(Some).collect();
-    let hsa = backend.hsa_arc();
+    let hsa = backend.hsa_arc()?;
     hsa.init().call_status("hsa_init")?;
     let rendered = create_gpu_agent_group(&hsa, Arc::new(FrontierTracker::default()))
         .annotate_with(|| {

@@ -5,9 +5,10 @@
 
 use std::sync::Arc;
 
+use crate::mocks::{MockHip, MockHsa, answer};
 use amdgpu_hal::StatusCode;
 use amdgpu_hal::amdgpu::agents::AgentTopology;
-use amdgpu_hal::backend::{Agent, Backend, DeviceType, HipError, HsaStatus, MockHip, MockHsa};
+use amdgpu_hal::backend::{Agent, AgentInfo, Backend, DeviceType, HipError, HsaStatus};
 use amdgpu_hal::hip::driver::HipDriver;
 use amdgpu_hal::hip::options::HipOptions;
 use mockall::Sequence;
@@ -23,17 +24,17 @@ fn agent_walk(agents: &[(u64, DeviceType, u32)]) -> (MockHsa, Sequence) {
         .in_sequence(&mut seq)
         .return_once(move || Ok(handles));
     for &(agent, kind, node) in agents {
-        hsa.expect_agent_device_type()
-            .withf(move |a| *a == Agent(agent))
+        hsa.expect_agent_get_info()
+            .withf(move |a, attribute, _| (*a, *attribute) == (Agent(agent), AgentInfo::Device))
             .times(1)
             .in_sequence(&mut seq)
-            .return_const(Ok(kind));
+            .returning(move |_, _, out| answer(out, kind.raw()));
         if matches!(kind, DeviceType::Cpu | DeviceType::Gpu) {
-            hsa.expect_agent_node()
-                .withf(move |a| *a == Agent(agent))
+            hsa.expect_agent_get_info()
+                .withf(move |a, attribute, _| (*a, *attribute) == (Agent(agent), AgentInfo::Node))
                 .times(1)
                 .in_sequence(&mut seq)
-                .return_const(Ok(node));
+                .returning(move |_, _, out| answer(out, node));
         }
     }
     (hsa, seq)
@@ -73,12 +74,13 @@ fn a_failed_query_ends_the_walk_with_the_mapped_status() {
         .times(1)
         .in_sequence(&mut seq)
         .returning(|| Ok(vec![Agent(1), Agent(2), Agent(3)]));
-    hsa.expect_agent_device_type()
-        .withf(|a| *a == Agent(1))
+    hsa.expect_agent_get_info()
+        .withf(|a, attribute, _| (*a, *attribute) == (Agent(1), AgentInfo::Device))
         .times(1)
         .in_sequence(&mut seq)
-        .return_const(Ok(DeviceType::Gpu));
-    hsa.expect_agent_node()
+        .returning(|_, _, out| answer(out, DeviceType::Gpu.raw()));
+    hsa.expect_agent_get_info()
+        .withf(|_, attribute, _| *attribute == AgentInfo::Node)
         .times(1)
         .in_sequence(&mut seq)
         .return_const(Err(HsaStatus::ErrorOutOfResources));

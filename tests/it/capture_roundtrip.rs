@@ -11,7 +11,7 @@
 //! the handles and addresses HSA assigns.
 
 use crate::support::answer;
-use amdgpu_hal::backend::{Backend, CallResultExt};
+use amdgpu_hal::backend::{Backend, CallResultExt, HsaExt};
 use amdgpu_hal::report::capture::{capture, to_toml};
 use amdgpu_hal::report::devices::list_agents;
 use amdgpu_sim::presets::PRESETS;
@@ -181,7 +181,7 @@ fn devices_json(backend: &Backend) -> serde_json::Value {
 
 /// Every (agent, other agent's pool) link, as the HAL reads it.
 fn links(backend: &Backend) -> Vec<String> {
-    let hsa = backend.hsa();
+    let hsa = backend.hsa().unwrap();
     hsa.init().call_status("hsa_init").unwrap();
     let agents = hsa.iterate_agents().unwrap();
     let mut out = Vec::new();

@@ -10,8 +10,8 @@ use amdgpu_hal::amdgpu::executable::{Executable, ExecutableParams, GlobalBuffer,
 use amdgpu_hal::amdgpu::isa::{self, FormatSupport, MAX_AGENT_ISAS};
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
-use amdgpu_hal::backend::{Agent, HsaStatus, Isa, MockHsa};
-use exec_support::{NodeConfig, Synthetic, node, synthetic_hsaco, topology};
+use amdgpu_hal::backend::{Agent, HsaStatus, Isa, IsaInfo};
+use exec_support::{MockHsa, NodeConfig, Synthetic, answer, node, synthetic_hsaco, topology};
 
 #[test]
 fn executable_and_globals_are_send_and_sync() {
@@ -85,9 +85,14 @@ fn one_agent(isas: usize, name_length: u32, name: &'static str) -> MockHsa {
     let mut m = MockHsa::new();
     m.expect_agent_iterate_isas()
         .returning(move |_| Ok((0..isas as u64).map(Isa).collect()));
-    m.expect_isa_name_length()
-        .returning(move |_| Ok(name_length));
-    m.expect_isa_name().returning(move |_| Ok(name.to_string()));
+    // The name as a runtime writes it: the length it reported (`out`), even
+    // when the name is longer.
+    m.expect_isa_get_info_alt()
+        .returning(move |_, attribute, out| match attribute {
+            IsaInfo::NameLength => answer(out, name_length),
+            IsaInfo::Name => exec_support::answer_cut(out, name),
+            other => panic!("not scripted: {other:?}"),
+        });
     m
 }
 

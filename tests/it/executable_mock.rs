@@ -5,15 +5,16 @@
 
 use std::sync::{Arc, Mutex};
 
+use crate::mocks::{MockHsa, answer, answer_text};
 use amdgpu_hal::StatusCode;
 use amdgpu_hal::amdgpu::agents::AgentTopology;
 use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
 use amdgpu_hal::backend::{
-    Agent, CodeObjectReader, DevicePtr, Executable as HsaExecutable, ExecutableSymbol, GlobalFlags,
-    HsaStatus, Isa, LoadedCodeObject, MemoryPool, MockHsa, Profile, RoundingMode, Segment,
-    SymbolKind,
+    Agent, AgentInfo, CodeObjectReader, DevicePtr, Executable as HsaExecutable, ExecutableSymbol,
+    ExecutableSymbolInfo, GlobalFlags, HsaStatus, Isa, IsaInfo, LoadedCodeObject,
+    LoadedCodeObjectInfo, MemoryPool, MemoryPoolInfo, Profile, RoundingMode, Segment, SymbolKind,
 };
 
 const GFX942: &[u8] =
@@ -44,21 +45,26 @@ fn scripted(fail: Fail) -> (MockHsa, Log) {
         push(&l, format!("iterate_isas {}", a.0));
         Ok(vec![Isa(100 + a.0)])
     });
-    m.expect_isa_name_length()
-        .returning(|_| Ok(ISA_NAME.len() as u32 + 1));
-    m.expect_isa_name().returning(|_| Ok(ISA_NAME.to_string()));
-    m.expect_isa_workgroup_max_size().returning(|_| Ok(1024));
-    m.expect_isa_workgroup_max_dim()
-        .returning(|_| Ok([1024, 1024, 1024]));
+    m.expect_isa_get_info_alt()
+        .returning(|_, attribute, out| match attribute {
+            IsaInfo::NameLength => answer(out, ISA_NAME.len() as u32 + 1),
+            IsaInfo::Name => answer_text(out, ISA_NAME),
+            IsaInfo::WorkgroupMaxSize => answer(out, 1024u32),
+            IsaInfo::WorkgroupMaxDim => answer(out, [1024u16; 3]),
+            other => panic!("not scripted: {other:?}"),
+        });
     let l = log.clone();
     m.expect_code_object_reader_create_from_memory()
         .returning(move |bytes| {
             push(&l, format!("reader_create {}", bytes.len()));
             Ok(CodeObjectReader(7))
         });
-    m.expect_agent_profile().returning(|_| Ok(Profile::Full));
-    m.expect_agent_default_float_rounding_mode()
-        .returning(|_| Ok(RoundingMode::Near));
+    m.expect_agent_get_info()
+        .returning(|_, attribute, out| match attribute {
+            AgentInfo::Profile => answer(out, Profile::Full.raw()),
+            AgentInfo::DefaultFloatRoundingMode => answer(out, RoundingMode::Near.raw()),
+            other => panic!("not scripted: {other:?}"),
+        });
     let l = log.clone();
     m.expect_executable_create_alt().returning(move |p, r| {
         push(&l, format!("executable_create {p:?} {r:?}"));
@@ -104,36 +110,45 @@ fn scripted(fail: Fail) -> (MockHsa, Log) {
             };
             Ok(ExecutableSymbol(agent.map_or(0, |a| a.0) * 10 + base))
         });
-    m.expect_symbol_kind().returning(|s| {
-        Ok(if s.0 % 10 == 3 {
-            SymbolKind::Variable
-        } else {
-            SymbolKind::Kernel
-        })
-    });
-    m.expect_symbol_private_segment_size().returning(|_| Ok(0));
-    m.expect_symbol_group_segment_size().returning(|_| Ok(16));
-    m.expect_symbol_kernarg_segment_size()
-        .returning(|s| Ok(if s.0 % 10 == 1 { 28 } else { 8 }));
-    m.expect_symbol_kernarg_segment_alignment()
-        .returning(|_| Ok(8));
-    m.expect_symbol_kernel_object()
-        .returning(|s| Ok(0xA000 + s.0));
-    m.expect_symbol_variable_address()
-        .returning(|s| Ok(0xC000 + s.0));
-    m.expect_symbol_variable_size().returning(|_| Ok(4));
+    m.expect_executable_symbol_get_info()
+        .returning(|s, attribute, out| match attribute {
+            ExecutableSymbolInfo::Type => answer(
+                out,
+                if s.0 % 10 == 3 {
+                    SymbolKind::Variable
+                } else {
+                    SymbolKind::Kernel
+                }
+                .raw(),
+            ),
+            ExecutableSymbolInfo::PrivateSegmentSize => answer(out, 0u32),
+            ExecutableSymbolInfo::GroupSegmentSize => answer(out, 16u32),
+            ExecutableSymbolInfo::KernargSegmentSize => {
+                answer(out, if s.0 % 10 == 1 { 28u32 } else { 8 })
+            }
+            ExecutableSymbolInfo::KernargSegmentAlignment => answer(out, 8u32),
+            ExecutableSymbolInfo::KernelObject => answer(out, 0xA000 + s.0),
+            ExecutableSymbolInfo::VariableAddress => answer(out, 0xC000 + s.0),
+            ExecutableSymbolInfo::VariableSize => answer(out, 4u32),
+            other => panic!("not scripted: {other:?}"),
+        });
     m.expect_agent_iterate_memory_pools()
         .returning(|a| Ok(vec![MemoryPool(a.0 * 10), MemoryPool(a.0 * 10 + 1)]));
-    m.expect_memory_pool_segment()
-        .returning(|_| Ok(Segment::Global));
-    m.expect_memory_pool_alloc_allowed().returning(|_| Ok(true));
-    m.expect_memory_pool_global_flags().returning(|p| {
-        Ok(if p.0 % 10 == 0 {
-            GlobalFlags::FINE_GRAINED
-        } else {
-            GlobalFlags::COARSE_GRAINED
-        })
-    });
+    m.expect_memory_pool_get_info()
+        .returning(|p, attribute, out| match attribute {
+            MemoryPoolInfo::Segment => answer(out, Segment::Global.raw()),
+            MemoryPoolInfo::RuntimeAllocAllowed => answer(out, true),
+            MemoryPoolInfo::GlobalFlags => answer(
+                out,
+                if p.0 % 10 == 0 {
+                    GlobalFlags::FINE_GRAINED
+                } else {
+                    GlobalFlags::COARSE_GRAINED
+                }
+                .bits(),
+            ),
+            other => panic!("not scripted: {other:?}"),
+        });
     let l = log.clone();
     m.expect_memory_pool_allocate()
         .returning(move |pool, size, _| {
@@ -155,12 +170,13 @@ fn scripted(fail: Fail) -> (MockHsa, Log) {
     });
     m.expect_executable_iterate_loaded_code_objects()
         .returning(|_| Ok(vec![LoadedCodeObject(1001), LoadedCodeObject(1002)]));
-    m.expect_loaded_code_object_agent()
-        .returning(|l| Ok(Agent(l.0 - 1000)));
-    m.expect_loaded_code_object_load_delta()
-        .returning(|l| Ok((l.0 as i64) << 20));
-    m.expect_loaded_code_object_load_size()
-        .returning(|_| Ok(0x4000));
+    m.expect_loaded_code_object_get_info()
+        .returning(|l, attribute, out| match attribute {
+            LoadedCodeObjectInfo::Agent => answer(out, l.0 - 1000),
+            LoadedCodeObjectInfo::LoadDelta => answer(out, (l.0 as i64) << 20),
+            LoadedCodeObjectInfo::LoadSize => answer(out, 0x4000u64),
+            other => panic!("not scripted: {other:?}"),
+        });
     (m, log)
 }
 

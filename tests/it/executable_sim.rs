@@ -31,9 +31,9 @@ struct Node {
 fn node(preset: &str) -> Node {
     let sim = Arc::new(Sim::new(load_machine(preset).unwrap()));
     let backend = Backend::from_sim(Arc::clone(&sim), preset);
-    backend.hsa().init().unwrap();
+    backend.hsa().unwrap().init().unwrap();
     let topology =
-        AgentTopology::from_backend(backend.hsa(), DEFAULT_GPU_AGENT_QUEUE_COUNT).unwrap();
+        AgentTopology::from_backend(backend.hsa().unwrap(), DEFAULT_GPU_AGENT_QUEUE_COUNT).unwrap();
     Node {
         sim,
         backend,
@@ -105,7 +105,7 @@ fn fixtures_load_on_their_preset_with_reflection_matching_metadata() {
             let format = target.to_string();
             let registry = ProfileRegistry::new();
             let exe = create(
-                n.backend.hsa_arc(),
+                n.backend.hsa_arc().unwrap(),
                 &n.topology,
                 &params(&data, &format),
                 &registry,
@@ -159,6 +159,7 @@ fn fixtures_load_on_their_preset_with_reflection_matching_metadata() {
                     let mut record = [0u8; 40];
                     n.backend
                         .hsa()
+                        .unwrap()
                         .memory_copy_from_device(&mut record, d.address)
                         .unwrap();
                     assert_eq!(record, d.kernel_args.to_device_record().unwrap(), "{name}");
@@ -185,7 +186,7 @@ fn globals_come_from_the_code_object() {
     let data = read("fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
     let n = node("mi300x-8");
     let exe = create(
-        n.backend.hsa_arc(),
+        n.backend.hsa_arc().unwrap(),
         &n.topology,
         &params(&data, "gfx942"),
         &ProfileRegistry::new(),
@@ -196,6 +197,7 @@ fn globals_come_from_the_code_object() {
     let mut value = [0u8; 4];
     n.backend
         .hsa()
+        .unwrap()
         .memory_copy_from_device(&mut value, global.address)
         .unwrap();
     assert_eq!(i32::from_le_bytes(value), 42);
@@ -215,7 +217,7 @@ fn gfx942_on_w7900_and_xnack_on_are_incompatible() {
     let data = read("fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
     let n = node("w7900");
     let err = create(
-        n.backend.hsa_arc(),
+        n.backend.hsa_arc().unwrap(),
         &n.topology,
         &params(&data, "gfx1100"),
         &ProfileRegistry::new(),
@@ -237,7 +239,7 @@ fn gfx942_on_w7900_and_xnack_on_are_incompatible() {
     xnack[48..52].copy_from_slice(&(flags | 0x300).to_le_bytes());
     let n = node("mi300x-8");
     let err = create(
-        n.backend.hsa_arc(),
+        n.backend.hsa_arc().unwrap(),
         &n.topology,
         &params(&xnack, "gfx942"),
         &ProfileRegistry::new(),
@@ -256,12 +258,15 @@ fn gfx942_on_w7900_and_xnack_on_are_incompatible() {
 #[test]
 fn mixed_isa_preset_fails_commonality() {
     let n = node("mixed-isa");
-    let err = verify_device_isa_commonality(n.backend.hsa(), &n.topology).unwrap_err();
+    let err = verify_device_isa_commonality(n.backend.hsa().unwrap(), &n.topology).unwrap_err();
     assert_eq!(err.code(), StatusCode::FailedPrecondition);
     assert!(err.mentions("does not match GPU agent["), "{err}");
     assert!(err.mentions("(mismatched processor)"), "{err}");
-    verify_device_isa_commonality(node("mi300x-8").backend.hsa(), &node("mi300x-8").topology)
-        .unwrap();
+    verify_device_isa_commonality(
+        node("mi300x-8").backend.hsa().unwrap(),
+        &node("mi300x-8").topology,
+    )
+    .unwrap();
 }
 
 /// Every HSA call of a successful load, failed in turn (transient: that call
@@ -270,7 +275,7 @@ fn exhaust(data: &[u8], format: &str) -> usize {
     let n = node("mi300x-8");
     let before = n.sim.hsa_call_count();
     let exe = create(
-        n.backend.hsa_arc(),
+        n.backend.hsa_arc().unwrap(),
         &n.topology,
         &params(data, format),
         &ProfileRegistry::new(),
@@ -296,7 +301,7 @@ fn exhaust(data: &[u8], format: &str) -> usize {
                 fault
             });
             let err = match create(
-                n.backend.hsa_arc(),
+                n.backend.hsa_arc().unwrap(),
                 &n.topology,
                 &params(data, format),
                 &ProfileRegistry::new(),

@@ -26,7 +26,7 @@ const BOTH: &[Family] = &[Family::Hsa, Family::Hip];
 
 /// Runs `f` with HSA initialized, shutting it down whatever `f` returns.
 fn initialized<T>(node: &Node, f: impl FnOnce(&Arc<dyn Hsa>) -> Result<T>) -> Result<()> {
-    let hsa = node.backend.hsa_arc();
+    let hsa = node.backend.hsa_arc().unwrap();
     hsa.init().call_status("hsa_init")?;
     let result = f(&hsa).map(drop);
     Status::join_results(result, hsa.shut_down().call_status("hsa_shut_down"))
@@ -79,7 +79,7 @@ fn last_gpu_affinity(machine: &Machine) -> (u64, usize) {
 
 /// A HIP driver over the node with the machine's SLIT, as the CLI makes it.
 fn hip_driver(node: &Node) -> Result<HipDriver> {
-    let hsa = node.backend.hsa();
+    let hsa = node.backend.hsa().unwrap();
     hsa.init().call_status("hsa_init")?;
     let slit = Status::join_results(
         hsa_numa_distances(hsa),

@@ -4,10 +4,11 @@
 
 use std::sync::{Arc, Mutex};
 
+use crate::mocks::{MockCcl, MockHip};
 use amdgpu_hal::StatusCode;
 use amdgpu_hal::backend::{
     Ccl, CclError, Hip, HipDevice, HipDeviceAttribute, HipDeviceProps, HipError, HipP2pAttribute,
-    HipUuid, MockCcl, MockHip,
+    HipUuid,
 };
 use amdgpu_hal::hip::rccl::rccl_not_available;
 use amdgpu_hal::hip::search_paths::{hip_library_candidates, load_first};

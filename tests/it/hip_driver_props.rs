@@ -5,7 +5,8 @@
 
 use std::sync::Arc;
 
-use amdgpu_hal::backend::{HipDevice, HipError, HipUuid, MockHip};
+use crate::mocks::MockHip;
+use amdgpu_hal::backend::{HipDevice, HipError, HipUuid};
 use amdgpu_hal::hip::rccl::rccl_not_available;
 use amdgpu_hal::hip::{HipDriver, HipOptions, LoadedHip};
 use proptest::prelude::*;

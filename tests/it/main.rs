@@ -14,6 +14,7 @@
 
 // Shared helpers.
 mod exec_support;
+mod mocks;
 #[cfg(feature = "real")]
 mod real_support;
 mod support;

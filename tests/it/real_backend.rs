@@ -14,7 +14,7 @@ use amdgpu_hal::backend::dylib::hsa::HsaLibrary;
 use amdgpu_hal::backend::dylib::library::{DynamicLibrary, HIP, HSA};
 use amdgpu_hal::backend::{
     Agent, CallResultExt, DevicePtr, Hip, HipDevice, HipDeviceAttribute, HipError, HipP2pAttribute,
-    Hsa, HsaStatus,
+    Hsa, HsaExt, HsaStatus,
 };
 
 /// Debian's HSA runtime behind the trait, or `None` (one line printed).

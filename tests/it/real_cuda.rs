@@ -8,8 +8,9 @@ use crate::real_support;
 
 use amdgpu_hal::StatusCode;
 use amdgpu_hal::backend::dylib::cuda::CudaHip;
-use amdgpu_hal::backend::dylib::hip_ffi::*;
+use amdgpu_hal::backend::dylib::hip::c_chars_to_string;
 use amdgpu_hal::backend::dylib::library::{CUDA, DynamicLibrary};
+use amdgpu_sys::hip_error::*;
 use real_support::{build_shared_object, file_entry};
 
 /// A fake driver with `DEVICES` devices. Attributes answer `attrib * 1000 +

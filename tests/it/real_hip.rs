@@ -7,9 +7,11 @@ use crate::real_support;
 use crate::support;
 
 use amdgpu_hal::StatusCode;
+use amdgpu_hal::backend::dylib::hip::c_chars_to_string;
 use amdgpu_hal::backend::dylib::hip::{HipLibrary, HipSymbols};
-use amdgpu_hal::backend::dylib::hip_ffi::*;
 use amdgpu_hal::backend::dylib::library::{DynamicLibrary, HIP};
+use amdgpu_sys::hip_error::*;
+use amdgpu_sys::hip_types::*;
 use real_support::{build_shared_object, file_entry, stubs};
 
 /// Debian's library by soname, or `None` (one line printed) when it is absent.
@@ -78,7 +80,7 @@ fn name_buffers_are_bounded_before_the_call() {
 fn the_r0000_properties_struct_is_hip_5_layout() {
     assert_eq!(size_of::<hipDeviceProp_tR0000>(), 792);
     assert_eq!(std::mem::offset_of!(hipDeviceProp_tR0000, gcnArchName), 396);
-    let props = hipDeviceProp_tR0000::zeroed();
+    let props = hipDeviceProp_tR0000::default();
     assert_eq!(c_chars_to_string(&props.gcnArchName), "");
 }
 

@@ -8,8 +8,10 @@ use crate::support;
 
 use amdgpu_hal::StatusCode;
 use amdgpu_hal::backend::dylib::hsa::{HsaLibrary, HsaSymbols};
-use amdgpu_hal::backend::dylib::hsa_ffi::*;
 use amdgpu_hal::backend::dylib::library::{DynamicLibrary, HSA};
+use amdgpu_hal::backend::{AgentInfo, IsaInfo};
+use amdgpu_sys::hsa_status::*;
+use amdgpu_sys::hsa_types::hsa_agent_t;
 use real_support::{build_shared_object, file_entry, stubs};
 
 /// Debian's library by soname, or `None` (one line printed) when it is absent.
@@ -74,18 +76,26 @@ fn status_string_works_before_init_and_rejects_unknown_codes() {
 }
 
 #[test]
-fn wrappers_reject_attributes_of_the_wrong_type_without_calling() {
-    let Some(hsa) = system_hsa("typed HSA attribute wrappers over ROCm 5.2") else {
+fn wrappers_reject_buffers_too_small_for_the_attribute_without_calling() {
+    let Some(hsa) = system_hsa("HSA attribute buffers over ROCm 5.2") else {
         return;
     };
+    // Before `hsa_init` a call would answer NOT_INITIALIZED: INVALID_ARGUMENT
+    // says the buffer was refused before the runtime was asked.
     let agent = hsa_agent_t { handle: 1 };
     assert_eq!(
-        hsa.agent_info_u32(agent, agent_info::NAME),
+        hsa.agent_get_info(agent, AgentInfo::Name, &mut [0u8; 4]),
         Err(HSA_STATUS_ERROR_INVALID_ARGUMENT)
     );
     assert_eq!(
-        hsa.agent_info_string(agent, agent_info::NODE),
+        hsa.agent_get_info(agent, AgentInfo::Node, &mut []),
         Err(HSA_STATUS_ERROR_INVALID_ARGUMENT)
+    );
+    // A counted attribute asks its count first (here: refused, not initialized).
+    let isa = amdgpu_sys::hsa_types::hsa_isa_t { handle: 1 };
+    assert_eq!(
+        hsa.isa_get_info_alt(isa, IsaInfo::Name, &mut [0u8; 8]),
+        Err(HSA_STATUS_ERROR_NOT_INITIALIZED)
     );
     // Copies only inside allocations this library made.
     assert_eq!(

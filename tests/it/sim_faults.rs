@@ -99,7 +99,7 @@ fn failing_each_call_in_turn_leaks_nothing() {
 #[test]
 fn named_operation_faults_are_transient_or_persistent() {
     let (sim, backend) = node();
-    let hsa = backend.hsa();
+    let hsa = backend.hsa().unwrap();
     hsa.init().unwrap();
     sim.inject_hsa(Fault::nth_of("hsa_iterate_agents", 2, HsaCode::ERROR));
     assert!(hsa.iterate_agents().is_ok());
@@ -137,7 +137,7 @@ fn named_operation_faults_are_transient_or_persistent() {
 #[test]
 fn live_objects_count_readers_executables_and_allocations() {
     let (sim, backend) = node();
-    let hsa = backend.hsa();
+    let hsa = backend.hsa().unwrap();
     hsa.init().unwrap();
     let reader = hsa.code_object_reader_create_from_memory(GFX942).unwrap();
     let exe = hsa
@@ -190,7 +190,7 @@ fn a_switched_off_call_log_keeps_nothing_but_calls_still_count_and_fail() {
     );
     assert!(sim.call_log().0.is_empty());
     sim.set_call_log(true);
-    backend.hsa().init().unwrap();
+    backend.hsa().unwrap().init().unwrap();
     let (log, _) = sim.call_log();
     assert_eq!(log.len(), 1);
     assert_eq!(log[0].to_string(), "hsa_init() -> ok ()");

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use amdgpu_hal::StatusCode;
 use amdgpu_hal::backend::{
-    Agent, Backend, CallResultExt, DeviceType, Executable, Hsa, HsaStatus, Profile, RoundingMode,
-    SymbolKind,
+    Agent, Backend, CallResultExt, DeviceType, Executable, Hsa, HsaExt, HsaStatus, Profile,
+    RoundingMode, SymbolKind,
 };
 use amdgpu_sim::Sim;
 
@@ -19,7 +19,7 @@ const GFX1100: &[u8] = include_bytes!("../../fixtures/hsaco/vector_add.gfx1100.c
 fn node(machine: &str) -> (Arc<Sim>, Backend) {
     let sim = Arc::new(Sim::preset(machine).unwrap().unwrap());
     let backend = Backend::from_sim(Arc::clone(&sim), machine);
-    backend.hsa().init().unwrap();
+    backend.hsa().unwrap().init().unwrap();
     (sim, backend)
 }
 
@@ -45,7 +45,7 @@ fn load(hsa: &dyn Hsa, code: &[u8], agents: &[Agent]) -> Result<Executable, HsaS
 #[test]
 fn kernels_and_variables_come_from_the_dynamic_symbol_table() {
     let (sim, backend) = node("mi300x-8");
-    let hsa = backend.hsa();
+    let hsa = backend.hsa().unwrap();
     let gpus = gpus(hsa);
     let exe = load(hsa, GFX942, &gpus).unwrap();
 
@@ -128,7 +128,7 @@ fn kernels_and_variables_come_from_the_dynamic_symbol_table() {
 #[test]
 fn freeze_rules() {
     let (_sim, backend) = node("mi300x-8");
-    let hsa = backend.hsa();
+    let hsa = backend.hsa().unwrap();
     let gpu = gpus(hsa)[0];
     let reader = hsa.code_object_reader_create_from_memory(GFX942).unwrap();
     let exe = hsa
@@ -183,7 +183,7 @@ fn freeze_rules() {
 #[test]
 fn load_checks_the_target_against_the_agent_isas_like_rocr() {
     let (sim, backend) = node("mi300x-8");
-    let hsa = backend.hsa();
+    let hsa = backend.hsa().unwrap();
     let gpu = gpus(hsa)[0];
     let cpu = hsa.iterate_agents().unwrap()[0];
     let exe = hsa
@@ -227,16 +227,17 @@ fn load_checks_the_target_against_the_agent_isas_like_rocr() {
 
     // gfx1100 code loads on the W7900.
     let (_, w7900) = node("w7900");
-    let gpu = gpus(w7900.hsa())[0];
-    let exe = load(w7900.hsa(), GFX1100, &[gpu]).unwrap();
+    let gpu = gpus(w7900.hsa().unwrap())[0];
+    let exe = load(w7900.hsa().unwrap(), GFX1100, &[gpu]).unwrap();
     assert!(
         w7900
             .hsa()
+            .unwrap()
             .executable_get_symbol_by_name(exe, "bump.kd", Some(gpu))
             .is_ok()
     );
     assert_eq!(
-        load(w7900.hsa(), GFX942, &[gpu]).unwrap_err(),
+        load(w7900.hsa().unwrap(), GFX942, &[gpu]).unwrap_err(),
         HsaStatus::ErrorIncompatibleArguments
     );
 }
@@ -244,7 +245,7 @@ fn load_checks_the_target_against_the_agent_isas_like_rocr() {
 #[test]
 fn bad_bytes_give_rocr_errors_without_panicking() {
     let (_sim, backend) = node("w7900");
-    let hsa = backend.hsa();
+    let hsa = backend.hsa().unwrap();
     let gpu = gpus(hsa)[0];
     assert_eq!(
         hsa.code_object_reader_create_from_memory(&[]),

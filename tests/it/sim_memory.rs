@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use amdgpu_hal::StatusCode;
 use amdgpu_hal::backend::{
-    Backend, CallResultExt, DevicePtr, GlobalFlags, Hsa, HsaStatus, MemoryPool, Segment,
+    Backend, CallResultExt, DevicePtr, GlobalFlags, Hsa, HsaExt, HsaStatus, MemoryPool, Segment,
 };
 use amdgpu_sim::Sim;
 use proptest::prelude::*;
@@ -48,7 +48,7 @@ fn small() -> (Arc<Sim>, Backend) {
         amdgpu_sim::Machine::parse("small.toml", SMALL, amdgpu_sim::Format::Toml).unwrap();
     let sim = Arc::new(Sim::new(machine));
     let backend = Backend::from_sim(Arc::clone(&sim), "small");
-    backend.hsa().init().unwrap();
+    backend.hsa().unwrap().init().unwrap();
     (sim, backend)
 }
 
@@ -70,15 +70,16 @@ fn calls_before_init_fail_not_initialized() {
     let backend = Backend::from_sim(sim, "w7900");
     let status = backend
         .hsa()
+        .unwrap()
         .iterate_agents()
         .call_status("hsa_iterate_agents")
         .unwrap_err();
     assert_eq!(status.code(), StatusCode::FailedPrecondition);
     assert!(status.mentions("HSA_STATUS_ERROR_NOT_INITIALIZED"));
-    backend.hsa().init().unwrap();
-    backend.hsa().shut_down().unwrap();
+    backend.hsa().unwrap().init().unwrap();
+    backend.hsa().unwrap().shut_down().unwrap();
     assert_eq!(
-        backend.hsa().shut_down(),
+        backend.hsa().unwrap().shut_down(),
         Err(HsaStatus::ErrorNotInitialized)
     );
 }
@@ -86,7 +87,7 @@ fn calls_before_init_fail_not_initialized() {
 #[test]
 fn capacity_is_enforced_per_pool_in_granules() {
     let (sim, backend) = small();
-    let hsa = backend.hsa();
+    let hsa = backend.hsa().unwrap();
     let pools = global_pools(hsa);
     let gpu_pool = pools[1];
     assert_eq!(
@@ -134,7 +135,7 @@ fn capacity_is_enforced_per_pool_in_granules() {
 #[test]
 fn copies_round_trip_and_bad_frees_fail() {
     let (_sim, backend) = small();
-    let hsa = backend.hsa();
+    let hsa = backend.hsa().unwrap();
     let pools = global_pools(hsa);
     let a = hsa.memory_pool_allocate(pools[1], 10000, 0).unwrap();
     let b = hsa.memory_pool_allocate(pools[0], 10000, 0).unwrap();
@@ -182,7 +183,7 @@ fn copies_round_trip_and_bad_frees_fail() {
 fn access_and_link_info_follow_the_description() {
     let sim = Arc::new(Sim::preset("mi300x-8").unwrap().unwrap());
     let backend = Backend::from_sim(sim, "mi300x-8");
-    let hsa = backend.hsa();
+    let hsa = backend.hsa().unwrap();
     hsa.init().unwrap();
     let agents = hsa.iterate_agents().unwrap();
     let (cpu0, gpu0, gpu1, gpu4) = (agents[0], agents[2], agents[3], agents[6]);
@@ -208,7 +209,7 @@ fn access_and_link_info_follow_the_description() {
     );
     let link = hsa.agent_memory_pool_link_info(gpu0, gpu1_vram).unwrap();
     assert_eq!(link.len(), 1);
-    assert_eq!(link[0].link_type, LinkType::Xgmi);
+    assert_eq!(link[0].link_type(), LinkType::Xgmi);
     assert_eq!(link[0].numa_distance, 15);
     assert_eq!(link[0].max_bandwidth, 64000);
     let host_pool = hsa.agent_iterate_memory_pools(cpu0).unwrap()[0];
@@ -218,7 +219,7 @@ fn access_and_link_info_follow_the_description() {
     );
     let path = hsa.agent_memory_pool_link_info(gpu4, host_pool).unwrap();
     assert_eq!(path.len(), 2);
-    assert!(path.iter().all(|hop| hop.link_type == LinkType::Pcie));
+    assert!(path.iter().all(|hop| hop.link_type() == LinkType::Pcie));
     let ptr = hsa.memory_pool_allocate(gpu1_vram, 4096, 0).unwrap();
     hsa.agents_allow_access(&[gpu0], ptr).unwrap();
     assert_eq!(
@@ -275,7 +276,7 @@ proptest! {
     #[test]
     fn random_alloc_free_copy_sequences_keep_the_accounting_exact(ops in proptest::collection::vec(op(), 1..60)) {
         let (sim, backend) = small();
-        let hsa = backend.hsa();
+        let hsa = backend.hsa().unwrap();
         let pools = global_pools(hsa);
         let capacity = [65536u64, 32768];
         // Model: live pointer -> (pool, size, contents).

@@ -28,8 +28,12 @@ fn build(hsa: &Arc<dyn Hsa>, devices: &[Arc<AmdgpuDevice>]) -> amdgpu_hal::Resul
 
 fn group_on(machine: &str) -> DeviceGroup {
     let backend = Backend::sim(machine).unwrap();
-    backend.hsa().init().unwrap();
-    create_gpu_agent_group(&backend.hsa_arc(), Arc::new(FrontierTracker::default())).unwrap()
+    backend.hsa().unwrap().init().unwrap();
+    create_gpu_agent_group(
+        &backend.hsa_arc().unwrap(),
+        Arc::new(FrontierTracker::default()),
+    )
+    .unwrap()
 }
 
 fn pairs(n: usize) -> impl Iterator<Item = (usize, usize)> {
@@ -113,8 +117,8 @@ fn w7900_is_one_device() {
 #[test]
 fn cpu_only_has_no_devices() {
     let backend = Backend::sim("cpu-only").unwrap();
-    backend.hsa().init().unwrap();
-    let hsa = backend.hsa_arc();
+    backend.hsa().unwrap().init().unwrap();
+    let hsa = backend.hsa_arc().unwrap();
     let err = build(&hsa, &devices(&hsa)).unwrap_err();
     assert_eq!(err.code(), StatusCode::InvalidArgument);
     assert_eq!(err.message(), "device group builder has no devices");
@@ -128,8 +132,8 @@ fn a_failure_at_every_hsa_call_unwinds() {
             amdgpu_hal::backend::sim::load_machine("mixed-isa").unwrap(),
         ));
         let backend = Backend::from_sim(Arc::clone(&sim), "mixed-isa");
-        backend.hsa().init().unwrap();
-        let hsa = backend.hsa_arc();
+        backend.hsa().unwrap().init().unwrap();
+        let hsa = backend.hsa_arc().unwrap();
         let devices = devices(&hsa);
         (sim, hsa, devices)
     };
@@ -159,8 +163,8 @@ fn a_failure_at_every_hsa_call_unwinds() {
 fn nearest_cpu_fallback_agrees_with_the_runtime_attribute() {
     for machine in ["mi300x-8", "mi250x-4", "w7900", "mixed-isa"] {
         let backend = Backend::sim(machine).unwrap();
-        backend.hsa().init().unwrap();
-        let hsa = backend.hsa_arc();
+        backend.hsa().unwrap().init().unwrap();
+        let hsa = backend.hsa_arc().unwrap();
         for device in devices(&hsa) {
             assert_eq!(
                 device.host_numa_node_by_links().unwrap(),

@@ -42,8 +42,13 @@ fn on_node(no_node: hipError_t, body: impl FnOnce(&Sim) -> Call) -> hipError_t {
     })
 }
 
-fn put<T: Copy>(out: *mut c_void, value: T) -> Call {
-    if ptr::write(out, value) {
+/// Writes `value` to `out`, or `hipErrorInvalidValue` for NULL.
+///
+/// # Safety
+/// `out` is NULL or points at writable storage of `T`'s C type.
+unsafe fn put<T: Copy>(out: *mut c_void, value: T) -> Call {
+    // SAFETY: the caller's promise, passed on.
+    if unsafe { ptr::write(out, value) } {
         Ok(())
     } else {
         Err(INVALID_VALUE)
@@ -52,14 +57,18 @@ fn put<T: Copy>(out: *mut c_void, value: T) -> Call {
 
 /// Writes `text` as a NUL-terminated string into a `len`-byte buffer,
 /// cut to fit.
-fn put_text(out: *mut c_char, len: i32, text: &str) -> Call {
+///
+/// # Safety
+/// `out` is NULL or has room for `len` bytes.
+unsafe fn put_text(out: *mut c_char, len: i32, text: &str) -> Call {
     let len = usize::try_from(len).map_err(|_| INVALID_VALUE)?;
     if len == 0 || out.is_null() {
         return Err(INVALID_VALUE);
     }
     let mut bytes: Vec<u8> = text.bytes().take(len - 1).collect();
     bytes.push(0);
-    if ptr::write_bytes(out.cast(), &bytes) {
+    // SAFETY: at most `len` bytes, the caller's promise.
+    if unsafe { ptr::write_bytes(out.cast(), &bytes) } {
         Ok(())
     } else {
         Err(INVALID_VALUE)
@@ -99,53 +108,16 @@ fn device_prop(p: &HipProps) -> hipDeviceProp_tR0000 {
         multiProcessorCount: p.multi_processor_count,
         l2CacheSize: p.l2_cache_size,
         maxThreadsPerMultiProcessor: p.max_threads_per_multi_processor,
-        computeMode: 0,
-        clockInstructionRate: 0,
-        arch: 0,
-        concurrentKernels: 0,
         pciDomainID: p.pci_domain_id,
         pciBusID: p.pci_bus_id,
         pciDeviceID: p.pci_device_id,
-        maxSharedMemoryPerMultiProcessor: 0,
         isMultiGpuBoard: p.is_multi_gpu_board,
-        canMapHostMemory: 0,
-        gcnArch: 0,
         gcnArchName: chars::<256>(&p.gcn_arch_name),
         integrated: p.integrated,
-        cooperativeLaunch: 0,
-        cooperativeMultiDeviceLaunch: 0,
-        maxTexture1DLinear: 0,
-        maxTexture1D: 0,
-        maxTexture2D: [0; 2],
-        maxTexture3D: [0; 3],
-        hdpMemFlushCntl: std::ptr::null_mut(),
-        hdpRegFlushCntl: std::ptr::null_mut(),
-        memPitch: 0,
-        textureAlignment: 0,
-        texturePitchAlignment: 0,
-        kernelExecTimeoutEnabled: 0,
         ECCEnabled: p.ecc_enabled,
-        tccDriver: 0,
-        cooperativeMultiDeviceUnmatchedFunc: 0,
-        cooperativeMultiDeviceUnmatchedGridDim: 0,
-        cooperativeMultiDeviceUnmatchedBlockDim: 0,
-        cooperativeMultiDeviceUnmatchedSharedMem: 0,
-        isLargeBar: 0,
-        asicRevision: 0,
         managedMemory: p.managed_memory,
-        directManagedMemAccessFromHost: 0,
-        concurrentManagedAccess: 0,
-        pageableMemoryAccess: 0,
-        pageableMemoryAccessUsesHostPageTables: 0,
+        ..hipDeviceProp_tR0000::default()
     }
-}
-
-fn error_text(
-    error: hipError_t,
-) -> Option<&'static (i32, &'static std::ffi::CStr, &'static std::ffi::CStr)> {
-    crate::strings::HIP_ERROR_TEXT
-        .iter()
-        .find(|(raw, _, _)| *raw == error)
 }
 
 c_exports! {
@@ -155,27 +127,38 @@ c_exports! {
     }
 
     /// `hipDriverGetVersion`.
-    fn hipDriverGetVersion(driver_version: *mut i32) -> hipError_t {
+    ///
+    /// # Safety
+    /// `driver_version` is NULL or points at writable storage of its C type.
+    unsafe fn hipDriverGetVersion(driver_version: *mut i32) -> hipError_t {
         on_node(hipErrorInvalidDevice, |sim| {
             if driver_version.is_null() {
                 return Err(INVALID_VALUE);
             }
-            put(driver_version.cast(), sim.hip_driver_get_version()?)
+            // SAFETY: the caller's contract (above).
+            unsafe { put(driver_version.cast(), sim.hip_driver_get_version()?) }
         })
     }
 
     /// `hipRuntimeGetVersion`.
-    fn hipRuntimeGetVersion(runtime_version: *mut i32) -> hipError_t {
+    ///
+    /// # Safety
+    /// `runtime_version` is NULL or points at writable storage of its C type.
+    unsafe fn hipRuntimeGetVersion(runtime_version: *mut i32) -> hipError_t {
         on_node(hipErrorInvalidDevice, |sim| {
             if runtime_version.is_null() {
                 return Err(INVALID_VALUE);
             }
-            put(runtime_version.cast(), sim.hip_runtime_get_version()?)
+            // SAFETY: the caller's contract (above).
+            unsafe { put(runtime_version.cast(), sim.hip_runtime_get_version()?) }
         })
     }
 
     /// `hipGetDeviceCount`: the count is written on failure too (0), as HIP does.
-    fn hipGetDeviceCount(count: *mut i32) -> hipError_t {
+    ///
+    /// # Safety
+    /// `count` is NULL or points at writable storage of its C type.
+    unsafe fn hipGetDeviceCount(count: *mut i32) -> hipError_t {
         if count.is_null() {
             return finish(hipErrorInvalidValue);
         }
@@ -185,66 +168,90 @@ c_exports! {
             Some(Ok(n)) => (hipSuccess, n),
             Some(Err(code)) => (code.0, 0),
         };
-        ptr::write(count.cast(), value);
+        // SAFETY: the caller's contract (above).
+        unsafe { ptr::write(count.cast(), value) };
         finish(error)
     }
 
     /// `hipDeviceGet`.
-    fn hipDeviceGet(device: *mut i32, ordinal: i32) -> hipError_t {
+    ///
+    /// # Safety
+    /// `device` is NULL or points at writable storage of its C type.
+    unsafe fn hipDeviceGet(device: *mut i32, ordinal: i32) -> hipError_t {
         on_node(hipErrorInvalidDevice, |sim| {
             if device.is_null() {
                 return Err(INVALID_VALUE);
             }
-            put(device.cast(), sim.hip_device_get(ordinal)?)
+            // SAFETY: the caller's contract (above).
+            unsafe { put(device.cast(), sim.hip_device_get(ordinal)?) }
         })
     }
 
     /// `hipDeviceGetName`: the name cut to `len - 1` bytes and NUL-terminated.
-    fn hipDeviceGetName(name: *mut c_char, len: i32, device: i32) -> hipError_t {
+    ///
+    /// # Safety
+    /// `name` is NULL or has room for `len` bytes.
+    unsafe fn hipDeviceGetName(name: *mut c_char, len: i32, device: i32) -> hipError_t {
         on_node(hipErrorInvalidDevice, |sim| {
             let size = usize::try_from(len).map_err(|_| INVALID_VALUE)?;
             if name.is_null() {
                 return Err(INVALID_VALUE);
             }
             let text = sim.hip_device_get_name(device, size)?;
-            put_text(name, len, &text)
+            // SAFETY: the caller's contract (above).
+            unsafe { put_text(name, len, &text) }
         })
     }
 
     /// `hipDeviceGetUuid`.
-    fn hipDeviceGetUuid(uuid: *mut hipUUID, device: i32) -> hipError_t {
+    ///
+    /// # Safety
+    /// `uuid` is NULL or points at writable storage of its C type.
+    unsafe fn hipDeviceGetUuid(uuid: *mut hipUUID, device: i32) -> hipError_t {
         on_node(hipErrorInvalidDevice, |sim| {
             if uuid.is_null() {
                 return Err(INVALID_VALUE);
             }
             let bytes = sim.hip_device_get_uuid(device)?;
-            put(uuid.cast(), hipUUID { bytes: bytes.map(|b| b as c_char) })
+            // SAFETY: the caller's contract (above).
+            unsafe { put(uuid.cast(), hipUUID { bytes }) }
         })
     }
 
     /// `hipDeviceGetAttribute(&value, attribute, device)`.
-    fn hipDeviceGetAttribute(pi: *mut i32, attr: i32, device: i32) -> hipError_t {
+    ///
+    /// # Safety
+    /// `pi` is NULL or points at writable storage of its C type.
+    unsafe fn hipDeviceGetAttribute(pi: *mut i32, attr: i32, device: i32) -> hipError_t {
         on_node(hipErrorInvalidDevice, |sim| {
             if pi.is_null() {
                 return Err(INVALID_VALUE);
             }
-            put(pi.cast(), sim.hip_device_get_attribute(attr, device)?)
+            // SAFETY: the caller's contract (above).
+            unsafe { put(pi.cast(), sim.hip_device_get_attribute(attr, device)?) }
         })
     }
 
     /// `hipDeviceTotalMem`: the properties' `totalGlobalMem`.
-    fn hipDeviceTotalMem(bytes: *mut usize, device: i32) -> hipError_t {
+    ///
+    /// # Safety
+    /// `bytes` is NULL or points at writable storage of its C type.
+    unsafe fn hipDeviceTotalMem(bytes: *mut usize, device: i32) -> hipError_t {
         on_node(hipErrorInvalidDevice, |sim| {
             if bytes.is_null() {
                 return Err(INVALID_VALUE);
             }
             let props = sim.hip_get_device_properties(device)?;
-            put(bytes.cast(), size_t(props.total_global_mem))
+            // SAFETY: the caller's contract (above).
+            unsafe { put(bytes.cast(), size_t(props.total_global_mem)) }
         })
     }
 
     /// `hipDeviceGetPCIBusId`: `dddd:bb:dd.0` from the properties.
-    fn hipDeviceGetPCIBusId(pci_bus_id: *mut c_char, len: i32, device: i32) -> hipError_t {
+    ///
+    /// # Safety
+    /// `pci_bus_id` is NULL or has room for `len` bytes.
+    unsafe fn hipDeviceGetPCIBusId(pci_bus_id: *mut c_char, len: i32, device: i32) -> hipError_t {
         on_node(hipErrorInvalidDevice, |sim| {
             if pci_bus_id.is_null() || len <= 0 {
                 return Err(INVALID_VALUE);
@@ -254,29 +261,38 @@ c_exports! {
                 "{:04x}:{:02x}:{:02x}.0",
                 p.pci_domain_id, p.pci_bus_id, p.pci_device_id
             );
-            put_text(pci_bus_id, len, &text)
+            // SAFETY: the caller's contract (above).
+            unsafe { put_text(pci_bus_id, len, &text) }
         })
     }
 
     /// `hipGetDeviceProperties` with HIP 5's 792-byte struct.
-    fn hipGetDeviceProperties(prop: *mut hipDeviceProp_tR0000, device: i32) -> hipError_t {
+    ///
+    /// # Safety
+    /// `prop` is NULL or points at writable storage of its C type.
+    unsafe fn hipGetDeviceProperties(prop: *mut hipDeviceProp_tR0000, device: i32) -> hipError_t {
         on_node(hipErrorInvalidDevice, |sim| {
             if prop.is_null() {
                 return Err(INVALID_VALUE);
             }
             let props = sim.hip_get_device_properties(device)?;
-            put(prop.cast(), device_prop(&props))
+            // SAFETY: the caller's contract (above).
+            unsafe { put(prop.cast(), device_prop(&props)) }
         })
     }
 
     /// `hipDeviceCanAccessPeer(&can, device, peer)`.
-    fn hipDeviceCanAccessPeer(can_access_peer: *mut i32, device_id: i32, peer_device_id: i32) -> hipError_t {
+    ///
+    /// # Safety
+    /// `can_access_peer` is NULL or points at writable storage of its C type.
+    unsafe fn hipDeviceCanAccessPeer(can_access_peer: *mut i32, device_id: i32, peer_device_id: i32) -> hipError_t {
         on_node(hipErrorInvalidDevice, |sim| {
             if can_access_peer.is_null() {
                 return Err(INVALID_VALUE);
             }
             let can = sim.hip_device_can_access_peer(device_id, peer_device_id)?;
-            put(can_access_peer.cast(), i32::from(can))
+            // SAFETY: the caller's contract (above).
+            unsafe { put(can_access_peer.cast(), i32::from(can)) }
         })
     }
 
@@ -298,12 +314,16 @@ c_exports! {
     }
 
     /// `hipDeviceGetP2PAttribute(&value, attribute, src, dst)`.
-    fn hipDeviceGetP2PAttribute(value: *mut i32, attr: i32, src_device: i32, dst_device: i32) -> hipError_t {
+    ///
+    /// # Safety
+    /// `value` is NULL or points at writable storage of its C type.
+    unsafe fn hipDeviceGetP2PAttribute(value: *mut i32, attr: i32, src_device: i32, dst_device: i32) -> hipError_t {
         on_node(hipErrorInvalidDevice, |sim| {
             if value.is_null() {
                 return Err(INVALID_VALUE);
             }
-            put(value.cast(), sim.hip_device_get_p2p_attribute(attr, src_device, dst_device)?)
+            // SAFETY: the caller's contract (above).
+            unsafe { put(value.cast(), sim.hip_device_get_p2p_attribute(attr, src_device, dst_device)?) }
         })
     }
 
@@ -314,11 +334,11 @@ c_exports! {
 
     /// `hipGetErrorName`: `hipErrorUnknown` for a value HIP does not define.
     fn hipGetErrorName(hip_error: hipError_t) -> *const c_char {
-        error_text(hip_error).map_or(c"hipErrorUnknown".as_ptr(), |(_, name, _)| name.as_ptr())
+        crate::texts::hip_error_texts(hip_error).map_or(c"hipErrorUnknown".as_ptr(), |(name, _)| name.as_ptr())
     }
 
     /// `hipGetErrorString`: `unknown error` for a value HIP does not define.
     fn hipGetErrorString(hip_error: hipError_t) -> *const c_char {
-        error_text(hip_error).map_or(c"unknown error".as_ptr(), |(_, _, text)| text.as_ptr())
+        crate::texts::hip_error_texts(hip_error).map_or(c"unknown error".as_ptr(), |(_, text)| text.as_ptr())
     }
 }

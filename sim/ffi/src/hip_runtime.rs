@@ -82,8 +82,13 @@ fn modelled(body: impl FnOnce(&Sim) -> Call) -> hipError_t {
     })
 }
 
-fn put<T: Copy>(out: *mut T, value: T) -> Call {
-    ptr::write(out.cast(), value)
+/// Writes `value` to `out`, or `hipErrorInvalidValue` for NULL.
+///
+/// # Safety
+/// `out` is NULL or points at writable storage of `T`'s C type.
+unsafe fn put<T: Copy>(out: *mut T, value: T) -> Call {
+    // SAFETY: the caller's promise, passed on.
+    unsafe { ptr::write(out.cast(), value) }
         .then_some(())
         .ok_or(HipCode::INVALID_VALUE)
 }
@@ -115,11 +120,17 @@ fn place(sim: &Sim, address: usize, len: usize) -> Result<Place, HipCode> {
 
 /// Enqueues `op` on `stream`; the null stream runs it now, after the
 /// device's blocking streams drain (HIP's legacy default stream).
-fn enqueue(sim: &Sim, stream: handle, op: Op) -> Call {
+///
+/// # Safety
+/// `op`'s host places are live host memory of their length, and its host
+/// function is callable with its data, until the op has run (the contract
+/// of the call that queues it).
+unsafe fn enqueue(sim: &Sim, stream: handle, op: Op) -> Call {
     match of_handle(stream) {
         0 => {
             sync_null_stream(sim)?;
-            execute(op)
+            // SAFETY: the caller's promise for `op`.
+            unsafe { execute(op) }
         }
         s => {
             registry().stream(s)?.push(op);
@@ -141,7 +152,12 @@ fn stream_device(sim: &Sim, stream: handle) -> Result<i32, HipCode> {
     }
 }
 
-fn copy(
+/// `hipMemcpy*`: a copy between host memory and device memory in stream order.
+///
+/// # Safety
+/// A side outside the simulated device memory is `len` bytes of the
+/// client's host memory, live until the copy has run.
+unsafe fn copy(
     sim: &Sim,
     dst: *mut c_void,
     src: *const c_void,
@@ -157,10 +173,16 @@ fn copy(
     }
     let dst = place(sim, dst as usize, len)?;
     let src = place(sim, src as usize, len)?;
-    enqueue(sim, stream, Op::Copy { dst, src, len })
+    // SAFETY: host places of `len` bytes, the caller's promise.
+    unsafe { enqueue(sim, stream, Op::Copy { dst, src, len }) }
 }
 
-fn fill(sim: &Sim, dst: *mut c_void, pattern: &[u8], count: usize, stream: handle) -> Call {
+/// `hipMemset*`: `count` copies of `pattern` in stream order.
+///
+/// # Safety
+/// `dst`, outside the simulated device memory, is `count * pattern.len()`
+/// bytes of the client's host memory, live until the fill has run.
+unsafe fn fill(sim: &Sim, dst: *mut c_void, pattern: &[u8], count: usize, stream: handle) -> Call {
     let len = count
         .checked_mul(pattern.len())
         .ok_or(HipCode::INVALID_VALUE)?;
@@ -173,13 +195,20 @@ fn fill(sim: &Sim, dst: *mut c_void, pattern: &[u8], count: usize, stream: handl
         pattern: pattern.to_vec(),
         count,
     };
-    enqueue(sim, stream, op)
+    // SAFETY: a host place of `len` bytes, the caller's promise.
+    unsafe { enqueue(sim, stream, op) }
 }
 
 /// The explicit kernargs of a launch, laid out from `kernelParams` (one
 /// pointer per explicit argument of the kernel's metadata) or taken from
 /// `extra`'s buffer.
-fn kernargs(
+///
+/// # Safety
+/// `hipModuleLaunchKernel`'s contract: `params` is NULL or holds a pointer
+/// to each explicit argument's value; `extra` is NULL or a
+/// `HIP_LAUNCH_PARAM_*` list ending in `HIP_LAUNCH_PARAM_END` whose buffer
+/// and size entries point at the buffer pointer and its size.
+unsafe fn kernargs(
     sim: &Sim,
     function: u64,
     params: *mut *mut c_void,
@@ -189,7 +218,8 @@ fn kernargs(
     if !extra.is_null() {
         // Read key by key: the array ends at HIP_LAUNCH_PARAM_END, not at a known length.
         let entry = |i: usize| {
-            ptr::read_array(extra.wrapping_add(i).cast_const(), 1)
+            // SAFETY: the caller's promise for `params` and `extra`.
+            unsafe { ptr::read_array(extra.wrapping_add(i).cast_const(), 1) }
                 .and_then(|v| v.first().copied())
                 .ok_or(HipCode::INVALID_VALUE)
         };
@@ -210,13 +240,16 @@ fn kernargs(
         let (Some(buffer), Some(size)) = (buffer, size) else {
             return Err(HipCode::INVALID_VALUE);
         };
-        let size = ptr::read_array(size.cast_const().cast::<usize>(), 1)
+        // SAFETY: the caller's promise for `params` and `extra`.
+        let size = unsafe { ptr::read_array(size.cast_const().cast::<usize>(), 1) }
             .and_then(|v| v.first().copied())
             .ok_or(HipCode::INVALID_VALUE)?;
-        let base = ptr::read_array(buffer.cast_const().cast::<*const c_void>(), 1)
+        // SAFETY: the caller's promise for `params` and `extra`.
+        let base = unsafe { ptr::read_array(buffer.cast_const().cast::<*const c_void>(), 1) }
             .and_then(|v| v.first().copied())
             .ok_or(HipCode::INVALID_VALUE)?;
-        return ptr::read_bytes(base, size).ok_or(HipCode::INVALID_VALUE);
+        // SAFETY: the caller's promise for `params` and `extra`.
+        return unsafe { ptr::read_bytes(base, size) }.ok_or(HipCode::INVALID_VALUE);
     }
     let end = args
         .iter()
@@ -228,9 +261,12 @@ fn kernargs(
         return Ok(out);
     }
     let pointers =
-        ptr::read_array(params.cast_const(), args.len()).ok_or(HipCode::INVALID_VALUE)?;
+        // SAFETY: the caller's promise for `params` and `extra`.
+        unsafe { ptr::read_array(params.cast_const(), args.len()) }.ok_or(HipCode::INVALID_VALUE)?;
     for (&(offset, size), &pointer) in args.iter().zip(&pointers) {
-        let bytes = ptr::read_bytes(pointer, size as usize).ok_or(HipCode::INVALID_VALUE)?;
+        // SAFETY: the caller's promise for `params` and `extra`.
+        let bytes =
+            unsafe { ptr::read_bytes(pointer, size as usize) }.ok_or(HipCode::INVALID_VALUE)?;
         if let Some(slot) = out.get_mut(offset as usize..offset as usize + size as usize) {
             slot.copy_from_slice(&bytes);
         }
@@ -240,13 +276,17 @@ fn kernargs(
 
 c_exports! {
     /// `hipDevicePrimaryCtxRetain`.
-    fn hipDevicePrimaryCtxRetain(pctx: *mut handle, dev: c_int) -> hipError_t {
+    ///
+    /// # Safety
+    /// `pctx` is NULL or points at a writable context handle.
+    unsafe fn hipDevicePrimaryCtxRetain(pctx: *mut handle, dev: c_int) -> hipError_t {
         modelled(|sim| {
             if pctx.is_null() {
                 return Err(HipCode::INVALID_VALUE);
             }
             let ctx = sim.hip_primary_ctx_retain(dev)?;
-            put(pctx, as_handle(ctx))
+            // SAFETY: the caller's contract (above).
+            unsafe { put(pctx, as_handle(ctx)) }
         })
     }
 
@@ -274,10 +314,14 @@ c_exports! {
     }
 
     /// `hipCtxGetCurrent`: null when this thread has none.
-    fn hipCtxGetCurrent(ctx: *mut handle) -> hipError_t {
+    ///
+    /// # Safety
+    /// `ctx` is NULL or points at a writable context handle.
+    unsafe fn hipCtxGetCurrent(ctx: *mut handle) -> hipError_t {
         call("hipCtxGetCurrent", |_| {
             let top = CONTEXTS.with(|c| c.borrow().last().copied()).unwrap_or(0);
-            put(ctx, as_handle(top))
+            // SAFETY: the caller's contract (above).
+            unsafe { put(ctx, as_handle(top)) }
         })
     }
 
@@ -292,27 +336,35 @@ c_exports! {
     }
 
     /// `hipCtxPopCurrent`: the popped context (optional out-parameter).
-    fn hipCtxPopCurrent(ctx: *mut handle) -> hipError_t {
+    ///
+    /// # Safety
+    /// `ctx` is NULL or points at a writable context handle.
+    unsafe fn hipCtxPopCurrent(ctx: *mut handle) -> hipError_t {
         call("hipCtxPopCurrent", |_| {
             let top = CONTEXTS
                 .with(|c| c.borrow_mut().pop())
                 .ok_or(HipCode::INVALID_CONTEXT)?;
             if !ctx.is_null() {
-                put(ctx, as_handle(top))?;
+                // SAFETY: the caller's contract (above).
+                unsafe { put(ctx, as_handle(top)) }?;
             }
             Ok(())
         })
     }
 
     /// `hipStreamCreateWithFlags`: a stream on the current device.
-    fn hipStreamCreateWithFlags(stream: *mut handle, flags: u32) -> hipError_t {
+    ///
+    /// # Safety
+    /// `stream` is NULL or points at a writable stream handle.
+    unsafe fn hipStreamCreateWithFlags(stream: *mut handle, flags: u32) -> hipError_t {
         call("hipStreamCreateWithFlags", |sim| {
             if stream.is_null() || flags & !crate::stream::STREAM_NON_BLOCKING != 0 {
                 return Err(HipCode::INVALID_VALUE);
             }
             let ordinal = current_device(sim);
             let s = registry().create_stream(ordinal, flags)?;
-            put(stream, as_handle(s))
+            // SAFETY: the caller's contract (above).
+            unsafe { put(stream, as_handle(s)) }
         })
     }
 
@@ -349,20 +401,25 @@ c_exports! {
             if generation == 0 {
                 return Ok(());
             }
-            enqueue(sim, stream, Op::Wait(event, generation))
+            // SAFETY: the op holds no host memory.
+            unsafe { enqueue(sim, stream, Op::Wait(event, generation)) }
         })
     }
 
     /// `hipLaunchHostFunc`: `function(data)` runs on the stream's worker
     /// after the work before it.
-    fn hipLaunchHostFunc(stream: handle, function: HostFn, data: *mut c_void) -> hipError_t {
+    ///
+    /// # Safety
+    /// `function` is a host function taking `data`, callable from the stream's worker thread.
+    unsafe fn hipLaunchHostFunc(stream: handle, function: HostFn, data: *mut c_void) -> hipError_t {
         call("hipLaunchHostFunc", |sim| {
             if function.is_none() {
                 return Err(HipCode::INVALID_VALUE);
             }
             if of_handle(stream) == 0 {
                 sync_null_stream(sim)?;
-                ptr::call_host_fn(function, data as usize);
+                // SAFETY: the caller's contract (above).
+                unsafe { ptr::call_host_fn(function, data as usize) };
                 return Ok(());
             }
             registry().stream(of_handle(stream))?.push(Op::HostFn {
@@ -374,24 +431,32 @@ c_exports! {
     }
 
     /// `hipEventCreate`.
-    fn hipEventCreate(event: *mut handle) -> hipError_t {
+    ///
+    /// # Safety
+    /// `event` is NULL or points at a writable event handle.
+    unsafe fn hipEventCreate(event: *mut handle) -> hipError_t {
         call("hipEventCreate", |_| {
             if event.is_null() {
                 return Err(HipCode::INVALID_VALUE);
             }
             let e = registry().create_event(0)?;
-            put(event, as_handle(e))
+            // SAFETY: the caller's contract (above).
+            unsafe { put(event, as_handle(e)) }
         })
     }
 
     /// `hipEventCreateWithFlags`.
-    fn hipEventCreateWithFlags(event: *mut handle, flags: u32) -> hipError_t {
+    ///
+    /// # Safety
+    /// `event` is NULL or points at a writable event handle.
+    unsafe fn hipEventCreateWithFlags(event: *mut handle, flags: u32) -> hipError_t {
         call("hipEventCreateWithFlags", |_| {
             if event.is_null() {
                 return Err(HipCode::INVALID_VALUE);
             }
             let e = registry().create_event(flags)?;
-            put(event, as_handle(e))
+            // SAFETY: the caller's contract (above).
+            unsafe { put(event, as_handle(e)) }
         })
     }
 
@@ -406,7 +471,8 @@ c_exports! {
             let event = registry().event(of_handle(event))?;
             stream_device(sim, stream)?;
             let generation = event.begin_record();
-            enqueue(sim, stream, Op::Record(event, generation))
+            // SAFETY: the op holds no host memory.
+            unsafe { enqueue(sim, stream, Op::Record(event, generation)) }
         })
     }
 
@@ -428,7 +494,10 @@ c_exports! {
     }
 
     /// `hipEventElapsedTime` in milliseconds between two completed records.
-    fn hipEventElapsedTime(ms: *mut f32, start: handle, stop: handle) -> hipError_t {
+    ///
+    /// # Safety
+    /// `ms` is NULL or points at a writable `float`.
+    unsafe fn hipEventElapsedTime(ms: *mut f32, start: handle, stop: handle) -> hipError_t {
         call("hipEventElapsedTime", |_| {
             if ms.is_null() {
                 return Err(HipCode::INVALID_VALUE);
@@ -444,35 +513,47 @@ c_exports! {
                 return Err(HipCode::NOT_READY);
             };
             let elapsed = if b >= a { (b - a).as_secs_f64() } else { -(a - b).as_secs_f64() };
-            put(ms, (elapsed * 1000.0) as f32)
+            // SAFETY: the caller's contract (above).
+            unsafe { put(ms, (elapsed * 1000.0) as f32) }
         })
     }
 
     /// `hipMalloc` on the current device.
-    fn hipMalloc(ptr_out: *mut *mut c_void, size: usize) -> hipError_t {
+    ///
+    /// # Safety
+    /// `ptr_out` is NULL or points at a writable `void*`.
+    unsafe fn hipMalloc(ptr_out: *mut *mut c_void, size: usize) -> hipError_t {
         modelled(|sim| {
             if ptr_out.is_null() {
                 return Err(HipCode::INVALID_VALUE);
             }
             let address = sim.hip_malloc("hipMalloc", current_device(sim), size as u64)?;
-            put(ptr_out, address as usize as *mut c_void)
+            // SAFETY: the caller's contract (above).
+            unsafe { put(ptr_out, address as usize as *mut c_void) }
         })
     }
 
     /// `hipMallocAsync`: allocated at once (earlier than stream order needs).
-    fn hipMallocAsync(ptr_out: *mut *mut c_void, size: usize, stream: handle) -> hipError_t {
+    ///
+    /// # Safety
+    /// `ptr_out` is NULL or points at a writable `void*`.
+    unsafe fn hipMallocAsync(ptr_out: *mut *mut c_void, size: usize, stream: handle) -> hipError_t {
         modelled(|sim| {
             if ptr_out.is_null() {
                 return Err(HipCode::INVALID_VALUE);
             }
             let ordinal = stream_device(sim, stream)?;
             let address = sim.hip_malloc("hipMallocAsync", ordinal, size as u64)?;
-            put(ptr_out, address as usize as *mut c_void)
+            // SAFETY: the caller's contract (above).
+            unsafe { put(ptr_out, address as usize as *mut c_void) }
         })
     }
 
     /// `hipMallocFromPoolAsync`.
-    fn hipMallocFromPoolAsync(ptr_out: *mut *mut c_void, size: usize, pool: handle, stream: handle) -> hipError_t {
+    ///
+    /// # Safety
+    /// `ptr_out` is NULL or points at a writable `void*`.
+    unsafe fn hipMallocFromPoolAsync(ptr_out: *mut *mut c_void, size: usize, pool: handle, stream: handle) -> hipError_t {
         modelled(|sim| {
             if ptr_out.is_null() {
                 return Err(HipCode::INVALID_VALUE);
@@ -481,19 +562,24 @@ c_exports! {
                 registry().stream(of_handle(stream))?;
             }
             let address = sim.hip_malloc_from_pool(of_handle(pool), size as u64)?;
-            put(ptr_out, address as usize as *mut c_void)
+            // SAFETY: the caller's contract (above).
+            unsafe { put(ptr_out, address as usize as *mut c_void) }
         })
     }
 
     /// `hipMallocManaged`: host memory both sides reach.
-    fn hipMallocManaged(ptr_out: *mut *mut c_void, size: usize, flags: u32) -> hipError_t {
+    ///
+    /// # Safety
+    /// `ptr_out` is NULL or points at a writable `void*`.
+    unsafe fn hipMallocManaged(ptr_out: *mut *mut c_void, size: usize, flags: u32) -> hipError_t {
         call("hipMallocManaged", |_| {
             // hipMemAttachGlobal (1) or hipMemAttachHost (2).
             if ptr_out.is_null() || size == 0 || !(1..=2).contains(&flags) {
                 return Err(HipCode::INVALID_VALUE);
             }
             let address = host_memory().allocate(size, HostKind::Managed)?;
-            put(ptr_out, address as *mut c_void)
+            // SAFETY: the caller's contract (above).
+            unsafe { put(ptr_out, address as *mut c_void) }
         })
     }
 
@@ -518,22 +604,28 @@ c_exports! {
             if !sim.hip_is_allocation(a) {
                 return Err(HipCode::INVALID_VALUE);
             }
-            enqueue(sim, stream, Op::Free(a))
+            // SAFETY: the op holds no host memory.
+            unsafe { enqueue(sim, stream, Op::Free(a)) }
         })
     }
 
     /// `hipHostMalloc`: pinned host memory (real host memory here).
-    fn hipHostMalloc(ptr_out: *mut *mut c_void, size: usize, flags: u32) -> hipError_t {
+    ///
+    /// # Safety
+    /// `ptr_out` is NULL or points at a writable `void*`.
+    unsafe fn hipHostMalloc(ptr_out: *mut *mut c_void, size: usize, flags: u32) -> hipError_t {
         call("hipHostMalloc", |_| {
             let _ = flags;
             if ptr_out.is_null() {
                 return Err(HipCode::INVALID_VALUE);
             }
             if size == 0 {
-                return put(ptr_out, std::ptr::null_mut());
+                // SAFETY: the caller's contract (above).
+                return unsafe { put(ptr_out, std::ptr::null_mut()) };
             }
             let address = host_memory().allocate(size, HostKind::Pinned)?;
-            put(ptr_out, address as *mut c_void)
+            // SAFETY: the caller's contract (above).
+            unsafe { put(ptr_out, address as *mut c_void) }
         })
     }
 
@@ -547,12 +639,16 @@ c_exports! {
 
     /// `hipHostGetDevicePointer`: pinned and registered memory is reached
     /// at its host address (one address space, as on ROCm).
-    fn hipHostGetDevicePointer(dev_ptr: *mut *mut c_void, host_ptr: *mut c_void, flags: u32) -> hipError_t {
+    ///
+    /// # Safety
+    /// `dev_ptr` is NULL or points at a writable `void*`.
+    unsafe fn hipHostGetDevicePointer(dev_ptr: *mut *mut c_void, host_ptr: *mut c_void, flags: u32) -> hipError_t {
         call("hipHostGetDevicePointer", |_| {
             if flags != 0 || dev_ptr.is_null() || !host_memory().is_known(host_ptr as usize) {
                 return Err(HipCode::INVALID_VALUE);
             }
-            put(dev_ptr, host_ptr)
+            // SAFETY: the caller's contract (above).
+            unsafe { put(dev_ptr, host_ptr) }
         })
     }
 
@@ -578,7 +674,7 @@ c_exports! {
             }
             // hipCpuDeviceId (-1) or a GPU.
             if device != -1 {
-                sim.hip_device_get_attribute(amdgpu_sim::hip::attribute::WARP_SIZE, device)
+                sim.hip_device_get_attribute(amdgpu_sys::hip_types::HipDeviceAttribute::WarpSize.raw(), device)
                     .map_err(|_| HipCode::INVALID_DEVICE)?;
             }
             stream_device(sim, stream).map(|_| ())
@@ -586,10 +682,14 @@ c_exports! {
     }
 
     /// `hipMemPoolCreate` at the props' device location.
-    fn hipMemPoolCreate(pool: *mut handle, props: *const c_void) -> hipError_t {
+    ///
+    /// # Safety
+    /// `pool` is NULL or points at a writable pool handle; `props` is NULL or points at a `hipMemPoolProps`.
+    unsafe fn hipMemPoolCreate(pool: *mut handle, props: *const c_void) -> hipError_t {
         modelled(|sim| {
             // hipMemPoolProps: allocType, handleTypes, location { type, id }.
-            let fields = ptr::read_array(props.cast::<i32>(), 4).ok_or(HipCode::INVALID_VALUE)?;
+            // SAFETY: the caller's contract (above).
+            let fields = unsafe { ptr::read_array(props.cast::<i32>(), 4) }.ok_or(HipCode::INVALID_VALUE)?;
             let (location_type, id) = match fields.as_slice() {
                 [_, _, t, id] => (*t, *id),
                 _ => return Err(HipCode::INVALID_VALUE),
@@ -598,7 +698,8 @@ c_exports! {
                 return Err(HipCode::INVALID_VALUE);
             }
             let p = sim.hip_mem_pool_create(id)?;
-            put(pool, as_handle(p))
+            // SAFETY: the caller's contract (above).
+            unsafe { put(pool, as_handle(p)) }
         })
     }
 
@@ -613,25 +714,35 @@ c_exports! {
     }
 
     /// `hipMemPoolGetAttribute`: `int` for the reuse flags, `uint64_t` otherwise.
-    fn hipMemPoolGetAttribute(pool: handle, attr: c_int, value: *mut c_void) -> hipError_t {
+    ///
+    /// # Safety
+    /// `value` is NULL or points at the attribute's C type (`int` or `uint64_t`).
+    unsafe fn hipMemPoolGetAttribute(pool: handle, attr: c_int, value: *mut c_void) -> hipError_t {
         modelled(|sim| {
             let v = sim.hip_mem_pool_get_attribute(of_handle(pool), attr)?;
             if attr <= amdgpu_sim::hip_memory::pool_attribute::REUSE_ALLOW_INTERNAL_DEPENDENCIES {
-                put(value.cast::<i32>(), v as i32)
+                // SAFETY: the caller's contract (above).
+                unsafe { put(value.cast::<i32>(), v as i32) }
             } else {
-                put(value.cast::<u64>(), v)
+                // SAFETY: the caller's contract (above).
+                unsafe { put(value.cast::<u64>(), v) }
             }
         })
     }
 
     /// `hipMemPoolSetAttribute`.
-    fn hipMemPoolSetAttribute(pool: handle, attr: c_int, value: *mut c_void) -> hipError_t {
+    ///
+    /// # Safety
+    /// `value` is NULL or points at the attribute's C type (`int` or `uint64_t`).
+    unsafe fn hipMemPoolSetAttribute(pool: handle, attr: c_int, value: *mut c_void) -> hipError_t {
         modelled(|sim| {
             let v = if attr <= amdgpu_sim::hip_memory::pool_attribute::REUSE_ALLOW_INTERNAL_DEPENDENCIES {
-                ptr::read_array(value.cast_const().cast::<i32>(), 1)
+                // SAFETY: the caller's contract (above).
+                unsafe { ptr::read_array(value.cast_const().cast::<i32>(), 1) }
                     .and_then(|v| v.first().map(|&x| x as u64))
             } else {
-                ptr::read_array(value.cast_const().cast::<u64>(), 1).and_then(|v| v.first().copied())
+                // SAFETY: the caller's contract (above).
+                unsafe { ptr::read_array(value.cast_const().cast::<u64>(), 1) }.and_then(|v| v.first().copied())
             };
             let v = v.ok_or(HipCode::INVALID_VALUE)?;
             sim.hip_mem_pool_set_attribute(of_handle(pool), attr, v)
@@ -639,55 +750,95 @@ c_exports! {
     }
 
     /// `hipMemcpy`: synchronous, on the null stream.
-    fn hipMemcpy(dst: *mut c_void, src: *const c_void, size: usize, kind: c_int) -> hipError_t {
-        call("hipMemcpy", |sim| copy(sim, dst, src, size, kind, std::ptr::null_mut()))
+    ///
+    /// # Safety
+    /// A side outside device memory is `size` bytes of the caller's host memory (readable `src`, writable `dst`).
+    unsafe fn hipMemcpy(dst: *mut c_void, src: *const c_void, size: usize, kind: c_int) -> hipError_t {
+        // SAFETY: the caller's contract (above).
+        call("hipMemcpy", |sim| unsafe { copy(sim, dst, src, size, kind, std::ptr::null_mut()) })
     }
 
     /// `hipMemcpyAsync`.
-    fn hipMemcpyAsync(dst: *mut c_void, src: *const c_void, size: usize, kind: c_int, stream: handle) -> hipError_t {
-        call("hipMemcpyAsync", |sim| copy(sim, dst, src, size, kind, stream))
+    ///
+    /// # Safety
+    /// A side outside device memory is `size` bytes of the caller's host memory, live until the copy has run in stream order.
+    unsafe fn hipMemcpyAsync(dst: *mut c_void, src: *const c_void, size: usize, kind: c_int, stream: handle) -> hipError_t {
+        // SAFETY: the caller's contract (above).
+        call("hipMemcpyAsync", |sim| unsafe { copy(sim, dst, src, size, kind, stream) })
     }
 
     /// `hipMemcpyHtoDAsync`.
-    fn hipMemcpyHtoDAsync(dst: *mut c_void, src: *mut c_void, size: usize, stream: handle) -> hipError_t {
-        call("hipMemcpyHtoDAsync", |sim| copy(sim, dst, src, size, 1, stream))
+    ///
+    /// # Safety
+    /// `src` is `size` bytes of the caller's host memory, live until the copy has run in stream order.
+    unsafe fn hipMemcpyHtoDAsync(dst: *mut c_void, src: *mut c_void, size: usize, stream: handle) -> hipError_t {
+        // SAFETY: the caller's contract (above).
+        call("hipMemcpyHtoDAsync", |sim| unsafe { copy(sim, dst, src, size, 1, stream) })
     }
 
     /// `hipMemset`: synchronous byte fill.
-    fn hipMemset(dst: *mut c_void, value: c_int, size: usize) -> hipError_t {
-        call("hipMemset", |sim| fill(sim, dst, &[value as u8], size, std::ptr::null_mut()))
+    ///
+    /// # Safety
+    /// `dst`, outside device memory, is `size` writable bytes of the caller's host memory.
+    unsafe fn hipMemset(dst: *mut c_void, value: c_int, size: usize) -> hipError_t {
+        // SAFETY: the caller's contract (above).
+        call("hipMemset", |sim| unsafe { fill(sim, dst, &[value as u8], size, std::ptr::null_mut()) })
     }
 
     /// `hipMemsetAsync`: byte fill.
-    fn hipMemsetAsync(dst: *mut c_void, value: c_int, size: usize, stream: handle) -> hipError_t {
-        call("hipMemsetAsync", |sim| fill(sim, dst, &[value as u8], size, stream))
+    ///
+    /// # Safety
+    /// `dst`, outside device memory, is `size` bytes of the caller's host memory, live until the fill has run.
+    unsafe fn hipMemsetAsync(dst: *mut c_void, value: c_int, size: usize, stream: handle) -> hipError_t {
+        // SAFETY: the caller's contract (above).
+        call("hipMemsetAsync", |sim| unsafe { fill(sim, dst, &[value as u8], size, stream) })
     }
 
     /// `hipMemsetD8Async`.
-    fn hipMemsetD8Async(dst: *mut c_void, value: u8, count: usize, stream: handle) -> hipError_t {
-        call("hipMemsetD8Async", |sim| fill(sim, dst, &[value], count, stream))
+    ///
+    /// # Safety
+    /// `dst`, outside device memory, is `count` bytes of the caller's host memory, live until the fill has run.
+    unsafe fn hipMemsetD8Async(dst: *mut c_void, value: u8, count: usize, stream: handle) -> hipError_t {
+        // SAFETY: the caller's contract (above).
+        call("hipMemsetD8Async", |sim| unsafe { fill(sim, dst, &[value], count, stream) })
     }
 
     /// `hipMemsetD16Async`.
-    fn hipMemsetD16Async(dst: *mut c_void, value: u16, count: usize, stream: handle) -> hipError_t {
-        call("hipMemsetD16Async", |sim| fill(sim, dst, &value.to_le_bytes(), count, stream))
+    ///
+    /// # Safety
+    /// `dst`, outside device memory, is `count` 16-bit values of the caller's host memory, live until the fill has run.
+    unsafe fn hipMemsetD16Async(dst: *mut c_void, value: u16, count: usize, stream: handle) -> hipError_t {
+        // SAFETY: the caller's contract (above).
+        call("hipMemsetD16Async", |sim| unsafe { fill(sim, dst, &value.to_le_bytes(), count, stream) })
     }
 
     /// `hipMemsetD32Async`.
-    fn hipMemsetD32Async(dst: *mut c_void, value: c_int, count: usize, stream: handle) -> hipError_t {
-        call("hipMemsetD32Async", |sim| fill(sim, dst, &value.to_le_bytes(), count, stream))
+    ///
+    /// # Safety
+    /// `dst`, outside device memory, is `count` 32-bit values of the caller's host memory, live until the fill has run.
+    unsafe fn hipMemsetD32Async(dst: *mut c_void, value: c_int, count: usize, stream: handle) -> hipError_t {
+        // SAFETY: the caller's contract (above).
+        call("hipMemsetD32Async", |sim| unsafe { fill(sim, dst, &value.to_le_bytes(), count, stream) })
     }
 
     /// `hipModuleLoadData`: a code object (or offload bundle) on the current device.
-    fn hipModuleLoadData(module: *mut handle, image: *const c_void) -> hipError_t {
-        modelled(|sim| load_module(sim, "hipModuleLoadData", module, image))
+    ///
+    /// # Safety
+    /// `module` is NULL or points at a writable module handle; `image` is NULL or a code object or offload bundle whose headers describe its extent.
+    unsafe fn hipModuleLoadData(module: *mut handle, image: *const c_void) -> hipError_t {
+        // SAFETY: the caller's contract (above).
+        modelled(|sim| unsafe { load_module(sim, "hipModuleLoadData", module, image) })
     }
 
     /// `hipModuleLoadDataEx`: the JIT options do not apply to code objects.
-    fn hipModuleLoadDataEx(module: *mut handle, image: *const c_void, num_options: u32,
+    ///
+    /// # Safety
+    /// `module` is NULL or points at a writable module handle; `image` is NULL or a code object or offload bundle whose headers describe its extent.
+    unsafe fn hipModuleLoadDataEx(module: *mut handle, image: *const c_void, num_options: u32,
         options: *mut c_int, option_values: *mut *mut c_void) -> hipError_t {
         let _ = (num_options, options, option_values);
-        modelled(|sim| load_module(sim, "hipModuleLoadDataEx", module, image))
+        // SAFETY: the caller's contract (above).
+        modelled(|sim| unsafe { load_module(sim, "hipModuleLoadDataEx", module, image) })
     }
 
     /// `hipModuleUnload`.
@@ -696,39 +847,54 @@ c_exports! {
     }
 
     /// `hipModuleGetFunction`.
-    fn hipModuleGetFunction(function: *mut handle, module: handle, name: *const c_char) -> hipError_t {
+    ///
+    /// # Safety
+    /// `function` is NULL or points at a writable function handle; `name` is NULL or NUL-terminated.
+    unsafe fn hipModuleGetFunction(function: *mut handle, module: handle, name: *const c_char) -> hipError_t {
         modelled(|sim| {
-            let name = ptr::read_c_str(name).ok_or(HipCode::INVALID_VALUE)?;
+            // SAFETY: the caller's contract (above).
+            let name = unsafe { ptr::read_c_str(name) }.ok_or(HipCode::INVALID_VALUE)?;
             if function.is_null() {
                 return Err(HipCode::INVALID_VALUE);
             }
             let f = sim.hip_module_get_function(of_handle(module), &name)?;
-            put(function, as_handle(f))
+            // SAFETY: the caller's contract (above).
+            unsafe { put(function, as_handle(f)) }
         })
     }
 
     /// `hipModuleGetGlobal`: either out-parameter may be null.
-    fn hipModuleGetGlobal(dptr: *mut *mut c_void, bytes: *mut usize, module: handle, name: *const c_char) -> hipError_t {
+    ///
+    /// # Safety
+    /// `dptr` and `bytes` are NULL or point at a writable `void*` and `size_t`; `name` is NULL or NUL-terminated.
+    unsafe fn hipModuleGetGlobal(dptr: *mut *mut c_void, bytes: *mut usize, module: handle, name: *const c_char) -> hipError_t {
         modelled(|sim| {
-            let name = ptr::read_c_str(name).ok_or(HipCode::INVALID_VALUE)?;
+            // SAFETY: the caller's contract (above).
+            let name = unsafe { ptr::read_c_str(name) }.ok_or(HipCode::INVALID_VALUE)?;
             let (address, size) = sim.hip_module_get_global(of_handle(module), &name)?;
             if !dptr.is_null() {
-                put(dptr, address as usize as *mut c_void)?;
+                // SAFETY: the caller's contract (above).
+                unsafe { put(dptr, address as usize as *mut c_void) }?;
             }
             if !bytes.is_null() {
-                put(bytes, size as usize)?;
+                // SAFETY: the caller's contract (above).
+                unsafe { put(bytes, size as usize) }?;
             }
             Ok(())
         })
     }
 
     /// `hipFuncGetAttribute(&value, attribute, function)`.
-    fn hipFuncGetAttribute(value: *mut c_int, attribute: c_int, function: handle) -> hipError_t {
+    ///
+    /// # Safety
+    /// `value` is NULL or points at a writable `int`.
+    unsafe fn hipFuncGetAttribute(value: *mut c_int, attribute: c_int, function: handle) -> hipError_t {
         modelled(|sim| {
             if value.is_null() {
                 return Err(HipCode::INVALID_VALUE);
             }
-            put(value, sim.hip_func_get_attribute(of_handle(function), attribute)?)
+            // SAFETY: the caller's contract (above).
+            unsafe { put(value, sim.hip_func_get_attribute(of_handle(function), attribute)?) }
         })
     }
 
@@ -738,13 +904,17 @@ c_exports! {
     }
 
     /// `hipModuleLaunchKernel`: checked and recorded; the kernel does not run.
-    fn hipModuleLaunchKernel(f: handle, grid_dim_x: u32, grid_dim_y: u32, grid_dim_z: u32,
+    ///
+    /// # Safety
+    /// `kernel_params` is NULL or holds a pointer to each explicit argument's value; `extra` is NULL or a `HIP_LAUNCH_PARAM_*` list ending in `HIP_LAUNCH_PARAM_END`.
+    unsafe fn hipModuleLaunchKernel(f: handle, grid_dim_x: u32, grid_dim_y: u32, grid_dim_z: u32,
         block_dim_x: u32, block_dim_y: u32, block_dim_z: u32, shared_mem_bytes: u32,
         stream: handle, kernel_params: *mut *mut c_void, extra: *mut *mut c_void) -> hipError_t {
         modelled(|sim| {
             let ordinal = stream_device(sim, stream)?;
             let function = of_handle(f);
-            let kernargs = kernargs(sim, function, kernel_params, extra)?;
+            // SAFETY: the caller's contract (above).
+            let kernargs = unsafe { kernargs(sim, function, kernel_params, extra) }?;
             let request = LaunchRequest {
                 function,
                 ordinal,
@@ -757,12 +927,24 @@ c_exports! {
     }
 }
 
-fn load_module(sim: &Sim, op: &'static str, module: *mut handle, image: *const c_void) -> Call {
+/// `hipModuleLoadData*`.
+///
+/// # Safety
+/// `module` is NULL or points at a writable handle; `image` is NULL or a
+/// code object or offload bundle whose headers describe its own extent.
+unsafe fn load_module(
+    sim: &Sim,
+    op: &'static str,
+    module: *mut handle,
+    image: *const c_void,
+) -> Call {
     if module.is_null() || image.is_null() {
         return Err(HipCode::INVALID_VALUE);
     }
     let ordinal = current_device(sim);
-    let bytes = read_image(sim, ordinal, image)?;
+    // SAFETY: the caller's promise for `image` and `module`.
+    let bytes = unsafe { read_image(sim, ordinal, image) }?;
     let m = sim.hip_module_load(op, ordinal, &bytes)?;
-    put(module, as_handle(m))
+    // SAFETY: the caller's promise for `image` and `module`.
+    unsafe { put(module, as_handle(m)) }
 }

@@ -2,14 +2,18 @@
 //!
 //! Each export validates its pointers, makes the simulator call that the
 //! in-process backend (`amdgpu-hal`'s `backend::sim`) makes for the same
-//! query, and writes the answer in the header's C type. Attributes outside
-//! the simulator's model are `HSA_STATUS_ERROR_INVALID_ARGUMENT`, ROCr's
-//! answer to an attribute it does not know.
+//! query, and writes the answer in the header's C type (every `*_get_info`
+//! answer is `amdgpu_sim::get_info`'s, the same bytes the in-process backend
+//! copies). Attributes outside the simulator's model are
+//! `HSA_STATUS_ERROR_INVALID_ARGUMENT`, ROCr's answer to an attribute it
+//! does not know.
 
 use std::ffi::{c_char, c_void};
 
-use amdgpu_sim::elf::SymbolKind;
 use amdgpu_sim::{HsaCode, Sim};
+use amdgpu_sys::hsa_info::{
+    AgentInfo, AgentMemoryPoolInfo, ExecutableSymbolInfo, IsaInfo, MemoryPoolInfo, SystemInfo,
+};
 
 use crate::abi::*;
 use crate::node::{Node, node};
@@ -35,30 +39,51 @@ pub(crate) fn on_node(body: impl FnOnce(&Node) -> Call) -> hsa_status_t {
 }
 
 /// Writes `value` to `out`, or `INVALID_ARGUMENT` for NULL.
-pub(crate) fn put<T: Copy>(out: *mut c_void, value: T) -> Call {
-    if ptr::write(out, value) {
+///
+/// # Safety
+/// `out` is NULL or points at writable storage of `T`'s C type.
+pub(crate) unsafe fn put<T: Copy>(out: *mut c_void, value: T) -> Call {
+    // SAFETY: the caller's promise, passed on.
+    if unsafe { ptr::write(out, value) } {
         Ok(())
     } else {
         Err(INVALID)
     }
 }
 
-/// Copies `bytes` to `out`, or `INVALID_ARGUMENT` for NULL.
-pub(crate) fn put_bytes(out: *mut c_void, bytes: &[u8]) -> Call {
-    if ptr::write_bytes(out, bytes) {
+/// Copies `bytes` (an info answer in C layout) to `out`, or
+/// `INVALID_ARGUMENT` for NULL.
+///
+/// # Safety
+/// `out` is NULL or has room for `bytes.len()` bytes: the C type of the
+/// attribute `bytes` answers.
+pub(crate) unsafe fn put_bytes(out: *mut c_void, bytes: &[u8]) -> Call {
+    // SAFETY: the caller's promise, passed on.
+    if unsafe { ptr::write_bytes(out, bytes) } {
         Ok(())
     } else {
         Err(INVALID)
     }
 }
 
-/// A `char[N]` attribute: the text cut to `N - 1` bytes, NUL-padded.
-pub(crate) fn put_chars<const N: usize>(out: *mut c_void, text: &str) -> Call {
-    let mut buffer = [0u8; N];
-    for (slot, byte) in buffer.iter_mut().take(N - 1).zip(text.bytes()) {
-        *slot = byte;
+/// Answers a `*_get_info` call: NULL `value` and an attribute outside the
+/// model are `INVALID_ARGUMENT` before the simulator is asked (as before a
+/// call to ROCr); otherwise `answer`'s bytes are written to `value`.
+///
+/// # Safety
+/// `value` is NULL or has room for the attribute's C type (the C
+/// contract of every `*_get_info` call).
+pub(crate) unsafe fn get_info<A>(
+    value: *mut c_void,
+    attribute: Option<A>,
+    answer: impl FnOnce(A) -> Result<Vec<u8>, HsaCode>,
+) -> Call {
+    if value.is_null() {
+        return Err(INVALID);
     }
-    put_bytes(out, &buffer)
+    let bytes = answer(attribute.ok_or(INVALID)?)?;
+    // SAFETY: the caller's promise; `bytes` is the attribute's C value.
+    unsafe { put_bytes(value, &bytes) }
 }
 
 /// Hands each item to `callback`; a non-success return stops the
@@ -98,159 +123,12 @@ fn iterate_on_node<T: Copy>(
     }
 }
 
-fn size_t(value: u64) -> Result<usize, HsaCode> {
-    usize::try_from(value).map_err(|_| HsaCode::ERROR)
-}
-
-fn pool_info(sim: &Sim, pool: u64, attribute: u32, value: *mut c_void) -> Call {
-    use pool_info as p;
-    if value.is_null() {
-        return Err(INVALID);
-    }
-    match attribute {
-        p::SEGMENT => put(
-            value,
-            sim.pool_info(pool, "HSA_AMD_MEMORY_POOL_INFO_SEGMENT", |p| p.segment)?,
-        ),
-        p::GLOBAL_FLAGS => put(
-            value,
-            sim.pool_info(pool, "HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS", |p| p.flags)?,
-        ),
-        p::SIZE => put(
-            value,
-            size_t(sim.pool_info(pool, "HSA_AMD_MEMORY_POOL_INFO_SIZE", |p| p.size)?)?,
-        ),
-        p::RUNTIME_ALLOC_ALLOWED => put(
-            value,
-            sim.pool_info(
-                pool,
-                "HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED",
-                |p| p.alloc_allowed,
-            )?,
-        ),
-        p::RUNTIME_ALLOC_GRANULE => put(
-            value,
-            size_t(sim.pool_info(
-                pool,
-                "HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE",
-                |p| p.granule,
-            )?)?,
-        ),
-        p::RUNTIME_ALLOC_ALIGNMENT => put(
-            value,
-            size_t(sim.pool_info(
-                pool,
-                "HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT",
-                |p| p.alignment,
-            )?)?,
-        ),
-        p::ACCESSIBLE_BY_ALL => put(
-            value,
-            sim.pool_info(pool, "HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL", |p| {
-                p.accessible_by_all
-            })?,
-        ),
-        p::ALLOC_MAX_SIZE => put(
-            value,
-            size_t(
-                sim.pool_info(pool, "HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE", |p| {
-                    p.alloc_max_size
-                })?,
-            )?,
-        ),
-        _ => Err(INVALID),
-    }
-}
-
-fn agent_pool_info(sim: &Sim, agent: u64, pool: u64, attribute: u32, value: *mut c_void) -> Call {
-    if value.is_null() {
-        return Err(INVALID);
-    }
-    match attribute {
-        agent_pool_info::ACCESS => put(value, sim.agent_pool_access(agent, pool)?),
-        agent_pool_info::NUM_LINK_HOPS => put(value, sim.agent_pool_num_link_hops(agent, pool)?),
-        agent_pool_info::LINK_INFO => {
-            let mut bytes = Vec::new();
-            for link in sim.agent_pool_link_info(agent, pool)? {
-                let hop = hsa_amd_memory_pool_link_info_t {
-                    min_latency: link.min_latency,
-                    max_latency: link.max_latency,
-                    min_bandwidth: link.min_bandwidth,
-                    max_bandwidth: link.max_bandwidth,
-                    atomic_support_32bit: link.atomic_32bit,
-                    atomic_support_64bit: link.atomic_64bit,
-                    coherent_support: link.coherent,
-                    link_type: link.link_type,
-                    numa_distance: link.numa_distance,
-                };
-                bytes.extend_from_slice(&hop.to_bytes());
-            }
-            put_bytes(value, &bytes)
-        }
-        _ => Err(INVALID),
-    }
-}
-
-/// `hsa_executable_symbol_get_info`: one simulator query, then the
-/// attribute; kernel attributes of a variable (and the reverse) are
-/// `INVALID_ARGUMENT`, as in ROCr.
-fn symbol_info(sim: &Sim, symbol: u64, attribute: u32, value: *mut c_void) -> Call {
-    use symbol_info as s;
-    if value.is_null() {
-        return Err(INVALID);
-    }
-    let name = match attribute {
-        s::TYPE => "HSA_EXECUTABLE_SYMBOL_INFO_TYPE",
-        s::NAME_LENGTH => "HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH",
-        s::NAME => "HSA_EXECUTABLE_SYMBOL_INFO_NAME",
-        s::VARIABLE_SIZE => "HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE",
-        s::KERNARG_SEGMENT_SIZE => "HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE",
-        s::KERNARG_SEGMENT_ALIGNMENT => {
-            "HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT"
-        }
-        s::GROUP_SEGMENT_SIZE => "HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE",
-        s::PRIVATE_SEGMENT_SIZE => "HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE",
-        s::AGENT => "HSA_EXECUTABLE_SYMBOL_INFO_AGENT",
-        s::VARIABLE_ADDRESS => "HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS",
-        s::KERNEL_OBJECT => "HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT",
-        _ => return Err(INVALID),
-    };
-    let info = sim.symbol_info(symbol, name)?;
-    let kernel = match info.kind {
-        SymbolKind::Kernel {
-            group_segment_size,
-            private_segment_size,
-            kernarg_size,
-        } => Some((group_segment_size, private_segment_size, kernarg_size)),
-        SymbolKind::Variable => None,
-    };
-    match (attribute, kernel) {
-        (s::TYPE, Some(_)) => put(value, symbol_kind::KERNEL),
-        (s::TYPE, None) => put(value, symbol_kind::VARIABLE),
-        (s::NAME_LENGTH, _) => put(
-            value,
-            u32::try_from(info.name.len()).map_err(|_| HsaCode::ERROR)?,
-        ),
-        (s::NAME, _) => put_bytes(value, info.name.as_bytes()),
-        (s::AGENT, _) => put(value, hsa_agent_t { handle: info.agent }),
-        (s::KERNEL_OBJECT, Some(_)) => put(value, info.address),
-        (s::KERNARG_SEGMENT_SIZE, Some((_, _, kernarg))) => put(value, kernarg),
-        // ROCr reports 16 for code object v3+ kernels (it does not read the metadata).
-        (s::KERNARG_SEGMENT_ALIGNMENT, Some(_)) => put(value, 16u32),
-        (s::GROUP_SEGMENT_SIZE, Some((group, _, _))) => put(value, group),
-        (s::PRIVATE_SEGMENT_SIZE, Some((_, private, _))) => put(value, private),
-        (s::VARIABLE_ADDRESS, None) => put(value, info.address),
-        (s::VARIABLE_SIZE, None) => put(
-            value,
-            u32::try_from(info.size).map_err(|_| HsaCode::INVALID_EXECUTABLE_SYMBOL)?,
-        ),
-        _ => Err(INVALID),
-    }
-}
-
 /// `hsa_memory_copy`: each side is simulated memory when it lies in a live
 /// allocation or a code-object window, host memory otherwise.
-fn memory_copy(node: &Node, dst: *mut c_void, src: *const c_void, size: usize) -> Call {
+///
+/// # Safety
+/// A host side holds `size` bytes (readable `src`, writable `dst`).
+unsafe fn memory_copy(node: &Node, dst: *mut c_void, src: *const c_void, size: usize) -> Call {
     let (dst_addr, src_addr) = (dst as u64, src as u64);
     let size64 = u64::try_from(size).map_err(|_| INVALID)?;
     match (node.is_device(dst_addr), node.is_device(src_addr)) {
@@ -259,7 +137,8 @@ fn memory_copy(node: &Node, dst: *mut c_void, src: *const c_void, size: usize) -
             if size64 > amdgpu_sim::memory::MAX_COPY_BYTES {
                 return Err(INVALID);
             }
-            let bytes = ptr::read_bytes(src, size).ok_or(INVALID)?;
+            // SAFETY: a host source of `size` bytes (the caller's promise).
+            let bytes = unsafe { ptr::read_bytes(src, size) }.ok_or(INVALID)?;
             node.sim.memory_copy_to_device(dst_addr, &bytes)
         }
         (false, true) => {
@@ -271,7 +150,8 @@ fn memory_copy(node: &Node, dst: *mut c_void, src: *const c_void, size: usize) -
             }
             let mut bytes = vec![0u8; size];
             node.sim.memory_copy_from_device(&mut bytes, src_addr)?;
-            put_bytes(dst, &bytes)
+            // SAFETY: a host destination of `size` bytes (the caller's promise).
+            unsafe { put_bytes(dst, &bytes) }
         }
         // Host-to-host copies are outside the simulator's model.
         (false, false) => Err(INVALID),
@@ -300,22 +180,34 @@ c_exports! {
     }
 
     /// `hsa_status_string`: a static text for every status the headers define.
-    fn hsa_status_string(status: hsa_status_t, status_string: *mut *const c_char) -> hsa_status_t {
-        match crate::strings::HSA_STATUS_TEXT.iter().find(|(raw, _)| *raw == status) {
-            Some((_, text)) => {
-                if ptr::write(status_string.cast(), text.as_ptr()) {
-                    HSA_STATUS_SUCCESS
-                } else {
-                    HSA_STATUS_ERROR_INVALID_ARGUMENT
-                }
-            }
-            None => HSA_STATUS_ERROR_INVALID_ARGUMENT,
+    ///
+    /// # Safety
+    /// `status_string` is NULL or points at a writable `const char*`.
+    unsafe fn hsa_status_string(status: hsa_status_t, status_string: *mut *const c_char) -> hsa_status_t {
+        let Some(text) = crate::texts::hsa_status_string(status) else {
+            return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+        };
+        // SAFETY: the caller's contract (above).
+        if unsafe { ptr::write(status_string.cast(), text.as_ptr()) } {
+            HSA_STATUS_SUCCESS
+        } else {
+            HSA_STATUS_ERROR_INVALID_ARGUMENT
         }
     }
 
     /// `hsa_system_get_info`.
-    fn hsa_system_get_info(attribute: u32, value: *mut c_void) -> hsa_status_t {
-        on_node(|node| crate::info::system_info(&node.sim, attribute, value))
+    ///
+    /// # Safety
+    /// `value` is NULL or has room for the attribute's C type.
+    unsafe fn hsa_system_get_info(attribute: u32, value: *mut c_void) -> hsa_status_t {
+        on_node(|node| {
+            // SAFETY: the caller's contract (above).
+            unsafe {
+                get_info(value, SystemInfo::from_raw(attribute), |a| {
+                    node.sim.system_get_info(a)
+                })
+            }
+        })
     }
 
     /// `hsa_iterate_agents`.
@@ -328,8 +220,18 @@ c_exports! {
     }
 
     /// `hsa_agent_get_info`.
-    fn hsa_agent_get_info(agent: hsa_agent_t, attribute: u32, value: *mut c_void) -> hsa_status_t {
-        on_node(|node| crate::info::agent_info(&node.sim, agent.handle, attribute, value))
+    ///
+    /// # Safety
+    /// `value` is NULL or has room for the attribute's C type.
+    unsafe fn hsa_agent_get_info(agent: hsa_agent_t, attribute: u32, value: *mut c_void) -> hsa_status_t {
+        on_node(|node| {
+            // SAFETY: the caller's contract (above).
+            unsafe {
+                get_info(value, AgentInfo::from_raw(attribute), |a| {
+                    node.sim.agent_get_info(agent.handle, a)
+                })
+            }
+        })
     }
 
     /// `hsa_agent_iterate_isas`.
@@ -352,8 +254,19 @@ c_exports! {
     }
 
     /// `hsa_isa_get_info_alt`.
-    fn hsa_isa_get_info_alt(isa: hsa_isa_t, attribute: u32, value: *mut c_void) -> hsa_status_t {
-        on_node(|node| crate::info::isa_info(&node.sim, isa.handle, attribute, value))
+    ///
+    /// # Safety
+    /// `value` is NULL or has room for the attribute's C type (for the
+    /// name, `HSA_ISA_INFO_NAME_LENGTH` bytes).
+    unsafe fn hsa_isa_get_info_alt(isa: hsa_isa_t, attribute: u32, value: *mut c_void) -> hsa_status_t {
+        on_node(|node| {
+            // SAFETY: the caller's contract (above).
+            unsafe {
+                get_info(value, IsaInfo::from_raw(attribute), |a| {
+                    node.sim.isa_get_info(isa.handle, a)
+                })
+            }
+        })
     }
 
     /// `hsa_amd_agent_iterate_memory_pools`.
@@ -376,27 +289,51 @@ c_exports! {
     }
 
     /// `hsa_amd_memory_pool_get_info`.
-    fn hsa_amd_memory_pool_get_info(
+    ///
+    /// # Safety
+    /// `value` is NULL or has room for the attribute's C type.
+    unsafe fn hsa_amd_memory_pool_get_info(
         pool: hsa_amd_memory_pool_t,
         attribute: u32,
         value: *mut c_void,
     ) -> hsa_status_t {
-        on_node(|node| pool_info(&node.sim, pool.handle, attribute, value))
+        on_node(|node| {
+            // SAFETY: the caller's contract (above).
+            unsafe {
+                get_info(value, MemoryPoolInfo::from_raw(attribute), |a| {
+                    node.sim.memory_pool_get_info(pool.handle, a)
+                })
+            }
+        })
     }
 
     /// `hsa_amd_agent_memory_pool_get_info`.
-    fn hsa_amd_agent_memory_pool_get_info(
+    ///
+    /// # Safety
+    /// `value` is NULL or has room for the attribute's C type (for the
+    /// link info, one `hsa_amd_memory_pool_link_info_t` per hop).
+    unsafe fn hsa_amd_agent_memory_pool_get_info(
         agent: hsa_agent_t,
         pool: hsa_amd_memory_pool_t,
         attribute: u32,
         value: *mut c_void,
     ) -> hsa_status_t {
-        on_node(|node| agent_pool_info(&node.sim, agent.handle, pool.handle, attribute, value))
+        on_node(|node| {
+            // SAFETY: the caller's contract (above).
+            unsafe {
+                get_info(value, AgentMemoryPoolInfo::from_raw(attribute), |a| {
+                    node.sim.agent_memory_pool_get_info(agent.handle, pool.handle, a)
+                })
+            }
+        })
     }
 
     /// `hsa_amd_memory_pool_allocate`: simulated memory (its address is not
     /// host memory and must not be dereferenced).
-    fn hsa_amd_memory_pool_allocate(
+    ///
+    /// # Safety
+    /// `ptr` is NULL or points at a writable `void*`.
+    unsafe fn hsa_amd_memory_pool_allocate(
         pool: hsa_amd_memory_pool_t,
         size: usize,
         flags: u32,
@@ -409,7 +346,8 @@ c_exports! {
             let size = u64::try_from(size).map_err(|_| INVALID)?;
             let base = node.sim.memory_pool_allocate(pool.handle, size, flags)?;
             node.allocated(base, size);
-            put(ptr.cast(), base as usize)
+            // SAFETY: the caller's contract (above).
+            unsafe { put(ptr.cast(), base as usize) }
         })
     }
 
@@ -423,12 +361,20 @@ c_exports! {
     }
 
     /// `hsa_memory_copy` between host memory and simulated memory.
-    fn hsa_memory_copy(dst: *mut c_void, src: *const c_void, size: usize) -> hsa_status_t {
-        on_node(|node| memory_copy(node, dst, src, size))
+    ///
+    /// # Safety
+    /// A side that is not simulated memory is `size` bytes of the caller's
+    /// host memory (readable `src`, writable `dst`).
+    unsafe fn hsa_memory_copy(dst: *mut c_void, src: *const c_void, size: usize) -> hsa_status_t {
+        // SAFETY: the caller's contract (above).
+        on_node(|node| unsafe { memory_copy(node, dst, src, size) })
     }
 
     /// `hsa_amd_agents_allow_access`.
-    fn hsa_amd_agents_allow_access(
+    ///
+    /// # Safety
+    /// `agents` is NULL or points at `num_agents` agents.
+    unsafe fn hsa_amd_agents_allow_access(
         num_agents: u32,
         agents: *const hsa_agent_t,
         flags: *const u32,
@@ -437,7 +383,8 @@ c_exports! {
         let _ = flags; // reserved: must be NULL, and ROCr ignores it
         on_node(|node| {
             let count = usize::try_from(num_agents).map_err(|_| INVALID)?;
-            let agents = ptr::read_array(agents, count).ok_or(INVALID)?;
+            // SAFETY: the caller's contract (above).
+            let agents = unsafe { ptr::read_array(agents, count) }.ok_or(INVALID)?;
             let raw: Vec<u64> = agents.iter().map(|a| a.handle).collect();
             node.sim.agents_allow_access(&raw, ptr as u64)
         })
@@ -445,7 +392,11 @@ c_exports! {
 
     /// `hsa_code_object_reader_create_from_memory`: the bytes are copied, so
     /// the caller's buffer may go away at once.
-    fn hsa_code_object_reader_create_from_memory(
+    ///
+    /// # Safety
+    /// `code_object` is NULL or holds `size` readable bytes;
+    /// `code_object_reader` is NULL or points at a writable reader handle.
+    unsafe fn hsa_code_object_reader_create_from_memory(
         code_object: *const c_void,
         size: usize,
         code_object_reader: *mut hsa_code_object_reader_t,
@@ -454,9 +405,11 @@ c_exports! {
             if code_object.is_null() || code_object_reader.is_null() {
                 return Err(INVALID);
             }
-            let bytes = ptr::read_bytes(code_object, size).ok_or(INVALID)?;
+            // SAFETY: the caller's contract (above).
+            let bytes = unsafe { ptr::read_bytes(code_object, size) }.ok_or(INVALID)?;
             let handle = node.sim.code_object_reader_create_from_memory(&bytes)?;
-            put(code_object_reader.cast(), hsa_code_object_reader_t { handle })
+            // SAFETY: the caller's contract (above).
+            unsafe { put(code_object_reader.cast(), hsa_code_object_reader_t { handle }) }
         })
     }
 
@@ -466,7 +419,10 @@ c_exports! {
     }
 
     /// `hsa_executable_create_alt` (options are not read).
-    fn hsa_executable_create_alt(
+    ///
+    /// # Safety
+    /// `executable` is NULL or points at a writable executable handle.
+    unsafe fn hsa_executable_create_alt(
         profile: u32,
         default_float_rounding_mode: u32,
         options: *const c_char,
@@ -478,12 +434,16 @@ c_exports! {
                 return Err(INVALID);
             }
             let handle = node.sim.executable_create_alt(profile, default_float_rounding_mode)?;
-            put(executable.cast(), hsa_executable_t { handle })
+            // SAFETY: the caller's contract (above).
+            unsafe { put(executable.cast(), hsa_executable_t { handle }) }
         })
     }
 
     /// `hsa_executable_load_agent_code_object` (`loaded_code_object` may be NULL).
-    fn hsa_executable_load_agent_code_object(
+    ///
+    /// # Safety
+    /// `loaded_code_object` is NULL or points at a writable handle.
+    unsafe fn hsa_executable_load_agent_code_object(
         executable: hsa_executable_t,
         agent: hsa_agent_t,
         code_object_reader: hsa_code_object_reader_t,
@@ -498,7 +458,8 @@ c_exports! {
                 code_object_reader.handle,
             )?;
             if !loaded_code_object.is_null() {
-                put(loaded_code_object.cast(), hsa_loaded_code_object_t { handle })?;
+                // SAFETY: the caller's contract (above).
+                unsafe { put(loaded_code_object.cast(), hsa_loaded_code_object_t { handle }) }?;
             }
             Ok(())
         })
@@ -516,7 +477,11 @@ c_exports! {
     }
 
     /// `hsa_executable_get_symbol_by_name` (`agent` NULL for program symbols).
-    fn hsa_executable_get_symbol_by_name(
+    ///
+    /// # Safety
+    /// `symbol_name` is NULL or NUL-terminated, `agent` NULL or pointing at
+    /// an agent, `symbol` NULL or pointing at a writable symbol handle.
+    unsafe fn hsa_executable_get_symbol_by_name(
         executable: hsa_executable_t,
         symbol_name: *const c_char,
         agent: *const hsa_agent_t,
@@ -526,23 +491,114 @@ c_exports! {
             if symbol.is_null() {
                 return Err(INVALID);
             }
-            let name = ptr::read_c_str(symbol_name).ok_or(INVALID)?;
+            // SAFETY: the caller's contract (above).
+            let name = unsafe { ptr::read_c_str(symbol_name) }.ok_or(INVALID)?;
             let agent = if agent.is_null() {
                 None
             } else {
-                ptr::read_array(agent, 1).and_then(|a| a.first().map(|a| a.handle))
+                // SAFETY: the caller's contract (above).
+                unsafe { ptr::read_array(agent, 1) }.and_then(|a| a.first().map(|a| a.handle))
             };
             let handle = node.sim.executable_get_symbol_by_name(executable.handle, &name, agent)?;
-            put(symbol.cast(), hsa_executable_symbol_t { handle })
+            // SAFETY: the caller's contract (above).
+            unsafe { put(symbol.cast(), hsa_executable_symbol_t { handle }) }
         })
     }
 
     /// `hsa_executable_symbol_get_info`.
-    fn hsa_executable_symbol_get_info(
+    ///
+    /// # Safety
+    /// `value` is NULL or has room for the attribute's C type (for the
+    /// name, `HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH` bytes).
+    unsafe fn hsa_executable_symbol_get_info(
         executable_symbol: hsa_executable_symbol_t,
         attribute: u32,
         value: *mut c_void,
     ) -> hsa_status_t {
-        on_node(|node| symbol_info(&node.sim, executable_symbol.handle, attribute, value))
+        on_node(|node| {
+            // SAFETY: the caller's contract (above).
+            unsafe {
+                get_info(value, ExecutableSymbolInfo::from_raw(attribute), |a| {
+                    node.sim.executable_symbol_get_info(executable_symbol.handle, a)
+                })
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Canary bytes after the attribute: a write past the C type shows here.
+    const SLACK: usize = 16;
+
+    fn node() -> Sim {
+        let sim = Sim::preset("mi300x-8")
+            .expect("preset exists")
+            .expect("preset is valid");
+        sim.hsa_init().expect("hsa_init");
+        sim
+    }
+
+    /// Runs `query` on a canary-filled buffer of `size + SLACK` bytes;
+    /// returns the status and whether nothing past `size` changed.
+    fn written(size: usize, query: impl FnOnce(*mut c_void) -> Call) -> (Call, Vec<u8>) {
+        let mut buffer = vec![0xAAu8; size + SLACK];
+        let status = query(buffer.as_mut_ptr().cast());
+        assert!(
+            buffer[size..].iter().all(|&b| b == 0xAA),
+            "wrote past the {size}-byte C type"
+        );
+        buffer.truncate(size);
+        (status, buffer)
+    }
+
+    #[test]
+    fn every_agent_attribute_fills_exactly_its_c_type() {
+        use amdgpu_sys::hsa_info::InfoSize;
+        let sim = node();
+        for agent in [Sim::agent_handle(0), Sim::agent_handle(2)] {
+            for &attribute in AgentInfo::ALL {
+                let InfoSize::Fixed(size) = attribute.size() else {
+                    panic!("{attribute:?}");
+                };
+                // SAFETY: a buffer of the attribute's size plus slack.
+                let (status, _) = written(size, |v| unsafe {
+                    get_info(v, Some(attribute), |a| sim.agent_get_info(agent, a))
+                });
+                assert_eq!(status, Ok(()), "{attribute:?} of {agent:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_attributes_and_null_outputs_are_invalid_arguments() {
+        let sim = node();
+        let gpu = Sim::agent_handle(2);
+        let calls = sim.hsa_call_count();
+        // HSA_AGENT_INFO_EXTENSIONS (20), HSA_AMD_AGENT_INFO_HDP_FLUSH, a
+        // value no header defines: refused without asking the node.
+        for attribute in [20, 0xA00E, 0xFFFF] {
+            // SAFETY: a 64-byte buffer plus slack.
+            let (status, bytes) = written(64, |v| unsafe {
+                get_info(v, AgentInfo::from_raw(attribute), |a| {
+                    sim.agent_get_info(gpu, a)
+                })
+            });
+            assert_eq!(status, Err(HsaCode::INVALID_ARGUMENT), "{attribute:#x}");
+            assert!(bytes.iter().all(|&b| b == 0xAA), "nothing written");
+        }
+        // HSA_ISA_INFO_CALL_CONVENTION_COUNT (2), HSA_SYSTEM_INFO_EXTENSIONS (7).
+        assert_eq!(IsaInfo::from_raw(2), None);
+        assert_eq!(SystemInfo::from_raw(7), None);
+        // SAFETY: NULL is refused before any write.
+        let null = unsafe {
+            get_info(std::ptr::null_mut(), Some(AgentInfo::Feature), |a| {
+                sim.agent_get_info(gpu, a)
+            })
+        };
+        assert_eq!(null, Err(HsaCode::INVALID_ARGUMENT));
+        assert_eq!(sim.hsa_call_count(), calls, "no call reached the node");
     }
 }

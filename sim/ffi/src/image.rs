@@ -20,15 +20,23 @@ pub const MAX_BUNDLE_ENTRIES: u64 = 1024;
 /// Longest bundle entry ID read.
 const MAX_BUNDLE_ID: u64 = 4096;
 
-fn read(base: *const c_void, offset: u64, len: u64) -> Result<Vec<u8>, HipCode> {
+/// `len` bytes of the image at `base + offset`.
+///
+/// # Safety
+/// `base` is an image (`hipModuleLoadData`'s contract) and
+/// `offset + len` lies within the extent its headers describe.
+unsafe fn read(base: *const c_void, offset: u64, len: u64) -> Result<Vec<u8>, HipCode> {
     let limit = MAX_CODE_OBJECT_BYTES as u64;
     if offset.checked_add(len).is_none_or(|end| end > limit) {
         return Err(HipCode::INVALID_IMAGE);
     }
-    ptr::read_bytes(
-        base.cast::<u8>().wrapping_add(offset as usize).cast(),
-        len as usize,
-    )
+    // SAFETY: inside the image, the caller's promise.
+    unsafe {
+        ptr::read_bytes(
+            base.cast::<u8>().wrapping_add(offset as usize).cast(),
+            len as usize,
+        )
+    }
     .ok_or(HipCode::INVALID_VALUE)
 }
 
@@ -58,15 +66,21 @@ fn table_end(offset: u64, count: u64, entry: u64) -> Result<u64, HipCode> {
 }
 
 /// The bytes of the ELF image at `base`.
-fn read_elf(base: *const c_void) -> Result<Vec<u8>, HipCode> {
-    let header = read(base, 0, 64)?;
+///
+/// # Safety
+/// `base` is a code object or offload bundle whose headers describe its
+/// own extent (`hipModuleLoadData`'s contract).
+unsafe fn read_elf(base: *const c_void) -> Result<Vec<u8>, HipCode> {
+    // SAFETY: within the extent the image's headers give, the caller's promise.
+    let header = unsafe { read(base, 0, 64) }?;
     let (phoff, shoff) = (u64_at(&header, 32), u64_at(&header, 40));
     let (phentsize, phnum) = (u16_at(&header, 54), u16_at(&header, 56));
     let (shentsize, shnum) = (u16_at(&header, 58), u16_at(&header, 60));
     let mut end = 64u64;
     if phnum > 0 {
         let ph_end = table_end(phoff, phnum, phentsize)?;
-        let table = read(base, phoff, ph_end - phoff)?;
+        // SAFETY: within the extent the image's headers give, the caller's promise.
+        let table = unsafe { read(base, phoff, ph_end - phoff) }?;
         for i in 0..phnum as usize {
             let at = i * phentsize as usize;
             let seg_end = u64_at(&table, at + 8)
@@ -77,7 +91,8 @@ fn read_elf(base: *const c_void) -> Result<Vec<u8>, HipCode> {
     }
     if shnum > 0 {
         let sh_end = table_end(shoff, shnum, shentsize)?;
-        let table = read(base, shoff, sh_end - shoff)?;
+        // SAFETY: within the extent the image's headers give, the caller's promise.
+        let table = unsafe { read(base, shoff, sh_end - shoff) }?;
         end = end.max(sh_end);
         for i in 0..shnum as usize {
             let at = i * shentsize as usize;
@@ -90,12 +105,18 @@ fn read_elf(base: *const c_void) -> Result<Vec<u8>, HipCode> {
             end = end.max(sec_end);
         }
     }
-    read(base, 0, end)
+    // SAFETY: within the extent the image's headers give, the caller's promise.
+    unsafe { read(base, 0, end) }
 }
 
 /// The code object in the bundle at `base` that runs on `ordinal`.
-fn read_bundle(sim: &Sim, ordinal: i32, base: *const c_void) -> Result<Vec<u8>, HipCode> {
-    let header = read(base, 0, 32)?;
+///
+/// # Safety
+/// `base` is a code object or offload bundle whose headers describe its
+/// own extent (`hipModuleLoadData`'s contract).
+unsafe fn read_bundle(sim: &Sim, ordinal: i32, base: *const c_void) -> Result<Vec<u8>, HipCode> {
+    // SAFETY: within the extent the image's headers give, the caller's promise.
+    let header = unsafe { read(base, 0, 32) }?;
     let count = u64_at(&header, 24);
     if count > MAX_BUNDLE_ENTRIES {
         return Err(HipCode::INVALID_IMAGE);
@@ -103,12 +124,14 @@ fn read_bundle(sim: &Sim, ordinal: i32, base: *const c_void) -> Result<Vec<u8>, 
     let isas: Vec<Target> = sim.hip_device_isas(ordinal)?;
     let mut at = 32u64;
     for _ in 0..count {
-        let entry = read(base, at, 24)?;
+        // SAFETY: within the extent the image's headers give, the caller's promise.
+        let entry = unsafe { read(base, at, 24) }?;
         let (offset, size, id_len) = (u64_at(&entry, 0), u64_at(&entry, 8), u64_at(&entry, 16));
         if id_len > MAX_BUNDLE_ID {
             return Err(HipCode::INVALID_IMAGE);
         }
-        let id = read(base, at + 24, id_len)?;
+        // SAFETY: within the extent the image's headers give, the caller's promise.
+        let id = unsafe { read(base, at + 24, id_len) }?;
         at = at + 24 + id_len;
         let id = String::from_utf8_lossy(&id);
         // `hipv4-amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-` (or `hip-…`).
@@ -122,21 +145,34 @@ fn read_bundle(sim: &Sim, ordinal: i32, base: *const c_void) -> Result<Vec<u8>, 
             continue;
         };
         if isas.iter().any(|isa| target.runs_on(isa)) {
-            return read(base, offset, size);
+            // SAFETY: within the extent the image's headers give, the caller's promise.
+            return unsafe { read(base, offset, size) };
         }
     }
     Err(HipCode::NO_BINARY_FOR_GPU)
 }
 
 /// The code object `hipModuleLoadData` was handed, for device `ordinal`.
-pub(crate) fn read_image(sim: &Sim, ordinal: i32, base: *const c_void) -> Result<Vec<u8>, HipCode> {
-    let magic = read(base, 0, 4)?;
+///
+/// # Safety
+/// `base` is a code object or offload bundle whose headers describe its
+/// own extent (`hipModuleLoadData`'s contract).
+pub(crate) unsafe fn read_image(
+    sim: &Sim,
+    ordinal: i32,
+    base: *const c_void,
+) -> Result<Vec<u8>, HipCode> {
+    // SAFETY: within the extent the image's headers give, the caller's promise.
+    let magic = unsafe { read(base, 0, 4) }?;
     if magic == ELF_MAGIC {
-        return read_elf(base);
+        // SAFETY: within the extent the image's headers give, the caller's promise.
+        return unsafe { read_elf(base) };
     }
-    let magic = read(base, 0, BUNDLE_MAGIC.len() as u64)?;
+    // SAFETY: within the extent the image's headers give, the caller's promise.
+    let magic = unsafe { read(base, 0, BUNDLE_MAGIC.len() as u64) }?;
     if magic == BUNDLE_MAGIC {
-        return read_bundle(sim, ordinal, base);
+        // SAFETY: within the extent the image's headers give, the caller's promise.
+        return unsafe { read_bundle(sim, ordinal, base) };
     }
     Err(HipCode::INVALID_IMAGE)
 }

@@ -8,15 +8,13 @@
 
 use std::ffi::c_void;
 
+use amdgpu_sys::hsa_info::LoadedCodeObjectInfo;
+
 use crate::abi::*;
-use crate::hsa::{Call, on_node, put};
+use crate::hsa::{get_info, on_node};
 use crate::ptr::{self, c_exports};
 
-/// `hsa_ven_amd_loader_loaded_code_object_get_info` callback shape.
-type LoadedCallback =
-    Option<extern "C" fn(hsa_executable_t, hsa_loaded_code_object_t, *mut c_void) -> hsa_status_t>;
-
-extern "C" fn query_host_address(
+unsafe extern "C" fn query_host_address(
     device_address: *const c_void,
     host_address: *mut *const c_void,
 ) -> hsa_status_t {
@@ -24,7 +22,7 @@ extern "C" fn query_host_address(
     HSA_STATUS_ERROR
 }
 
-extern "C" fn query_segment_descriptors(
+unsafe extern "C" fn query_segment_descriptors(
     segment_descriptors: *mut c_void,
     num_segment_descriptors: *mut usize,
 ) -> hsa_status_t {
@@ -32,7 +30,7 @@ extern "C" fn query_segment_descriptors(
     HSA_STATUS_ERROR
 }
 
-extern "C" fn query_executable(
+unsafe extern "C" fn query_executable(
     device_address: *const c_void,
     executable: *mut hsa_executable_t,
 ) -> hsa_status_t {
@@ -40,9 +38,9 @@ extern "C" fn query_executable(
     HSA_STATUS_ERROR
 }
 
-extern "C" fn executable_iterate_loaded_code_objects(
+unsafe extern "C" fn executable_iterate_loaded_code_objects(
     executable: hsa_executable_t,
-    callback: LoadedCallback,
+    callback: Option<LoadedCodeObjectCallback>,
     data: *mut c_void,
 ) -> hsa_status_t {
     let Some(callback) = callback else {
@@ -68,36 +66,27 @@ extern "C" fn executable_iterate_loaded_code_objects(
     }
 }
 
-extern "C" fn loaded_code_object_get_info(
+/// `hsa_ven_amd_loader_loaded_code_object_get_info`.
+///
+/// # Safety
+/// `value` is NULL or has room for the attribute's C type.
+unsafe extern "C" fn loaded_code_object_get_info(
     loaded_code_object: hsa_loaded_code_object_t,
     attribute: u32,
     value: *mut c_void,
 ) -> hsa_status_t {
-    use loaded_code_object_info as l;
-    on_node(|node| -> Call {
-        let name = match attribute {
-            l::AGENT => "HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_AGENT",
-            l::LOAD_DELTA => "HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_DELTA",
-            l::LOAD_BASE => "HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_BASE",
-            l::LOAD_SIZE => "HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_SIZE",
-            _ => return Err(amdgpu_sim::HsaCode::INVALID_ARGUMENT),
-        };
-        if value.is_null() {
-            return Err(amdgpu_sim::HsaCode::INVALID_ARGUMENT);
-        }
-        let info = node
-            .sim
-            .loaded_code_object_info(loaded_code_object.handle, name)?;
-        match attribute {
-            l::AGENT => put(value, hsa_agent_t { handle: info.agent }),
-            l::LOAD_DELTA => put(value, info.load_delta),
-            l::LOAD_BASE => put(value, info.load_base),
-            _ => put(value, info.load_size),
+    on_node(|node| {
+        // SAFETY: the caller's contract (above).
+        unsafe {
+            get_info(value, LoadedCodeObjectInfo::from_raw(attribute), |a| {
+                node.sim
+                    .loaded_code_object_get_info(loaded_code_object.handle, a)
+            })
         }
     })
 }
 
-extern "C" fn code_object_reader_create_from_file_with_offset_size(
+unsafe extern "C" fn code_object_reader_create_from_file_with_offset_size(
     file: i32,
     offset: usize,
     size: usize,
@@ -107,7 +96,7 @@ extern "C" fn code_object_reader_create_from_file_with_offset_size(
     HSA_STATUS_ERROR
 }
 
-extern "C" fn iterate_executables(
+unsafe extern "C" fn iterate_executables(
     callback: Option<extern "C" fn(hsa_executable_t, *mut c_void) -> hsa_status_t>,
     data: *mut c_void,
 ) -> hsa_status_t {
@@ -115,24 +104,47 @@ extern "C" fn iterate_executables(
     HSA_STATUS_ERROR
 }
 
-/// The 1.03 table as the header lays it out: seven pointers in order.
-fn table() -> [usize; 7] {
-    [
-        query_host_address as *const () as usize,
-        query_segment_descriptors as *const () as usize,
-        query_executable as *const () as usize,
-        executable_iterate_loaded_code_objects as *const () as usize,
-        loaded_code_object_get_info as *const () as usize,
-        code_object_reader_create_from_file_with_offset_size as *const () as usize,
-        iterate_executables as *const () as usize,
-    ]
+/// The 1.03 table, typed as the header lays it out.
+fn table() -> hsa_ven_amd_loader_1_03_pfn_t {
+    hsa_ven_amd_loader_1_03_pfn_t {
+        query_host_address: Some(query_host_address),
+        query_segment_descriptors: Some(query_segment_descriptors),
+        query_executable: Some(query_executable),
+        executable_iterate_loaded_code_objects: Some(executable_iterate_loaded_code_objects),
+        loaded_code_object_get_info: Some(loaded_code_object_get_info),
+        code_object_reader_create_from_file_with_offset_size: Some(
+            code_object_reader_create_from_file_with_offset_size,
+        ),
+        iterate_executables: Some(iterate_executables),
+    }
 }
-const _: () = assert!(size_of::<[usize; 7]>() == AMD_LOADER_1_03_TABLE_SIZE);
+
+/// The table's bytes: its seven pointers in order.
+fn table_bytes() -> Vec<u8> {
+    let t = table();
+    [
+        t.query_host_address.map(|f| f as usize),
+        t.query_segment_descriptors.map(|f| f as usize),
+        t.query_executable.map(|f| f as usize),
+        t.executable_iterate_loaded_code_objects.map(|f| f as usize),
+        t.loaded_code_object_get_info.map(|f| f as usize),
+        t.code_object_reader_create_from_file_with_offset_size
+            .map(|f| f as usize),
+        t.iterate_executables.map(|f| f as usize),
+    ]
+    .iter()
+    .flat_map(|f| f.unwrap_or(0).to_ne_bytes())
+    .collect()
+}
 
 c_exports! {
     /// `hsa_system_major_extension_supported`: the AMD loader at 1.03; no
     /// other extension.
-    fn hsa_system_major_extension_supported(
+    ///
+    /// # Safety
+    /// `version_minor` and `result` are NULL or point at a writable
+    /// `uint16_t` and `bool`.
+    unsafe fn hsa_system_major_extension_supported(
         extension: u16,
         version_major: u16,
         version_minor: *mut u16,
@@ -142,10 +154,12 @@ c_exports! {
             return HSA_STATUS_ERROR_INVALID_ARGUMENT;
         }
         let supported = extension == HSA_EXTENSION_AMD_LOADER && version_major == 1;
-        if supported && !ptr::write(version_minor.cast(), AMD_LOADER_MINOR) {
+        // SAFETY: the caller's contract (above).
+        if supported && !unsafe { ptr::write(version_minor.cast(), AMD_LOADER_MINOR) } {
             return HSA_STATUS_ERROR_INVALID_ARGUMENT;
         }
-        if ptr::write(result.cast(), supported) {
+        // SAFETY: the caller's contract (above).
+        if unsafe { ptr::write(result.cast(), supported) } {
             HSA_STATUS_SUCCESS
         } else {
             HSA_STATUS_ERROR_INVALID_ARGUMENT
@@ -154,7 +168,10 @@ c_exports! {
 
     /// `hsa_system_get_major_extension_table`: the first `table_length`
     /// bytes of the loader's 1.03 table (a shorter length is an older minor).
-    fn hsa_system_get_major_extension_table(
+    ///
+    /// # Safety
+    /// `table_out` is NULL or has room for `table_length` bytes.
+    unsafe fn hsa_system_get_major_extension_table(
         extension: u16,
         version_major: u16,
         table_length: usize,
@@ -163,11 +180,22 @@ c_exports! {
         if extension != HSA_EXTENSION_AMD_LOADER || version_major != 1 {
             return HSA_STATUS_ERROR_INVALID_ARGUMENT;
         }
-        let bytes: Vec<u8> = table().iter().flat_map(|f| f.to_ne_bytes()).collect();
+        let bytes = table_bytes();
         let length = table_length.min(bytes.len());
         match bytes.get(..length) {
-            Some(prefix) if ptr::write_bytes(table_out, prefix) => HSA_STATUS_SUCCESS,
+            // SAFETY: `length <= table_length` bytes, the caller's contract.
+            Some(prefix) if unsafe { ptr::write_bytes(table_out, prefix) } => HSA_STATUS_SUCCESS,
             _ => HSA_STATUS_ERROR_INVALID_ARGUMENT,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_the_header_size() {
+        assert_eq!(table_bytes().len(), LOADER_TABLE_SIZES[3]);
     }
 }

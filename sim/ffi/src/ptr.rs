@@ -1,25 +1,30 @@
-//! The crate's only `unsafe` code: reads and writes through the pointers C
-//! callers hand to the exported functions, and the `#[no_mangle]` export
-//! macro.
+//! Reads and writes through the pointers C callers hand to the exported
+//! functions, the host memory the library hands out, and the
+//! `#[no_mangle]` export macro.
 //!
-//! Every function here trusts the C contract of the call it serves: an
-//! out-parameter points at writable storage of the documented C type, an
-//! input buffer holds `len` readable bytes, a string is NUL-terminated.
-//! NULL is checked (and refused) before any access. These helpers are
-//! crate-private and are only ever handed pointers that arrived through an
-//! exported C function, which is the second FFI boundary of the project
+//! The helpers that dereference a caller's pointer are `unsafe fn`: each
+//! states the C contract it relies on (an out-parameter points at writable
+//! storage of the documented C type, an input buffer holds `len` readable
+//! bytes, a string is NUL-terminated), and each caller, an export that is
+//! itself `unsafe extern "C"` or code running an operation such an export
+//! queued, says why the contract holds. NULL is checked (and refused)
+//! before any access. This crate is the second FFI boundary of the project
 //! (the first is `amdgpu-hal`'s `backend::dylib`).
 
 use std::ffi::{CStr, c_char, c_void};
 
 /// Defines `extern "C"` functions exported under their own (unmangled)
 /// names, so the library can stand in for `libhsa-runtime64` and
-/// `libamdhip64`.
+/// `libamdhip64`. An export that dereferences a caller's pointer is
+/// declared `unsafe fn` (its doc states the caller's contract under
+/// `# Safety`) and becomes `unsafe extern "C"`; the others stay safe.
 macro_rules! c_exports {
-    ($(
+    () => {};
+    (
         $(#[$meta:meta])*
-        fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block
-    )*) => {$(
+        unsafe fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block
+        $($rest:tt)*
+    ) => {
         $(#[$meta])*
         // SAFETY: exporting an unmangled symbol can clash with another
         // library's definition of the same name; standing in for the vendor
@@ -27,31 +32,49 @@ macro_rules! c_exports {
         // is meant to be loaded instead of them, never next to them.
         #[allow(unsafe_code)]
         #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? $body
+        $crate::ptr::c_exports! { $($rest)* }
+    };
+    (
+        $(#[$meta:meta])*
+        fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block
+        $($rest:tt)*
+    ) => {
+        $(#[$meta])*
+        // SAFETY: as above (an unmangled symbol standing in for the vendor's).
+        #[allow(unsafe_code)]
+        #[unsafe(no_mangle)]
         pub extern "C" fn $name($($arg: $ty),*) $(-> $ret)? $body
-    )*};
+        $crate::ptr::c_exports! { $($rest)* }
+    };
 }
 pub(crate) use c_exports;
 
 /// Writes `value` to the C out-parameter `out` (any alignment); `false`
 /// when `out` is NULL.
-pub(crate) fn write<T: Copy>(out: *mut c_void, value: T) -> bool {
+///
+/// # Safety
+/// `out` is NULL or points at writable storage of `T`'s C type (of at
+/// least `size_of::<T>()` bytes, any alignment).
+pub(crate) unsafe fn write<T: Copy>(out: *mut c_void, value: T) -> bool {
     if out.is_null() {
         return false;
     }
-    // SAFETY: the C contract of the calling export says `out` points at
-    // writable storage of the attribute's C type, which `T` mirrors; the
+    // SAFETY: non-NULL, and the caller promises storage of `T`'s size; the
     // write is unaligned because C does not promise Rust's alignment.
     unsafe { out.cast::<T>().write_unaligned(value) };
     true
 }
 
 /// Copies `bytes` to the C buffer `out`; `false` when `out` is NULL.
-pub(crate) fn write_bytes(out: *mut c_void, bytes: &[u8]) -> bool {
+///
+/// # Safety
+/// `out` is NULL or points at `bytes.len()` writable bytes.
+pub(crate) unsafe fn write_bytes(out: *mut c_void, bytes: &[u8]) -> bool {
     if out.is_null() {
         return false;
     }
-    // SAFETY: the C contract of the calling export says `out` has room for
-    // the attribute (callers size `bytes` to the documented length), and a
+    // SAFETY: non-NULL with room for `bytes` (the caller's promise); a
     // caller's buffer cannot overlap the library's own `bytes`.
     unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), out.cast::<u8>(), bytes.len()) };
     true
@@ -59,44 +82,52 @@ pub(crate) fn write_bytes(out: *mut c_void, bytes: &[u8]) -> bool {
 
 /// A copy of `len` bytes of C memory at `src`; `None` when `src` is NULL
 /// and `len` is not zero.
-pub(crate) fn read_bytes(src: *const c_void, len: usize) -> Option<Vec<u8>> {
+///
+/// # Safety
+/// `src` is NULL or holds `len` readable bytes until this returns.
+pub(crate) unsafe fn read_bytes(src: *const c_void, len: usize) -> Option<Vec<u8>> {
     if len == 0 {
         return Some(Vec::new());
     }
     if src.is_null() {
         return None;
     }
-    // SAFETY: the C contract of the calling export says `src` holds `len`
-    // readable bytes for the duration of the call; they are copied out
-    // before it returns.
+    // SAFETY: non-NULL and `len` readable bytes (the caller's promise);
+    // they are copied out before returning.
     Some(unsafe { std::slice::from_raw_parts(src.cast::<u8>(), len) }.to_vec())
 }
 
 /// A copy of the C array `src[0..count]`; `None` when `src` is NULL and
 /// `count` is not zero.
-pub(crate) fn read_array<T: Copy>(src: *const T, count: usize) -> Option<Vec<T>> {
+///
+/// # Safety
+/// `src` is NULL or points at `count` initialized elements of `T`'s C type.
+pub(crate) unsafe fn read_array<T: Copy>(src: *const T, count: usize) -> Option<Vec<T>> {
     if count == 0 {
         return Some(Vec::new());
     }
     if src.is_null() {
         return None;
     }
-    // SAFETY: the C contract says `src` points at `count` initialized
-    // elements of `T`'s C type; each is read unaligned and copied.
     Some(
         (0..count)
+            // SAFETY: `i < count` elements the caller promises; each is
+            // read unaligned and copied.
             .map(|i| unsafe { src.add(i).read_unaligned() })
             .collect(),
     )
 }
 
 /// The NUL-terminated C string at `text` (lossy UTF-8); `None` for NULL.
-pub(crate) fn read_c_str(text: *const c_char) -> Option<String> {
+///
+/// # Safety
+/// `text` is NULL or a NUL-terminated string valid until this returns.
+pub(crate) unsafe fn read_c_str(text: *const c_char) -> Option<String> {
     if text.is_null() {
         return None;
     }
-    // SAFETY: the C contract says `text` is NUL-terminated and stays
-    // valid for the call; it is copied into an owned string.
+    // SAFETY: non-NULL and NUL-terminated (the caller's promise); copied
+    // into an owned string.
     Some(
         unsafe { CStr::from_ptr(text) }
             .to_string_lossy()
@@ -134,20 +165,26 @@ pub(crate) fn host_free(address: usize, size: usize) {
 
 /// Copies `len` bytes between host addresses the client handed to a copy
 /// (they may overlap, as `memmove` allows).
-pub(crate) fn host_copy(dst: usize, src: usize, len: usize) {
+///
+/// # Safety
+/// Both ranges are `len` bytes of the client's host memory, `src` readable
+/// and `dst` writable, live until this returns.
+pub(crate) unsafe fn host_copy(dst: usize, src: usize, len: usize) {
     if len == 0 {
         return;
     }
-    // SAFETY: the copy's C contract says both ranges are `len` bytes of the
-    // client's host memory, live until the copy completes in stream order.
+    // SAFETY: the caller's promise (both ranges live host memory).
     unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, len) };
 }
 
 /// Runs a client's host function with its user data.
-pub(crate) fn call_host_fn(function: HostFn, data: usize) {
+///
+/// # Safety
+/// `function` is `None` or a host function taking `data`, callable from
+/// this thread (`hipLaunchHostFunc`'s contract).
+pub(crate) unsafe fn call_host_fn(function: HostFn, data: usize) {
     if let Some(function) = function {
-        // SAFETY: `hipLaunchHostFunc`'s contract: `function` is a valid
-        // host function taking `data`, callable from another thread.
+        // SAFETY: the caller's promise.
         unsafe { function(data as *mut c_void) };
     }
 }

@@ -181,7 +181,9 @@ impl Stream {
                     q = self.changed.wait(q).unwrap_or_else(|p| p.into_inner());
                 }
             };
-            let result = execute(op);
+            // SAFETY: queued by `enqueue`, whose caller promised the op's
+            // memory and host function stay valid until it runs.
+            let result = unsafe { execute(op) };
             let mut q = lock(&self.queue);
             if let Err(code) = result {
                 q.error.get_or_insert(code);
@@ -201,7 +203,13 @@ impl Stream {
 }
 
 /// Runs one operation now (on a stream's worker, or inline for the null stream).
-pub(crate) fn execute(op: Op) -> Result<(), HipCode> {
+///
+/// # Safety
+/// The op's host places are live host memory of their length and its host
+/// function is callable with its data: the contract of the call that
+/// queued it (every op is queued through `hip_runtime`'s `enqueue`, whose
+/// callers promise this).
+pub(crate) unsafe fn execute(op: Op) -> Result<(), HipCode> {
     let Some(node) = node() else {
         return Err(HipCode::INVALID_VALUE);
     };
@@ -209,17 +217,21 @@ pub(crate) fn execute(op: Op) -> Result<(), HipCode> {
     match op {
         Op::Copy { dst, src, len } => match (dst, src) {
             (Place::Host(d), Place::Host(s)) => {
-                ptr::host_copy(d, s, len);
+                // SAFETY: both host places, the caller's promise for `op`.
+                unsafe { ptr::host_copy(d, s, len) };
                 Ok(())
             }
             (Place::Device(d), Place::Host(s)) => {
-                let bytes = ptr::read_bytes(s as *const _, len).ok_or(HipCode::INVALID_VALUE)?;
+                // SAFETY: a host place of `len` bytes, the caller's promise.
+                let bytes =
+                    unsafe { ptr::read_bytes(s as *const _, len) }.ok_or(HipCode::INVALID_VALUE)?;
                 sim.hip_write(d, &bytes)
             }
             (Place::Host(d), Place::Device(s)) => {
                 let mut bytes = vec![0u8; len];
                 sim.hip_read(s, &mut bytes)?;
-                ptr::write_bytes(d as *mut _, &bytes)
+                // SAFETY: a host place of `bytes.len()` bytes, the caller's promise.
+                unsafe { ptr::write_bytes(d as *mut _, &bytes) }
                     .then_some(())
                     .ok_or(HipCode::INVALID_VALUE)
             }
@@ -242,13 +254,15 @@ pub(crate) fn execute(op: Op) -> Result<(), HipCode> {
                     .cycle()
                     .take(pattern.len().saturating_mul(count))
                     .collect();
-                ptr::write_bytes(d as *mut _, &bytes)
+                // SAFETY: a host place of `bytes.len()` bytes, the caller's promise.
+                unsafe { ptr::write_bytes(d as *mut _, &bytes) }
                     .then_some(())
                     .ok_or(HipCode::INVALID_VALUE)
             }
         },
         Op::HostFn { function, data } => {
-            ptr::call_host_fn(function, data);
+            // SAFETY: the host function and data, the caller's promise.
+            unsafe { ptr::call_host_fn(function, data) };
             Ok(())
         }
         Op::Record(event, generation) => {

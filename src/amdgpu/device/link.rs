@@ -130,7 +130,7 @@ pub fn physical_link(path: &PeerMemoryPath) -> Result<PhysicalLink> {
     let mut min_bandwidth = 0u32;
     let (mut coherent, mut atomic32, mut atomic64) = (true, true, true);
     for hop in &path.hops {
-        link_class = link_class.max(hop_link_class(hop.link_type));
+        link_class = link_class.max(hop_link_class(hop.link_type()));
         numa_distance = numa_distance.max(scale_hop_numa_distance(hop.numa_distance));
         if hop.max_bandwidth != 0 && (min_bandwidth == 0 || hop.max_bandwidth < min_bandwidth) {
             min_bandwidth = hop.max_bandwidth;
@@ -229,7 +229,7 @@ mod tests {
             atomic_support_32bit: true,
             atomic_support_64bit: true,
             coherent_support: true,
-            link_type,
+            link_type: link_type.raw(),
             numa_distance,
         }
     }

@@ -23,7 +23,7 @@ use std::num::NonZeroU64;
 use std::sync::Arc;
 
 use crate::backend::{
-    Agent, CallResultExt, DeviceType, GlobalFlags, Hsa, HsaStatus, MemoryPool, Segment,
+    Agent, CallResultExt, DeviceType, GlobalFlags, Hsa, HsaExt, HsaStatus, MemoryPool, Segment,
 };
 use crate::device::{FrontierTracker, HalDevice, TopologyInfo, TopologySlot};
 use crate::group::{DeviceGroup, DeviceGroupBuilder};

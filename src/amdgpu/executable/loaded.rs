@@ -10,7 +10,7 @@ use crate::amdgpu::kernarg::{DEVICE_KERNEL_ARGS_SIZE, KernelArgs};
 use crate::amdgpu::profile::Hash128;
 use crate::amdgpu::queue_affinity::{QUEUE_AFFINITY_ANY, QueueAffinity, QueueAffinityDomain};
 use crate::backend::{
-    Agent, CallResultExt, DevicePtr, Executable as HsaExecutable, Hsa, SymbolKind,
+    Agent, CallResultExt, DevicePtr, Executable as HsaExecutable, Hsa, HsaExt, SymbolKind,
 };
 use crate::status::Result;
 

@@ -18,8 +18,8 @@ use crate::amdgpu::kernarg::{DISPATCH_SETUP_3D, KernelArgs};
 use crate::amdgpu::profile::{self, CodeObjectLoad, FunctionDescription, ProfileRegistry};
 use crate::amdgpu::queue_affinity::{PhysicalDeviceSet, QueueAffinity};
 use crate::backend::{
-    Agent, CallResultExt, Executable as HsaExecutable, Hsa, MEMORY_POOL_STANDARD_FLAG, Profile,
-    RoundingMode,
+    Agent, CallResultExt, Executable as HsaExecutable, Hsa, HsaExt, MEMORY_POOL_STANDARD_FLAG,
+    Profile, RoundingMode,
 };
 use crate::codeobj::elf::target_id_from_elf;
 use crate::status::{Result, ResultExt, Status};

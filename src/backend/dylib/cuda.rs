@@ -20,13 +20,13 @@ use std::ffi::{CStr, c_char, c_void};
 use std::sync::Mutex;
 
 use super::hip::{buffer_to_string, name_buffer_len};
-use super::hip_ffi::{
-    hipDeviceProp_tR0000, hipError_t, hipErrorInvalidValue, hipErrorNoDevice, hipErrorUnknown,
-    hipSuccess,
-};
 use super::library::{CUDA, DynamicLibrary};
 use super::symbols::symbol_table;
 use crate::status::Result;
+use amdgpu_sys::hip_error::{
+    hipError_t, hipErrorInvalidValue, hipErrorNoDevice, hipErrorUnknown, hipSuccess,
+};
+use amdgpu_sys::hip_types::hipDeviceProp_tR0000;
 
 /// `CUresult`.
 pub type CUresult = i32;
@@ -285,7 +285,7 @@ impl CudaHip {
     /// AMD-only fields stay zero, as on HIP's NVIDIA platform).
     pub fn get_device_properties(&self, ordinal: i32) -> HipCall<Box<hipDeviceProp_tR0000>> {
         let device = self.device_get(ordinal)?;
-        let mut props = Box::new(hipDeviceProp_tR0000::zeroed());
+        let mut props = Box::new(hipDeviceProp_tR0000::default());
         let name = self.device_get_name(device, 256)?;
         for (slot, byte) in props.name.iter_mut().zip(name.bytes().take(255)) {
             *slot = byte as c_char;

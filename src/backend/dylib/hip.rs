@@ -3,7 +3,9 @@
 
 use std::ffi::{CStr, c_char, c_void};
 
-use super::hip_ffi::*;
+use amdgpu_sys::hip_error::*;
+use amdgpu_sys::hip_types::*;
+
 use super::library::{DynamicLibrary, HIP};
 use super::symbols::symbol_table;
 use crate::status::Result;
@@ -82,6 +84,16 @@ fn static_c_string(text: *const c_char) -> Option<String> {
             .to_string_lossy()
             .into_owned(),
     )
+}
+
+/// A NUL-terminated `char[N]` field as text (lossy; stops at the first NUL).
+pub fn c_chars_to_string(chars: &[c_char]) -> String {
+    let bytes: Vec<u8> = chars
+        .iter()
+        .take_while(|&&c| c != 0)
+        .map(|&c| c as u8)
+        .collect();
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// Reads a `char*` out-buffer filled by HIP or CUDA.
@@ -243,7 +255,7 @@ impl HipLibrary {
             .symbols
             .hipGetDeviceProperties
             .ok_or(hipErrorNotSupported)?;
-        let mut props = Box::new(hipDeviceProp_tR0000::zeroed());
+        let mut props = Box::new(hipDeviceProp_tR0000::default());
         // SAFETY: `props` is a full 792-byte `hipDeviceProp_tR0000`, the
         // struct the exported `hipGetDeviceProperties` symbol fills on HIP 5
         // and (for compatibility) HIP 6.

@@ -3,7 +3,10 @@
 
 use super::cuda::CudaHip;
 use super::hip::HipLibrary;
-use super::hip_ffi::{c_chars_to_string, hipDeviceProp_tR0000, hipError_t};
+use amdgpu_sys::hip_error::hipError_t;
+use amdgpu_sys::hip_types::hipDeviceProp_tR0000;
+
+use super::hip::c_chars_to_string;
 use super::nccl::NcclLibrary;
 use crate::backend::{
     Ccl, CclError, Hip, HipDevice, HipDeviceAttribute, HipDeviceProps, HipError, HipP2pAttribute,

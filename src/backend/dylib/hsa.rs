@@ -1,19 +1,23 @@
 //! `libhsa-runtime64` through its symbol table: one safe, thin method per C
-//! call or info attribute, failures as the raw `hsa_status_t`.
+//! call, failures as the raw `hsa_status_t` (the `*_get_info` calls are in
+//! [`super::hsa_info`]); its types and values are `amdgpu-sys`'s.
 //!
 //! Memory safety the C API cannot give is kept here:
 //! - code-object readers keep their own copy of the bytes until destroyed
 //!   (the runtime reads them lazily);
 //! - host↔device copies are accepted only inside allocations this library
 //!   made, so a stray address is `INVALID_ARGUMENT`, never a wild write;
-//! - string attributes are read into buffers of the documented size, and
-//!   variable-length ones are bounded by named limits.
+//! - an info answer is written only into a buffer that holds it (see
+//!   [`super::hsa_info`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::{CString, c_char, c_void};
 use std::sync::Mutex;
 
-use super::hsa_ffi::*;
+use amdgpu_sys::hsa_info::SystemInfo;
+use amdgpu_sys::hsa_status::*;
+use amdgpu_sys::hsa_types::*;
+
 use super::library::{DynamicLibrary, HSA};
 use super::symbols::symbol_table;
 use crate::status::Result;
@@ -21,10 +25,6 @@ use crate::status::Result;
 /// Most agents, ISAs per agent or pools per agent collected from one
 /// iteration (beyond it the iteration fails with `HSA_STATUS_ERROR`).
 pub const MAX_ITERATED_ITEMS: usize = 4096;
-/// Longest ISA or symbol name read (bytes, NUL included).
-pub const MAX_NAME_LENGTH: u32 = 4096;
-/// Most link hops read for one agent–pool pair.
-pub const MAX_LINK_HOPS: u32 = 64;
 
 symbol_table! {
     /// HSA entry points (`hsa.h`, `hsa_ext_amd.h`). The `checked` group is the
@@ -90,7 +90,7 @@ symbol_table! {
 /// Raw outcome of an HSA call.
 pub type HsaCall<T> = std::result::Result<T, hsa_status_t>;
 
-fn check(status: hsa_status_t) -> HsaCall<()> {
+pub(super) fn check(status: hsa_status_t) -> HsaCall<()> {
     if status == HSA_STATUS_SUCCESS {
         Ok(())
     } else {
@@ -123,15 +123,9 @@ extern "C" fn collect_loaded(
     collect::<hsa_loaded_code_object_t>(loaded, data)
 }
 
-/// Reads a NUL-terminated `char[N]` attribute buffer as text.
-fn c_buffer_to_string(buffer: &[u8]) -> String {
-    let end = buffer.iter().position(|&b| b == 0).unwrap_or(buffer.len());
-    String::from_utf8_lossy(buffer.get(..end).unwrap_or_default()).into_owned()
-}
-
 /// The HSA runtime, loaded and resolved.
 pub struct HsaLibrary {
-    symbols: HsaSymbols,
+    pub(super) symbols: HsaSymbols,
     loader: Mutex<Option<hsa_ven_amd_loader_1_03_pfn_t>>,
     readers: Mutex<HashMap<u64, Box<[u8]>>>,
     allocations: Mutex<BTreeMap<u64, usize>>,
@@ -207,14 +201,14 @@ impl HsaLibrary {
         // SAFETY: both attributes are `uint16_t`; the out-pointers are valid.
         check(unsafe {
             (self.symbols.hsa_system_get_info)(
-                HSA_SYSTEM_INFO_VERSION_MAJOR,
+                SystemInfo::VersionMajor.raw(),
                 (&raw mut major).cast(),
             )
         })?;
         // SAFETY: as above.
         check(unsafe {
             (self.symbols.hsa_system_get_info)(
-                HSA_SYSTEM_INFO_VERSION_MINOR,
+                SystemInfo::VersionMinor.raw(),
                 (&raw mut minor).cast(),
             )
         })?;
@@ -261,239 +255,6 @@ impl HsaLibrary {
             )
         })?;
         Ok(collector.items)
-    }
-
-    /// `hsa_agent_get_info` for a scalar attribute of type `T`.
-    ///
-    /// # Safety
-    /// `T` must be the attribute's documented C type (`value` is its initial contents).
-    unsafe fn agent_info<T: Copy>(
-        &self,
-        agent: hsa_agent_t,
-        attribute: u32,
-        mut value: T,
-    ) -> HsaCall<T> {
-        // SAFETY: the caller guarantees `T` is the attribute's type, so the
-        // runtime writes exactly `size_of::<T>()` bytes into `value`.
-        check(unsafe {
-            (self.symbols.hsa_agent_get_info)(agent, attribute, (&raw mut value).cast())
-        })?;
-        Ok(value)
-    }
-
-    /// `hsa_agent_get_info` for a `uint32_t` (or 32-bit enum) attribute.
-    pub fn agent_info_u32(&self, agent: hsa_agent_t, attribute: u32) -> HsaCall<u32> {
-        match attribute {
-            agent_info::PROFILE
-            | agent_info::DEFAULT_FLOAT_ROUNDING_MODE
-            | agent_info::WAVEFRONT_SIZE
-            | agent_info::QUEUES_MAX
-            | agent_info::NODE
-            | agent_info::DEVICE
-            | agent_info::AMD_CHIP_ID
-            | agent_info::AMD_COMPUTE_UNIT_COUNT
-            | agent_info::AMD_BDFID
-            | agent_info::AMD_DOMAIN
-            | agent_info::AMD_DRIVER_UID => {
-                // SAFETY: every attribute matched above is a `uint32_t` or a
-                // C enum (4 bytes) per `hsa.h` / `hsa_ext_amd.h`.
-                unsafe { self.agent_info(agent, attribute, 0u32) }
-            }
-            _ => Err(HSA_STATUS_ERROR_INVALID_ARGUMENT),
-        }
-    }
-
-    /// `HSA_AMD_AGENT_INFO_NEAREST_CPU` (an `hsa_agent_t`).
-    pub fn agent_nearest_cpu(&self, agent: hsa_agent_t) -> HsaCall<hsa_agent_t> {
-        // SAFETY: the attribute is an `hsa_agent_t` (8 bytes).
-        unsafe { self.agent_info(agent, agent_info::AMD_NEAREST_CPU, hsa_agent_t::default()) }
-    }
-
-    /// `hsa_agent_get_info` for a `char[N]` attribute (`N` = 64 for names, 21 for the UUID).
-    pub fn agent_info_string(&self, agent: hsa_agent_t, attribute: u32) -> HsaCall<String> {
-        match attribute {
-            agent_info::NAME | agent_info::VENDOR_NAME | agent_info::AMD_PRODUCT_NAME => {
-                // SAFETY: these attributes are `char[64]` per the headers.
-                let buffer = unsafe { self.agent_info(agent, attribute, [0u8; 64])? };
-                Ok(c_buffer_to_string(&buffer))
-            }
-            agent_info::AMD_UUID => {
-                // SAFETY: `HSA_AMD_AGENT_INFO_UUID` is at most `char[21]`;
-                // the buffer is larger so a longer body cannot overrun it.
-                let buffer = unsafe { self.agent_info(agent, attribute, [0u8; 64])? };
-                Ok(c_buffer_to_string(&buffer))
-            }
-            _ => Err(HSA_STATUS_ERROR_INVALID_ARGUMENT),
-        }
-    }
-
-    /// `hsa_isa_get_info_alt` for a `uint32_t` attribute.
-    pub fn isa_info_u32(&self, isa: hsa_isa_t, attribute: u32) -> HsaCall<u32> {
-        if !matches!(
-            attribute,
-            isa_info::NAME_LENGTH | isa_info::WORKGROUP_MAX_SIZE
-        ) {
-            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
-        }
-        let mut value = 0u32;
-        // SAFETY: both attributes are `uint32_t`.
-        check(unsafe {
-            (self.symbols.hsa_isa_get_info_alt)(isa, attribute, (&raw mut value).cast())
-        })?;
-        Ok(value)
-    }
-
-    /// `HSA_ISA_INFO_WORKGROUP_MAX_DIM` (`uint16_t[3]`).
-    pub fn isa_workgroup_max_dim(&self, isa: hsa_isa_t) -> HsaCall<[u16; 3]> {
-        let mut value = [0u16; 3];
-        // SAFETY: the attribute is `uint16_t[3]`.
-        check(unsafe {
-            (self.symbols.hsa_isa_get_info_alt)(
-                isa,
-                isa_info::WORKGROUP_MAX_DIM,
-                (&raw mut value).cast(),
-            )
-        })?;
-        Ok(value)
-    }
-
-    /// `HSA_ISA_INFO_NAME`, sized by `HSA_ISA_INFO_NAME_LENGTH`.
-    pub fn isa_name(&self, isa: hsa_isa_t) -> HsaCall<String> {
-        let length = self.isa_info_u32(isa, isa_info::NAME_LENGTH)?;
-        if length > MAX_NAME_LENGTH {
-            return Err(HSA_STATUS_ERROR);
-        }
-        // One spare byte: the length includes the NUL, but do not rely on it.
-        let mut buffer = vec![0u8; length as usize + 1];
-        // SAFETY: the runtime writes `length` bytes; the buffer holds more.
-        check(unsafe {
-            (self.symbols.hsa_isa_get_info_alt)(isa, isa_info::NAME, buffer.as_mut_ptr().cast())
-        })?;
-        Ok(c_buffer_to_string(&buffer))
-    }
-
-    /// `hsa_amd_memory_pool_get_info` for a `uint32_t`/enum attribute.
-    pub fn pool_info_u32(&self, pool: hsa_amd_memory_pool_t, attribute: u32) -> HsaCall<u32> {
-        if !matches!(attribute, pool_info::SEGMENT | pool_info::GLOBAL_FLAGS) {
-            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
-        }
-        let mut value = 0u32;
-        // SAFETY: `SEGMENT` is an enum and `GLOBAL_FLAGS` a `uint32_t`.
-        check(unsafe {
-            (self.symbols.hsa_amd_memory_pool_get_info)(pool, attribute, (&raw mut value).cast())
-        })?;
-        Ok(value)
-    }
-
-    /// `hsa_amd_memory_pool_get_info` for a `size_t` attribute.
-    pub fn pool_info_size(&self, pool: hsa_amd_memory_pool_t, attribute: u32) -> HsaCall<u64> {
-        if !matches!(
-            attribute,
-            pool_info::SIZE
-                | pool_info::RUNTIME_ALLOC_GRANULE
-                | pool_info::RUNTIME_ALLOC_ALIGNMENT
-                | pool_info::ALLOC_MAX_SIZE
-        ) {
-            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
-        }
-        let mut value = 0usize;
-        // SAFETY: the attributes matched are `size_t`.
-        check(unsafe {
-            (self.symbols.hsa_amd_memory_pool_get_info)(pool, attribute, (&raw mut value).cast())
-        })?;
-        Ok(value as u64)
-    }
-
-    /// `hsa_amd_memory_pool_get_info` for a `bool` attribute.
-    pub fn pool_info_bool(&self, pool: hsa_amd_memory_pool_t, attribute: u32) -> HsaCall<bool> {
-        if !matches!(
-            attribute,
-            pool_info::RUNTIME_ALLOC_ALLOWED | pool_info::ACCESSIBLE_BY_ALL
-        ) {
-            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
-        }
-        // Read as a byte: C's `bool` is one byte, and any nonzero is true.
-        let mut value = 0u8;
-        // SAFETY: the attributes matched are C `bool` (1 byte).
-        check(unsafe {
-            (self.symbols.hsa_amd_memory_pool_get_info)(pool, attribute, (&raw mut value).cast())
-        })?;
-        Ok(value != 0)
-    }
-
-    /// `hsa_amd_agent_memory_pool_get_info` for `ACCESS` or `NUM_LINK_HOPS`.
-    pub fn agent_pool_info_u32(
-        &self,
-        agent: hsa_agent_t,
-        pool: hsa_amd_memory_pool_t,
-        attribute: u32,
-    ) -> HsaCall<u32> {
-        if !matches!(
-            attribute,
-            agent_pool_info::ACCESS | agent_pool_info::NUM_LINK_HOPS
-        ) {
-            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
-        }
-        let mut value = 0u32;
-        // SAFETY: `ACCESS` is an enum and `NUM_LINK_HOPS` a `uint32_t`.
-        check(unsafe {
-            (self.symbols.hsa_amd_agent_memory_pool_get_info)(
-                agent,
-                pool,
-                attribute,
-                (&raw mut value).cast(),
-            )
-        })?;
-        Ok(value)
-    }
-
-    /// `HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO`: one entry per hop.
-    pub fn agent_pool_link_info(
-        &self,
-        agent: hsa_agent_t,
-        pool: hsa_amd_memory_pool_t,
-    ) -> HsaCall<Vec<hsa_amd_memory_pool_link_info_t>> {
-        let hops = self.agent_pool_info_u32(agent, pool, agent_pool_info::NUM_LINK_HOPS)?;
-        if hops == 0 {
-            return Ok(Vec::new());
-        }
-        if hops > MAX_LINK_HOPS {
-            return Err(HSA_STATUS_ERROR);
-        }
-        let hops = hops as usize;
-        let mut buffer = vec![0u8; hops * LINK_INFO_RESERVED_STRIDE];
-        // SAFETY: the runtime writes `hops` structs of its own size, which is
-        // 28 bytes on every ROCm since 3.x and is reserved at 64 bytes each.
-        check(unsafe {
-            (self.symbols.hsa_amd_agent_memory_pool_get_info)(
-                agent,
-                pool,
-                agent_pool_info::LINK_INFO,
-                buffer.as_mut_ptr().cast(),
-            )
-        })?;
-        let stride = size_of::<hsa_amd_memory_pool_link_info_t>();
-        let mut out = Vec::with_capacity(hops);
-        for hop in buffer.chunks_exact(stride).take(hops) {
-            let word = |at: usize| {
-                hop.get(at..)
-                    .and_then(<[u8]>::first_chunk::<4>)
-                    .map_or(0, |b| u32::from_ne_bytes(*b))
-            };
-            let flag = |at: usize| hop.get(at).is_some_and(|&b| b != 0);
-            out.push(hsa_amd_memory_pool_link_info_t {
-                min_latency: word(0),
-                max_latency: word(4),
-                min_bandwidth: word(8),
-                max_bandwidth: word(12),
-                atomic_support_32bit: flag(16),
-                atomic_support_64bit: flag(17),
-                coherent_support: flag(18),
-                link_type: word(20),
-                numa_distance: word(24),
-            });
-        }
-        Ok(out)
     }
 
     /// `hsa_amd_memory_pool_allocate`; the allocation is remembered so later
@@ -703,71 +464,6 @@ impl HsaLibrary {
         Ok(symbol)
     }
 
-    /// `hsa_executable_symbol_get_info` for a 32-bit attribute.
-    pub fn symbol_info_u32(&self, symbol: hsa_executable_symbol_t, attribute: u32) -> HsaCall<u32> {
-        if !matches!(
-            attribute,
-            symbol_info::TYPE
-                | symbol_info::NAME_LENGTH
-                | symbol_info::VARIABLE_SIZE
-                | symbol_info::KERNARG_SEGMENT_SIZE
-                | symbol_info::KERNARG_SEGMENT_ALIGNMENT
-                | symbol_info::GROUP_SEGMENT_SIZE
-                | symbol_info::PRIVATE_SEGMENT_SIZE
-        ) {
-            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
-        }
-        let mut value = 0u32;
-        // SAFETY: the attributes matched are `uint32_t` or a C enum.
-        check(unsafe {
-            (self.symbols.hsa_executable_symbol_get_info)(
-                symbol,
-                attribute,
-                (&raw mut value).cast(),
-            )
-        })?;
-        Ok(value)
-    }
-
-    /// `hsa_executable_symbol_get_info` for a 64-bit attribute
-    /// (`KERNEL_OBJECT`, `VARIABLE_ADDRESS`, or `AGENT`'s handle).
-    pub fn symbol_info_u64(&self, symbol: hsa_executable_symbol_t, attribute: u32) -> HsaCall<u64> {
-        if !matches!(
-            attribute,
-            symbol_info::KERNEL_OBJECT | symbol_info::VARIABLE_ADDRESS | symbol_info::AGENT
-        ) {
-            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
-        }
-        let mut value = 0u64;
-        // SAFETY: the attributes matched are `uint64_t` or `hsa_agent_t` (8 bytes).
-        check(unsafe {
-            (self.symbols.hsa_executable_symbol_get_info)(
-                symbol,
-                attribute,
-                (&raw mut value).cast(),
-            )
-        })?;
-        Ok(value)
-    }
-
-    /// `HSA_EXECUTABLE_SYMBOL_INFO_NAME`, sized by `NAME_LENGTH` (no NUL).
-    pub fn symbol_name(&self, symbol: hsa_executable_symbol_t) -> HsaCall<String> {
-        let length = self.symbol_info_u32(symbol, symbol_info::NAME_LENGTH)?;
-        if length > MAX_NAME_LENGTH {
-            return Err(HSA_STATUS_ERROR);
-        }
-        let mut buffer = vec![0u8; length as usize + 1];
-        // SAFETY: the runtime writes `length` bytes; the buffer holds one more.
-        check(unsafe {
-            (self.symbols.hsa_executable_symbol_get_info)(
-                symbol,
-                symbol_info::NAME,
-                buffer.as_mut_ptr().cast(),
-            )
-        })?;
-        Ok(c_buffer_to_string(&buffer))
-    }
-
     /// The AMD loader extension table, fetched once (after a successful
     /// `hsa_init`) at the length of the minor version the runtime reports.
     pub fn loader(&self) -> HsaCall<hsa_ven_amd_loader_1_03_pfn_t> {
@@ -820,32 +516,13 @@ impl HsaLibrary {
         let mut collector = Collector::<hsa_loaded_code_object_t> { items: Vec::new() };
         // SAFETY: the callback matches the table's declared signature and
         // `data` points at `collector`, alive for the call.
-        check(unsafe { iterate(executable, collect_loaded, (&raw mut collector).cast()) })?;
+        check(unsafe {
+            iterate(
+                executable,
+                Some(collect_loaded),
+                (&raw mut collector).cast(),
+            )
+        })?;
         Ok(collector.items)
-    }
-
-    /// `hsa_ven_amd_loader_loaded_code_object_get_info` for a 64-bit attribute
-    /// (`AGENT`'s handle, `LOAD_BASE`, `LOAD_DELTA` bits, `LOAD_SIZE`).
-    pub fn loaded_code_object_info_u64(
-        &self,
-        loaded: hsa_loaded_code_object_t,
-        attribute: u32,
-    ) -> HsaCall<u64> {
-        use loaded_code_object_info as info;
-        if !matches!(
-            attribute,
-            info::AGENT | info::LOAD_BASE | info::LOAD_DELTA | info::LOAD_SIZE
-        ) {
-            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
-        }
-        let get_info = self
-            .loader()?
-            .loaded_code_object_get_info
-            .ok_or(HSA_STATUS_ERROR)?;
-        let mut value = 0u64;
-        // SAFETY: the attributes matched are 8 bytes (`hsa_agent_t`,
-        // `uint64_t`, `int64_t`).
-        check(unsafe { get_info(loaded, attribute, (&raw mut value).cast()) })?;
-        Ok(value)
     }
 }

@@ -6,27 +6,26 @@
 //!   system loader) and the `UNAVAILABLE` status listing every path tried.
 //! - `symbols`: the symbol-table macro (required / optional / checked
 //!   symbols, resolved once at load; every missing one named).
-//! - [`hsa_ffi`] / [`hsa`]: `libhsa-runtime64` — C types with compile-time
-//!   layout checks, and one safe method per call.
-//! - [`hip_ffi`] / [`hip`]: `libamdhip64` (HIP 5.x and 6.x sonames).
+//! - [`hsa`] / [`hsa_info`]: `libhsa-runtime64`, one safe method per C
+//!   call (the `*_get_info` calls in `hsa_info`, each answer written only
+//!   into a buffer that holds it); the C types are `amdgpu-sys`'s.
+//! - [`hip`]: `libamdhip64` (HIP 5.x and 6.x sonames).
 //! - [`cuda`]: HIP on NVIDIA — the same HIP calls answered by the CUDA driver
 //!   API (`libcuda.so.1`) the way HIP's NVIDIA platform maps them.
 //! - [`nccl`]: RCCL (`librccl.so`) or NCCL (`libnccl.so.2`) in the RCCL slot.
-//! - [`open`]: `--backend hsa|hip|cuda` → a [`crate::backend::Backend`];
-//!   [`no_hsa`]: the HSA half of a platform without HSA.
+//! - [`open`]: `--backend hsa|hip|cuda` → a [`crate::backend::Backend`]
+//!   (`cuda` without HSA).
 //! - `hsa_backend` / `hip_backend`: the [`crate::backend::Hsa`],
 //!   [`crate::backend::Hip`] and [`crate::backend::Ccl`] traits over them.
 
 pub mod cuda;
 pub mod hip;
 mod hip_backend;
-pub mod hip_ffi;
 pub mod hsa;
 mod hsa_backend;
-pub mod hsa_ffi;
+pub mod hsa_info;
 pub mod library;
 pub mod nccl;
-pub mod no_hsa;
 pub mod open;
 mod symbols;
 

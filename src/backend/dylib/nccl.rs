@@ -17,8 +17,7 @@ use super::symbols::symbol_table;
 use crate::backend::nccl_version::check_nccl_version;
 use crate::status::{Result, ResultExt};
 
-/// `ncclResult_t`.
-pub type ncclResult_t = i32;
+pub use amdgpu_sys::nccl::ncclResult_t;
 
 symbol_table! {
     /// The version entry point, resolved first.

@@ -4,7 +4,7 @@
 //!   (both are part of every ROCm install; `hip` lists devices through HIP,
 //!   `hsa` through HSA), RCCL when present;
 //! - `cuda`: HIP on NVIDIA over `libcuda.so.1`, NCCL in the RCCL slot, and
-//!   no HSA ([`NoHsa`]).
+//!   no HSA ([`Backend::without_hsa`]).
 //!
 //! Each library is found by the rules of [`super::library`] (environment
 //! variables `IREE_HAL_AMDGPU_LIBHSA_PATH`, `IREE_HIP_DYLIB_PATH`,
@@ -18,7 +18,6 @@ use super::hip::HipLibrary;
 use super::hsa::HsaLibrary;
 use super::library::{NCCL, RCCL};
 use super::nccl::NcclLibrary;
-use super::no_hsa::NoHsa;
 use crate::backend::Backend;
 use crate::status::{Result, ResultExt, Status};
 
@@ -44,7 +43,7 @@ pub fn open_backend(name: &str) -> Result<Backend> {
         }
         "cuda" => {
             let hip = CudaHip::load(&[]).annotate("opening backend 'cuda'")?;
-            let backend = Backend::new(name, HOST_MACHINE, Arc::new(NoHsa), Arc::new(hip));
+            let backend = Backend::without_hsa(name, HOST_MACHINE, Arc::new(hip));
             Ok(match NcclLibrary::load(&NCCL, &[]) {
                 Ok(nccl) => backend.with_ccl(Arc::new(nccl)),
                 Err(_) => backend,

@@ -1,4 +1,5 @@
-//! A scripted HSA node over `MockHsa` for executable tests and benches.
+//! A scripted HSA node over `MockHsa` (`tests/mocks`) for executable tests
+//! and benches.
 //!
 //! Every call passes a gate that names it (the C function), counts it, and
 //! fails it when an injection says so; the node tracks live readers,
@@ -11,11 +12,21 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use amdgpu_hal::amdgpu::agents::AgentTopology;
 use amdgpu_hal::backend::{
-    Agent, CodeObjectReader, DevicePtr, DeviceType, Executable, ExecutableSymbol, GlobalFlags,
-    HsaResult, HsaStatus, Isa, LoadedCodeObject, MemoryPool, MockHsa, Profile, RoundingMode,
-    Segment, SymbolKind,
+    Agent, AgentInfo, CodeObjectReader, DevicePtr, DeviceType, Executable, ExecutableSymbol,
+    ExecutableSymbolInfo, GlobalFlags, HsaResult, HsaStatus, Isa, IsaInfo, LoadedCodeObject,
+    LoadedCodeObjectInfo, MemoryPool, MemoryPoolInfo, Profile, RoundingMode, Segment, SymbolKind,
 };
+
 use amdgpu_hal::codeobj::metadata::CodeObjectMetadata;
+
+#[allow(unused_imports)] // each test binary uses some of them
+pub use crate::mocks::{MockHsa, answer, answer_cut, answer_text};
+
+/// A query the scripted node does not answer: the HAL should not ask it
+/// (as a mock without an expectation for it would fail).
+fn unexpected(what: impl std::fmt::Debug) -> ! {
+    panic!("the scripted node does not answer {what:?}")
+}
 
 /// How an injected failure behaves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -203,16 +214,19 @@ pub fn node(config: NodeConfig) -> (MockHsa, Node) {
         agents.extend((0..c.gpu_isas.len()).map(gpu));
         Ok(agents)
     });
-    gated!([n, c] expect_agent_device_type, "hsa_agent_get_info", |a| Ok(if a == Agent(1) {
-        DeviceType::Cpu
-    } else {
-        DeviceType::Gpu
-    }));
-    gated!([n, c] expect_agent_node, "hsa_agent_get_info", |a| Ok(0));
-    gated!([n, c] expect_agent_profile, "hsa_agent_get_info", |a| Ok(gpu_ordinal(a)
-        .and_then(|o| c.profiles.get(o).copied())
-        .unwrap_or(Profile::Full)));
-    gated!([n, c] expect_agent_default_float_rounding_mode, "hsa_agent_get_info", |a| Ok(RoundingMode::Near));
+    gated!([n, c] expect_agent_get_info, "hsa_agent_get_info", |a, attribute, out| match attribute {
+        AgentInfo::Device => answer(out, if a == Agent(1) {
+            DeviceType::Cpu
+        } else {
+            DeviceType::Gpu
+        }.raw()),
+        AgentInfo::Node => answer(out, 0u32),
+        AgentInfo::Profile => answer(out, gpu_ordinal(a)
+            .and_then(|o| c.profiles.get(o).copied())
+            .unwrap_or(Profile::Full).raw()),
+        AgentInfo::DefaultFloatRoundingMode => answer(out, RoundingMode::Near.raw()),
+        other => unexpected(other),
+    });
     gated!([n, c] expect_agent_iterate_isas, "hsa_agent_iterate_isas", |a| {
         let o = gpu_ordinal(a).ok_or(HsaStatus::ErrorInvalidAgent)?;
         if c.gpu_isas.get(o).is_some_and(|name| name.is_empty()) {
@@ -220,29 +234,31 @@ pub fn node(config: NodeConfig) -> (MockHsa, Node) {
         }
         Ok(vec![Isa(1000 + o as u64)])
     });
-    gated!([n, c] expect_isa_name_length, "hsa_isa_get_info_alt", |isa| {
-        let name = c.gpu_isas.get((isa.0 - 1000) as usize).ok_or(HsaStatus::ErrorInvalidIsa)?;
-        Ok(name.len() as u32 + 1)
+    gated!([n, c] expect_isa_get_info_alt, "hsa_isa_get_info_alt", |isa, attribute, out| {
+        let name = || c.gpu_isas.get((isa.0 - 1000) as usize).ok_or(HsaStatus::ErrorInvalidIsa);
+        match attribute {
+            IsaInfo::NameLength => answer(out, name()?.len() as u32 + 1),
+            IsaInfo::Name => answer_text(out, name()?),
+            IsaInfo::WorkgroupMaxSize => answer(out, 1024u32),
+            IsaInfo::WorkgroupMaxDim => answer(out, [1024u16; 3]),
+            other => unexpected(other),
+        }
     });
-    gated!([n, c] expect_isa_name, "hsa_isa_get_info_alt", |isa| c
-        .gpu_isas
-        .get((isa.0 - 1000) as usize)
-        .cloned()
-        .ok_or(HsaStatus::ErrorInvalidIsa));
-    gated!([n, c] expect_isa_workgroup_max_size, "hsa_isa_get_info_alt", |isa| Ok(1024));
-    gated!([n, c] expect_isa_workgroup_max_dim, "hsa_isa_get_info_alt", |isa| Ok([1024, 1024, 1024]));
 
     gated!([n, c] expect_agent_iterate_memory_pools, "hsa_amd_agent_iterate_memory_pools", |a| Ok(vec![
         MemoryPool(a.0 * 10),
         MemoryPool(a.0 * 10 + 1)
     ]));
-    gated!([n, c] expect_memory_pool_segment, "hsa_amd_memory_pool_get_info", |p| Ok(Segment::Global));
-    gated!([n, c] expect_memory_pool_alloc_allowed, "hsa_amd_memory_pool_get_info", |p| Ok(true));
-    gated!([n, c] expect_memory_pool_global_flags, "hsa_amd_memory_pool_get_info", |p| Ok(if p.0 % 10 == 0 {
-        GlobalFlags::FINE_GRAINED
-    } else {
-        GlobalFlags::COARSE_GRAINED
-    }));
+    gated!([n, c] expect_memory_pool_get_info, "hsa_amd_memory_pool_get_info", |p, attribute, out| match attribute {
+        MemoryPoolInfo::Segment => answer(out, Segment::Global.raw()),
+        MemoryPoolInfo::RuntimeAllocAllowed => answer(out, true),
+        MemoryPoolInfo::GlobalFlags => answer(out, if p.0 % 10 == 0 {
+            GlobalFlags::FINE_GRAINED
+        } else {
+            GlobalFlags::COARSE_GRAINED
+        }.bits()),
+        other => unexpected(other),
+    });
     gated!([n, c] expect_memory_pool_allocate, "hsa_amd_memory_pool_allocate", |pool, size, flags| {
         let ptr = n.handle() << 24;
         n.lock().allocations.insert(ptr, size);
@@ -353,29 +369,33 @@ pub fn node(config: NodeConfig) -> (MockHsa, Node) {
                 .ok_or(HsaStatus::ErrorInvalidExecutableSymbol)
         })
     }
-    gated!([n, c] expect_symbol_kind, "hsa_executable_symbol_get_info", |s| with_symbol(n, s, |st, name, _| Ok(
-        if st.kernels.contains_key(name) {
-            SymbolKind::Kernel
-        } else {
-            SymbolKind::Variable
-        }
-    )));
-    gated!([n, c] expect_symbol_kernel_object, "hsa_executable_symbol_get_info", |s| with_symbol(n, s, |_, _, agent| Ok(
-        (agent.0 << 32) | (s.0 * 64 + 0x1000)
-    )));
-    gated!([n, c] expect_symbol_kernarg_segment_size, "hsa_executable_symbol_get_info", |s| kernel(n, s, |k| k.kernarg_size));
-    gated!([n, c] expect_symbol_kernarg_segment_alignment, "hsa_executable_symbol_get_info", |s| kernel(n, s, |k| k.kernarg_align));
-    gated!([n, c] expect_symbol_group_segment_size, "hsa_executable_symbol_get_info", |s| kernel(n, s, |k| k.group));
-    gated!([n, c] expect_symbol_private_segment_size, "hsa_executable_symbol_get_info", |s| kernel(n, s, |k| k.private));
-    gated!([n, c] expect_symbol_variable_address, "hsa_executable_symbol_get_info", |s| with_symbol(n, s, |_, _, agent| Ok(
-        (agent.0 << 32) | 0x8000_0000 | (s.0 * 16)
-    )));
-    gated!([n, c] expect_symbol_variable_size, "hsa_executable_symbol_get_info", |s| with_symbol(n, s, |_, name, _| c
-        .variables
-        .iter()
-        .find(|(v, _)| v == name)
-        .map(|(_, size)| *size)
-        .ok_or(HsaStatus::ErrorInvalidExecutableSymbol)));
+    gated!([n, c] expect_executable_symbol_get_info, "hsa_executable_symbol_get_info", |s, attribute, out| match attribute {
+        ExecutableSymbolInfo::Type => answer(out, with_symbol(n, s, |st, name, _| Ok(
+            if st.kernels.contains_key(name) {
+                SymbolKind::Kernel
+            } else {
+                SymbolKind::Variable
+            }
+            .raw()
+        ))?),
+        ExecutableSymbolInfo::KernelObject => answer(out, with_symbol(n, s, |_, _, agent| Ok(
+            (agent.0 << 32) | (s.0 * 64 + 0x1000)
+        ))?),
+        ExecutableSymbolInfo::KernargSegmentSize => answer(out, kernel(n, s, |k| k.kernarg_size)?),
+        ExecutableSymbolInfo::KernargSegmentAlignment => answer(out, kernel(n, s, |k| k.kernarg_align)?),
+        ExecutableSymbolInfo::GroupSegmentSize => answer(out, kernel(n, s, |k| k.group)?),
+        ExecutableSymbolInfo::PrivateSegmentSize => answer(out, kernel(n, s, |k| k.private)?),
+        ExecutableSymbolInfo::VariableAddress => answer(out, with_symbol(n, s, |_, _, agent| Ok(
+            (agent.0 << 32) | 0x8000_0000 | (s.0 * 16)
+        ))?),
+        ExecutableSymbolInfo::VariableSize => answer(out, with_symbol(n, s, |_, name, _| c
+            .variables
+            .iter()
+            .find(|(v, _)| v == name)
+            .map(|(_, size)| *size)
+            .ok_or(HsaStatus::ErrorInvalidExecutableSymbol))?),
+        other => unexpected(other),
+    });
 
     gated!([n, c] expect_executable_iterate_loaded_code_objects, "hsa_ven_amd_loader_executable_iterate_loaded_code_objects", |e| {
         let s = n.lock();
@@ -383,14 +403,17 @@ pub fn node(config: NodeConfig) -> (MockHsa, Node) {
         lcos.sort_unstable();
         Ok(lcos.into_iter().map(LoadedCodeObject).collect())
     });
-    gated!([n, c] expect_loaded_code_object_agent, "hsa_ven_amd_loader_loaded_code_object_get_info", |l| n
-        .lock()
-        .loaded
-        .get(&l.0)
-        .map(|(_, a)| *a)
-        .ok_or(HsaStatus::ErrorInvalidArgument));
-    gated!([n, c] expect_loaded_code_object_load_delta, "hsa_ven_amd_loader_loaded_code_object_get_info", |l| Ok((l.0 as i64) << 20));
-    gated!([n, c] expect_loaded_code_object_load_size, "hsa_ven_amd_loader_loaded_code_object_get_info", |l| Ok(0x4000));
+    gated!([n, c] expect_loaded_code_object_get_info, "hsa_ven_amd_loader_loaded_code_object_get_info", |l, attribute, out| match attribute {
+        LoadedCodeObjectInfo::Agent => answer(out, n
+            .lock()
+            .loaded
+            .get(&l.0)
+            .map(|(_, a)| a.0)
+            .ok_or(HsaStatus::ErrorInvalidArgument)?),
+        LoadedCodeObjectInfo::LoadDelta => answer(out, (l.0 as i64) << 20),
+        LoadedCodeObjectInfo::LoadSize => answer(out, 0x4000u64),
+        other => unexpected(other),
+    });
     (m, node)
 }
 

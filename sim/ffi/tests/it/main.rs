@@ -4,6 +4,5 @@
 // Shared with `rocminfo` (its parser has unit tests of its own).
 mod rocminfo_format;
 
-mod headers;
 mod rocminfo;
 mod sim_libs;

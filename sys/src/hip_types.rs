@@ -1,26 +1,11 @@
-//! The C ABI of `libamdhip64` (`hip_runtime_api.h` of HIP 5.2): the
-//! device-properties struct the driver reads, with every field's offset
-//! asserted at compile time against the header (`offsetof` on Debian's
-//! `libamdhip64-dev` 5.2.3), and the error codes the backend names.
+//! The HIP C types of `hip_runtime_api.h` (HIP 5.2): `hipDeviceProp_t`
+//! in its pre-6.0 layout (every field's offset asserted at compile time,
+//! checked with `offsetof` on Debian's `libamdhip64-dev` 5.2.3), `hipUUID`,
+//! `dim3`, and the device and peer-to-peer attribute values.
 
-#![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
+#![allow(non_camel_case_types, non_snake_case)]
 
-use std::ffi::c_char;
-
-/// `hipError_t`.
-pub type hipError_t = i32;
-/// `hipSuccess`.
-pub const hipSuccess: hipError_t = 0;
-/// `hipErrorInvalidValue`.
-pub const hipErrorInvalidValue: hipError_t = 1;
-/// `hipErrorNoDevice`: what `hipGetDeviceCount` returns without a GPU.
-pub const hipErrorNoDevice: hipError_t = 100;
-/// `hipErrorInvalidDevice`: what `hipInit` returns without a GPU.
-pub const hipErrorInvalidDevice: hipError_t = 101;
-/// `hipErrorNotSupported`.
-pub const hipErrorNotSupported: hipError_t = 801;
-/// `hipErrorUnknown`.
-pub const hipErrorUnknown: hipError_t = 999;
+use core::ffi::c_char;
 
 /// `hipUUID` (`char bytes[16]`).
 #[repr(C)]
@@ -30,6 +15,19 @@ pub struct hipUUID {
     pub bytes: [u8; 16],
 }
 const _: () = assert!(size_of::<hipUUID>() == 16);
+
+/// `dim3` (passed by value to `hipLaunchKernel`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct dim3 {
+    /// x.
+    pub x: u32,
+    /// y.
+    pub y: u32,
+    /// z.
+    pub z: u32,
+}
+const _: () = assert!(size_of::<dim3>() == 12);
 
 /// `hipDeviceProp_t` as HIP 5.x lays it out (IREE's `hipDeviceProp_tR0000`):
 /// 792 bytes. ROCm 6 keeps this layout behind the exported
@@ -154,7 +152,7 @@ pub struct hipDeviceProp_tR0000 {
 pub const HIP_DEVICE_PROP_R0000_SIZE: usize = 792;
 
 const _: () = {
-    use std::mem::offset_of;
+    use core::mem::offset_of;
     assert!(size_of::<hipDeviceProp_tR0000>() == HIP_DEVICE_PROP_R0000_SIZE);
     assert!(align_of::<hipDeviceProp_tR0000>() == 8);
     assert!(offset_of!(hipDeviceProp_tR0000, name) == 0);
@@ -223,21 +221,201 @@ const _: () = {
     assert!(offset_of!(hipDeviceProp_tR0000, pageableMemoryAccess) == 784);
     assert!(offset_of!(hipDeviceProp_tR0000, pageableMemoryAccessUsesHostPageTables) == 788);
 };
-impl hipDeviceProp_tR0000 {
-    /// An all-zero struct, the state HIP expects to fill.
-    pub fn zeroed() -> hipDeviceProp_tR0000 {
-        // SAFETY: every field is an integer, a byte array or a raw pointer,
-        // for all of which the all-zero bit pattern is a valid value.
-        unsafe { std::mem::zeroed() }
+impl Default for hipDeviceProp_tR0000 {
+    /// All zero (NULL pointers): the state HIP expects to fill.
+    fn default() -> hipDeviceProp_tR0000 {
+        hipDeviceProp_tR0000 {
+            name: [0; 256],
+            totalGlobalMem: 0,
+            sharedMemPerBlock: 0,
+            regsPerBlock: 0,
+            warpSize: 0,
+            maxThreadsPerBlock: 0,
+            maxThreadsDim: [0; 3],
+            maxGridSize: [0; 3],
+            clockRate: 0,
+            memoryClockRate: 0,
+            memoryBusWidth: 0,
+            totalConstMem: 0,
+            major: 0,
+            minor: 0,
+            multiProcessorCount: 0,
+            l2CacheSize: 0,
+            maxThreadsPerMultiProcessor: 0,
+            computeMode: 0,
+            clockInstructionRate: 0,
+            arch: 0,
+            concurrentKernels: 0,
+            pciDomainID: 0,
+            pciBusID: 0,
+            pciDeviceID: 0,
+            maxSharedMemoryPerMultiProcessor: 0,
+            isMultiGpuBoard: 0,
+            canMapHostMemory: 0,
+            gcnArch: 0,
+            gcnArchName: [0; 256],
+            integrated: 0,
+            cooperativeLaunch: 0,
+            cooperativeMultiDeviceLaunch: 0,
+            maxTexture1DLinear: 0,
+            maxTexture1D: 0,
+            maxTexture2D: [0; 2],
+            maxTexture3D: [0; 3],
+            hdpMemFlushCntl: core::ptr::null_mut(),
+            hdpRegFlushCntl: core::ptr::null_mut(),
+            memPitch: 0,
+            textureAlignment: 0,
+            texturePitchAlignment: 0,
+            kernelExecTimeoutEnabled: 0,
+            ECCEnabled: 0,
+            tccDriver: 0,
+            cooperativeMultiDeviceUnmatchedFunc: 0,
+            cooperativeMultiDeviceUnmatchedGridDim: 0,
+            cooperativeMultiDeviceUnmatchedBlockDim: 0,
+            cooperativeMultiDeviceUnmatchedSharedMem: 0,
+            isLargeBar: 0,
+            asicRevision: 0,
+            managedMemory: 0,
+            directManagedMemAccessFromHost: 0,
+            concurrentManagedAccess: 0,
+            pageableMemoryAccess: 0,
+            pageableMemoryAccessUsesHostPageTables: 0,
+        }
     }
 }
 
-/// A NUL-terminated `char[N]` field as text (lossy; stops at the first NUL).
-pub fn c_chars_to_string(chars: &[c_char]) -> String {
-    let bytes: Vec<u8> = chars
-        .iter()
-        .take_while(|&&c| c != 0)
-        .map(|&c| c as u8)
-        .collect();
-    String::from_utf8_lossy(&bytes).into_owned()
+macro_rules! hip_attributes {
+    ($($variant:ident = $raw:literal, $c_name:ident, $doc:literal;)*) => {
+        /// `hipDeviceAttribute_t` values `hipDeviceGetAttribute` takes (the
+        /// values of ROCm's `hip_runtime_api.h`, stable since ROCm 5).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum HipDeviceAttribute {
+            $(
+                #[doc = concat!("`", stringify!($c_name), "`", $doc)]
+                $variant,
+            )*
+        }
+
+        impl HipDeviceAttribute {
+            /// Every attribute listed here.
+            pub const ALL: &'static [HipDeviceAttribute] = &[$(HipDeviceAttribute::$variant),*];
+
+            /// The C value.
+            pub const fn raw(self) -> i32 {
+                match self {
+                    $(HipDeviceAttribute::$variant => $raw,)*
+                }
+            }
+
+            /// The C enumerator, e.g. `hipDeviceAttributeWarpSize`.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(HipDeviceAttribute::$variant => stringify!($c_name),)*
+                }
+            }
+
+            /// The attribute for a C value, if it is listed here.
+            pub const fn from_raw(raw: i32) -> Option<HipDeviceAttribute> {
+                match raw {
+                    $($raw => Some(HipDeviceAttribute::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+hip_attributes! {
+    EccEnabled = 0, hipDeviceAttributeEccEnabled, ".";
+    CanMapHostMemory = 3, hipDeviceAttributeCanMapHostMemory, ".";
+    ClockRate = 5, hipDeviceAttributeClockRate, "(kHz).";
+    ConcurrentKernels = 8, hipDeviceAttributeConcurrentKernels, ".";
+    ConcurrentManagedAccess = 9, hipDeviceAttributeConcurrentManagedAccess, ".";
+    CooperativeLaunch = 10, hipDeviceAttributeCooperativeLaunch, ".";
+    DirectManagedMemAccessFromHost = 13, hipDeviceAttributeDirectManagedMemAccessFromHost, ".";
+    Integrated = 16, hipDeviceAttributeIntegrated, ".";
+    IsMultiGpuBoard = 17, hipDeviceAttributeIsMultiGpuBoard, ".";
+    L2CacheSize = 19, hipDeviceAttributeL2CacheSize, "(bytes).";
+    ComputeCapabilityMajor = 23, hipDeviceAttributeComputeCapabilityMajor, ".";
+    ManagedMemory = 24, hipDeviceAttributeManagedMemory, ".";
+    MaxBlockDimX = 26, hipDeviceAttributeMaxBlockDimX, ".";
+    MaxBlockDimY = 27, hipDeviceAttributeMaxBlockDimY, ".";
+    MaxBlockDimZ = 28, hipDeviceAttributeMaxBlockDimZ, ".";
+    MaxGridDimX = 29, hipDeviceAttributeMaxGridDimX, ".";
+    MaxGridDimY = 30, hipDeviceAttributeMaxGridDimY, ".";
+    MaxGridDimZ = 31, hipDeviceAttributeMaxGridDimZ, ".";
+    MaxThreadsPerBlock = 56, hipDeviceAttributeMaxThreadsPerBlock, ".";
+    MaxThreadsPerMultiProcessor = 57, hipDeviceAttributeMaxThreadsPerMultiProcessor, ".";
+    MemoryBusWidth = 59, hipDeviceAttributeMemoryBusWidth, "(bits).";
+    MemoryClockRate = 60, hipDeviceAttributeMemoryClockRate, "(kHz).";
+    ComputeCapabilityMinor = 61, hipDeviceAttributeComputeCapabilityMinor, ".";
+    MultiprocessorCount = 63, hipDeviceAttributeMultiprocessorCount, ".";
+    PciBusId = 67, hipDeviceAttributePciBusId, ".";
+    PciDeviceId = 68, hipDeviceAttributePciDeviceId, ".";
+    PciDomainId = 69, hipDeviceAttributePciDomainID, ".";
+    MaxRegistersPerBlock = 71, hipDeviceAttributeMaxRegistersPerBlock, ".";
+    MaxSharedMemoryPerBlock = 74, hipDeviceAttributeMaxSharedMemoryPerBlock, "(bytes).";
+    TotalConstantMemory = 83, hipDeviceAttributeTotalConstantMemory, "(bytes).";
+    UnifiedAddressing = 85, hipDeviceAttributeUnifiedAddressing, ".";
+    WarpSize = 87, hipDeviceAttributeWarpSize, ".";
+    MemoryPoolsSupported = 88, hipDeviceAttributeMemoryPoolsSupported, ".";
+}
+
+/// `hipDeviceP2PAttr` (`hipDeviceGetP2PAttribute`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HipP2pAttribute {
+    /// `hipDevP2PAttrPerformanceRank` (0): relative performance of the link (0 = best).
+    PerformanceRank,
+    /// `hipDevP2PAttrAccessSupported` (1).
+    AccessSupported,
+    /// `hipDevP2PAttrNativeAtomicSupported` (2).
+    NativeAtomicSupported,
+    /// `hipDevP2PAttrHipArrayAccessSupported` (3).
+    HipArrayAccessSupported,
+}
+
+impl HipP2pAttribute {
+    /// The C value.
+    pub const fn raw(self) -> i32 {
+        match self {
+            HipP2pAttribute::PerformanceRank => 0,
+            HipP2pAttribute::AccessSupported => 1,
+            HipP2pAttribute::NativeAtomicSupported => 2,
+            HipP2pAttribute::HipArrayAccessSupported => 3,
+        }
+    }
+
+    /// The attribute for a C value.
+    pub const fn from_raw(raw: i32) -> Option<HipP2pAttribute> {
+        match raw {
+            0 => Some(HipP2pAttribute::PerformanceRank),
+            1 => Some(HipP2pAttribute::AccessSupported),
+            2 => Some(HipP2pAttribute::NativeAtomicSupported),
+            3 => Some(HipP2pAttribute::HipArrayAccessSupported),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attribute_values_round_trip() {
+        for &attribute in HipDeviceAttribute::ALL {
+            assert_eq!(
+                HipDeviceAttribute::from_raw(attribute.raw()),
+                Some(attribute)
+            );
+        }
+        assert_eq!(HipDeviceAttribute::WarpSize.raw(), 87);
+        assert_eq!(HipDeviceAttribute::ComputeCapabilityMinor.raw(), 61);
+        for raw in 0..4 {
+            assert_eq!(
+                HipP2pAttribute::from_raw(raw).map(HipP2pAttribute::raw),
+                Some(raw)
+            );
+        }
+    }
 }

@@ -1,0 +1,185 @@
+//! The `repr(C)` HSA types (`hsa.h`, `hsa_ext_amd.h`,
+//! `hsa_ven_amd_loader.h`): handles, `hsa_dim3_t`, the link-info struct and
+//! the AMD loader's function table, with sizes and offsets asserted at
+//! compile time (and against the headers by `tests/headers.rs`).
+
+#![allow(non_camel_case_types)]
+
+use core::ffi::c_void;
+use core::mem::offset_of;
+
+use crate::hsa_status::hsa_status_t;
+use crate::hsa_values::LinkType;
+
+macro_rules! handles {
+    ($($(#[$doc:meta])* $name:ident;)*) => {$(
+        $(#[$doc])*
+        #[repr(C)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct $name {
+            /// The opaque 64-bit handle.
+            pub handle: u64,
+        }
+        const _: () = assert!(size_of::<$name>() == 8 && align_of::<$name>() == 8);
+    )*};
+}
+
+handles! {
+    /// `hsa_agent_t`.
+    hsa_agent_t;
+    /// `hsa_isa_t`.
+    hsa_isa_t;
+    /// `hsa_amd_memory_pool_t`.
+    hsa_amd_memory_pool_t;
+    /// `hsa_code_object_reader_t`.
+    hsa_code_object_reader_t;
+    /// `hsa_executable_t`.
+    hsa_executable_t;
+    /// `hsa_executable_symbol_t`.
+    hsa_executable_symbol_t;
+    /// `hsa_loaded_code_object_t`.
+    hsa_loaded_code_object_t;
+    /// `hsa_signal_t`.
+    hsa_signal_t;
+    /// `hsa_region_t`.
+    hsa_region_t;
+    /// `hsa_cache_t`.
+    hsa_cache_t;
+}
+
+/// `hsa_dim3_t`: grid extents.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct hsa_dim3_t {
+    /// x.
+    pub x: u32,
+    /// y.
+    pub y: u32,
+    /// z.
+    pub z: u32,
+}
+const _: () = assert!(size_of::<hsa_dim3_t>() == 12 && align_of::<hsa_dim3_t>() == 4);
+
+/// `hsa_amd_memory_pool_link_info_t` as ROCm ≥ 3.x lays it out (28 bytes:
+/// `link_type` learnt XGMI and `numa_distance` was appended; older headers
+/// had a 24-byte struct). The byte after `coherent_support` is padding.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct hsa_amd_memory_pool_link_info_t {
+    /// Minimum latency (ns).
+    pub min_latency: u32,
+    /// Maximum latency (ns).
+    pub max_latency: u32,
+    /// Minimum bandwidth (MB/s).
+    pub min_bandwidth: u32,
+    /// Maximum bandwidth (MB/s).
+    pub max_bandwidth: u32,
+    /// 32-bit atomics across the link.
+    pub atomic_support_32bit: bool,
+    /// 64-bit atomics across the link.
+    pub atomic_support_64bit: bool,
+    /// Cache-coherent link.
+    pub coherent_support: bool,
+    /// `hsa_amd_link_info_type_t`.
+    pub link_type: u32,
+    /// NUMA distance of the hop.
+    pub numa_distance: u32,
+}
+
+impl hsa_amd_memory_pool_link_info_t {
+    /// [`Self::link_type`] as its enum.
+    pub const fn link_type(&self) -> LinkType {
+        LinkType::from_raw(self.link_type)
+    }
+}
+
+/// `sizeof(hsa_amd_memory_pool_link_info_t)`.
+pub const LINK_INFO_SIZE: usize = 28;
+
+const _: () = {
+    type L = hsa_amd_memory_pool_link_info_t;
+    assert!(size_of::<L>() == LINK_INFO_SIZE && align_of::<L>() == 4);
+    assert!(offset_of!(L, min_latency) == 0);
+    assert!(offset_of!(L, max_latency) == 4);
+    assert!(offset_of!(L, min_bandwidth) == 8);
+    assert!(offset_of!(L, max_bandwidth) == 12);
+    assert!(offset_of!(L, atomic_support_32bit) == 16);
+    assert!(offset_of!(L, atomic_support_64bit) == 17);
+    assert!(offset_of!(L, coherent_support) == 18);
+    assert!(offset_of!(L, link_type) == 20);
+    assert!(offset_of!(L, numa_distance) == 24);
+};
+
+/// Stride a reader reserves per link hop when reading
+/// `HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO`: the runtime writes `hops *
+/// sizeof(its struct)`, so the buffer leaves room for a struct that grows
+/// again; entries are read at the 28-byte stride every ROCm since 3.x uses.
+pub const LINK_INFO_RESERVED_STRIDE: usize = 64;
+
+/// `HSA_EXTENSION_AMD_LOADER`: the extension id of the AMD loader table
+/// (`hsa_system_get_major_extension_table`; no `hsa_ven_amd_loader_*`
+/// symbol is exported).
+pub const HSA_EXTENSION_AMD_LOADER: u16 = 0x201;
+
+/// The loader extension's newest minor version (1.03) these types describe.
+pub const AMD_LOADER_MINOR: u16 = 3;
+
+/// The iteration callbacks' shape: `hsa_status_t (*)(T, void*)`.
+pub type IterateCallback<T> = extern "C" fn(T, *mut c_void) -> hsa_status_t;
+
+/// `hsa_ven_amd_loader_executable_iterate_loaded_code_objects`'s callback.
+pub type LoadedCodeObjectCallback =
+    extern "C" fn(hsa_executable_t, hsa_loaded_code_object_t, *mut c_void) -> hsa_status_t;
+
+/// `hsa_ven_amd_loader_1_03_pfn_t`: versions 1.00–1.03 append pointers, so
+/// the 1.03 struct read with a shorter length leaves the newer ones `None`.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct hsa_ven_amd_loader_1_03_pfn_t {
+    /// `hsa_ven_amd_loader_query_host_address` (1.00).
+    pub query_host_address:
+        Option<unsafe extern "C" fn(*const c_void, *mut *const c_void) -> hsa_status_t>,
+    /// `hsa_ven_amd_loader_query_segment_descriptors` (1.00).
+    pub query_segment_descriptors:
+        Option<unsafe extern "C" fn(*mut c_void, *mut usize) -> hsa_status_t>,
+    /// `hsa_ven_amd_loader_query_executable` (1.00).
+    pub query_executable:
+        Option<unsafe extern "C" fn(*const c_void, *mut hsa_executable_t) -> hsa_status_t>,
+    /// `hsa_ven_amd_loader_executable_iterate_loaded_code_objects` (1.01).
+    pub executable_iterate_loaded_code_objects: Option<
+        unsafe extern "C" fn(
+            hsa_executable_t,
+            Option<LoadedCodeObjectCallback>,
+            *mut c_void,
+        ) -> hsa_status_t,
+    >,
+    /// `hsa_ven_amd_loader_loaded_code_object_get_info` (1.01).
+    pub loaded_code_object_get_info:
+        Option<unsafe extern "C" fn(hsa_loaded_code_object_t, u32, *mut c_void) -> hsa_status_t>,
+    /// `hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size` (1.02).
+    pub code_object_reader_create_from_file_with_offset_size: Option<
+        unsafe extern "C" fn(i32, usize, usize, *mut hsa_code_object_reader_t) -> hsa_status_t,
+    >,
+    /// `hsa_ven_amd_loader_iterate_executables` (1.03).
+    pub iterate_executables: Option<
+        unsafe extern "C" fn(
+            Option<extern "C" fn(hsa_executable_t, *mut c_void) -> hsa_status_t>,
+            *mut c_void,
+        ) -> hsa_status_t,
+    >,
+}
+
+/// Bytes of the loader table per minor version (1.00 .. 1.03), from the
+/// headers' `sizeof`.
+pub const LOADER_TABLE_SIZES: [usize; 4] = [24, 40, 48, 56];
+
+const _: () = {
+    type T = hsa_ven_amd_loader_1_03_pfn_t;
+    assert!(size_of::<T>() == LOADER_TABLE_SIZES[3]);
+    assert!(offset_of!(T, executable_iterate_loaded_code_objects) == LOADER_TABLE_SIZES[0]);
+    assert!(
+        offset_of!(T, code_object_reader_create_from_file_with_offset_size)
+            == LOADER_TABLE_SIZES[1]
+    );
+    assert!(offset_of!(T, iterate_executables) == LOADER_TABLE_SIZES[2]);
+};

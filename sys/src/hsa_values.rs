@@ -1,0 +1,306 @@
+//! The values HSA info attributes answer (`hsa.h`, `hsa_ext_amd.h`): device
+//! types, profiles, rounding modes, segments, pool flags and access, link
+//! types, symbol kinds, and the system and agent constants ROCr reports.
+//!
+//! Each enum keeps the C enumerator value as its `raw()`; `from_raw` is
+//! the one conversion from a C value.
+
+/// `hsa_device_type_t` (`HSA_AGENT_INFO_DEVICE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DeviceType {
+    /// `HSA_DEVICE_TYPE_CPU` (0).
+    Cpu,
+    /// `HSA_DEVICE_TYPE_GPU` (1).
+    Gpu,
+    /// `HSA_DEVICE_TYPE_DSP` (2).
+    Dsp,
+    /// A type newer than these headers (ROCm 6.3 adds AIE = 3).
+    Other(u32),
+}
+
+impl DeviceType {
+    /// The C value.
+    pub const fn raw(self) -> u32 {
+        match self {
+            DeviceType::Cpu => 0,
+            DeviceType::Gpu => 1,
+            DeviceType::Dsp => 2,
+            DeviceType::Other(raw) => raw,
+        }
+    }
+
+    /// The type for a C value.
+    pub const fn from_raw(raw: u32) -> DeviceType {
+        match raw {
+            0 => DeviceType::Cpu,
+            1 => DeviceType::Gpu,
+            2 => DeviceType::Dsp,
+            other => DeviceType::Other(other),
+        }
+    }
+
+    /// `"cpu"`, `"gpu"`, `"dsp"` or `"other"` (the CLI's `kind`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            DeviceType::Cpu => "cpu",
+            DeviceType::Gpu => "gpu",
+            DeviceType::Dsp => "dsp",
+            DeviceType::Other(_) => "other",
+        }
+    }
+}
+
+/// `hsa_profile_t` (`HSA_AGENT_INFO_PROFILE`, `hsa_executable_create_alt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// `HSA_PROFILE_BASE` (0).
+    Base,
+    /// `HSA_PROFILE_FULL` (1).
+    Full,
+}
+
+impl Profile {
+    /// The C value.
+    pub const fn raw(self) -> u32 {
+        match self {
+            Profile::Base => 0,
+            Profile::Full => 1,
+        }
+    }
+
+    /// The profile for a C value.
+    pub const fn from_raw(raw: u32) -> Option<Profile> {
+        match raw {
+            0 => Some(Profile::Base),
+            1 => Some(Profile::Full),
+            _ => None,
+        }
+    }
+}
+
+/// `hsa_default_float_rounding_mode_t`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RoundingMode {
+    /// `HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT` (0).
+    Default,
+    /// `HSA_DEFAULT_FLOAT_ROUNDING_MODE_ZERO` (1).
+    Zero,
+    /// `HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR` (2).
+    Near,
+}
+
+impl RoundingMode {
+    /// The C value.
+    pub const fn raw(self) -> u32 {
+        match self {
+            RoundingMode::Default => 0,
+            RoundingMode::Zero => 1,
+            RoundingMode::Near => 2,
+        }
+    }
+
+    /// The mode for a C value.
+    pub const fn from_raw(raw: u32) -> Option<RoundingMode> {
+        match raw {
+            0 => Some(RoundingMode::Default),
+            1 => Some(RoundingMode::Zero),
+            2 => Some(RoundingMode::Near),
+            _ => None,
+        }
+    }
+}
+
+/// `hsa_amd_segment_t` (`HSA_AMD_MEMORY_POOL_INFO_SEGMENT`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Segment {
+    /// `HSA_AMD_SEGMENT_GLOBAL` (0).
+    Global,
+    /// `HSA_AMD_SEGMENT_READONLY` (1).
+    Readonly,
+    /// `HSA_AMD_SEGMENT_PRIVATE` (2).
+    Private,
+    /// `HSA_AMD_SEGMENT_GROUP` (3).
+    Group,
+}
+
+impl Segment {
+    /// The C value.
+    pub const fn raw(self) -> u32 {
+        match self {
+            Segment::Global => 0,
+            Segment::Readonly => 1,
+            Segment::Private => 2,
+            Segment::Group => 3,
+        }
+    }
+
+    /// The segment for a C value.
+    pub const fn from_raw(raw: u32) -> Option<Segment> {
+        match raw {
+            0 => Some(Segment::Global),
+            1 => Some(Segment::Readonly),
+            2 => Some(Segment::Private),
+            3 => Some(Segment::Group),
+            _ => None,
+        }
+    }
+}
+
+/// `HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT`: kernel arguments may live here.
+pub const GLOBAL_FLAG_KERNARG_INIT: u32 = 1;
+/// `HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED`: coherent with other agents while in use.
+pub const GLOBAL_FLAG_FINE_GRAINED: u32 = 2;
+/// `HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED`: coherent only at dispatch boundaries.
+pub const GLOBAL_FLAG_COARSE_GRAINED: u32 = 4;
+/// `HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED` (ROCm 6):
+/// fine-grained with device-scope atomics.
+pub const GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED: u32 = 8;
+
+/// `HSA_AMD_MEMORY_POOL_STANDARD_FLAG`: the allocation flags word IREE passes
+/// to `hsa_amd_memory_pool_allocate`.
+pub const MEMORY_POOL_STANDARD_FLAG: u32 = 0;
+
+/// `HSA_ENDIANNESS_LITTLE`.
+pub const ENDIANNESS_LITTLE: u32 = 0;
+/// `HSA_MACHINE_MODEL_LARGE` (ROCr is built with `HSA_LARGE_MODEL` on x86-64).
+pub const MACHINE_MODEL_LARGE: u32 = 1;
+/// `HSA_QUEUE_TYPE_MULTI`: the queue type ROCr reports for every agent.
+pub const QUEUE_TYPE_MULTI: u32 = 0;
+/// `HSA_AGENT_FEATURE_KERNEL_DISPATCH`.
+pub const AGENT_FEATURE_KERNEL_DISPATCH: u32 = 1;
+
+/// `hsa_amd_memory_pool_access_t` (`HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PoolAccess {
+    /// `HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED` (0).
+    NeverAllowed,
+    /// `HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT` (1).
+    AllowedByDefault,
+    /// `HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT` (2): allowed after `hsa_amd_agents_allow_access`.
+    DisallowedByDefault,
+}
+
+impl PoolAccess {
+    /// The C value.
+    pub const fn raw(self) -> u32 {
+        match self {
+            PoolAccess::NeverAllowed => 0,
+            PoolAccess::AllowedByDefault => 1,
+            PoolAccess::DisallowedByDefault => 2,
+        }
+    }
+
+    /// The access for a C value.
+    pub const fn from_raw(raw: u32) -> Option<PoolAccess> {
+        match raw {
+            0 => Some(PoolAccess::NeverAllowed),
+            1 => Some(PoolAccess::AllowedByDefault),
+            2 => Some(PoolAccess::DisallowedByDefault),
+            _ => None,
+        }
+    }
+}
+
+/// `hsa_amd_link_info_type_t`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LinkType {
+    /// `HSA_AMD_LINK_INFO_TYPE_HYPERTRANSPORT` (0).
+    HyperTransport,
+    /// `HSA_AMD_LINK_INFO_TYPE_QPI` (1).
+    Qpi,
+    /// `HSA_AMD_LINK_INFO_TYPE_PCIE` (2).
+    Pcie,
+    /// `HSA_AMD_LINK_INFO_TYPE_INFINBAND` (3).
+    Infiniband,
+    /// `HSA_AMD_LINK_INFO_TYPE_XGMI` (4): AMD Infinity Fabric between GPUs.
+    Xgmi,
+    /// A type newer than these headers.
+    Other(u32),
+}
+
+impl LinkType {
+    /// The C value.
+    pub const fn raw(self) -> u32 {
+        match self {
+            LinkType::HyperTransport => 0,
+            LinkType::Qpi => 1,
+            LinkType::Pcie => 2,
+            LinkType::Infiniband => 3,
+            LinkType::Xgmi => 4,
+            LinkType::Other(raw) => raw,
+        }
+    }
+
+    /// The link type for a C value.
+    pub const fn from_raw(raw: u32) -> LinkType {
+        match raw {
+            0 => LinkType::HyperTransport,
+            1 => LinkType::Qpi,
+            2 => LinkType::Pcie,
+            3 => LinkType::Infiniband,
+            4 => LinkType::Xgmi,
+            other => LinkType::Other(other),
+        }
+    }
+}
+
+/// `hsa_symbol_kind_t` (`HSA_EXECUTABLE_SYMBOL_INFO_TYPE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SymbolKind {
+    /// `HSA_SYMBOL_KIND_VARIABLE` (0): a device global.
+    Variable,
+    /// `HSA_SYMBOL_KIND_KERNEL` (1): a kernel (its `.kd` descriptor).
+    Kernel,
+    /// `HSA_SYMBOL_KIND_INDIRECT_FUNCTION` (2).
+    IndirectFunction,
+}
+
+impl SymbolKind {
+    /// The C value.
+    pub const fn raw(self) -> u32 {
+        match self {
+            SymbolKind::Variable => 0,
+            SymbolKind::Kernel => 1,
+            SymbolKind::IndirectFunction => 2,
+        }
+    }
+
+    /// The kind for a C value.
+    pub const fn from_raw(raw: u32) -> Option<SymbolKind> {
+        match raw {
+            0 => Some(SymbolKind::Variable),
+            1 => Some(SymbolKind::Kernel),
+            2 => Some(SymbolKind::IndirectFunction),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_values_round_trip() {
+        for raw in 0..6 {
+            assert_eq!(DeviceType::from_raw(raw).raw(), raw);
+            assert_eq!(LinkType::from_raw(raw).raw(), raw);
+            if let Some(segment) = Segment::from_raw(raw) {
+                assert_eq!(segment.raw(), raw);
+            }
+            if let Some(access) = PoolAccess::from_raw(raw) {
+                assert_eq!(access.raw(), raw);
+            }
+            if let Some(kind) = SymbolKind::from_raw(raw) {
+                assert_eq!(kind.raw(), raw);
+            }
+            if let Some(mode) = RoundingMode::from_raw(raw) {
+                assert_eq!(mode.raw(), raw);
+            }
+        }
+        assert_eq!(LinkType::from_raw(4), LinkType::Xgmi);
+        assert_eq!(Segment::from_raw(4), None);
+        assert_eq!(Profile::from_raw(1), Some(Profile::Full));
+        assert_eq!(GLOBAL_FLAG_COARSE_GRAINED, 4);
+    }
+}

@@ -1,0 +1,515 @@
+//! This crate's values and layouts against the vendor headers themselves:
+//! every HSA status, info attribute and attribute value, every `sizeof` and
+//! `offsetof` of the HSA structs becomes a `_Static_assert` compiled
+//! against Debian's `hsa.h`, `hsa_ext_amd.h` and `hsa_ven_amd_loader.h`
+//! (package libhsa-runtime-dev); every `hipError_t`, device and P2P
+//! attribute and `hipDeviceProp_t` offset against `hip_runtime_api.h`
+//! (package libamdhip64-dev). The values come from the crate (its tables and
+//! enums), the C names they must equal from the headers: a wrong value or
+//! layout does not compile. Without the headers or a C compiler a test
+//! prints one line and passes, unless `AMDGPU_HAL_REQUIRE_ALL=1`.
+
+use std::fmt::Write as _;
+use std::mem::{offset_of, size_of};
+use std::path::Path;
+use std::process::Command;
+
+use amdgpu_sys::hip_error::HIP_ERRORS;
+use amdgpu_sys::hip_types::{
+    HIP_DEVICE_PROP_R0000_SIZE, HipDeviceAttribute, HipP2pAttribute, dim3, hipDeviceProp_tR0000,
+    hipUUID,
+};
+use amdgpu_sys::hsa_info::{
+    AgentInfo, AgentMemoryPoolInfo, ExecutableSymbolInfo, IsaInfo, LoadedCodeObjectInfo,
+    MemoryPoolInfo, SystemInfo,
+};
+use amdgpu_sys::hsa_status::{HSA_STATUSES, hsa_status_t};
+use amdgpu_sys::hsa_types::*;
+use amdgpu_sys::hsa_values::*;
+
+const HSA_HEADER_DIR: &str = "/usr/include/hsa";
+const HIP_HEADER: &str = "/usr/include/hip/hip_runtime_api.h";
+
+/// One line saying what is skipped and why, or a failure when CI requires
+/// every optional dependency.
+fn skip(what: &str, reason: &str) {
+    let line = format!("skipped: {what} ({reason})");
+    if std::env::var("AMDGPU_HAL_REQUIRE_ALL").as_deref() == Ok("1") {
+        panic!("{line}, and AMDGPU_HAL_REQUIRE_ALL=1");
+    }
+    eprintln!("{line}");
+}
+
+/// `(C type, sizeof)`.
+type Size = (&'static str, usize);
+/// `(C struct, field, offsetof)`.
+type Offset = (&'static str, &'static str, usize);
+
+/// `(C enumerator, value)` of every HSA value this crate defines. ROCm 6's
+/// `HSA_AMD_AGENT_INFO_DRIVER_UID` and `HSA_AMD_AGENT_INFO_NEAREST_CPU`
+/// postdate Debian's headers and are left out.
+fn hsa_values() -> Vec<(String, u64)> {
+    let mut values: Vec<(String, u64)> = HSA_STATUSES
+        .iter()
+        .map(|s| (s.name.to_string(), u64::from(s.value)))
+        .collect();
+    let mut add = |name: &str, value: u32| values.push((name.to_string(), u64::from(value)));
+    macro_rules! attributes {
+        ($($family:ty),*) => {$(
+            for &a in <$family>::ALL {
+                add(a.name(), a.raw());
+            }
+        )*};
+    }
+    let rocm6 = [AgentInfo::DriverUid, AgentInfo::NearestCpu];
+    for &a in AgentInfo::ALL.iter().filter(|a| !rocm6.contains(a)) {
+        add(a.name(), a.raw());
+    }
+    attributes!(
+        SystemInfo,
+        IsaInfo,
+        MemoryPoolInfo,
+        AgentMemoryPoolInfo,
+        ExecutableSymbolInfo,
+        LoadedCodeObjectInfo
+    );
+    for (name, value) in [
+        ("HSA_DEVICE_TYPE_CPU", DeviceType::Cpu.raw()),
+        ("HSA_DEVICE_TYPE_GPU", DeviceType::Gpu.raw()),
+        ("HSA_DEVICE_TYPE_DSP", DeviceType::Dsp.raw()),
+        ("HSA_PROFILE_BASE", Profile::Base.raw()),
+        ("HSA_PROFILE_FULL", Profile::Full.raw()),
+        (
+            "HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT",
+            RoundingMode::Default.raw(),
+        ),
+        (
+            "HSA_DEFAULT_FLOAT_ROUNDING_MODE_ZERO",
+            RoundingMode::Zero.raw(),
+        ),
+        (
+            "HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR",
+            RoundingMode::Near.raw(),
+        ),
+        ("HSA_AMD_SEGMENT_GLOBAL", Segment::Global.raw()),
+        ("HSA_AMD_SEGMENT_READONLY", Segment::Readonly.raw()),
+        ("HSA_AMD_SEGMENT_PRIVATE", Segment::Private.raw()),
+        ("HSA_AMD_SEGMENT_GROUP", Segment::Group.raw()),
+        (
+            "HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT",
+            GLOBAL_FLAG_KERNARG_INIT,
+        ),
+        (
+            "HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED",
+            GLOBAL_FLAG_FINE_GRAINED,
+        ),
+        (
+            "HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED",
+            GLOBAL_FLAG_COARSE_GRAINED,
+        ),
+        (
+            "HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED",
+            PoolAccess::NeverAllowed.raw(),
+        ),
+        (
+            "HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT",
+            PoolAccess::AllowedByDefault.raw(),
+        ),
+        (
+            "HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT",
+            PoolAccess::DisallowedByDefault.raw(),
+        ),
+        (
+            "HSA_AMD_LINK_INFO_TYPE_HYPERTRANSPORT",
+            LinkType::HyperTransport.raw(),
+        ),
+        ("HSA_AMD_LINK_INFO_TYPE_QPI", LinkType::Qpi.raw()),
+        ("HSA_AMD_LINK_INFO_TYPE_PCIE", LinkType::Pcie.raw()),
+        (
+            "HSA_AMD_LINK_INFO_TYPE_INFINBAND",
+            LinkType::Infiniband.raw(),
+        ),
+        ("HSA_AMD_LINK_INFO_TYPE_XGMI", LinkType::Xgmi.raw()),
+        ("HSA_SYMBOL_KIND_VARIABLE", SymbolKind::Variable.raw()),
+        ("HSA_SYMBOL_KIND_KERNEL", SymbolKind::Kernel.raw()),
+        (
+            "HSA_SYMBOL_KIND_INDIRECT_FUNCTION",
+            SymbolKind::IndirectFunction.raw(),
+        ),
+        ("HSA_ENDIANNESS_LITTLE", ENDIANNESS_LITTLE),
+        ("HSA_MACHINE_MODEL_LARGE", MACHINE_MODEL_LARGE),
+        ("HSA_QUEUE_TYPE_MULTI", QUEUE_TYPE_MULTI),
+        (
+            "HSA_AGENT_FEATURE_KERNEL_DISPATCH",
+            AGENT_FEATURE_KERNEL_DISPATCH,
+        ),
+        (
+            "HSA_EXTENSION_AMD_LOADER",
+            u32::from(HSA_EXTENSION_AMD_LOADER),
+        ),
+    ] {
+        add(name, value);
+    }
+    values
+}
+
+/// `(C type, sizeof)` of every HSA type this crate lays out.
+fn hsa_sizes() -> Vec<Size> {
+    vec![
+        ("hsa_status_t", size_of::<hsa_status_t>()),
+        ("hsa_agent_t", size_of::<hsa_agent_t>()),
+        ("hsa_isa_t", size_of::<hsa_isa_t>()),
+        ("hsa_amd_memory_pool_t", size_of::<hsa_amd_memory_pool_t>()),
+        (
+            "hsa_code_object_reader_t",
+            size_of::<hsa_code_object_reader_t>(),
+        ),
+        ("hsa_executable_t", size_of::<hsa_executable_t>()),
+        (
+            "hsa_executable_symbol_t",
+            size_of::<hsa_executable_symbol_t>(),
+        ),
+        (
+            "hsa_loaded_code_object_t",
+            size_of::<hsa_loaded_code_object_t>(),
+        ),
+        ("hsa_signal_t", size_of::<hsa_signal_t>()),
+        ("hsa_region_t", size_of::<hsa_region_t>()),
+        ("hsa_cache_t", size_of::<hsa_cache_t>()),
+        ("hsa_dim3_t", size_of::<hsa_dim3_t>()),
+        (
+            "hsa_amd_memory_pool_link_info_t",
+            size_of::<hsa_amd_memory_pool_link_info_t>(),
+        ),
+        ("hsa_ven_amd_loader_1_00_pfn_t", LOADER_TABLE_SIZES[0]),
+        ("hsa_ven_amd_loader_1_01_pfn_t", LOADER_TABLE_SIZES[1]),
+        ("hsa_ven_amd_loader_1_02_pfn_t", LOADER_TABLE_SIZES[2]),
+        (
+            "hsa_ven_amd_loader_1_03_pfn_t",
+            size_of::<hsa_ven_amd_loader_1_03_pfn_t>(),
+        ),
+        // Enums travel as 4 bytes (the attribute types `rocminfo` stores them in).
+        ("hsa_endianness_t", size_of::<u32>()),
+        ("hsa_machine_model_t", size_of::<u32>()),
+        ("hsa_agent_feature_t", size_of::<u32>()),
+        ("hsa_queue_type32_t", size_of::<u32>()),
+        ("hsa_device_type_t", size_of::<u32>()),
+        ("hsa_profile_t", size_of::<u32>()),
+        ("hsa_default_float_rounding_mode_t", size_of::<u32>()),
+        ("hsa_amd_segment_t", size_of::<u32>()),
+        ("hsa_amd_memory_pool_access_t", size_of::<u32>()),
+        ("hsa_symbol_kind_t", size_of::<u32>()),
+    ]
+}
+
+/// `(C struct, field, offsetof)` of every field of the HSA structs.
+fn hsa_offsets() -> Vec<Offset> {
+    type L = hsa_amd_memory_pool_link_info_t;
+    type T = hsa_ven_amd_loader_1_03_pfn_t;
+    let link = "hsa_amd_memory_pool_link_info_t";
+    let table = "hsa_ven_amd_loader_1_03_pfn_t";
+    vec![
+        ("hsa_dim3_t", "x", offset_of!(hsa_dim3_t, x)),
+        ("hsa_dim3_t", "y", offset_of!(hsa_dim3_t, y)),
+        ("hsa_dim3_t", "z", offset_of!(hsa_dim3_t, z)),
+        (link, "min_latency", offset_of!(L, min_latency)),
+        (link, "max_latency", offset_of!(L, max_latency)),
+        (link, "min_bandwidth", offset_of!(L, min_bandwidth)),
+        (link, "max_bandwidth", offset_of!(L, max_bandwidth)),
+        (
+            link,
+            "atomic_support_32bit",
+            offset_of!(L, atomic_support_32bit),
+        ),
+        (
+            link,
+            "atomic_support_64bit",
+            offset_of!(L, atomic_support_64bit),
+        ),
+        (link, "coherent_support", offset_of!(L, coherent_support)),
+        (link, "link_type", offset_of!(L, link_type)),
+        (link, "numa_distance", offset_of!(L, numa_distance)),
+        (
+            table,
+            "hsa_ven_amd_loader_query_host_address",
+            offset_of!(T, query_host_address),
+        ),
+        (
+            table,
+            "hsa_ven_amd_loader_query_segment_descriptors",
+            offset_of!(T, query_segment_descriptors),
+        ),
+        (
+            table,
+            "hsa_ven_amd_loader_query_executable",
+            offset_of!(T, query_executable),
+        ),
+        (
+            table,
+            "hsa_ven_amd_loader_executable_iterate_loaded_code_objects",
+            offset_of!(T, executable_iterate_loaded_code_objects),
+        ),
+        (
+            table,
+            "hsa_ven_amd_loader_loaded_code_object_get_info",
+            offset_of!(T, loaded_code_object_get_info),
+        ),
+        (
+            table,
+            "hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size",
+            offset_of!(T, code_object_reader_create_from_file_with_offset_size),
+        ),
+        (
+            table,
+            "hsa_ven_amd_loader_iterate_executables",
+            offset_of!(T, iterate_executables),
+        ),
+    ]
+}
+
+/// The HIP values: every error, device attribute and P2P attribute.
+fn hip_values() -> Vec<(String, i64)> {
+    let mut values: Vec<(String, i64)> = HIP_ERRORS
+        .iter()
+        .map(|e| (e.name.to_string(), i64::from(e.value)))
+        .collect();
+    for &a in HipDeviceAttribute::ALL {
+        values.push((a.name().to_string(), i64::from(a.raw())));
+    }
+    for (name, a) in [
+        (
+            "hipDevP2PAttrPerformanceRank",
+            HipP2pAttribute::PerformanceRank,
+        ),
+        (
+            "hipDevP2PAttrAccessSupported",
+            HipP2pAttribute::AccessSupported,
+        ),
+        (
+            "hipDevP2PAttrNativeAtomicSupported",
+            HipP2pAttribute::NativeAtomicSupported,
+        ),
+        (
+            "hipDevP2PAttrHipArrayAccessSupported",
+            HipP2pAttribute::HipArrayAccessSupported,
+        ),
+    ] {
+        values.push((name.to_string(), i64::from(a.raw())));
+    }
+    values
+}
+
+/// `hipDeviceProp_t`'s size and every field's offset.
+fn hip_layout() -> (Vec<Size>, Vec<Offset>) {
+    type P = hipDeviceProp_tR0000;
+    let p = "hipDeviceProp_t";
+    macro_rules! fields {
+        ($($field:ident),*) => {
+            vec![$((p, stringify!($field), offset_of!(P, $field))),*]
+        };
+    }
+    let sizes = vec![
+        (p, size_of::<P>()),
+        ("hipDeviceProp_t", HIP_DEVICE_PROP_R0000_SIZE),
+        ("hipUUID", size_of::<hipUUID>()),
+        ("dim3", size_of::<dim3>()),
+    ];
+    let offsets = fields!(
+        name,
+        totalGlobalMem,
+        sharedMemPerBlock,
+        regsPerBlock,
+        warpSize,
+        maxThreadsPerBlock,
+        maxThreadsDim,
+        maxGridSize,
+        clockRate,
+        memoryClockRate,
+        memoryBusWidth,
+        totalConstMem,
+        major,
+        minor,
+        multiProcessorCount,
+        l2CacheSize,
+        maxThreadsPerMultiProcessor,
+        computeMode,
+        clockInstructionRate,
+        arch,
+        concurrentKernels,
+        pciDomainID,
+        pciBusID,
+        pciDeviceID,
+        maxSharedMemoryPerMultiProcessor,
+        isMultiGpuBoard,
+        canMapHostMemory,
+        gcnArch,
+        gcnArchName,
+        integrated,
+        cooperativeLaunch,
+        cooperativeMultiDeviceLaunch,
+        maxTexture1DLinear,
+        maxTexture1D,
+        maxTexture2D,
+        maxTexture3D,
+        hdpMemFlushCntl,
+        hdpRegFlushCntl,
+        memPitch,
+        textureAlignment,
+        texturePitchAlignment,
+        kernelExecTimeoutEnabled,
+        ECCEnabled,
+        tccDriver,
+        cooperativeMultiDeviceUnmatchedFunc,
+        cooperativeMultiDeviceUnmatchedGridDim,
+        cooperativeMultiDeviceUnmatchedBlockDim,
+        cooperativeMultiDeviceUnmatchedSharedMem,
+        isLargeBar,
+        asicRevision,
+        managedMemory,
+        directManagedMemAccessFromHost,
+        concurrentManagedAccess,
+        pageableMemoryAccess,
+        pageableMemoryAccessUsesHostPageTables
+    );
+    (sizes, offsets)
+}
+
+/// The C source: the includes, then one `_Static_assert` per fact.
+fn assertions(
+    includes: &str,
+    values: &[(String, i128)],
+    sizes: &[(&str, usize)],
+    offsets: &[(&str, &str, usize)],
+) -> String {
+    let mut c = format!("#include <stddef.h>\n{includes}");
+    for (name, value) in values {
+        let _ = writeln!(
+            c,
+            "_Static_assert((long long)({name}) == {value}LL, \"{name} is {value}\");"
+        );
+    }
+    for (ty, size) in sizes {
+        let _ = writeln!(
+            c,
+            "_Static_assert(sizeof({ty}) == {size}, \"sizeof({ty}) is {size}\");"
+        );
+    }
+    for (ty, field, offset) in offsets {
+        let _ = writeln!(
+            c,
+            "_Static_assert(offsetof({ty}, {field}) == {offset}, \"{ty}.{field} at {offset}\");"
+        );
+    }
+    c
+}
+
+/// Compiles `source` (`-fsyntax-only`); `None` when no C compiler runs.
+fn compile(name: &str, source: &str, flags: &[&str]) -> Option<std::process::Output> {
+    let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("vendor-headers");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, source).expect("write the C source");
+    Command::new(&compiler)
+        .args(["-std=c11", "-fsyntax-only", "-I", "/usr/include"])
+        .args(flags)
+        .arg(&path)
+        .output()
+        .ok()
+}
+
+#[test]
+fn values_sizes_and_offsets_match_the_hsa_headers() {
+    let what = "the HSA header check";
+    if !Path::new(HSA_HEADER_DIR).join("hsa_ext_amd.h").exists() {
+        skip(
+            what,
+            "no /usr/include/hsa; needs Debian package libhsa-runtime-dev",
+        );
+        return;
+    }
+    let values: Vec<(String, i128)> = hsa_values()
+        .into_iter()
+        .map(|(n, v)| (n, i128::from(v)))
+        .collect();
+    let source = assertions(
+        "#include <hsa/hsa.h>\n#include <hsa/hsa_ext_amd.h>\n#include <hsa/hsa_ven_amd_loader.h>\n",
+        &values,
+        &hsa_sizes(),
+        &hsa_offsets(),
+    );
+    let Some(output) = compile("hsa.c", &source, &[]) else {
+        skip(what, "cannot run a C compiler; needs one (CC or cc)");
+        return;
+    };
+    assert!(
+        output.status.success(),
+        "the HSA headers disagree:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // What rocminfo asks for is covered.
+    for needed in [
+        "HSA_AGENT_INFO_FEATURE",
+        "HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE",
+        "HSA_ISA_INFO_GRID_MAX_SIZE",
+        "HSA_SYSTEM_INFO_SIGNAL_MAX_WAIT",
+    ] {
+        assert!(values.iter().any(|(n, _)| n == needed), "{needed}");
+    }
+}
+
+#[test]
+fn values_and_layouts_match_the_hip_header() {
+    let what = "the HIP header check";
+    if !Path::new(HIP_HEADER).exists() {
+        skip(
+            what,
+            "no /usr/include/hip/hip_runtime_api.h; needs Debian package libamdhip64-dev",
+        );
+        return;
+    }
+    let values: Vec<(String, i128)> = hip_values()
+        .into_iter()
+        .map(|(n, v)| (n, i128::from(v)))
+        .collect();
+    let (sizes, offsets) = hip_layout();
+    let source = assertions(
+        "#include <hip/hip_runtime_api.h>\n",
+        &values,
+        &sizes,
+        &offsets,
+    );
+    let Some(output) = compile("hip.c", &source, &["-D__HIP_PLATFORM_AMD__"]) else {
+        skip(what, "cannot run a C compiler; needs one (CC or cc)");
+        return;
+    };
+    assert!(
+        output.status.success(),
+        "the HIP header disagrees:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn a_wrong_value_is_caught() {
+    // The check itself can fail: a deliberately wrong enumerator value must
+    // not compile (guards against a compiler that ignores _Static_assert).
+    if !Path::new(HSA_HEADER_DIR).join("hsa.h").exists() {
+        skip(
+            "the HSA header self-check",
+            "no /usr/include/hsa; needs Debian package libhsa-runtime-dev",
+        );
+        return;
+    }
+    let wrong = assertions(
+        "#include <hsa/hsa.h>\n",
+        &[("HSA_AGENT_INFO_FEATURE".to_string(), 3)],
+        &[],
+        &[],
+    );
+    let Some(output) = compile("wrong.c", &wrong, &[]) else {
+        skip("the HSA header self-check", "no C compiler");
+        return;
+    };
+    assert!(!output.status.success(), "a wrong value compiled");
+}
