@@ -21,7 +21,20 @@ use amdgpu_sys::hsa_values::{
 };
 
 use crate::machine::{AgentHsaDesc, AgentKind};
-use crate::validate::{Isa, MAX_CACHE_LEVELS};
+
+/// Cache levels `HSA_AGENT_INFO_CACHE_SIZE` reports (`uint32_t[4]`, L1..L4).
+pub const MAX_CACHE_LEVELS: usize = 4;
+
+/// A validated ISA.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Isa {
+    /// Full HSA name.
+    pub name: String,
+    /// Workgroup max size.
+    pub workgroup_max_size: u32,
+    /// Workgroup max dims.
+    pub workgroup_max_dim: [u16; 3],
+}
 
 /// `hsa_system_get_info` answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,6 +7,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
 use crate::hsa_info::AgentHsa;
+pub use crate::hsa_info::{Isa, MAX_CACHE_LEVELS};
 use crate::machine::{
     AgentDesc, AgentKind, HipPropsDesc, LinkDesc, MachineDesc, PoolDesc, ProfileDesc, RoundingDesc,
     SegmentDesc, amd_hip_uuid, parse_hip_uuid,
@@ -46,8 +47,6 @@ pub const MAX_ID_BYTES: usize = 64;
 pub const MAX_ERROR_ECHO_BYTES: usize = 1024;
 /// Largest pool (8 TiB): each pool gets a 16 TiB window of simulated addresses.
 pub const MAX_POOL_SIZE: u64 = 1 << 43;
-/// Cache levels `HSA_AGENT_INFO_CACHE_SIZE` reports (`uint32_t[4]`, L1..L4).
-pub const MAX_CACHE_LEVELS: usize = 4;
 
 /// A machine description that failed to load, naming the file and the field.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -224,17 +223,6 @@ pub struct Agent {
     pub hip: Option<HipProps>,
     /// The remaining HSA attributes (`[agents.hsa]` with ROCr's defaults).
     pub hsa: AgentHsa,
-}
-
-/// A validated ISA.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Isa {
-    /// Full HSA name.
-    pub name: String,
-    /// Workgroup max size.
-    pub workgroup_max_size: u32,
-    /// Workgroup max dims.
-    pub workgroup_max_dim: [u16; 3],
 }
 
 /// A validated memory pool.
