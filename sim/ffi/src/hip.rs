@@ -5,31 +5,18 @@
 //! clears), as in HIP.
 
 use std::ffi::{c_char, c_void};
-use std::sync::atomic::{AtomicI32, Ordering};
 
 use amdgpu_sim::validate::HipProps;
 use amdgpu_sim::{HipCode, Sim};
 
 use crate::abi::*;
+use crate::last_error::finish;
 use crate::node::node;
 use crate::ptr::{self, c_exports};
-
-/// The last failure of any HIP call (HIP keeps it per thread; one node is
-/// one process here, and the driver code under test is single-threaded
-/// per call).
-static LAST_ERROR: AtomicI32 = AtomicI32::new(hipSuccess);
 
 type Call = Result<(), HipCode>;
 
 const INVALID_VALUE: HipCode = HipCode::INVALID_VALUE;
-
-/// Records a failure as the last error and returns it.
-pub(crate) fn finish(error: hipError_t) -> hipError_t {
-    if error != hipSuccess {
-        LAST_ERROR.store(error, Ordering::Relaxed);
-    }
-    error
-}
 
 /// Runs `body` on the node; without one every call is `no_node`.
 fn on_node(no_node: hipError_t, body: impl FnOnce(&Sim) -> Call) -> hipError_t {
@@ -329,7 +316,7 @@ c_exports! {
 
     /// `hipGetLastError`: the last failure, then `hipSuccess` again.
     fn hipGetLastError() -> hipError_t {
-        LAST_ERROR.swap(hipSuccess, Ordering::Relaxed)
+        crate::last_error::take()
     }
 
     /// `hipGetErrorName`: `hipErrorUnknown` for a value HIP does not define.

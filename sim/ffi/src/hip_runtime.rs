@@ -13,9 +13,9 @@ use amdgpu_sim::hip_module::LaunchRequest;
 use amdgpu_sim::{HipCode, Sim};
 
 use crate::abi::*;
-use crate::hip::finish;
 use crate::host_memory::{HostKind, host_memory};
 use crate::image::read_image;
+use crate::last_error::finish;
 use crate::node::node;
 use crate::ptr::{self, HostFn, c_exports};
 use crate::stream::{EVENT_DISABLE_TIMING, Op, Place, execute, registry, retire};

@@ -38,6 +38,7 @@ mod hip_runtime;
 mod host_memory;
 mod hsa;
 mod image;
+mod last_error;
 mod loader;
 pub mod node;
 mod ptr;

@@ -38,7 +38,7 @@ macro_rules! unsupported {
 /// Records a HIP failure as the last error; HSA values pass through.
 pub(crate) fn fail_with<T: Copy + 'static>(value: T) -> T {
     if let Some(error) = (&value as &dyn std::any::Any).downcast_ref::<hipError_t>() {
-        crate::hip::finish(*error);
+        crate::last_error::finish(*error);
     }
     value
 }
