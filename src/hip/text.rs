@@ -253,11 +253,25 @@ mod tests {
             parse_int("99999999999999999999999999", 0, i64::MAX),
             Err(IntError::OutOfRange)
         );
+        // Far past i128 as well: the magnitude stops growing at the first
+        // digit beyond u64 (summing on would overflow).
+        assert_eq!(
+            parse_int(&"9".repeat(60), 0, i64::MAX),
+            Err(IntError::OutOfRange)
+        );
+        assert_eq!(
+            parse_int(&format!("-0x{}", "f".repeat(40)), i64::MIN, 0),
+            Err(IntError::OutOfRange)
+        );
         assert_eq!(
             parse_int("2147483648", 0, i64::from(i32::MAX)),
             Err(IntError::OutOfRange)
         );
         assert_eq!(parse_u64("0xffffffffffffffff"), Ok(u64::MAX));
+        // The leading-zero rule of decimals, not of hex digits; "0" is zero.
+        assert_eq!(parse_u64("0"), Ok(0));
+        assert_eq!(parse_u64("010"), Err(IntError::AmbiguousLeadingZero));
+        assert_eq!(parse_u64("0x010"), Ok(16));
         assert_eq!(parse_u64("18446744073709551616"), Err(IntError::OutOfRange));
         assert_eq!(parse_u64("-1"), Err(IntError::Negative));
         assert_eq!(parse_u64("12x"), Err(IntError::TrailingCharacters));
