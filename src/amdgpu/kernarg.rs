@@ -501,6 +501,37 @@ mod tests {
         assert!(buf[20..].iter().all(|&b| b == 0xFD));
     }
 
+    /// IREE's HAL ABI puts every binding (u64) and then every constant (u32)
+    /// first, 8·bindings + 4·constants bytes, whatever a layout reserves: a
+    /// layout that reserves less still gets them all, and a buffer shorter
+    /// than that footprint is refused by its size.
+    #[test]
+    fn the_explicit_footprint_is_written_even_past_a_smaller_layout() {
+        let args = make_kernel_args(0, 2, 3);
+        let layout = KernargLayout {
+            explicit_kernarg_size: 0,
+            implicit_args_offset: 0,
+            total_kernarg_size: 0,
+            has_implicit_args: false,
+        };
+        let (bindings, constants) = ([0x1111_2222_3333_4444, 0x5555_6666_7777_8888], [7, 8, 9]);
+        let mut exact = [0xFDu8; 28];
+        emplace_hal_kernargs(&args, [1; 3], 0, &layout, &bindings, &constants, &mut exact).unwrap();
+        let mut expected = Vec::new();
+        expected.extend_from_slice(&0x1111_2222_3333_4444u64.to_le_bytes());
+        expected.extend_from_slice(&0x5555_6666_7777_8888u64.to_le_bytes());
+        for c in [7u32, 8, 9] {
+            expected.extend_from_slice(&c.to_le_bytes());
+        }
+        assert_eq!(exact.as_slice(), expected.as_slice());
+        let mut short = [0u8; 27];
+        let err =
+            emplace_hal_kernargs(&args, [1; 3], 0, &layout, &bindings, &constants, &mut short)
+                .unwrap_err();
+        assert_eq!(err.code(), StatusCode::OutOfRange);
+        assert!(err.message().contains("needs 28 bytes"), "{err}");
+    }
+
     #[test]
     fn emplace_rejects_short_buffers_and_wrong_counts() {
         let args = make_kernel_args(40, 2, 3);

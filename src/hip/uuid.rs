@@ -123,6 +123,7 @@ mod tests {
             0xee, 0xff,
         ]);
         assert_eq!(uuid.path(), "GPU-00112233-4455-6677-8899-aabbccddeeff");
+        assert_eq!(uuid.to_string(), "GPU-00112233-4455-6677-8899-aabbccddeeff");
         assert_eq!(uuid.path().len(), UUID_PATH_LEN);
         assert_eq!(
             DeviceUuid::parse_hex("00112233-4455-6677-8899-aabbccddeeff"),
