@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::codes::HsaCode;
 use crate::elf::{CodeObject, SymbolKind};
 use crate::isa::Target;
+use crate::memory::Image;
 use crate::node::{
     Executable, Loaded, Reader, Sim, SymbolRecord, TAG_EXECUTABLE, TAG_LOADED, TAG_READER,
     TAG_SYMBOL, handle, serial,
@@ -55,21 +56,39 @@ pub struct LoadedInfo {
 }
 
 impl Sim {
-    /// Places `code`'s image in `agent`'s code window (as ROCr does: the
-    /// image spans the segments' highest end, offset by the lowest address)
-    /// and returns its base and the load delta.
-    pub(crate) fn map_code_object(
-        &self,
-        state: &mut crate::node::State,
-        agent_index: usize,
-        code: &CodeObject,
-        bytes: &[u8],
-    ) -> Result<(u64, u64), HsaCode> {
+    /// `code`'s loaded image over `bytes` (as ROCr lays it out: the image
+    /// spans the segments' highest end, offset by the lowest address), to
+    /// be shared by every mapping of it.
+    pub(crate) fn image_of(code: &CodeObject, bytes: &Arc<[u8]>) -> Result<Arc<Image>, HsaCode> {
         let min_vaddr = code.min_vaddr();
         let load_size = code.max_vaddr();
         if load_size == 0 || load_size > MAX_LOAD_BYTES {
             return Err(HsaCode::OUT_OF_RESOURCES);
         }
+        let pieces = code
+            .segments
+            .iter()
+            .filter_map(|s| {
+                code.file_range_at(bytes, s.vaddr, s.filesz)
+                    .map(|range| (s.vaddr - min_vaddr, range))
+            })
+            .collect();
+        Image::new(Arc::clone(bytes), load_size, pieces)
+            .map(Arc::new)
+            .ok_or(HsaCode::INVALID_ARGUMENT)
+    }
+
+    /// Places `code`'s `image` in `agent`'s code window (the mapping shares
+    /// the image; nothing is copied) and returns its base and the load delta.
+    pub(crate) fn map_code_object(
+        &self,
+        state: &mut crate::node::State,
+        agent_index: usize,
+        code: &CodeObject,
+        image: &Arc<Image>,
+    ) -> Result<(u64, u64), HsaCode> {
+        let min_vaddr = code.min_vaddr();
+        let load_size = image.size();
         let next = state.code_next.get(agent_index).copied().unwrap_or(0);
         if next
             .checked_add(load_size)
@@ -78,15 +97,7 @@ impl Sim {
             return Err(HsaCode::OUT_OF_RESOURCES);
         }
         let base = code_base(agent_index) + next;
-        let contents: Vec<(u64, &[u8])> = code
-            .segments
-            .iter()
-            .filter_map(|s| {
-                code.bytes_at(bytes, s.vaddr, s.filesz)
-                    .map(|b| (s.vaddr - min_vaddr, b))
-            })
-            .collect();
-        state.memory.map_image(base, load_size, &contents)?;
+        state.memory.map_image(base, Arc::clone(image));
         if let Some(n) = state.code_next.get_mut(agent_index) {
             *n = (next + load_size).div_ceil(LOAD_ALIGNMENT) * LOAD_ALIGNMENT;
         }
@@ -96,6 +107,22 @@ impl Sim {
     /// `hsa_code_object_reader_create_from_memory`: copies and parses the
     /// bytes. Like ROCr, a malformed code object is reported when it is loaded.
     pub fn code_object_reader_create_from_memory(&self, bytes: &[u8]) -> Result<u64, HsaCode> {
+        self.reader_create(bytes, || Arc::from(bytes))
+    }
+
+    /// [`Sim::code_object_reader_create_from_memory`] of bytes the caller
+    /// already holds shared (the C library's copy of the caller's buffer):
+    /// kept without another copy.
+    pub fn code_object_reader_create_from_shared(&self, bytes: Arc<[u8]>) -> Result<u64, HsaCode> {
+        let view = Arc::clone(&bytes);
+        self.reader_create(&view, move || bytes)
+    }
+
+    fn reader_create(
+        &self,
+        bytes: &[u8],
+        shared: impl FnOnce() -> Arc<[u8]>,
+    ) -> Result<u64, HsaCode> {
         self.hsa(
             "hsa_code_object_reader_create_from_memory",
             || format!("{} bytes", bytes.len()),
@@ -108,8 +135,9 @@ impl Sim {
                 state.readers.insert(
                     serial,
                     Reader {
-                        bytes: Arc::from(bytes),
+                        bytes: shared(),
                         parsed,
+                        image: None,
                     },
                 );
                 Ok(handle(TAG_READER, serial))
@@ -181,11 +209,19 @@ impl Sim {
                     return Err(HsaCode::FROZEN_EXECUTABLE);
                 }
                 let agent_index = sim.agent_index(agent)?;
-                let reader = serial(reader, TAG_READER)
-                    .and_then(|s| state.readers.get(&s))
+                let reader_serial = serial(reader, TAG_READER)
+                    .filter(|s| state.readers.contains_key(s))
                     .ok_or(HsaCode::INVALID_CODE_OBJECT_READER)?;
-                let (code, bytes) = match &reader.parsed {
-                    Ok(code) => (Arc::clone(code), Arc::clone(&reader.bytes)),
+                let reader = state
+                    .readers
+                    .get(&reader_serial)
+                    .ok_or(HsaCode::INVALID_CODE_OBJECT_READER)?;
+                let (code, bytes, image) = match &reader.parsed {
+                    Ok(code) => (
+                        Arc::clone(code),
+                        Arc::clone(&reader.bytes),
+                        reader.image.clone(),
+                    ),
                     Err(_) => return Err(HsaCode::INVALID_CODE_OBJECT),
                 };
                 if !(1..=4).contains(&code.abi_version) {
@@ -215,7 +251,18 @@ impl Sim {
                 {
                     return Err(VARIABLE_ALREADY_DEFINED);
                 }
-                let (base, delta) = sim.map_code_object(state, agent_index, &code, &bytes)?;
+                // One image per reader, shared by every agent it is loaded on.
+                let image = match image {
+                    Some(image) => image,
+                    None => {
+                        let image = Sim::image_of(&code, &bytes)?;
+                        if let Some(reader) = state.readers.get_mut(&reader_serial) {
+                            reader.image = Some(Arc::clone(&image));
+                        }
+                        image
+                    }
+                };
+                let (base, delta) = sim.map_code_object(state, agent_index, &code, &image)?;
                 let delta = delta as i64;
                 for symbol in &code.symbols {
                     let s = state.serial();

@@ -1,8 +1,16 @@
 //! Simulated device memory: allocations per pool with capacity enforced,
 //! loaded code-object images, and sparse byte storage so that copies really
 //! copy (tests read what they wrote) without backing terabytes.
+//!
+//! A loaded image is not copied per mapping: every mapping of one code
+//! object references one shared [`Image`] (the code object's bytes and where
+//! its segments lie), and a write into a mapping copies the pages it touches
+//! into that mapping alone (copy-on-write), so reads see what was written
+//! there and every other mapping of the image is unchanged.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+use std::sync::Arc;
 
 use crate::codes::HsaCode;
 
@@ -25,13 +33,91 @@ pub enum RegionKind {
     CodeObject,
 }
 
+/// The contents of a loaded code object's image, shared by every mapping
+/// of it: the code object's bytes and, for each segment, where its file
+/// image lies in the loaded image. Bytes no segment covers read as zero.
+#[derive(Debug)]
+pub struct Image {
+    bytes: Arc<[u8]>,
+    /// `(offset in the image, range of `bytes`)`, in segment order: where
+    /// two overlap, the later one is what a read sees (as if each had been
+    /// written in turn).
+    pieces: Vec<(u64, Range<usize>)>,
+    size: u64,
+}
+
+impl Image {
+    /// An image of `size` bytes made of `pieces` of `bytes` (each as
+    /// `(offset in the image, range of bytes)`); `None` when a range lies
+    /// outside `bytes` or a piece outside the image.
+    pub fn new(bytes: Arc<[u8]>, size: u64, pieces: Vec<(u64, Range<usize>)>) -> Option<Image> {
+        let fits = pieces.iter().all(|(at, range)| {
+            range.start <= range.end
+                && range.end <= bytes.len()
+                && at
+                    .checked_add((range.end - range.start) as u64)
+                    .is_some_and(|end| end <= size)
+        });
+        fits.then_some(Image {
+            bytes,
+            pieces,
+            size,
+        })
+    }
+
+    /// The image's size in bytes.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// The bytes the pieces are ranges of.
+    pub fn bytes(&self) -> &Arc<[u8]> {
+        &self.bytes
+    }
+
+    /// Reads `out.len()` bytes at `offset` of the image (zero where no
+    /// piece covers them).
+    fn read(&self, offset: u64, out: &mut [u8]) {
+        out.fill(0);
+        let end = offset.saturating_add(out.len() as u64);
+        for (at, range) in &self.pieces {
+            let piece_end = at + (range.end - range.start) as u64;
+            let (from, to) = (offset.max(*at), end.min(piece_end));
+            if from >= to {
+                continue;
+            }
+            let src = range.start + (from - at) as usize..range.start + (to - at) as usize;
+            let dst = (from - offset) as usize..(to - offset) as usize;
+            if let (Some(dst), Some(src)) = (out.get_mut(dst), self.bytes.get(src)) {
+                dst.copy_from_slice(src);
+            }
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Region {
     kind: RegionKind,
     size: u64,
     reserved: u64,
-    // Sparse contents: absent pages read as zero.
+    /// The shared contents of a mapped image (code objects only).
+    image: Option<Arc<Image>>,
+    // Sparse contents: absent pages read as the image (zero without one);
+    // a page of an image is copied here when it is first written.
     pages: BTreeMap<u64, Box<[u8]>>,
+}
+
+/// What the mapped code-object images hold (for tests and reports).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ImageUsage {
+    /// Mapped code-object regions.
+    pub mappings: u64,
+    /// Distinct shared images they reference.
+    pub shared_images: u64,
+    /// Bytes those shared images hold (each counted once).
+    pub shared_bytes: u64,
+    /// Pages copied into mappings by writes (copy-on-write).
+    pub private_pages: u64,
 }
 
 /// Per-pool accounting.
@@ -118,6 +204,7 @@ impl Memory {
                 kind: RegionKind::Allocation { pool },
                 size,
                 reserved,
+                image: None,
                 pages: BTreeMap::new(),
             },
         );
@@ -166,27 +253,35 @@ impl Memory {
         }
     }
 
-    /// Maps a code-object image of `size` bytes at `address` with `contents`
-    /// (`(offset, bytes)` pieces).
-    pub fn map_image(
-        &mut self,
-        address: u64,
-        size: u64,
-        contents: &[(u64, &[u8])],
-    ) -> Result<(), HsaCode> {
+    /// Maps `image` at `address`: the mapping references the shared image
+    /// and copies nothing until it is written.
+    pub fn map_image(&mut self, address: u64, image: Arc<Image>) {
         self.regions.insert(
             address,
             Region {
                 kind: RegionKind::CodeObject,
-                size,
-                reserved: size,
+                size: image.size,
+                reserved: image.size,
+                image: Some(image),
                 pages: BTreeMap::new(),
             },
         );
-        for &(offset, bytes) in contents {
-            self.write(address + offset, bytes)?;
+    }
+
+    /// What the mapped code-object images hold.
+    pub fn image_usage(&self) -> ImageUsage {
+        let mut usage = ImageUsage::default();
+        let mut seen = BTreeSet::new();
+        for region in self.regions.values() {
+            let Some(image) = &region.image else { continue };
+            usage.mappings += 1;
+            usage.private_pages += region.pages.len() as u64;
+            if seen.insert(Arc::as_ptr(image)) {
+                usage.shared_images += 1;
+                usage.shared_bytes += image.bytes.len() as u64;
+            }
         }
-        Ok(())
+        usage
     }
 
     /// Unmaps a code-object image.
@@ -235,10 +330,14 @@ impl Memory {
             let page = offset / PAGE_BYTES;
             let in_page = offset % PAGE_BYTES;
             let n = (PAGE_BYTES - in_page).min(len - done);
-            let storage = region
-                .pages
-                .entry(page)
-                .or_insert_with(|| vec![0u8; PAGE_BYTES as usize].into_boxed_slice());
+            let image = &region.image;
+            let storage = region.pages.entry(page).or_insert_with(|| {
+                let mut fresh = vec![0u8; PAGE_BYTES as usize].into_boxed_slice();
+                if let Some(image) = image {
+                    image.read(page * PAGE_BYTES, &mut fresh);
+                }
+                fresh
+            });
             let (src_start, src_end) = (done as usize, (done + n) as usize);
             if let (Some(dst), Some(src)) = (
                 storage.get_mut(in_page as usize..(in_page + n) as usize),
@@ -265,13 +364,13 @@ impl Memory {
             let in_page = offset % PAGE_BYTES;
             let n = (PAGE_BYTES - in_page).min(len - done);
             if let Some(dst) = out.get_mut(done as usize..(done + n) as usize) {
-                match region
-                    .pages
-                    .get(&page)
-                    .and_then(|p| p.get(in_page as usize..(in_page + n) as usize))
-                {
-                    Some(src) => dst.copy_from_slice(src),
-                    None => dst.fill(0),
+                match (region.pages.get(&page), &region.image) {
+                    (Some(p), _) => match p.get(in_page as usize..(in_page + n) as usize) {
+                        Some(src) => dst.copy_from_slice(src),
+                        None => dst.fill(0),
+                    },
+                    (None, Some(image)) => image.read(offset, dst),
+                    (None, None) => dst.fill(0),
                 }
             }
             done += n;

@@ -15,7 +15,7 @@ use amdgpu_sys::hsa_values::PoolAccess;
 use crate::codes::{HipCode, HsaCode};
 use crate::elf::{CodeObject, ElfError};
 use crate::faults::{CallRecord, Fault, FaultSet, MAX_CALL_LOG};
-use crate::memory::{Memory, PoolUsage};
+use crate::memory::{ImageUsage, Memory, PoolUsage};
 use crate::validate::{Agent, Isa, Link, Machine, Pool};
 
 pub(crate) const TAG_AGENT: u64 = 1;
@@ -85,6 +85,9 @@ impl LiveObjects {
 pub(crate) struct Reader {
     pub(crate) bytes: Arc<[u8]>,
     pub(crate) parsed: Result<Arc<CodeObject>, ElfError>,
+    /// The loaded image over `bytes`, made at the first load and shared by
+    /// every load of this reader (it outlives the reader while mapped).
+    pub(crate) image: Option<Arc<crate::memory::Image>>,
 }
 
 pub(crate) struct Executable {
@@ -424,6 +427,14 @@ impl Sim {
             hip_peer_access: state.hip_peers.len() as u64,
             hip_current_device: state.hip_current,
         }
+    }
+
+    /// What the mapped code-object images hold: mappings, the shared images
+    /// behind them (each counted once) and the pages writes copied into
+    /// mappings. Not an object count: an image lives exactly as long as a
+    /// loaded code object or HIP module maps it.
+    pub fn image_usage(&self) -> ImageUsage {
+        self.lock().memory.image_usage()
     }
 
     /// Usage of a pool (by its handle), for tests.
