@@ -9,8 +9,8 @@ use crate::elf::{CodeObject, SymbolKind};
 use crate::isa::Target;
 use crate::memory::Image;
 use crate::node::{
-    Executable, Loaded, Reader, Sim, SymbolRecord, TAG_EXECUTABLE, TAG_LOADED, TAG_READER,
-    TAG_SYMBOL, handle, serial,
+    Executable, Loadable, Loaded, Reader, Sim, TAG_EXECUTABLE, TAG_LOADED, TAG_READER, TAG_SYMBOL,
+    handle, serial,
 };
 
 /// Largest image one code object may load as.
@@ -137,7 +137,7 @@ impl Sim {
                     Reader {
                         bytes: shared(),
                         parsed,
-                        image: None,
+                        loadable: None,
                     },
                 );
                 Ok(handle(TAG_READER, serial))
@@ -216,11 +216,11 @@ impl Sim {
                     .readers
                     .get(&reader_serial)
                     .ok_or(HsaCode::INVALID_CODE_OBJECT_READER)?;
-                let (code, bytes, image) = match &reader.parsed {
+                let (code, bytes, loadable) = match &reader.parsed {
                     Ok(code) => (
                         Arc::clone(code),
                         Arc::clone(&reader.bytes),
-                        reader.image.clone(),
+                        reader.loadable.clone(),
                     ),
                     Err(_) => return Err(HsaCode::INVALID_CODE_OBJECT),
                 };
@@ -243,54 +243,53 @@ impl Sim {
                 if !supported {
                     return Err(HsaCode::INCOMPATIBLE_ARGUMENTS);
                 }
-                if let Some(names) = state.symbol_index.get(&(exec_serial, agent_index))
-                    && code
-                        .symbols
-                        .iter()
-                        .any(|symbol| names.contains_key(&symbol.name))
-                {
+                let exec_loads = state
+                    .executables
+                    .get(&exec_serial)
+                    .map(|e| e.loaded.as_slice())
+                    .unwrap_or_default();
+                let defined = exec_loads
+                    .iter()
+                    .filter_map(|l| state.loaded.get(l))
+                    .filter(|l| l.agent == agent_index)
+                    .any(|l| {
+                        code.symbols
+                            .iter()
+                            .any(|symbol| l.code.find(&symbol.name).is_some())
+                    });
+                if defined {
                     return Err(VARIABLE_ALREADY_DEFINED);
                 }
-                // One image per reader, shared by every agent it is loaded on.
-                let image = match image {
-                    Some(image) => image,
+                // One image and symbol index per reader, shared by every
+                // agent it is loaded on.
+                let loadable = match loadable {
+                    Some(loadable) => loadable,
                     None => {
                         let image = Sim::image_of(&code, &bytes)?;
+                        let loadable = Arc::new(Loadable::new(Arc::clone(&code), image));
                         if let Some(reader) = state.readers.get_mut(&reader_serial) {
-                            reader.image = Some(Arc::clone(&image));
+                            reader.loadable = Some(Arc::clone(&loadable));
                         }
-                        image
+                        loadable
                     }
                 };
-                let (base, delta) = sim.map_code_object(state, agent_index, &code, &image)?;
-                let delta = delta as i64;
-                for symbol in &code.symbols {
-                    let s = state.serial();
-                    state
-                        .symbol_index
-                        .entry((exec_serial, agent_index))
-                        .or_default()
-                        .insert(symbol.name.clone(), s);
-                    state.symbols.insert(
-                        s,
-                        SymbolRecord {
-                            executable: exec_serial,
-                            agent: agent_index,
-                            name: symbol.name.clone(),
-                            kind: symbol.kind,
-                            address: symbol.value.wrapping_add(delta as u64),
-                            size: symbol.size,
-                        },
-                    );
-                }
+                let (base, delta) = sim.map_code_object(state, agent_index, &code, &loadable.image)?;
+                // The symbols' serials, in symbol order, then the load's own.
+                let first_symbol = state.next_serial + 1;
+                state.next_serial += code.symbols.len() as u64;
                 let loaded_serial = state.serial();
+                if !code.symbols.is_empty() {
+                    state.symbol_ranges.insert(first_symbol, loaded_serial);
+                }
                 state.loaded.insert(
                     loaded_serial,
                     Loaded {
                         agent: agent_index,
                         base,
-                        delta,
+                        delta: delta as i64,
                         size: code.max_vaddr(),
+                        first_symbol,
+                        code: loadable,
                     },
                 );
                 if let Some(exec) = state.executables.get_mut(&exec_serial) {
@@ -333,10 +332,9 @@ impl Sim {
                 for loaded in exec.loaded {
                     if let Some(l) = state.loaded.remove(&loaded) {
                         state.memory.unmap_image(l.base);
+                        state.symbol_ranges.remove(&l.first_symbol);
                     }
                 }
-                state.symbols.retain(|_, symbol| symbol.executable != s);
-                state.symbol_index.retain(|key, _| key.0 != s);
                 Ok(())
             },
         )
@@ -365,11 +363,12 @@ impl Sim {
                 return Err(HsaCode::INVALID_SYMBOL_NAME);
             };
             let agent_index = sim.agent_index(agent)?;
-            state
-                .symbol_index
-                .get(&(s, agent_index))
-                .and_then(|names| names.get(name))
-                .map(|&serial| handle(TAG_SYMBOL, serial))
+            exec.loaded
+                .iter()
+                .filter_map(|l| state.loaded.get(l))
+                .filter(|l| l.agent == agent_index)
+                .find_map(|l| l.code.find(name).map(|i| l.first_symbol + i))
+                .map(|serial| handle(TAG_SYMBOL, serial))
                 .ok_or(HsaCode::INVALID_SYMBOL_NAME)
         })
     }
@@ -384,14 +383,22 @@ impl Sim {
             "hsa_executable_symbol_get_info",
             || format!("{symbol:#x}, {attribute}"),
             |_, state| {
-                let record = serial(symbol, TAG_SYMBOL)
-                    .and_then(|s| state.symbols.get(&s))
+                let s = serial(symbol, TAG_SYMBOL).ok_or(HsaCode::INVALID_EXECUTABLE_SYMBOL)?;
+                let (first, loaded) = state
+                    .symbol_ranges
+                    .range(..=s)
+                    .next_back()
+                    .and_then(|(&first, l)| Some((first, state.loaded.get(l)?)))
+                    .ok_or(HsaCode::INVALID_EXECUTABLE_SYMBOL)?;
+                let record = usize::try_from(s - first)
+                    .ok()
+                    .and_then(|i| loaded.code.code.symbols.get(i))
                     .ok_or(HsaCode::INVALID_EXECUTABLE_SYMBOL)?;
                 Ok(SymbolInfo {
                     name: record.name.clone(),
-                    agent: Sim::agent_handle(record.agent),
+                    agent: Sim::agent_handle(loaded.agent),
                     kind: record.kind,
-                    address: record.address,
+                    address: record.value.wrapping_add(loaded.delta as u64),
                     size: record.size,
                 })
             },
