@@ -111,6 +111,11 @@ impl Modules {
         self.modules.len() as u64
     }
 
+    /// Where the live modules' images are mapped.
+    pub(crate) fn image_bases(&self) -> impl Iterator<Item = u64> + '_ {
+        self.modules.values().map(|m| m.image)
+    }
+
     /// The live module code of exactly these bytes, if any.
     fn shared_code(&mut self, bytes: &[u8]) -> Option<Arc<ModuleCode>> {
         self.shared.retain(|w| w.strong_count() > 0);

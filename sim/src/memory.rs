@@ -118,6 +118,9 @@ pub struct ImageUsage {
     pub shared_bytes: u64,
     /// Pages copied into mappings by writes (copy-on-write).
     pub private_pages: u64,
+    /// Mappings no loaded code object or HIP module owns: a leak, always 0
+    /// ([`crate::Sim::image_usage`] counts them; `Memory` alone cannot).
+    pub unowned_mappings: u64,
 }
 
 /// Per-pool accounting.
@@ -284,6 +287,14 @@ impl Memory {
         usage
     }
 
+    /// The bases of the mapped code-object images.
+    pub fn image_bases(&self) -> impl Iterator<Item = u64> + '_ {
+        self.regions
+            .iter()
+            .filter(|(_, region)| region.image.is_some())
+            .map(|(&base, _)| base)
+    }
+
     /// Unmaps a code-object image.
     pub fn unmap_image(&mut self, address: u64) {
         if matches!(
@@ -406,5 +417,83 @@ mod tests {
         assert_eq!(memory.free(a), Err(HsaCode::INVALID_ALLOCATION));
         memory.free(b).unwrap();
         assert_eq!(memory.live_allocations(), 0);
+    }
+
+    /// An image of two pieces over 3 pages: bytes 1..=200 at 100, and
+    /// bytes 50..=249 at 4090 (across the first page boundary); a third
+    /// piece overlaps the first, and the later one wins.
+    fn image() -> (Arc<Image>, Vec<u8>) {
+        let bytes: Arc<[u8]> = (0..=255u8).collect::<Vec<u8>>().into();
+        let pieces = vec![(100, 1..201), (4090, 50..250), (150, 0..10)];
+        let image = Arc::new(Image::new(Arc::clone(&bytes), 3 * PAGE_BYTES, pieces).unwrap());
+        let mut flat = vec![0u8; 3 * PAGE_BYTES as usize];
+        flat[100..300].copy_from_slice(&bytes[1..201]);
+        flat[4090..4290].copy_from_slice(&bytes[50..250]);
+        flat[150..160].copy_from_slice(&bytes[0..10]);
+        (image, flat)
+    }
+
+    fn read_all(memory: &mut Memory, base: u64, len: usize) -> Vec<u8> {
+        let mut out = vec![0u8; len];
+        memory.read(base, &mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn mappings_share_the_image_and_copy_only_the_pages_written() {
+        let (image, flat) = image();
+        let (a, b) = (1 << 40, 2 << 40);
+        let mut memory = Memory::new(0);
+        memory.map_image(a, Arc::clone(&image));
+        memory.map_image(b, Arc::clone(&image));
+        assert_eq!(Arc::strong_count(&image), 3);
+        assert_eq!(read_all(&mut memory, a, flat.len()), flat);
+        // Unaligned reads inside and across pieces and pages.
+        let mut out = [0u8; 20];
+        memory.read(b + 4085, &mut out).unwrap();
+        assert_eq!(out[..], flat[4085..4105]);
+        let usage = memory.image_usage();
+        assert_eq!(
+            (usage.mappings, usage.shared_images, usage.private_pages),
+            (2, 1, 0)
+        );
+        assert_eq!(usage.shared_bytes, 256);
+
+        // A write across the page boundary copies both pages into `a` only.
+        memory.write(a + 4094, &[0xee; 4]).unwrap();
+        let mut written = flat.clone();
+        written[4094..4098].fill(0xee);
+        assert_eq!(read_all(&mut memory, a, flat.len()), written);
+        assert_eq!(read_all(&mut memory, b, flat.len()), flat);
+        assert_eq!(memory.image_usage().private_pages, 2);
+        // A page no piece covers is copied as zeros.
+        memory.write(b + 2 * PAGE_BYTES + 1, &[1]).unwrap();
+        let mut written_b = flat.clone();
+        written_b[2 * PAGE_BYTES as usize + 1] = 1;
+        assert_eq!(read_all(&mut memory, b, flat.len()), written_b);
+        // Past the end is refused, as for any region.
+        assert_eq!(
+            memory.write(b + 3 * PAGE_BYTES - 1, &[0, 0]),
+            Err(HsaCode::INVALID_ARGUMENT)
+        );
+
+        // Each unmap drops its reference once; unmapping twice, or an
+        // allocation's address, drops nothing.
+        memory.unmap_image(a);
+        memory.unmap_image(a);
+        assert_eq!(Arc::strong_count(&image), 2);
+        assert_eq!(memory.image_usage().mappings, 1);
+        memory.unmap_image(b);
+        assert_eq!(Arc::strong_count(&image), 1);
+        assert_eq!(memory.image_usage(), ImageUsage::default());
+    }
+
+    #[test]
+    fn an_image_refuses_pieces_outside_its_bytes_or_its_size() {
+        let bytes: Arc<[u8]> = Arc::from(&[1u8; 16][..]);
+        assert!(Image::new(Arc::clone(&bytes), 32, vec![(0, 0..17)]).is_none());
+        assert!(Image::new(Arc::clone(&bytes), 32, vec![(17, 0..16)]).is_none());
+        assert!(Image::new(Arc::clone(&bytes), 32, vec![(u64::MAX, 0..16)]).is_none());
+        assert!(Image::new(bytes, 32, vec![(16, 0..16)]).is_some());
     }
 }

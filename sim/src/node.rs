@@ -466,7 +466,21 @@ impl Sim {
     /// mappings. Not an object count: an image lives exactly as long as a
     /// loaded code object or HIP module maps it.
     pub fn image_usage(&self) -> ImageUsage {
-        self.lock().memory.image_usage()
+        let state = self.lock();
+        let owned: BTreeSet<u64> = state
+            .loaded
+            .values()
+            .map(|l| l.base)
+            .chain(state.hip_rt.modules.image_bases())
+            .collect();
+        ImageUsage {
+            unowned_mappings: state
+                .memory
+                .image_bases()
+                .filter(|base| !owned.contains(base))
+                .count() as u64,
+            ..state.memory.image_usage()
+        }
     }
 
     /// Usage of a pool (by its handle), for tests.
