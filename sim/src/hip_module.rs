@@ -202,9 +202,9 @@ impl Sim {
                 // answers every check below as a fresh parse would.
                 let found = match state.hip_rt.modules.shared_code(bytes) {
                     Some(shared) => Found::Shared(shared),
-                    None => Found::Fresh(
-                        CodeObject::parse(bytes).map_err(|_| HipCode::INVALID_IMAGE)?,
-                    ),
+                    None => {
+                        Found::Fresh(CodeObject::parse(bytes).map_err(|_| HipCode::INVALID_IMAGE)?)
+                    }
                 };
                 let code = match &found {
                     Found::Shared(shared) => &shared.code,

@@ -273,7 +273,8 @@ impl Sim {
                         loadable
                     }
                 };
-                let (base, delta) = sim.map_code_object(state, agent_index, &code, &loadable.image)?;
+                let (base, delta) =
+                    sim.map_code_object(state, agent_index, &code, &loadable.image)?;
                 // The symbols' serials, in symbol order, then the load's own.
                 let first_symbol = state.next_serial + 1;
                 state.next_serial += code.symbols.len() as u64;

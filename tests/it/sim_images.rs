@@ -112,7 +112,10 @@ fn every_agent_reads_the_one_shared_image() {
     );
     let expected = expected_image(GFX942);
     for (i, image) in images(hsa, exe).iter().enumerate() {
-        assert!(*image == expected, "agent {i}: the image as ROCr lays it out");
+        assert!(
+            *image == expected,
+            "agent {i}: the image as ROCr lays it out"
+        );
     }
     for &gpu in &gpus {
         assert_eq!(read_i32(hsa, counter(hsa, exe, gpu)), 42);
@@ -164,14 +167,19 @@ fn a_write_into_one_agents_image_is_seen_there_and_nowhere_else() {
     let now = images(hsa, exe);
     let mut on0 = original.clone();
     on0[PAGE_BYTES as usize - 8..PAGE_BYTES as usize + 8].copy_from_slice(&patch);
-    assert!(now[0] == on0, "GPU0 reads its write and the image around it");
+    assert!(
+        now[0] == on0,
+        "GPU0 reads its write and the image around it"
+    );
     let mut on1 = original.clone();
     on1[0x100..0x110].copy_from_slice(&patch);
     assert!(now[1] == on1, "GPU1 reads the copy into it");
-    let at = (on3 - hsa.loaded_code_object_load_delta(
-        hsa.executable_iterate_loaded_code_objects(exe).unwrap()[3],
-    )
-    .unwrap() as u64) as usize;
+    let at = (on3
+        - hsa
+            .loaded_code_object_load_delta(
+                hsa.executable_iterate_loaded_code_objects(exe).unwrap()[3],
+            )
+            .unwrap() as u64) as usize;
     let min = CodeObject::parse(GFX942).unwrap().min_vaddr() as usize;
     let mut on3_image = original.clone();
     on3_image[at - min..at - min + 4].copy_from_slice(&7i32.to_le_bytes());
@@ -259,7 +267,10 @@ fn a_failure_in_the_middle_of_a_multi_agent_load_leaves_no_mapping() {
             .unwrap();
         let loaded = gpus
             .iter()
-            .take_while(|&&gpu| hsa.executable_load_agent_code_object(exe, gpu, reader).is_ok())
+            .take_while(|&&gpu| {
+                hsa.executable_load_agent_code_object(exe, gpu, reader)
+                    .is_ok()
+            })
             .count();
         assert_eq!(loaded as u64, nth - 1);
         let usage = sim.image_usage();

@@ -134,11 +134,7 @@ unsafe fn read_elf(base: *const c_void) -> Result<Arc<[u8]>, HipCode> {
 /// # Safety
 /// `base` is a code object or offload bundle whose headers describe its
 /// own extent (`hipModuleLoadData`'s contract).
-unsafe fn read_bundle(
-    sim: &Sim,
-    ordinal: i32,
-    base: *const c_void,
-) -> Result<Arc<[u8]>, HipCode> {
+unsafe fn read_bundle(sim: &Sim, ordinal: i32, base: *const c_void) -> Result<Arc<[u8]>, HipCode> {
     // SAFETY: within the extent the image's headers give, the caller's promise.
     let header = unsafe { read(base, 0, 32) }?;
     let count = u64_at(&header, 24);
