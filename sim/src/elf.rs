@@ -237,6 +237,19 @@ impl CodeObject {
         segment_bytes(&self.segments, file, vaddr, len)
     }
 
+    /// Where in `file` the bytes [`CodeObject::bytes_at`] gives lie.
+    pub fn file_range_at(
+        &self,
+        file: &[u8],
+        vaddr: u64,
+        len: u64,
+    ) -> Option<std::ops::Range<usize>> {
+        let start = segment_file_offset(&self.segments, vaddr, len)?;
+        let start = usize::try_from(start).ok()?;
+        let end = start.checked_add(usize::try_from(len).ok()?)?;
+        (end <= file.len()).then_some(start..end)
+    }
+
     /// Lowest `p_vaddr` of the segments.
     pub fn min_vaddr(&self) -> u64 {
         self.segments.iter().map(|s| s.vaddr).min().unwrap_or(0)
@@ -258,14 +271,20 @@ fn segment_bytes<'a>(
     vaddr: u64,
     len: u64,
 ) -> Option<&'a [u8]> {
+    let offset = segment_file_offset(segments, vaddr, len)?;
+    Bytes(file).slice(offset, len).ok()
+}
+
+/// The file offset of `len` bytes at `vaddr`: in the first segment whose
+/// file image covers them.
+fn segment_file_offset(segments: &[Segment], vaddr: u64, len: u64) -> Option<u64> {
     let segment = segments.iter().find(|s| {
         vaddr >= s.vaddr
             && vaddr
                 .checked_add(len)
                 .is_some_and(|end| end <= s.vaddr + s.filesz)
     })?;
-    let offset = segment.offset.checked_add(vaddr - segment.vaddr)?;
-    Bytes(file).slice(offset, len).ok()
+    segment.offset.checked_add(vaddr - segment.vaddr)
 }
 
 fn read_dynamic_symbols(

@@ -4,12 +4,13 @@
 //! recorded. Kernels do not execute: a launch changes no memory.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use crate::codes::HipCode;
 use crate::elf::{CodeObject, SymbolKind};
 use crate::isa::Target;
 use crate::kernel_meta::{KernelLaunchInfo, read_kernels};
+use crate::memory::Image;
 use crate::node::{Sim, State, handle, serial};
 
 /// Handle tag of modules (`hipModule_t`).
@@ -46,14 +47,39 @@ pub mod function_attribute {
     pub const PREFERRED_SHARED_MEMORY_CARVEOUT: i32 = 9;
 }
 
+/// What every module of the same bytes shares, whatever device it is loaded
+/// on: the parsed code object, its kernels' metadata, its symbols by name
+/// and its loaded image.
+#[derive(Debug)]
+pub(crate) struct ModuleCode {
+    code: CodeObject,
+    kernels: BTreeMap<String, KernelLaunchInfo>,
+    /// Dynamic symbols by name (the last of a repeated name): index into `code.symbols`.
+    symbols: BTreeMap<String, usize>,
+    image: Arc<Image>,
+}
+
+impl ModuleCode {
+    /// The symbol `name` of a module loaded with `delta`: (kind, loaded address, size).
+    fn symbol(&self, name: &str, delta: u64) -> Option<(SymbolKind, u64, u64)> {
+        let symbol = self.code.symbols.get(*self.symbols.get(name)?)?;
+        Some((symbol.kind, symbol.value.wrapping_add(delta), symbol.size))
+    }
+}
+
+/// A module's code: a live module's, or just parsed.
+enum Found {
+    Shared(Arc<ModuleCode>),
+    Fresh(CodeObject),
+}
+
 /// One loaded module.
 #[derive(Debug)]
 pub(crate) struct HipModule {
     ordinal: i32,
     image: u64,
-    kernels: Arc<BTreeMap<String, KernelLaunchInfo>>,
-    /// Dynamic symbols by name: (kind, loaded address, size).
-    symbols: BTreeMap<String, (SymbolKind, u64, u64)>,
+    delta: u64,
+    code: Arc<ModuleCode>,
     functions: Vec<u64>,
 }
 
@@ -73,12 +99,30 @@ pub(crate) struct Modules {
     functions: BTreeMap<u64, HipFunction>,
     launches: Vec<Launch>,
     launch_count: u64,
+    /// The code of live modules, so that loading the same bytes on another
+    /// device (IREE loads a module once per device) shares it; an entry dies
+    /// with the last module that holds it.
+    shared: Vec<Weak<ModuleCode>>,
 }
 
 impl Modules {
     /// Live modules.
     pub(crate) fn live(&self) -> u64 {
         self.modules.len() as u64
+    }
+
+    /// Where the live modules' images are mapped.
+    pub(crate) fn image_bases(&self) -> impl Iterator<Item = u64> + '_ {
+        self.modules.values().map(|m| m.image)
+    }
+
+    /// The live module code of exactly these bytes, if any.
+    fn shared_code(&mut self, bytes: &[u8]) -> Option<Arc<ModuleCode>> {
+        self.shared.retain(|w| w.strong_count() > 0);
+        self.shared
+            .iter()
+            .filter_map(Weak::upgrade)
+            .find(|code| **code.image.bytes() == *bytes)
     }
 }
 
@@ -117,19 +161,55 @@ pub struct LaunchRequest {
 impl Sim {
     /// `hipModuleLoadData(Ex)` of the ELF `bytes` on `ordinal`: an object for
     /// another processor is `hipErrorNoBinaryForGpu` (ROCm's answer), bytes
-    /// that are no AMDGPU code object `hipErrorInvalidImage`.
+    /// that are no AMDGPU code object `hipErrorInvalidImage`. Loads of the
+    /// same bytes while one is live share its code and image: the bytes
+    /// are copied once, not once per device.
     pub fn hip_module_load(
         &self,
         op: &'static str,
         ordinal: i32,
         bytes: &[u8],
     ) -> Result<u64, HipCode> {
+        self.hip_module_load_with(op, ordinal, bytes, || Arc::from(bytes))
+    }
+
+    /// [`Sim::hip_module_load`] of bytes the caller already holds shared
+    /// (the C library's copy of the caller's image): kept as the module's
+    /// image without another copy.
+    pub fn hip_module_load_shared(
+        &self,
+        op: &'static str,
+        ordinal: i32,
+        bytes: Arc<[u8]>,
+    ) -> Result<u64, HipCode> {
+        let view = Arc::clone(&bytes);
+        self.hip_module_load_with(op, ordinal, &view, move || bytes)
+    }
+
+    fn hip_module_load_with(
+        &self,
+        op: &'static str,
+        ordinal: i32,
+        bytes: &[u8],
+        shared: impl FnOnce() -> Arc<[u8]>,
+    ) -> Result<u64, HipCode> {
         self.hip(
             op,
             || format!("{ordinal}, {} bytes", bytes.len()),
             |sim, state| {
                 let agent = sim.gpu_agent(ordinal)?;
-                let code = CodeObject::parse(bytes).map_err(|_| HipCode::INVALID_IMAGE)?;
+                // The same bytes parse the same way: a live module's code
+                // answers every check below as a fresh parse would.
+                let found = match state.hip_rt.modules.shared_code(bytes) {
+                    Some(shared) => Found::Shared(shared),
+                    None => {
+                        Found::Fresh(CodeObject::parse(bytes).map_err(|_| HipCode::INVALID_IMAGE)?)
+                    }
+                };
+                let code = match &found {
+                    Found::Shared(shared) => &shared.code,
+                    Found::Fresh(code) => code,
+                };
                 let target = Target::from_elf(code.e_flags, code.abi_version)
                     .ok_or(HipCode::INVALID_IMAGE)?;
                 let runs = sim.machine.agents.get(agent).is_some_and(|a| {
@@ -141,28 +221,45 @@ impl Sim {
                 if !runs {
                     return Err(HipCode::NO_BINARY_FOR_GPU);
                 }
-                let kernels = read_kernels(bytes).map_err(|_| HipCode::INVALID_IMAGE)?;
+                let (module_code, new) = match found {
+                    Found::Shared(shared) => (shared, false),
+                    Found::Fresh(code) => {
+                        let kernels = read_kernels(bytes).map_err(|_| HipCode::INVALID_IMAGE)?;
+                        let image =
+                            Sim::image_of(&code, &shared()).map_err(|_| HipCode::OUT_OF_MEMORY)?;
+                        let symbols = code
+                            .symbols
+                            .iter()
+                            .enumerate()
+                            .map(|(i, s)| (s.name.clone(), i))
+                            .collect();
+                        let module_code = ModuleCode {
+                            code,
+                            kernels,
+                            symbols,
+                            image,
+                        };
+                        (Arc::new(module_code), true)
+                    }
+                };
                 let (image, delta) = sim
-                    .map_code_object(state, agent, &code, bytes)
+                    .map_code_object(state, agent, &module_code.code, &module_code.image)
                     .map_err(|_| HipCode::OUT_OF_MEMORY)?;
-                let symbols = code
-                    .symbols
-                    .iter()
-                    .map(|s| {
-                        (
-                            s.name.clone(),
-                            (s.kind, s.value.wrapping_add(delta), s.size),
-                        )
-                    })
-                    .collect();
+                if new {
+                    state
+                        .hip_rt
+                        .modules
+                        .shared
+                        .push(Arc::downgrade(&module_code));
+                }
                 let s = state.serial();
                 state.hip_rt.modules.modules.insert(
                     s,
                     HipModule {
                         ordinal,
                         image,
-                        kernels: Arc::new(kernels),
-                        symbols,
+                        delta,
+                        code: module_code,
                         functions: Vec::new(),
                     },
                 );
@@ -208,8 +305,13 @@ impl Sim {
                     .get(&s)
                     .ok_or(HipCode::INVALID_RESOURCE_HANDLE)?;
                 let symbol = format!("{name}.kd");
-                let kernel = m.kernels.get(&symbol).cloned().ok_or(HipCode::NOT_FOUND)?;
-                let private_segment_size = match m.symbols.get(&symbol) {
+                let kernel = m
+                    .code
+                    .kernels
+                    .get(&symbol)
+                    .cloned()
+                    .ok_or(HipCode::NOT_FOUND)?;
+                let private_segment_size = match m.code.symbol(&symbol, m.delta) {
                     Some((
                         SymbolKind::Kernel {
                             private_segment_size,
@@ -217,7 +319,7 @@ impl Sim {
                         },
                         _,
                         _,
-                    )) => *private_segment_size,
+                    )) => private_segment_size,
                     _ => return Err(HipCode::NOT_FOUND),
                 };
                 let f = state.serial();
@@ -247,8 +349,8 @@ impl Sim {
                 let m = serial(module, TAG_HIP_MODULE)
                     .and_then(|s| state.hip_rt.modules.modules.get(&s))
                     .ok_or(HipCode::INVALID_RESOURCE_HANDLE)?;
-                match m.symbols.get(name) {
-                    Some((SymbolKind::Variable, address, size)) => Ok((*address, *size)),
+                match m.code.symbol(name, m.delta) {
+                    Some((SymbolKind::Variable, address, size)) => Ok((address, size)),
                     _ => Err(HipCode::NOT_FOUND),
                 }
             },

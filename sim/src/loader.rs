@@ -7,9 +7,10 @@ use std::sync::Arc;
 use crate::codes::HsaCode;
 use crate::elf::{CodeObject, SymbolKind};
 use crate::isa::Target;
+use crate::memory::Image;
 use crate::node::{
-    Executable, Loaded, Reader, Sim, SymbolRecord, TAG_EXECUTABLE, TAG_LOADED, TAG_READER,
-    TAG_SYMBOL, handle, serial,
+    Executable, Loadable, Loaded, Reader, Sim, TAG_EXECUTABLE, TAG_LOADED, TAG_READER, TAG_SYMBOL,
+    handle, serial,
 };
 
 /// Largest image one code object may load as.
@@ -55,21 +56,39 @@ pub struct LoadedInfo {
 }
 
 impl Sim {
-    /// Places `code`'s image in `agent`'s code window (as ROCr does: the
-    /// image spans the segments' highest end, offset by the lowest address)
-    /// and returns its base and the load delta.
-    pub(crate) fn map_code_object(
-        &self,
-        state: &mut crate::node::State,
-        agent_index: usize,
-        code: &CodeObject,
-        bytes: &[u8],
-    ) -> Result<(u64, u64), HsaCode> {
+    /// `code`'s loaded image over `bytes` (as ROCr lays it out: the image
+    /// spans the segments' highest end, offset by the lowest address), to
+    /// be shared by every mapping of it.
+    pub(crate) fn image_of(code: &CodeObject, bytes: &Arc<[u8]>) -> Result<Arc<Image>, HsaCode> {
         let min_vaddr = code.min_vaddr();
         let load_size = code.max_vaddr();
         if load_size == 0 || load_size > MAX_LOAD_BYTES {
             return Err(HsaCode::OUT_OF_RESOURCES);
         }
+        let pieces = code
+            .segments
+            .iter()
+            .filter_map(|s| {
+                code.file_range_at(bytes, s.vaddr, s.filesz)
+                    .map(|range| (s.vaddr - min_vaddr, range))
+            })
+            .collect();
+        Image::new(Arc::clone(bytes), load_size, pieces)
+            .map(Arc::new)
+            .ok_or(HsaCode::INVALID_ARGUMENT)
+    }
+
+    /// Places `code`'s `image` in `agent`'s code window (the mapping shares
+    /// the image; nothing is copied) and returns its base and the load delta.
+    pub(crate) fn map_code_object(
+        &self,
+        state: &mut crate::node::State,
+        agent_index: usize,
+        code: &CodeObject,
+        image: &Arc<Image>,
+    ) -> Result<(u64, u64), HsaCode> {
+        let min_vaddr = code.min_vaddr();
+        let load_size = image.size();
         let next = state.code_next.get(agent_index).copied().unwrap_or(0);
         if next
             .checked_add(load_size)
@@ -78,15 +97,7 @@ impl Sim {
             return Err(HsaCode::OUT_OF_RESOURCES);
         }
         let base = code_base(agent_index) + next;
-        let contents: Vec<(u64, &[u8])> = code
-            .segments
-            .iter()
-            .filter_map(|s| {
-                code.bytes_at(bytes, s.vaddr, s.filesz)
-                    .map(|b| (s.vaddr - min_vaddr, b))
-            })
-            .collect();
-        state.memory.map_image(base, load_size, &contents)?;
+        state.memory.map_image(base, Arc::clone(image));
         if let Some(n) = state.code_next.get_mut(agent_index) {
             *n = (next + load_size).div_ceil(LOAD_ALIGNMENT) * LOAD_ALIGNMENT;
         }
@@ -96,6 +107,22 @@ impl Sim {
     /// `hsa_code_object_reader_create_from_memory`: copies and parses the
     /// bytes. Like ROCr, a malformed code object is reported when it is loaded.
     pub fn code_object_reader_create_from_memory(&self, bytes: &[u8]) -> Result<u64, HsaCode> {
+        self.reader_create(bytes, || Arc::from(bytes))
+    }
+
+    /// [`Sim::code_object_reader_create_from_memory`] of bytes the caller
+    /// already holds shared (the C library's copy of the caller's buffer):
+    /// kept without another copy.
+    pub fn code_object_reader_create_from_shared(&self, bytes: Arc<[u8]>) -> Result<u64, HsaCode> {
+        let view = Arc::clone(&bytes);
+        self.reader_create(&view, move || bytes)
+    }
+
+    fn reader_create(
+        &self,
+        bytes: &[u8],
+        shared: impl FnOnce() -> Arc<[u8]>,
+    ) -> Result<u64, HsaCode> {
         self.hsa(
             "hsa_code_object_reader_create_from_memory",
             || format!("{} bytes", bytes.len()),
@@ -108,8 +135,9 @@ impl Sim {
                 state.readers.insert(
                     serial,
                     Reader {
-                        bytes: Arc::from(bytes),
+                        bytes: shared(),
                         parsed,
+                        loadable: None,
                     },
                 );
                 Ok(handle(TAG_READER, serial))
@@ -181,11 +209,19 @@ impl Sim {
                     return Err(HsaCode::FROZEN_EXECUTABLE);
                 }
                 let agent_index = sim.agent_index(agent)?;
-                let reader = serial(reader, TAG_READER)
-                    .and_then(|s| state.readers.get(&s))
+                let reader_serial = serial(reader, TAG_READER)
+                    .filter(|s| state.readers.contains_key(s))
                     .ok_or(HsaCode::INVALID_CODE_OBJECT_READER)?;
-                let (code, bytes) = match &reader.parsed {
-                    Ok(code) => (Arc::clone(code), Arc::clone(&reader.bytes)),
+                let reader = state
+                    .readers
+                    .get(&reader_serial)
+                    .ok_or(HsaCode::INVALID_CODE_OBJECT_READER)?;
+                let (code, bytes, loadable) = match &reader.parsed {
+                    Ok(code) => (
+                        Arc::clone(code),
+                        Arc::clone(&reader.bytes),
+                        reader.loadable.clone(),
+                    ),
                     Err(_) => return Err(HsaCode::INVALID_CODE_OBJECT),
                 };
                 if !(1..=4).contains(&code.abi_version) {
@@ -207,43 +243,54 @@ impl Sim {
                 if !supported {
                     return Err(HsaCode::INCOMPATIBLE_ARGUMENTS);
                 }
-                if let Some(names) = state.symbol_index.get(&(exec_serial, agent_index))
-                    && code
-                        .symbols
-                        .iter()
-                        .any(|symbol| names.contains_key(&symbol.name))
-                {
+                let exec_loads = state
+                    .executables
+                    .get(&exec_serial)
+                    .map(|e| e.loaded.as_slice())
+                    .unwrap_or_default();
+                let defined = exec_loads
+                    .iter()
+                    .filter_map(|l| state.loaded.get(l))
+                    .filter(|l| l.agent == agent_index)
+                    .any(|l| {
+                        code.symbols
+                            .iter()
+                            .any(|symbol| l.code.find(&symbol.name).is_some())
+                    });
+                if defined {
                     return Err(VARIABLE_ALREADY_DEFINED);
                 }
-                let (base, delta) = sim.map_code_object(state, agent_index, &code, &bytes)?;
-                let delta = delta as i64;
-                for symbol in &code.symbols {
-                    let s = state.serial();
-                    state
-                        .symbol_index
-                        .entry((exec_serial, agent_index))
-                        .or_default()
-                        .insert(symbol.name.clone(), s);
-                    state.symbols.insert(
-                        s,
-                        SymbolRecord {
-                            executable: exec_serial,
-                            agent: agent_index,
-                            name: symbol.name.clone(),
-                            kind: symbol.kind,
-                            address: symbol.value.wrapping_add(delta as u64),
-                            size: symbol.size,
-                        },
-                    );
-                }
+                // One image and symbol index per reader, shared by every
+                // agent it is loaded on.
+                let loadable = match loadable {
+                    Some(loadable) => loadable,
+                    None => {
+                        let image = Sim::image_of(&code, &bytes)?;
+                        let loadable = Arc::new(Loadable::new(Arc::clone(&code), image));
+                        if let Some(reader) = state.readers.get_mut(&reader_serial) {
+                            reader.loadable = Some(Arc::clone(&loadable));
+                        }
+                        loadable
+                    }
+                };
+                let (base, delta) =
+                    sim.map_code_object(state, agent_index, &code, &loadable.image)?;
+                // The symbols' serials, in symbol order, then the load's own.
+                let first_symbol = state.next_serial + 1;
+                state.next_serial += code.symbols.len() as u64;
                 let loaded_serial = state.serial();
+                if !code.symbols.is_empty() {
+                    state.symbol_ranges.insert(first_symbol, loaded_serial);
+                }
                 state.loaded.insert(
                     loaded_serial,
                     Loaded {
                         agent: agent_index,
                         base,
-                        delta,
+                        delta: delta as i64,
                         size: code.max_vaddr(),
+                        first_symbol,
+                        code: loadable,
                     },
                 );
                 if let Some(exec) = state.executables.get_mut(&exec_serial) {
@@ -286,10 +333,9 @@ impl Sim {
                 for loaded in exec.loaded {
                     if let Some(l) = state.loaded.remove(&loaded) {
                         state.memory.unmap_image(l.base);
+                        state.symbol_ranges.remove(&l.first_symbol);
                     }
                 }
-                state.symbols.retain(|_, symbol| symbol.executable != s);
-                state.symbol_index.retain(|key, _| key.0 != s);
                 Ok(())
             },
         )
@@ -318,11 +364,12 @@ impl Sim {
                 return Err(HsaCode::INVALID_SYMBOL_NAME);
             };
             let agent_index = sim.agent_index(agent)?;
-            state
-                .symbol_index
-                .get(&(s, agent_index))
-                .and_then(|names| names.get(name))
-                .map(|&serial| handle(TAG_SYMBOL, serial))
+            exec.loaded
+                .iter()
+                .filter_map(|l| state.loaded.get(l))
+                .filter(|l| l.agent == agent_index)
+                .find_map(|l| l.code.find(name).map(|i| l.first_symbol + i))
+                .map(|serial| handle(TAG_SYMBOL, serial))
                 .ok_or(HsaCode::INVALID_SYMBOL_NAME)
         })
     }
@@ -337,14 +384,22 @@ impl Sim {
             "hsa_executable_symbol_get_info",
             || format!("{symbol:#x}, {attribute}"),
             |_, state| {
-                let record = serial(symbol, TAG_SYMBOL)
-                    .and_then(|s| state.symbols.get(&s))
+                let s = serial(symbol, TAG_SYMBOL).ok_or(HsaCode::INVALID_EXECUTABLE_SYMBOL)?;
+                let (first, loaded) = state
+                    .symbol_ranges
+                    .range(..=s)
+                    .next_back()
+                    .and_then(|(&first, l)| Some((first, state.loaded.get(l)?)))
+                    .ok_or(HsaCode::INVALID_EXECUTABLE_SYMBOL)?;
+                let record = usize::try_from(s - first)
+                    .ok()
+                    .and_then(|i| loaded.code.code.symbols.get(i))
                     .ok_or(HsaCode::INVALID_EXECUTABLE_SYMBOL)?;
                 Ok(SymbolInfo {
                     name: record.name.clone(),
-                    agent: Sim::agent_handle(record.agent),
+                    agent: Sim::agent_handle(loaded.agent),
                     kind: record.kind,
-                    address: record.address,
+                    address: record.value.wrapping_add(loaded.delta as u64),
                     size: record.size,
                 })
             },

@@ -1,8 +1,16 @@
 //! Simulated device memory: allocations per pool with capacity enforced,
 //! loaded code-object images, and sparse byte storage so that copies really
 //! copy (tests read what they wrote) without backing terabytes.
+//!
+//! A loaded image is not copied per mapping: every mapping of one code
+//! object references one shared [`Image`] (the code object's bytes and where
+//! its segments lie), and a write into a mapping copies the pages it touches
+//! into that mapping alone (copy-on-write), so reads see what was written
+//! there and every other mapping of the image is unchanged.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+use std::sync::Arc;
 
 use crate::codes::HsaCode;
 
@@ -25,13 +33,94 @@ pub enum RegionKind {
     CodeObject,
 }
 
+/// The contents of a loaded code object's image, shared by every mapping
+/// of it: the code object's bytes and, for each segment, where its file
+/// image lies in the loaded image. Bytes no segment covers read as zero.
+#[derive(Debug)]
+pub struct Image {
+    bytes: Arc<[u8]>,
+    /// `(offset in the image, range of `bytes`)`, in segment order: where
+    /// two overlap, the later one is what a read sees (as if each had been
+    /// written in turn).
+    pieces: Vec<(u64, Range<usize>)>,
+    size: u64,
+}
+
+impl Image {
+    /// An image of `size` bytes made of `pieces` of `bytes` (each as
+    /// `(offset in the image, range of bytes)`); `None` when a range lies
+    /// outside `bytes` or a piece outside the image.
+    pub fn new(bytes: Arc<[u8]>, size: u64, pieces: Vec<(u64, Range<usize>)>) -> Option<Image> {
+        let fits = pieces.iter().all(|(at, range)| {
+            range.start <= range.end
+                && range.end <= bytes.len()
+                && at
+                    .checked_add((range.end - range.start) as u64)
+                    .is_some_and(|end| end <= size)
+        });
+        fits.then_some(Image {
+            bytes,
+            pieces,
+            size,
+        })
+    }
+
+    /// The image's size in bytes.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// The bytes the pieces are ranges of.
+    pub fn bytes(&self) -> &Arc<[u8]> {
+        &self.bytes
+    }
+
+    /// Reads `out.len()` bytes at `offset` of the image (zero where no
+    /// piece covers them).
+    fn read(&self, offset: u64, out: &mut [u8]) {
+        out.fill(0);
+        let end = offset.saturating_add(out.len() as u64);
+        for (at, range) in &self.pieces {
+            let piece_end = at + (range.end - range.start) as u64;
+            let (from, to) = (offset.max(*at), end.min(piece_end));
+            if from >= to {
+                continue;
+            }
+            let src = range.start + (from - at) as usize..range.start + (to - at) as usize;
+            let dst = (from - offset) as usize..(to - offset) as usize;
+            if let (Some(dst), Some(src)) = (out.get_mut(dst), self.bytes.get(src)) {
+                dst.copy_from_slice(src);
+            }
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Region {
     kind: RegionKind,
     size: u64,
     reserved: u64,
-    // Sparse contents: absent pages read as zero.
+    /// The shared contents of a mapped image (code objects only).
+    image: Option<Arc<Image>>,
+    // Sparse contents: absent pages read as the image (zero without one);
+    // a page of an image is copied here when it is first written.
     pages: BTreeMap<u64, Box<[u8]>>,
+}
+
+/// What the mapped code-object images hold (for tests and reports).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ImageUsage {
+    /// Mapped code-object regions.
+    pub mappings: u64,
+    /// Distinct shared images they reference.
+    pub shared_images: u64,
+    /// Bytes those shared images hold (each counted once).
+    pub shared_bytes: u64,
+    /// Pages copied into mappings by writes (copy-on-write).
+    pub private_pages: u64,
+    /// Mappings no loaded code object or HIP module owns: a leak, always 0
+    /// ([`crate::Sim::image_usage`] counts them; `Memory` alone cannot).
+    pub unowned_mappings: u64,
 }
 
 /// Per-pool accounting.
@@ -118,6 +207,7 @@ impl Memory {
                 kind: RegionKind::Allocation { pool },
                 size,
                 reserved,
+                image: None,
                 pages: BTreeMap::new(),
             },
         );
@@ -166,27 +256,43 @@ impl Memory {
         }
     }
 
-    /// Maps a code-object image of `size` bytes at `address` with `contents`
-    /// (`(offset, bytes)` pieces).
-    pub fn map_image(
-        &mut self,
-        address: u64,
-        size: u64,
-        contents: &[(u64, &[u8])],
-    ) -> Result<(), HsaCode> {
+    /// Maps `image` at `address`: the mapping references the shared image
+    /// and copies nothing until it is written.
+    pub fn map_image(&mut self, address: u64, image: Arc<Image>) {
         self.regions.insert(
             address,
             Region {
                 kind: RegionKind::CodeObject,
-                size,
-                reserved: size,
+                size: image.size,
+                reserved: image.size,
+                image: Some(image),
                 pages: BTreeMap::new(),
             },
         );
-        for &(offset, bytes) in contents {
-            self.write(address + offset, bytes)?;
+    }
+
+    /// What the mapped code-object images hold.
+    pub fn image_usage(&self) -> ImageUsage {
+        let mut usage = ImageUsage::default();
+        let mut seen = BTreeSet::new();
+        for region in self.regions.values() {
+            let Some(image) = &region.image else { continue };
+            usage.mappings += 1;
+            usage.private_pages += region.pages.len() as u64;
+            if seen.insert(Arc::as_ptr(image)) {
+                usage.shared_images += 1;
+                usage.shared_bytes += image.bytes.len() as u64;
+            }
         }
-        Ok(())
+        usage
+    }
+
+    /// The bases of the mapped code-object images.
+    pub fn image_bases(&self) -> impl Iterator<Item = u64> + '_ {
+        self.regions
+            .iter()
+            .filter(|(_, region)| region.image.is_some())
+            .map(|(&base, _)| base)
     }
 
     /// Unmaps a code-object image.
@@ -235,10 +341,14 @@ impl Memory {
             let page = offset / PAGE_BYTES;
             let in_page = offset % PAGE_BYTES;
             let n = (PAGE_BYTES - in_page).min(len - done);
-            let storage = region
-                .pages
-                .entry(page)
-                .or_insert_with(|| vec![0u8; PAGE_BYTES as usize].into_boxed_slice());
+            let image = &region.image;
+            let storage = region.pages.entry(page).or_insert_with(|| {
+                let mut fresh = vec![0u8; PAGE_BYTES as usize].into_boxed_slice();
+                if let Some(image) = image {
+                    image.read(page * PAGE_BYTES, &mut fresh);
+                }
+                fresh
+            });
             let (src_start, src_end) = (done as usize, (done + n) as usize);
             if let (Some(dst), Some(src)) = (
                 storage.get_mut(in_page as usize..(in_page + n) as usize),
@@ -265,13 +375,13 @@ impl Memory {
             let in_page = offset % PAGE_BYTES;
             let n = (PAGE_BYTES - in_page).min(len - done);
             if let Some(dst) = out.get_mut(done as usize..(done + n) as usize) {
-                match region
-                    .pages
-                    .get(&page)
-                    .and_then(|p| p.get(in_page as usize..(in_page + n) as usize))
-                {
-                    Some(src) => dst.copy_from_slice(src),
-                    None => dst.fill(0),
+                match (region.pages.get(&page), &region.image) {
+                    (Some(p), _) => match p.get(in_page as usize..(in_page + n) as usize) {
+                        Some(src) => dst.copy_from_slice(src),
+                        None => dst.fill(0),
+                    },
+                    (None, Some(image)) => image.read(offset, dst),
+                    (None, None) => dst.fill(0),
                 }
             }
             done += n;
@@ -307,5 +417,83 @@ mod tests {
         assert_eq!(memory.free(a), Err(HsaCode::INVALID_ALLOCATION));
         memory.free(b).unwrap();
         assert_eq!(memory.live_allocations(), 0);
+    }
+
+    /// An image of two pieces over 3 pages: bytes 1..=200 at 100, and
+    /// bytes 50..=249 at 4090 (across the first page boundary); a third
+    /// piece overlaps the first, and the later one wins.
+    fn image() -> (Arc<Image>, Vec<u8>) {
+        let bytes: Arc<[u8]> = (0..=255u8).collect::<Vec<u8>>().into();
+        let pieces = vec![(100, 1..201), (4090, 50..250), (150, 0..10)];
+        let image = Arc::new(Image::new(Arc::clone(&bytes), 3 * PAGE_BYTES, pieces).unwrap());
+        let mut flat = vec![0u8; 3 * PAGE_BYTES as usize];
+        flat[100..300].copy_from_slice(&bytes[1..201]);
+        flat[4090..4290].copy_from_slice(&bytes[50..250]);
+        flat[150..160].copy_from_slice(&bytes[0..10]);
+        (image, flat)
+    }
+
+    fn read_all(memory: &mut Memory, base: u64, len: usize) -> Vec<u8> {
+        let mut out = vec![0u8; len];
+        memory.read(base, &mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn mappings_share_the_image_and_copy_only_the_pages_written() {
+        let (image, flat) = image();
+        let (a, b) = (1 << 40, 2 << 40);
+        let mut memory = Memory::new(0);
+        memory.map_image(a, Arc::clone(&image));
+        memory.map_image(b, Arc::clone(&image));
+        assert_eq!(Arc::strong_count(&image), 3);
+        assert_eq!(read_all(&mut memory, a, flat.len()), flat);
+        // Unaligned reads inside and across pieces and pages.
+        let mut out = [0u8; 20];
+        memory.read(b + 4085, &mut out).unwrap();
+        assert_eq!(out[..], flat[4085..4105]);
+        let usage = memory.image_usage();
+        assert_eq!(
+            (usage.mappings, usage.shared_images, usage.private_pages),
+            (2, 1, 0)
+        );
+        assert_eq!(usage.shared_bytes, 256);
+
+        // A write across the page boundary copies both pages into `a` only.
+        memory.write(a + 4094, &[0xee; 4]).unwrap();
+        let mut written = flat.clone();
+        written[4094..4098].fill(0xee);
+        assert_eq!(read_all(&mut memory, a, flat.len()), written);
+        assert_eq!(read_all(&mut memory, b, flat.len()), flat);
+        assert_eq!(memory.image_usage().private_pages, 2);
+        // A page no piece covers is copied as zeros.
+        memory.write(b + 2 * PAGE_BYTES + 1, &[1]).unwrap();
+        let mut written_b = flat.clone();
+        written_b[2 * PAGE_BYTES as usize + 1] = 1;
+        assert_eq!(read_all(&mut memory, b, flat.len()), written_b);
+        // Past the end is refused, as for any region.
+        assert_eq!(
+            memory.write(b + 3 * PAGE_BYTES - 1, &[0, 0]),
+            Err(HsaCode::INVALID_ARGUMENT)
+        );
+
+        // Each unmap drops its reference once; unmapping twice, or an
+        // allocation's address, drops nothing.
+        memory.unmap_image(a);
+        memory.unmap_image(a);
+        assert_eq!(Arc::strong_count(&image), 2);
+        assert_eq!(memory.image_usage().mappings, 1);
+        memory.unmap_image(b);
+        assert_eq!(Arc::strong_count(&image), 1);
+        assert_eq!(memory.image_usage(), ImageUsage::default());
+    }
+
+    #[test]
+    fn an_image_refuses_pieces_outside_its_bytes_or_its_size() {
+        let bytes: Arc<[u8]> = Arc::from(&[1u8; 16][..]);
+        assert!(Image::new(Arc::clone(&bytes), 32, vec![(0, 0..17)]).is_none());
+        assert!(Image::new(Arc::clone(&bytes), 32, vec![(17, 0..16)]).is_none());
+        assert!(Image::new(Arc::clone(&bytes), 32, vec![(u64::MAX, 0..16)]).is_none());
+        assert!(Image::new(bytes, 32, vec![(16, 0..16)]).is_some());
     }
 }

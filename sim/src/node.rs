@@ -15,7 +15,7 @@ use amdgpu_sys::hsa_values::PoolAccess;
 use crate::codes::{HipCode, HsaCode};
 use crate::elf::{CodeObject, ElfError};
 use crate::faults::{CallRecord, Fault, FaultSet, MAX_CALL_LOG};
-use crate::memory::{Memory, PoolUsage};
+use crate::memory::{ImageUsage, Memory, PoolUsage};
 use crate::validate::{Agent, Isa, Link, Machine, Pool};
 
 pub(crate) const TAG_AGENT: u64 = 1;
@@ -85,6 +85,49 @@ impl LiveObjects {
 pub(crate) struct Reader {
     pub(crate) bytes: Arc<[u8]>,
     pub(crate) parsed: Result<Arc<CodeObject>, ElfError>,
+    /// What every load of this reader shares, made at its first load (it
+    /// outlives the reader while loaded).
+    pub(crate) loadable: Option<Arc<Loadable>>,
+}
+
+/// A code object as loads share it, whatever agent they are on: the
+/// parsed object, its loaded image and its symbols by name.
+pub(crate) struct Loadable {
+    pub(crate) code: Arc<CodeObject>,
+    pub(crate) image: Arc<crate::memory::Image>,
+    /// Indices into `code.symbols` sorted by name; of a repeated name the
+    /// last one is what a lookup finds.
+    by_name: Vec<u32>,
+}
+
+impl Loadable {
+    pub(crate) fn new(code: Arc<CodeObject>, image: Arc<crate::memory::Image>) -> Loadable {
+        let mut by_name: Vec<u32> = (0..code.symbols.len())
+            .filter_map(|i| u32::try_from(i).ok())
+            .collect();
+        // Stable: equal names stay in symbol order, so the last is the latest.
+        by_name.sort_by(|&a, &b| name_of(&code, a).cmp(name_of(&code, b)));
+        Loadable {
+            code,
+            image,
+            by_name,
+        }
+    }
+
+    /// The index of the symbol `name` (the last of that name).
+    pub(crate) fn find(&self, name: &str) -> Option<u64> {
+        let end = self
+            .by_name
+            .partition_point(|&i| name_of(&self.code, i) <= name);
+        let &i = self.by_name.get(end.checked_sub(1)?)?;
+        (name_of(&self.code, i) == name).then_some(u64::from(i))
+    }
+}
+
+fn name_of(code: &CodeObject, i: u32) -> &str {
+    code.symbols
+        .get(i as usize)
+        .map_or("", |symbol| symbol.name.as_str())
 }
 
 pub(crate) struct Executable {
@@ -92,21 +135,16 @@ pub(crate) struct Executable {
     pub(crate) loaded: Vec<u64>,
 }
 
+/// A code object loaded on one agent. Its symbols' serials are the
+/// `code.symbols.len()` serials from `first_symbol`, in symbol order, taken
+/// just before its own: one record per load, not per symbol.
 pub(crate) struct Loaded {
     pub(crate) agent: usize,
     pub(crate) base: u64,
     pub(crate) delta: i64,
     pub(crate) size: u64,
-}
-
-#[derive(Clone)]
-pub(crate) struct SymbolRecord {
-    pub(crate) executable: u64,
-    pub(crate) agent: usize,
-    pub(crate) name: String,
-    pub(crate) kind: crate::elf::SymbolKind,
-    pub(crate) address: u64,
-    pub(crate) size: u64,
+    pub(crate) first_symbol: u64,
+    pub(crate) code: Arc<Loadable>,
 }
 
 pub(crate) struct State {
@@ -115,11 +153,9 @@ pub(crate) struct State {
     pub(crate) readers: BTreeMap<u64, Reader>,
     pub(crate) executables: BTreeMap<u64, Executable>,
     pub(crate) loaded: BTreeMap<u64, Loaded>,
-    pub(crate) symbols: BTreeMap<u64, SymbolRecord>,
-    /// (executable, agent) → name → symbol serial: O(1) lookups by `&str`
-    /// (only looked up and pruned, never iterated, so hashing keeps the
-    /// simulator deterministic).
-    pub(crate) symbol_index: HashMap<(u64, usize), HashMap<String, u64>>,
+    /// First symbol serial of a load → the load's serial (loads that define
+    /// symbols): a symbol handle's load is the range below it.
+    pub(crate) symbol_ranges: BTreeMap<u64, u64>,
     pub(crate) next_serial: u64,
     pub(crate) code_next: Vec<u64>,
     pub(crate) access: BTreeMap<u64, BTreeSet<usize>>,
@@ -231,8 +267,7 @@ impl Sim {
             readers: BTreeMap::new(),
             executables: BTreeMap::new(),
             loaded: BTreeMap::new(),
-            symbols: BTreeMap::new(),
-            symbol_index: HashMap::new(),
+            symbol_ranges: BTreeMap::new(),
             next_serial: 0,
             code_next: vec![0; machine.agents.len()],
             access: BTreeMap::new(),
@@ -423,6 +458,28 @@ impl Sim {
             hsa_init_refs: state.init_refs,
             hip_peer_access: state.hip_peers.len() as u64,
             hip_current_device: state.hip_current,
+        }
+    }
+
+    /// What the mapped code-object images hold: mappings, the shared images
+    /// behind them (each counted once) and the pages writes copied into
+    /// mappings. Not an object count: an image lives exactly as long as a
+    /// loaded code object or HIP module maps it.
+    pub fn image_usage(&self) -> ImageUsage {
+        let state = self.lock();
+        let owned: BTreeSet<u64> = state
+            .loaded
+            .values()
+            .map(|l| l.base)
+            .chain(state.hip_rt.modules.image_bases())
+            .collect();
+        ImageUsage {
+            unowned_mappings: state
+                .memory
+                .image_bases()
+                .filter(|base| !owned.contains(base))
+                .count() as u64,
+            ..state.memory.image_usage()
         }
     }
 

@@ -108,7 +108,15 @@ const RELEASE_CALLS: &[(&str, &[(&str, u64)])] = &[
     ("hipEventDestroy", &[("hip_events", 1)]),
     ("hipHostFree", &[("host_allocations", 1)]),
     ("hipMemPoolDestroy", &[("hip_pools", 1)]),
-    ("hipModuleUnload", &[("hip_modules", 1)]),
+    // A module kept alive keeps its image mapped (and the image itself).
+    (
+        "hipModuleUnload",
+        &[
+            ("hip_modules", 1),
+            ("image_mappings", 1),
+            ("shared_images", 1),
+        ],
+    ),
     ("hipStreamDestroy", &[("hip_streams", 1)]),
 ];
 

@@ -78,6 +78,7 @@ mod requires_contract;
 mod schemas_layout;
 mod sim_faults;
 mod sim_hip;
+mod sim_images;
 mod sim_loader;
 mod sim_memory;
 mod topology_iree;

@@ -944,7 +944,7 @@ unsafe fn load_module(
     let ordinal = current_device(sim);
     // SAFETY: the caller's promise for `image` and `module`.
     let bytes = unsafe { read_image(sim, ordinal, image) }?;
-    let m = sim.hip_module_load(op, ordinal, &bytes)?;
+    let m = sim.hip_module_load_shared(op, ordinal, bytes)?;
     // SAFETY: the caller's promise for `image` and `module`.
     unsafe { put(module, as_handle(m)) }
 }

@@ -406,8 +406,8 @@ c_exports! {
                 return Err(INVALID);
             }
             // SAFETY: the caller's contract (above).
-            let bytes = unsafe { ptr::read_bytes(code_object, size) }.ok_or(INVALID)?;
-            let handle = node.sim.code_object_reader_create_from_memory(&bytes)?;
+            let bytes = unsafe { ptr::read_shared(code_object, size) }.ok_or(INVALID)?;
+            let handle = node.sim.code_object_reader_create_from_shared(bytes)?;
             // SAFETY: the caller's contract (above).
             unsafe { put(code_object_reader.cast(), hsa_code_object_reader_t { handle }) }
         })

@@ -4,6 +4,7 @@
 //! bundle at its furthest entry, and the entry for the device is chosen.
 
 use std::ffi::c_void;
+use std::sync::Arc;
 
 use amdgpu_sim::elf::MAX_CODE_OBJECT_BYTES;
 use amdgpu_sim::isa::Target;
@@ -33,6 +34,25 @@ unsafe fn read(base: *const c_void, offset: u64, len: u64) -> Result<Vec<u8>, Hi
     // SAFETY: inside the image, the caller's promise.
     unsafe {
         ptr::read_bytes(
+            base.cast::<u8>().wrapping_add(offset as usize).cast(),
+            len as usize,
+        )
+    }
+    .ok_or(HipCode::INVALID_VALUE)
+}
+
+/// [`read`] into shared storage (the image the module keeps).
+///
+/// # Safety
+/// As [`read`].
+unsafe fn read_shared(base: *const c_void, offset: u64, len: u64) -> Result<Arc<[u8]>, HipCode> {
+    let limit = MAX_CODE_OBJECT_BYTES as u64;
+    if offset.checked_add(len).is_none_or(|end| end > limit) {
+        return Err(HipCode::INVALID_IMAGE);
+    }
+    // SAFETY: inside the image, the caller's promise.
+    unsafe {
+        ptr::read_shared(
             base.cast::<u8>().wrapping_add(offset as usize).cast(),
             len as usize,
         )
@@ -70,7 +90,7 @@ fn table_end(offset: u64, count: u64, entry: u64) -> Result<u64, HipCode> {
 /// # Safety
 /// `base` is a code object or offload bundle whose headers describe its
 /// own extent (`hipModuleLoadData`'s contract).
-unsafe fn read_elf(base: *const c_void) -> Result<Vec<u8>, HipCode> {
+unsafe fn read_elf(base: *const c_void) -> Result<Arc<[u8]>, HipCode> {
     // SAFETY: within the extent the image's headers give, the caller's promise.
     let header = unsafe { read(base, 0, 64) }?;
     let (phoff, shoff) = (u64_at(&header, 32), u64_at(&header, 40));
@@ -106,7 +126,7 @@ unsafe fn read_elf(base: *const c_void) -> Result<Vec<u8>, HipCode> {
         }
     }
     // SAFETY: within the extent the image's headers give, the caller's promise.
-    unsafe { read(base, 0, end) }
+    unsafe { read_shared(base, 0, end) }
 }
 
 /// The code object in the bundle at `base` that runs on `ordinal`.
@@ -114,7 +134,7 @@ unsafe fn read_elf(base: *const c_void) -> Result<Vec<u8>, HipCode> {
 /// # Safety
 /// `base` is a code object or offload bundle whose headers describe its
 /// own extent (`hipModuleLoadData`'s contract).
-unsafe fn read_bundle(sim: &Sim, ordinal: i32, base: *const c_void) -> Result<Vec<u8>, HipCode> {
+unsafe fn read_bundle(sim: &Sim, ordinal: i32, base: *const c_void) -> Result<Arc<[u8]>, HipCode> {
     // SAFETY: within the extent the image's headers give, the caller's promise.
     let header = unsafe { read(base, 0, 32) }?;
     let count = u64_at(&header, 24);
@@ -146,7 +166,7 @@ unsafe fn read_bundle(sim: &Sim, ordinal: i32, base: *const c_void) -> Result<Ve
         };
         if isas.iter().any(|isa| target.runs_on(isa)) {
             // SAFETY: within the extent the image's headers give, the caller's promise.
-            return unsafe { read(base, offset, size) };
+            return unsafe { read_shared(base, offset, size) };
         }
     }
     Err(HipCode::NO_BINARY_FOR_GPU)
@@ -161,7 +181,7 @@ pub(crate) unsafe fn read_image(
     sim: &Sim,
     ordinal: i32,
     base: *const c_void,
-) -> Result<Vec<u8>, HipCode> {
+) -> Result<Arc<[u8]>, HipCode> {
     // SAFETY: within the extent the image's headers give, the caller's promise.
     let magic = unsafe { read(base, 0, 4) }?;
     if magic == ELF_MAGIC {

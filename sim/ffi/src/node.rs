@@ -158,25 +158,29 @@ extern "C" fn write_report_at_exit() {
     }
 }
 
-/// The report: live objects and the calls that failed by injection, one
-/// `key value` per line (`injected <op>` in call order), then the number of
-/// kernel launches recorded.
+/// The report: live objects (and the loaded code-object images still
+/// mapped, and the shared images behind them) and the calls that failed by
+/// injection, one `key value` per line (`injected <op>` in call order), then
+/// the number of kernel launches recorded.
 pub fn report(sim: &Sim) -> String {
     let live = sim.live_objects();
     let (streams, events) = crate::stream::registry().live();
     let (host_allocations, host_registrations) = crate::host_memory::host_memory().live();
+    let images = sim.image_usage();
     let mut out = format!(
         "allocations {}\nallocated_bytes {}\nreaders {}\nexecutables {}\n\
          hip_contexts {}\nhip_pools {}\nhip_modules {}\nhip_streams {streams}\n\
          hip_events {events}\nhost_allocations {host_allocations}\n\
-         host_registrations {host_registrations}\n",
+         host_registrations {host_registrations}\nimage_mappings {}\nshared_images {}\n",
         live.allocations,
         live.allocated_bytes,
         live.readers,
         live.executables,
         live.hip_contexts,
         live.hip_pools,
-        live.hip_modules
+        live.hip_modules,
+        images.mappings,
+        images.shared_images
     );
     let (log, _) = sim.call_log();
     for record in log.iter().filter(|r| r.injected) {

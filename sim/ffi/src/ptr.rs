@@ -12,6 +12,7 @@
 //! (the first is `amdgpu-hal`'s `backend::dylib`).
 
 use std::ffi::{CStr, c_char, c_void};
+use std::sync::Arc;
 
 /// Defines `extern "C"` functions exported under their own (unmangled)
 /// names, so the library can stand in for `libhsa-runtime64` and
@@ -95,6 +96,25 @@ pub(crate) unsafe fn read_bytes(src: *const c_void, len: usize) -> Option<Vec<u8
     // SAFETY: non-NULL and `len` readable bytes (the caller's promise);
     // they are copied out before returning.
     Some(unsafe { std::slice::from_raw_parts(src.cast::<u8>(), len) }.to_vec())
+}
+
+/// [`read_bytes`] into shared storage: one copy, which the simulator keeps
+/// (a reader's or a module's bytes) without copying it again.
+///
+/// # Safety
+/// `src` is NULL or holds `len` readable bytes until this returns.
+pub(crate) unsafe fn read_shared(src: *const c_void, len: usize) -> Option<Arc<[u8]>> {
+    if len == 0 {
+        return Some(Arc::from(&[][..]));
+    }
+    if src.is_null() {
+        return None;
+    }
+    // SAFETY: non-NULL and `len` readable bytes (the caller's promise);
+    // they are copied out before returning.
+    Some(Arc::from(unsafe {
+        std::slice::from_raw_parts(src.cast::<u8>(), len)
+    }))
 }
 
 /// A copy of the C array `src[0..count]`; `None` when `src` is NULL and

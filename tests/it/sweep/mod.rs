@@ -7,7 +7,8 @@
 //!   "an error"), or, for a failed release inside a teardown that cannot
 //!   report, that the object it could not release is the only thing left;
 //! - nothing is left behind: no allocation, reader or executable beyond those
-//!   whose release was the injected failure, no `hsa_init` reference beyond
+//!   whose release was the injected failure, no loaded code-object image
+//!   mapped without a live executable or module to own it, no `hsa_init` reference beyond
 //!   a failed `hsa_shut_down`, and HIP state (peer access, current device)
 //!   exactly what the successful calls before the failure set (HIP has no
 //!   way to undo them; IREE never does);
@@ -194,6 +195,24 @@ fn unaccounted(live: &LiveObjects, expected: &LiveObjects) -> (u64, String) {
     (leaks, format!("live {live:?}, accounted {expected:?}"))
 }
 
+/// Loaded code-object images left mapped: a mapping no loaded code object
+/// or module owns, or any mapping once no executable or module is live (a
+/// failed `hsa_executable_destroy` keeps its executable's mappings, as ROCr
+/// does). Returns the count and a description.
+fn unaccounted_images(sim: &Sim) -> (u64, String) {
+    let images = sim.image_usage();
+    let live = sim.live_objects();
+    let orphaned = if live.executables == 0 && live.hip_modules == 0 {
+        images.mappings + images.shared_images
+    } else {
+        0
+    };
+    (
+        images.unowned_mappings + orphaned,
+        format!("images {images:?} with {live:?}"),
+    )
+}
+
 /// Sweeps `path` for `family` on `machine`: the unfaulted run first, then
 /// every call transient and persistent. Panics with every finding.
 pub fn sweep(path: &Path, family: Family, machine: &Machine) -> SweepReport {
@@ -217,6 +236,12 @@ pub fn sweep(path: &Path, family: Family, machine: &Machine) -> SweepReport {
     assert_eq!(
         leaks, 0,
         "{} on {}: the unfaulted run leaks: {detail}",
+        path.name, machine.name
+    );
+    let (leaks, detail) = unaccounted_images(&probe.sim);
+    assert_eq!(
+        leaks, 0,
+        "{} on {}: the unfaulted run leaves images mapped: {detail}",
         path.name, machine.name
     );
     let mut report = SweepReport {
@@ -277,6 +302,11 @@ pub fn sweep(path: &Path, family: Family, machine: &Machine) -> SweepReport {
                 Ok(()) => findings.push(format!("{at}: the failure was swallowed ({injected:?})")),
             }
             let (leaks, detail) = unaccounted(&node.sim.live_objects(), &accounted(&log));
+            if leaks > 0 {
+                report.leaks += leaks;
+                findings.push(format!("{at}: {detail}"));
+            }
+            let (leaks, detail) = unaccounted_images(&node.sim);
             if leaks > 0 {
                 report.leaks += leaks;
                 findings.push(format!("{at}: {detail}"));
