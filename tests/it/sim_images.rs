@@ -8,31 +8,13 @@
 use std::sync::Arc;
 
 use amdgpu_hal::backend::{
-    Agent, Backend, DevicePtr, DeviceType, Executable, Hsa, HsaExt, HsaStatus, Profile,
-    RoundingMode,
+    Agent, DevicePtr, Executable, Hsa, HsaExt, HsaStatus, Profile, RoundingMode,
 };
 use amdgpu_sim::elf::CodeObject;
 use amdgpu_sim::memory::{ImageUsage, PAGE_BYTES};
 use amdgpu_sim::{Fault, HipCode, HsaCode, Sim};
 
-const GFX942: &[u8] =
-    include_bytes!("../../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
-const GFX1100: &[u8] = include_bytes!("../../fixtures/hsaco/vector_add.gfx1100.cov5.hsaco");
-
-fn node() -> (Arc<Sim>, Backend) {
-    let sim = Arc::new(Sim::preset("mi300x-8").unwrap().unwrap());
-    let backend = Backend::from_sim(Arc::clone(&sim), "mi300x-8");
-    backend.hsa().unwrap().init().unwrap();
-    (sim, backend)
-}
-
-fn gpus(hsa: &dyn Hsa) -> Vec<Agent> {
-    hsa.iterate_agents()
-        .unwrap()
-        .into_iter()
-        .filter(|&a| hsa.agent_device_type(a).unwrap() == DeviceType::Gpu)
-        .collect()
-}
+use crate::sim_loader::{GFX942, GFX1100, gpus, node};
 
 /// The image ROCr would lay out: zeros of the load size, each segment's
 /// file bytes at its address less the lowest one.
@@ -95,7 +77,7 @@ fn read_i32(hsa: &dyn Hsa, address: u64) -> i32 {
 
 #[test]
 fn every_agent_reads_the_one_shared_image() {
-    let (sim, backend) = node();
+    let (sim, backend) = node("mi300x-8");
     let hsa = backend.hsa().unwrap();
     let gpus = gpus(hsa);
     let exe = load(hsa, GFX942, &gpus);
@@ -129,7 +111,7 @@ fn every_agent_reads_the_one_shared_image() {
 
 #[test]
 fn a_write_into_one_agents_image_is_seen_there_and_nowhere_else() {
-    let (sim, backend) = node();
+    let (sim, backend) = node("mi300x-8");
     let hsa = backend.hsa().unwrap();
     let gpus = gpus(hsa);
     let exe = load(hsa, GFX942, &gpus);
@@ -202,7 +184,7 @@ fn a_write_into_one_agents_image_is_seen_there_and_nowhere_else() {
 
 #[test]
 fn unloading_releases_each_mapping_once_and_the_image_with_the_last() {
-    let (sim, backend) = node();
+    let (sim, backend) = node("mi300x-8");
     let hsa = backend.hsa().unwrap();
     let gpus = gpus(hsa);
     // Two executables from one reader share its image; a third reader of
@@ -249,7 +231,7 @@ fn unloading_releases_each_mapping_once_and_the_image_with_the_last() {
 #[test]
 fn a_failure_in_the_middle_of_a_multi_agent_load_leaves_no_mapping() {
     for (nth, persistent) in [(1, false), (5, false), (8, false), (5, true)] {
-        let (sim, backend) = node();
+        let (sim, backend) = node("mi300x-8");
         let hsa = backend.hsa().unwrap();
         let gpus = gpus(hsa);
         let mut fault = Fault::nth_of(
@@ -283,7 +265,7 @@ fn a_failure_in_the_middle_of_a_multi_agent_load_leaves_no_mapping() {
         assert!(sim.live_objects().is_empty());
     }
     // A load refused by the agent's ISA maps nothing either.
-    let (sim, backend) = node();
+    let (sim, backend) = node("mi300x-8");
     let hsa = backend.hsa().unwrap();
     let reader = hsa.code_object_reader_create_from_memory(GFX1100).unwrap();
     let exe = hsa

@@ -12,18 +12,21 @@ use amdgpu_hal::backend::{
 };
 use amdgpu_sim::Sim;
 
-const GFX942: &[u8] =
+pub(crate) const GFX942: &[u8] =
     include_bytes!("../../fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco");
-const GFX1100: &[u8] = include_bytes!("../../fixtures/hsaco/vector_add.gfx1100.cov5.hsaco");
+pub(crate) const GFX1100: &[u8] =
+    include_bytes!("../../fixtures/hsaco/vector_add.gfx1100.cov5.hsaco");
 
-fn node(machine: &str) -> (Arc<Sim>, Backend) {
+/// A simulated `machine` with HSA initialized (shared with `sim_images`).
+pub(crate) fn node(machine: &str) -> (Arc<Sim>, Backend) {
     let sim = Arc::new(Sim::preset(machine).unwrap().unwrap());
     let backend = Backend::from_sim(Arc::clone(&sim), machine);
     backend.hsa().unwrap().init().unwrap();
     (sim, backend)
 }
 
-fn gpus(hsa: &dyn Hsa) -> Vec<Agent> {
+/// The GPU agents of `hsa`, in HSA order.
+pub(crate) fn gpus(hsa: &dyn Hsa) -> Vec<Agent> {
     hsa.iterate_agents()
         .unwrap()
         .into_iter()
