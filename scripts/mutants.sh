@@ -26,7 +26,7 @@ declare -A MODULES=(
     [target_id]="src/codeobj/target_id.rs | codeobj_target_id codeobj_fuzz_corpus"
     [hip_path]="src/hip/path.rs src/hip/uuid.rs src/hip/text.rs | lib hip_path_props hip_driver_mock"
     [kernarg]="src/amdgpu/kernarg.rs | lib executable_fixtures executable_mock"
-    [metadata]="src/codeobj/metadata/decode.rs src/codeobj/metadata/export.rs | codeobj_metadata codeobj_fixtures memory_bounds"
+    [metadata]="src/codeobj/metadata/decode.rs src/codeobj/metadata/export.rs | codeobj_metadata codeobj_notes codeobj_fixtures memory_bounds"
 )
 ORDER=(edge capabilities queue_affinity target_id hip_path kernarg metadata)
 

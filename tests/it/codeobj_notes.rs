@@ -165,6 +165,14 @@ fn an_error_inside_a_later_note_names_that_note() {
 }
 
 #[test]
+fn an_error_in_the_only_note_is_not_numbered() {
+    let elf = elf_with_notes(&[b"\x81\xa1x".to_vec()]);
+    let err = CodeObjectMetadata::from_elf(&elf).unwrap_err();
+    assert_eq!(err.code(), StatusCode::InvalidArgument);
+    assert!(!err.mentions("metadata note 1 of 1"), "{err}");
+}
+
+#[test]
 fn the_same_symbol_in_two_notes_is_ambiguous_not_dropped() {
     let elf = elf_with_notes(&[
         blob(Some([1, 2]), Some(TARGET), &["k.kd"]),
