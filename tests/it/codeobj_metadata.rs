@@ -586,3 +586,110 @@ fn rejects_note_sizes_that_overflow() {
     elf[56..58].copy_from_slice(&0u16.to_le_bytes());
     assert_eq!(parse_elf(&elf).unwrap_err().code(), StatusCode::NotFound);
 }
+
+/// Which message a wrong-length array gets depends on its key: LLVM's
+/// workgroup-size keys are `[x, y, z]`, `amdhsa.version` is `[major, minor]`.
+#[test]
+fn array_length_errors_name_the_key_and_its_length() {
+    let mut version = Pack::default();
+    version
+        .map(2)
+        .str("amdhsa.version")
+        .array(3)
+        .uint(1)
+        .uint(2)
+        .uint(0)
+        .str("amdhsa.kernels")
+        .array(0);
+    let err = err_of(&version.0);
+    assert_eq!(err.code(), StatusCode::InvalidArgument);
+    assert!(
+        err.message()
+            .contains("`amdhsa.version` must have 2 elements, not 3"),
+        "{err}"
+    );
+    for key in [".reqd_workgroup_size", ".workgroup_size_hint"] {
+        let mut two = Pack::default();
+        two.str(key).array(2).uint(64).uint(1);
+        let err = err_of(&one_kernel(1, &two.0, &[], 0));
+        assert_eq!(err.code(), StatusCode::InvalidArgument, "{key}");
+        assert!(
+            err.message()
+                .contains(&format!("must have three elements (`{key}` has 2)")),
+            "{key}: {err}"
+        );
+    }
+}
+
+/// `.workgroup_size_hint` (OpenCL's `work_group_size_hint`) is decoded, not
+/// skipped as an unknown key, and kept apart from `.reqd_workgroup_size`.
+#[test]
+fn workgroup_size_hint_is_decoded() {
+    let mut sizes = Pack::default();
+    sizes
+        .str(".workgroup_size_hint")
+        .array(3)
+        .uint(16)
+        .uint(4)
+        .uint(2);
+    sizes
+        .str(".reqd_workgroup_size")
+        .array(3)
+        .uint(64)
+        .uint(1)
+        .uint(1);
+    let blob = one_kernel(2, &sizes.0, &[], 0);
+    let md = CodeObjectMetadata::from_msgpack(&blob).unwrap();
+    assert_eq!(md.kernels[0].workgroup_size_hint, Some([16, 4, 2]));
+    assert_eq!(md.kernels[0].reqd_workgroup_size, Some([64, 1, 1]));
+}
+
+/// A repeated `.args` has its own message; other repeated kernel fields name
+/// the field.
+#[test]
+fn repeated_kernel_fields_are_named() {
+    let mut args = Pack::default();
+    args.str(".args").array(0);
+    let err = err_of(&one_kernel(1, &args.0, &[], 0));
+    assert_eq!(err.code(), StatusCode::InvalidArgument);
+    assert!(
+        err.message().contains("kernel metadata repeats `.args`"),
+        "{err}"
+    );
+    let mut symbol = Pack::default();
+    symbol.field_str(".symbol", "again.kd");
+    let err = err_of(&one_kernel(1, &symbol.0, &[], 0));
+    assert_eq!(err.code(), StatusCode::InvalidArgument);
+    assert!(err.message().contains("repeats field `.symbol`"), "{err}");
+}
+
+/// The kernel-count cap admits exactly `MAX_KERNEL_COUNT`: a blob declaring
+/// that many gets as far as its first kernel (an empty map here, so kernel 0
+/// lacks its fields), one more is refused up front as out of range. Each
+/// claim is followed by as many bytes as it claims elements, so the reader's
+/// own claim-versus-remaining check passes.
+#[test]
+fn kernel_count_cap_is_inclusive() {
+    let declaring = |count: u32| {
+        let mut p = Pack::default();
+        p.map(1)
+            .str("amdhsa.kernels")
+            .raw(&[0xdd])
+            .raw(&count.to_be_bytes())
+            .raw(&vec![0x80; count as usize]);
+        p.0
+    };
+    let max = amdgpu_hal::codeobj::metadata::MAX_KERNEL_COUNT as u32;
+    let err = err_of(&declaring(max));
+    assert_ne!(err.code(), StatusCode::OutOfRange, "{err}");
+    assert!(err.to_string().ends_with("; kernel 0"), "{err}");
+    let err = err_of(&declaring(max + 1));
+    assert_eq!(err.code(), StatusCode::OutOfRange, "{err}");
+    assert!(
+        err.message().contains(&format!(
+            "declares {} kernels, more than the {max}",
+            max + 1
+        )),
+        "{err}"
+    );
+}
