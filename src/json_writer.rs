@@ -45,6 +45,26 @@ impl<'w> JsonChunks<'w> {
         }
     }
 
+    /// `value` as a JSON string of lower-case hex, `"0x…"` (what `{:#x}`
+    /// gives), without formatting machinery.
+    pub(crate) fn hex_string(&mut self, value: u64) {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut digits = [0u8; 16];
+        let mut start = digits.len();
+        let mut rest = value;
+        loop {
+            start -= 1;
+            digits[start] = DIGITS[(rest & 0xf) as usize];
+            rest >>= 4;
+            if rest == 0 {
+                break;
+            }
+        }
+        self.raw(b"\"0x");
+        self.raw(&digits[start..]);
+        self.raw(b"\"");
+    }
+
     pub(crate) fn bool(&mut self, value: bool) {
         self.raw(if value { b"true" } else { b"false" });
     }
@@ -235,7 +255,33 @@ mod tests {
         );
     }
 
+    fn hex(value: u64) -> String {
+        let mut out = Vec::new();
+        let mut json = JsonChunks::new(&mut out);
+        json.hex_string(value);
+        json.flush().unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn hex_strings_are_what_std_formats() {
+        for (value, text) in [
+            (0, r#""0x0""#),
+            (0xf, r#""0xf""#),
+            (0x10, r#""0x10""#),
+            (0x7f3c_0010, r#""0x7f3c0010""#),
+            (u64::MAX, r#""0xffffffffffffffff""#),
+        ] {
+            assert_eq!(hex(value), text);
+        }
+    }
+
     proptest! {
+        #[test]
+        fn hex_strings_match_std(value in any::<u64>()) {
+            prop_assert_eq!(hex(value), format!("\"{value:#x}\""));
+        }
+
         /// serde_json's escapes for everything it escapes; both parse back
         /// to the same string; nothing in 0x7f..=0x9f is left raw.
         #[test]

@@ -100,6 +100,18 @@ pub trait Hsa: Send + Sync {
         &self,
         code_object: &[u8],
     ) -> HsaResult<CodeObjectReader>;
+    /// [`Hsa::code_object_reader_create_from_memory`] of bytes the caller
+    /// already holds shared and never changes: a backend that keeps its own
+    /// copy may keep these instead (the simulator does, so that a large code
+    /// object is held once by the loader, the simulated runtime and the
+    /// profile registry). Not a C entry point of its own: by default the
+    /// bytes are passed on as a slice.
+    fn code_object_reader_create_from_shared(
+        &self,
+        code_object: std::sync::Arc<[u8]>,
+    ) -> HsaResult<CodeObjectReader> {
+        self.code_object_reader_create_from_memory(&code_object)
+    }
     /// `hsa_code_object_reader_destroy`.
     fn code_object_reader_destroy(&self, reader: CodeObjectReader) -> HsaResult<()>;
     /// `hsa_executable_create_alt(profile, rounding_mode, options = NULL)`.

@@ -207,6 +207,13 @@ impl Hsa for SimBackend {
         hsa(self.sim.code_object_reader_create_from_memory(code_object)).map(CodeObjectReader)
     }
 
+    fn code_object_reader_create_from_shared(
+        &self,
+        code_object: std::sync::Arc<[u8]>,
+    ) -> HsaResult<CodeObjectReader> {
+        hsa(self.sim.code_object_reader_create_from_shared(code_object)).map(CodeObjectReader)
+    }
+
     fn code_object_reader_destroy(&self, reader: CodeObjectReader) -> HsaResult<()> {
         hsa(self.sim.code_object_reader_destroy(reader.0))
     }

@@ -40,6 +40,28 @@ pub fn parse_affinity(text: &str) -> std::result::Result<QueueAffinity, String> 
     parsed.map_err(|e| format!("queue affinity `{text}` is not a 64-bit mask: {e}"))
 }
 
+/// A 64-bit address or handle the document spells as lower-case hex with a
+/// `0x` prefix and no padding (`0x7f3c0010`). Held as the number, so that a
+/// document of N exports on D devices keeps no N·D strings; it is formatted
+/// only when written ([`std::fmt::Display`], serde, `load_json`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Hex(pub u64);
+
+impl std::fmt::Display for Hex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#x}", self.0)
+    }
+}
+
+impl Serialize for Hex {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
 /// The `load --json` document (`machine`, `format`, `loaded_devices`,
 /// `exports[].name`, `exports[].kernel_objects` are fixed by docs/CLI.md).
 #[derive(Debug, Serialize)]
@@ -71,8 +93,8 @@ pub struct LoadExportJson {
     pub name: String,
     /// Loader symbol.
     pub symbol: String,
-    /// `kernel_objects[k]` is the kernel object on the k-th loaded device, hex.
-    pub kernel_objects: Vec<String>,
+    /// `kernel_objects[k]` is the kernel object on the k-th loaded device.
+    pub kernel_objects: Vec<Hex>,
     /// Workgroup size (minimum when dynamic).
     pub workgroup_size: [u32; 3],
     /// Whether the workgroup size is chosen at dispatch time.
@@ -111,10 +133,10 @@ pub struct KernelArgsJson {
 pub struct DeviceExportJson {
     /// Physical device ordinal.
     pub device: usize,
-    /// Kernel object, hex.
-    pub kernel_object: String,
-    /// Address of its 40-byte record in the device kernel-args table, hex.
-    pub kernel_args_address: String,
+    /// Kernel object.
+    pub kernel_object: Hex,
+    /// Address of its 40-byte record in the device kernel-args table.
+    pub kernel_args_address: Hex,
     /// HAL ABI kernarg bytes to reserve.
     pub hal_kernarg_size: usize,
     /// Whether the HAL layout carries the implicit-args suffix.
@@ -141,8 +163,8 @@ fn describe(backend: &Backend, format: String, exe: &Executable) -> Result<LoadJ
             let d = exe.dispatch_descriptor(ordinal, device)?;
             per_device.push(DeviceExportJson {
                 device,
-                kernel_object: format!("0x{:x}", args.kernel_args.kernel_object),
-                kernel_args_address: format!("0x{:x}", args.address.addr()),
+                kernel_object: Hex(args.kernel_args.kernel_object),
+                kernel_args_address: Hex(args.address.addr()),
                 hal_kernarg_size: d.hal_kernarg_layout.total_kernarg_size,
                 hal_implicit_args: d.hal_kernarg_layout.has_implicit_args,
                 hal_kernarg_blocks: d.hal_kernarg_block_count,
@@ -154,7 +176,7 @@ fn describe(backend: &Backend, format: String, exe: &Executable) -> Result<LoadJ
         exports.push(LoadExportJson {
             name: info.name.clone(),
             symbol: exe.export_symbol(ordinal)?.to_string(),
-            kernel_objects: per_device.iter().map(|d| d.kernel_object.clone()).collect(),
+            kernel_objects: per_device.iter().map(|d| d.kernel_object).collect(),
             workgroup_size: info.workgroup_size,
             dynamic_workgroup_size: info.flags.contains(ExportFlags::WORKGROUP_SIZE_DYNAMIC),
             constant_count: info.constant_count,
@@ -186,7 +208,7 @@ fn describe(backend: &Backend, format: String, exe: &Executable) -> Result<LoadJ
 
 /// Loads `args.file` on the backend's node and describes the result.
 pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
-    let data = read_file(&args.file, InputKind::Executable)?;
+    let mut data = read_file(&args.file, InputKind::Executable)?;
     let inferred = infer_format(&data, DataExtent::Known).annotate_with(|| {
         format!(
             "inferring the format of `{}`",
@@ -210,6 +232,9 @@ pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
             &ProfileRegistry::new(),
         )
         .annotate_with(|| format!("loading `{}`", crate::escape::display_path(&args.file)))?;
+        // The executable keeps what it needs (the runtime holds the loaded
+        // image): the file's bytes are not held while the document is made.
+        data = Vec::new();
         describe(backend, inferred.format.clone(), &exe)
     })();
     Status::join_results(result, hsa.shut_down().call_status("hsa_shut_down"))

@@ -61,7 +61,7 @@ fn write_export(json: &mut JsonChunks<'_>, export: &LoadExportJson) {
             } else {
                 b",\n        "
             });
-            json.string(object);
+            json.hex_string(object.0);
         }
         json.raw(b"\n      ]");
     }
@@ -104,9 +104,9 @@ fn write_device(json: &mut JsonChunks<'_>, device: &DeviceExportJson) {
     json.raw(b"        {\n          \"device\": ");
     json.int(device.device);
     json.raw(b",\n          \"kernel_object\": ");
-    json.string(&device.kernel_object);
+    json.hex_string(device.kernel_object.0);
     json.raw(b",\n          \"kernel_args_address\": ");
-    json.string(&device.kernel_args_address);
+    json.hex_string(device.kernel_args_address.0);
     json.raw(b",\n          \"hal_kernarg_size\": ");
     json.int(device.hal_kernarg_size);
     json.raw(b",\n          \"hal_implicit_args\": ");
@@ -125,14 +125,14 @@ fn write_device(json: &mut JsonChunks<'_>, device: &DeviceExportJson) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::load::KernelArgsJson;
+    use crate::report::load::{Hex, KernelArgsJson};
     use proptest::prelude::*;
 
     fn device(n: usize, names: &str) -> DeviceExportJson {
         DeviceExportJson {
             device: n,
-            kernel_object: format!("0x{n:x}{names}"),
-            kernel_args_address: format!("0x{:x}", n * 40),
+            kernel_object: Hex(u64::MAX >> (4 * (n % 16)) ^ names.len() as u64),
+            kernel_args_address: Hex(n as u64 * 40),
             hal_kernarg_size: n * 8,
             hal_implicit_args: n.is_multiple_of(2),
             hal_kernarg_blocks: n as u32,
@@ -156,7 +156,9 @@ mod tests {
                 .map(|e| LoadExportJson {
                     name: format!("{name}{e}"),
                     symbol: format!("{name}{e}.kd"),
-                    kernel_objects: (0..devices).map(|d| format!("0x{d:x}")).collect(),
+                    kernel_objects: (0..devices)
+                        .map(|d| Hex(d as u64 * 0x1_0000_0040))
+                        .collect(),
                     workgroup_size: [e as u32, 1, 1],
                     dynamic_workgroup_size: e.is_multiple_of(3),
                     constant_count: e as u16,

@@ -22,9 +22,17 @@ struct Counting;
 thread_local! {
     static LIVE: Cell<usize> = const { Cell::new(0) };
     static PEAK: Cell<usize> = const { Cell::new(0) };
+    /// `(size, count)`: how many allocations of exactly `size` bytes were made.
+    static SIZED: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
 }
 
 fn add(bytes: usize) {
+    let _ = SIZED.try_with(|sized| {
+        let (size, count) = sized.get();
+        if size != 0 && bytes == size {
+            sized.set((size, count + 1));
+        }
+    });
     let _ = LIVE.try_with(|live| {
         let now = live.get().saturating_add(bytes);
         live.set(now);
@@ -66,6 +74,13 @@ fn peak_of<T>(f: impl FnOnce() -> T) -> usize {
     PEAK.with(|peak| peak.set(before));
     drop(f());
     PEAK.with(Cell::get) - before
+}
+
+/// How many allocations of exactly `size` bytes `f` makes.
+fn allocations_of<T>(size: usize, f: impl FnOnce() -> T) -> usize {
+    SIZED.with(|sized| sized.set((size, 0)));
+    drop(f());
+    SIZED.with(|sized| sized.replace((0, 0)).1)
 }
 
 /// Most bytes a parser may hold for `input_len` bytes of input: 8 times the
@@ -317,4 +332,51 @@ fn file_reads_hold_at_most_the_file_and_refuse_oversized_ones_unread() {
         peak <= len + 4096,
         "peak {peak} bytes for a {len}-byte file"
     );
+}
+
+/// Loading a code object on the simulated 8-GPU node copies its bytes once:
+/// the loader's shared copy serves the runtime's reader (kept as the loaded
+/// image every agent maps) and the profile registry alike, where each used to
+/// take its own copy.
+#[test]
+fn a_load_copies_the_code_object_once() {
+    use amdgpu_hal::amdgpu::agents::{AgentTopology, DEFAULT_GPU_AGENT_QUEUE_COUNT};
+    use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
+    use amdgpu_hal::amdgpu::profile::ProfileRegistry;
+    use amdgpu_hal::backend::Backend;
+
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/hsaco/multi_tu.gfx942.cov5.hsaco"
+    );
+    let data = std::fs::read(path).unwrap();
+    let backend = Backend::sim("mi300x-8").unwrap();
+    let hsa = backend.hsa().unwrap();
+    hsa.init().unwrap();
+    let topology = AgentTopology::from_backend(hsa, DEFAULT_GPU_AGENT_QUEUE_COUNT).unwrap();
+    assert_eq!(topology.gpu_agents().len(), 8);
+    let params = ExecutableParams {
+        executable_format: "gfx942",
+        executable_data: &data,
+        queue_affinity: u64::MAX,
+        constant_count: 0,
+    };
+    let load = |registry: &ProfileRegistry| {
+        let exe = create(backend.hsa_arc().unwrap(), &topology, &params, registry).unwrap();
+        assert_eq!(exe.loaded_devices().len(), 8);
+        exe
+    };
+    // A shared copy is an `Arc<[u8]>`: its two counts, then the bytes.
+    let shared_size = (2 * size_of::<usize>() + data.len()).next_multiple_of(align_of::<usize>());
+    let registry = ProfileRegistry::new();
+    let copies = allocations_of(shared_size, || load(&registry));
+    assert_eq!(copies, 1, "copies of the {}-byte code object", data.len());
+    // The registry's record is that copy, byte for byte.
+    let exe = load(&registry);
+    let record = registry.code_object(exe.profile_id()).unwrap();
+    assert_eq!(&record.data[..], &data[..]);
+    // The counter itself counts: a size nothing allocates gives 0.
+    assert_eq!(allocations_of(shared_size + 1, || load(&registry)), 0);
+    drop(exe);
+    hsa.shut_down().unwrap();
 }

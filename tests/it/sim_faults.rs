@@ -38,7 +38,7 @@ fn kernel_objects(doc: &LoadJson) -> Vec<u64> {
     doc.exports
         .iter()
         .flat_map(|e| &e.kernel_objects)
-        .map(|hex| u64::from_str_radix(hex.trim_start_matches("0x"), 16).unwrap())
+        .map(|hex| hex.0)
         .collect()
 }
 

@@ -152,7 +152,11 @@ fn populate(
 ) -> Result<()> {
     let hsa = Arc::clone(&executable.hsa);
     let hsa = hsa.as_ref();
-    let handle = load_module(hsa, topology, physical, params, code_object)?;
+    // One copy of the code object, shared by the runtime's reader (the
+    // simulator keeps it as the loaded image) and the profile registry
+    // (IREE's registry copies the bytes; these never change).
+    let code_object: Arc<[u8]> = Arc::from(code_object);
+    let handle = load_module(hsa, topology, physical, params, &code_object)?;
     executable.handle = Some(handle);
 
     executable.host_kernel_args = resolve_kernel_args(
@@ -226,7 +230,7 @@ fn load_module(
     topology: &AgentTopology,
     physical: &PhysicalDeviceSet,
     params: &ExecutableParams<'_>,
-    code_object: &[u8],
+    code_object: &Arc<[u8]>,
 ) -> Result<HsaExecutable> {
     if params.constant_count != 0 {
         return Err(Status::unimplemented(
@@ -241,7 +245,7 @@ fn load_module(
     }
 
     let reader = hsa
-        .code_object_reader_create_from_memory(code_object)
+        .code_object_reader_create_from_shared(Arc::clone(code_object))
         .call_status("hsa_code_object_reader_create_from_memory")?;
     let mut handle = None;
     let loaded = select_agent_profile(hsa, topology, physical).and_then(|(profile, rounding)| {
@@ -410,7 +414,7 @@ fn register_profile(
     handle: HsaExecutable,
     physical: &PhysicalDeviceSet,
     topology: &AgentTopology,
-    code_object: &[u8],
+    code_object: Arc<[u8]>,
     registry: &ProfileRegistry,
 ) -> Result<()> {
     let functions: Vec<FunctionDescription<'_>> = executable
@@ -468,7 +472,7 @@ fn register_profile(
     }
     registry.register_executable_artifacts(
         id,
-        Arc::from(code_object),
+        code_object,
         Some(executable.code_object_hash),
         &loads,
     )
