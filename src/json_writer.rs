@@ -48,20 +48,16 @@ impl<'w> JsonChunks<'w> {
     /// `value` as a JSON string of lower-case hex, `"0x…"` (what `{:#x}`
     /// gives), without formatting machinery.
     pub(crate) fn hex_string(&mut self, value: u64) {
-        const DIGITS: &[u8; 16] = b"0123456789abcdef";
-        let mut digits = [0u8; 16];
-        let mut start = digits.len();
-        let mut rest = value;
-        loop {
-            start -= 1;
-            digits[start] = DIGITS[(rest & 0xf) as usize];
-            rest >>= 4;
-            if rest == 0 {
-                break;
-            }
-        }
+        // Digits from the highest non-zero nibble down (one for zero).
+        let digits = (u64::BITS - value.leading_zeros()).div_ceil(4).max(1);
         self.raw(b"\"0x");
-        self.raw(&digits[start..]);
+        for nibble in (0..digits).rev() {
+            let digit = ((value >> (4 * nibble)) & 0xf) as u8;
+            self.buf.push(match digit {
+                0..=9 => b'0' + digit,
+                _ => b'a' + (digit - 10),
+            });
+        }
         self.raw(b"\"");
     }
 

@@ -380,3 +380,20 @@ fn a_load_copies_the_code_object_once() {
     drop(exe);
     hsa.shut_down().unwrap();
 }
+
+/// A kernel count the input can back byte for byte (one-byte empty maps)
+/// still reserves no more than the input could hold as real kernels (a
+/// kernel map takes well over 64 bytes): the decode fails at kernel 0 within
+/// the parsers' bound, not after reserving a full kernel record per byte.
+#[test]
+fn kernel_count_reservation_follows_the_input_size() {
+    const CLAIMED: u32 = 100_000;
+    let mut blob = b"\x81\xaeamdhsa.kernels\xdd".to_vec();
+    blob.extend_from_slice(&CLAIMED.to_be_bytes());
+    blob.resize(blob.len() + CLAIMED as usize, 0x80);
+    let mut result = None;
+    let peak = peak_of(|| result = Some(CodeObjectMetadata::from_msgpack(&blob).map(drop)));
+    let err = result.unwrap().unwrap_err();
+    assert!(err.to_string().ends_with("; kernel 0"), "{err}");
+    check("100,000 one-byte kernel maps", blob.len(), peak);
+}
