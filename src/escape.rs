@@ -115,7 +115,28 @@ fn escape_byte(out: &mut impl Write, code: u8) -> io::Result<()> {
 /// Whether `byte` may need escaping: a C0 control other than newline and
 /// tab, DEL, or `0xC2` (the lead byte of the C1 controls).
 fn needs_care(byte: u8) -> bool {
-    (byte < 0x20 && byte != b'\n' && byte != b'\t') || byte == 0x7f || byte == 0xc2
+    // `&`/`|`, not `&&`/`||`: no branch, so a block's bytes are compared at once.
+    ((byte < 0x20) & (byte != b'\n') & (byte != b'\t')) | (byte == 0x7f) | (byte == 0xc2)
+}
+
+/// Bytes looked at together by [`first_care`]: two SSE2 registers.
+const SCAN_BLOCK: usize = 32;
+
+/// The offset of the first byte of `bytes` that [`needs_care`]. A block at
+/// a time, with no branch inside a block (so the compiler can compare its
+/// bytes together in vector registers): JSON and text output is long runs
+/// of ordinary bytes.
+fn first_care(bytes: &[u8]) -> Option<usize> {
+    let mut blocks = bytes.chunks_exact(SCAN_BLOCK);
+    let mut at = 0;
+    for block in &mut blocks {
+        if block.iter().fold(false, |hit, &b| hit | needs_care(b)) {
+            return block.iter().position(|&b| needs_care(b)).map(|i| at + i);
+        }
+        at += SCAN_BLOCK;
+    }
+    let rest = blocks.remainder();
+    rest.iter().position(|&b| needs_care(b)).map(|i| at + i)
 }
 
 impl<W: Write> Write for TerminalWriter<W> {
@@ -132,12 +153,9 @@ impl<W: Write> Write for TerminalWriter<W> {
             }
             at = 1;
         }
-        // Runs of ordinary bytes go out whole: the scan is one comparison
-        // chain per byte, and most output has no byte to care about.
-        while let Some(offset) = buf
-            .get(at..)
-            .and_then(|rest| rest.iter().position(|&b| needs_care(b)))
-        {
+        // Runs of ordinary bytes go out whole: the scan looks at a word at
+        // a time, and most output has no byte to care about.
+        while let Some(offset) = buf.get(at..).and_then(first_care) {
             let i = at + offset;
             self.inner.write_all(buf.get(at..i).unwrap_or_default())?;
             let byte = buf.get(i).copied().unwrap_or_default();
@@ -175,6 +193,43 @@ mod tests {
             writer.write_all(chunk).unwrap();
         }
         String::from_utf8(writer.into_inner().unwrap()).unwrap()
+    }
+
+    proptest::proptest! {
+        /// The word-at-a-time scan finds what a byte-at-a-time one finds,
+        /// over bytes weighted toward the ones that matter and their
+        /// neighbours.
+        #[test]
+        fn first_care_is_the_first_byte_needing_care(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::prelude::any::<u8>(),
+                    proptest::sample::select(vec![
+                        0u8, 0x08, 0x09, 0x0a, 0x0b, 0x1f, 0x20, 0x7e, 0x7f, 0x80, 0xc1, 0xc2, 0xc3,
+                        0xff,
+                    ]),
+                    proptest::prelude::Just(b'a'),
+                ],
+                0..100,
+            )
+        ) {
+            proptest::prop_assert_eq!(
+                first_care(&bytes),
+                bytes.iter().position(|&b| needs_care(b))
+            );
+        }
+    }
+
+    #[test]
+    fn every_byte_value_is_judged_as_one_byte_would_be() {
+        for byte in 0..=u8::MAX {
+            for at in 0..2 * SCAN_BLOCK {
+                let mut bytes = [b'x'; 2 * SCAN_BLOCK];
+                bytes[at] = byte;
+                let expected = needs_care(byte).then_some(at);
+                assert_eq!(first_care(&bytes), expected, "{byte:#x} at {at}");
+            }
+        }
     }
 
     #[test]

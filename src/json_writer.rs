@@ -120,12 +120,27 @@ fn push_unicode_escape(out: &mut Vec<u8>, c: char) {
     out.push(hex(code));
 }
 
+/// Whether no byte of `bytes` can start an escape: no C0 control, `"`,
+/// `\\`, DEL, or `0xC2` (the lead byte of the C1 controls; U+00A0..=U+00BF
+/// share it and take the careful path needlessly, but correctly). Without
+/// branches, so that the bytes are compared together.
+fn is_plain(bytes: &[u8]) -> bool {
+    !bytes.iter().fold(false, |hit, &b| {
+        hit | (b < 0x20) | (b == b'"') | (b == b'\\') | (b == 0x7f) | (b == 0xc2)
+    })
+}
+
 /// `value` as a JSON string: serde_json's escapes (`\"`, `\\`, `\b`,
 /// `\f`, `\n`, `\r`, `\t`, `\u00XX` for the other C0 controls), and DEL and
 /// the C1 controls as `\u00XX` too, so that no control character of an
 /// input reaches a terminal through a JSON document.
 pub(crate) fn write_string(out: &mut Vec<u8>, value: &str) {
     out.push(b'"');
+    if is_plain(value.as_bytes()) {
+        out.extend_from_slice(value.as_bytes());
+        out.push(b'"');
+        return;
+    }
     let mut clean_from = 0;
     for (i, c) in value.char_indices() {
         let escape: Option<&[u8]> = match c {

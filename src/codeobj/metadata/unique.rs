@@ -5,6 +5,7 @@
 //! one; every path here that turns kernels into exports refuses them.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use super::model::KernelMetadata;
 use crate::escape::echo;
@@ -28,14 +29,20 @@ impl<'a> KernelNames<'a> {
             ("export name", kernel.reflection_name, &mut self.names),
             ("symbol", kernel.symbol, &mut self.symbols),
         ] {
-            if let Some(&first) = seen.get(key) {
-                return Err(status!(
-                    InvalidArgument,
-                    "AMDGPU metadata kernels {first} and {index} share the {what} `{}`; each kernel becomes one export and export names must be unique",
-                    echo(key)
-                ));
+            // One hash per key: the entry is the lookup and the insertion.
+            match seen.entry(key) {
+                Entry::Occupied(first) => {
+                    return Err(status!(
+                        InvalidArgument,
+                        "AMDGPU metadata kernels {} and {index} share the {what} `{}`; each kernel becomes one export and export names must be unique",
+                        first.get(),
+                        echo(key)
+                    ));
+                }
+                Entry::Vacant(slot) => {
+                    slot.insert(index);
+                }
             }
-            seen.insert(key, index);
         }
         Ok(())
     }
