@@ -1,7 +1,8 @@
 //! Bounded reads of the files users name: executables, code objects,
 //! embedded sources and machine descriptions.
 //!
-//! Every read goes through [`read_file`]: the path must be a regular file
+//! Every read goes through [`read_file`] (or [`map_or_read_file`], which maps
+//! large files instead of copying them): the path must be a regular file
 //! (checked before it is opened, so a FIFO cannot block and `/dev/zero`
 //! cannot be read until memory runs out), no larger than its kind's named
 //! limit (checked against the file's size before reading, and again while
@@ -189,8 +190,9 @@ fn open(path: &Path) -> std::io::Result<std::fs::File> {
     options.open(path)
 }
 
-/// Reads the whole of `path` as a `kind` input, bounded by its limit.
-pub fn read_file(path: &Path, kind: InputKind) -> Result<Vec<u8>, Status> {
+/// `path` opened for reading as a `kind` input once it is known to be a
+/// regular file within `kind`'s limit, with its escaped name and size.
+fn open_checked(path: &Path, kind: InputKind) -> Result<(std::fs::File, String, u64), Status> {
     // A file name may hold any byte but NUL and '/': quoted escaped.
     let name = crate::escape::display_path(path);
     // `metadata` follows symlinks and never opens the file: a FIFO or a
@@ -204,14 +206,29 @@ pub fn read_file(path: &Path, kind: InputKind) -> Result<Vec<u8>, Status> {
         .metadata()
         .map_err(|e| io_status(&e, &format!("reading `{name}`")))?;
     check_metadata(&metadata, &name, kind)?;
-    let expected = usize::try_from(metadata.len()).unwrap_or(usize::MAX);
+    Ok((file, name, metadata.len()))
+}
+
+/// Reads the whole of `path` as a `kind` input, bounded by its limit.
+pub fn read_file(path: &Path, kind: InputKind) -> Result<Vec<u8>, Status> {
+    let (file, name, size) = open_checked(path, kind)?;
+    read_opened(file, &name, size, kind)
+}
+
+fn read_opened(
+    file: std::fs::File,
+    name: &str,
+    size: u64,
+    kind: InputKind,
+) -> Result<Vec<u8>, Status> {
+    let expected = usize::try_from(size).unwrap_or(usize::MAX);
     let mut data = Vec::with_capacity(expected);
     // One byte past the limit tells a file that grew past it from one that
     // ends exactly there.
     file.take(kind.limit().saturating_add(1))
         .read_to_end(&mut data)
         .map_err(|e| io_status(&e, &format!("reading `{name}`")))?;
-    too_large(data.len() as u64, &name, kind)?;
+    too_large(data.len() as u64, name, kind)?;
     if data.is_empty() && !kind.may_be_empty() {
         return Err(Status::invalid_argument(format!(
             "`{name}` is empty; {} cannot be empty",
@@ -219,6 +236,67 @@ pub fn read_file(path: &Path, kind: InputKind) -> Result<Vec<u8>, Status> {
         )));
     }
     Ok(data)
+}
+
+/// Files from this size up are mapped by [`map_or_read_file`]; smaller ones
+/// are read (a read of a few pages costs less than setting up a map).
+pub const MAP_THRESHOLD_BYTES: u64 = 1 << 20;
+
+/// Set (to anything) in the environment, [`map_or_read_file`] always reads:
+/// for files another process may truncate while they are in use, where a
+/// mapped page past the new end would raise `SIGBUS`.
+pub const NO_MMAP_ENV: &str = "AMDGPU_HAL_NO_MMAP";
+
+/// A file's bytes, mapped or read ([`map_or_read_file`]).
+#[derive(Debug)]
+pub enum FileBytes {
+    /// Read into memory.
+    Read(Vec<u8>),
+    /// Mapped read-only: pages come in as they are touched.
+    Mapped(amdgpu_filemap::FileMap),
+}
+
+impl FileBytes {
+    /// Whether the bytes are a map of the file rather than a copy.
+    pub fn is_mapped(&self) -> bool {
+        matches!(self, FileBytes::Mapped(_))
+    }
+}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            FileBytes::Read(data) => data,
+            FileBytes::Mapped(map) => map,
+        }
+    }
+}
+
+/// The whole of `path` as a `kind` input, with [`read_file`]'s checks and
+/// errors, mapped instead of read when it is at least
+/// [`MAP_THRESHOLD_BYTES`] (unless [`NO_MMAP_ENV`] is set): a parser then
+/// brings in only the pages it touches, and nothing is copied. Where the
+/// file system cannot map the file, it is read.
+pub fn map_or_read_file(path: &Path, kind: InputKind) -> Result<FileBytes, Status> {
+    let (file, name, size) = open_checked(path, kind)?;
+    if size >= MAP_THRESHOLD_BYTES && std::env::var_os(NO_MMAP_ENV).is_none() {
+        match amdgpu_filemap::map(&file) {
+            // The map covers the file as it is now, which may have grown
+            // since it was checked.
+            Ok(map) => {
+                too_large(map.len() as u64, &name, kind)?;
+                tracing::debug!("mapped `{name}` ({} bytes)", map.len());
+                return Ok(FileBytes::Mapped(map));
+            }
+            Err(error) => {
+                tracing::debug!("mapping `{name}` failed ({error}); reading it instead");
+            }
+        }
+    }
+    tracing::debug!("reading `{name}` ({size} bytes)");
+    read_opened(file, &name, size, kind).map(FileBytes::Read)
 }
 
 /// Reads `path` as UTF-8 text (a machine description): [`read_file`], then

@@ -11,7 +11,7 @@ use crate::amdgpu::executable::{Executable, ExecutableParams, ExportFlags, creat
 use crate::amdgpu::profile::ProfileRegistry;
 use crate::amdgpu::queue_affinity::{QUEUE_AFFINITY_ANY, QueueAffinity};
 use crate::backend::{Backend, CallResultExt};
-use crate::input::{InputKind, read_file};
+use crate::input::{FileBytes, InputKind, map_or_read_file};
 use crate::status::{Result, ResultExt, Status};
 use crate::wrapped::DataExtent;
 use crate::wrapped::infer::infer_format;
@@ -208,7 +208,7 @@ fn describe(backend: &Backend, format: String, exe: &Executable) -> Result<LoadJ
 
 /// Loads `args.file` on the backend's node and describes the result.
 pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
-    let mut data = read_file(&args.file, InputKind::Executable)?;
+    let mut data = map_or_read_file(&args.file, InputKind::Executable)?;
     let inferred = infer_format(&data, DataExtent::Known).annotate_with(|| {
         format!(
             "inferring the format of `{}`",
@@ -234,7 +234,7 @@ pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
         .annotate_with(|| format!("loading `{}`", crate::escape::display_path(&args.file)))?;
         // The executable keeps what it needs (the runtime holds the loaded
         // image): the file's bytes are not held while the document is made.
-        data = Vec::new();
+        data = FileBytes::Read(Vec::new());
         describe(backend, inferred.format.clone(), &exe)
     })();
     Status::join_results(result, hsa.shut_down().call_status("hsa_shut_down"))

@@ -379,3 +379,43 @@ fn every_kernel_of_a_multi_unit_object_is_seen() {
         .stdout(predicate::str::contains("gfx942, 9 exports"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `inspect` maps a large file and reads it when `AMDGPU_HAL_NO_MMAP` is
+/// set, with the same document either way (the choice shows in `-vv`).
+#[test]
+fn inspect_maps_large_files_unless_told_not_to() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-wrapped-mmap");
+    std::fs::create_dir_all(&dir).unwrap();
+    // A real code object padded past the mapping threshold: ELF readers
+    // ignore bytes past the last section.
+    let mut data = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/hsaco/multi_tu.gfx942.cov5.hsaco"
+    ))
+    .unwrap();
+    data.resize(amdgpu_hal::input::MAP_THRESHOLD_BYTES as usize, 0);
+    let path = dir.join("padded.hsaco");
+    std::fs::write(&path, &data).unwrap();
+    let run = |no_mmap: bool| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_amdgpu-hal"));
+        command.args(["-vv", "inspect", "--json"]).arg(&path);
+        command
+            .env_remove("RUST_LOG")
+            .env_remove("AMDGPU_HAL_NO_MMAP");
+        if no_mmap {
+            command.env("AMDGPU_HAL_NO_MMAP", "1");
+        }
+        let output = command.output().unwrap();
+        assert!(output.status.success(), "{output:?}");
+        (
+            String::from_utf8(output.stdout).unwrap(),
+            String::from_utf8(output.stderr).unwrap(),
+        )
+    };
+    let (mapped, mapped_log) = run(false);
+    let (read, read_log) = run(true);
+    assert_eq!(mapped, read);
+    assert!(mapped.contains("\"exports\""), "{mapped}");
+    assert!(mapped_log.contains("mapped `"), "{mapped_log}");
+    assert!(read_log.contains("reading `"), "{read_log}");
+}

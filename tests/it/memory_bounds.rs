@@ -397,3 +397,54 @@ fn kernel_count_reservation_follows_the_input_size() {
     assert!(err.to_string().ends_with("; kernel 0"), "{err}");
     check("100,000 one-byte kernel maps", blob.len(), peak);
 }
+
+/// Files from `MAP_THRESHOLD_BYTES` up are mapped, not copied: the bytes are
+/// the file's, the heap holds none of them, and the checks are `read_file`'s
+/// (an oversized sparse file is refused from its size, unmapped and unread).
+/// Smaller files are read.
+#[test]
+fn large_files_are_mapped_with_the_reads_checks() {
+    use amdgpu_hal::input::{
+        InputKind, MAP_THRESHOLD_BYTES, MAX_EXECUTABLE_BYTES, map_or_read_file, read_file,
+    };
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("memory-bounds-maps");
+    std::fs::create_dir_all(&dir).unwrap();
+    let large = dir.join("large.bin");
+    let bytes: Vec<u8> = (0..MAP_THRESHOLD_BYTES as usize + 4099)
+        .map(|i| (i % 253) as u8)
+        .collect();
+    std::fs::write(&large, &bytes).unwrap();
+    let mut mapped = None;
+    let peak = peak_of(|| mapped = Some(map_or_read_file(&large, InputKind::Executable).unwrap()));
+    let mapped = mapped.unwrap();
+    assert!(mapped.is_mapped());
+    assert_eq!(&mapped[..], &bytes[..]);
+    assert!(peak <= REJECT_BOUND, "peak {peak} bytes for a mapped file");
+
+    let small = dir.join("small.bin");
+    std::fs::write(&small, &bytes[..MAP_THRESHOLD_BYTES as usize - 1]).unwrap();
+    let read = map_or_read_file(&small, InputKind::Executable).unwrap();
+    assert!(!read.is_mapped());
+    assert_eq!(&read[..], &bytes[..MAP_THRESHOLD_BYTES as usize - 1]);
+
+    let huge = dir.join("huge.amd1");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(MAX_EXECUTABLE_BYTES + 1)
+        .unwrap();
+    let empty = dir.join("empty.amd1");
+    std::fs::write(&empty, b"").unwrap();
+    for path in [huge, empty, dir.clone(), dir.join("missing")] {
+        let read = read_file(&path, InputKind::Executable).unwrap_err();
+        let mut map = None;
+        let peak =
+            peak_of(|| map = Some(map_or_read_file(&path, InputKind::Executable).unwrap_err()));
+        let map = map.unwrap();
+        assert_eq!((map.code(), map.message()), (read.code(), read.message()));
+        assert!(
+            peak <= REJECT_BOUND,
+            "{}: peak {peak} bytes",
+            path.display()
+        );
+    }
+}

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{GlobalArgs, write_error};
-use amdgpu_hal::input::{InputKind, read_file};
+use amdgpu_hal::input::{InputKind, map_or_read_file};
 use amdgpu_hal::status::{Result, ResultExt};
 use amdgpu_hal::wrapped::{DeviceLimits, inspect};
 
@@ -21,7 +21,8 @@ pub struct InspectArgs {
 
 /// Reads the file, inspects it and prints the report (text, or JSON with `--json`).
 pub fn run(global: &GlobalArgs, args: &InspectArgs, out: &mut dyn Write) -> Result<()> {
-    let data = read_file(&args.file, InputKind::Executable)?;
+    // Mapped when large: inspect touches the headers and notes, not the code.
+    let data = map_or_read_file(&args.file, InputKind::Executable)?;
     let report = inspect(&data, &DeviceLimits::AMDGPU).annotate_with(|| {
         format!(
             "inspecting {}",
