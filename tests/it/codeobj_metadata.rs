@@ -693,3 +693,33 @@ fn kernel_count_cap_is_inclusive() {
         "{err}"
     );
 }
+
+/// The argument-count cap admits exactly `MAX_ARGS_PER_KERNEL`: a kernel
+/// declaring that many gets as far as its first argument (an empty map, so
+/// argument 0 lacks its fields), one more is refused up front as out of
+/// range. As above, each claim is backed by as many bytes as elements.
+#[test]
+fn argument_count_cap_is_inclusive() {
+    let declaring = |count: u32| {
+        let mut args = Pack::default();
+        args.str(".args")
+            .raw(&[0xdd])
+            .raw(&count.to_be_bytes())
+            .raw(&vec![0x80; count as usize]);
+        // `one_kernel` appends its own (empty) `.args`: this one comes first.
+        one_kernel(1, &args.0, &[], 0)
+    };
+    let max = amdgpu_hal::codeobj::metadata::MAX_ARGS_PER_KERNEL as u32;
+    let err = err_of(&declaring(max));
+    assert_ne!(err.code(), StatusCode::OutOfRange, "{err}");
+    assert!(err.to_string().contains("; argument 0"), "{err}");
+    let err = err_of(&declaring(max + 1));
+    assert_eq!(err.code(), StatusCode::OutOfRange, "{err}");
+    assert!(
+        err.message().contains(&format!(
+            "declares {} arguments, more than the {max}",
+            max + 1
+        )),
+        "{err}"
+    );
+}
