@@ -257,3 +257,39 @@ impl super::HipDriver {
         builder.finalize()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn link(class: Option<LinkClass>) -> PeerLink {
+        PeerLink {
+            can_access_peer: true,
+            access_supported: true,
+            native_atomics: false,
+            performance_rank: 0,
+            link_class: class,
+        }
+    }
+
+    #[test]
+    fn a_known_class_is_the_worst_of_every_pair_and_sets_its_cost() {
+        let both = [
+            link(Some(LinkClass::NvlinkIf)),
+            link(Some(LinkClass::PcieCrossRoot)),
+        ];
+        let summary = LinkSummary::of(both).unwrap();
+        assert_eq!(summary.link_class, Some(LinkClass::PcieCrossRoot));
+        let mut edge = Edge::default();
+        summary.refine(&mut edge);
+        assert_eq!(edge.link_class(), LinkClass::PcieCrossRoot);
+        assert_eq!(edge.copy_cost(), PCIE_CROSS_ROOT_COST.0);
+        // One pair without a class: HIP's attribute rule decides (no
+        // atomics: PCIe).
+        let mixed = LinkSummary::of([link(Some(LinkClass::NvlinkIf)), link(None)]).unwrap();
+        assert_eq!(mixed.link_class, None);
+        let mut edge = Edge::default();
+        mixed.refine(&mut edge);
+        assert_eq!(edge.link_class(), LinkClass::PcieSameRoot);
+    }
+}

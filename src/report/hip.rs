@@ -5,7 +5,9 @@
 //! `--backend hip` runs IREE's HIP driver. Over a machine preset or file
 //! (`--machine`, the default) it drives the simulated node's HIP; with
 //! `--machine host` it loads the real `libamdhip64` (cargo feature `real`),
-//! searched as IREE does (`IREE_HIP_DYLIB_PATH`).
+//! searched as IREE does (`IREE_HIP_DYLIB_PATH`). `--backend cuda` runs it
+//! over HIP on NVIDIA (`libcuda`) for `info`, and for `topology` over NVML's
+//! answers where NVML can give CUDA's ([`open_listing_driver`]).
 
 use serde::Serialize;
 

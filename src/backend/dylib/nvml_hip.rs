@@ -178,7 +178,11 @@ impl NvmlHip {
             });
             handles.push(device);
         }
-        if !pci_order && gpus.iter().any(|g| g.name != gpus[0].name) {
+        if !pci_order
+            && gpus
+                .windows(2)
+                .any(|w| w.first().map(|g| &g.name) != w.last().map(|g| &g.name))
+        {
             return Err(Status::failed_precondition(
                 "the GPUs are not all one product and CUDA_DEVICE_ORDER is not PCI_BUS_ID: \
                  CUDA's fastest-first order is not NVML's",
@@ -187,13 +191,12 @@ impl NvmlHip {
         let n = handles.len();
         let mut pairs = vec![None; n * n];
         if links {
-            for (i, &a) in handles.iter().enumerate() {
-                for (j, &b) in handles.iter().enumerate() {
-                    if i != j {
-                        pairs[i * n + j] = Some(read_pair(nvml, a, b).map_err(|(e, name)| {
-                            nvml_status(nvml, e, name).annotate(format!("NVML devices {i} and {j}"))
-                        })?);
-                    }
+            for (slot, k) in pairs.iter_mut().zip(0..) {
+                let (i, j) = (k / n, k % n);
+                if let (true, Some(&a), Some(&b)) = (i != j, handles.get(i), handles.get(j)) {
+                    *slot = Some(read_pair(nvml, a, b).map_err(|(e, name)| {
+                        nvml_status(nvml, e, name).annotate(format!("NVML devices {i} and {j}"))
+                    })?);
                 }
             }
         }
@@ -276,12 +279,15 @@ impl Hip for NvmlHip {
         if len == 0 {
             return Err(HipError::InvalidValue);
         }
-        let name = &self.gpu(device.0)?.name;
-        let mut end = name.len().min(len - 1);
-        while !name.is_char_boundary(end) {
-            end -= 1;
+        // What a C `char[len]` holds: at most `len - 1` bytes, whole characters.
+        let mut name = String::new();
+        for c in self.gpu(device.0)?.name.chars() {
+            if name.len() + c.len_utf8() >= len {
+                break;
+            }
+            name.push(c);
         }
-        Ok(name[..end].to_owned())
+        Ok(name)
     }
     fn device_get_uuid(&self, device: HipDevice) -> HipResult<HipUuid> {
         Ok(HipUuid(self.gpu(device.0)?.uuid))
