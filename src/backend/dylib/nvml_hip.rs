@@ -24,8 +24,8 @@
 //! Every other property and attribute is HIP's alone (`info` and `capture`
 //! keep the CUDA driver): they answer `hipErrorNotSupported` here. NVML's
 //! index order is CUDA's ordinal order only when CUDA sees every GPU in PCI
-//! order, so [`NvmlHip::read`] refuses (`FAILED_PRECONDITION`, the caller
-//! falls back to the CUDA driver) when `CUDA_VISIBLE_DEVICES` is set, when
+//! order, so [`NvmlHip::read`] declines (a `FAILED_PRECONDITION` reason; the
+//! caller falls back to the CUDA driver) when `CUDA_VISIBLE_DEVICES` is set, when
 //! a GPU is in MIG mode, and when the GPUs are not all one product while
 //! `CUDA_DEVICE_ORDER` is not `PCI_BUS_ID` (CUDA's default puts the fastest
 //! first).
