@@ -6,6 +6,7 @@ use amdgpu_sys::nccl::*;
 use super::handles::HipDevice;
 use super::hip_error::HipError;
 use super::hip_types::{HipDeviceAttribute, HipDeviceProps, HipP2pAttribute, HipUuid};
+use crate::topology::LinkClass;
 
 /// Result of a HIP call.
 pub type HipResult<T> = Result<T, HipError>;
@@ -47,6 +48,13 @@ pub trait Hip: Send + Sync {
         src: i32,
         dst: i32,
     ) -> HipResult<i32>;
+    /// The physical link class between two devices, where the runtime knows
+    /// it beyond HIP's P2P attributes (NVML: NVLink, or how far apart on
+    /// PCIe). HIP itself has no such call: `None`, the default, leaves the
+    /// class to the P2P attributes (`crate::hip::hal`).
+    fn peer_link_class(&self, _src: i32, _dst: i32) -> Option<LinkClass> {
+        None
+    }
     /// `hipGetErrorName`.
     fn get_error_name(&self, error: HipError) -> String;
     /// `hipGetErrorString`.

@@ -47,6 +47,10 @@ pub struct PeerLink {
     pub native_atomics: bool,
     /// `hipDevP2PAttrPerformanceRank` (0 is the best link).
     pub performance_rank: i32,
+    /// The physical link class where the runtime knows it
+    /// ([`Hip::peer_link_class`]: NVML's NVLink or PCIe distance); `None`
+    /// for HIP, whose class follows from the attributes above.
+    pub link_class: Option<crate::topology::LinkClass>,
 }
 
 impl PeerLink {
@@ -68,6 +72,7 @@ impl PeerLink {
             access_supported: p2p(HipP2pAttribute::AccessSupported)? != 0,
             native_atomics: p2p(HipP2pAttribute::NativeAtomicSupported)? != 0,
             performance_rank: p2p(HipP2pAttribute::PerformanceRank)?,
+            link_class: hip.peer_link_class(src.raw(), dst.raw()),
         })
     }
 

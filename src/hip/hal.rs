@@ -14,6 +14,11 @@
 //!   they do *and* every pair has the best `hipDevP2PAttrPerformanceRank`
 //!   (0) the link is Infinity Fabric (xGMI, ROCm ranks PCIe peers lower),
 //!   otherwise PCIe; the worst rank is added to the copy cost and latency.
+//!   Where the runtime knows the physical link ([`crate::backend::Hip::peer_link_class`]:
+//!   NVML on NVIDIA, `nvidia-smi topo -m`'s NV#/PIX/PXB/PHB/NODE/SYS) that
+//!   class is taken instead: NVLink `NVLINK_IF`, PCIe within one host bridge
+//!   `PCIE_SAME_ROOT`, across host bridges or NUMA nodes `PCIE_CROSS_ROOT`
+//!   (the worst class of every pair).
 //!
 //! HIP has no NUMA query: `numa_node` is the first physical device's node
 //! when the driver was given one ([`HipDriver::with_numa_nodes`], e.g. from
@@ -38,6 +43,10 @@ use super::device::{HipLogicalDevice, PeerLink};
 pub const XGMI_COST: (u8, u8) = (3, 3);
 /// Copy cost and latency class of a peer link over PCIe.
 pub const PCIE_PEER_COST: (u8, u8) = (5, 5);
+/// Copy cost and latency class of a peer link over PCIe across host
+/// bridges (NODE/SYS in `nvidia-smi topo -m`), known only where the runtime
+/// reports the physical link.
+pub const PCIE_CROSS_ROOT_COST: (u8, u8) = (7, 7);
 /// Copy cost and latency class of a link without peer access (host copies).
 pub const HOST_STAGED_COST: (u8, u8) = (9, 8);
 
@@ -50,6 +59,8 @@ pub struct LinkSummary {
     pub native_atomics: bool,
     /// The worst (largest) performance rank.
     pub worst_rank: i32,
+    /// The worst physical link class, when the runtime knows every pair's.
+    pub link_class: Option<LinkClass>,
 }
 
 impl LinkSummary {
@@ -60,6 +71,7 @@ impl LinkSummary {
                 peer: link.is_peer(),
                 native_atomics: link.native_atomics,
                 worst_rank: link.performance_rank,
+                link_class: link.link_class,
             };
             Some(match acc {
                 None => this,
@@ -67,6 +79,7 @@ impl LinkSummary {
                     peer: a.peer && this.peer,
                     native_atomics: a.native_atomics && this.native_atomics,
                     worst_rank: a.worst_rank.max(this.worst_rank),
+                    link_class: a.link_class.zip(this.link_class).map(|(x, y)| x.max(y)),
                 },
             })
         })
@@ -87,7 +100,14 @@ impl LinkSummary {
                 TopologyCapabilities::P2P_COPY | TopologyCapabilities::PEER_ACCESS_REQUIRES_GRANT,
             );
             caps.set(TopologyCapabilities::ATOMIC_DEVICE, self.native_atomics);
-            if self.native_atomics && self.worst_rank == 0 {
+            if let Some(class) = self.link_class {
+                let cost = match class {
+                    LinkClass::NvlinkIf => XGMI_COST,
+                    LinkClass::PcieSameRoot => PCIE_PEER_COST,
+                    _ => PCIE_CROSS_ROOT_COST,
+                };
+                (class, cost)
+            } else if self.native_atomics && self.worst_rank == 0 {
                 (LinkClass::NvlinkIf, XGMI_COST)
             } else {
                 (LinkClass::PcieSameRoot, PCIE_PEER_COST)
@@ -235,5 +255,41 @@ impl super::HipDriver {
             builder.add_device(std::sync::Arc::new(logical))?;
         }
         builder.finalize()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn link(class: Option<LinkClass>) -> PeerLink {
+        PeerLink {
+            can_access_peer: true,
+            access_supported: true,
+            native_atomics: false,
+            performance_rank: 0,
+            link_class: class,
+        }
+    }
+
+    #[test]
+    fn a_known_class_is_the_worst_of_every_pair_and_sets_its_cost() {
+        let both = [
+            link(Some(LinkClass::NvlinkIf)),
+            link(Some(LinkClass::PcieCrossRoot)),
+        ];
+        let summary = LinkSummary::of(both).unwrap();
+        assert_eq!(summary.link_class, Some(LinkClass::PcieCrossRoot));
+        let mut edge = Edge::default();
+        summary.refine(&mut edge);
+        assert_eq!(edge.link_class(), LinkClass::PcieCrossRoot);
+        assert_eq!(edge.copy_cost(), PCIE_CROSS_ROOT_COST.0);
+        // One pair without a class: HIP's attribute rule decides (no
+        // atomics: PCIe).
+        let mixed = LinkSummary::of([link(Some(LinkClass::NvlinkIf)), link(None)]).unwrap();
+        assert_eq!(mixed.link_class, None);
+        let mut edge = Edge::default();
+        mixed.refine(&mut edge);
+        assert_eq!(edge.link_class(), LinkClass::PcieSameRoot);
     }
 }

@@ -5,7 +5,9 @@
 //! `--backend hip` runs IREE's HIP driver. Over a machine preset or file
 //! (`--machine`, the default) it drives the simulated node's HIP; with
 //! `--machine host` it loads the real `libamdhip64` (cargo feature `real`),
-//! searched as IREE does (`IREE_HIP_DYLIB_PATH`).
+//! searched as IREE does (`IREE_HIP_DYLIB_PATH`). `--backend cuda` runs it
+//! over HIP on NVIDIA (`libcuda`) for `info`, and for `topology` over NVML's
+//! answers where NVML can give CUDA's ([`open_listing_driver`]).
 
 use serde::Serialize;
 
@@ -41,6 +43,18 @@ pub fn open_driver(selection: &Selection) -> Result<(HipDriver, Option<Backend>)
         .with_numa_nodes(numa)
         .with_numa_distances(std::sync::Arc::new(slit));
     Ok((driver, Some(backend)))
+}
+
+/// [`open_driver`] for the listings (`topology`): with `--backend cuda`
+/// the driver runs over NVML's answers where NVML can give CUDA's
+/// ([`Selection::open_listing_backend`]); `info` keeps [`open_driver`].
+pub fn open_listing_driver(selection: &Selection) -> Result<(HipDriver, Option<Backend>)> {
+    if selection.backend != CUDA_BACKEND_NAME {
+        return open_driver(selection);
+    }
+    let backend = selection.open_listing_backend(true)?;
+    let driver = HipDriver::from_backend(&backend, HipOptions::default())?;
+    Ok((with_pci_numa_nodes(driver)?, Some(backend)))
 }
 
 /// `(HSA UUID, NUMA node)` of every GPU agent of `backend`.
@@ -238,7 +252,7 @@ pub fn hip_topology(
     style: TopologyStyle,
 ) -> Result<TopologyDocument> {
     use crate::device::FrontierTracker;
-    let (driver, backend) = open_driver(selection)?;
+    let (driver, backend) = open_listing_driver(selection)?;
     let machine = backend
         .as_ref()
         .map_or_else(|| HOST_MACHINE.to_owned(), |b| b.machine().to_owned());

@@ -63,6 +63,26 @@ impl Selection {
         }
     }
 
+    /// Opens the backend this selects for a listing (`devices`, and with
+    /// `links` the peer links `topology` draws): for `cuda`, HIP's calls
+    /// answered from NVML where it can answer them for CUDA, without `cuInit`
+    /// (`backend::dylib::open_cuda_listing`); otherwise [`Self::open_backend`].
+    pub fn open_listing_backend(&self, links: bool) -> Result<Backend> {
+        #[cfg(feature = "real")]
+        if self.backend == CUDA_BACKEND_NAME {
+            let _span = tracing::info_span!(
+                "backend_open",
+                backend = %self.backend,
+                machine = %self.machine()
+            )
+            .entered();
+            self.check()?;
+            return crate::backend::dylib::open_cuda_listing(links);
+        }
+        let _ = links;
+        self.open_backend()
+    }
+
     /// Opens the backend this selects.
     pub fn open_backend(&self) -> Result<Backend> {
         let _span = tracing::info_span!(

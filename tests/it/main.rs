@@ -73,6 +73,8 @@ mod real_hip;
 mod real_hsa;
 #[cfg(feature = "real")]
 mod real_nccl;
+#[cfg(feature = "real")]
+mod real_nvml;
 mod reliability_props;
 mod requires_contract;
 mod schemas_layout;

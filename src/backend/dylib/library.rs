@@ -1,5 +1,5 @@
 //! Finding and opening a vendor library: the search rules shared by HSA,
-//! HIP, CUDA and RCCL/NCCL.
+//! HIP, CUDA, NVML and RCCL/NCCL.
 //!
 //! The first source that is *given* is the only one used, so an explicit
 //! request never silently falls back to some other copy of the library:
@@ -64,6 +64,16 @@ pub const CUDA: LibrarySpec = LibrarySpec {
     env_var: "AMDGPU_HAL_CUDA_PATH",
     not_available: "CUDA driver library 'libcuda.so.1' not available: please ensure the NVIDIA \
                     driver is installed (or name it with AMDGPU_HAL_CUDA_PATH): ",
+};
+
+/// NVML, the NVIDIA management library `nvidia-smi` is built on: what
+/// `devices` and `topology` need of an NVIDIA GPU without `cuInit`.
+pub const NVML: LibrarySpec = LibrarySpec {
+    display_name: "NVML",
+    file_names: &["libnvidia-ml.so.1", "libnvidia-ml.so"],
+    env_var: "AMDGPU_HAL_NVML_PATH",
+    not_available: "NVIDIA management library 'libnvidia-ml.so.1' not available: please ensure \
+                    the NVIDIA driver is installed (or name it with AMDGPU_HAL_NVML_PATH): ",
 };
 
 /// RCCL, the collective library of the AMD platform.

@@ -12,6 +12,9 @@
 //! - [`hip`]: `libamdhip64` (HIP 5.x and 6.x sonames).
 //! - [`cuda`]: HIP on NVIDIA — the same HIP calls answered by the CUDA driver
 //!   API (`libcuda.so.1`) the way HIP's NVIDIA platform maps them.
+//! - [`nvml`]: NVML (`libnvidia-ml.so.1`), what `nvidia-smi` reads; and
+//!   [`nvml_hip`]: HIP's enumeration and topology calls answered from an
+//!   NVML snapshot, for `devices`/`topology --backend cuda` without `cuInit`.
 //! - [`nccl`]: RCCL (`librccl.so`) or NCCL (`libnccl.so.2`) in the RCCL slot.
 //! - [`open`]: `--backend hsa|hip|cuda` → a [`crate::backend::Backend`]
 //!   (`cuda` without HSA).
@@ -26,7 +29,9 @@ mod hsa_backend;
 pub mod hsa_info;
 pub mod library;
 pub mod nccl;
+pub mod nvml;
+pub mod nvml_hip;
 pub mod open;
 mod symbols;
 
-pub use open::{HOST_MACHINE, REAL_BACKEND_NAMES, open_backend};
+pub use open::{HOST_MACHINE, REAL_BACKEND_NAMES, open_backend, open_cuda_listing};

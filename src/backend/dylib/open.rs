@@ -18,6 +18,7 @@ use super::hip::HipLibrary;
 use super::hsa::HsaLibrary;
 use super::library::{NCCL, RCCL};
 use super::nccl::NcclLibrary;
+use super::nvml_hip::NvmlHip;
 use crate::backend::Backend;
 use crate::status::{Result, ResultExt, Status};
 
@@ -26,6 +27,25 @@ pub const REAL_BACKEND_NAMES: [&str; 3] = ["hsa", "hip", "cuda"];
 
 /// The `machine` a real backend reports: the host it runs on.
 pub const HOST_MACHINE: &str = "host";
+
+/// The `cuda` backend for the listings (`devices`, `topology`): HIP's
+/// enumeration and topology answered from NVML ([`NvmlHip`], no `cuInit`;
+/// with `links`, every pair's link is read too), or, where NVML cannot give
+/// CUDA's answers (not installed, failing, a CUDA order NVML does not share:
+/// [`NvmlHip::read`]), [`open_backend`]`("cuda")`, the CUDA driver, with a
+/// `tracing` debug line saying why.
+pub fn open_cuda_listing(links: bool) -> Result<Backend> {
+    match NvmlHip::read(links).annotate("opening backend 'cuda' through NVML")? {
+        Ok(nvml) => {
+            tracing::debug!(path = nvml.path(), "backend 'cuda' answered from NVML");
+            Ok(Backend::without_hsa("cuda", HOST_MACHINE, Arc::new(nvml)))
+        }
+        Err(reason) => {
+            tracing::debug!(%reason, "NVML not used; backend 'cuda' falls back to the CUDA driver");
+            open_backend("cuda")
+        }
+    }
+}
 
 /// Opens the real backend called `name` (one of [`REAL_BACKEND_NAMES`]).
 pub fn open_backend(name: &str) -> Result<Backend> {

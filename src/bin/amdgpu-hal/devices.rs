@@ -27,7 +27,7 @@ pub fn run(global: &GlobalArgs, _args: &DevicesArgs, out: &mut dyn Write) -> Res
         }
         return write_hip_text(out, &report).map_err(write_error);
     }
-    let report = list_agents(&selection.open_backend()?)?;
+    let report = list_agents(&selection.open_listing_backend(false)?)?;
     if global.json {
         return write_json(out, &report);
     }
