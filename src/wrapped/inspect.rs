@@ -369,6 +369,7 @@ impl<'a> KernelVisitor<'a> for RawExports<'a, '_> {
     fn kernel_count(&mut self, count: usize) {
         let room = self.limit.saturating_sub(self.exports.len());
         self.exports.reserve_exact(count.min(room));
+        self.names.reserve(count.min(room));
     }
 
     fn kernel(&mut self, kernel: KernelMetadata<'a>) -> Result<()> {

@@ -20,6 +20,14 @@ pub struct KernelNames<'a> {
 }
 
 impl<'a> KernelNames<'a> {
+    /// Makes room for `additional` more kernels, so that recording them
+    /// does not rehash (callers cap a count a file claims by what the file
+    /// could hold).
+    pub fn reserve(&mut self, additional: usize) {
+        self.names.reserve(additional);
+        self.symbols.reserve(additional);
+    }
+
     /// Records the next kernel (in metadata order); `INVALID_ARGUMENT` when
     /// its export name or `.symbol` is an earlier kernel's.
     pub fn insert(&mut self, kernel: &KernelMetadata<'a>) -> Result<()> {
