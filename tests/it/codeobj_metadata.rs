@@ -723,3 +723,37 @@ fn argument_count_cap_is_inclusive() {
         "{err}"
     );
 }
+
+/// Every refusal in one status, in order (the documented format of
+/// `projection_refusal`): a count of the whole, then each message with its
+/// annotations in parentheses, `; ` between them; the first refusal's code.
+#[test]
+fn projection_refusals_are_listed_in_order_with_their_context() {
+    use amdgpu_hal::Status;
+    use amdgpu_hal::codeobj::metadata::projection_refusal;
+    let refused = [
+        Status::out_of_range("too many bindings").annotate("kernel `a`"),
+        Status::invalid_argument("narrow by-value argument"),
+        Status::unimplemented("odd kind")
+            .annotate("argument 2")
+            .annotate("kernel `c`"),
+    ];
+    let status = projection_refusal(&refused, 5, "kernels");
+    assert_eq!(status.code(), StatusCode::OutOfRange);
+    assert_eq!(
+        status.message(),
+        "3 of 5 kernels are outside IREE's HAL projection: too many bindings (kernel `a`); \
+         narrow by-value argument; odd kind (argument 2, kernel `c`)"
+    );
+    // One refusal: no separator; its code, whatever it is.
+    let one = projection_refusal(&refused[1..2], 1, "exports");
+    assert_eq!(one.code(), StatusCode::InvalidArgument);
+    assert_eq!(
+        one.message(),
+        "1 of 1 exports are outside IREE's HAL projection: narrow by-value argument"
+    );
+    // None is a caller's mistake, said as such.
+    let none = projection_refusal(&[], 3, "kernels");
+    assert_eq!(none.code(), StatusCode::Internal);
+    assert!(none.message().contains("without refusals"), "{none}");
+}
