@@ -27,8 +27,9 @@ declare -A MODULES=(
     [hip_path]="src/hip/path.rs src/hip/uuid.rs src/hip/text.rs | lib hip_path_props hip_driver_mock"
     [kernarg]="src/amdgpu/kernarg.rs | lib executable_fixtures executable_mock"
     [metadata]="src/codeobj/metadata/decode.rs src/codeobj/metadata/export.rs | codeobj_metadata codeobj_notes codeobj_fixtures memory_bounds"
+    [output]="src/escape.rs src/json_writer.rs | lib cli_conventions"
 )
-ORDER=(edge capabilities queue_affinity target_id hip_path kernarg metadata)
+ORDER=(edge capabilities queue_affinity target_id hip_path kernarg metadata output)
 
 usage() {
     echo "usage: $0 MODULE|all|--list [cargo-mutants args...]" >&2
