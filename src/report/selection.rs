@@ -70,12 +70,7 @@ impl Selection {
     pub fn open_listing_backend(&self, links: bool) -> Result<Backend> {
         #[cfg(feature = "real")]
         if self.backend == CUDA_BACKEND_NAME {
-            let _span = tracing::info_span!(
-                "backend_open",
-                backend = %self.backend,
-                machine = %self.machine()
-            )
-            .entered();
+            let _span = self.open_span();
             self.check()?;
             return crate::backend::dylib::open_cuda_listing(links);
         }
@@ -83,14 +78,19 @@ impl Selection {
         self.open_backend()
     }
 
-    /// Opens the backend this selects.
-    pub fn open_backend(&self) -> Result<Backend> {
-        let _span = tracing::info_span!(
+    /// The span a backend's opening is timed in (`-v`).
+    fn open_span(&self) -> tracing::span::EnteredSpan {
+        tracing::info_span!(
             "backend_open",
             backend = %self.backend,
             machine = %self.machine()
         )
-        .entered();
+        .entered()
+    }
+
+    /// Opens the backend this selects.
+    pub fn open_backend(&self) -> Result<Backend> {
+        let _span = self.open_span();
         self.check()?;
         match self.backend.as_str() {
             SIM_BACKEND_NAME => Backend::sim(self.machine()),
