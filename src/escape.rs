@@ -260,5 +260,20 @@ mod tests {
         let quoted = echo(&long);
         assert!(quoted.starts_with(&"é".repeat(128)), "{quoted}");
         assert!(quoted.ends_with("… (144 more bytes)"), "{quoted}");
+        // The cap inside a character: cut back to the character's start.
+        let odd = format!("a{}", "é".repeat(200));
+        assert_eq!(
+            echo(&odd),
+            format!("a{}… (146 more bytes)", "é".repeat(127))
+        );
+        let euros = "€".repeat(100);
+        assert_eq!(echo(&euros), format!("{}… (45 more bytes)", "€".repeat(85)));
+    }
+
+    #[test]
+    fn a_lead_byte_left_at_the_end_is_written_when_the_writer_finishes() {
+        let mut writer = TerminalWriter::new(Vec::new());
+        writer.write_all(b"x\xc2").unwrap();
+        assert_eq!(writer.into_inner().unwrap(), b"x\xc2");
     }
 }
