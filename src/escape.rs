@@ -271,6 +271,15 @@ mod tests {
     }
 
     #[test]
+    fn flush_reaches_the_wrapped_writer() {
+        let mut writer = TerminalWriter::new(std::io::BufWriter::new(Vec::new()));
+        writer.write_all(b"held").unwrap();
+        assert!(writer.inner.get_ref().is_empty());
+        writer.flush().unwrap();
+        assert_eq!(writer.inner.get_ref(), b"held");
+    }
+
+    #[test]
     fn a_lead_byte_left_at_the_end_is_written_when_the_writer_finishes() {
         let mut writer = TerminalWriter::new(Vec::new());
         writer.write_all(b"x\xc2").unwrap();

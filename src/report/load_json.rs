@@ -183,6 +183,39 @@ mod tests {
         String::from_utf8(out).unwrap()
     }
 
+    /// Records the size of every write it is given.
+    struct Writes(Vec<usize>, Vec<u8>);
+
+    impl Write for Writes {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.push(buf.len());
+            self.1.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A large document reaches the writer in chunks of at least 64 KiB
+    /// (one system call per chunk on stdout), the last one excepted.
+    #[test]
+    fn large_documents_are_written_in_64_kib_chunks() {
+        let doc = doc(2000, 8, "kernel");
+        let mut writes = Writes(Vec::new(), Vec::new());
+        write_load(&doc, &mut writes).unwrap();
+        let (last, full) = writes.0.split_last().unwrap();
+        assert!(full.len() >= 2, "{} writes", writes.0.len());
+        assert!(full.iter().all(|&n| n >= 64 * 1024), "{:?}", writes.0);
+        assert!(*last > 0);
+        assert_eq!(
+            writes.1,
+            crate::json_writer::to_string_pretty(&doc)
+                .unwrap()
+                .into_bytes()
+        );
+    }
+
     #[test]
     fn empty_lists_print_as_serde_does() {
         let empty = doc(0, 0, "");
