@@ -275,6 +275,22 @@ mod tests {
     }
 
     #[test]
+    fn plain_strings_are_the_ones_without_escapable_bytes() {
+        for plain in ["", "kernel_name.kd", "été", "\u{100}\u{1f600}", " ~"] {
+            assert!(is_plain(plain.as_bytes()), "{plain:?}");
+        }
+        // Each byte that can start an escape, alone and twice (a fold that
+        // toggled instead of accumulating would pass a pair).
+        for care in [
+            "\u{0}", "\u{1f}", "\"", "\\", "\u{7f}", "\u{80}", "\u{9f}", "\u{a0}",
+        ] {
+            for text in [care.to_string(), format!("a{care}{care}b")] {
+                assert!(!is_plain(text.as_bytes()), "{text:?}");
+            }
+        }
+    }
+
+    #[test]
     fn hex_strings_are_what_std_formats() {
         for (value, text) in [
             (0, r#""0x0""#),
