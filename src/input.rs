@@ -228,14 +228,22 @@ fn read_opened(
     file.take(kind.limit().saturating_add(1))
         .read_to_end(&mut data)
         .map_err(|e| io_status(&e, &format!("reading `{name}`")))?;
-    too_large(data.len() as u64, name, kind)?;
-    if data.is_empty() && !kind.may_be_empty() {
+    check_size(data.len(), name, kind)?;
+    Ok(data)
+}
+
+/// The checks on the bytes actually got (the file may have changed size
+/// since its metadata was checked): within the limit, and not empty where
+/// `kind` cannot be.
+fn check_size(len: usize, name: &str, kind: InputKind) -> Result<(), Status> {
+    too_large(len as u64, name, kind)?;
+    if len == 0 && !kind.may_be_empty() {
         return Err(Status::invalid_argument(format!(
             "`{name}` is empty; {} cannot be empty",
             kind.with_article()
         )));
     }
-    Ok(data)
+    Ok(())
 }
 
 /// Files from this size up are mapped by [`map_or_read_file`]; smaller ones
@@ -284,9 +292,9 @@ pub fn map_or_read_file(path: &Path, kind: InputKind) -> Result<FileBytes, Statu
     if size >= MAP_THRESHOLD_BYTES && std::env::var_os(NO_MMAP_ENV).is_none() {
         match amdgpu_filemap::map(&file) {
             // The map covers the file as it is now, which may have grown
-            // since it was checked.
+            // or shrunk since it was checked.
             Ok(map) => {
-                too_large(map.len() as u64, &name, kind)?;
+                check_size(map.len(), &name, kind)?;
                 tracing::debug!("mapped `{name}` ({} bytes)", map.len());
                 return Ok(FileBytes::Mapped(map));
             }
