@@ -282,6 +282,76 @@ impl std::ops::Deref for FileBytes {
     }
 }
 
+/// How far one forward pass over an input has got: told an address inside
+/// the input's bytes, it learns that the pass needs none of the bytes
+/// before it again (reading them again stays correct, only slower).
+/// [`ReleaseBehind`] drops such pages of a mapped file; `()` ignores it.
+pub trait Progress {
+    /// The pass is past every byte before `address`.
+    fn past(&self, address: usize);
+    /// The pass is over: none of the input's bytes is needed again soon,
+    /// and the next [`Progress::past`] starts a new pass from the start.
+    fn finished(&self);
+}
+
+impl Progress for () {
+    fn past(&self, _address: usize) {}
+    fn finished(&self) {}
+}
+
+/// How far a pass moves between two releases of [`ReleaseBehind`]: the
+/// most of a mapped file it keeps resident behind itself, and what one
+/// `madvise` call is paid for.
+pub const RELEASE_STEP_BYTES: usize = 512 * 1024;
+
+/// [`Progress`] for forward passes over [`FileBytes`]: the mapped pages
+/// behind a pass leave the process's memory, [`RELEASE_STEP_BYTES`] at a
+/// time, and all of them when it finishes, so a pass over a large file keeps
+/// a window of it resident rather than all it has read (what the kernel
+/// maps ahead of a read, a whole large folio of the page cache, is the
+/// rest of the window). Bytes read into memory are kept.
+pub struct ReleaseBehind<'a> {
+    bytes: &'a FileBytes,
+    /// Offset up to which this pass has released.
+    released: std::cell::Cell<usize>,
+}
+
+impl<'a> ReleaseBehind<'a> {
+    /// A pass from the start of `bytes`.
+    pub fn new(bytes: &'a FileBytes) -> ReleaseBehind<'a> {
+        ReleaseBehind {
+            bytes,
+            released: std::cell::Cell::new(0),
+        }
+    }
+}
+
+impl Progress for ReleaseBehind<'_> {
+    fn past(&self, address: usize) {
+        let FileBytes::Mapped(map) = self.bytes else {
+            return;
+        };
+        let Some(offset) = address.checked_sub(map.as_ptr() as usize) else {
+            return;
+        };
+        if offset > map.len() || offset < self.released.get() + RELEASE_STEP_BYTES {
+            return;
+        }
+        // Whole blocks only, so that the next release starts where this ended.
+        let end =
+            offset / amdgpu_filemap::RELEASE_BLOCK_BYTES * amdgpu_filemap::RELEASE_BLOCK_BYTES;
+        map.release(self.released.get(), end);
+        self.released.set(end);
+    }
+
+    fn finished(&self) {
+        if let FileBytes::Mapped(map) = self.bytes {
+            map.release(0, map.len());
+        }
+        self.released.set(0);
+    }
+}
+
 /// The whole of `path` as a `kind` input, with [`read_file`]'s checks and
 /// errors, mapped instead of read when it is at least
 /// [`MAP_THRESHOLD_BYTES`] (unless [`NO_MMAP_ENV`] is set): a parser then

@@ -17,9 +17,11 @@ use serde::Serialize;
 use crate::codeobj::elf;
 use crate::codeobj::metadata::{
     self, CodeObjectMetadata, ExportParameter, KernelMetadata, KernelNames, KernelVisitor,
-    ParameterType,
+    ParameterType, SymbolIndex,
 };
+use crate::codeobj::notes::find_metadata_notes;
 use crate::escape::Escaped;
+use crate::input::Progress;
 use crate::status;
 use crate::status::{Result, ResultExt, Status};
 
@@ -28,6 +30,7 @@ use super::header::{AMD1_IDENTIFIER, DataExtent, HIP1_IDENTIFIER, has_identifier
 use super::hip::{Hip1Executable, HipLimits};
 use super::infer::{Container, code_object_target};
 use super::verify::{DeviceLimits, check_workgroup_size};
+use amdgpu_hal_schemas::amdgpu::iree::hal::amdgpu as fb;
 
 /// One reflected kernel parameter.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -124,143 +127,211 @@ fn parameter_report<'a>(parameter: &ExportParameter<'a>) -> ParameterReport<'a> 
     }
 }
 
-/// The kernel facts of `kernel`, with the HAL counts the container declares
-/// (`None`: use the metadata's own projection, as for a raw HSACO). Never
-/// fails: where IREE's HAL would refuse the export — `refused` (a check
-/// made by the caller), the projection, or declared counts below the
-/// reflected ones — the report carries the reason in `hal_error`.
-fn kernel_export<'a>(
-    kernel: &KernelMetadata<'a>,
+/// What an export's report takes from its kernel's metadata: everything
+/// but the container's HAL view, with the kernel's own projection (its
+/// reflected constant and binding counts, or why IREE refuses it).
+#[derive(Clone, Debug)]
+struct KernelFacts<'a> {
+    /// The report with the kernel's fields set; `name`, `hal_symbol`, the
+    /// workgroup size, the counts and `hal_error` are the export's.
+    report: ExportReport<'a>,
+    reflected: Result<(u32, u32)>,
+}
+
+fn kernel_facts<'a>(kernel: &KernelMetadata<'a>) -> KernelFacts<'a> {
+    let (parameters, reflected) = match kernel.default_export_parameters() {
+        Ok(projection) => {
+            let counts = projection.requirements;
+            (
+                projection.parameters.iter().map(parameter_report).collect(),
+                Ok((
+                    u32::from(counts.constant_count),
+                    u32::from(counts.binding_count),
+                )),
+            )
+        }
+        Err(status) => (Vec::new(), Err(status)),
+    };
+    KernelFacts {
+        report: ExportReport {
+            name: "",
+            symbol: kernel.symbol,
+            hal_symbol: "",
+            workgroup_size: [1, 1, 1],
+            dynamic_workgroup_size: false,
+            constant_count: None,
+            binding_count: None,
+            parameters,
+            kernarg_size: kernel.kernarg_segment_size,
+            kernarg_alignment: kernel.kernarg_segment_align,
+            group_segment_size: kernel.group_segment_fixed_size,
+            private_segment_size: kernel.private_segment_fixed_size,
+            vgpr_count: kernel.vgpr_count,
+            sgpr_count: kernel.sgpr_count,
+            agpr_count: kernel.agpr_count,
+            vgpr_spill_count: kernel.vgpr_spill_count,
+            sgpr_spill_count: kernel.sgpr_spill_count,
+            wavefront_size: kernel.wavefront_size,
+            max_flat_workgroup_size: kernel.max_flat_workgroup_size,
+            uses_dynamic_stack: kernel.uses_dynamic_stack,
+            hal_error: None,
+        },
+        reflected,
+    }
+}
+
+/// The HAL view of one export, which completes its kernel's facts.
+struct HalView<'a> {
     name: &'a str,
     hal_symbol: &'a str,
     workgroup_size: [u32; 3],
     dynamic_workgroup_size: bool,
+    /// The constant and binding counts the container declares (`None`: use
+    /// the metadata's own projection, as for a raw HSACO).
     declared: Option<(u32, u32)>,
+    /// Why the caller's own check refuses the export.
     refused: Option<Status>,
-) -> ExportReport<'a> {
-    let mut reasons: Vec<Status> = refused.into_iter().collect();
-    let mut parameters = Vec::new();
-    let mut counts = declared;
-    match kernel.default_export_parameters() {
-        Ok(projection) => {
-            let reflected = projection.requirements;
-            parameters = projection.parameters.iter().map(parameter_report).collect();
-            match declared {
-                // IREE's rule: optimized-away arguments make fewer legal, never more.
-                Some((constants, _)) if u32::from(reflected.constant_count) > constants => {
-                    reasons.push(status!(
-                        InvalidArgument,
-                        "HSACO metadata for export `{hal_symbol}` declares {} reflected constants but ExecutableDef only declares {constants}",
-                        reflected.constant_count
-                    ));
-                }
-                Some((_, bindings)) if u32::from(reflected.binding_count) > bindings => {
-                    reasons.push(status!(
-                        InvalidArgument,
-                        "HSACO metadata for export `{hal_symbol}` declares {} reflected bindings but ExecutableDef only declares {bindings}",
-                        reflected.binding_count
-                    ));
-                }
-                Some(_) => {}
-                None => {
-                    counts = Some((
-                        u32::from(reflected.constant_count),
-                        u32::from(reflected.binding_count),
-                    ));
-                }
+}
+
+impl<'a> HalView<'a> {
+    /// Fills `report` (a kernel's facts, whose projection is `reflected`)
+    /// in as this export. Never fails: where IREE's HAL would refuse the
+    /// export — `refused`, the projection, or declared counts below the
+    /// reflected ones — the report carries the reason in `hal_error`.
+    fn complete(self, report: &mut ExportReport<'a>, reflected: &Result<(u32, u32)>) {
+        let hal_symbol = self.hal_symbol;
+        let mut reasons: Vec<Status> = self.refused.into_iter().collect();
+        let mut counts = self.declared;
+        match (reflected, self.declared) {
+            // IREE's rule: optimized-away arguments make fewer legal, never more.
+            (Ok((constants, _)), Some((declared, _))) if *constants > declared => {
+                reasons.push(status!(
+                    InvalidArgument,
+                    "HSACO metadata for export `{hal_symbol}` declares {constants} reflected constants but ExecutableDef only declares {declared}"
+                ));
             }
+            (Ok((_, bindings)), Some((_, declared))) if *bindings > declared => {
+                reasons.push(status!(
+                    InvalidArgument,
+                    "HSACO metadata for export `{hal_symbol}` declares {bindings} reflected bindings but ExecutableDef only declares {declared}"
+                ));
+            }
+            (Ok(_), Some(_)) => {}
+            (Ok(reflected), None) => counts = Some(*reflected),
+            (Err(status), _) => reasons.push(status.clone()),
         }
-        Err(status) => reasons.push(status),
-    }
-    let hal_error = (!reasons.is_empty()).then(|| {
-        reasons
-            .iter()
-            .map(Status::to_string)
-            .collect::<Vec<_>>()
-            .join("; ")
-    });
-    ExportReport {
-        name,
-        symbol: kernel.symbol,
-        hal_symbol,
-        workgroup_size,
-        dynamic_workgroup_size,
-        constant_count: counts.map(|(constants, _)| constants),
-        binding_count: counts.map(|(_, bindings)| bindings),
-        parameters,
-        kernarg_size: kernel.kernarg_segment_size,
-        kernarg_alignment: kernel.kernarg_segment_align,
-        group_segment_size: kernel.group_segment_fixed_size,
-        private_segment_size: kernel.private_segment_fixed_size,
-        vgpr_count: kernel.vgpr_count,
-        sgpr_count: kernel.sgpr_count,
-        agpr_count: kernel.agpr_count,
-        vgpr_spill_count: kernel.vgpr_spill_count,
-        sgpr_spill_count: kernel.sgpr_spill_count,
-        wavefront_size: kernel.wavefront_size,
-        max_flat_workgroup_size: kernel.max_flat_workgroup_size,
-        uses_dynamic_stack: kernel.uses_dynamic_stack,
-        hal_error,
+        report.name = self.name;
+        report.hal_symbol = hal_symbol;
+        report.workgroup_size = self.workgroup_size;
+        report.dynamic_workgroup_size = self.dynamic_workgroup_size;
+        report.constant_count = counts.map(|(constants, _)| constants);
+        report.binding_count = counts.map(|(_, bindings)| bindings);
+        report.hal_error = (!reasons.is_empty()).then(|| {
+            reasons
+                .iter()
+                .map(Status::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        });
     }
 }
 
-fn inspect_amd1<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectReport<'a>> {
+impl<'a> KernelFacts<'a> {
+    /// The export of this kernel seen as `view`.
+    fn export(mut self, view: HalView<'a>) -> ExportReport<'a> {
+        view.complete(&mut self.report, &self.reflected);
+        self.report
+    }
+}
+
+fn inspect_amd1<'a>(
+    data: &'a [u8],
+    limits: &DeviceLimits,
+    progress: &dyn Progress,
+) -> Result<InspectReport<'a>> {
     let exe = Amd1Executable::parse(data, DataExtent::Known)?;
     exe.verify(limits)?;
     let image = exe.single_module_image()?;
     let target = code_object_target(image).annotate("reading the module's code object")?;
-    let mut metadata = CodeObjectMetadata::from_elf(image)?;
-    // How many exports use each kernel, so that a kernel's argument list can
-    // be dropped after its last projection (peak memory of huge objects).
-    let mut uses = vec![0u32; metadata.kernels.len()];
-    for export in exe.def.exports().iter().flatten() {
-        let symbol = export.symbol_name().unwrap_or_default();
-        if let Some(count) = metadata
-            .kernel_index_by_symbol(symbol)
-            .ok()
-            .and_then(|index| uses.get_mut(index))
-        {
-            *count += 1;
-        }
-    }
-    let mut exports = Vec::with_capacity(exe.def.exports().map_or(0, |list| list.len()));
+    // Each kernel's facts, not its metadata: a huge object never holds
+    // every kernel's arguments at once.
+    let mut kernels = KernelsBySymbol {
+        reports: Vec::new(),
+        reflected: Vec::new(),
+        by_symbol: SymbolIndex::default(),
+        limit: image.len() / 64,
+        progress,
+    };
+    // The ELF's tables, checked while finding the notes, are not read again.
+    let notes = find_metadata_notes(image)?;
+    progress.finished();
+    metadata::visit_notes(&notes, &mut kernels)?;
+    progress.finished();
+    let KernelsBySymbol {
+        mut reports,
+        reflected,
+        by_symbol,
+        ..
+    } = kernels;
+    // Each export's kernel (a lookup reads the kernel's symbol again).
+    let mut resolved = Vec::with_capacity(exe.def.exports().map_or(0, |list| list.len()));
     for (i, export) in exe.def.exports().iter().flatten().enumerate() {
-        // Verification proved the symbol and workgroup size present.
+        // Verification proved the symbol present.
         let symbol = export.symbol_name().unwrap_or_default();
-        let size = export
-            .workgroup_size()
-            .map_or([0; 3], |size| [size.x(), size.y(), size.z()]);
-        let name = export
-            .debug_info()
-            .and_then(|debug| debug.name())
-            .filter(|name| !name.is_empty())
-            .unwrap_or_else(|| symbol.strip_suffix(".kd").unwrap_or(symbol));
-        let index = metadata
-            .kernel_index_by_symbol(symbol)
+        let index = by_symbol
+            .get(symbol)
             .annotate_with(|| format!("resolving exports[{i}]"))?;
-        let kernel = metadata
-            .kernels
-            .get(index)
-            .ok_or_else(|| status::Status::internal("AMDGPU metadata symbol index out of sync"))?;
-        let bindings = export.binding_flags().map_or(0, |flags| flags.len());
-        exports.push(kernel_export(
-            kernel,
-            name,
-            symbol,
-            size,
-            false,
-            Some((export.constant_count(), bindings as u32)),
-            None,
-        ));
-        if let Some(count) = uses.get_mut(index) {
-            *count = count.saturating_sub(1);
-            if *count == 0
-                && let Some(kernel) = metadata.kernels.get_mut(index)
-            {
-                kernel.args = Vec::new();
-            }
+        if let Some(report) = reports.get(index) {
+            progress.past(report.symbol.as_ptr() as usize);
         }
+        resolved.push(index);
     }
+    progress.finished();
+    let view = |export: fb::ExportDef<'a>| {
+        let symbol = export.symbol_name().unwrap_or_default();
+        let bindings = export.binding_flags().map_or(0, |flags| flags.len());
+        HalView {
+            name: export
+                .debug_info()
+                .and_then(|debug| debug.name())
+                .filter(|name| !name.is_empty())
+                .unwrap_or_else(|| symbol.strip_suffix(".kd").unwrap_or(symbol)),
+            hal_symbol: symbol,
+            // Verification proved the workgroup size present.
+            workgroup_size: export
+                .workgroup_size()
+                .map_or([0; 3], |size| [size.x(), size.y(), size.z()]),
+            dynamic_workgroup_size: false,
+            declared: Some((export.constant_count(), bindings as u32)),
+            refused: None,
+        }
+    };
+    let exports = if resolved.iter().copied().eq(0..reports.len()) {
+        // Every kernel once, in metadata order (what `pack` and IREE's
+        // compiler write): the kernels' reports become the exports in place.
+        for ((report, reflected), export) in reports
+            .iter_mut()
+            .zip(&reflected)
+            .zip(exe.def.exports().iter().flatten())
+        {
+            view(export).complete(report, reflected);
+        }
+        reports
+    } else {
+        resolved
+            .iter()
+            .zip(exe.def.exports().iter().flatten())
+            .map(|(&index, export)| {
+                let (Some(report), Some(reflected)) = (reports.get(index), reflected.get(index))
+                else {
+                    return Err(Status::internal("AMDGPU metadata symbol index out of sync"));
+                };
+                let mut report = report.clone();
+                view(export).complete(&mut report, reflected);
+                Ok(report)
+            })
+            .collect::<Result<Vec<_>>>()?
+    };
     Ok(InspectReport {
         container: Container::Amd1,
         format: target.to_string(),
@@ -268,6 +339,35 @@ fn inspect_amd1<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectRepo
         code_object_version: elf::code_object_version(image)?,
         exports,
     })
+}
+
+/// The facts of every kernel of a wrapped module's code object, by symbol,
+/// gathered while its metadata is decoded.
+struct KernelsBySymbol<'a, 'p> {
+    /// Each kernel's facts ([`KernelFacts`], split), in metadata order.
+    reports: Vec<ExportReport<'a>>,
+    reflected: Vec<Result<(u32, u32)>>,
+    by_symbol: SymbolIndex<'a>,
+    /// Most kernels to reserve room for (what the code object could hold).
+    limit: usize,
+    progress: &'p dyn Progress,
+}
+
+impl<'a> KernelVisitor<'a> for KernelsBySymbol<'a, '_> {
+    fn kernel_count(&mut self, count: usize) {
+        let room = self.limit.saturating_sub(self.reports.len());
+        self.reports.reserve_exact(count.min(room));
+        self.reflected.reserve_exact(count.min(room));
+    }
+
+    fn kernel(&mut self, kernel: KernelMetadata<'a>) -> Result<()> {
+        self.by_symbol.insert(kernel.symbol, self.reports.len());
+        let facts = kernel_facts(&kernel);
+        self.reports.push(facts.report);
+        self.reflected.push(facts.reflected);
+        self.progress.past(kernel.symbol.as_ptr() as usize);
+        Ok(())
+    }
 }
 
 fn inspect_hip1(data: &[u8]) -> Result<InspectReport<'_>> {
@@ -307,15 +407,14 @@ fn inspect_hip1(data: &[u8]) -> Result<InspectReport<'_>> {
             .find_kernel_by_symbol(&format!("{kernel_name}.kd"))
             .annotate_with(|| format!("resolving exports[{i}]"))?;
         let bindings = export.binding_flags().map_or(0, |flags| flags.len());
-        exports.push(kernel_export(
-            kernel,
+        exports.push(kernel_facts(kernel).export(HalView {
             name,
-            kernel_name,
-            dims,
-            false,
-            Some((export.constant_count(), bindings as u32)),
-            None,
-        ));
+            hal_symbol: kernel_name,
+            workgroup_size: dims,
+            dynamic_workgroup_size: false,
+            declared: Some((export.constant_count(), bindings as u32)),
+            refused: None,
+        }));
     }
     Ok(InspectReport {
         container: Container::Hip1,
@@ -326,7 +425,11 @@ fn inspect_hip1(data: &[u8]) -> Result<InspectReport<'_>> {
     })
 }
 
-fn inspect_elf<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectReport<'a>> {
+fn inspect_elf<'a>(
+    data: &'a [u8],
+    limits: &DeviceLimits,
+    progress: &dyn Progress,
+) -> Result<InspectReport<'a>> {
     let target = code_object_target(data)?;
     // Kernel by kernel, over every metadata note: each one's arguments are
     // dropped once projected, so a huge object never holds every kernel's
@@ -337,8 +440,13 @@ fn inspect_elf<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectRepor
         limit: data.len() / 64,
         limits,
         names: KernelNames::default(),
+        progress,
     };
-    let header = metadata::visit_elf(data, &mut raw)?;
+    // The ELF's tables, checked while finding the notes, are not read again.
+    let notes = find_metadata_notes(data)?;
+    progress.finished();
+    let header = metadata::visit_notes(&notes, &mut raw)?;
+    progress.finished();
     if header.target.is_none_or(str::is_empty) {
         return Err(status!(
             InvalidArgument,
@@ -363,6 +471,7 @@ struct RawExports<'a, 'l> {
     limits: &'l DeviceLimits,
     /// Export names and symbols so far: a repeat is an ambiguous export.
     names: KernelNames<'a>,
+    progress: &'l dyn Progress,
 }
 
 impl<'a> KernelVisitor<'a> for RawExports<'a, '_> {
@@ -379,6 +488,7 @@ impl<'a> KernelVisitor<'a> for RawExports<'a, '_> {
         self.exports
             .push(raw_export(self.index, &kernel, self.limits));
         self.index += 1;
+        self.progress.past(kernel.symbol.as_ptr() as usize);
         Ok(())
     }
 }
@@ -395,15 +505,14 @@ fn raw_export<'a>(
             .annotate_with(|| format!("raw HSACO kernel `{}`", kernel.symbol))
             .err()
     });
-    kernel_export(
-        kernel,
-        kernel.reflection_name,
-        kernel.symbol,
-        kernel.reqd_workgroup_size.unwrap_or([1, 1, 1]),
-        kernel.reqd_workgroup_size.is_none(),
-        None,
+    kernel_facts(kernel).export(HalView {
+        name: kernel.reflection_name,
+        hal_symbol: kernel.symbol,
+        workgroup_size: kernel.reqd_workgroup_size.unwrap_or([1, 1, 1]),
+        dynamic_workgroup_size: kernel.reqd_workgroup_size.is_none(),
+        declared: None,
         refused,
-    )
+    })
 }
 
 /// Inspects a whole file: `AMD1` and `HIP1` by their identifier, anything
@@ -411,13 +520,24 @@ fn raw_export<'a>(
 /// (HIP ones against [`HipLimits::AMDGPU`]) and checked against their code
 /// object's metadata as IREE's loaders do.
 pub fn inspect<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectReport<'a>> {
+    inspect_with(data, limits, &())
+}
+
+/// [`inspect`], telling `progress` how far the metadata walk of a raw HSACO
+/// or `AMD1` executable has got ([`crate::input::ReleaseBehind`] lets a
+/// mapped file's pages go behind it). The report is the same.
+pub fn inspect_with<'a>(
+    data: &'a [u8],
+    limits: &DeviceLimits,
+    progress: &dyn Progress,
+) -> Result<InspectReport<'a>> {
     let _span = tracing::info_span!("inspect", bytes = data.len()).entered();
     if has_identifier(data, AMD1_IDENTIFIER) {
-        inspect_amd1(data, limits)
+        inspect_amd1(data, limits, progress)
     } else if has_identifier(data, HIP1_IDENTIFIER) {
         inspect_hip1(data)
     } else {
-        inspect_elf(data, limits)
+        inspect_elf(data, limits, progress)
     }
 }
 

@@ -5,6 +5,7 @@
 
 use std::io::{self, Write};
 
+use crate::input::Progress;
 pub use crate::json_writer::CHUNK_BYTES;
 use crate::json_writer::JsonChunks;
 
@@ -17,10 +18,26 @@ impl InspectReport<'_> {
     pub fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
         write_report(self, out)
     }
+
+    /// [`Self::write_json`], telling `progress` after each export how far
+    /// into the inspected file's bytes the writing has got (the export's
+    /// symbol: exports come in metadata order), so that a mapped file's
+    /// pages can go behind it ([`crate::input::ReleaseBehind`]).
+    pub fn write_json_with(&self, out: &mut dyn Write, progress: &dyn Progress) -> io::Result<()> {
+        write_with_progress(self, out, progress)
+    }
 }
 
 /// Writes `report` as pretty JSON (no trailing newline) to `out`.
 pub fn write_report(report: &InspectReport<'_>, out: &mut dyn Write) -> io::Result<()> {
+    write_with_progress(report, out, &())
+}
+
+fn write_with_progress(
+    report: &InspectReport<'_>,
+    out: &mut dyn Write,
+    progress: &dyn Progress,
+) -> io::Result<()> {
     let mut json = JsonChunks::new(out);
     json.raw(b"{\n  \"container\": ");
     json.string(match report.container {
@@ -43,6 +60,7 @@ pub fn write_report(report: &InspectReport<'_>, out: &mut dyn Write) -> io::Resu
             json.raw(if i == 0 { b"\n" } else { b",\n" });
             json.export(export);
             json.flush_if_full()?;
+            progress.past(export.symbol.as_ptr() as usize);
         }
         json.raw(b"\n  ]");
     }

@@ -21,7 +21,7 @@ pub use amd1::Amd1Executable;
 pub use header::{DataExtent, ExecutableHeader, HEADER_SIZE};
 pub use hip::{Hip1Executable, HipLimits};
 pub use infer::{Container, InferredFormat, infer_format};
-pub use inspect::{InspectReport, inspect};
+pub use inspect::{InspectReport, inspect, inspect_with};
 pub use pack::{PackOptions, pack};
 pub use verify::DeviceLimits;
 

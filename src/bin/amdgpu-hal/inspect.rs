@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{GlobalArgs, write_error};
-use amdgpu_hal::input::{InputKind, map_or_read_file};
+use amdgpu_hal::input::{InputKind, ReleaseBehind, map_or_read_file};
 use amdgpu_hal::status::{Result, ResultExt};
-use amdgpu_hal::wrapped::{DeviceLimits, inspect};
+use amdgpu_hal::wrapped::{DeviceLimits, inspect_with};
 
 /// Arguments of `inspect`.
 #[derive(Debug, Args)]
@@ -23,16 +23,19 @@ pub struct InspectArgs {
 pub fn run(global: &GlobalArgs, args: &InspectArgs, out: &mut dyn Write) -> Result<()> {
     // Mapped when large: inspect touches the headers and notes, not the code.
     let data = map_or_read_file(&args.file, InputKind::Executable)?;
-    let report = inspect(&data, &DeviceLimits::AMDGPU).annotate_with(|| {
-        format!(
-            "inspecting {}",
-            amdgpu_hal::escape::display_path(&args.file)
-        )
-    })?;
+    // Two passes over the metadata (decoding, then writing names): each
+    // lets the mapped pages behind it go, so the file is never all resident.
+    let report = inspect_with(&data, &DeviceLimits::AMDGPU, &ReleaseBehind::new(&data))
+        .annotate_with(|| {
+            format!(
+                "inspecting {}",
+                amdgpu_hal::escape::display_path(&args.file)
+            )
+        })?;
     if global.json {
         // Hand-written JSON: the same bytes as `write_json`, several times faster.
         return report
-            .write_json(out)
+            .write_json_with(out, &ReleaseBehind::new(&data))
             .and_then(|()| writeln!(out))
             .map_err(write_error);
     }

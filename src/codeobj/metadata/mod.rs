@@ -6,6 +6,7 @@ mod decode;
 mod export;
 mod model;
 mod msgpack;
+mod name_table;
 mod unique;
 
 pub use decode::{KernelVisitor, MAX_ARGS_PER_KERNEL, MAX_KERNEL_COUNT, MetadataHeader};
@@ -13,7 +14,9 @@ pub use export::{
     ExportParameter, ExportParameterRequirements, ExportParameters, MAX_PARAMETER_COUNT,
     MAX_PARAMETER_SIZE, ParameterType, projection_refusal,
 };
-pub use model::{ArgMetadata, CodeObjectMetadata, KernelMetadata, ValueKind, reflection_name};
+pub use model::{
+    ArgMetadata, CodeObjectMetadata, KernelMetadata, SymbolIndex, ValueKind, reflection_name,
+};
 pub use msgpack::{MAX_NESTING_DEPTH, MAX_STRING_LENGTH};
 pub use unique::KernelNames;
 
@@ -58,5 +61,14 @@ pub fn visit_elf<'a>(
     visitor: &mut dyn KernelVisitor<'a>,
 ) -> Result<MetadataHeader<'a>> {
     let notes = crate::codeobj::notes::find_metadata_notes(elf)?;
-    decode::visit_notes(&notes, visitor)
+    visit_notes(&notes, visitor)
+}
+
+/// [`visit_elf`] over notes already found
+/// ([`crate::codeobj::notes::find_metadata_notes`]), in the order given.
+pub fn visit_notes<'a>(
+    notes: &[&'a [u8]],
+    visitor: &mut dyn KernelVisitor<'a>,
+) -> Result<MetadataHeader<'a>> {
+    decode::visit_notes(notes, visitor)
 }

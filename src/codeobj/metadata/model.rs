@@ -1,7 +1,7 @@
 //! The decoded metadata: code object, kernels, kernel arguments. Strings are
 //! borrowed from the MessagePack blob (which is borrowed from the ELF).
 
-use std::collections::HashMap;
+use super::name_table::NameTable;
 
 use crate::{Result, Status, status};
 
@@ -142,11 +142,54 @@ pub struct CodeObjectMetadata<'a> {
     pub target: Option<&'a str>,
     /// The kernels in metadata order.
     pub kernels: Vec<KernelMetadata<'a>>,
-    /// Kernel index by `.symbol`; `usize::MAX` marks a duplicated symbol.
-    pub(crate) by_symbol: HashMap<&'a str, usize>,
+    /// Kernel index by `.symbol`.
+    by_symbol: SymbolIndex<'a>,
+}
+
+/// Kernel indices by `.symbol`, for lookups in O(1): what
+/// [`CodeObjectMetadata::kernel_index_by_symbol`] answers from, for callers
+/// that keep their own per-kernel records instead of the whole model.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SymbolIndex<'a> {
+    /// `usize::MAX` marks a symbol more than one kernel has. By hash: a
+    /// lookup reads no other kernel's symbol (`name_table`).
+    indices: NameTable<'a>,
 }
 
 const DUPLICATE: usize = usize::MAX;
+
+impl<'a> SymbolIndex<'a> {
+    /// An index with room for `kernels` symbols.
+    pub fn with_capacity(kernels: usize) -> SymbolIndex<'a> {
+        SymbolIndex {
+            indices: NameTable::with_capacity(kernels),
+        }
+    }
+
+    /// Records that kernel `index` has `symbol`.
+    pub fn insert(&mut self, symbol: &'a str, index: usize) {
+        if let Err(slot) = self.indices.insert(symbol, index) {
+            *slot = DUPLICATE;
+        }
+    }
+
+    /// The index of the one kernel whose `.symbol` is exactly `symbol`
+    /// (including `.kd`): `NOT_FOUND` when no kernel has it,
+    /// `FAILED_PRECONDITION` when several do.
+    pub fn get(&self, symbol: &str) -> Result<usize> {
+        match self.indices.get(symbol) {
+            None => Err(status!(
+                NotFound,
+                "AMDGPU metadata kernel symbol `{symbol}` not found"
+            )),
+            Some(DUPLICATE) => Err(status!(
+                FailedPrecondition,
+                "AMDGPU metadata has duplicate kernel symbol `{symbol}`"
+            )),
+            Some(index) => Ok(index),
+        }
+    }
+}
 
 impl<'a> CodeObjectMetadata<'a> {
     pub(crate) fn new(
@@ -154,12 +197,9 @@ impl<'a> CodeObjectMetadata<'a> {
         target: Option<&'a str>,
         kernels: Vec<KernelMetadata<'a>>,
     ) -> CodeObjectMetadata<'a> {
-        let mut by_symbol = HashMap::with_capacity(kernels.len());
+        let mut by_symbol = SymbolIndex::with_capacity(kernels.len());
         for (index, kernel) in kernels.iter().enumerate() {
-            by_symbol
-                .entry(kernel.symbol)
-                .and_modify(|slot| *slot = DUPLICATE)
-                .or_insert(index);
+            by_symbol.insert(kernel.symbol, index);
         }
         CodeObjectMetadata {
             version,
@@ -182,17 +222,7 @@ impl<'a> CodeObjectMetadata<'a> {
     /// The index in [`Self::kernels`] of the kernel whose `.symbol` is
     /// `symbol`, with [`Self::find_kernel_by_symbol`]'s errors.
     pub fn kernel_index_by_symbol(&self, symbol: &str) -> Result<usize> {
-        match self.by_symbol.get(symbol) {
-            None => Err(status!(
-                NotFound,
-                "AMDGPU metadata kernel symbol `{symbol}` not found"
-            )),
-            Some(&DUPLICATE) => Err(status!(
-                FailedPrecondition,
-                "AMDGPU metadata has duplicate kernel symbol `{symbol}`"
-            )),
-            Some(&index) => Ok(index),
-        }
+        self.by_symbol.get(symbol)
     }
 
     /// Total number of arguments over all kernels.

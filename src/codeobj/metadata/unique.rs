@@ -4,18 +4,18 @@
 //! IREE's metadata walk accepts such objects and the lookup by symbol picks
 //! one; every path here that turns kernels into exports refuses them.
 
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
-
 use super::model::KernelMetadata;
+use super::name_table::NameTable;
 use crate::escape::echo;
 use crate::{Result, status};
 
-/// The export names and symbols of the kernels seen so far.
+/// The export names and symbols of the kernels seen so far (by hash: a new
+/// kernel's names are compared with no earlier kernel's unless their hashes
+/// match, so the earlier names' pages are not read again).
 #[derive(Debug, Default)]
 pub struct KernelNames<'a> {
-    names: HashMap<&'a str, usize>,
-    symbols: HashMap<&'a str, usize>,
+    names: NameTable<'a>,
+    symbols: NameTable<'a>,
     count: usize,
 }
 
@@ -37,19 +37,14 @@ impl<'a> KernelNames<'a> {
             ("export name", kernel.reflection_name, &mut self.names),
             ("symbol", kernel.symbol, &mut self.symbols),
         ] {
-            // One hash per key: the entry is the lookup and the insertion.
-            match seen.entry(key) {
-                Entry::Occupied(first) => {
-                    return Err(status!(
-                        InvalidArgument,
-                        "AMDGPU metadata kernels {} and {index} share the {what} `{}`; each kernel becomes one export and export names must be unique",
-                        first.get(),
-                        echo(key)
-                    ));
-                }
-                Entry::Vacant(slot) => {
-                    slot.insert(index);
-                }
+            // One hash per key: the insertion is the lookup.
+            if let Err(first) = seen.insert(key, index) {
+                return Err(status!(
+                    InvalidArgument,
+                    "AMDGPU metadata kernels {} and {index} share the {what} `{}`; each kernel becomes one export and export names must be unique",
+                    first,
+                    echo(key)
+                ));
             }
         }
         Ok(())

@@ -1,0 +1,154 @@
+//! Names borrowed from a large input, looked up by their 64-bit hashes.
+//!
+//! A hash table keyed by `&str` compares a probed key's bytes with the
+//! stored one whenever their short tags agree, which reads the input page
+//! that holds the stored name again. Over a 10,000-kernel metadata note
+//! that brings most of it back into memory behind a pass that lets it go
+//! (`input::ReleaseBehind`). Keyed by the hash instead, the stored name is
+//! read only when a full 64-bit hash matches: a repeat of the name, or a
+//! collision, which is checked and kept apart.
+
+use std::collections::HashMap;
+use std::collections::hash_map::{Entry, RandomState};
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
+
+/// The hash of a key that is already a hash.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used (the keys are `u64`); fold anything else.
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
+}
+
+/// Names mapped to a `usize` each (a kernel index).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct NameTable<'a> {
+    hasher: RandomState,
+    by_hash: HashMap<u64, (&'a str, usize), BuildHasherDefault<Prehashed>>,
+    /// Names whose hash an earlier, different name has.
+    collided: HashMap<&'a str, usize>,
+}
+
+impl PartialEq for NameTable<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len()
+            && self
+                .by_hash
+                .values()
+                .all(|&(name, value)| other.get(name) == Some(value))
+            && self
+                .collided
+                .iter()
+                .all(|(name, &value)| other.get(name) == Some(value))
+    }
+}
+
+impl Eq for NameTable<'_> {}
+
+impl<'a> NameTable<'a> {
+    /// A table with room for `names` names.
+    pub(crate) fn with_capacity(names: usize) -> NameTable<'a> {
+        NameTable {
+            by_hash: HashMap::with_capacity_and_hasher(names, BuildHasherDefault::default()),
+            ..NameTable::default()
+        }
+    }
+
+    /// Makes room for `additional` more names.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        self.by_hash.reserve(additional);
+    }
+
+    /// How many names the table holds.
+    pub(crate) fn len(&self) -> usize {
+        self.by_hash.len() + self.collided.len()
+    }
+
+    /// Adds `name` with `value`; when it is already there, leaves the table
+    /// as it is and gives the stored value to change.
+    pub(crate) fn insert(&mut self, name: &'a str, value: usize) -> Result<(), &mut usize> {
+        match self.by_hash.entry(self.hasher.hash_one(name)) {
+            Entry::Vacant(slot) => {
+                slot.insert((name, value));
+                Ok(())
+            }
+            Entry::Occupied(slot) if slot.get().0 == name => Err(&mut slot.into_mut().1),
+            Entry::Occupied(_) => match self.collided.entry(name) {
+                Entry::Vacant(slot) => {
+                    slot.insert(value);
+                    Ok(())
+                }
+                Entry::Occupied(slot) => Err(slot.into_mut()),
+            },
+        }
+    }
+
+    /// The value stored with `name`.
+    pub(crate) fn get(&self, name: &str) -> Option<usize> {
+        match self.by_hash.get(&self.hasher.hash_one(name)) {
+            None => None,
+            Some(&(stored, value)) if stored == name => Some(value),
+            Some(_) => self.collided.get(name).copied(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_found_by_content_and_repeats_are_reported() {
+        let mut table = NameTable::with_capacity(2);
+        assert_eq!(table.insert("k0.kd", 0), Ok(()));
+        assert_eq!(table.insert("k1.kd", 1), Ok(()));
+        let owned = String::from("k0.kd");
+        assert_eq!(table.get(&owned), Some(0));
+        assert_eq!(table.get("k1.kd"), Some(1));
+        assert_eq!(table.get("k2.kd"), None);
+        *table.insert(&owned, 7).unwrap_err() = 9;
+        assert_eq!(table.get("k0.kd"), Some(9));
+        assert_eq!(table.len(), 2);
+    }
+
+    #[test]
+    fn names_sharing_a_hash_are_kept_apart() {
+        // A table whose hasher gives every name the same hash: every name
+        // after the first is a collision.
+        let mut table = NameTable::default();
+        let hash = table.hasher.hash_one("a");
+        table.by_hash.insert(hash, ("a", 0));
+        let mut colliding = NameTable {
+            hasher: table.hasher.clone(),
+            ..NameTable::default()
+        };
+        // Force the collision path by storing "a" under "b"'s hash.
+        colliding
+            .by_hash
+            .insert(colliding.hasher.hash_one("b"), ("a", 0));
+        assert_eq!(colliding.get("b"), None);
+        assert_eq!(colliding.insert("b", 1), Ok(()));
+        assert_eq!(colliding.get("b"), Some(1));
+        assert_eq!(*colliding.insert("b", 2).unwrap_err(), 1);
+        assert_eq!(
+            colliding.get("a"),
+            None,
+            "\"a\" is stored under another hash"
+        );
+        assert_eq!(colliding.len(), 2);
+        assert_eq!(table.get("a"), Some(0));
+    }
+}
