@@ -395,6 +395,73 @@ pub fn read_text_file(path: &Path, kind: InputKind) -> Result<String, Status> {
 mod tests {
     use super::*;
 
+    /// Resident KiB of the mapping that holds `address` (`/proc/self/smaps`).
+    fn resident_kib(address: usize) -> u64 {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        let mut inside = false;
+        for line in smaps.lines() {
+            let range = line.split(' ').next().unwrap_or_default();
+            if let Some((lo, hi)) = range.split_once('-')
+                && let (Ok(lo), Ok(hi)) =
+                    (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
+            {
+                inside = (lo..hi).contains(&address);
+            } else if inside && let Some(rss) = line.strip_prefix("Rss:") {
+                return rss.trim().trim_end_matches("kB").trim().parse().unwrap();
+            }
+        }
+        panic!("no mapping at {address:#x}");
+    }
+
+    #[test]
+    fn release_behind_lets_mapped_pages_go_in_steps_and_all_at_the_end() {
+        let dir = std::env::temp_dir().join(format!("amdgpu-hal-release-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("object");
+        let size = 4 * RELEASE_STEP_BYTES;
+        let bytes: Vec<u8> = (0..size).map(|i| (i % 253) as u8).collect();
+        std::fs::write(&path, &bytes).unwrap();
+        let data = map_or_read_file(&path, InputKind::Executable).unwrap();
+        assert!(data.is_mapped());
+        let base = data.as_ptr() as usize;
+        assert_eq!(&data[..], &bytes[..]);
+        let kib = |bytes: usize| (bytes / 1024) as u64;
+        assert_eq!(resident_kib(base), kib(size));
+        let progress = ReleaseBehind::new(&data);
+        // Less than a step: nothing goes.
+        progress.past(base + RELEASE_STEP_BYTES - 1);
+        assert_eq!(resident_kib(base), kib(size));
+        // A step and a bit: the whole blocks behind go (a page-cache folio
+        // mapped whole, by one page-table entry, leaves whole: at least).
+        progress.past(base + RELEASE_STEP_BYTES + 1000);
+        let after_step = resident_kib(base);
+        assert!(
+            after_step <= kib(size - RELEASE_STEP_BYTES),
+            "{after_step} KiB"
+        );
+        // Addresses outside the bytes are not the pass's.
+        progress.past(base - 1);
+        progress.past(base + size + 1);
+        assert_eq!(resident_kib(base), after_step);
+        progress.finished();
+        assert_eq!(resident_kib(base), 0);
+        // Read again, the same bytes come back; the next pass starts over.
+        assert_eq!(&data[..], &bytes[..]);
+        let again = resident_kib(base);
+        assert!(again > kib(size - 2 * RELEASE_STEP_BYTES), "{again} KiB");
+        progress.past(base + 2 * RELEASE_STEP_BYTES);
+        let behind = resident_kib(base);
+        assert!(behind <= kib(size - 2 * RELEASE_STEP_BYTES), "{behind} KiB");
+        drop(data);
+        // Bytes read into memory stay.
+        let read = FileBytes::Read(bytes.clone());
+        let progress = ReleaseBehind::new(&read);
+        progress.past(read.as_ptr() as usize + size);
+        progress.finished();
+        assert_eq!(&read[..], &bytes[..]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     fn kind_of(kind: std::io::ErrorKind) -> StatusCode {
         io_status_code(&std::io::Error::from(kind))
     }

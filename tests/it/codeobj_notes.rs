@@ -228,3 +228,51 @@ fn segments_and_sections_must_hold_the_same_notes() {
     let md = CodeObjectMetadata::from_elf(&elf).unwrap();
     assert_eq!(symbols(&md), ["a.kd", "b.kd"]);
 }
+
+/// One note in each view, of the same length, at two places: the views
+/// agree when the bytes are the same and not when one byte differs (the
+/// notes are compared by content, not only by where they lie).
+#[test]
+fn notes_of_one_length_at_two_places_are_compared_by_content() {
+    let a = note(
+        b"AMDGPU\0",
+        32,
+        &blob(Some([1, 2]), Some(TARGET), &["a.kd"]),
+    );
+    let b = note(
+        b"AMDGPU\0",
+        32,
+        &blob(Some([1, 2]), Some(TARGET), &["b.kd"]),
+    );
+    assert_eq!(a.len(), b.len());
+    let with_section_over_second = |second: &[u8]| {
+        // PT_NOTE over the first copy, SHT_NOTE over the second.
+        let mut elf = elf_with_note_area(&[a.clone(), second.to_vec()].concat());
+        elf[64 + 32..64 + 40].copy_from_slice(&(a.len() as u64).to_le_bytes());
+        let shoff = elf.len().next_multiple_of(8);
+        elf.resize(shoff + 128, 0);
+        elf[40..48].copy_from_slice(&(shoff as u64).to_le_bytes());
+        elf[58..60].copy_from_slice(&64u16.to_le_bytes());
+        elf[60..62].copy_from_slice(&2u16.to_le_bytes());
+        let section = shoff + 64;
+        elf[section + 4..section + 8].copy_from_slice(&7u32.to_le_bytes()); // SHT_NOTE
+        elf[section + 24..section + 32].copy_from_slice(&((128 + a.len()) as u64).to_le_bytes());
+        elf[section + 32..section + 40].copy_from_slice(&(second.len() as u64).to_le_bytes());
+        elf
+    };
+    let err = find_metadata_notes(&with_section_over_second(&b)).unwrap_err();
+    assert_eq!(err.code(), StatusCode::InvalidArgument);
+    assert!(
+        err.mentions(
+            "PT_NOTE segments hold 1 metadata notes but its SHT_NOTE sections hold 1 different ones"
+        ),
+        "{err}"
+    );
+    let same = with_section_over_second(&a);
+    let notes = find_metadata_notes(&same).unwrap();
+    let desc = blob(Some([1, 2]), Some(TARGET), &["a.kd"]);
+    assert_eq!(notes, [&desc[..]]);
+    // The segment's copy is the one returned.
+    let first = same[128..128 + a.len()].as_ptr_range();
+    assert!(first.contains(&notes[0].as_ptr()));
+}

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use amdgpu_hal::StatusCode;
 use amdgpu_hal::codeobj::metadata::CodeObjectMetadata;
 use amdgpu_hal::wrapped::builder::SourceFileSpec;
-use amdgpu_hal::wrapped::inspect::InspectReport;
+use amdgpu_hal::wrapped::inspect::{ExportReport, InspectReport};
 use amdgpu_hal::wrapped::{
     Amd1Executable, Container, DataExtent, DeviceLimits, PackOptions, inspect, pack,
 };
@@ -676,5 +676,62 @@ fn exports_sharing_a_kernel_all_get_its_parameters() {
     assert!(!first.parameters.is_empty());
     for export in &report.exports {
         assert_eq!(export.parameters, first.parameters);
+    }
+}
+
+/// Exports listed in another order than the code object's kernels each get
+/// their own kernel's facts: IREE's executable (its exports in metadata
+/// order, the kernels' reports filled in place) and the same exports
+/// reversed (each looked up) agree export for export.
+#[test]
+fn exports_out_of_metadata_order_get_their_own_kernels() {
+    use amdgpu_hal::wrapped::builder::{BindingBits, ExecutableSpec, ExportSpec, build_amd1};
+    let data = std::fs::read(root().join("fixtures/iree/multi_dispatch.gfx942.amd1")).unwrap();
+    let image = module_image(&data);
+    let in_order = inspect(&data, &DeviceLimits::AMDGPU).unwrap();
+    let kernels = CodeObjectMetadata::from_elf(&image).unwrap().kernels;
+    let symbols: Vec<_> = in_order
+        .exports
+        .iter()
+        .map(|export| export.symbol)
+        .collect();
+    let metadata_order: Vec<_> = kernels.iter().map(|kernel| kernel.symbol).collect();
+    assert_eq!(
+        symbols, metadata_order,
+        "IREE lists its kernels in metadata order"
+    );
+    assert_eq!(symbols.len(), 3);
+    let reversed: Vec<ExportSpec> = in_order
+        .exports
+        .iter()
+        .rev()
+        .map(|export| ExportSpec {
+            symbol_name: export.symbol.to_string(),
+            workgroup_size: Some(export.workgroup_size),
+            constant_count: export.constant_count.unwrap(),
+            binding_flags: vec![BindingBits::empty(); export.binding_count.unwrap() as usize],
+            debug: None,
+        })
+        .collect();
+    let rebuilt = build_amd1(&ExecutableSpec {
+        isa: Some("gfx942".into()),
+        exports: reversed,
+        images: vec![&image],
+        source_files: vec![],
+    })
+    .unwrap();
+    let report = inspect(&rebuilt, &DeviceLimits::AMDGPU).unwrap();
+    assert_eq!(report.exports.len(), 3);
+    for (got, want) in report.exports.iter().zip(in_order.exports.iter().rev()) {
+        // Without debug names an export is named by its symbol.
+        let name = want.symbol.strip_suffix(".kd").unwrap();
+        assert_eq!(got.name, name);
+        assert_eq!(
+            *got,
+            ExportReport {
+                name,
+                ..want.clone()
+            }
+        );
     }
 }
