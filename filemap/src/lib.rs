@@ -3,9 +3,11 @@
 //! `amdgpu-hal` reads code objects of tens of megabytes of which `inspect`
 //! needs the headers and the metadata notes: mapping the file lets the
 //! kernel bring in only the pages a parser touches, and nothing is copied.
-//! Mapping is an `unsafe` call (the bytes are only as stable as the file),
-//! so it lives here, at the boundary with the operating system, and the
-//! library crate keeps `#![forbid(unsafe_code)]`.
+//! A reader done with part of a large file lets those pages go again
+//! (`FileMap::release`). Mapping and releasing are `unsafe` calls (the
+//! bytes are only as stable as the file), so they live here, at the
+//! boundary with the operating system, and the library crate keeps
+//! `#![forbid(unsafe_code)]`.
 //!
 //! The caller decides when to map (a regular file it has checked, large
 //! enough to be worth it) and keeps reading as the fallback.
