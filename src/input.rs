@@ -271,6 +271,12 @@ impl FileBytes {
     }
 }
 
+impl AsRef<[u8]> for FileBytes {
+    fn as_ref(&self) -> &[u8] {
+        self
+    }
+}
+
 impl std::ops::Deref for FileBytes {
     type Target = [u8];
 

@@ -12,6 +12,7 @@ use crate::isa::Target;
 use crate::kernel_meta::{KernelLaunchInfo, read_kernels};
 use crate::memory::Image;
 use crate::node::{Sim, State, handle, serial};
+use crate::shared_bytes::SharedBytes;
 
 /// Handle tag of modules (`hipModule_t`).
 pub(crate) const TAG_HIP_MODULE: u64 = 0x12;
@@ -122,7 +123,7 @@ impl Modules {
         self.shared
             .iter()
             .filter_map(Weak::upgrade)
-            .find(|code| **code.image.bytes() == *bytes)
+            .find(|code| code.image.bytes()[..] == *bytes)
     }
 }
 
@@ -170,7 +171,7 @@ impl Sim {
         ordinal: i32,
         bytes: &[u8],
     ) -> Result<u64, HipCode> {
-        self.hip_module_load_with(op, ordinal, bytes, || Arc::from(bytes))
+        self.hip_module_load_with(op, ordinal, bytes, || SharedBytes::from(bytes))
     }
 
     /// [`Sim::hip_module_load`] of bytes the caller already holds shared
@@ -180,9 +181,10 @@ impl Sim {
         &self,
         op: &'static str,
         ordinal: i32,
-        bytes: Arc<[u8]>,
+        bytes: impl Into<SharedBytes>,
     ) -> Result<u64, HipCode> {
-        let view = Arc::clone(&bytes);
+        let bytes = bytes.into();
+        let view = bytes.clone();
         self.hip_module_load_with(op, ordinal, &view, move || bytes)
     }
 
@@ -191,7 +193,7 @@ impl Sim {
         op: &'static str,
         ordinal: i32,
         bytes: &[u8],
-        shared: impl FnOnce() -> Arc<[u8]>,
+        shared: impl FnOnce() -> SharedBytes,
     ) -> Result<u64, HipCode> {
         self.hip(
             op,

@@ -41,12 +41,14 @@ pub mod machine;
 pub mod memory;
 mod node;
 pub mod presets;
+pub mod shared_bytes;
 pub mod validate;
 
 pub use codes::{CclCode, HipCode, HsaCode};
 pub use faults::{CallRecord, Fault, Trigger};
 pub use loader::{LoadedInfo, SymbolInfo};
 pub use node::{LiveObjects, Sim};
+pub use shared_bytes::{ByteOwner, SharedBytes};
 pub use validate::{Format, Machine, MachineError};
 
 impl Sim {

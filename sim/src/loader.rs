@@ -12,6 +12,7 @@ use crate::node::{
     Executable, Loadable, Loaded, Reader, Sim, TAG_EXECUTABLE, TAG_LOADED, TAG_READER, TAG_SYMBOL,
     handle, serial,
 };
+use crate::shared_bytes::SharedBytes;
 
 /// Largest image one code object may load as.
 pub const MAX_LOAD_BYTES: u64 = 1 << 32;
@@ -59,7 +60,7 @@ impl Sim {
     /// `code`'s loaded image over `bytes` (as ROCr lays it out: the image
     /// spans the segments' highest end, offset by the lowest address), to
     /// be shared by every mapping of it.
-    pub(crate) fn image_of(code: &CodeObject, bytes: &Arc<[u8]>) -> Result<Arc<Image>, HsaCode> {
+    pub(crate) fn image_of(code: &CodeObject, bytes: &SharedBytes) -> Result<Arc<Image>, HsaCode> {
         let min_vaddr = code.min_vaddr();
         let load_size = code.max_vaddr();
         if load_size == 0 || load_size > MAX_LOAD_BYTES {
@@ -73,7 +74,7 @@ impl Sim {
                     .map(|range| (s.vaddr - min_vaddr, range))
             })
             .collect();
-        Image::new(Arc::clone(bytes), load_size, pieces)
+        Image::new(bytes.clone(), load_size, pieces)
             .map(Arc::new)
             .ok_or(HsaCode::INVALID_ARGUMENT)
     }
@@ -107,21 +108,25 @@ impl Sim {
     /// `hsa_code_object_reader_create_from_memory`: copies and parses the
     /// bytes. Like ROCr, a malformed code object is reported when it is loaded.
     pub fn code_object_reader_create_from_memory(&self, bytes: &[u8]) -> Result<u64, HsaCode> {
-        self.reader_create(bytes, || Arc::from(bytes))
+        self.reader_create(bytes, || SharedBytes::from(bytes))
     }
 
     /// [`Sim::code_object_reader_create_from_memory`] of bytes the caller
-    /// already holds shared (the C library's copy of the caller's buffer):
-    /// kept without another copy.
-    pub fn code_object_reader_create_from_shared(&self, bytes: Arc<[u8]>) -> Result<u64, HsaCode> {
-        let view = Arc::clone(&bytes);
+    /// already holds shared (the C library's copy of the caller's buffer, or
+    /// the caller's mapped file): kept without another copy.
+    pub fn code_object_reader_create_from_shared(
+        &self,
+        bytes: impl Into<SharedBytes>,
+    ) -> Result<u64, HsaCode> {
+        let bytes = bytes.into();
+        let view = bytes.clone();
         self.reader_create(&view, move || bytes)
     }
 
     fn reader_create(
         &self,
         bytes: &[u8],
-        shared: impl FnOnce() -> Arc<[u8]>,
+        shared: impl FnOnce() -> SharedBytes,
     ) -> Result<u64, HsaCode> {
         self.hsa(
             "hsa_code_object_reader_create_from_memory",
@@ -219,7 +224,7 @@ impl Sim {
                 let (code, bytes, loadable) = match &reader.parsed {
                     Ok(code) => (
                         Arc::clone(code),
-                        Arc::clone(&reader.bytes),
+                        reader.bytes.clone(),
                         reader.loadable.clone(),
                     ),
                     Err(_) => return Err(HsaCode::INVALID_CODE_OBJECT),

@@ -13,6 +13,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::codes::HsaCode;
+use crate::shared_bytes::SharedBytes;
 
 /// Bytes per storage page.
 pub const PAGE_BYTES: u64 = 4096;
@@ -38,7 +39,7 @@ pub enum RegionKind {
 /// image lies in the loaded image. Bytes no segment covers read as zero.
 #[derive(Debug)]
 pub struct Image {
-    bytes: Arc<[u8]>,
+    bytes: SharedBytes,
     /// `(offset in the image, range of `bytes`)`, in segment order: where
     /// two overlap, the later one is what a read sees (as if each had been
     /// written in turn).
@@ -50,7 +51,12 @@ impl Image {
     /// An image of `size` bytes made of `pieces` of `bytes` (each as
     /// `(offset in the image, range of bytes)`); `None` when a range lies
     /// outside `bytes` or a piece outside the image.
-    pub fn new(bytes: Arc<[u8]>, size: u64, pieces: Vec<(u64, Range<usize>)>) -> Option<Image> {
+    pub fn new(
+        bytes: impl Into<SharedBytes>,
+        size: u64,
+        pieces: Vec<(u64, Range<usize>)>,
+    ) -> Option<Image> {
+        let bytes = bytes.into();
         let fits = pieces.iter().all(|(at, range)| {
             range.start <= range.end
                 && range.end <= bytes.len()
@@ -71,7 +77,7 @@ impl Image {
     }
 
     /// The bytes the pieces are ranges of.
-    pub fn bytes(&self) -> &Arc<[u8]> {
+    pub fn bytes(&self) -> &SharedBytes {
         &self.bytes
     }
 

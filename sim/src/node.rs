@@ -83,7 +83,7 @@ impl LiveObjects {
 }
 
 pub(crate) struct Reader {
-    pub(crate) bytes: Arc<[u8]>,
+    pub(crate) bytes: crate::SharedBytes,
     pub(crate) parsed: Result<Arc<CodeObject>, ElfError>,
     /// What every load of this reader shares, made at its first load (it
     /// outlives the reader while loaded).

@@ -10,10 +10,11 @@
 
 use std::collections::HashMap;
 use std::hash::Hasher;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard};
 
 use siphasher::sip::SipHasher24;
 
+use crate::backend::SharedBytes;
 use crate::status::{Result, Status};
 
 /// SipHash key of the first hash word (the SipHash reference test key).
@@ -141,8 +142,9 @@ pub struct CodeObjectRecord {
     pub flags: u32,
     /// Code-object hash.
     pub code_object_hash: Hash128,
-    /// The bytes, shared (not copied per reader).
-    pub data: Arc<[u8]>,
+    /// The bytes, shared (not copied per reader; a range of the caller's
+    /// file when it shares that).
+    pub data: SharedBytes,
 }
 
 /// Where the loader placed a code object on one device.
@@ -287,10 +289,11 @@ impl ProfileRegistry {
     pub fn register_executable_artifacts(
         &self,
         executable_id: u64,
-        code_object: Arc<[u8]>,
+        code_object: impl Into<SharedBytes>,
         code_object_hash: Option<Hash128>,
         loads: &[CodeObjectLoad],
     ) -> Result<()> {
+        let code_object = code_object.into();
         if executable_id == 0 {
             return Err(Status::invalid_argument(
                 "profile executable id is required",
@@ -498,7 +501,7 @@ mod tests {
         let id = registry
             .register_executable(&[function(0)], Some(hash))
             .unwrap();
-        let data: Arc<[u8]> = Arc::from(&[0x7f, b'E', b'L', b'F', 0x01][..]);
+        let data: std::sync::Arc<[u8]> = std::sync::Arc::from(&[0x7f, b'E', b'L', b'F', 0x01][..]);
         let loads = [
             CodeObjectLoad {
                 physical_device_ordinal: 0,
@@ -533,7 +536,7 @@ mod tests {
     #[test]
     fn register_executable_artifacts_requires_identity() {
         let registry = ProfileRegistry::new();
-        let data: Arc<[u8]> = Arc::from(&[0x7f, b'E', b'L', b'F', 0x01][..]);
+        let data: std::sync::Arc<[u8]> = std::sync::Arc::from(&[0x7f, b'E', b'L', b'F', 0x01][..]);
         let err = registry
             .register_executable_artifacts(42, data.clone(), None, &[])
             .unwrap_err();
@@ -545,7 +548,7 @@ mod tests {
         assert_eq!(err.code(), StatusCode::InvalidArgument);
         let id = registry.register_executable(&[], None).unwrap();
         let err = registry
-            .register_executable_artifacts(id, Arc::from(&[][..]), None, &[])
+            .register_executable_artifacts(id, &[][..], None, &[])
             .unwrap_err();
         assert_eq!(err.code(), StatusCode::InvalidArgument);
     }

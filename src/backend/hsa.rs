@@ -23,6 +23,9 @@ use super::handles::{
 };
 use super::hsa_status::HsaStatus;
 use super::hsa_types::{Profile, RoundingMode};
+/// Bytes shared without copying (a code object the runtime keeps): the
+/// simulator's type, which any owner of bytes can back.
+pub use amdgpu_sim::{ByteOwner, SharedBytes};
 
 /// Result of an HSA call.
 pub type HsaResult<T> = Result<T, HsaStatus>;
@@ -104,11 +107,12 @@ pub trait Hsa: Send + Sync {
     /// already holds shared and never changes: a backend that keeps its own
     /// copy may keep these instead (the simulator does, so that a large code
     /// object is held once by the loader, the simulated runtime and the
-    /// profile registry). Not a C entry point of its own: by default the
-    /// bytes are passed on as a slice.
+    /// profile registry, or the caller's mapped file is all there is). Not a
+    /// C entry point of its own: by default the bytes are passed on as a
+    /// slice.
     fn code_object_reader_create_from_shared(
         &self,
-        code_object: std::sync::Arc<[u8]>,
+        code_object: SharedBytes,
     ) -> HsaResult<CodeObjectReader> {
         self.code_object_reader_create_from_memory(&code_object)
     }

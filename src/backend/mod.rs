@@ -49,7 +49,7 @@ pub use handles::{
 pub use hip::{Ccl, CclError, HIP_MAX_DEVICE_NAME_LENGTH, Hip, HipResult};
 pub use hip_error::HipError;
 pub use hip_types::{HipDeviceAttribute, HipDeviceProps, HipP2pAttribute, HipUuid};
-pub use hsa::{Hsa, HsaResult, write_info};
+pub use hsa::{ByteOwner, Hsa, HsaResult, SharedBytes, write_info};
 pub use hsa_ext::HsaExt;
 pub use hsa_status::HsaStatus;
 pub use hsa_types::{

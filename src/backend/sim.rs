@@ -209,7 +209,7 @@ impl Hsa for SimBackend {
 
     fn code_object_reader_create_from_shared(
         &self,
-        code_object: std::sync::Arc<[u8]>,
+        code_object: amdgpu_sim::SharedBytes,
     ) -> HsaResult<CodeObjectReader> {
         hsa(self.sim.code_object_reader_create_from_shared(code_object)).map(CodeObjectReader)
     }

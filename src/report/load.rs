@@ -7,11 +7,15 @@
 use serde::Serialize;
 
 use crate::amdgpu::agents::{AgentTopology, DEFAULT_GPU_AGENT_QUEUE_COUNT};
-use crate::amdgpu::executable::{Executable, ExecutableParams, ExportFlags, create};
+use std::sync::Arc;
+
+use crate::amdgpu::executable::{
+    Executable, ExecutableParams, ExportFlags, SharedExecutable, create_shared,
+};
 use crate::amdgpu::profile::ProfileRegistry;
 use crate::amdgpu::queue_affinity::{QUEUE_AFFINITY_ANY, QueueAffinity};
-use crate::backend::{Backend, CallResultExt};
-use crate::input::{FileBytes, InputKind, map_or_read_file};
+use crate::backend::{Backend, ByteOwner, CallResultExt, SharedBytes};
+use crate::input::{InputKind, ReleaseBehind, map_or_read_file};
 use crate::status::{Result, ResultExt, Status};
 use crate::wrapped::DataExtent;
 use crate::wrapped::infer::infer_format;
@@ -208,7 +212,10 @@ fn describe(backend: &Backend, format: String, exe: &Executable) -> Result<LoadJ
 
 /// Loads `args.file` on the backend's node and describes the result.
 pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
-    let mut data = map_or_read_file(&args.file, InputKind::Executable)?;
+    // Shared, not copied: the simulated runtime keeps the code object as a
+    // range of the file (the loader copies it for a backend that does not).
+    let file = Arc::new(map_or_read_file(&args.file, InputKind::Executable)?);
+    let data = SharedBytes::whole(Arc::clone(&file) as ByteOwner);
     let inferred = infer_format(&data, DataExtent::Known).annotate_with(|| {
         format!(
             "inferring the format of `{}`",
@@ -225,16 +232,20 @@ pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
             queue_affinity: args.affinity,
             constant_count: 0,
         };
-        let exe = create(
+        // Once the loader has read the code object (hashed and loaded), the
+        // mapped file's pages go; the runtime reads back what it needs.
+        let shared = SharedExecutable {
+            bytes: &data,
+            progress: &ReleaseBehind::new(&file),
+        };
+        let exe = create_shared(
             backend.hsa_arc()?,
             &topology,
             &params,
             &ProfileRegistry::new(),
+            shared,
         )
         .annotate_with(|| format!("loading `{}`", crate::escape::display_path(&args.file)))?;
-        // The executable keeps what it needs (the runtime holds the loaded
-        // image): the file's bytes are not held while the document is made.
-        data = FileBytes::Read(Vec::new());
         describe(backend, inferred.format.clone(), &exe)
     })();
     Status::join_results(result, hsa.shut_down().call_status("hsa_shut_down"))

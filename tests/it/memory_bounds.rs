@@ -337,13 +337,16 @@ fn file_reads_hold_at_most_the_file_and_refuse_oversized_ones_unread() {
 /// Loading a code object on the simulated 8-GPU node copies its bytes once:
 /// the loader's shared copy serves the runtime's reader (kept as the loaded
 /// image every agent maps) and the profile registry alike, where each used to
-/// take its own copy.
+/// take its own copy. Loaded from bytes the caller shares
+/// (`create_shared`, what `load` does with the file), it is never copied.
 #[test]
-fn a_load_copies_the_code_object_once() {
+fn a_load_copies_the_code_object_once_and_shared_bytes_never() {
     use amdgpu_hal::amdgpu::agents::{AgentTopology, DEFAULT_GPU_AGENT_QUEUE_COUNT};
-    use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
+    use amdgpu_hal::amdgpu::executable::{
+        ExecutableParams, SharedExecutable, create, create_shared,
+    };
     use amdgpu_hal::amdgpu::profile::ProfileRegistry;
-    use amdgpu_hal::backend::Backend;
+    use amdgpu_hal::backend::{Backend, SharedBytes};
 
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -366,17 +369,52 @@ fn a_load_copies_the_code_object_once() {
         assert_eq!(exe.loaded_devices().len(), 8);
         exe
     };
-    // A shared copy is an `Arc<[u8]>`: its two counts, then the bytes.
-    let shared_size = (2 * size_of::<usize>() + data.len()).next_multiple_of(align_of::<usize>());
+    // A copy is a `Vec` of exactly the code object's bytes.
     let registry = ProfileRegistry::new();
-    let copies = allocations_of(shared_size, || load(&registry));
+    let copies = allocations_of(data.len(), || load(&registry));
     assert_eq!(copies, 1, "copies of the {}-byte code object", data.len());
     // The registry's record is that copy, byte for byte.
     let exe = load(&registry);
     let record = registry.code_object(exe.profile_id()).unwrap();
     assert_eq!(&record.data[..], &data[..]);
     // The counter itself counts: a size nothing allocates gives 0.
-    assert_eq!(allocations_of(shared_size + 1, || load(&registry)), 0);
+    assert_eq!(allocations_of(data.len() + 1, || load(&registry)), 0);
+    drop(exe);
+
+    // Shared: the caller's bytes, told when the loader is done with them.
+    let shared = SharedBytes::from(data.clone());
+    let finished = std::cell::Cell::new(0);
+    struct Count<'a>(&'a std::cell::Cell<u32>);
+    impl amdgpu_hal::input::Progress for Count<'_> {
+        fn past(&self, _address: usize) {}
+        fn finished(&self) {
+            self.0.set(self.0.get() + 1);
+        }
+    }
+    let shared_params = ExecutableParams {
+        executable_data: &shared,
+        ..params
+    };
+    let load_shared = || {
+        let progress = Count(&finished);
+        let source = SharedExecutable {
+            bytes: &shared,
+            progress: &progress,
+        };
+        create_shared(
+            backend.hsa_arc().unwrap(),
+            &topology,
+            &shared_params,
+            &registry,
+            source,
+        )
+        .unwrap()
+    };
+    assert_eq!(allocations_of(data.len(), load_shared), 0);
+    assert_eq!(finished.get(), 1, "told once, after the load");
+    let exe = load_shared();
+    let record = registry.code_object(exe.profile_id()).unwrap();
+    assert_eq!(record.data.as_ptr(), shared.as_ptr(), "the caller's bytes");
     drop(exe);
     hsa.shut_down().unwrap();
 }

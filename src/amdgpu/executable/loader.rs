@@ -19,9 +19,10 @@ use crate::amdgpu::profile::{self, CodeObjectLoad, FunctionDescription, ProfileR
 use crate::amdgpu::queue_affinity::{PhysicalDeviceSet, QueueAffinity};
 use crate::backend::{
     Agent, CallResultExt, Executable as HsaExecutable, Hsa, HsaExt, MEMORY_POOL_STANDARD_FLAG,
-    Profile, RoundingMode,
+    Profile, RoundingMode, SharedBytes,
 };
 use crate::codeobj::elf::target_id_from_elf;
+use crate::input::Progress;
 use crate::status::{Result, ResultExt, Status};
 
 use super::loaded::{DeviceTables, Executable};
@@ -48,12 +49,49 @@ pub fn is_wrapped(data: &[u8]) -> bool {
     data.get(..4) == Some(&WRAPPED_MAGIC[..])
 }
 
+/// Executable bytes a caller shares with the loader ([`create_shared`]).
+#[derive(Clone, Copy)]
+pub struct SharedExecutable<'a> {
+    /// Bytes that hold `params.executable_data` (a file, mapped or read):
+    /// the runtime's reader and the profile registry keep the code object
+    /// as a range of them, not as a copy.
+    pub bytes: &'a SharedBytes,
+    /// Told when the loader is done reading them (the code object hashed
+    /// and loaded), so that a mapped file's pages can go.
+    pub progress: &'a dyn Progress,
+}
+
 /// Creates an executable on the devices `params.queue_affinity` selects.
+/// The code object is copied once, and the copy shared by the runtime's
+/// reader and the profile registry.
 pub fn create(
     hsa: Arc<dyn Hsa>,
     topology: &AgentTopology,
     params: &ExecutableParams<'_>,
     profile_registry: &ProfileRegistry,
+) -> Result<Arc<Executable>> {
+    create_with(hsa, topology, params, profile_registry, None)
+}
+
+/// [`create`] over bytes the caller shares: when the code object lies
+/// inside `shared.bytes`, nothing is copied (a code object elsewhere is
+/// copied as by [`create`]).
+pub fn create_shared(
+    hsa: Arc<dyn Hsa>,
+    topology: &AgentTopology,
+    params: &ExecutableParams<'_>,
+    profile_registry: &ProfileRegistry,
+    shared: SharedExecutable<'_>,
+) -> Result<Arc<Executable>> {
+    create_with(hsa, topology, params, profile_registry, Some(shared))
+}
+
+fn create_with(
+    hsa: Arc<dyn Hsa>,
+    topology: &AgentTopology,
+    params: &ExecutableParams<'_>,
+    profile_registry: &ProfileRegistry,
+    shared: Option<SharedExecutable<'_>>,
 ) -> Result<Arc<Executable>> {
     let _span = tracing::info_span!(
         "executable_create",
@@ -127,6 +165,7 @@ pub fn create(
         params,
         code_object,
         profile_registry,
+        shared,
     ) {
         Ok(()) => Ok(Arc::new(executable)),
         Err(status) => Err(with_cleanup(status, executable.release())),
@@ -149,15 +188,23 @@ fn populate(
     params: &ExecutableParams<'_>,
     code_object: &[u8],
     profile_registry: &ProfileRegistry,
+    shared: Option<SharedExecutable<'_>>,
 ) -> Result<()> {
     let hsa = Arc::clone(&executable.hsa);
     let hsa = hsa.as_ref();
-    // One copy of the code object, shared by the runtime's reader (the
-    // simulator keeps it as the loaded image) and the profile registry
-    // (IREE's registry copies the bytes; these never change).
-    let code_object: Arc<[u8]> = Arc::from(code_object);
+    // The code object held once, by the runtime's reader (the simulator
+    // keeps it as the loaded image) and the profile registry (IREE's
+    // registry copies the bytes; these never change): the caller's bytes
+    // where it shares them, else one copy.
+    let code_object = shared
+        .and_then(|shared| shared.bytes.share_part(code_object))
+        .unwrap_or_else(|| SharedBytes::from(code_object));
     let handle = load_module(hsa, topology, physical, params, &code_object)?;
     executable.handle = Some(handle);
+    if let Some(shared) = shared {
+        // Hashed and loaded: what follows reads the runtime's answers.
+        shared.progress.finished();
+    }
 
     executable.host_kernel_args = resolve_kernel_args(
         hsa,
@@ -230,7 +277,7 @@ fn load_module(
     topology: &AgentTopology,
     physical: &PhysicalDeviceSet,
     params: &ExecutableParams<'_>,
-    code_object: &Arc<[u8]>,
+    code_object: &SharedBytes,
 ) -> Result<HsaExecutable> {
     if params.constant_count != 0 {
         return Err(Status::unimplemented(
@@ -245,7 +292,7 @@ fn load_module(
     }
 
     let reader = hsa
-        .code_object_reader_create_from_shared(Arc::clone(code_object))
+        .code_object_reader_create_from_shared(code_object.clone())
         .call_status("hsa_code_object_reader_create_from_memory")?;
     let mut handle = None;
     let loaded = select_agent_profile(hsa, topology, physical).and_then(|(profile, rounding)| {
@@ -414,7 +461,7 @@ fn register_profile(
     handle: HsaExecutable,
     physical: &PhysicalDeviceSet,
     topology: &AgentTopology,
-    code_object: Arc<[u8]>,
+    code_object: SharedBytes,
     registry: &ProfileRegistry,
 ) -> Result<()> {
     let functions: Vec<FunctionDescription<'_>> = executable

@@ -12,6 +12,6 @@ pub mod plan;
 pub mod reflection;
 
 pub use loaded::{DeviceKernelArgs, Executable, GlobalBuffer};
-pub use loader::{ExecutableParams, create, is_wrapped};
+pub use loader::{ExecutableParams, SharedExecutable, create, create_shared, is_wrapped};
 pub use plan::{Container, LoadPlan};
 pub use reflection::{ExportFlags, ExportInfo, Parameter, ParameterType, Reflection};
