@@ -157,15 +157,24 @@ fn create_with(
         device_agents: gpus.to_vec(),
         devices: vec![None; gpus.len()],
     };
+    // The code object held once, by the runtime's reader (the simulator
+    // keeps it as the loaded image) and the profile registry (IREE's
+    // registry copies the bytes; these never change): the caller's bytes
+    // where it shares them, else one copy.
+    let held = HeldCodeObject {
+        bytes: shared
+            .and_then(|shared| shared.bytes.share_part(code_object))
+            .unwrap_or_else(|| SharedBytes::from(code_object)),
+        progress: shared.map_or(&(), |shared| shared.progress),
+    };
     match populate(
         &mut executable,
         topology,
         &physical,
         template,
         params,
-        code_object,
+        held,
         profile_registry,
-        shared,
     ) {
         Ok(()) => Ok(Arc::new(executable)),
         Err(status) => Err(with_cleanup(status, executable.release())),
@@ -180,31 +189,29 @@ fn with_cleanup(error: Status, cleanup: Result<()>) -> Status {
     }
 }
 
+/// The code object as the runtime and the registry hold it, and who is
+/// told when the loader is done reading it.
+struct HeldCodeObject<'a> {
+    bytes: SharedBytes,
+    progress: &'a dyn Progress,
+}
+
 fn populate(
     executable: &mut Executable,
     topology: &AgentTopology,
     physical: &PhysicalDeviceSet,
     template: Agent,
     params: &ExecutableParams<'_>,
-    code_object: &[u8],
+    code_object: HeldCodeObject<'_>,
     profile_registry: &ProfileRegistry,
-    shared: Option<SharedExecutable<'_>>,
 ) -> Result<()> {
     let hsa = Arc::clone(&executable.hsa);
     let hsa = hsa.as_ref();
-    // The code object held once, by the runtime's reader (the simulator
-    // keeps it as the loaded image) and the profile registry (IREE's
-    // registry copies the bytes; these never change): the caller's bytes
-    // where it shares them, else one copy.
-    let code_object = shared
-        .and_then(|shared| shared.bytes.share_part(code_object))
-        .unwrap_or_else(|| SharedBytes::from(code_object));
-    let handle = load_module(hsa, topology, physical, params, &code_object)?;
+    let handle = load_module(hsa, topology, physical, params, &code_object.bytes)?;
     executable.handle = Some(handle);
-    if let Some(shared) = shared {
-        // Hashed and loaded: what follows reads the runtime's answers.
-        shared.progress.finished();
-    }
+    // Hashed and loaded: what follows reads the runtime's answers.
+    code_object.progress.finished();
+    let code_object = code_object.bytes;
 
     executable.host_kernel_args = resolve_kernel_args(
         hsa,
