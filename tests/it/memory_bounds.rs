@@ -416,6 +416,27 @@ fn a_load_copies_the_code_object_once_and_shared_bytes_never() {
     let record = registry.code_object(exe.profile_id()).unwrap();
     assert_eq!(record.data.as_ptr(), shared.as_ptr(), "the caller's bytes");
     drop(exe);
+    // Shared bytes that do not hold the code object: it is copied, once.
+    let elsewhere = SharedBytes::from(vec![0u8; 64]);
+    let progress = Count(&finished);
+    let copied = allocations_of(data.len(), || {
+        let source = SharedExecutable {
+            bytes: &elsewhere,
+            progress: &progress,
+        };
+        create_shared(
+            backend.hsa_arc().unwrap(),
+            &topology,
+            &params,
+            &registry,
+            source,
+        )
+        .unwrap()
+    });
+    assert_eq!(copied, 1);
+    assert_eq!(finished.get(), 3);
+    let exe = load_shared();
+    drop(exe);
     hsa.shut_down().unwrap();
 }
 
