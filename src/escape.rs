@@ -183,9 +183,65 @@ impl<W: Write> Write for TerminalWriter<W> {
     }
 }
 
+/// A writer for output that is terminal-safe by construction — the JSON
+/// documents `json_writer` writes, which escape every C0 control, DEL and
+/// the C1 controls inside strings and hold no other control than newlines
+/// — so [`TerminalWriter`] would pass it unchanged: bytes go through
+/// without the scan. Debug builds (every test run) still run each write
+/// through [`TerminalWriter`] and panic if it would change a byte.
+pub struct TerminalSafe<W: Write> {
+    inner: W,
+}
+
+impl<W: Write> TerminalSafe<W> {
+    /// Wraps `inner`.
+    pub fn new(inner: W) -> Self {
+        TerminalSafe { inner }
+    }
+}
+
+impl<W: Write> Write for TerminalSafe<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        #[cfg(debug_assertions)]
+        {
+            let mut escaped = TerminalWriter::new(Vec::with_capacity(buf.len()));
+            let checked = escaped
+                .write_all(buf)
+                .and_then(|()| escaped.into_inner())
+                .is_ok_and(|escaped| escaped == buf);
+            assert!(
+                checked,
+                "output written as terminal-safe needs escaping: {:?}",
+                String::from_utf8_lossy(buf)
+            );
+        }
+        self.inner.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn terminal_safe_output_passes_unchanged() {
+        let mut out = TerminalSafe::new(Vec::new());
+        let text = "{\n  \"name\": \"caf\u{e9} \\u001b \u{a9}\"\n}";
+        out.write_all(text.as_bytes()).unwrap();
+        out.flush().unwrap();
+        assert_eq!(out.inner, text.as_bytes());
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "needs escaping")]
+    fn a_control_written_as_terminal_safe_is_caught_in_debug_builds() {
+        let _ = TerminalSafe::new(Vec::new()).write_all(b"\"\x1b[31m\"");
+    }
 
     fn through_writer(chunks: &[&[u8]]) -> String {
         let mut writer = TerminalWriter::new(Vec::new());

@@ -33,7 +33,7 @@ mod topology;
 use std::io::Write;
 
 use amdgpu_hal::backend::SIM_BACKEND_NAME;
-use amdgpu_hal::escape::TerminalWriter;
+use amdgpu_hal::escape::{TerminalSafe, TerminalWriter};
 use amdgpu_hal::report::{CUDA_BACKEND_NAME, DEFAULT_MACHINE, HIP_BACKEND_NAME, Selection};
 use amdgpu_hal::status::{Result, Status};
 use clap::{Args, Parser, Subcommand};
@@ -189,16 +189,22 @@ fn main() -> std::process::ExitCode {
     };
     init_tracing(cli.verbose);
     let stdout = std::io::stdout();
-    // Everything printed passes through one escaper: no control character
-    // from an input (a kernel name, a device name) reaches the terminal raw.
+    // Everything printed passes through one escaper, or is JSON that escapes
+    // itself: no control character from an input (a kernel name, a device
+    // name) reaches the terminal raw.
     let result = if cli.command.writes_whole_documents() {
         // The document is complete before its first byte is written, so it
         // goes straight to stdout: no second copy of a large output.
-        let mut out = TerminalWriter::new(PipeWriter::new(std::io::BufWriter::with_capacity(
-            1 << 16,
-            stdout.lock(),
-        )));
-        run(&cli, &mut out).and_then(|()| out.flush().map_err(write_error))
+        let pipe = PipeWriter::new(std::io::BufWriter::with_capacity(1 << 16, stdout.lock()));
+        if cli.global.json {
+            // Their JSON escapes every control itself (`json_writer`): the
+            // scan would find nothing (debug builds check that it does not).
+            let mut out = TerminalSafe::new(pipe);
+            run(&cli, &mut out).and_then(|()| out.flush().map_err(write_error))
+        } else {
+            let mut out = TerminalWriter::new(pipe);
+            run(&cli, &mut out).and_then(|()| out.flush().map_err(write_error))
+        }
     } else {
         // Buffer the whole output: a failure prints nothing on stdout.
         let mut buffer = Vec::new();

@@ -143,6 +143,14 @@ impl<'a> Reader<'a> {
     /// input and not yet checked to be UTF-8: map keys are only compared with
     /// known ASCII names, so validating them would be wasted work.
     pub(crate) fn read_str_bytes(&mut self) -> Result<&'a [u8]> {
+        // A fixstr (`0b101xxxxx`, at most 31 bytes), what every metadata
+        // key and most values are: its one byte is the whole header.
+        if let Some(&marker) = self.data.get(self.pos)
+            && marker & 0xe0 == 0xa0
+        {
+            self.pos += 1;
+            return self.take(usize::from(marker & 0x1f));
+        }
         let len = match self.peek_marker()? {
             Marker::FixStr(n) => {
                 self.pos += 1;
