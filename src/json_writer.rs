@@ -135,12 +135,14 @@ fn is_plain(bytes: &[u8]) -> bool {
 /// the C1 controls as `\u00XX` too, so that no control character of an
 /// input reaches a terminal through a JSON document.
 pub(crate) fn write_string(out: &mut Vec<u8>, value: &str) {
-    out.push(b'"');
     if is_plain(value.as_bytes()) {
+        out.reserve(value.len() + 2);
+        out.push(b'"');
         out.extend_from_slice(value.as_bytes());
         out.push(b'"');
         return;
     }
+    out.push(b'"');
     let mut clean_from = 0;
     for (i, c) in value.char_indices() {
         let escape: Option<&[u8]> = match c {

@@ -139,19 +139,26 @@ struct KernelFacts<'a> {
 }
 
 fn kernel_facts<'a>(kernel: &KernelMetadata<'a>) -> KernelFacts<'a> {
-    let (parameters, reflected) = match kernel.default_export_parameters() {
-        Ok(projection) => {
-            let counts = projection.requirements;
+    let visible = kernel
+        .args
+        .iter()
+        .filter(|arg| !arg.kind.is_hidden())
+        .count();
+    let mut parameters = Vec::with_capacity(visible);
+    let reflected = kernel
+        .for_each_default_export_parameter(|parameter| {
+            parameters.push(parameter_report(&parameter));
+        })
+        .map(|counts| {
             (
-                projection.parameters.iter().map(parameter_report).collect(),
-                Ok((
-                    u32::from(counts.constant_count),
-                    u32::from(counts.binding_count),
-                )),
+                u32::from(counts.constant_count),
+                u32::from(counts.binding_count),
             )
-        }
-        Err(status) => (Vec::new(), Err(status)),
-    };
+        });
+    if reflected.is_err() {
+        // A refused projection lists no parameters.
+        parameters = Vec::new();
+    }
     KernelFacts {
         report: ExportReport {
             name: "",

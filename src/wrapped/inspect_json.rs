@@ -136,9 +136,18 @@ impl JsonChunks<'_> {
     }
 
     fn parameter(&mut self, parameter: &ParameterReport<'_>) {
-        self.raw(b"        {\n          \"type\": ");
-        self.string(parameter.kind);
-        self.raw(b",\n          \"size\": ");
+        // The type is one of three fixed names: written with its key.
+        let head: &[u8] = match parameter.kind {
+            "binding" => b"        {\n          \"type\": \"binding\",\n          \"size\": ",
+            "constant" => b"        {\n          \"type\": \"constant\",\n          \"size\": ",
+            "buffer_ptr" => b"        {\n          \"type\": \"buffer_ptr\",\n          \"size\": ",
+            other => {
+                self.raw(b"        {\n          \"type\": ");
+                self.string(other);
+                b",\n          \"size\": "
+            }
+        };
+        self.raw(head);
         self.int(parameter.size);
         self.raw(b",\n          \"offset\": ");
         self.int(parameter.offset);

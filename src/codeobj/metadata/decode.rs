@@ -20,6 +20,7 @@ pub const MAX_ARGS_PER_KERNEL: usize = 1 << 16;
 struct Seen(u64);
 
 impl Seen {
+    #[inline(always)]
     fn first(&mut self, bit: u32, key: &[u8]) -> Result<()> {
         let mask = 1u64 << bit;
         if self.0 & mask != 0 {
@@ -272,6 +273,80 @@ fn read_kernels<'a, V: KernelVisitor<'a> + ?Sized>(
     Ok(count)
 }
 
+/// The spellings LLVM's AMDGPUUsage gives `.language`.
+fn known_language(bytes: &[u8]) -> Option<&'static str> {
+    Some(match bytes {
+        b"OpenCL C" => "OpenCL C",
+        b"OpenCL C++" => "OpenCL C++",
+        b"HCC" => "HCC",
+        b"HIP" => "HIP",
+        b"OpenMP" => "OpenMP",
+        b"Assembler" => "Assembler",
+        _ => return None,
+    })
+}
+
+/// The `.value_kind`s of AMDGPUUsage's code object V3+ argument table.
+fn known_value_kind(bytes: &[u8]) -> Option<&'static str> {
+    Some(match bytes {
+        b"by_value" => "by_value",
+        b"global_buffer" => "global_buffer",
+        b"dynamic_shared_pointer" => "dynamic_shared_pointer",
+        b"sampler" => "sampler",
+        b"image" => "image",
+        b"pipe" => "pipe",
+        b"queue" => "queue",
+        b"hidden_global_offset_x" => "hidden_global_offset_x",
+        b"hidden_global_offset_y" => "hidden_global_offset_y",
+        b"hidden_global_offset_z" => "hidden_global_offset_z",
+        b"hidden_none" => "hidden_none",
+        b"hidden_printf_buffer" => "hidden_printf_buffer",
+        b"hidden_hostcall_buffer" => "hidden_hostcall_buffer",
+        b"hidden_default_queue" => "hidden_default_queue",
+        b"hidden_completion_action" => "hidden_completion_action",
+        b"hidden_multigrid_sync_arg" => "hidden_multigrid_sync_arg",
+        b"hidden_heap_v1" => "hidden_heap_v1",
+        b"hidden_block_count_x" => "hidden_block_count_x",
+        b"hidden_block_count_y" => "hidden_block_count_y",
+        b"hidden_block_count_z" => "hidden_block_count_z",
+        b"hidden_group_size_x" => "hidden_group_size_x",
+        b"hidden_group_size_y" => "hidden_group_size_y",
+        b"hidden_group_size_z" => "hidden_group_size_z",
+        b"hidden_remainder_x" => "hidden_remainder_x",
+        b"hidden_remainder_y" => "hidden_remainder_y",
+        b"hidden_remainder_z" => "hidden_remainder_z",
+        b"hidden_grid_dims" => "hidden_grid_dims",
+        b"hidden_private_base" => "hidden_private_base",
+        b"hidden_shared_base" => "hidden_shared_base",
+        b"hidden_queue_ptr" => "hidden_queue_ptr",
+        b"hidden_dynamic_lds_size" => "hidden_dynamic_lds_size",
+        _ => return None,
+    })
+}
+
+/// AMDGPUUsage's `.address_space` values.
+fn known_address_space(bytes: &[u8]) -> Option<&'static str> {
+    Some(match bytes {
+        b"private" => "private",
+        b"global" => "global",
+        b"constant" => "constant",
+        b"local" => "local",
+        b"generic" => "generic",
+        b"region" => "region",
+        _ => return None,
+    })
+}
+
+/// AMDGPUUsage's `.access` and `.actual_access` values.
+fn known_access(bytes: &[u8]) -> Option<&'static str> {
+    Some(match bytes {
+        b"read_only" => "read_only",
+        b"write_only" => "write_only",
+        b"read_write" => "read_write",
+        _ => return None,
+    })
+}
+
 fn read_kernel<'a>(reader: &mut Reader<'a>) -> Result<KernelMetadata<'a>> {
     let entries = reader.read_map_len()?;
     let mut seen = Seen::default();
@@ -317,7 +392,7 @@ fn read_kernel<'a>(reader: &mut Reader<'a>) -> Result<KernelMetadata<'a>> {
         match slot {
             0 => name = Some(reader.read_str()?),
             1 => symbol = Some(reader.read_str()?),
-            2 => language = Some(reader.read_str()?),
+            2 => language = Some(reader.read_name(known_language)?),
             3 => kernarg_size = Some(reader.read_u32()?),
             4 => kernarg_align = Some(reader.read_u32()?),
             5 => group = Some(reader.read_u32()?),
@@ -474,19 +549,19 @@ fn read_arg<'a>(reader: &mut Reader<'a>) -> Result<ArgMetadata<'a>> {
             }
             b".value_kind" => {
                 seen.first(6, key)?;
-                value_kind = Some(reader.read_str()?);
+                value_kind = Some(reader.read_name(known_value_kind)?);
             }
             b".address_space" => {
                 seen.first(7, key)?;
-                address_space = Some(reader.read_str()?);
+                address_space = Some(reader.read_name(known_address_space)?);
             }
             b".access" => {
                 seen.first(8, key)?;
-                access = Some(reader.read_str()?);
+                access = Some(reader.read_name(known_access)?);
             }
             b".actual_access" => {
                 seen.first(9, key)?;
-                actual_access = Some(reader.read_str()?);
+                actual_access = Some(reader.read_name(known_access)?);
             }
             _ => reader.skip(3)?,
         }

@@ -160,6 +160,17 @@ impl<'a> KernelMetadata<'a> {
         self.project(|_| {})
     }
 
+    /// The default projection, each parameter handed to `emit` in order as
+    /// it is made (nothing is collected): the requirements, or the same
+    /// refusal as [`Self::default_export_parameters`] (some parameters may
+    /// have been emitted before it).
+    pub fn for_each_default_export_parameter(
+        &self,
+        emit: impl FnMut(ExportParameter<'a>),
+    ) -> Result<ExportParameterRequirements> {
+        self.project(emit)
+    }
+
     /// The default projection: requirements and the parameters themselves.
     pub fn default_export_parameters(&self) -> Result<ExportParameters<'a>> {
         let mut parameters = Vec::with_capacity(self.args.len());

@@ -142,6 +142,7 @@ impl<'a> Reader<'a> {
     /// The raw bytes of a string (`bin` is not a string), borrowed from the
     /// input and not yet checked to be UTF-8: map keys are only compared with
     /// known ASCII names, so validating them would be wasted work.
+    #[inline(always)]
     pub(crate) fn read_str_bytes(&mut self) -> Result<&'a [u8]> {
         // A fixstr (`0b101xxxxx`, at most 31 bytes), what every metadata
         // key and most values are: its one byte is the whole header.
@@ -192,6 +193,23 @@ impl<'a> Reader<'a> {
             .map_err(|_| Status::invalid_argument("AMDGPU MessagePack string is not valid UTF-8"))
     }
 
+    /// A UTF-8 string that is usually one of the names `known` recognizes
+    /// (an argument's value kind, an address space): a known name is
+    /// given as the static string equal to it, with no UTF-8 check to pay
+    /// for; any other is read as [`Reader::read_str`] reads it.
+    pub(crate) fn read_name(
+        &mut self,
+        known: fn(&[u8]) -> Option<&'static str>,
+    ) -> Result<&'a str> {
+        let bytes = self.read_str_bytes()?;
+        match known(bytes) {
+            Some(name) => Ok(name),
+            None => std::str::from_utf8(bytes).map_err(|_| {
+                Status::invalid_argument("AMDGPU MessagePack string is not valid UTF-8")
+            }),
+        }
+    }
+
     /// A non-negative integer of any width.
     pub(crate) fn read_u64(&mut self) -> Result<u64> {
         let marker = self.peek_marker()?;
@@ -221,7 +239,15 @@ impl<'a> Reader<'a> {
     }
 
     /// A non-negative integer that fits in `u32` (`OUT_OF_RANGE` otherwise).
+    #[inline(always)]
     pub(crate) fn read_u32(&mut self) -> Result<u32> {
+        // A positive fixint (`0b0xxxxxxx`), what most counts and offsets are.
+        if let Some(&byte) = self.data.get(self.pos)
+            && byte < 0x80
+        {
+            self.pos += 1;
+            return Ok(u32::from(byte));
+        }
         let value = self.read_u64()?;
         u32::try_from(value).map_err(|_| {
             status!(
