@@ -597,3 +597,53 @@ fn read_arg<'a>(reader: &mut Reader<'a>) -> Result<ArgMetadata<'a>> {
         access: actual_access.or(access),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every known name is its own spelling (a misspelt entry would read
+    /// an input's name as another), and near misses are not known.
+    #[test]
+    fn known_names_are_their_own_spelling() {
+        let tables: [(fn(&[u8]) -> Option<&'static str>, &[&str]); 4] = [
+            (
+                known_language,
+                &[
+                    "OpenCL C",
+                    "OpenCL C++",
+                    "HCC",
+                    "HIP",
+                    "OpenMP",
+                    "Assembler",
+                ],
+            ),
+            (
+                known_value_kind,
+                &[
+                    "by_value",
+                    "global_buffer",
+                    "dynamic_shared_pointer",
+                    "hidden_none",
+                    "hidden_block_count_x",
+                    "hidden_dynamic_lds_size",
+                    "hidden_multigrid_sync_arg",
+                ],
+            ),
+            (
+                known_address_space,
+                &[
+                    "private", "global", "constant", "local", "generic", "region",
+                ],
+            ),
+            (known_access, &["read_only", "write_only", "read_write"]),
+        ];
+        for (known, names) in tables {
+            for name in names {
+                assert_eq!(known(name.as_bytes()), Some(*name));
+                assert_eq!(known(&name.as_bytes()[1..]), None);
+                assert_eq!(known(format!("{name} ").as_bytes()), None);
+            }
+        }
+    }
+}

@@ -404,6 +404,43 @@ mod tests {
     }
 
     #[test]
+    fn names_known_or_not_read_as_their_text() {
+        let data = [
+            0xa6, b'g', b'l', b'o', b'b', b'a', b'l', // known
+            0xa6, b'g', b'l', b'o', b'b', b'a', b'L', // not known
+            0xa2, 0xff, 0xfe, // not UTF-8
+        ];
+        let known = |bytes: &[u8]| (bytes == b"global").then_some("global");
+        let mut r = Reader::new(&data);
+        let global = r.read_name(known).unwrap();
+        assert_eq!(global, "global");
+        assert!(
+            !std::ptr::eq(global.as_ptr(), data[1..].as_ptr()),
+            "the static name"
+        );
+        let other = r.read_name(known).unwrap();
+        assert_eq!(other, "globaL");
+        assert!(std::ptr::eq(other.as_ptr(), data[8..].as_ptr()), "borrowed");
+        let err = r.read_name(known).unwrap_err();
+        assert!(err.message().contains("not valid UTF-8"), "{err}");
+    }
+
+    #[test]
+    fn one_byte_headers_are_bounded_like_the_others() {
+        // A fixstr claiming more bytes than remain, then a fixint and a
+        // str8 of the same text.
+        let err = Reader::new(&[0xa5, b'a', b'b']).read_str().unwrap_err();
+        assert!(err.message().contains("truncated"), "{err}");
+        let mut r = Reader::new(&[0x7f, 0x00, 0xd9, 2, b'h', b'i', 0xa2, b'h', b'i']);
+        assert_eq!(r.read_u32().unwrap(), 127);
+        assert_eq!(r.read_u32().unwrap(), 0);
+        assert_eq!(r.read_str().unwrap(), "hi");
+        assert_eq!(r.read_str().unwrap(), "hi");
+        assert!(r.is_at_end());
+        assert!(r.read_u32().unwrap_err().message().contains("truncated"));
+    }
+
+    #[test]
     fn nesting_is_bounded() {
         let deep = vec![0x91u8; 10_000];
         let err = Reader::new(&deep).skip(0).unwrap_err();
