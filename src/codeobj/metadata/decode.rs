@@ -606,7 +606,8 @@ mod tests {
     /// an input's name as another), and near misses are not known.
     #[test]
     fn known_names_are_their_own_spelling() {
-        let tables: [(fn(&[u8]) -> Option<&'static str>, &[&str]); 4] = [
+        type Known = fn(&[u8]) -> Option<&'static str>;
+        let tables: [(Known, &[&str]); 4] = [
             (
                 known_language,
                 &[
