@@ -28,7 +28,7 @@ declare -A MODULES=(
     [kernarg]="src/amdgpu/kernarg.rs | lib executable_fixtures executable_mock"
     [metadata]="src/codeobj/metadata/decode.rs src/codeobj/metadata/export.rs | codeobj_metadata codeobj_notes codeobj_fixtures memory_bounds"
     [output]="src/escape.rs src/json_writer.rs | lib cli_conventions"
-    [name_table]="src/codeobj/metadata/name_table.rs src/codeobj/metadata/unique.rs | lib codeobj_metadata wrapped_inspect"
+    [name_table]="src/codeobj/metadata/name_table.rs src/codeobj/metadata/unique.rs | lib codeobj_metadata wrapped_inspect hostile_inputs"
     [release]="src/input.rs filemap/src/lib.rs | lib memory_bounds"
 )
 ORDER=(edge capabilities queue_affinity target_id hip_path kernarg metadata output name_table release)

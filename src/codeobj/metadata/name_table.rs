@@ -33,16 +33,17 @@ impl Hasher for Prehashed {
     }
 }
 
-/// Names mapped to a `usize` each (a kernel index).
+/// Names mapped to a `usize` each (a kernel index), hashed by `S` (keyed
+/// per process by default; tests give one that makes every name collide).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct NameTable<'a> {
-    hasher: RandomState,
+pub(crate) struct NameTable<'a, S = RandomState> {
+    hasher: S,
     by_hash: HashMap<u64, (&'a str, usize), BuildHasherDefault<Prehashed>>,
     /// Names whose hash an earlier, different name has.
     collided: HashMap<&'a str, usize>,
 }
 
-impl PartialEq for NameTable<'_> {
+impl<S: BuildHasher> PartialEq for NameTable<'_, S> {
     fn eq(&self, other: &Self) -> bool {
         self.len() == other.len()
             && self
@@ -56,7 +57,7 @@ impl PartialEq for NameTable<'_> {
     }
 }
 
-impl Eq for NameTable<'_> {}
+impl<S: BuildHasher> Eq for NameTable<'_, S> {}
 
 impl<'a> NameTable<'a> {
     /// A table with room for `names` names.
@@ -66,7 +67,9 @@ impl<'a> NameTable<'a> {
             ..NameTable::default()
         }
     }
+}
 
+impl<'a, S: BuildHasher> NameTable<'a, S> {
     /// Makes room for `additional` more names.
     pub(crate) fn reserve(&mut self, additional: usize) {
         self.by_hash.reserve(additional);
@@ -125,30 +128,80 @@ mod tests {
     }
 
     #[test]
-    fn names_sharing_a_hash_are_kept_apart() {
-        // A table whose hasher gives every name the same hash: every name
-        // after the first is a collision.
-        let mut table = NameTable::default();
-        let hash = table.hasher.hash_one("a");
-        table.by_hash.insert(hash, ("a", 0));
-        let mut colliding = NameTable {
-            hasher: table.hasher.clone(),
-            ..NameTable::default()
+    fn a_prehashed_key_is_its_own_hash() {
+        let mut hasher = Prehashed::default();
+        hasher.write_u64(0x1234_5678_9abc_def0);
+        assert_eq!(hasher.finish(), 0x1234_5678_9abc_def0);
+        // Bytes (never written by the `u64` keys) still give a hash of
+        // each byte: different bytes, different hashes.
+        let bytes = |data: &[u8]| {
+            let mut hasher = Prehashed::default();
+            hasher.write(data);
+            hasher.finish()
         };
-        // Force the collision path by storing "a" under "b"'s hash.
-        colliding
-            .by_hash
-            .insert(colliding.hasher.hash_one("b"), ("a", 0));
-        assert_eq!(colliding.get("b"), None);
-        assert_eq!(colliding.insert("b", 1), Ok(()));
-        assert_eq!(colliding.get("b"), Some(1));
-        assert_eq!(*colliding.insert("b", 2).unwrap_err(), 1);
+        assert_eq!(bytes(&[1, 2]), 0x0102);
+        assert_ne!(bytes(&[1, 2]), bytes(&[1, 3]));
+        assert_ne!(bytes(&[3, 3]), bytes(&[3]));
+    }
+
+    #[test]
+    fn tables_are_equal_when_they_map_the_same_names_to_the_same_values() {
+        let table = |entries: &[(&'static str, usize)]| {
+            let mut table: NameTable<'_> = NameTable::default();
+            for &(name, value) in entries {
+                table.insert(name, value).unwrap();
+            }
+            table
+        };
+        let ab = table(&[("a", 0), ("b", 1)]);
+        assert_eq!(ab, table(&[("b", 1), ("a", 0)]));
+        assert_ne!(ab, table(&[("a", 0), ("b", 2)]));
+        assert_ne!(ab, table(&[("a", 0), ("c", 1)]));
+        assert_ne!(ab, table(&[("a", 0)]));
+        assert_ne!(table(&[("a", 0)]), ab);
+        // A collided name counts as any other.
+        let colliding = |entries: &[(&'static str, usize)]| {
+            let mut table = Colliding::default();
+            for &(name, value) in entries {
+                table.insert(name, value).unwrap();
+            }
+            table
+        };
+        let abc = colliding(&[("a", 0), ("b", 1), ("c", 2)]);
+        assert_eq!(abc, colliding(&[("a", 0), ("b", 1), ("c", 2)]));
+        assert_ne!(abc, colliding(&[("a", 0), ("b", 1), ("c", 3)]));
+        assert_ne!(abc, colliding(&[("a", 0), ("b", 1), ("d", 2)]));
+        assert_ne!(abc, colliding(&[("a", 1), ("b", 1), ("c", 2)]));
+    }
+
+    /// Every name's hash is 7: every name after the first collides.
+    #[derive(Default)]
+    struct Seven;
+
+    impl Hasher for Seven {
+        fn finish(&self) -> u64 {
+            7
+        }
+
+        fn write(&mut self, _bytes: &[u8]) {}
+    }
+
+    type Colliding<'a> = NameTable<'a, BuildHasherDefault<Seven>>;
+
+    #[test]
+    fn names_sharing_a_hash_are_kept_apart() {
+        let mut table = Colliding::default();
+        assert_eq!(table.insert("a", 0), Ok(()));
+        assert_eq!(table.get("b"), None);
+        assert_eq!(table.insert("b", 1), Ok(()));
+        assert_eq!(table.insert("c", 2), Ok(()));
         assert_eq!(
-            colliding.get("a"),
-            None,
-            "\"a\" is stored under another hash"
+            (table.get("a"), table.get("b"), table.get("c")),
+            (Some(0), Some(1), Some(2))
         );
-        assert_eq!(colliding.len(), 2);
-        assert_eq!(table.get("a"), Some(0));
+        assert_eq!(*table.insert("b", 5).unwrap_err(), 1);
+        assert_eq!(*table.insert("a", 5).unwrap_err(), 0);
+        assert_eq!(table.len(), 3);
+        assert_eq!(table.by_hash.len(), 1, "one hash");
     }
 }
