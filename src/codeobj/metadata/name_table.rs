@@ -142,6 +142,8 @@ mod tests {
         assert_eq!(bytes(&[1, 2]), 0x0102);
         assert_ne!(bytes(&[1, 2]), bytes(&[1, 3]));
         assert_ne!(bytes(&[3, 3]), bytes(&[3]));
+        // Past eight bytes the first byte comes round again and folds in.
+        assert_eq!(bytes(&[0xff, 0, 0, 0, 0, 0, 0, 0, 0xff]), 0);
     }
 
     #[test]
