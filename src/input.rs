@@ -424,47 +424,50 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("amdgpu-hal-release-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("object");
-        let size = 4 * RELEASE_STEP_BYTES;
+        // Under 2 MiB, so that no page-table entry maps a huge folio of it
+        // (one would leave whole): every page is counted on its own.
+        let size = 3 * RELEASE_STEP_BYTES + 100;
         let bytes: Vec<u8> = (0..size).map(|i| (i % 253) as u8).collect();
         std::fs::write(&path, &bytes).unwrap();
         let data = map_or_read_file(&path, InputKind::Executable).unwrap();
         assert!(data.is_mapped());
+        assert_eq!(data.as_ref(), &bytes[..]);
         let base = data.as_ptr() as usize;
-        assert_eq!(&data[..], &bytes[..]);
-        let kib = |bytes: usize| (bytes / 1024) as u64;
-        assert_eq!(resident_kib(base), kib(size));
+        let all = size.div_ceil(4096) as u64 * 4;
+        let step = (RELEASE_STEP_BYTES / 1024) as u64;
+        assert_eq!(resident_kib(base), all);
         let progress = ReleaseBehind::new(&data);
         // Less than a step: nothing goes.
         progress.past(base + RELEASE_STEP_BYTES - 1);
-        assert_eq!(resident_kib(base), kib(size));
-        // A step and a bit: the whole blocks behind go (a page-cache folio
-        // mapped whole, by one page-table entry, leaves whole: at least).
-        progress.past(base + RELEASE_STEP_BYTES + 1000);
-        let after_step = resident_kib(base);
-        assert!(
-            after_step <= kib(size - RELEASE_STEP_BYTES),
-            "{after_step} KiB"
-        );
+        assert_eq!(resident_kib(base), all);
+        // A step: the whole blocks behind go.
+        progress.past(base + RELEASE_STEP_BYTES);
+        assert_eq!(resident_kib(base), all - step);
+        // Less than a step further (a block and a bit): nothing more.
+        progress.past(base + RELEASE_STEP_BYTES + (64 << 10) + 5);
+        assert_eq!(resident_kib(base), all - step);
         // Addresses outside the bytes are not the pass's.
         progress.past(base - 1);
         progress.past(base + size + 1);
-        assert_eq!(resident_kib(base), after_step);
+        assert_eq!(resident_kib(base), all - step);
+        // The end of the bytes is in: the whole blocks before it go.
+        progress.past(base + size);
+        assert_eq!(resident_kib(base), all - 3 * step);
         progress.finished();
         assert_eq!(resident_kib(base), 0);
-        // Read again, the same bytes come back; the next pass starts over.
+        // Read again, the same bytes come back; the next pass starts over,
+        // its first release half-way through a block: only whole blocks go.
         assert_eq!(&data[..], &bytes[..]);
-        let again = resident_kib(base);
-        assert!(again > kib(size - 2 * RELEASE_STEP_BYTES), "{again} KiB");
-        progress.past(base + 2 * RELEASE_STEP_BYTES);
-        let behind = resident_kib(base);
-        assert!(behind <= kib(size - 2 * RELEASE_STEP_BYTES), "{behind} KiB");
+        assert_eq!(resident_kib(base), all);
+        progress.past(base + 2 * RELEASE_STEP_BYTES + (32 << 10));
+        assert_eq!(resident_kib(base), all - 2 * step);
         drop(data);
         // Bytes read into memory stay.
         let read = FileBytes::Read(bytes.clone());
         let progress = ReleaseBehind::new(&read);
         progress.past(read.as_ptr() as usize + size);
         progress.finished();
-        assert_eq!(&read[..], &bytes[..]);
+        assert_eq!(read.as_ref(), &bytes[..]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -47,14 +47,20 @@ pub const RELEASE_BLOCK_BYTES: usize = 64 * 1024;
 
 impl FileMap {
     /// Drops the pages of the whole blocks ([`RELEASE_BLOCK_BYTES`]) inside
-    /// `start..end` from this process's memory: a reader that has finished
+    /// `start..end` (a range reaching the end of the map takes its last
+    /// partial block too) from this process's memory: a reader that has finished
     /// with them keeps its resident size down. The bytes stay readable: a
     /// page touched again is brought back from the file (the page cache),
     /// with the same contents. Advice only: ranges outside the map are
     /// clipped, and a refusal by the kernel changes nothing.
     pub fn release(&self, start: usize, end: usize) {
         let start = start.div_ceil(RELEASE_BLOCK_BYTES) * RELEASE_BLOCK_BYTES;
-        let end = end.min(self.0.len()) / RELEASE_BLOCK_BYTES * RELEASE_BLOCK_BYTES;
+        // Up to the end of the map, its last partial page included.
+        let end = if end >= self.0.len() {
+            self.0.len()
+        } else {
+            end / RELEASE_BLOCK_BYTES * RELEASE_BLOCK_BYTES
+        };
         if start >= end {
             return;
         }
@@ -156,6 +162,15 @@ mod tests {
         map.release(RELEASE_BLOCK_BYTES + 1, 10 * RELEASE_BLOCK_BYTES + 5);
         let after = resident_kib(address);
         assert_eq!(all - after, 8 * 64, "{all} KiB before, {after} KiB after");
+        // The last partial block goes with a range that reaches the end.
+        map.release(15 * RELEASE_BLOCK_BYTES, usize::MAX);
+        let tail = resident_kib(address);
+        assert_eq!(after - tail, 64 + 4, "{after} KiB before, {tail} KiB after");
+        assert_eq!(
+            &map[15 * RELEASE_BLOCK_BYTES..],
+            &bytes[15 * RELEASE_BLOCK_BYTES..]
+        );
+        let after = resident_kib(address);
         // Out of range, empty and reversed ranges are ignored.
         map.release(bytes.len(), usize::MAX);
         map.release(5, 5);
