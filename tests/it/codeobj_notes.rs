@@ -185,6 +185,24 @@ fn the_same_symbol_in_two_notes_is_ambiguous_not_dropped() {
     assert!(err.mentions("duplicate kernel symbol `k.kd`"), "{err}");
 }
 
+/// An ELF of `area` (at offset 128) whose one `PT_NOTE` covers its first
+/// `segment` bytes and whose one `SHT_NOTE` section (after a null one)
+/// covers `section` (offsets in `area`).
+fn elf_with_note_views(area: &[u8], segment: usize, section: std::ops::Range<usize>) -> Vec<u8> {
+    let mut elf = elf_with_note_area(area);
+    elf[64 + 32..64 + 40].copy_from_slice(&(segment as u64).to_le_bytes());
+    let shoff = elf.len().next_multiple_of(8);
+    elf.resize(shoff + 128, 0);
+    elf[40..48].copy_from_slice(&(shoff as u64).to_le_bytes());
+    elf[58..60].copy_from_slice(&64u16.to_le_bytes());
+    elf[60..62].copy_from_slice(&2u16.to_le_bytes());
+    let header = shoff + 64;
+    elf[header + 4..header + 8].copy_from_slice(&7u32.to_le_bytes()); // SHT_NOTE
+    elf[header + 24..header + 32].copy_from_slice(&((128 + section.start) as u64).to_le_bytes());
+    elf[header + 32..header + 40].copy_from_slice(&(section.len() as u64).to_le_bytes());
+    elf
+}
+
 /// A relocatable-style ELF (no program headers) whose notes live in one
 /// `SHT_NOTE` section, plus the same file given a `PT_NOTE` over a
 /// different area: the two views must agree.
@@ -201,19 +219,8 @@ fn segments_and_sections_must_hold_the_same_notes() {
         &blob(Some([1, 2]), Some(TARGET), &["b.kd"]),
     );
     let area: Vec<u8> = [a.clone(), b].concat();
-    // Header, PT_NOTE at 64 over [128, 128 + a.len()), the area at 128, then
-    // section headers: a null one and an SHT_NOTE over the whole area.
-    let mut elf = elf_with_note_area(&area);
-    elf[64 + 32..64 + 40].copy_from_slice(&(a.len() as u64).to_le_bytes());
-    let shoff = elf.len().next_multiple_of(8);
-    elf.resize(shoff + 128, 0);
-    elf[40..48].copy_from_slice(&(shoff as u64).to_le_bytes());
-    elf[58..60].copy_from_slice(&64u16.to_le_bytes());
-    elf[60..62].copy_from_slice(&2u16.to_le_bytes());
-    let section = shoff + 64;
-    elf[section + 4..section + 8].copy_from_slice(&7u32.to_le_bytes()); // SHT_NOTE
-    elf[section + 24..section + 32].copy_from_slice(&128u64.to_le_bytes());
-    elf[section + 32..section + 40].copy_from_slice(&(area.len() as u64).to_le_bytes());
+    // PT_NOTE over the first note, SHT_NOTE over both.
+    let mut elf = elf_with_note_views(&area, a.len(), 0..area.len());
     let err = find_metadata_notes(&elf).unwrap_err();
     assert_eq!(err.code(), StatusCode::InvalidArgument);
     assert!(
@@ -245,20 +252,13 @@ fn notes_of_one_length_at_two_places_are_compared_by_content() {
         &blob(Some([1, 2]), Some(TARGET), &["b.kd"]),
     );
     assert_eq!(a.len(), b.len());
+    // PT_NOTE over the first copy, SHT_NOTE over the second.
     let with_section_over_second = |second: &[u8]| {
-        // PT_NOTE over the first copy, SHT_NOTE over the second.
-        let mut elf = elf_with_note_area(&[a.clone(), second.to_vec()].concat());
-        elf[64 + 32..64 + 40].copy_from_slice(&(a.len() as u64).to_le_bytes());
-        let shoff = elf.len().next_multiple_of(8);
-        elf.resize(shoff + 128, 0);
-        elf[40..48].copy_from_slice(&(shoff as u64).to_le_bytes());
-        elf[58..60].copy_from_slice(&64u16.to_le_bytes());
-        elf[60..62].copy_from_slice(&2u16.to_le_bytes());
-        let section = shoff + 64;
-        elf[section + 4..section + 8].copy_from_slice(&7u32.to_le_bytes()); // SHT_NOTE
-        elf[section + 24..section + 32].copy_from_slice(&((128 + a.len()) as u64).to_le_bytes());
-        elf[section + 32..section + 40].copy_from_slice(&(second.len() as u64).to_le_bytes());
-        elf
+        elf_with_note_views(
+            &[a.clone(), second.to_vec()].concat(),
+            a.len(),
+            a.len()..a.len() + second.len(),
+        )
     };
     let err = find_metadata_notes(&with_section_over_second(&b)).unwrap_err();
     assert_eq!(err.code(), StatusCode::InvalidArgument);
