@@ -27,6 +27,7 @@ mod info;
 mod inspect;
 mod load;
 mod machines;
+mod output_thread;
 mod pack;
 mod topology;
 
@@ -37,6 +38,7 @@ use amdgpu_hal::escape::{TerminalSafe, TerminalWriter};
 use amdgpu_hal::report::{CUDA_BACKEND_NAME, DEFAULT_MACHINE, HIP_BACKEND_NAME, Selection};
 use amdgpu_hal::status::{Result, Status};
 use clap::{Args, Parser, Subcommand};
+use output_thread::OutputThread;
 
 /// `amdgpu-hal`: IREE's AMD GPU HAL pieces, simulation-first.
 #[derive(Debug, Parser)]
@@ -194,16 +196,29 @@ fn main() -> std::process::ExitCode {
     // name) reaches the terminal raw.
     let result = if cli.command.writes_whole_documents() {
         // The document is complete before its first byte is written, so it
-        // goes straight to stdout: no second copy of a large output.
-        let pipe = PipeWriter::new(std::io::BufWriter::with_capacity(1 << 16, stdout.lock()));
+        // goes straight to stdout: no second copy of a large output. A second
+        // thread does the writing (`output_thread`), so formatting the rest
+        // overlaps the copy into the pipe.
+        let pipe = OutputThread::new(PipeWriter::new(stdout));
         if cli.global.json {
             // Their JSON escapes every control itself (`json_writer`): the
             // scan would find nothing (debug builds check that it does not).
             let mut out = TerminalSafe::new(pipe);
-            run(&cli, &mut out).and_then(|()| out.flush().map_err(write_error))
+            run(&cli, &mut out).and_then(|()| {
+                out.flush()
+                    .and_then(|()| out.into_inner().finish())
+                    .map(drop)
+                    .map_err(write_error)
+            })
         } else {
             let mut out = TerminalWriter::new(pipe);
-            run(&cli, &mut out).and_then(|()| out.flush().map_err(write_error))
+            run(&cli, &mut out).and_then(|()| {
+                out.flush()
+                    .and_then(|()| out.into_inner())
+                    .and_then(OutputThread::finish)
+                    .map(drop)
+                    .map_err(write_error)
+            })
         }
     } else {
         // Buffer the whole output: a failure prints nothing on stdout.
