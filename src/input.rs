@@ -12,6 +12,7 @@
 //! `iree_status_code_from_errno` does (`runtime/src/iree/base/status.c`).
 
 use std::io::Read;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::path::Path;
 
 use crate::status::{Status, StatusCode};
@@ -292,12 +293,20 @@ impl std::ops::Deref for FileBytes {
 /// the input's bytes, it learns that the pass needs none of the bytes
 /// before it again (reading them again stays correct, only slower).
 /// [`ReleaseBehind`] drops such pages of a mapped file; `()` ignores it.
-pub trait Progress {
+pub trait Progress: Sync {
     /// The pass is past every byte before `address`.
     fn past(&self, address: usize);
     /// The pass is over: none of the input's bytes is needed again soon,
     /// and the next [`Progress::past`] starts a new pass from the start.
     fn finished(&self);
+    /// The progress of a second pass that starts at `address` and runs at
+    /// the same time, on another thread, over the rest of the input: it
+    /// lets go of what it has passed from `address` on, never of the bytes
+    /// before (this pass's). Its `finished` is this pass's business: a
+    /// split pass never calls it.
+    fn split_at(&self, _address: usize) -> Box<dyn Progress + Send + '_> {
+        Box::new(())
+    }
 }
 
 impl Progress for () {
@@ -318,8 +327,11 @@ pub const RELEASE_STEP_BYTES: usize = 512 * 1024;
 /// rest of the window). Bytes read into memory are kept.
 pub struct ReleaseBehind<'a> {
     bytes: &'a FileBytes,
-    /// Offset up to which this pass has released.
-    released: std::cell::Cell<usize>,
+    /// Offset up to which this pass has released (one thread moves it: an
+    /// atomic only so that a pass can be shared with a split one).
+    released: AtomicUsize,
+    /// Where this pass started: a split pass never releases before it.
+    start: usize,
 }
 
 impl<'a> ReleaseBehind<'a> {
@@ -327,7 +339,8 @@ impl<'a> ReleaseBehind<'a> {
     pub fn new(bytes: &'a FileBytes) -> ReleaseBehind<'a> {
         ReleaseBehind {
             bytes,
-            released: std::cell::Cell::new(0),
+            released: AtomicUsize::new(0),
+            start: 0,
         }
     }
 }
@@ -340,21 +353,38 @@ impl Progress for ReleaseBehind<'_> {
         let Some(offset) = address.checked_sub(map.as_ptr() as usize) else {
             return;
         };
-        if offset > map.len() || offset < self.released.get() + RELEASE_STEP_BYTES {
+        let released = self.released.load(Ordering::Relaxed);
+        if offset > map.len() || offset < released + RELEASE_STEP_BYTES {
             return;
         }
         // Whole blocks only, so that the next release starts where this ended.
         let end =
             offset / amdgpu_filemap::RELEASE_BLOCK_BYTES * amdgpu_filemap::RELEASE_BLOCK_BYTES;
-        map.release(self.released.get(), end);
-        self.released.set(end);
+        map.release(released, end);
+        self.released.store(end, Ordering::Relaxed);
     }
 
     fn finished(&self) {
         if let FileBytes::Mapped(map) = self.bytes {
-            map.release(0, map.len());
+            map.release(self.start, map.len());
         }
-        self.released.set(0);
+        self.released.store(self.start, Ordering::Relaxed);
+    }
+
+    fn split_at(&self, address: usize) -> Box<dyn Progress + Send + '_> {
+        let FileBytes::Mapped(map) = self.bytes else {
+            return Box::new(());
+        };
+        match address.checked_sub(map.as_ptr() as usize) {
+            // `release` takes whole blocks from here on: none of the
+            // first pass's bytes, even in the block this starts inside.
+            Some(offset) if offset <= map.len() => Box::new(ReleaseBehind {
+                bytes: self.bytes,
+                released: AtomicUsize::new(offset),
+                start: offset,
+            }),
+            _ => Box::new(()),
+        }
     }
 }
 

@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::codeobj::elf;
 use crate::codeobj::metadata::{
     self, CodeObjectMetadata, ExportParameter, KernelMetadata, KernelNames, KernelVisitor,
-    ParameterType, SymbolIndex,
+    ParameterType, SplitKernelVisitor, SymbolIndex,
 };
 use crate::codeobj::notes::find_metadata_notes;
 use crate::escape::Escaped;
@@ -267,12 +267,11 @@ fn inspect_amd1<'a>(
         reflected: Vec::new(),
         by_symbol: SymbolIndex::default(),
         limit: image.len() / 64,
-        progress,
     };
     // The ELF's tables, checked while finding the notes, are not read again.
     let notes = find_metadata_notes(image)?;
     progress.finished();
-    metadata::visit_notes(&notes, &mut kernels)?;
+    metadata::visit_notes_split(&notes, &mut kernels, progress)?;
     progress.finished();
     let KernelsBySymbol {
         mut reports,
@@ -350,17 +349,16 @@ fn inspect_amd1<'a>(
 
 /// The facts of every kernel of a wrapped module's code object, by symbol,
 /// gathered while its metadata is decoded.
-struct KernelsBySymbol<'a, 'p> {
+struct KernelsBySymbol<'a> {
     /// Each kernel's facts ([`KernelFacts`], split), in metadata order.
     reports: Vec<ExportReport<'a>>,
     reflected: Vec<Result<(u32, u32)>>,
     by_symbol: SymbolIndex<'a>,
     /// Most kernels to reserve room for (what the code object could hold).
     limit: usize,
-    progress: &'p dyn Progress,
 }
 
-impl<'a> KernelVisitor<'a> for KernelsBySymbol<'a, '_> {
+impl<'a> KernelVisitor<'a> for KernelsBySymbol<'a> {
     fn kernel_count(&mut self, count: usize) {
         let room = self.limit.saturating_sub(self.reports.len());
         self.reports.reserve_exact(count.min(room));
@@ -372,8 +370,27 @@ impl<'a> KernelVisitor<'a> for KernelsBySymbol<'a, '_> {
         let facts = kernel_facts(&kernel);
         self.reports.push(facts.report);
         self.reflected.push(facts.reflected);
-        self.progress.past(kernel.symbol.as_ptr() as usize);
         Ok(())
+    }
+}
+
+impl<'a> SplitKernelVisitor<'a> for KernelsBySymbol<'a> {
+    fn fork(&self, kernels: usize) -> Self {
+        let room = kernels.min(self.limit);
+        KernelsBySymbol {
+            reports: Vec::with_capacity(room),
+            reflected: Vec::with_capacity(room),
+            by_symbol: self.by_symbol.fork(room),
+            limit: self.limit,
+        }
+    }
+
+    fn join(&mut self, mut tail: Self, first: usize) -> Result<bool> {
+        // Nothing here depends on a kernel's index but the symbol index.
+        self.by_symbol.join(tail.by_symbol, first);
+        self.reports.append(&mut tail.reports);
+        self.reflected.append(&mut tail.reflected);
+        Ok(true)
     }
 }
 
@@ -447,12 +464,12 @@ fn inspect_elf<'a>(
         limit: data.len() / 64,
         limits,
         names: KernelNames::default(),
-        progress,
+        placed: false,
     };
     // The ELF's tables, checked while finding the notes, are not read again.
     let notes = find_metadata_notes(data)?;
     progress.finished();
-    let header = metadata::visit_notes(&notes, &mut raw)?;
+    let header = metadata::visit_notes_split(&notes, &mut raw, progress)?;
     progress.finished();
     if header.target.is_none_or(str::is_empty) {
         return Err(status!(
@@ -478,7 +495,9 @@ struct RawExports<'a, 'l> {
     limits: &'l DeviceLimits,
     /// Export names and symbols so far: a repeat is an ambiguous export.
     names: KernelNames<'a>,
-    progress: &'l dyn Progress,
+    /// An export's report names its index (a refused workgroup size): a
+    /// split part that counts from 0 cannot be joined as it is.
+    placed: bool,
 }
 
 impl<'a> KernelVisitor<'a> for RawExports<'a, '_> {
@@ -492,34 +511,62 @@ impl<'a> KernelVisitor<'a> for RawExports<'a, '_> {
         // A repeated name is no viewer's business to pick from: refused
         // whole, as load and pack refuse it.
         self.names.insert(&kernel)?;
-        self.exports
-            .push(raw_export(self.index, &kernel, self.limits));
+        let (export, placed) = raw_export(self.index, &kernel, self.limits);
+        self.exports.push(export);
+        self.placed |= placed;
         self.index += 1;
-        self.progress.past(kernel.symbol.as_ptr() as usize);
         Ok(())
     }
 }
 
+impl<'a> SplitKernelVisitor<'a> for RawExports<'a, '_> {
+    fn fork(&self, kernels: usize) -> Self {
+        let room = kernels.min(self.limit);
+        RawExports {
+            exports: Vec::with_capacity(room),
+            index: 0,
+            limit: self.limit,
+            limits: self.limits,
+            names: self.names.fork(room),
+            placed: false,
+        }
+    }
+
+    fn join(&mut self, mut tail: Self, first: usize) -> Result<bool> {
+        if tail.placed {
+            return Ok(false);
+        }
+        debug_assert_eq!(first, self.index);
+        self.names.join(tail.names)?;
+        self.exports.append(&mut tail.exports);
+        self.index += tail.index;
+        Ok(true)
+    }
+}
+
 /// A raw HSACO kernel as an export: its own projection, its required
-/// workgroup size (checked against `limits`) or a dynamic one.
+/// workgroup size (checked against `limits`) or a dynamic one; and whether
+/// the report names `index` (the workgroup size is refused).
 fn raw_export<'a>(
     index: usize,
     kernel: &KernelMetadata<'a>,
     limits: &DeviceLimits,
-) -> ExportReport<'a> {
+) -> (ExportReport<'a>, bool) {
     let refused = kernel.reqd_workgroup_size.and_then(|size| {
         check_workgroup_size(index, size, limits)
             .annotate_with(|| format!("raw HSACO kernel `{}`", kernel.symbol))
             .err()
     });
-    kernel_facts(kernel).export(HalView {
+    let placed = refused.is_some();
+    let export = kernel_facts(kernel).export(HalView {
         name: kernel.reflection_name,
         hal_symbol: kernel.symbol,
         workgroup_size: kernel.reqd_workgroup_size.unwrap_or([1, 1, 1]),
         dynamic_workgroup_size: kernel.reqd_workgroup_size.is_none(),
         declared: None,
         refused,
-    })
+    });
+    (export, placed)
 }
 
 /// Inspects a whole file: `AMD1` and `HIP1` by their identifier, anything

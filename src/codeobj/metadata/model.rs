@@ -173,6 +173,30 @@ impl<'a> SymbolIndex<'a> {
         }
     }
 
+    /// An empty index for the kernels after this one's (counted from 0,
+    /// with this index's hashing), room for `kernels` of them.
+    pub fn fork(&self, kernels: usize) -> SymbolIndex<'a> {
+        SymbolIndex {
+            indices: self.indices.fork(kernels),
+        }
+    }
+
+    /// Records `tail`'s kernels (a [`SymbolIndex::fork`] of this index) as
+    /// kernels `offset` on, as if each had been inserted in turn.
+    pub fn join(&mut self, tail: SymbolIndex<'a>, offset: usize) {
+        self.indices.absorb(
+            tail.indices,
+            |index| {
+                if index == DUPLICATE {
+                    DUPLICATE
+                } else {
+                    index + offset
+                }
+            },
+            |_, _, stored| *stored = DUPLICATE,
+        );
+    }
+
     /// The index of the one kernel whose `.symbol` is exactly `symbol`
     /// (including `.kd`): `NOT_FOUND` when no kernel has it,
     /// `FAILED_PRECONDITION` when several do.

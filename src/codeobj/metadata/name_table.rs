@@ -83,7 +83,19 @@ impl<'a, S: BuildHasher> NameTable<'a, S> {
     /// Adds `name` with `value`; when it is already there, leaves the table
     /// as it is and gives the stored value to change.
     pub(crate) fn insert(&mut self, name: &'a str, value: usize) -> Result<(), &mut usize> {
-        match self.by_hash.entry(self.hasher.hash_one(name)) {
+        let hash = self.hasher.hash_one(name);
+        self.insert_hashed(hash, name, value)
+    }
+
+    /// [`NameTable::insert`] of a name whose hash (by this table's hasher)
+    /// is `hash`.
+    fn insert_hashed(
+        &mut self,
+        hash: u64,
+        name: &'a str,
+        value: usize,
+    ) -> Result<(), &mut usize> {
+        match self.by_hash.entry(hash) {
             Entry::Vacant(slot) => {
                 slot.insert((name, value));
                 Ok(())
@@ -96,6 +108,44 @@ impl<'a, S: BuildHasher> NameTable<'a, S> {
                 }
                 Entry::Occupied(slot) => Err(slot.into_mut()),
             },
+        }
+    }
+
+    /// An empty table hashing as this one does (so that
+    /// [`NameTable::absorb`] takes its names without hashing them again),
+    /// with room for `names` names.
+    pub(crate) fn fork(&self, names: usize) -> NameTable<'a, S>
+    where
+        S: Clone,
+    {
+        NameTable {
+            hasher: self.hasher.clone(),
+            by_hash: HashMap::with_capacity_and_hasher(names, BuildHasherDefault::default()),
+            collided: HashMap::new(),
+        }
+    }
+
+    /// Inserts every name of `other` (a [`NameTable::fork`] of this table),
+    /// its value mapped by `place`, in no particular order. A name already
+    /// here is left as it is and handed to `repeat` with its new value and
+    /// the stored one to change.
+    pub(crate) fn absorb(
+        &mut self,
+        other: NameTable<'a, S>,
+        place: impl Fn(usize) -> usize,
+        mut repeat: impl FnMut(&'a str, usize, &mut usize),
+    ) {
+        for (hash, (name, value)) in other.by_hash {
+            let value = place(value);
+            if let Err(stored) = self.insert_hashed(hash, name, value) {
+                repeat(name, value, stored);
+            }
+        }
+        for (name, value) in other.collided {
+            let value = place(value);
+            if let Err(stored) = self.insert(name, value) {
+                repeat(name, value, stored);
+            }
         }
     }
 

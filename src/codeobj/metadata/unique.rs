@@ -7,7 +7,7 @@
 use super::model::KernelMetadata;
 use super::name_table::NameTable;
 use crate::escape::echo;
-use crate::{Result, status};
+use crate::{Result, Status, status};
 
 /// The export names and symbols of the kernels seen so far (by hash: a new
 /// kernel's names are compared with no earlier kernel's unless their hashes
@@ -28,6 +28,52 @@ impl<'a> KernelNames<'a> {
         self.symbols.reserve(additional);
     }
 
+    /// An empty record for the kernels after this one's (with this one's
+    /// hashing), room for `kernels` of them; [`KernelNames::join`] puts
+    /// them in place.
+    pub fn fork(&self, kernels: usize) -> KernelNames<'a> {
+        KernelNames {
+            names: self.names.fork(kernels),
+            symbols: self.symbols.fork(kernels),
+            count: 0,
+        }
+    }
+
+    /// Records `tail`'s kernels (a [`KernelNames::fork`] of this record)
+    /// after this one's, with the error [`KernelNames::insert`] would have
+    /// given for the first of them to repeat an earlier kernel's name or
+    /// symbol. The names are not hashed again.
+    pub fn join(&mut self, tail: KernelNames<'a>) -> Result<()> {
+        let offset = self.count;
+        self.count += tail.count;
+        // (kernel, which key: 0 the name, 1 the symbol, the earlier kernel, the key)
+        let mut first_repeat: Option<(usize, u8, usize, &'a str)> = None;
+        for (which, table, seen) in [
+            (0, tail.names, &mut self.names),
+            (1, tail.symbols, &mut self.symbols),
+        ] {
+            seen.absorb(
+                table,
+                |index| index + offset,
+                |key, index, earlier| {
+                    let repeat = (index, which, *earlier, key);
+                    if first_repeat.is_none_or(|(i, w, ..)| (index, which) < (i, w)) {
+                        first_repeat = Some(repeat);
+                    }
+                },
+            );
+        }
+        match first_repeat {
+            None => Ok(()),
+            Some((index, which, first, key)) => Err(repeated(
+                if which == 0 { "export name" } else { "symbol" },
+                first,
+                index,
+                key,
+            )),
+        }
+    }
+
     /// Records the next kernel (in metadata order); `INVALID_ARGUMENT` when
     /// its export name or `.symbol` is an earlier kernel's.
     pub fn insert(&mut self, kernel: &KernelMetadata<'a>) -> Result<()> {
@@ -39,14 +85,18 @@ impl<'a> KernelNames<'a> {
         ] {
             // One hash per key: the insertion is the lookup.
             if let Err(first) = seen.insert(key, index) {
-                return Err(status!(
-                    InvalidArgument,
-                    "AMDGPU metadata kernels {} and {index} share the {what} `{}`; each kernel becomes one export and export names must be unique",
-                    first,
-                    echo(key)
-                ));
+                return Err(repeated(what, *first, index, key));
             }
         }
         Ok(())
     }
+}
+
+/// Kernel `index` repeats kernel `first`'s `what` (`key`).
+fn repeated(what: &str, first: usize, index: usize, key: &str) -> Status {
+    status!(
+        InvalidArgument,
+        "AMDGPU metadata kernels {first} and {index} share the {what} `{}`; each kernel becomes one export and export names must be unique",
+        echo(key)
+    )
 }

@@ -1,0 +1,240 @@
+//! A large `amdhsa.kernels` array decoded on two threads, with the same
+//! result and the same errors as one.
+//!
+//! MessagePack has no index: where the second half of the array starts is
+//! only known once the first half is read. So a second thread guesses: from
+//! the middle of the note it looks for bytes that decode as a whole kernel
+//! map, and decodes kernels from there into a visitor of its own (the
+//! tail). The first thread decodes from the start (the head) and watches
+//! for the guessed offset among its kernels' boundaries. If it meets it,
+//! the guess was a real boundary and the tail decoded exactly what the head
+//! would have: the tail is joined on and the head jumps to the tail's end.
+//! Anything else — the head passing the guess, the tail stopping early or
+//! running past the array, an error in the tail, a tail the visitor cannot
+//! take — leaves the head to decode on alone from where it is, so results
+//! and errors are the single thread's by construction.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use super::decode::{
+    KernelVisitor, MetadataHeader, read_indexed_kernel, read_kernel, read_kernel_count,
+    read_kernel_range, visit_notes_with, visit_with,
+};
+use super::msgpack::Reader;
+use crate::Result;
+use crate::input::Progress;
+
+/// Fewest kernels in one array for a second thread to be worth starting.
+pub const SPLIT_MIN_KERNELS: usize = 256;
+/// How far past the middle of the note the tail looks for a kernel map
+/// before it gives up (the head then decodes everything).
+pub const SPLIT_SEARCH_BYTES: usize = 64 * 1024;
+/// Most candidate offsets the tail tries to decode as a kernel in that
+/// span (an argument map looks like a kernel map until it is decoded).
+pub const SPLIT_SEARCH_TRIES: usize = 64;
+
+/// A [`KernelVisitor`] whose kernels can be gathered in two parts at once.
+pub trait SplitKernelVisitor<'a>: KernelVisitor<'a> + Send + Sized {
+    /// An empty visitor for the kernels after this one's, which are counted
+    /// from 0 until [`SplitKernelVisitor::join`] places them. `kernels` is
+    /// at most how many it may get (for reserving room).
+    fn fork(&self, kernels: usize) -> Self;
+
+    /// Appends `tail`'s kernels after this visitor's `first` ones, with the
+    /// outcome [`KernelVisitor::kernel`] would have had for each of them in
+    /// turn: the same error where one of them would have failed. `Ok(false)`
+    /// when the tail holds something that depends on where its kernels
+    /// fall: nothing is changed, and the kernels are decoded again here.
+    fn join(&mut self, tail: Self, first: usize) -> Result<bool>;
+}
+
+/// [`super::visit_notes`] for a visitor whose kernels can be split: every
+/// note's kernel array of at least [`SPLIT_MIN_KERNELS`] kernels is decoded
+/// on two threads. `progress` hears the address after each kernel (the
+/// tail's part through [`Progress::split_at`]). The result and errors are
+/// those of one thread.
+pub(crate) fn visit_notes_split<'a, V: SplitKernelVisitor<'a>>(
+    notes: &[&'a [u8]],
+    visitor: &mut V,
+    progress: &dyn Progress,
+) -> Result<MetadataHeader<'a>> {
+    visit_notes_with(notes, |note| {
+        visit_with(note, |reader| read_kernels_split(reader, visitor, progress))
+    })
+}
+
+/// What the tail reports back.
+struct Tail<V> {
+    visitor: V,
+    /// Kernels decoded, without error, one after the other from the guess.
+    kernels: usize,
+    /// The reader's position after the last of them.
+    end: usize,
+}
+
+/// `guess` before the tail has published one.
+const PENDING: usize = usize::MAX;
+/// `guess` when the tail found no kernel to start at.
+const NONE: usize = usize::MAX - 1;
+
+fn read_kernels_split<'a, V: SplitKernelVisitor<'a>>(
+    reader: &mut Reader<'a>,
+    visitor: &mut V,
+    progress: &dyn Progress,
+) -> Result<usize> {
+    let count = read_kernel_count(reader)?;
+    visitor.kernel_count(count);
+    if count < SPLIT_MIN_KERNELS {
+        read_kernel_range(reader, visitor, 0..count, progress)?;
+        return Ok(count);
+    }
+    let middle = reader.position() + reader.remaining() / 2;
+    let guess = AtomicUsize::new(PENDING);
+    let stop = AtomicBool::new(false);
+    let fork = visitor.fork(count);
+    let tail_reader = reader.at(middle);
+    let (guess, stop) = (&guess, &stop);
+    std::thread::scope(|scope| {
+        let tail = std::thread::Builder::new()
+            .name("metadata-tail".into())
+            .spawn_scoped(scope, move || {
+                decode_tail(tail_reader, fork, guess, stop, progress)
+            });
+        let Ok(tail) = tail else {
+            // No second thread to be had: one does it all.
+            read_kernel_range(reader, visitor, 0..count, progress)?;
+            return Ok(count);
+        };
+        let met = decode_head(reader, visitor, count, guess, progress);
+        if !matches!(met, Ok(Some(_))) {
+            // The tail's work is of no use: let it end early.
+            stop.store(true, Ordering::Relaxed);
+        }
+        let Some(first) = met? else {
+            tracing::debug!("{count} kernels decoded by one thread: the tail's guess was not met");
+            return Ok(count);
+        };
+        let tail = tail.join().ok().flatten();
+        let joined = match tail {
+            Some(tail) if tail.kernels == count - first => {
+                let end = tail.end;
+                visitor.join(tail.visitor, first)?.then_some(end)
+            }
+            _ => None,
+        };
+        tracing::debug!(
+            "{count} kernels decoded on two threads: {first} by the head, the rest by the tail{}",
+            if joined.is_some() { "" } else { " (not joined: decoded again by the head)" }
+        );
+        match joined {
+            Some(end) => {
+                *reader = reader.at(end);
+                progress.past(reader.address());
+            }
+            None => read_kernel_range(reader, visitor, first..count, progress)?,
+        }
+        Ok(count)
+    })
+}
+
+/// The head: kernels from the first, until one starts at the tail's guess
+/// (`Some(its index)`, the reader there) or the array ends (`None`).
+fn decode_head<'a, V: KernelVisitor<'a>>(
+    reader: &mut Reader<'a>,
+    visitor: &mut V,
+    count: usize,
+    guess: &AtomicUsize,
+    progress: &dyn Progress,
+) -> Result<Option<usize>> {
+    for index in 0..count {
+        let at = reader.position();
+        let target = guess.load(Ordering::Acquire);
+        if at == target {
+            return Ok(Some(index));
+        }
+        if target == NONE || (target != PENDING && at > target) {
+            // Past the guess (or none was found): the rest is the head's.
+            read_kernel_range(reader, visitor, index..count, progress)?;
+            return Ok(None);
+        }
+        read_indexed_kernel(reader, visitor, index)?;
+        progress.past(reader.address());
+    }
+    Ok(None)
+}
+
+/// The tail: finds a kernel map at or after the reader's position,
+/// publishes its offset in `guess`, and decodes kernels from there until
+/// one fails to decode (the array's end, or an error the head will meet
+/// itself), the input ends, or the head says `stop`.
+fn decode_tail<'a, V: KernelVisitor<'a>>(
+    mut reader: Reader<'a>,
+    mut visitor: V,
+    guess: &AtomicUsize,
+    stop: &AtomicBool,
+    progress: &dyn Progress,
+) -> Option<Tail<V>> {
+    let Some(start) = find_kernel(&reader) else {
+        guess.store(NONE, Ordering::Release);
+        return None;
+    };
+    guess.store(start, Ordering::Release);
+    reader = reader.at(start);
+    let progress = progress.split_at(reader.address());
+    let mut kernels = 0;
+    while !reader.is_at_end() {
+        if stop.load(Ordering::Relaxed) {
+            // The head has no use for it (it passed the guess or failed).
+            return None;
+        }
+        let mut next = reader.clone();
+        let decoded = read_kernel(&mut next).and_then(|kernel| visitor.kernel(kernel));
+        if decoded.is_err() {
+            break;
+        }
+        reader = next;
+        kernels += 1;
+        progress.past(reader.address());
+    }
+    Some(Tail {
+        visitor,
+        kernels,
+        end: reader.position(),
+    })
+}
+
+/// The first offset from the reader's position, within
+/// [`SPLIT_SEARCH_BYTES`], where a whole kernel map decodes: a map header
+/// whose first key is a `.`-name. At most [`SPLIT_SEARCH_TRIES`] are tried.
+fn find_kernel(reader: &Reader<'_>) -> Option<usize> {
+    let from = reader.position();
+    let mut tries = 0;
+    for pos in from..from.saturating_add(SPLIT_SEARCH_BYTES) {
+        let probe = reader.at(pos);
+        if probe.is_at_end() {
+            return None;
+        }
+        if !looks_like_kernel(&probe) {
+            continue;
+        }
+        if read_kernel(&mut probe.clone()).is_ok() {
+            return Some(pos);
+        }
+        tries += 1;
+        if tries == SPLIT_SEARCH_TRIES {
+            return None;
+        }
+    }
+    None
+}
+
+/// A fixmap of 1–15 entries or a map16, then a string starting with `.`.
+fn looks_like_kernel(reader: &Reader<'_>) -> bool {
+    let bytes = reader.rest();
+    let key = match bytes {
+        [0x81..=0x8f, rest @ ..] => rest,
+        [0xde, _, _, rest @ ..] => rest,
+        _ => return false,
+    };
+    matches!(key, [0xa1..=0xbf, b'.', ..] | [0xd9, _, b'.', ..])
+}
