@@ -37,7 +37,7 @@ pub const SPLIT_SEARCH_TRIES: usize = 64;
 pub trait SplitKernelVisitor<'a>: KernelVisitor<'a> + Send + Sized {
     /// An empty visitor for the kernels after this one's, which are counted
     /// from 0 until [`SplitKernelVisitor::join`] places them. `kernels` is
-    /// at most how many it may get (for reserving room).
+    /// about how many it will get (room to reserve; it may get more).
     fn fork(&self, kernels: usize) -> Self;
 
     /// Appends `tail`'s kernels after this visitor's `first` ones, with the
@@ -91,7 +91,9 @@ fn read_kernels_split<'a, V: SplitKernelVisitor<'a>>(
     let middle = reader.position() + reader.remaining() / 2;
     let guess = AtomicUsize::new(PENDING);
     let stop = AtomicBool::new(false);
-    let fork = visitor.fork(count);
+    // The tail starts near the middle: room for about half the kernels
+    // (a table sized for all of them would touch twice the pages).
+    let fork = visitor.fork(count / 2 + count / 16);
     let tail_reader = reader.at(middle);
     let (guess, stop) = (&guess, &stop);
     std::thread::scope(|scope| {
