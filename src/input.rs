@@ -12,8 +12,8 @@
 //! `iree_status_code_from_errno` does (`runtime/src/iree/base/status.c`).
 
 use std::io::Read;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::status::{Status, StatusCode};
 
@@ -293,7 +293,7 @@ impl std::ops::Deref for FileBytes {
 /// the input's bytes, it learns that the pass needs none of the bytes
 /// before it again (reading them again stays correct, only slower).
 /// [`ReleaseBehind`] drops such pages of a mapped file; `()` ignores it.
-pub trait Progress: Sync {
+pub trait Progress {
     /// The pass is past every byte before `address`.
     fn past(&self, address: usize);
     /// The pass is over: none of the input's bytes is needed again soon,
@@ -303,7 +303,8 @@ pub trait Progress: Sync {
     /// the same time, on another thread, over the rest of the input: it
     /// lets go of what it has passed from `address` on, never of the bytes
     /// before (this pass's). Its `finished` is this pass's business: a
-    /// split pass never calls it.
+    /// split pass never calls it. (Only a `Sync` progress can be split:
+    /// the second pass asks for it from its own thread.)
     fn split_at(&self, _address: usize) -> Box<dyn Progress + Send + '_> {
         Box::new(())
     }

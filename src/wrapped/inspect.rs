@@ -254,7 +254,7 @@ impl<'a> KernelFacts<'a> {
 fn inspect_amd1<'a>(
     data: &'a [u8],
     limits: &DeviceLimits,
-    progress: &dyn Progress,
+    progress: &(dyn Progress + Sync),
 ) -> Result<InspectReport<'a>> {
     let exe = Amd1Executable::parse(data, DataExtent::Known)?;
     exe.verify(limits)?;
@@ -452,7 +452,7 @@ fn inspect_hip1(data: &[u8]) -> Result<InspectReport<'_>> {
 fn inspect_elf<'a>(
     data: &'a [u8],
     limits: &DeviceLimits,
-    progress: &dyn Progress,
+    progress: &(dyn Progress + Sync),
 ) -> Result<InspectReport<'a>> {
     let target = code_object_target(data)?;
     // Kernel by kernel, over every metadata note: each one's arguments are
@@ -583,7 +583,7 @@ pub fn inspect<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectRepor
 pub fn inspect_with<'a>(
     data: &'a [u8],
     limits: &DeviceLimits,
-    progress: &dyn Progress,
+    progress: &(dyn Progress + Sync),
 ) -> Result<InspectReport<'a>> {
     let _span = tracing::info_span!("inspect", bytes = data.len()).entered();
     if has_identifier(data, AMD1_IDENTIFIER) {

@@ -36,6 +36,7 @@ mod codeobj_fixtures;
 mod codeobj_fuzz_corpus;
 mod codeobj_metadata;
 mod codeobj_notes;
+mod codeobj_split;
 mod codeobj_symbols;
 mod codeobj_target_id;
 mod codeobj_truncation;

@@ -83,7 +83,7 @@ pub fn visit_notes<'a>(
 pub fn visit_notes_split<'a, V: SplitKernelVisitor<'a>>(
     notes: &[&'a [u8]],
     visitor: &mut V,
-    progress: &dyn crate::input::Progress,
+    progress: &(dyn crate::input::Progress + Sync),
 ) -> Result<MetadataHeader<'a>> {
     split::visit_notes_split(notes, visitor, progress)
 }

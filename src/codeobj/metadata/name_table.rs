@@ -89,12 +89,7 @@ impl<'a, S: BuildHasher> NameTable<'a, S> {
 
     /// [`NameTable::insert`] of a name whose hash (by this table's hasher)
     /// is `hash`.
-    fn insert_hashed(
-        &mut self,
-        hash: u64,
-        name: &'a str,
-        value: usize,
-    ) -> Result<(), &mut usize> {
+    fn insert_hashed(&mut self, hash: u64, name: &'a str, value: usize) -> Result<(), &mut usize> {
         match self.by_hash.entry(hash) {
             Entry::Vacant(slot) => {
                 slot.insert((name, value));

@@ -56,7 +56,7 @@ pub trait SplitKernelVisitor<'a>: KernelVisitor<'a> + Send + Sized {
 pub(crate) fn visit_notes_split<'a, V: SplitKernelVisitor<'a>>(
     notes: &[&'a [u8]],
     visitor: &mut V,
-    progress: &dyn Progress,
+    progress: &(dyn Progress + Sync),
 ) -> Result<MetadataHeader<'a>> {
     visit_notes_with(notes, |note| {
         visit_with(note, |reader| read_kernels_split(reader, visitor, progress))
@@ -80,7 +80,7 @@ const NONE: usize = usize::MAX - 1;
 fn read_kernels_split<'a, V: SplitKernelVisitor<'a>>(
     reader: &mut Reader<'a>,
     visitor: &mut V,
-    progress: &dyn Progress,
+    progress: &(dyn Progress + Sync),
 ) -> Result<usize> {
     let count = read_kernel_count(reader)?;
     visitor.kernel_count(count);
@@ -107,7 +107,7 @@ fn read_kernels_split<'a, V: SplitKernelVisitor<'a>>(
             read_kernel_range(reader, visitor, 0..count, progress)?;
             return Ok(count);
         };
-        let met = decode_head(reader, visitor, count, guess, progress);
+        let met = decode_head(reader, visitor, count, middle, guess, progress);
         if !matches!(met, Ok(Some(_))) {
             // The tail's work is of no use: let it end early.
             stop.store(true, Ordering::Relaxed);
@@ -126,7 +126,11 @@ fn read_kernels_split<'a, V: SplitKernelVisitor<'a>>(
         };
         tracing::debug!(
             "{count} kernels decoded on two threads: {first} by the head, the rest by the tail{}",
-            if joined.is_some() { "" } else { " (not joined: decoded again by the head)" }
+            if joined.is_some() {
+                ""
+            } else {
+                " (not joined: decoded again by the head)"
+            }
         );
         match joined {
             Some(end) => {
@@ -140,17 +144,26 @@ fn read_kernels_split<'a, V: SplitKernelVisitor<'a>>(
 }
 
 /// The head: kernels from the first, until one starts at the tail's guess
-/// (`Some(its index)`, the reader there) or the array ends (`None`).
+/// (`Some(its index)`, the reader there) or the array ends (`None`). The
+/// guess is never before `middle`, where the tail starts looking.
 fn decode_head<'a, V: KernelVisitor<'a>>(
     reader: &mut Reader<'a>,
     visitor: &mut V,
     count: usize,
+    middle: usize,
     guess: &AtomicUsize,
-    progress: &dyn Progress,
+    progress: &(dyn Progress + Sync),
 ) -> Result<Option<usize>> {
     for index in 0..count {
         let at = reader.position();
-        let target = guess.load(Ordering::Acquire);
+        let mut target = guess.load(Ordering::Acquire);
+        while target == PENDING && at >= middle {
+            // The guess is at or past the middle: wait for it rather than
+            // pass it unseen, so that whether the parts are joined does
+            // not depend on when the second thread got to run.
+            std::thread::yield_now();
+            target = guess.load(Ordering::Acquire);
+        }
         if at == target {
             return Ok(Some(index));
         }
@@ -174,12 +187,20 @@ fn decode_tail<'a, V: KernelVisitor<'a>>(
     mut visitor: V,
     guess: &AtomicUsize,
     stop: &AtomicBool,
-    progress: &dyn Progress,
+    progress: &(dyn Progress + Sync),
 ) -> Option<Tail<V>> {
-    let Some(start) = find_kernel(&reader) else {
-        guess.store(NONE, Ordering::Release);
-        return None;
-    };
+    // However this ends (a panic included), the head, which may be
+    // waiting for a guess, gets one.
+    struct NoGuess<'g>(&'g AtomicUsize);
+    impl Drop for NoGuess<'_> {
+        fn drop(&mut self) {
+            let _ = self
+                .0
+                .compare_exchange(PENDING, NONE, Ordering::Release, Ordering::Relaxed);
+        }
+    }
+    let _no_guess = NoGuess(guess);
+    let start = find_kernel(&reader)?;
     guess.store(start, Ordering::Release);
     reader = reader.at(start);
     let progress = progress.split_at(reader.address());

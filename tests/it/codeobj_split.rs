@@ -1,0 +1,402 @@
+//! A large kernel array decoded on two threads (`visit_notes_split`) gives
+//! what one thread gives (`visit_notes`): the same kernels in the same order
+//! and, on a bad input, the same error — whether the second thread's guess
+//! of where to start was joined, refused or never met.
+
+use amdgpu_hal::codeobj::metadata::{
+    KernelMetadata, KernelNames, KernelVisitor, MetadataHeader, SPLIT_MIN_KERNELS,
+    SplitKernelVisitor, SymbolIndex, visit_notes, visit_notes_split,
+};
+use amdgpu_hal::{Result, StatusCode};
+use proptest::prelude::*;
+
+use crate::support::{Pack, elf_with_metadata};
+
+/// What the visitor kept of each kernel.
+type Seen = (String, String, usize, Option<[u32; 3]>);
+
+/// Keeps each kernel's symbol, export name, argument count and required
+/// workgroup size; refuses a repeated name or symbol (as every path that
+/// turns kernels into exports does); counts the parts it joined. A kernel
+/// whose name starts with `placed` stands for a report that names its own
+/// index: a part holding one is declined.
+#[derive(Debug, Default)]
+struct Recorder<'a> {
+    kernels: Vec<Seen>,
+    names: KernelNames<'a>,
+    placed: bool,
+    joins: usize,
+    declined: usize,
+}
+
+impl<'a> KernelVisitor<'a> for Recorder<'a> {
+    fn kernel(&mut self, kernel: KernelMetadata<'a>) -> Result<()> {
+        self.names.insert(&kernel)?;
+        self.placed |= kernel.reflection_name.starts_with("placed");
+        self.kernels.push((
+            kernel.symbol.to_owned(),
+            kernel.reflection_name.to_owned(),
+            kernel.args.len(),
+            kernel.reqd_workgroup_size,
+        ));
+        Ok(())
+    }
+}
+
+impl<'a> SplitKernelVisitor<'a> for Recorder<'a> {
+    fn fork(&self, _kernels: usize) -> Self {
+        Recorder {
+            names: self.names.fork(0),
+            ..Recorder::default()
+        }
+    }
+
+    fn join(&mut self, mut tail: Self, first: usize) -> Result<bool> {
+        assert_eq!(first, self.kernels.len(), "joined after the head's kernels");
+        if tail.placed {
+            self.declined += 1;
+            return Ok(false);
+        }
+        self.names.join(tail.names)?;
+        self.kernels.append(&mut tail.kernels);
+        self.joins += 1;
+        Ok(true)
+    }
+}
+
+/// One generated kernel.
+#[derive(Clone, Debug)]
+struct Kernel {
+    name: String,
+    symbol: String,
+    args: u32,
+    reqd: Option<[u32; 3]>,
+    /// Bytes carried in an unknown key's string (a kernel map hidden in a
+    /// string: a false start for the second thread).
+    payload: Option<Vec<u8>>,
+    /// Missing `.symbol`: a decoding error.
+    broken: bool,
+}
+
+fn kernel(i: usize) -> Kernel {
+    Kernel {
+        name: format!("k{i}"),
+        symbol: format!("k{i}.kd"),
+        args: (i % 4) as u32,
+        reqd: i.is_multiple_of(3).then_some([64, 1, 1]),
+        payload: None,
+        broken: false,
+    }
+}
+
+fn encode_kernel(p: &mut Pack, k: &Kernel) {
+    let pairs =
+        8 + u32::from(k.reqd.is_some()) + u32::from(k.payload.is_some()) - u32::from(k.broken);
+    p.map(pairs).field_str(".name", &k.name);
+    if !k.broken {
+        p.field_str(".symbol", &k.symbol);
+    }
+    p.field_uint(".kernarg_segment_size", 8 * u64::from(k.args))
+        .field_uint(".kernarg_segment_align", 8)
+        .field_uint(".group_segment_fixed_size", 0)
+        .field_uint(".private_segment_fixed_size", 0)
+        .field_uint(".sgpr_count", 12);
+    if let Some([x, y, z]) = k.reqd {
+        p.str(".reqd_workgroup_size")
+            .array(3)
+            .uint(x.into())
+            .uint(y.into())
+            .uint(z.into());
+    }
+    if let Some(payload) = &k.payload {
+        p.str(".x_payload");
+        rmp::encode::write_bin(&mut p.0, payload).unwrap();
+    }
+    p.str(".args").array(k.args);
+    for a in 0..k.args {
+        p.map(5)
+            .field_str(".name", &format!("a{a}"))
+            .field_uint(".offset", 8 * u64::from(a))
+            .field_uint(".size", 8)
+            .field_str(".value_kind", "global_buffer")
+            .field_str(".address_space", "global");
+    }
+}
+
+/// The root map: the kernels, then the target and version (LLVM's order).
+fn blob(kernels: &[Kernel]) -> Vec<u8> {
+    let mut p = Pack::default();
+    p.map(3).str("amdhsa.kernels").array(kernels.len() as u32);
+    for k in kernels {
+        encode_kernel(&mut p, k);
+    }
+    p.field_str("amdhsa.target", "amdgcn-amd-amdhsa--gfx942");
+    p.str("amdhsa.version").array(2).uint(1).uint(2);
+    p.0
+}
+
+/// A kernel map on its own, to hide in a payload.
+fn hidden_kernel() -> Vec<u8> {
+    let mut p = Pack::default();
+    encode_kernel(&mut p, &kernel(999_999));
+    p.0
+}
+
+type Outcome = std::result::Result<Vec<Seen>, (StatusCode, String)>;
+
+/// One thread's answer and the two threads' answer, with the split
+/// visitor's join and decline counts.
+fn both(metadata: &[u8]) -> (Outcome, Outcome, usize, usize) {
+    let outcome = |result: Result<MetadataHeader<'_>>, recorder: Recorder<'_>| {
+        result
+            .map(|header| {
+                assert_eq!(header.kernel_count, recorder.kernels.len());
+                recorder.kernels
+            })
+            .map_err(|status| (status.code(), status.to_string()))
+    };
+    let mut serial = Recorder::default();
+    let one = visit_notes(&[metadata], &mut serial);
+    let one = outcome(one, serial);
+    let mut split = Recorder::default();
+    let two = visit_notes_split(&[metadata], &mut split, &());
+    let (joins, declined) = (split.joins, split.declined);
+    (one, outcome(two, split), joins, declined)
+}
+
+const N: usize = SPLIT_MIN_KERNELS * 2;
+
+#[test]
+fn a_valid_array_is_joined_and_matches_one_thread() {
+    let kernels: Vec<Kernel> = (0..N).map(kernel).collect();
+    let (one, two, joins, declined) = both(&blob(&kernels));
+    let one = one.expect("valid");
+    assert_eq!(one.len(), N);
+    assert_eq!(one.first().map(|k| k.0.as_str()), Some("k0.kd"));
+    assert_eq!(
+        one.last().map(|k| k.1.as_str()),
+        Some(format!("k{}", N - 1).as_str())
+    );
+    assert_eq!(Ok(one), two);
+    assert_eq!(
+        (joins, declined),
+        (1, 0),
+        "the second thread's part was used"
+    );
+}
+
+#[test]
+fn an_array_under_the_threshold_is_decoded_by_one_thread() {
+    let kernels: Vec<Kernel> = (0..SPLIT_MIN_KERNELS - 1).map(kernel).collect();
+    let (one, two, joins, declined) = both(&blob(&kernels));
+    assert!(one.is_ok());
+    assert_eq!(one, two);
+    assert_eq!((joins, declined), (0, 0));
+}
+
+#[test]
+fn a_name_repeated_across_the_halves_fails_as_one_thread_fails() {
+    let mut kernels: Vec<Kernel> = (0..N).map(kernel).collect();
+    kernels[N - 3].name = "k5".into();
+    kernels[N - 2].symbol = "k7.kd".into();
+    let (one, two, ..) = both(&blob(&kernels));
+    let (code, message) = one.clone().expect_err("a repeated name");
+    assert_eq!(code, StatusCode::InvalidArgument);
+    assert!(
+        message.contains(&format!(
+            "kernels 5 and {} share the export name `k5`",
+            N - 3
+        )),
+        "{message}"
+    );
+    assert_eq!(one, two);
+}
+
+#[test]
+fn the_first_repeat_wins_whichever_table_holds_it() {
+    // Kernel N-4 repeats a symbol, kernel N-2 a name: N-4 comes first.
+    let mut kernels: Vec<Kernel> = (0..N).map(kernel).collect();
+    kernels[N - 4].symbol = "k1.kd".into();
+    kernels[N - 2].name = "k0".into();
+    let (one, two, ..) = both(&blob(&kernels));
+    let (_, message) = one.clone().expect_err("a repeated symbol");
+    assert!(
+        message.contains(&format!("kernels 1 and {} share the symbol `k1.kd`", N - 4)),
+        "{message}"
+    );
+    assert_eq!(one, two);
+}
+
+#[test]
+fn an_error_in_the_second_half_is_one_threads_error() {
+    let mut kernels: Vec<Kernel> = (0..N).map(kernel).collect();
+    kernels[N - 10].broken = true;
+    let (one, two, joins, _) = both(&blob(&kernels));
+    let (code, message) = one.clone().expect_err("a kernel without a symbol");
+    assert_eq!(code, StatusCode::InvalidArgument);
+    assert!(message.contains("missing required fields"), "{message}");
+    assert!(message.contains(&format!("kernel {}", N - 10)), "{message}");
+    assert_eq!(one, two);
+    assert_eq!(joins, 0);
+}
+
+#[test]
+fn a_part_that_names_its_indices_is_declined_and_decoded_again() {
+    let mut kernels: Vec<Kernel> = (0..N).map(kernel).collect();
+    kernels[N - 1].name = "placed".into();
+    let (one, two, joins, declined) = both(&blob(&kernels));
+    assert!(one.is_ok());
+    assert_eq!(one, two);
+    assert_eq!((joins, declined), (0, 1));
+}
+
+#[test]
+fn a_kernel_map_hidden_in_a_string_is_a_false_start_and_changes_nothing() {
+    // The middle kernel carries as many bytes of kernel maps as all the
+    // rest: the middle of the note falls among them, so the second thread
+    // starts inside a byte string, where the first never meets it.
+    let mut kernels: Vec<Kernel> = (0..N).map(kernel).collect();
+    let rest = blob(&kernels).len();
+    let hidden = hidden_kernel();
+    kernels[N / 2].payload = Some(hidden.repeat(rest / hidden.len() + 1));
+    let (one, two, joins, declined) = both(&blob(&kernels));
+    let one = one.expect("valid");
+    assert_eq!(one.len(), N, "the hidden maps are no kernels");
+    assert_eq!(Ok(one), two);
+    assert_eq!(
+        (joins, declined),
+        (0, 0),
+        "the false start was never joined"
+    );
+}
+
+#[test]
+fn trailing_bytes_after_the_root_fail_as_one_thread_fails() {
+    let kernels: Vec<Kernel> = (0..N).map(kernel).collect();
+    let mut metadata = blob(&kernels);
+    metadata.push(0xc0);
+    let (one, two, ..) = both(&metadata);
+    assert!(one.clone().unwrap_err().1.contains("trailing"), "{one:?}");
+    assert_eq!(one, two);
+}
+
+#[test]
+fn symbol_indices_join_as_if_inserted_in_turn() {
+    let mut head = SymbolIndex::default();
+    head.insert("a", 0);
+    head.insert("b", 1);
+    let mut tail = head.fork(4);
+    tail.insert("b", 0); // kernel 2: repeats the head's
+    tail.insert("c", 1); // kernel 3
+    tail.insert("c", 2); // kernel 4: repeats the tail's
+    tail.insert("d", 3); // kernel 5
+    head.join(tail, 2);
+    assert_eq!(head.get("a").unwrap(), 0);
+    assert_eq!(head.get("d").unwrap(), 5);
+    for repeated in ["b", "c"] {
+        let error = head.get(repeated).unwrap_err();
+        assert_eq!(error.code(), StatusCode::FailedPrecondition, "{error}");
+        assert!(
+            error.to_string().contains("duplicate kernel symbol"),
+            "{error}"
+        );
+    }
+    assert_eq!(
+        head.get("e").unwrap_err().code(),
+        StatusCode::NotFound,
+        "a name neither part has"
+    );
+}
+
+/// The through-the-binary check: a raw HSACO of many kernels, one of which
+/// repeats an earlier name from the second half.
+#[test]
+fn inspect_of_a_large_object_reports_the_repeat_by_its_indices() {
+    let mut kernels: Vec<Kernel> = (0..N).map(kernel).collect();
+    kernels[N - 5].name = "k2".into();
+    let elf = elf_with_metadata(&blob(&kernels));
+    let error = amdgpu_hal::wrapped::inspect(&elf, &amdgpu_hal::wrapped::DeviceLimits::AMDGPU)
+        .expect_err("a repeated name");
+    assert!(
+        error.to_string().contains(&format!(
+            "kernels 2 and {} share the export name `k2`",
+            N - 5
+        )),
+        "{error}"
+    );
+    kernels[N - 5].name = format!("k{}", N - 5);
+    let elf = elf_with_metadata(&blob(&kernels));
+    let report = amdgpu_hal::wrapped::inspect(&elf, &amdgpu_hal::wrapped::DeviceLimits::AMDGPU)
+        .expect("valid");
+    let names: Vec<&str> = report.exports.iter().map(|e| e.name).collect();
+    let expected: Vec<String> = (0..N).map(|i| format!("k{i}")).collect();
+    assert_eq!(names, expected);
+}
+
+#[derive(Clone, Debug)]
+enum Flaw {
+    None,
+    RepeatName { of: usize, at: usize },
+    RepeatSymbol { of: usize, at: usize },
+    Broken(usize),
+    Placed(usize),
+    Hidden { from: usize },
+    Trailing,
+}
+
+fn flaw(count: usize) -> impl Strategy<Value = Flaw> {
+    let index = 0..count;
+    prop_oneof![
+        Just(Flaw::None),
+        (index.clone(), index.clone()).prop_map(|(a, b)| Flaw::RepeatName {
+            of: a.min(b),
+            at: a.max(b)
+        }),
+        (index.clone(), index.clone()).prop_map(|(a, b)| Flaw::RepeatSymbol {
+            of: a.min(b),
+            at: a.max(b)
+        }),
+        index.clone().prop_map(Flaw::Broken),
+        index.clone().prop_map(Flaw::Placed),
+        index.prop_map(|from| Flaw::Hidden { from }),
+        Just(Flaw::Trailing),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Whatever the flaws and wherever they fall, two threads answer as one.
+    #[test]
+    fn two_threads_answer_as_one(
+        (count, flaws) in (SPLIT_MIN_KERNELS..SPLIT_MIN_KERNELS * 3)
+            .prop_flat_map(|count| (Just(count), prop::collection::vec(flaw(count), 0..3)))
+    ) {
+        let mut kernels: Vec<Kernel> = (0..count).map(kernel).collect();
+        let mut trailing = false;
+        for flaw in &flaws {
+            match *flaw {
+                Flaw::None => {}
+                Flaw::RepeatName { of, at } if of != at => kernels[at].name = format!("k{of}"),
+                Flaw::RepeatSymbol { of, at } if of != at => {
+                    kernels[at].symbol = format!("k{of}.kd")
+                }
+                Flaw::RepeatName { .. } | Flaw::RepeatSymbol { .. } => {}
+                Flaw::Broken(at) => kernels[at].broken = true,
+                Flaw::Placed(at) => kernels[at].name = format!("placed{at}"),
+                Flaw::Hidden { from } => {
+                    for k in &mut kernels[from..] {
+                        k.payload = Some(hidden_kernel());
+                    }
+                }
+                Flaw::Trailing => trailing = true,
+            }
+        }
+        let mut metadata = blob(&kernels);
+        if trailing {
+            metadata.push(0xc0);
+        }
+        let (one, two, ..) = both(&metadata);
+        prop_assert_eq!(one, two);
+    }
+}
