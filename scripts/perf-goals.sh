@@ -2,19 +2,19 @@
 # Issue 23's goals, each printed as a measured ratio against its bound, from
 # one run on this machine: the release CLI on the generated 1k/10k-kernel
 # gfx942 objects (fixtures/large/generate.sh) and a 32-GPU description made
-# from the MI300X preset. Wall times are hyperfine medians of commands run
-# in one interleaved hyperfine call; instruction counts (valgrind's
+# from the MI300X preset. Each wall ratio comes from one interleaved run of
+# its two commands (scripts/interleaved.py: the median of the per-round
+# ratios, output read through a pipe); instruction counts (valgrind's
 # callgrind) are exact and do not depend on the machine's load; peaks are
 # /usr/bin/time -v of one run. The H200 goal (`--backend cuda` against
 # `nvidia-smi topo -m`) needs that machine and is not measured here.
 #
-#   scripts/perf-goals.sh          # RUNS=10 hyperfine runs per command
+#   scripts/perf-goals.sh          # RUNS=10 rounds per pair
 #
-# Needs clang-19/lld-19 (fixtures), llvm-readelf-19, hyperfine (Debian
-# package hyperfine) and valgrind.
+# Needs clang-19/lld-19 (fixtures), llvm-readelf-19, python3 and valgrind.
 source "$(dirname "$0")/perf-common.sh" 1000 10000
 runs=${RUNS:-10}
-for tool in llvm-readelf-19 hyperfine valgrind callgrind_annotate; do
+for tool in llvm-readelf-19 python3 valgrind callgrind_annotate; do
   command -v $tool >/dev/null || { echo "perf-goals.sh: $tool not found" >&2; exit 1; }
 done
 hsaco1=$FIXTURES/kernels_1000.gfx942.hsaco
@@ -45,15 +45,18 @@ out += f'[[links]]\nfrom = [{ids}]\nto = [{ids}]\ntype = "xgmi"\nhops = 1\nnuma_
 open(sys.argv[2], 'w').write(out)
 PY
 
-json=$PERF_OUT/goals.json
-hyperfine -N --output=pipe --warmup 1 --runs "$runs" --export-json "$json" \
-  "llvm-readelf-19 --notes $hsaco" \
-  "$CLI inspect --json $hsaco" \
-  "dd if=$hsaco of=/dev/null bs=16M" \
-  "$CLI load --json $amd1_1" \
-  "$CLI load --json $amd1" >/dev/null
-t_readelf=$(median_s "$json" 0); t_inspect=$(median_s "$json" 1); t_dd=$(median_s "$json" 2)
-t_load1=$(median_s "$json" 3); t_load10=$(median_s "$json" 4)
+# Each wall ratio from its own interleaved run (scripts/interleaved.py):
+# the two commands alternate round by round, and the ratio is the median of
+# the per-round ratios, so a machine that slows down while we measure slows
+# both alike.
+pair() { # pair NAME RATIO-KEY -- CMD... -- CMD...: one interleaved ratio
+  local out=$PERF_OUT/goals-$1.json
+  python3 "$ROOT/scripts/interleaved.py" --runs "$runs" --warmup 1 "${@:3}" >"$out"
+  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["ratios"][sys.argv[2]])' "$out" "$2"
+}
+r_readelf=$(pair readelf 0/1 -- llvm-readelf-19 --notes "$hsaco" -- "$CLI" inspect --json "$hsaco")
+r_dd=$(pair dd 0/1 -- "$CLI" inspect --json "$hsaco" -- dd if="$hsaco" of=/dev/null bs=16M)
+r_load=$(pair load 0/1 -- "$CLI" load --json "$amd1" -- "$CLI" load --json "$amd1_1")
 
 share() { # share FUNCTION-REGEX CMD...: inclusive instruction share of FUNCTION
   local out; out=$(mktemp)
@@ -67,7 +70,7 @@ share() { # share FUNCTION-REGEX CMD...: inclusive instruction share of FUNCTION
 hook_topology=$(share 'FaultSet<C>::on_call' "$CLI" topology --json --machine "$m32")
 hook_load=$(share 'FaultSet<C>::on_call' "$CLI" load --json "$amd1_1")
 
-python3 - "$t_readelf" "$t_inspect" "$t_dd" "$t_load1" "$t_load10" \
+python3 - "$r_readelf" "$r_dd" "$r_load" \
   "$(stat -c %s "$hsaco")" "$(stat -c %s "$amd1")" \
   "$(peak_rss_kb "$CLI" inspect --json "$hsaco")" "$(peak_rss_kb "$CLI" inspect --json "$amd1")" \
   "$(peak_rss_kb "$CLI" load --json "$amd1")" \
@@ -75,17 +78,17 @@ python3 - "$t_readelf" "$t_inspect" "$t_dd" "$t_load1" "$t_load10" \
   "$(instructions "$CLI" load --json "$amd1_1")" "$(instructions "$CLI" load --json "$amd1")" \
   "${hook_topology:-0}" "${hook_load:-0}" "$(load_summary)" <<'PY'
 import sys
-(t_re, t_in, t_dd, t_l1, t_l10, s_h, s_a, p_ih, p_ia, p_l, i_re, i_in, i_l1, i_l10,
+(r_re, r_dd, r_load, s_h, s_a, p_ih, p_ia, p_l, i_re, i_in, i_l1, i_l10,
  hook_t, hook_l, load) = sys.argv[1:]
 f = float
 rows = [
-    ("inspect --json 10k vs llvm-readelf-19 --notes (wall)", f(t_re) / f(t_in), ">= 25", f(t_re) / f(t_in) >= 25),
+    ("inspect --json 10k vs llvm-readelf-19 --notes (wall)", f(r_re), ">= 25", f(r_re) >= 25),
     ("inspect --json 10k vs llvm-readelf-19 --notes (instructions)", f(i_re) / f(i_in), ">= 25", f(i_re) / f(i_in) >= 25),
-    ("inspect --json 10k / one dd read (wall)", f(t_in) / f(t_dd), "<= 2", f(t_in) / f(t_dd) <= 2),
+    ("inspect --json 10k / one dd read (wall)", f(r_dd), "<= 2", f(r_dd) <= 2),
     ("inspect peak / file, raw HSACO", f(p_ih) * 1024 / f(s_h), "<= 1.0", f(p_ih) * 1024 / f(s_h) <= 1.0),
     ("inspect peak / file, AMD1", f(p_ia) * 1024 / f(s_a), "<= 1.0", f(p_ia) * 1024 / f(s_a) <= 1.0),
     ("load 10k, 8 devices: peak / file", f(p_l) * 1024 / f(s_a), "<= 3", f(p_l) * 1024 / f(s_a) <= 3),
-    ("load t(10k) / t(1k) (wall)", f(t_l10) / f(t_l1), "<= 11", f(t_l10) / f(t_l1) <= 11),
+    ("load t(10k) / t(1k) (wall)", f(r_load), "<= 11", f(r_load) <= 11),
     ("load t(10k) / t(1k) (instructions)", f(i_l10) / f(i_l1), "<= 11", f(i_l10) / f(i_l1) <= 11),
     ("fault hook share, topology 32 GPUs (%)", f(hook_t), "< 2", f(hook_t) < 2),
     ("fault hook share, load 1k (%)", f(hook_l), "< 2", f(hook_l) < 2),
