@@ -318,7 +318,7 @@ impl Progress for () {
 /// How far a pass moves between two releases of [`ReleaseBehind`]: the
 /// most of a mapped file it keeps resident behind itself, and what one
 /// `madvise` call is paid for.
-pub const RELEASE_STEP_BYTES: usize = 512 * 1024;
+pub const RELEASE_STEP_BYTES: usize = 256 * 1024;
 
 /// [`Progress`] for forward passes over [`FileBytes`]: the mapped pages
 /// behind a pass leave the process's memory, [`RELEASE_STEP_BYTES`] at a
@@ -455,9 +455,12 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("amdgpu-hal-release-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("object");
-        // Under 2 MiB, so that no page-table entry maps a huge folio of it
-        // (one would leave whole): every page is counted on its own.
-        let size = 3 * RELEASE_STEP_BYTES + 100;
+        // Large enough to be mapped, a few steps and a bit; under 2 MiB,
+        // so that no page-table entry maps a huge folio of it (one would
+        // leave whole): every page is counted on its own.
+        let steps = (MAP_THRESHOLD_BYTES as usize).div_ceil(RELEASE_STEP_BYTES) + 1;
+        let size = steps * RELEASE_STEP_BYTES + 100;
+        assert!(size < 2 << 20);
         let bytes: Vec<u8> = (0..size).map(|i| (i % 253) as u8).collect();
         std::fs::write(&path, &bytes).unwrap();
         let data = map_or_read_file(&path, InputKind::Executable).unwrap();
@@ -483,7 +486,7 @@ mod tests {
         assert_eq!(resident_kib(base), all - step);
         // The end of the bytes is in: the whole blocks before it go.
         progress.past(base + size);
-        assert_eq!(resident_kib(base), all - 3 * step);
+        assert_eq!(resident_kib(base), all - steps as u64 * step);
         progress.finished();
         assert_eq!(resident_kib(base), 0);
         // Read again, the same bytes come back; the next pass starts over,

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 
 use crate::input::Progress;
 pub use crate::json_writer::CHUNK_BYTES;
-use crate::json_writer::JsonChunks;
+use crate::json_writer::{JsonChunks, write_on_two_threads};
 
 use super::infer::Container;
 use super::inspect::{ExportReport, InspectReport, ParameterReport};
@@ -33,12 +33,26 @@ pub fn write_report(report: &InspectReport<'_>, out: &mut dyn Write) -> io::Resu
     write_with_progress(report, out, &())
 }
 
+/// Fewest exports for the document to be formatted on a second thread
+/// while this one writes it (`json_writer::write_on_two_threads`).
+pub const THREADED_MIN_EXPORTS: usize = 512;
+
 fn write_with_progress(
     report: &InspectReport<'_>,
     out: &mut dyn Write,
     progress: &dyn Progress,
 ) -> io::Result<()> {
-    let mut json = JsonChunks::new(out);
+    if report.exports.len() >= THREADED_MIN_EXPORTS {
+        write_on_two_threads(out, progress, &|json| write_document(json, report))
+    } else {
+        write_document(&mut JsonChunks::with_progress(out, progress), report)
+    }
+}
+
+/// The whole document, marking after each export how far into the
+/// inspected file's bytes it is (the export's symbol: exports come in
+/// metadata order).
+fn write_document(json: &mut JsonChunks<'_>, report: &InspectReport<'_>) -> io::Result<()> {
     json.raw(b"{\n  \"container\": ");
     json.string(match report.container {
         Container::Amd1 => "amd1",
@@ -59,8 +73,8 @@ fn write_with_progress(
         for (i, export) in report.exports.iter().enumerate() {
             json.raw(if i == 0 { b"\n" } else { b",\n" });
             json.export(export);
+            json.mark(export.symbol.as_ptr() as usize);
             json.flush_if_full()?;
-            progress.past(export.symbol.as_ptr() as usize);
         }
         json.raw(b"\n  ]");
     }

@@ -196,21 +196,20 @@ fn main() -> std::process::ExitCode {
     // name) reaches the terminal raw.
     let result = if cli.command.writes_whole_documents() {
         // The document is complete before its first byte is written, so it
-        // goes straight to stdout: no second copy of a large output. A second
-        // thread does the writing (`output_thread`), so formatting the rest
-        // overlaps the copy into the pipe.
-        let pipe = OutputThread::new(PipeWriter::new(stdout));
+        // goes straight to stdout: no second copy of a large output.
         if cli.global.json {
             // Their JSON escapes every control itself (`json_writer`): the
             // scan would find nothing (debug builds check that it does not).
+            // A large document is formatted on a second thread and written
+            // here (`json_writer`); chunks as large as the buffer pass
+            // through it uncopied.
+            let pipe = PipeWriter::new(std::io::BufWriter::with_capacity(1 << 16, stdout.lock()));
             let mut out = TerminalSafe::new(pipe);
-            run(&cli, &mut out).and_then(|()| {
-                out.flush()
-                    .and_then(|()| out.into_inner().finish())
-                    .map(drop)
-                    .map_err(write_error)
-            })
+            run(&cli, &mut out).and_then(|()| out.flush().map_err(write_error))
         } else {
+            // A second thread does the writing (`output_thread`), so that
+            // rendering the rest overlaps the copy into the pipe.
+            let pipe = OutputThread::new(PipeWriter::new(stdout));
             let mut out = TerminalWriter::new(pipe);
             run(&cli, &mut out).and_then(|()| {
                 out.flush()

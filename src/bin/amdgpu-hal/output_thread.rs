@@ -1,9 +1,10 @@
-//! Output written by a second thread: a large document (`inspect --json`
-//! of thousands of kernels is megabytes) costs its writer as much time in
+//! Text output written by a second thread: a large document (`inspect` of
+//! thousands of kernels is megabytes) costs its writer as much time in
 //! `write(2)` — copying into a pipe, waiting for the reader — as in
-//! formatting. Handing full chunks to a thread that does the writing lets
+//! rendering. Handing full chunks to a thread that does the writing lets
 //! the two overlap on two cores. A document smaller than one chunk never
-//! starts the thread.
+//! starts the thread. (JSON is formatted on the second thread instead,
+//! `json_writer::write_on_two_threads`: its chunks change hands uncopied.)
 
 use std::io::{self, Write};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
