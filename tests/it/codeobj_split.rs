@@ -281,6 +281,37 @@ fn trailing_bytes_after_the_root_fail_as_one_thread_fails() {
 }
 
 #[test]
+fn a_kernel_map_as_the_next_root_key_fails_as_one_thread_fails() {
+    // After the array, where a key belongs, a map that decodes as a kernel
+    // with kernel 3's name and the last kernel's symbol: the second
+    // thread's visitor records the name (new to its part), then refuses
+    // the symbol (its own last kernel's). Joined, that stray name would
+    // repeat kernel 3's; the answer must be one thread's instead, a key
+    // that is not a string.
+    let kernels: Vec<Kernel> = (0..N).map(kernel).collect();
+    let mut p = Pack::default();
+    p.map(2).str("amdhsa.kernels").array(N as u32);
+    for k in &kernels {
+        encode_kernel(&mut p, k);
+    }
+    let bogus = Kernel {
+        name: "k3".into(),
+        symbol: format!("k{}.kd", N - 1),
+        ..kernel(9)
+    };
+    encode_kernel(&mut p, &bogus);
+    p.uint(0);
+    let (one, two, joins, _) = both(&p.0);
+    let (_, message) = one.clone().expect_err("a map where a key belongs");
+    assert!(!message.contains("share"), "{message}");
+    assert_eq!(one, two);
+    assert_eq!(
+        joins, 0,
+        "a part whose visitor refused a kernel is not joined"
+    );
+}
+
+#[test]
 fn symbol_indices_join_as_if_inserted_in_turn() {
     let mut head = SymbolIndex::default();
     head.insert("a", 0);

@@ -181,7 +181,8 @@ fn decode_head<'a, V: KernelVisitor<'a>>(
 /// The tail: finds a kernel map at or after the reader's position,
 /// publishes its offset in `guess`, and decodes kernels from there until
 /// one fails to decode (the array's end, or an error the head will meet
-/// itself), the input ends, or the head says `stop`.
+/// itself) or the input ends. `None` when the head says `stop` or the
+/// visitor refuses a kernel.
 fn decode_tail<'a, V: KernelVisitor<'a>>(
     mut reader: Reader<'a>,
     mut visitor: V,
@@ -211,9 +212,15 @@ fn decode_tail<'a, V: KernelVisitor<'a>>(
             return None;
         }
         let mut next = reader.clone();
-        let decoded = read_kernel(&mut next).and_then(|kernel| visitor.kernel(kernel));
-        if decoded.is_err() {
+        let Ok(kernel) = read_kernel(&mut next) else {
+            // The array's end (what follows it is a key, not a map), or an
+            // error the head will meet itself.
             break;
+        };
+        if visitor.kernel(kernel).is_err() {
+            // The visitor may hold part of the failed kernel (a name but
+            // not its symbol): nothing of this part can be used.
+            return None;
         }
         reader = next;
         kernels += 1;
