@@ -5,7 +5,7 @@
 
 use amdgpu_hal::codeobj::metadata::{
     KernelMetadata, KernelNames, KernelVisitor, MetadataHeader, SPLIT_MIN_KERNELS,
-    SplitKernelVisitor, SymbolIndex, visit_notes, visit_notes_split,
+    SPLIT_SEARCH_BYTES, SplitKernelVisitor, SymbolIndex, visit_notes, visit_notes_split,
 };
 use amdgpu_hal::{Result, StatusCode};
 use proptest::prelude::*;
@@ -183,6 +183,40 @@ fn a_valid_array_is_joined_and_matches_one_thread() {
         (1, 0),
         "the second thread's part was used"
     );
+}
+
+#[test]
+fn an_array_of_exactly_the_threshold_is_split() {
+    let kernels: Vec<Kernel> = (0..SPLIT_MIN_KERNELS).map(kernel).collect();
+    let (one, two, joins, _) = both(&blob(&kernels));
+    assert!(one.is_ok());
+    assert_eq!(one, two);
+    assert_eq!(joins, 1);
+}
+
+#[test]
+fn the_search_passes_over_a_long_string_to_the_next_kernel() {
+    // The middle falls inside 8 KiB of zeros (no map in them): the second
+    // thread searches past them, within SPLIT_SEARCH_BYTES, to the kernel
+    // after, and is joined.
+    let mut kernels: Vec<Kernel> = (0..N).map(kernel).collect();
+    kernels[N / 2].payload = Some(vec![0; 8 << 10]);
+    let metadata = blob(&kernels);
+    let payload = metadata
+        .windows(8 << 10)
+        .position(|w| w.iter().all(|&b| b == 0))
+        .unwrap();
+    let payload_end = payload + (8 << 10);
+    let middle = metadata.len() / 2;
+    assert!(
+        (payload..payload_end).contains(&middle),
+        "the middle is inside"
+    );
+    assert!(payload_end - middle < SPLIT_SEARCH_BYTES);
+    let (one, two, joins, _) = both(&metadata);
+    assert!(one.is_ok());
+    assert_eq!(one, two);
+    assert_eq!(joins, 1);
 }
 
 #[test]
