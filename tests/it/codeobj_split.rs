@@ -220,6 +220,18 @@ fn the_search_passes_over_a_long_string_to_the_next_kernel() {
 }
 
 #[test]
+fn no_kernel_within_the_search_leaves_one_thread_to_do_it_all() {
+    // The middle falls inside more zeros than the search covers: the
+    // second thread finds no kernel, says so, and the first goes on.
+    let mut kernels: Vec<Kernel> = (0..N).map(kernel).collect();
+    kernels[N / 2].payload = Some(vec![0; 4 * SPLIT_SEARCH_BYTES]);
+    let (one, two, joins, declined) = both(&blob(&kernels));
+    assert_eq!(one.as_ref().map(Vec::len), Ok(N));
+    assert_eq!(one, two);
+    assert_eq!((joins, declined), (0, 0));
+}
+
+#[test]
 fn an_array_under_the_threshold_is_decoded_by_one_thread() {
     let kernels: Vec<Kernel> = (0..SPLIT_MIN_KERNELS - 1).map(kernel).collect();
     let (one, two, joins, declined) = both(&blob(&kernels));
