@@ -76,6 +76,9 @@ struct Kernel {
     payload: Option<Vec<u8>>,
     /// Missing `.symbol`: a decoding error.
     broken: bool,
+    /// Unknown keys added (from 8 pairs up the map is a map16, as LLVM's
+    /// kernels of about 20 keys are).
+    extra: u32,
 }
 
 fn kernel(i: usize) -> Kernel {
@@ -86,13 +89,17 @@ fn kernel(i: usize) -> Kernel {
         reqd: i.is_multiple_of(3).then_some([64, 1, 1]),
         payload: None,
         broken: false,
+        extra: 0,
     }
 }
 
 fn encode_kernel(p: &mut Pack, k: &Kernel) {
-    let pairs =
-        8 + u32::from(k.reqd.is_some()) + u32::from(k.payload.is_some()) - u32::from(k.broken);
+    let pairs = 8 + u32::from(k.reqd.is_some()) + u32::from(k.payload.is_some()) + k.extra
+        - u32::from(k.broken);
     p.map(pairs).field_str(".name", &k.name);
+    for x in 0..k.extra {
+        p.field_uint(&format!(".x_extra{x}"), x.into());
+    }
     if !k.broken {
         p.field_str(".symbol", &k.symbol);
     }
@@ -215,6 +222,29 @@ fn the_search_passes_over_a_long_string_to_the_next_kernel() {
     assert!(payload_end - middle < SPLIT_SEARCH_BYTES);
     let (one, two, joins, _) = both(&metadata);
     assert!(one.is_ok());
+    assert_eq!(one, two);
+    assert_eq!(joins, 1);
+}
+
+#[test]
+fn the_search_skips_argument_maps_to_the_next_kernel_map() {
+    // LLVM's shape: kernel maps of about 20 keys (map16 headers); around
+    // the middle, kernels of 40 arguments each, so that the search starts
+    // among argument maps, which look like kernel maps until decoded, and
+    // tries several before it meets the next kernel.
+    let mut kernels: Vec<Kernel> = (0..N)
+        .map(|i| Kernel {
+            extra: 12,
+            ..kernel(i)
+        })
+        .collect();
+    for k in &mut kernels[N / 2 - 8..N / 2 + 8] {
+        k.args = 40;
+    }
+    let metadata = blob(&kernels);
+    assert!(metadata.contains(&0xde), "map16 kernel maps");
+    let (one, two, joins, _) = both(&metadata);
+    assert_eq!(one.as_ref().map(Vec::len), Ok(N));
     assert_eq!(one, two);
     assert_eq!(joins, 1);
 }
