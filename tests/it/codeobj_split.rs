@@ -387,6 +387,62 @@ fn a_kernel_map_as_the_next_root_key_fails_as_one_thread_fails() {
     );
 }
 
+/// A kernel with only its names set.
+fn named(name: &'static str, symbol: &'static str) -> KernelMetadata<'static> {
+    KernelMetadata {
+        name: Some(name),
+        symbol,
+        reflection_name: name,
+        language: None,
+        kernarg_segment_size: 0,
+        kernarg_segment_align: 8,
+        group_segment_fixed_size: 0,
+        private_segment_fixed_size: 0,
+        wavefront_size: None,
+        sgpr_count: None,
+        vgpr_count: None,
+        agpr_count: None,
+        sgpr_spill_count: None,
+        vgpr_spill_count: None,
+        max_flat_workgroup_size: None,
+        reqd_workgroup_size: None,
+        workgroup_size_hint: None,
+        uses_dynamic_stack: None,
+        args: Vec::new(),
+    }
+}
+
+#[test]
+fn kernel_names_count_on_after_a_join() {
+    // Kernels 0-2 here, 3-5 in the joined part (counted 0-2 there), then
+    // kernel 6 repeats kernel 1's name: named by the indices one record
+    // would give (a later note's kernels go on from the joined count).
+    let mut head = KernelNames::default();
+    for (name, symbol) in [("a", "a.kd"), ("b", "b.kd"), ("c", "c.kd")] {
+        head.insert(&named(name, symbol)).unwrap();
+    }
+    let mut tail = head.fork(3);
+    for (name, symbol) in [("d", "d.kd"), ("e", "e.kd"), ("f", "f.kd")] {
+        tail.insert(&named(name, symbol)).unwrap();
+    }
+    head.join(tail).unwrap();
+    let error = head.insert(&named("b", "g.kd")).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("kernels 1 and 6 share the export name `b`"),
+        "{error}"
+    );
+    // The joined part's own names are there too, under their new indices.
+    let error = head.insert(&named("h", "e.kd")).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("kernels 4 and 7 share the symbol `e.kd`"),
+        "{error}"
+    );
+}
+
 #[test]
 fn symbol_indices_join_as_if_inserted_in_turn() {
     let mut head = SymbolIndex::default();
