@@ -27,12 +27,13 @@ declare -A MODULES=(
     [hip_path]="src/hip/path.rs src/hip/uuid.rs src/hip/text.rs | lib hip_path_props hip_driver_mock"
     [kernarg]="src/amdgpu/kernarg.rs | lib executable_fixtures executable_mock"
     [metadata]="src/codeobj/metadata/decode.rs src/codeobj/metadata/export.rs | codeobj_metadata codeobj_notes codeobj_fixtures memory_bounds"
-    [output]="src/escape.rs src/json_writer/mod.rs src/json_writer/threaded.rs | lib cli_conventions"
+    [output]="src/escape.rs src/json_writer/mod.rs | lib cli_conventions"
+    [json_thread]="src/json_writer/threaded.rs | lib"
     [name_table]="src/codeobj/metadata/name_table.rs src/codeobj/metadata/unique.rs | lib codeobj_metadata codeobj_split wrapped_inspect hostile_inputs"
     [split]="src/codeobj/metadata/split.rs | codeobj_split"
     [release]="src/input.rs filemap/src/lib.rs | lib memory_bounds"
 )
-ORDER=(edge capabilities queue_affinity target_id hip_path kernarg metadata output name_table split release)
+ORDER=(edge capabilities queue_affinity target_id hip_path kernarg metadata output json_thread name_table split release)
 
 usage() {
     echo "usage: $0 MODULE|all|--list [cargo-mutants args...]" >&2
