@@ -204,6 +204,40 @@ mod tests {
         }
     }
 
+    /// Records the address of every buffer it is given.
+    struct Buffers(Vec<usize>);
+
+    impl Write for Buffers {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.push(buf.as_ptr() as usize);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_chunks_are_the_same_few_buffers_handed_round() {
+        // Pieces small enough never to grow a chunk past its capacity: each
+        // buffer keeps its address, so the writer sees exactly the buffers
+        // there are.
+        let mut out = Buffers(Vec::new());
+        write_on_two_threads(&mut out, &(), &|json| {
+            for i in 0..CHUNK_BYTES * 12 / 1000 {
+                json.raw(&[(i % 251) as u8; 1000]);
+                json.flush_if_full()?;
+            }
+            json.flush()
+        })
+        .unwrap();
+        assert!(out.0.len() >= 12, "{} chunks", out.0.len());
+        let mut distinct = out.0.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), CHUNKS, "buffers made: {:x?}", out.0);
+    }
+
     #[test]
     fn the_formatting_runs_on_its_own_thread() {
         let name = std::sync::Mutex::new(None);
