@@ -198,11 +198,6 @@ impl<W: Write> TerminalSafe<W> {
     pub fn new(inner: W) -> Self {
         TerminalSafe { inner }
     }
-
-    /// The wrapped writer (nothing is held back: there is no escape state).
-    pub fn into_inner(self) -> W {
-        self.inner
-    }
 }
 
 impl<W: Write> Write for TerminalSafe<W> {
