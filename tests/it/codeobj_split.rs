@@ -43,8 +43,14 @@ impl<'a> KernelVisitor<'a> for Recorder<'a> {
     }
 }
 
+thread_local! {
+    /// The room the last `fork` on this thread was asked for.
+    static FORK_ROOM: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 impl<'a> SplitKernelVisitor<'a> for Recorder<'a> {
-    fn fork(&self, _kernels: usize) -> Self {
+    fn fork(&self, kernels: usize) -> Self {
+        FORK_ROOM.set(kernels);
         Recorder {
             names: self.names.fork(0),
             ..Recorder::default()
@@ -259,6 +265,29 @@ fn no_kernel_within_the_search_leaves_one_thread_to_do_it_all() {
     assert_eq!(one.as_ref().map(Vec::len), Ok(N));
     assert_eq!(one, two);
     assert_eq!((joins, declined), (0, 0));
+}
+
+#[test]
+fn the_room_asked_for_is_what_the_bytes_could_hold_not_what_the_count_claims() {
+    // An array claiming as many kernels as it has bytes (the reader's own
+    // bound: one byte an element), 200 real ones and then padding.
+    let mut body = Pack::default();
+    for i in 0..200 {
+        encode_kernel(&mut body, &kernel(i));
+    }
+    body.raw(&vec![0xc0; 64 << 10]);
+    let claim = body.0.len() as u32 - 16;
+    let mut p = Pack::default();
+    p.map(1).str("amdhsa.kernels").array(claim).raw(&body.0);
+    let metadata = p.0;
+    let (one, two, ..) = both(&metadata);
+    assert!(one.is_err());
+    assert_eq!(one, two);
+    let room = FORK_ROOM.get();
+    assert!(
+        room > 0 && room <= metadata.len() / 64,
+        "asked for {room} of {claim}"
+    );
 }
 
 #[test]

@@ -92,8 +92,10 @@ fn read_kernels_split<'a, V: SplitKernelVisitor<'a>>(
     let guess = AtomicUsize::new(PENDING);
     let stop = AtomicBool::new(false);
     // The tail starts near the middle: room for about half the kernels
-    // (a table sized for all of them would touch twice the pages).
-    let fork = visitor.fork(count / 2 + count / 16);
+    // (a table sized for all of them would touch twice the pages), and
+    // never for more than the bytes could hold (a kernel map takes well
+    // over 64), whatever the count claims.
+    let fork = visitor.fork((count / 2 + count / 16).min(reader.remaining() / 64));
     let tail_reader = reader.at(middle);
     let (guess, stop) = (&guess, &stop);
     std::thread::scope(|scope| {
