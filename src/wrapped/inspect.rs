@@ -26,6 +26,7 @@ use crate::status;
 use crate::status::{Result, ResultExt, Status};
 
 use super::amd1::Amd1Executable;
+use super::export_runs::{ExportRuns, InspectRuns};
 use super::header::{AMD1_IDENTIFIER, DataExtent, HIP1_IDENTIFIER, has_identifier};
 use super::hip::{Hip1Executable, HipLimits};
 use super::infer::{Container, code_object_target};
@@ -255,7 +256,7 @@ fn inspect_amd1<'a>(
     data: &'a [u8],
     limits: &DeviceLimits,
     progress: &(dyn Progress + Sync),
-) -> Result<InspectReport<'a>> {
+) -> Result<InspectRuns<'a>> {
     let exe = Amd1Executable::parse(data, DataExtent::Known)?;
     exe.verify(limits)?;
     let image = exe.single_module_image()?;
@@ -338,13 +339,13 @@ fn inspect_amd1<'a>(
             })
             .collect::<Result<Vec<_>>>()?
     };
-    Ok(InspectReport {
+    Ok(InspectRuns::whole(InspectReport {
         container: Container::Amd1,
         format: target.to_string(),
         size: exe.size(),
         code_object_version: elf::code_object_version(image)?,
         exports,
-    })
+    }))
 }
 
 /// The facts of every kernel of a wrapped module's code object, by symbol,
@@ -394,7 +395,7 @@ impl<'a> SplitKernelVisitor<'a> for KernelsBySymbol<'a> {
     }
 }
 
-fn inspect_hip1(data: &[u8]) -> Result<InspectReport<'_>> {
+fn inspect_hip1(data: &[u8]) -> Result<InspectRuns<'_>> {
     let exe = Hip1Executable::parse(data, DataExtent::Known)?;
     exe.verify(&HipLimits::AMDGPU)?;
     let images = exe.module_images();
@@ -440,26 +441,26 @@ fn inspect_hip1(data: &[u8]) -> Result<InspectReport<'_>> {
             refused: None,
         }));
     }
-    Ok(InspectReport {
+    Ok(InspectRuns::whole(InspectReport {
         container: Container::Hip1,
         format: target.to_string(),
         size: exe.header.total_size(),
         code_object_version: *version,
         exports,
-    })
+    }))
 }
 
 fn inspect_elf<'a>(
     data: &'a [u8],
     limits: &DeviceLimits,
     progress: &(dyn Progress + Sync),
-) -> Result<InspectReport<'a>> {
+) -> Result<InspectRuns<'a>> {
     let target = code_object_target(data)?;
     // Kernel by kernel, over every metadata note: each one's arguments are
     // dropped once projected, so a huge object never holds every kernel's
     // metadata and its report at once.
     let mut raw = RawExports {
-        exports: Vec::new(),
+        exports: ExportRuns::default(),
         index: 0,
         limit: data.len() / 64,
         limits,
@@ -477,18 +478,23 @@ fn inspect_elf<'a>(
             "raw HSACO metadata is missing `amdhsa.target`; direct loading requires the code object to declare its target ISA"
         ));
     }
-    Ok(InspectReport {
-        container: Container::Elf,
-        format: target.to_string(),
-        size: data.len() as u64,
-        code_object_version: elf::code_object_version(data)?,
-        exports: raw.exports,
+    let (exports, later) = raw.exports.into_runs();
+    Ok(InspectRuns {
+        report: InspectReport {
+            container: Container::Elf,
+            format: target.to_string(),
+            size: data.len() as u64,
+            code_object_version: elf::code_object_version(data)?,
+            exports,
+        },
+        later,
     })
 }
 
 /// Builds a raw HSACO's exports while its metadata is decoded.
 struct RawExports<'a, 'l> {
-    exports: Vec<ExportReport<'a>>,
+    /// A joined part's exports stay in the run its thread filled.
+    exports: ExportRuns<'a>,
     index: usize,
     /// Most exports to reserve room for (what the file could hold).
     limit: usize,
@@ -523,7 +529,7 @@ impl<'a> SplitKernelVisitor<'a> for RawExports<'a, '_> {
     fn fork(&self, kernels: usize) -> Self {
         let room = kernels.min(self.limit);
         RawExports {
-            exports: Vec::with_capacity(room),
+            exports: ExportRuns::with_capacity(room),
             index: 0,
             limit: self.limit,
             limits: self.limits,
@@ -532,13 +538,13 @@ impl<'a> SplitKernelVisitor<'a> for RawExports<'a, '_> {
         }
     }
 
-    fn join(&mut self, mut tail: Self, first: usize) -> Result<bool> {
+    fn join(&mut self, tail: Self, first: usize) -> Result<bool> {
         if tail.placed {
             return Ok(false);
         }
         debug_assert_eq!(first, self.index);
         self.names.join(tail.names)?;
-        self.exports.append(&mut tail.exports);
+        self.exports.append(tail.exports);
         self.index += tail.index;
         Ok(true)
     }
@@ -577,14 +583,14 @@ pub fn inspect<'a>(data: &'a [u8], limits: &DeviceLimits) -> Result<InspectRepor
     inspect_with(data, limits, &())
 }
 
-/// [`inspect`], telling `progress` how far the metadata walk of a raw HSACO
-/// or `AMD1` executable has got ([`crate::input::ReleaseBehind`] lets a
-/// mapped file's pages go behind it). The report is the same.
-pub fn inspect_with<'a>(
+/// [`inspect_with`], the exports left in the runs that decoding them on
+/// two threads gave (a raw HSACO's large kernel array): for writing the
+/// report ([`InspectRuns::write_json_with`]) without gathering them first.
+pub fn inspect_runs<'a>(
     data: &'a [u8],
     limits: &DeviceLimits,
     progress: &(dyn Progress + Sync),
-) -> Result<InspectReport<'a>> {
+) -> Result<InspectRuns<'a>> {
     let _span = tracing::info_span!("inspect", bytes = data.len()).entered();
     if has_identifier(data, AMD1_IDENTIFIER) {
         inspect_amd1(data, limits, progress)
@@ -593,6 +599,17 @@ pub fn inspect_with<'a>(
     } else {
         inspect_elf(data, limits, progress)
     }
+}
+
+/// [`inspect`], telling `progress` how far the metadata walk of a raw HSACO
+/// or `AMD1` executable has got ([`crate::input::ReleaseBehind`] lets a
+/// mapped file's pages go behind it). The report is the same.
+pub fn inspect_with<'a>(
+    data: &'a [u8],
+    limits: &DeviceLimits,
+    progress: &(dyn Progress + Sync),
+) -> Result<InspectReport<'a>> {
+    inspect_runs(data, limits, progress).map(InspectRuns::into_report)
 }
 
 impl fmt::Display for InspectReport<'_> {

@@ -9,6 +9,7 @@ use crate::input::Progress;
 pub use crate::json_writer::CHUNK_BYTES;
 use crate::json_writer::{JsonChunks, write_on_two_threads};
 
+use super::export_runs::InspectRuns;
 use super::infer::Container;
 use super::inspect::{ExportReport, InspectReport, ParameterReport};
 
@@ -24,35 +25,51 @@ impl InspectReport<'_> {
     /// symbol: exports come in metadata order), so that a mapped file's
     /// pages can go behind it ([`crate::input::ReleaseBehind`]).
     pub fn write_json_with(&self, out: &mut dyn Write, progress: &dyn Progress) -> io::Result<()> {
-        write_with_progress(self, out, progress)
+        write_with_progress(self, &[], out, progress)
+    }
+}
+
+impl InspectRuns<'_> {
+    /// [`InspectReport::write_json_with`] for the report these runs make:
+    /// the same bytes, written run after run.
+    pub fn write_json_with(&self, out: &mut dyn Write, progress: &dyn Progress) -> io::Result<()> {
+        write_with_progress(&self.report, &self.later, out, progress)
     }
 }
 
 /// Writes `report` as pretty JSON (no trailing newline) to `out`.
 pub fn write_report(report: &InspectReport<'_>, out: &mut dyn Write) -> io::Result<()> {
-    write_with_progress(report, out, &())
+    write_with_progress(report, &[], out, &())
 }
 
 /// Fewest exports for the document to be formatted on a second thread
 /// while this one writes it (`json_writer::write_on_two_threads`).
 pub const THREADED_MIN_EXPORTS: usize = 512;
 
+/// Writes the document of `report` whose exports are followed by those of
+/// `later` (the runs after the first).
 fn write_with_progress(
     report: &InspectReport<'_>,
+    later: &[Vec<ExportReport<'_>>],
     out: &mut dyn Write,
     progress: &dyn Progress,
 ) -> io::Result<()> {
-    if report.exports.len() >= THREADED_MIN_EXPORTS {
-        write_on_two_threads(out, progress, &|json| write_document(json, report))
+    let exports = report.exports.len() + later.iter().map(Vec::len).sum::<usize>();
+    if exports >= THREADED_MIN_EXPORTS {
+        write_on_two_threads(out, progress, &|json| write_document(json, report, later))
     } else {
-        write_document(&mut JsonChunks::with_progress(out, progress), report)
+        write_document(&mut JsonChunks::with_progress(out, progress), report, later)
     }
 }
 
 /// The whole document, marking after each export how far into the
 /// inspected file's bytes it is (the export's symbol: exports come in
 /// metadata order).
-fn write_document(json: &mut JsonChunks<'_>, report: &InspectReport<'_>) -> io::Result<()> {
+fn write_document(
+    json: &mut JsonChunks<'_>,
+    report: &InspectReport<'_>,
+    later: &[Vec<ExportReport<'_>>],
+) -> io::Result<()> {
     json.raw(b"{\n  \"container\": ");
     json.string(match report.container {
         Container::Amd1 => "amd1",
@@ -66,11 +83,13 @@ fn write_document(json: &mut JsonChunks<'_>, report: &InspectReport<'_>) -> io::
     json.raw(b",\n  \"code_object_version\": ");
     json.int(report.code_object_version);
     json.raw(b",\n  \"exports\": ");
-    if report.exports.is_empty() {
+    // Runs after the first are never empty.
+    if report.exports.is_empty() && later.is_empty() {
         json.raw(b"[]");
     } else {
         json.raw(b"[");
-        for (i, export) in report.exports.iter().enumerate() {
+        let exports = report.exports.iter().chain(later.iter().flatten());
+        for (i, export) in exports.enumerate() {
             json.raw(if i == 0 { b"\n" } else { b",\n" });
             json.export(export);
             json.mark(export.symbol.as_ptr() as usize);

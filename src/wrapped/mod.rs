@@ -8,6 +8,7 @@
 
 pub mod amd1;
 pub mod builder;
+pub mod export_runs;
 pub mod header;
 pub mod hip;
 pub mod infer;
@@ -18,10 +19,11 @@ pub mod pack;
 pub mod verify;
 
 pub use amd1::Amd1Executable;
+pub use export_runs::InspectRuns;
 pub use header::{DataExtent, ExecutableHeader, HEADER_SIZE};
 pub use hip::{Hip1Executable, HipLimits};
 pub use infer::{Container, InferredFormat, infer_format};
-pub use inspect::{InspectReport, inspect, inspect_with};
+pub use inspect::{InspectReport, inspect, inspect_runs, inspect_with};
 pub use pack::{PackOptions, pack};
 pub use verify::DeviceLimits;
 

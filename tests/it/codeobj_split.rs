@@ -525,6 +525,39 @@ fn inspect_of_a_large_object_reports_the_repeat_by_its_indices() {
     assert_eq!(names, expected);
 }
 
+/// The JSON `inspect --json` writes from the two threads' runs, unjoined:
+/// the exports in metadata order, the bytes of the gathered report's
+/// document and of serde's pretty printer.
+#[test]
+fn inspect_json_of_a_large_object_is_written_from_its_two_runs() {
+    use amdgpu_hal::wrapped::{DeviceLimits, inspect_runs};
+    let kernels: Vec<Kernel> = (0..N).map(kernel).collect();
+    let elf = elf_with_metadata(&blob(&kernels));
+    let inspected = inspect_runs(&elf, &DeviceLimits::AMDGPU, &()).expect("valid");
+    assert_eq!((inspected.run_count(), inspected.export_count()), (2, N));
+    let names: Vec<&str> = inspected.exports().map(|e| e.name).collect();
+    let expected: Vec<String> = (0..N).map(|i| format!("k{i}")).collect();
+    assert_eq!(names, expected);
+    let mut from_runs = Vec::new();
+    inspected.write_json_with(&mut from_runs, &()).unwrap();
+    let report = inspected.into_report();
+    let mut gathered = Vec::new();
+    report.write_json(&mut gathered).unwrap();
+    assert_eq!(from_runs, gathered);
+    assert_eq!(
+        String::from_utf8(from_runs).unwrap(),
+        serde_json::to_string_pretty(&report).unwrap()
+    );
+    // Under the threshold: one thread, one run.
+    let few: Vec<Kernel> = (0..SPLIT_MIN_KERNELS - 1).map(kernel).collect();
+    let elf = elf_with_metadata(&blob(&few));
+    let inspected = inspect_runs(&elf, &DeviceLimits::AMDGPU, &()).expect("valid");
+    assert_eq!(
+        (inspected.run_count(), inspected.export_count()),
+        (1, few.len())
+    );
+}
+
 #[derive(Clone, Debug)]
 enum Flaw {
     None,
