@@ -36,9 +36,11 @@ use amdgpu_hal_schemas::amdgpu::iree::hal::amdgpu as fb;
 /// One reflected kernel parameter.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ParameterReport<'a> {
-    /// `"binding"`, `"constant"` or `"buffer_ptr"`.
+    /// Binding, constant or buffer pointer (`"binding"`, `"constant"` or
+    /// `"buffer_ptr"` in JSON). A one-byte type rather than its name: a
+    /// large object's reports hold tens of thousands of parameters.
     #[serde(rename = "type")]
-    pub kind: &'static str,
+    pub kind: ParameterType,
     /// Size in bytes.
     pub size: u8,
     /// Byte offset in the constant block, or binding ordinal.
@@ -117,11 +119,7 @@ pub struct InspectReport<'a> {
 
 fn parameter_report<'a>(parameter: &ExportParameter<'a>) -> ParameterReport<'a> {
     ParameterReport {
-        kind: match parameter.kind {
-            ParameterType::Constant => "constant",
-            ParameterType::Binding => "binding",
-            ParameterType::BufferPtr => "buffer_ptr",
-        },
+        kind: parameter.kind,
         size: parameter.size,
         offset: parameter.offset,
         name: parameter.name,
@@ -689,7 +687,9 @@ impl fmt::Display for InspectReport<'_> {
                 writeln!(
                     f,
                     "    param {:<10} offset {:<4} size {:<3} {name}",
-                    parameter.kind, parameter.offset, parameter.size
+                    parameter.kind.as_str(),
+                    parameter.offset,
+                    parameter.size
                 )?;
             }
         }

@@ -5,6 +5,7 @@
 
 use std::io::{self, Write};
 
+use crate::codeobj::metadata::ParameterType;
 use crate::input::Progress;
 pub use crate::json_writer::CHUNK_BYTES;
 use crate::json_writer::{JsonChunks, write_on_two_threads};
@@ -171,13 +172,14 @@ impl JsonChunks<'_> {
     fn parameter(&mut self, parameter: &ParameterReport<'_>) {
         // The type is one of three fixed names: written with its key.
         let head: &[u8] = match parameter.kind {
-            "binding" => b"        {\n          \"type\": \"binding\",\n          \"size\": ",
-            "constant" => b"        {\n          \"type\": \"constant\",\n          \"size\": ",
-            "buffer_ptr" => b"        {\n          \"type\": \"buffer_ptr\",\n          \"size\": ",
-            other => {
-                self.raw(b"        {\n          \"type\": ");
-                self.string(other);
-                b",\n          \"size\": "
+            ParameterType::Binding => {
+                b"        {\n          \"type\": \"binding\",\n          \"size\": "
+            }
+            ParameterType::Constant => {
+                b"        {\n          \"type\": \"constant\",\n          \"size\": "
+            }
+            ParameterType::BufferPtr => {
+                b"        {\n          \"type\": \"buffer_ptr\",\n          \"size\": "
             }
         };
         self.raw(head);
@@ -255,7 +257,7 @@ mod tests {
             .iter()
             .map(|name| {
                 let parameter = ParameterReport {
-                    kind: "constant",
+                    kind: ParameterType::Constant,
                     size: 4,
                     offset: 0,
                     name,
@@ -288,7 +290,11 @@ mod tests {
                     let parameters = kinds
                         .iter()
                         .map(|&k| ParameterReport {
-                            kind: ["binding", "constant", "buffer_ptr"][k],
+                            kind: [
+                                ParameterType::Binding,
+                                ParameterType::Constant,
+                                ParameterType::BufferPtr,
+                            ][k],
                             size: sizes.0,
                             offset: sizes.1,
                             name,

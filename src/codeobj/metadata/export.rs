@@ -23,8 +23,9 @@ pub const MAX_PARAMETER_SIZE: u32 = u8::MAX as u32;
 /// Largest parameter, binding and constant count (the HAL fields are `u16`).
 pub const MAX_PARAMETER_COUNT: usize = u16::MAX as usize;
 
-/// What a HAL parameter is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// What a HAL parameter is; serialized as its [`ParameterType::as_str`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ParameterType {
     /// Bytes in the dense constant block (`offset` is a byte offset).
     Constant = 0,
@@ -32,6 +33,18 @@ pub enum ParameterType {
     Binding = 1,
     /// A raw buffer pointer (not produced by the default projection).
     BufferPtr = 2,
+}
+
+impl ParameterType {
+    /// `"constant"`, `"binding"` or `"buffer_ptr"`: the name `inspect`
+    /// reports it by.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParameterType::Constant => "constant",
+            ParameterType::Binding => "binding",
+            ParameterType::BufferPtr => "buffer_ptr",
+        }
+    }
 }
 
 /// One HAL function parameter (`iree_hal_executable_function_parameter_t`).
