@@ -476,17 +476,16 @@ fn inspect_elf<'a>(
             "raw HSACO metadata is missing `amdhsa.target`; direct loading requires the code object to declare its target ISA"
         ));
     }
-    let (exports, later) = raw.exports.into_runs();
-    Ok(InspectRuns {
-        report: InspectReport {
+    Ok(InspectRuns::from_runs(
+        InspectReport {
             container: Container::Elf,
             format: target.to_string(),
             size: data.len() as u64,
             code_object_version: elf::code_object_version(data)?,
-            exports,
+            exports: Vec::new(),
         },
-        later,
-    })
+        raw.exports.into_runs(),
+    ))
 }
 
 /// Builds a raw HSACO's exports while its metadata is decoded.

@@ -10,7 +10,7 @@ use crate::input::Progress;
 pub use crate::json_writer::CHUNK_BYTES;
 use crate::json_writer::{JsonChunks, write_on_two_threads};
 
-use super::export_runs::InspectRuns;
+use super::export_runs::{ExportRun, InspectRuns, NameCopies};
 use super::infer::Container;
 use super::inspect::{ExportReport, InspectReport, ParameterReport};
 
@@ -26,7 +26,7 @@ impl InspectReport<'_> {
     /// symbol: exports come in metadata order), so that a mapped file's
     /// pages can go behind it ([`crate::input::ReleaseBehind`]).
     pub fn write_json_with(&self, out: &mut dyn Write, progress: &dyn Progress) -> io::Result<()> {
-        write_with_progress(self, &[], out, progress)
+        write_with_progress(self, "", &[], out, progress)
     }
 }
 
@@ -34,42 +34,46 @@ impl InspectRuns<'_> {
     /// [`InspectReport::write_json_with`] for the report these runs make:
     /// the same bytes, written run after run.
     pub fn write_json_with(&self, out: &mut dyn Write, progress: &dyn Progress) -> io::Result<()> {
-        write_with_progress(&self.report, &self.later, out, progress)
+        write_with_progress(&self.report, &self.names, &self.later, out, progress)
     }
 }
 
 /// Writes `report` as pretty JSON (no trailing newline) to `out`.
 pub fn write_report(report: &InspectReport<'_>, out: &mut dyn Write) -> io::Result<()> {
-    write_with_progress(report, &[], out, &())
+    write_with_progress(report, "", &[], out, &())
 }
 
 /// Fewest exports for the document to be formatted on a second thread
 /// while this one writes it (`json_writer::write_on_two_threads`).
 pub const THREADED_MIN_EXPORTS: usize = 512;
 
-/// Writes the document of `report` whose exports are followed by those of
-/// `later` (the runs after the first).
+/// Writes the document of `report`, whose exports' names are copied in
+/// `names` ([`ExportRun::names`]) and are followed by the runs `later`.
 fn write_with_progress(
     report: &InspectReport<'_>,
-    later: &[Vec<ExportReport<'_>>],
+    names: &str,
+    later: &[ExportRun<'_>],
     out: &mut dyn Write,
     progress: &dyn Progress,
 ) -> io::Result<()> {
-    let exports = report.exports.len() + later.iter().map(Vec::len).sum::<usize>();
+    let exports = report.exports.len() + later.iter().map(|run| run.exports.len()).sum::<usize>();
+    let document = |json: &mut JsonChunks<'_>| write_document(json, report, names, later);
     if exports >= THREADED_MIN_EXPORTS {
-        write_on_two_threads(out, progress, &|json| write_document(json, report, later))
+        write_on_two_threads(out, progress, &document)
     } else {
-        write_document(&mut JsonChunks::with_progress(out, progress), report, later)
+        document(&mut JsonChunks::with_progress(out, progress))
     }
 }
 
-/// The whole document, marking after each export how far into the
-/// inspected file's bytes it is (the export's symbol: exports come in
-/// metadata order).
+/// The whole document. Where a run's names are read from the inspected
+/// file rather than from copies, each export marks how far into the file's
+/// bytes the writing is (the export's symbol: exports come in metadata
+/// order).
 fn write_document(
     json: &mut JsonChunks<'_>,
     report: &InspectReport<'_>,
-    later: &[Vec<ExportReport<'_>>],
+    names: &str,
+    later: &[ExportRun<'_>],
 ) -> io::Result<()> {
     json.raw(b"{\n  \"container\": ");
     json.string(match report.container {
@@ -89,12 +93,20 @@ fn write_document(
         json.raw(b"[]");
     } else {
         json.raw(b"[");
-        let exports = report.exports.iter().chain(later.iter().flatten());
-        for (i, export) in exports.enumerate() {
-            json.raw(if i == 0 { b"\n" } else { b",\n" });
-            json.export(export);
-            json.mark(export.symbol.as_ptr() as usize);
-            json.flush_if_full()?;
+        let later = later.iter().map(|run| (&run.exports, run.names.as_str()));
+        let mut first = true;
+        for (exports, names) in std::iter::once((&report.exports, names)).chain(later) {
+            let mut copies = NameCopies::new(names);
+            let from_file = !copies.any();
+            for export in exports {
+                json.raw(if first { b"\n" } else { b",\n" });
+                first = false;
+                json.export(export, &mut copies);
+                if from_file {
+                    json.mark(export.symbol.as_ptr() as usize);
+                }
+                json.flush_if_full()?;
+            }
         }
         json.raw(b"\n  ]");
     }
@@ -103,13 +115,15 @@ fn write_document(
 }
 
 impl JsonChunks<'_> {
-    fn export(&mut self, export: &ExportReport<'_>) {
+    /// One export, its names read from `copies` (in
+    /// [`super::export_runs::for_each_name`]'s order).
+    fn export(&mut self, export: &ExportReport<'_>, copies: &mut NameCopies<'_>) {
         self.raw(b"    {\n      \"name\": ");
-        self.string(export.name);
+        self.string(copies.next(export.name));
         self.raw(b",\n      \"symbol\": ");
-        self.string(export.symbol);
+        self.string(copies.next(export.symbol));
         self.raw(b",\n      \"hal_symbol\": ");
-        self.string(export.hal_symbol);
+        self.string(copies.next(export.hal_symbol));
         self.raw(b",\n      \"workgroup_size\": [\n        ");
         let [x, y, z] = export.workgroup_size;
         self.int(x);
@@ -130,7 +144,7 @@ impl JsonChunks<'_> {
             self.raw(b"[");
             for (i, parameter) in export.parameters.iter().enumerate() {
                 self.raw(if i == 0 { b"\n" } else { b",\n" });
-                self.parameter(parameter);
+                self.parameter(parameter, copies.next(parameter.name));
             }
             self.raw(b"\n      ]");
         }
@@ -169,7 +183,8 @@ impl JsonChunks<'_> {
         self.raw(b"\n    }");
     }
 
-    fn parameter(&mut self, parameter: &ParameterReport<'_>) {
+    /// One parameter, its name `name` (the parameter's own or a copy).
+    fn parameter(&mut self, parameter: &ParameterReport<'_>, name: &str) {
         // The type is one of three fixed names: written with its key.
         let head: &[u8] = match parameter.kind {
             ParameterType::Binding => {
@@ -187,7 +202,7 @@ impl JsonChunks<'_> {
         self.raw(b",\n          \"offset\": ");
         self.int(parameter.offset);
         self.raw(b",\n          \"name\": ");
-        self.string(parameter.name);
+        self.string(name);
         self.raw(b"\n        }");
     }
 }

@@ -531,12 +531,15 @@ fn inspect_of_a_large_object_reports_the_repeat_by_its_indices() {
 #[test]
 fn inspect_json_of_a_large_object_is_written_from_its_two_runs() {
     use amdgpu_hal::wrapped::{DeviceLimits, inspect_runs};
-    let kernels: Vec<Kernel> = (0..N).map(kernel).collect();
+    let mut kernels: Vec<Kernel> = (0..N).map(kernel).collect();
+    // Names to escape, in both halves (written from the runs' name copies).
+    kernels[3].name = "quo\"te".into();
+    kernels[N - 2].name = "é\u{7f}\\".into();
     let elf = elf_with_metadata(&blob(&kernels));
     let inspected = inspect_runs(&elf, &DeviceLimits::AMDGPU, &()).expect("valid");
     assert_eq!((inspected.run_count(), inspected.export_count()), (2, N));
     let names: Vec<&str> = inspected.exports().map(|e| e.name).collect();
-    let expected: Vec<String> = (0..N).map(|i| format!("k{i}")).collect();
+    let expected: Vec<&str> = kernels.iter().map(|k| k.name.as_str()).collect();
     assert_eq!(names, expected);
     let mut from_runs = Vec::new();
     inspected.write_json_with(&mut from_runs, &()).unwrap();
@@ -544,10 +547,20 @@ fn inspect_json_of_a_large_object_is_written_from_its_two_runs() {
     let mut gathered = Vec::new();
     report.write_json(&mut gathered).unwrap();
     assert_eq!(from_runs, gathered);
-    assert_eq!(
-        String::from_utf8(from_runs).unwrap(),
-        serde_json::to_string_pretty(&report).unwrap()
+    let json = String::from_utf8(from_runs).unwrap();
+    assert!(
+        json.contains(r#""name": "quo\"te","#),
+        "escaped from the copy"
     );
+    assert!(
+        json.contains(r#""name": "é\u007f\\","#),
+        "DEL escaped, as everywhere"
+    );
+    // serde leaves DEL as it is: the same document once it is escaped.
+    let serde = serde_json::to_string_pretty(&report).unwrap();
+    assert_eq!(json, serde.replace('\u{7f}', "\\u007f"));
+    let parsed: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(parsed["exports"][N - 1]["parameters"][0]["name"], "a0");
     // Under the threshold: one thread, one run.
     let few: Vec<Kernel> = (0..SPLIT_MIN_KERNELS - 1).map(kernel).collect();
     let elf = elf_with_metadata(&blob(&few));
