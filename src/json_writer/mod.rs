@@ -62,12 +62,22 @@ impl<'w> JsonChunks<'w> {
         self.buf.extend_from_slice(bytes);
     }
 
-    pub(crate) fn int(&mut self, value: impl itoa::Integer) {
+    pub(crate) fn int<T: itoa::Integer + TryInto<u8>>(&mut self, value: T) {
+        // Most counts, sizes and offsets of a report are under 100: their
+        // digits are pushed, not formatted into a buffer and copied (a
+        // large report writes a quarter of a million numbers).
+        if let Ok(small @ 0..100) = value.try_into() {
+            if small >= 10 {
+                self.buf.push(b'0' + small / 10);
+            }
+            self.buf.push(b'0' + small % 10);
+            return;
+        }
         self.buf
             .extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
     }
 
-    pub(crate) fn opt_int(&mut self, value: Option<impl itoa::Integer>) {
+    pub(crate) fn opt_int<T: itoa::Integer + TryInto<u8>>(&mut self, value: Option<T>) {
         match value {
             Some(value) => self.int(value),
             None => self.raw(b"null"),
@@ -100,7 +110,11 @@ impl<'w> JsonChunks<'w> {
 
     /// A list of integers as serde's pretty printer lays it out, one per
     /// line at `indent` (the list's own line's indentation).
-    pub(crate) fn int_list<T: itoa::Integer + Copy>(&mut self, values: &[T], indent: &[u8]) {
+    pub(crate) fn int_list<T: itoa::Integer + TryInto<u8> + Copy>(
+        &mut self,
+        values: &[T],
+        indent: &[u8],
+    ) {
         if values.is_empty() {
             self.raw(b"[]");
             return;
@@ -307,6 +321,50 @@ mod tests {
             to_string_pretty("\u{85}\u{1b}").unwrap(),
             r#""\u0085\u001b""#
         );
+    }
+
+    fn int<T: itoa::Integer + TryInto<u8>>(value: T) -> String {
+        let mut out = Vec::new();
+        let mut json = JsonChunks::new(&mut out);
+        json.int(value);
+        json.flush().unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn integers_on_both_sides_of_the_pushed_digits_are_decimal() {
+        for value in [
+            0u32,
+            1,
+            9,
+            10,
+            11,
+            42,
+            99,
+            100,
+            101,
+            255,
+            256,
+            1000,
+            u32::MAX,
+        ] {
+            assert_eq!(int(value), value.to_string());
+            assert_eq!(int(u64::from(value)), value.to_string());
+        }
+        for value in [0i64, 5, 99, 100, -1, -9, -10, -99, -100, i64::MIN, i64::MAX] {
+            assert_eq!(int(value), value.to_string());
+        }
+        assert_eq!(int(u8::MAX), "255");
+        assert_eq!(int(u16::MAX), "65535");
+    }
+
+    proptest! {
+        #[test]
+        fn integers_are_what_display_writes(a in any::<u64>(), b in any::<i32>(), c in 0u16..300) {
+            prop_assert_eq!(int(a), a.to_string());
+            prop_assert_eq!(int(b), b.to_string());
+            prop_assert_eq!(int(c), c.to_string());
+        }
     }
 
     fn hex(value: u64) -> String {
