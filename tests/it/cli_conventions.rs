@@ -218,3 +218,55 @@ fn capture_json_replays_like_the_toml() {
         assert_eq!(devices(file), devices("mi250x-4"), "{format}");
     }
 }
+
+/// `inspect` and `load` write documents of megabytes: they grow a stdout
+/// pipe to 1 MiB (fewer rounds of filling it and waiting for the reader);
+/// other subcommands leave it at the system's default. The size is read on
+/// the parent's end, which shares the pipe.
+#[cfg(target_os = "linux")]
+#[test]
+fn inspect_and_load_grow_their_stdout_pipe_and_others_do_not() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let max: usize = std::fs::read_to_string("/proc/sys/fs/pipe-max-size")
+        .ok()
+        .and_then(|max| max.trim().parse().ok())
+        .unwrap_or(0);
+    let hsaco = "fixtures/hsaco/kernels.gfx942.cov5.hsaco";
+    for (args, grown) in [
+        (&["inspect", "--json", hsaco][..], true),
+        (&["inspect", hsaco], true),
+        (
+            &[
+                "load",
+                "fixtures/iree/multi_dispatch.gfx942.amd1",
+                "--machine",
+                "mi300x-8",
+            ],
+            true,
+        ),
+        (&["machines"], false),
+        (&["topology", "--json"], false),
+    ] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_amdgpu-hal"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let default = rustix::pipe::fcntl_getpipe_size(&stdout).unwrap();
+        let mut text = String::new();
+        stdout.read_to_string(&mut text).unwrap();
+        assert!(child.wait().unwrap().success(), "{args:?}");
+        assert!(!text.is_empty(), "{args:?} wrote its document");
+        let size = rustix::pipe::fcntl_getpipe_size(&stdout).unwrap();
+        let expected = if grown && max >= 1 << 20 {
+            1 << 20
+        } else {
+            default
+        };
+        assert_eq!(size, expected, "{args:?}");
+    }
+}
