@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::codeobj::elf;
 use crate::codeobj::metadata::{
     self, CodeObjectMetadata, ExportParameter, KernelMetadata, KernelNames, KernelVisitor,
-    ParameterType, SplitKernelVisitor, SymbolIndex,
+    ParameterType, SPLIT_MIN_KERNELS, SplitKernelVisitor, SymbolIndex, split_share,
 };
 use crate::codeobj::notes::find_metadata_notes;
 use crate::escape::Escaped;
@@ -507,7 +507,14 @@ impl<'a> KernelVisitor<'a> for RawExports<'a, '_> {
     fn kernel_count(&mut self, count: usize) {
         let room = self.limit.saturating_sub(self.exports.len());
         self.exports.reserve_exact(count.min(room));
-        self.names.reserve(count.min(room));
+        // A split array's names stay in one table per thread
+        // (`KernelNames::join`): this one holds about its share.
+        let names = if count >= SPLIT_MIN_KERNELS {
+            split_share(count)
+        } else {
+            count
+        };
+        self.names.reserve(names.min(room));
     }
 
     fn kernel(&mut self, kernel: KernelMetadata<'a>) -> Result<()> {

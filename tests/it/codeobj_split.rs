@@ -473,6 +473,48 @@ fn kernel_names_count_on_after_a_join() {
 }
 
 #[test]
+fn a_second_join_checks_the_first_joined_part_too() {
+    // Kernels 0-1 here, 2-3 joined, then 4-5 joined: kernel 5 repeats
+    // kernel 3's symbol, which the first joined part still holds apart.
+    let mut head = KernelNames::default();
+    for (name, symbol) in [("a", "a.kd"), ("b", "b.kd")] {
+        head.insert(&named(name, symbol)).unwrap();
+    }
+    let part = |names: [(&'static str, &'static str); 2], head: &KernelNames<'static>| {
+        let mut part = head.fork(2);
+        for (name, symbol) in names {
+            part.insert(&named(name, symbol)).unwrap();
+        }
+        part
+    };
+    let first = part([("c", "c.kd"), ("d", "d.kd")], &head);
+    head.join(first).unwrap();
+    let second = part([("e", "e.kd"), ("f", "d.kd")], &head);
+    let error = head.join(second).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("kernels 3 and 5 share the symbol `d.kd`"),
+        "{error}"
+    );
+    // Without the repeat, both parts count on: kernel 6 repeats kernel 4.
+    let mut head = KernelNames::default();
+    head.insert(&named("a", "a.kd")).unwrap();
+    head.insert(&named("b", "b.kd")).unwrap();
+    let first = part([("c", "c.kd"), ("d", "d.kd")], &head);
+    head.join(first).unwrap();
+    let second = part([("e", "e.kd"), ("f", "f.kd")], &head);
+    head.join(second).unwrap();
+    let error = head.insert(&named("e", "g.kd")).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("kernels 4 and 6 share the export name `e`"),
+        "{error}"
+    );
+}
+
+#[test]
 fn symbol_indices_join_as_if_inserted_in_turn() {
     let mut head = SymbolIndex::default();
     head.insert("a", 0);

@@ -19,7 +19,9 @@ pub use model::{
     ArgMetadata, CodeObjectMetadata, KernelMetadata, SymbolIndex, ValueKind, reflection_name,
 };
 pub use msgpack::{MAX_NESTING_DEPTH, MAX_STRING_LENGTH};
-pub use split::{SPLIT_MIN_KERNELS, SPLIT_SEARCH_BYTES, SPLIT_SEARCH_TRIES, SplitKernelVisitor};
+pub use split::{
+    SPLIT_MIN_KERNELS, SPLIT_SEARCH_BYTES, SPLIT_SEARCH_TRIES, SplitKernelVisitor, split_share,
+};
 pub use unique::KernelNames;
 
 use crate::Result;

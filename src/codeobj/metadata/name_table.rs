@@ -144,6 +144,32 @@ impl<'a, S: BuildHasher> NameTable<'a, S> {
         }
     }
 
+    /// Calls `repeat` with each name of `other` (a [`NameTable::fork`] of
+    /// this table) that this table holds too, its value in `other` and the
+    /// one stored here, in no particular order; neither table changes and
+    /// no name is hashed again.
+    pub(crate) fn repeats(
+        &self,
+        other: &NameTable<'a, S>,
+        mut repeat: impl FnMut(&'a str, usize, usize),
+    ) {
+        for (hash, &(name, value)) in &other.by_hash {
+            let stored = match self.by_hash.get(hash) {
+                None => None,
+                Some(&(stored, value)) if stored == name => Some(value),
+                Some(_) => self.collided.get(name).copied(),
+            };
+            if let Some(stored) = stored {
+                repeat(name, value, stored);
+            }
+        }
+        for (&name, &value) in &other.collided {
+            if let Some(stored) = self.get(name) {
+                repeat(name, value, stored);
+            }
+        }
+    }
+
     /// The value stored with `name`.
     pub(crate) fn get(&self, name: &str) -> Option<usize> {
         match self.by_hash.get(&self.hasher.hash_one(name)) {
@@ -234,6 +260,44 @@ mod tests {
     }
 
     type Colliding<'a> = NameTable<'a, BuildHasherDefault<Seven>>;
+
+    #[test]
+    fn repeats_are_the_names_both_tables_hold_with_both_values() {
+        fn found<S: BuildHasher + Clone>(
+            earlier: &NameTable<'static, S>,
+            names: &[&'static str],
+        ) -> Vec<(&'static str, usize, usize)> {
+            let mut later = earlier.fork(names.len());
+            for (value, name) in names.iter().enumerate() {
+                later.insert(name, value).unwrap();
+            }
+            let mut repeats = Vec::new();
+            earlier.repeats(&later, |name, value, stored| {
+                repeats.push((name, value, stored))
+            });
+            repeats.sort();
+            repeats
+        }
+        let mut plain: NameTable<'_> = NameTable::default();
+        let mut colliding = Colliding::default();
+        for (value, name) in ["a", "b", "c"].into_iter().enumerate() {
+            plain.insert(name, value).unwrap();
+            colliding.insert(name, value).unwrap();
+        }
+        for names in [&["d", "b", "e", "a"][..], &["x"], &[]] {
+            let expected: Vec<_> = names
+                .iter()
+                .enumerate()
+                .filter_map(|(value, name)| plain.get(name).map(|stored| (*name, value, stored)))
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            assert_eq!(found(&plain, names), expected, "{names:?}");
+            // Every name shares one hash: found by content, in either map.
+            assert_eq!(found(&colliding, names), expected, "{names:?}, colliding");
+        }
+        assert_eq!(found(&plain, &["c", "a"]), [("a", 1, 0), ("c", 0, 2)]);
+    }
 
     #[test]
     fn names_sharing_a_hash_are_kept_apart() {

@@ -33,6 +33,14 @@ pub const SPLIT_SEARCH_BYTES: usize = 64 * 1024;
 /// span (an argument map looks like a kernel map until it is decoded).
 pub const SPLIT_SEARCH_TRIES: usize = 64;
 
+/// About how many kernels each part of a split array of `count` gets: a
+/// little over half (the parts meet at a byte offset, not an index). What a
+/// visitor reserves per part: room for all of them would touch twice the
+/// pages.
+pub fn split_share(count: usize) -> usize {
+    count / 2 + count / 16
+}
+
 /// A [`KernelVisitor`] whose kernels can be gathered in two parts at once.
 pub trait SplitKernelVisitor<'a>: KernelVisitor<'a> + Send + Sized {
     /// An empty visitor for the kernels after this one's, which are counted
@@ -95,7 +103,7 @@ fn read_kernels_split<'a, V: SplitKernelVisitor<'a>>(
     // (a table sized for all of them would touch twice the pages), and
     // never for more than the bytes could hold (a kernel map takes well
     // over 64), whatever the count claims.
-    let fork = visitor.fork((count / 2 + count / 16).min(reader.remaining() / 64));
+    let fork = visitor.fork(split_share(count).min(reader.remaining() / 64));
     let tail_reader = reader.at(middle);
     let (guess, stop) = (&guess, &stop);
     std::thread::scope(|scope| {
