@@ -31,9 +31,10 @@ declare -A MODULES=(
     [json_thread]="src/json_writer/threaded.rs | lib"
     [name_table]="src/codeobj/metadata/name_table.rs src/codeobj/metadata/unique.rs | lib codeobj_metadata codeobj_split wrapped_inspect hostile_inputs"
     [split]="src/codeobj/metadata/split.rs | codeobj_split"
+    [export_runs]="src/wrapped/export_runs.rs | lib codeobj_split wrapped_inspect"
     [release]="src/input.rs filemap/src/lib.rs | lib memory_bounds"
 )
-ORDER=(edge capabilities queue_affinity target_id hip_path kernarg metadata output json_thread name_table split release)
+ORDER=(edge capabilities queue_affinity target_id hip_path kernarg metadata output json_thread name_table split export_runs release)
 
 usage() {
     echo "usage: $0 MODULE|all|--list [cargo-mutants args...]" >&2
