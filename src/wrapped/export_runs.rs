@@ -73,7 +73,7 @@ impl<'n> NameCopies<'n> {
         'n: 's,
     {
         match (self.rest.get(..name.len()), self.rest.get(name.len()..)) {
-            (Some(copy), Some(rest)) if !copy.is_empty() => {
+            (Some(copy), Some(rest)) => {
                 debug_assert_eq!(copy, name, "name copies out of step");
                 self.rest = rest;
                 copy
@@ -334,6 +334,18 @@ mod tests {
             String::from_utf8(whole).unwrap(),
             crate::json_writer::to_string_pretty(&report).unwrap()
         );
+    }
+
+    #[test]
+    fn runs_have_the_room_asked_for() {
+        // Room up front: the decoder's pushes never move a run.
+        let mut runs = ExportRuns::with_capacity(100);
+        assert!(runs.current.exports.capacity() >= 100);
+        runs.push(export("a"));
+        runs.reserve_exact(1000);
+        assert!(runs.current.exports.capacity() >= 1001);
+        let (first, _) = runs.into_runs();
+        assert!(first.exports.capacity() >= 1001);
     }
 
     #[test]
