@@ -17,7 +17,8 @@ use serde::Serialize;
 use crate::codeobj::elf;
 use crate::codeobj::metadata::{
     self, CodeObjectMetadata, ExportParameter, KernelMetadata, KernelNames, KernelVisitor,
-    ParameterType, SPLIT_MIN_KERNELS, SplitKernelVisitor, SymbolIndex, split_share,
+    ParameterType, SPLIT_MIN_KERNELS, SplitKernelVisitor, SymbolIndex, ThreadWarmUp,
+    WARM_UP_MIN_BYTES, split_share,
 };
 use crate::codeobj::notes::find_metadata_notes;
 use crate::escape::Escaped;
@@ -255,6 +256,8 @@ fn inspect_amd1<'a>(
     limits: &DeviceLimits,
     progress: &(dyn Progress + Sync),
 ) -> Result<InspectRuns<'a>> {
+    // The split's second thread, readied while the container is checked.
+    let warm_up = (data.len() >= WARM_UP_MIN_BYTES).then(ThreadWarmUp::start);
     let exe = Amd1Executable::parse(data, DataExtent::Known)?;
     exe.verify(limits)?;
     let image = exe.single_module_image()?;
@@ -270,6 +273,7 @@ fn inspect_amd1<'a>(
     // The ELF's tables, checked while finding the notes, are not read again.
     let notes = find_metadata_notes(image)?;
     progress.finished();
+    drop(warm_up);
     metadata::visit_notes_split(&notes, &mut kernels, progress)?;
     progress.finished();
     let KernelsBySymbol {
@@ -453,6 +457,8 @@ fn inspect_elf<'a>(
     limits: &DeviceLimits,
     progress: &(dyn Progress + Sync),
 ) -> Result<InspectRuns<'a>> {
+    // The split's second thread, readied while the ELF is checked.
+    let warm_up = (data.len() >= WARM_UP_MIN_BYTES).then(ThreadWarmUp::start);
     let target = code_object_target(data)?;
     // Kernel by kernel, over every metadata note: each one's arguments are
     // dropped once projected, so a huge object never holds every kernel's
@@ -468,6 +474,7 @@ fn inspect_elf<'a>(
     // The ELF's tables, checked while finding the notes, are not read again.
     let notes = find_metadata_notes(data)?;
     progress.finished();
+    drop(warm_up);
     let header = metadata::visit_notes_split(&notes, &mut raw, progress)?;
     progress.finished();
     if header.target.is_none_or(str::is_empty) {

@@ -20,7 +20,8 @@ pub use model::{
 };
 pub use msgpack::{MAX_NESTING_DEPTH, MAX_STRING_LENGTH};
 pub use split::{
-    SPLIT_MIN_KERNELS, SPLIT_SEARCH_BYTES, SPLIT_SEARCH_TRIES, SplitKernelVisitor, split_share,
+    SPLIT_MIN_KERNELS, SPLIT_SEARCH_BYTES, SPLIT_SEARCH_TRIES, SplitKernelVisitor, ThreadWarmUp,
+    WARM_UP_MIN_BYTES, split_share,
 };
 pub use unique::KernelNames;
 

@@ -33,6 +33,53 @@ pub const SPLIT_SEARCH_BYTES: usize = 64 * 1024;
 /// span (an argument map looks like a kernel map until it is decoded).
 pub const SPLIT_SEARCH_TRIES: usize = 64;
 
+/// Smallest input for which [`ThreadWarmUp::start`] is worth calling: an
+/// array of [`SPLIT_MIN_KERNELS`] kernels takes at least this many bytes of
+/// metadata with LLVM's keys (well over 256 bytes a kernel).
+pub const WARM_UP_MIN_BYTES: usize = SPLIT_MIN_KERNELS * 256;
+
+/// A thread started and ended while the caller checks the ELF, before a
+/// split's second thread is needed. Started only once decoding has begun,
+/// that thread ran 0.2–4 ms late on a 2-vCPU VM (median about 2 ms of a
+/// 20 ms `inspect`): the other vCPU was idle and slow to wake, and the new
+/// thread's stack and malloc arena were mapped while the first thread was
+/// faulting the note in, each `mmap`/`mprotect` taking the address space's
+/// lock for writing. Started first, the other vCPU is awake by the time
+/// the split begins, and glibc hands the second thread the cached stack
+/// and the spare arena this one leaves (docs/PERFORMANCE.md: 7–14 %
+/// faster from 1,000 to 10,000 kernels).
+#[derive(Debug)]
+pub struct ThreadWarmUp(Option<std::thread::JoinHandle<()>>);
+
+impl ThreadWarmUp {
+    /// Starts the thread; it allocates once (making its arena) and ends.
+    pub fn start() -> Self {
+        let thread = std::thread::Builder::new()
+            .name("metadata-warm-up".into())
+            .spawn(|| drop(std::hint::black_box(Box::new(0u64))));
+        ThreadWarmUp(thread.ok())
+    }
+
+    /// Waits for the thread to end (its stack and arena then wait for the
+    /// next thread). Dropping the warm-up does the same.
+    pub fn finish(mut self) {
+        self.join();
+    }
+
+    fn join(&mut self) {
+        if let Some(thread) = self.0.take() {
+            // Its only work cannot fail; a panic there is nothing to report.
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for ThreadWarmUp {
+    fn drop(&mut self) {
+        self.join();
+    }
+}
+
 /// About how many kernels each part of a split array of `count` gets: a
 /// little over half (the parts meet at a byte offset, not an index). What a
 /// visitor reserves per part: room for all of them would touch twice the
