@@ -273,6 +273,7 @@ fn inspect_amd1<'a>(
     // The ELF's tables, checked while finding the notes, are not read again.
     let notes = find_metadata_notes(image)?;
     progress.finished();
+    // Ended (joined) before the decode that may need a second thread.
     drop(warm_up);
     metadata::visit_notes_split(&notes, &mut kernels, progress)?;
     progress.finished();
@@ -474,6 +475,7 @@ fn inspect_elf<'a>(
     // The ELF's tables, checked while finding the notes, are not read again.
     let notes = find_metadata_notes(data)?;
     progress.finished();
+    // Ended (joined) before the decode that may need a second thread.
     drop(warm_up);
     let header = metadata::visit_notes_split(&notes, &mut raw, progress)?;
     progress.finished();

@@ -19,10 +19,8 @@ pub use model::{
     ArgMetadata, CodeObjectMetadata, KernelMetadata, SymbolIndex, ValueKind, reflection_name,
 };
 pub use msgpack::{MAX_NESTING_DEPTH, MAX_STRING_LENGTH};
-pub use split::{
-    SPLIT_MIN_KERNELS, SPLIT_SEARCH_BYTES, SPLIT_SEARCH_TRIES, SplitKernelVisitor, ThreadWarmUp,
-    WARM_UP_MIN_BYTES, split_share,
-};
+pub use split::{SPLIT_MIN_KERNELS, SPLIT_SEARCH_BYTES, SPLIT_SEARCH_TRIES, SplitKernelVisitor};
+pub(crate) use split::{ThreadWarmUp, WARM_UP_MIN_BYTES, split_share};
 pub use unique::KernelNames;
 
 use crate::Result;

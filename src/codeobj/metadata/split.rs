@@ -36,7 +36,7 @@ pub const SPLIT_SEARCH_TRIES: usize = 64;
 /// Smallest input for which [`ThreadWarmUp::start`] is worth calling: an
 /// array of [`SPLIT_MIN_KERNELS`] kernels takes at least this many bytes of
 /// metadata with LLVM's keys (well over 256 bytes a kernel).
-pub const WARM_UP_MIN_BYTES: usize = SPLIT_MIN_KERNELS * 256;
+pub(crate) const WARM_UP_MIN_BYTES: usize = SPLIT_MIN_KERNELS * 256;
 
 /// A thread started and ended while the caller checks the ELF, before a
 /// split's second thread is needed. Started only once decoding has begun,
@@ -49,24 +49,22 @@ pub const WARM_UP_MIN_BYTES: usize = SPLIT_MIN_KERNELS * 256;
 /// and the spare arena this one leaves (docs/PERFORMANCE.md: 7–14 %
 /// faster from 1,000 to 10,000 kernels).
 #[derive(Debug)]
-pub struct ThreadWarmUp(Option<std::thread::JoinHandle<()>>);
+pub(crate) struct ThreadWarmUp(Option<std::thread::JoinHandle<()>>);
 
 impl ThreadWarmUp {
     /// Starts the thread; it allocates once (making its arena) and ends.
-    pub fn start() -> Self {
+    pub(crate) fn start() -> Self {
         let thread = std::thread::Builder::new()
             .name("metadata-warm-up".into())
             .spawn(|| drop(std::hint::black_box(Box::new(0u64))));
         ThreadWarmUp(thread.ok())
     }
+}
 
-    /// Waits for the thread to end (its stack and arena then wait for the
-    /// next thread). Dropping the warm-up does the same.
-    pub fn finish(mut self) {
-        self.join();
-    }
-
-    fn join(&mut self) {
+impl Drop for ThreadWarmUp {
+    /// Waits for the thread to end: its stack and arena then wait for the
+    /// next thread.
+    fn drop(&mut self) {
         if let Some(thread) = self.0.take() {
             // Its only work cannot fail; a panic there is nothing to report.
             let _ = thread.join();
@@ -74,17 +72,11 @@ impl ThreadWarmUp {
     }
 }
 
-impl Drop for ThreadWarmUp {
-    fn drop(&mut self) {
-        self.join();
-    }
-}
-
 /// About how many kernels each part of a split array of `count` gets: a
 /// little over half (the parts meet at a byte offset, not an index). What a
 /// visitor reserves per part: room for all of them would touch twice the
 /// pages.
-pub fn split_share(count: usize) -> usize {
+pub(crate) fn split_share(count: usize) -> usize {
     count / 2 + count / 16
 }
 
