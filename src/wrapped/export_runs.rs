@@ -15,7 +15,7 @@
 //! runs: `inspect --json` writes it as it is; [`InspectRuns::into_report`]
 //! gathers the runs into the one list [`InspectReport`] holds.
 
-use super::inspect::{ExportReport, InspectReport};
+use super::inspect_report::{ExportReport, InspectReport};
 
 /// Exports in order, and a copy of the names they write.
 #[derive(Clone, Debug, Default)]
@@ -356,7 +356,7 @@ mod tests {
         with_parameters.hal_symbol = "kernel.kd";
         with_parameters.parameters = ["x", "", "é"]
             .into_iter()
-            .map(|name| crate::wrapped::inspect::ParameterReport {
+            .map(|name| crate::wrapped::inspect_report::ParameterReport {
                 kind: crate::codeobj::metadata::ParameterType::Constant,
                 size: 4,
                 offset: 0,

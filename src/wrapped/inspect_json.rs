@@ -12,7 +12,7 @@ use crate::json_writer::{JsonChunks, write_on_two_threads};
 
 use super::export_runs::{ExportRun, InspectRuns, NameCopies};
 use super::infer::Container;
-use super::inspect::{ExportReport, InspectReport, ParameterReport};
+use super::inspect_report::{ExportReport, InspectReport, ParameterReport};
 
 impl InspectReport<'_> {
     /// Writes the report as pretty JSON (what `serde_json::to_writer_pretty`

@@ -14,6 +14,7 @@ pub mod hip;
 pub mod infer;
 pub mod inspect;
 pub mod inspect_json;
+pub mod inspect_report;
 pub mod offload_bundle;
 pub mod pack;
 pub mod verify;
