@@ -5,7 +5,7 @@
 //! between decoding and writing the JSON.
 //!
 //! A run also keeps a copy of the names its exports write, taken while the
-//! decoder has them in cache ([`NameCopies`]). The reports' names borrow
+//! decoder has them in cache (`NameCopies`). The reports' names borrow
 //! from the file, whose pages are let go behind the decoder
 //! ([`crate::input::ReleaseBehind`]); read from there, writing a large
 //! object's JSON faulted its metadata back in, one kernel at a time (a
