@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Times commands interleaved: round after round, each command runs once in
 turn (after WARMUP untimed rounds), so that a machine whose speed drifts
-while we measure slows every command alike. Each run's wall time is taken
+while we measure slows every command alike; every other round runs them in
+reverse order, so that none always runs right after the same other one. Each run's wall time is taken
 from just before its spawn to just after it is reaped; its stdout goes to a
 pipe this script drains and discards (as `hyperfine --output=pipe` does), its
 stderr to /dev/null. Prints JSON: each command's median and minimum, and for
@@ -68,7 +69,13 @@ def main(args):
         sys.exit(__doc__)
     times = [[] for _ in commands]
     for round_index in range(warmup + runs):
-        for index, argv in enumerate(commands):
+        # Every other round in reverse (A B, B A, A B, ...): each command
+        # follows the others as often as it follows itself, so none always
+        # inherits the state (an idle or a busy CPU) another leaves behind.
+        order = list(enumerate(commands))
+        if round_index % 2:
+            order.reverse()
+        for index, argv in order:
             elapsed = run_once(argv)
             if round_index >= warmup:
                 times[index].append(elapsed)
