@@ -46,9 +46,9 @@ open(sys.argv[2], 'w').write(out)
 PY
 
 # Each wall ratio from its own interleaved run (scripts/interleaved.py):
-# the two commands alternate round by round, and the ratio is the median of
-# the per-round ratios, so a machine that slows down while we measure slows
-# both alike.
+# the two commands alternate round by round (A B, then B A), and the ratio
+# is the median of the per-round ratios, so a machine that slows down while
+# we measure slows both alike, and neither always runs after the other.
 pair() { # pair NAME RATIO-KEY -- CMD... -- CMD...: one interleaved ratio
   local out=$PERF_OUT/goals-$1.json
   python3 "$ROOT/scripts/interleaved.py" --runs "$runs" --warmup 1 "${@:3}" >"$out"
