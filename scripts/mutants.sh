@@ -32,9 +32,10 @@ declare -A MODULES=(
     [name_table]="src/codeobj/metadata/name_table.rs src/codeobj/metadata/unique.rs | lib codeobj_metadata codeobj_split wrapped_inspect hostile_inputs"
     [split]="src/codeobj/metadata/split.rs | codeobj_split"
     [export_runs]="src/wrapped/export_runs.rs | lib codeobj_split wrapped_inspect"
+    [symbol_copies]="src/wrapped/symbol_copies.rs src/codeobj/metadata/model.rs | lib codeobj_split codeobj_notes"
     [release]="src/input.rs filemap/src/lib.rs | lib memory_bounds"
 )
-ORDER=(edge capabilities queue_affinity target_id hip_path kernarg metadata output json_thread name_table split export_runs release)
+ORDER=(edge capabilities queue_affinity target_id hip_path kernarg metadata output json_thread name_table split export_runs symbol_copies release)
 
 usage() {
     echo "usage: $0 MODULE|all|--list [cargo-mutants args...]" >&2

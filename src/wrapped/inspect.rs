@@ -10,6 +10,7 @@
 //! export is still listed, with the reason in `hal_error` (`inspect` is a
 //! viewer: every kernel of every metadata note is shown).
 
+use super::symbol_copies::SymbolCopies;
 use crate::codeobj::elf;
 use crate::codeobj::metadata::{
     self, CodeObjectMetadata, ExportParameter, KernelMetadata, KernelNames, KernelVisitor,
@@ -180,6 +181,7 @@ fn inspect_amd1<'a>(
         reports: Vec::new(),
         reflected: Vec::new(),
         by_symbol: SymbolIndex::default(),
+        symbols: SymbolCopies::default(),
         limit: image.len() / 64,
     };
     // The ELF's tables, checked while finding the notes, are not read again.
@@ -193,13 +195,22 @@ fn inspect_amd1<'a>(
         mut reports,
         reflected,
         by_symbol,
+        symbols,
         ..
     } = kernels;
-    // Each export's kernel (a lookup reads the kernel's symbol again).
+    // Each export's kernel: the kernel of its own index when that kernel's
+    // symbol (copied) is the export's and no symbol repeats, which is what
+    // `get` would answer; otherwise a lookup, which reads the kernel's
+    // symbol in the note again.
+    let unique = !by_symbol.has_repeats();
     let mut resolved = Vec::with_capacity(exe.def.exports().map_or(0, |list| list.len()));
     for (i, export) in exe.def.exports().iter().flatten().enumerate() {
         // Verification proved the symbol present.
         let symbol = export.symbol_name().unwrap_or_default();
+        if unique && symbols.get(i) == Some(symbol) {
+            resolved.push(i);
+            continue;
+        }
         let index = by_symbol
             .get(symbol)
             .annotate_with(|| format!("resolving exports[{i}]"))?;
@@ -270,6 +281,8 @@ struct KernelsBySymbol<'a> {
     reports: Vec<ExportReport<'a>>,
     reflected: Vec<Result<(u32, u32)>>,
     by_symbol: SymbolIndex<'a>,
+    /// Each kernel's symbol, copied while its page is in memory.
+    symbols: SymbolCopies,
     /// Most kernels to reserve room for (what the code object could hold).
     limit: usize,
 }
@@ -279,10 +292,12 @@ impl<'a> KernelVisitor<'a> for KernelsBySymbol<'a> {
         let room = self.limit.saturating_sub(self.reports.len());
         self.reports.reserve_exact(count.min(room));
         self.reflected.reserve_exact(count.min(room));
+        self.symbols.reserve(count.min(room));
     }
 
     fn kernel(&mut self, kernel: KernelMetadata<'a>) -> Result<()> {
         self.by_symbol.insert(kernel.symbol, self.reports.len());
+        self.symbols.push(kernel.symbol);
         let facts = kernel_facts(&kernel);
         self.reports.push(facts.report);
         self.reflected.push(facts.reflected);
@@ -297,6 +312,7 @@ impl<'a> SplitKernelVisitor<'a> for KernelsBySymbol<'a> {
             reports: Vec::with_capacity(room),
             reflected: Vec::with_capacity(room),
             by_symbol: self.by_symbol.fork(room),
+            symbols: SymbolCopies::with_capacity(room),
             limit: self.limit,
         }
     }
@@ -304,6 +320,7 @@ impl<'a> SplitKernelVisitor<'a> for KernelsBySymbol<'a> {
     fn join(&mut self, mut tail: Self, first: usize) -> Result<bool> {
         // Nothing here depends on a kernel's index but the symbol index.
         self.by_symbol.join(tail.by_symbol, first);
+        self.symbols.append(tail.symbols);
         self.reports.append(&mut tail.reports);
         self.reflected.append(&mut tail.reflected);
         Ok(true)

@@ -17,6 +17,7 @@ pub mod inspect_json;
 pub mod inspect_report;
 pub mod offload_bundle;
 pub mod pack;
+mod symbol_copies;
 pub mod verify;
 
 pub use amd1::Amd1Executable;

@@ -682,3 +682,86 @@ proptest! {
         prop_assert_eq!(one, two);
     }
 }
+
+#[test]
+fn symbol_indices_know_whether_any_symbol_repeats() {
+    let mut head = SymbolIndex::default();
+    head.insert("a", 0);
+    head.insert("b", 1);
+    assert!(!head.has_repeats());
+    let part = |symbols: &[&'static str]| {
+        let mut tail = head.fork(symbols.len());
+        for (i, symbol) in symbols.iter().enumerate() {
+            tail.insert(symbol, i);
+        }
+        tail
+    };
+    let joined = |tail: SymbolIndex<'static>| {
+        let mut whole = head.clone();
+        whole.join(tail, 2);
+        whole.has_repeats()
+    };
+    assert!(!joined(part(&["c", "d"])), "no symbol in both parts");
+    assert!(joined(part(&["c", "b"])), "the tail repeats the head's");
+    let repeating = part(&["c", "c"]);
+    assert!(repeating.has_repeats());
+    assert!(joined(repeating), "the tail repeats its own");
+    head.insert("a", 2);
+    assert!(head.has_repeats(), "a repeat inserted in turn");
+}
+
+/// An `AMD1` executable wrapping a large object: exports in metadata order
+/// (as IREE's compiler and `pack` write them) and reversed resolve to their
+/// kernels alike, and a symbol two kernels share, one in each thread's
+/// part, is refused however the exports are ordered.
+#[test]
+fn amd1_exports_resolve_in_either_order_and_never_to_a_shared_symbol() {
+    use amdgpu_hal::wrapped::builder::{BindingBits, ExecutableSpec, ExportSpec, build_amd1};
+    use amdgpu_hal::wrapped::{DeviceLimits, inspect};
+    let wrap = |kernels: &[Kernel], order: &mut dyn Iterator<Item = usize>| {
+        let image = elf_with_metadata(&blob(kernels));
+        let exports = order
+            .map(|i| ExportSpec {
+                symbol_name: format!("k{i}.kd"),
+                workgroup_size: Some([64, 1, 1]),
+                constant_count: 0,
+                binding_flags: vec![BindingBits::empty(); kernels[i].args as usize],
+                debug: None,
+            })
+            .collect();
+        build_amd1(&ExecutableSpec {
+            isa: Some("gfx942".into()),
+            exports,
+            images: vec![&image],
+            source_files: vec![],
+        })
+        .unwrap()
+    };
+    let symbols = |data: &[u8]| -> Vec<String> {
+        let report = inspect(data, &DeviceLimits::AMDGPU).unwrap();
+        report.exports.iter().map(|e| e.symbol.to_owned()).collect()
+    };
+    let mut kernels: Vec<Kernel> = (0..N).map(kernel).collect();
+    let in_order: Vec<String> = (0..N).map(|i| format!("k{i}.kd")).collect();
+    assert_eq!(symbols(&wrap(&kernels, &mut (0..N))), in_order);
+    let reversed: Vec<String> = in_order.iter().rev().cloned().collect();
+    assert_eq!(symbols(&wrap(&kernels, &mut (0..N).rev())), reversed);
+    // Kernel N-5 (in the second thread's part) takes kernel 2's symbol;
+    // the exports still name k0..k(N-1) in order, kernel N-5's own
+    // symbol now belonging to none.
+    kernels[N - 5].symbol = "k2.kd".into();
+    for order in [
+        &mut (0..N) as &mut dyn Iterator<Item = usize>,
+        &mut (0..N).rev(),
+    ] {
+        let data = wrap(&kernels, &mut order.filter(|&i| i != N - 5));
+        let error = inspect(&data, &DeviceLimits::AMDGPU).expect_err("a shared symbol");
+        assert_eq!(error.code(), StatusCode::FailedPrecondition, "{error}");
+        assert!(
+            error
+                .to_string()
+                .contains("duplicate kernel symbol `k2.kd`"),
+            "{error}"
+        );
+    }
+}

@@ -154,6 +154,8 @@ pub struct SymbolIndex<'a> {
     /// `usize::MAX` marks a symbol more than one kernel has. By hash: a
     /// lookup reads no other kernel's symbol (`name_table`).
     indices: NameTable<'a>,
+    /// Whether any symbol is marked so.
+    repeated: bool,
 }
 
 const DUPLICATE: usize = usize::MAX;
@@ -163,6 +165,7 @@ impl<'a> SymbolIndex<'a> {
     pub fn with_capacity(kernels: usize) -> SymbolIndex<'a> {
         SymbolIndex {
             indices: NameTable::with_capacity(kernels),
+            repeated: false,
         }
     }
 
@@ -170,6 +173,7 @@ impl<'a> SymbolIndex<'a> {
     pub fn insert(&mut self, symbol: &'a str, index: usize) {
         if let Err(slot) = self.indices.insert(symbol, index) {
             *slot = DUPLICATE;
+            self.repeated = true;
         }
     }
 
@@ -178,12 +182,14 @@ impl<'a> SymbolIndex<'a> {
     pub fn fork(&self, kernels: usize) -> SymbolIndex<'a> {
         SymbolIndex {
             indices: self.indices.fork(kernels),
+            repeated: false,
         }
     }
 
     /// Records `tail`'s kernels (a [`SymbolIndex::fork`] of this index) as
     /// kernels `offset` on, as if each had been inserted in turn.
     pub fn join(&mut self, tail: SymbolIndex<'a>, offset: usize) {
+        let mut repeated = tail.repeated;
         self.indices.absorb(
             tail.indices,
             |index| {
@@ -193,8 +199,20 @@ impl<'a> SymbolIndex<'a> {
                     index + offset
                 }
             },
-            |_, _, stored| *stored = DUPLICATE,
+            |_, _, stored| {
+                *stored = DUPLICATE;
+                repeated = true;
+            },
         );
+        self.repeated |= repeated;
+    }
+
+    /// Whether some symbol belongs to more than one kernel (where
+    /// [`SymbolIndex::get`] fails with `FAILED_PRECONDITION`): when not, a
+    /// kernel whose symbol is known to equal the one sought is the answer,
+    /// with no lookup.
+    pub fn has_repeats(&self) -> bool {
+        self.repeated
     }
 
     /// The index of the one kernel whose `.symbol` is exactly `symbol`
