@@ -36,10 +36,26 @@ pub fn run(global: &GlobalArgs, args: &InspectArgs, out: &mut dyn Write) -> Resu
         })?;
     if global.json {
         // Hand-written JSON: the same bytes as `write_json`, several times faster.
-        return inspected
+        let written = inspected
             .write_json_with(out, &ReleaseBehind::new(&data))
             .and_then(|()| writeln!(out))
             .map_err(write_error);
+        left_to_exit(inspected);
+        left_to_exit(data);
+        return written;
     }
-    write!(out, "{}", inspected.into_report()).map_err(write_error)
+    let report = inspected.into_report();
+    let written = write!(out, "{report}").map_err(write_error);
+    left_to_exit(report);
+    left_to_exit(data);
+    written
+}
+
+/// Leaves `value` for the process's exit to reclaim: the command ends once
+/// its report is written, and the exit returns a large object's report (a
+/// heap allocation per export) and the file's mapping at once, where
+/// dropping them freed each allocation and unmapped each region in turn
+/// (2% of `inspect --json` on 10,000 kernels).
+fn left_to_exit<T>(value: T) {
+    std::mem::forget(value);
 }
