@@ -4,6 +4,11 @@
 //! object's second half (a megabyte of fresh pages) was the one serial step
 //! between decoding and writing the JSON.
 //!
+//! A run keeps its exports' parameters in one list of its own
+//! ([`ExportRun::push_with`]) rather than one per report: an allocation per
+//! kernel was 10,000 of them to make and free at 10,000 kernels, and beneath
+//! the tail's thread an arena that grew a page at a time.
+//!
 //! A run also keeps a copy of the names its exports write, taken while the
 //! decoder has them in cache (`NameCopies`). The reports' names borrow
 //! from the file, whose pages are let go behind the decoder
@@ -15,13 +20,23 @@
 //! runs: `inspect --json` writes it as it is; [`InspectRuns::into_report`]
 //! gathers the runs into the one list [`InspectReport`] holds.
 
-use super::inspect_report::{ExportReport, InspectReport};
+use super::inspect_report::{ExportReport, InspectReport, ParameterReport};
 
-/// Exports in order, and a copy of the names they write.
+/// Parameters a run makes room for per export it makes room for: room only
+/// (pages nothing writes are never touched), so that the list rarely moves.
+pub(crate) const PARAMETERS_PER_EXPORT: usize = 4;
+
+/// Exports in order, their parameters, and a copy of the names they write.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ExportRun<'a> {
-    /// The exports, in order.
+    /// The exports, in order; in a run that keeps the parameters (`ends`
+    /// not empty), their own `parameters` are empty.
     pub(crate) exports: Vec<ExportReport<'a>>,
+    /// The exports' parameters, one export's after another's.
+    pub(crate) parameters: Vec<ParameterReport<'a>>,
+    /// Where each export's parameters end in `parameters`, one per export;
+    /// empty for a run whose reports hold their own ([`InspectRuns::whole`]).
+    pub(crate) ends: Vec<usize>,
     /// Every export's names in the order the JSON writes them
     /// ([`for_each_name`]), one after the other; empty for a run whose
     /// names are read from the reports ([`NameCopies`] falls back).
@@ -32,24 +47,74 @@ impl<'a> ExportRun<'a> {
     fn with_capacity(exports: usize) -> Self {
         ExportRun {
             exports: Vec::with_capacity(exports),
+            parameters: Vec::with_capacity(exports.saturating_mul(PARAMETERS_PER_EXPORT)),
+            ends: Vec::with_capacity(exports),
             names: String::new(),
         }
     }
 
-    fn push(&mut self, export: ExportReport<'a>) {
-        for_each_name(&export, |name| self.names.push_str(name));
+    /// A run of `exports` whose reports hold their own parameters.
+    pub(crate) fn whole(exports: Vec<ExportReport<'a>>) -> Self {
+        ExportRun {
+            exports,
+            ..ExportRun::default()
+        }
+    }
+
+    /// Adds the export `make` returns after adding its parameters to the
+    /// list it is given (the run's, which it must only extend).
+    fn push_with(&mut self, make: impl FnOnce(&mut Vec<ParameterReport<'a>>) -> ExportReport<'a>) {
+        let start = self.parameters.len();
+        let mut export = make(&mut self.parameters);
+        // Parameters the report brought along join the list after the rest.
+        self.parameters.append(&mut export.parameters);
+        let parameters = self.parameters.get(start..).unwrap_or_default();
+        for_each_name(&export, parameters, |name| self.names.push_str(name));
+        self.ends.push(self.parameters.len());
         self.exports.push(export);
+    }
+
+    /// The parameters of export `index` (`export`, this run's).
+    pub(crate) fn parameters_of<'r>(
+        &'r self,
+        index: usize,
+        export: &'r ExportReport<'a>,
+    ) -> &'r [ParameterReport<'a>] {
+        let Some(&end) = self.ends.get(index) else {
+            return &export.parameters;
+        };
+        let start = match index.checked_sub(1) {
+            Some(before) => self.ends.get(before).copied().unwrap_or(0),
+            None => 0,
+        };
+        self.parameters.get(start..end).unwrap_or_default()
+    }
+
+    /// The exports, each holding its own parameters.
+    pub(crate) fn into_exports(mut self) -> Vec<ExportReport<'a>> {
+        if !self.ends.is_empty() {
+            let mut start = 0;
+            for (export, &end) in self.exports.iter_mut().zip(&self.ends) {
+                export.parameters = self.parameters.get(start..end).unwrap_or_default().to_vec();
+                start = end;
+            }
+        }
+        self.exports
     }
 }
 
 /// Calls `f` with each string of `export` the JSON writes from its report,
 /// in the order it writes them: the name, the symbol, the HAL symbol and
-/// each parameter's name (`hal_error` is the report's own).
-pub(crate) fn for_each_name<'e>(export: &ExportReport<'e>, mut f: impl FnMut(&'e str)) {
+/// the name of each of its `parameters` (`hal_error` is the report's own).
+pub(crate) fn for_each_name<'e>(
+    export: &ExportReport<'e>,
+    parameters: &[ParameterReport<'e>],
+    mut f: impl FnMut(&'e str),
+) {
     f(export.name);
     f(export.symbol);
     f(export.hal_symbol);
-    for parameter in &export.parameters {
+    for parameter in parameters {
         f(parameter.name);
     }
 }
@@ -88,7 +153,8 @@ impl<'n> NameCopies<'n> {
     }
 }
 
-/// Exports in order, as runs; `push` extends the last.
+/// Exports in order, as runs that keep their parameters; `push` extends
+/// the last.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ExportRuns<'a> {
     /// Runs before the current one, in order.
@@ -98,7 +164,7 @@ pub(crate) struct ExportRuns<'a> {
 }
 
 impl<'a> ExportRuns<'a> {
-    /// Runs whose first has room for `exports`.
+    /// Runs whose first has room for `exports` (and their parameters).
     pub(crate) fn with_capacity(exports: usize) -> Self {
         ExportRuns {
             earlier: Vec::new(),
@@ -106,14 +172,29 @@ impl<'a> ExportRuns<'a> {
         }
     }
 
-    /// Room for `more` exports in the current run, and no more.
+    /// Room for `more` exports (and their parameters) in the current run,
+    /// and no more.
     pub(crate) fn reserve_exact(&mut self, more: usize) {
-        self.current.exports.reserve_exact(more);
+        let run = &mut self.current;
+        run.exports.reserve_exact(more);
+        run.ends.reserve_exact(more);
+        run.parameters
+            .reserve_exact(more.saturating_mul(PARAMETERS_PER_EXPORT));
     }
 
-    /// Adds `export` after every other.
+    /// Adds `export` after every other (its parameters kept in the run's list).
+    #[cfg(test)]
     pub(crate) fn push(&mut self, export: ExportReport<'a>) {
-        self.current.push(export);
+        self.current.push_with(|_| export);
+    }
+
+    /// Adds the export `make` returns after every other, `make` adding its
+    /// parameters to the list it is given (which it must only extend).
+    pub(crate) fn push_with(
+        &mut self,
+        make: impl FnOnce(&mut Vec<ParameterReport<'a>>) -> ExportReport<'a>,
+    ) {
+        self.current.push_with(make);
     }
 
     /// Exports in every run.
@@ -140,89 +221,78 @@ impl<'a> ExportRuns<'a> {
         );
     }
 
-    /// The first run and the runs after it, none of them empty but (when
-    /// there are no exports at all) the first.
-    pub(crate) fn into_runs(self) -> (ExportRun<'a>, Vec<ExportRun<'a>>) {
-        let mut runs = self.earlier.into_iter().chain([self.current]);
-        let first = runs
-            .by_ref()
-            .find(|run| !run.exports.is_empty())
-            .unwrap_or_default();
-        (first, runs.filter(|run| !run.exports.is_empty()).collect())
+    /// The runs in order, none of them empty.
+    pub(crate) fn into_runs(self) -> Vec<ExportRun<'a>> {
+        self.earlier
+            .into_iter()
+            .chain([self.current])
+            .filter(|run| !run.exports.is_empty())
+            .collect()
     }
 }
 
 /// An [`InspectReport`] whose exports may still lie in the runs the
 /// metadata's threads decoded them into: what `inspect --json` writes from
 /// (`write_json_with`), without first gathering a large object's exports
-/// into one list. [`crate::wrapped::inspect_runs`] gives it.
+/// (and their parameters) into one list. [`crate::wrapped::inspect_runs`]
+/// gives it.
 #[derive(Clone, Debug)]
 pub struct InspectRuns<'a> {
-    /// The report, its `exports` the first run's.
+    /// The report's header fields; its `exports` are empty.
     pub(crate) report: InspectReport<'a>,
-    /// The first run's name copies.
-    pub(crate) names: String,
-    /// The runs after the first, each non-empty.
-    pub(crate) later: Vec<ExportRun<'a>>,
+    /// The exports, run after run, none of the runs empty.
+    pub(crate) runs: Vec<ExportRun<'a>>,
 }
 
 impl<'a> InspectRuns<'a> {
     /// A report whose exports are one run.
-    pub fn whole(report: InspectReport<'a>) -> Self {
-        InspectRuns {
-            report,
-            names: String::new(),
-            later: Vec::new(),
-        }
+    pub fn whole(mut report: InspectReport<'a>) -> Self {
+        let exports = std::mem::take(&mut report.exports);
+        let runs = if exports.is_empty() {
+            Vec::new()
+        } else {
+            vec![ExportRun::whole(exports)]
+        };
+        InspectRuns { report, runs }
     }
 
-    /// The report's header fields and its runs: `first`, then `later`.
-    pub(crate) fn from_runs(
-        mut report: InspectReport<'a>,
-        (first, later): (ExportRun<'a>, Vec<ExportRun<'a>>),
-    ) -> Self {
-        report.exports = first.exports;
-        InspectRuns {
-            report,
-            names: first.names,
-            later,
-        }
+    /// The report's header fields (`exports` empty) and its runs.
+    pub(crate) fn from_runs(mut report: InspectReport<'a>, runs: Vec<ExportRun<'a>>) -> Self {
+        report.exports = Vec::new();
+        InspectRuns { report, runs }
     }
 
-    /// The report's exports in order, over every run.
-    pub fn exports(&self) -> impl Iterator<Item = &ExportReport<'a>> {
-        self.report
-            .exports
-            .iter()
-            .chain(self.later.iter().flat_map(|run| &run.exports))
+    /// The report's exports in order, over every run, each with its
+    /// parameters (a copy of the report [`InspectRuns::into_report`] holds).
+    pub fn exports(&self) -> impl Iterator<Item = ExportReport<'a>> + '_ {
+        self.runs.iter().flat_map(|run| {
+            run.exports.iter().enumerate().map(|(index, export)| {
+                let mut export = export.clone();
+                if !run.ends.is_empty() {
+                    export.parameters = run.parameters_of(index, &export).to_vec();
+                }
+                export
+            })
+        })
     }
 
     /// How many exports there are, over every run.
     pub fn export_count(&self) -> usize {
-        self.report.exports.len()
-            + self
-                .later
-                .iter()
-                .map(|run| run.exports.len())
-                .sum::<usize>()
+        self.runs.iter().map(|run| run.exports.len()).sum()
     }
 
     /// How many runs the exports lie in: 2 for a kernel array decoded on
-    /// two threads and joined, 1 otherwise.
+    /// two threads and joined, 1 otherwise (0 without exports).
     pub fn run_count(&self) -> usize {
-        1 + self.later.len()
+        self.runs.len()
     }
 
-    /// The report with every export in its one list.
+    /// The report with every export, and its parameters, in its one list.
     pub fn into_report(self) -> InspectReport<'a> {
-        let InspectRuns {
-            mut report, later, ..
-        } = self;
-        report
-            .exports
-            .reserve_exact(later.iter().map(|run| run.exports.len()).sum());
-        for mut run in later {
-            report.exports.append(&mut run.exports);
+        let InspectRuns { mut report, runs } = self;
+        report.exports = Vec::with_capacity(runs.iter().map(|run| run.exports.len()).sum());
+        for run in runs {
+            report.exports.append(&mut run.into_exports());
         }
         report
     }
@@ -231,6 +301,7 @@ impl<'a> InspectRuns<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codeobj::metadata::ParameterType;
     use crate::wrapped::Container;
 
     fn export(name: &str) -> ExportReport<'_> {
@@ -259,6 +330,23 @@ mod tests {
         }
     }
 
+    /// `name` with a constant parameter per name in `parameters`, offset
+    /// by its place.
+    fn export_with<'a>(name: &'a str, parameters: &[&'a str]) -> ExportReport<'a> {
+        let mut export = export(name);
+        export.parameters = parameters
+            .iter()
+            .enumerate()
+            .map(|(i, &name)| ParameterReport {
+                kind: ParameterType::Constant,
+                size: 4,
+                offset: 4 * i as u16,
+                name,
+            })
+            .collect();
+        export
+    }
+
     fn runs<'a>(names: &[&'a str]) -> ExportRuns<'a> {
         let mut runs = ExportRuns::with_capacity(names.len());
         for name in names {
@@ -271,25 +359,35 @@ mod tests {
         run.iter().map(|export| export.name).collect()
     }
 
+    fn header() -> InspectReport<'static> {
+        InspectReport {
+            container: Container::Elf,
+            format: "gfx942".into(),
+            size: 1,
+            code_object_version: 5,
+            exports: Vec::new(),
+        }
+    }
+
     #[test]
     fn appended_runs_keep_their_order_and_later_pushes_extend_the_last() {
         let mut head = runs(&["a", "b"]);
         head.append(runs(&["c", "d"]));
         head.push(export("e"));
         assert_eq!(head.len(), 5);
-        let (first, later) = head.into_runs();
-        assert_eq!(names(&first.exports), ["a", "b"]);
-        assert_eq!(later.len(), 1);
-        assert_eq!(names(&later[0].exports), ["c", "d", "e"]);
+        let runs = head.into_runs();
+        assert_eq!(runs.len(), 2);
+        assert_eq!(names(&runs[0].exports), ["a", "b"]);
+        assert_eq!(names(&runs[1].exports), ["c", "d", "e"]);
         // Each run copies its own exports' names, in the writer's order.
         assert_eq!(
-            (first.names.as_str(), later[0].names.as_str()),
+            (runs[0].names.as_str(), runs[1].names.as_str()),
             ("aaabbb", "cccdddeee")
         );
     }
 
     #[test]
-    fn empty_runs_are_dropped_and_the_first_is_the_first_non_empty() {
+    fn empty_runs_are_dropped() {
         let mut head = runs(&[]);
         head.append(runs(&[]));
         head.append(runs(&["a"]));
@@ -297,29 +395,89 @@ mod tests {
         let mut tail = runs(&["b"]);
         tail.append(runs(&[]));
         head.append(tail);
-        let (first, later) = head.into_runs();
-        assert_eq!(names(&first.exports), ["a"]);
-        let later: Vec<_> = later.iter().map(|run| names(&run.exports)).collect();
-        assert_eq!(later, [["b"]]);
-        let (first, later) = ExportRuns::default().into_runs();
-        assert!(first.exports.is_empty() && first.names.is_empty() && later.is_empty());
+        let runs: Vec<_> = head
+            .into_runs()
+            .iter()
+            .map(|run| names(&run.exports))
+            .collect();
+        assert_eq!(runs, [["a"], ["b"]]);
+        assert!(ExportRuns::default().into_runs().is_empty());
+        let none = InspectRuns::from_runs(header(), Vec::new());
+        assert_eq!((none.run_count(), none.export_count()), (0, 0));
+        assert_eq!(none.into_report(), header());
+    }
+
+    #[test]
+    fn a_run_keeps_each_exports_parameters_and_gives_them_back() {
+        let mut runs = ExportRuns::with_capacity(1);
+        runs.push(export_with("a", &["x", "y"]));
+        runs.push(export("b"));
+        // Parameters added through the list `push_with` lends.
+        runs.push_with(|parameters| {
+            parameters.extend(export_with("", &["z"]).parameters);
+            export("c")
+        });
+        let mut tail = ExportRuns::default();
+        tail.push(export_with("d", &["w", "v", "u"]));
+        runs.append(tail);
+        let inspected = InspectRuns::from_runs(header(), runs.into_runs());
+        let run = &inspected.runs[0];
+        // The reports hold none: the run's list does, in export order.
+        assert!(
+            run.exports
+                .iter()
+                .all(|export| export.parameters.is_empty())
+        );
+        assert_eq!(run.ends, [2, 2, 3]);
+        let listed = |index: usize| -> Vec<&str> {
+            run.parameters_of(index, &run.exports[index])
+                .iter()
+                .map(|parameter| parameter.name)
+                .collect()
+        };
+        assert_eq!(
+            (listed(0), listed(1), listed(2)),
+            (vec!["x", "y"], vec![], vec!["z"])
+        );
+        assert_eq!(run.names, "aaaxybbbcccz");
+        let expected = [
+            export_with("a", &["x", "y"]),
+            export("b"),
+            export_with("c", &["z"]),
+            export_with("d", &["w", "v", "u"]),
+        ];
+        assert_eq!(inspected.exports().collect::<Vec<_>>(), expected);
+        assert_eq!(inspected.into_report().exports, expected);
+    }
+
+    #[test]
+    fn a_whole_report_is_one_run_whose_reports_keep_their_parameters() {
+        let mut report = header();
+        report.exports = vec![export_with("a", &["x"]), export("b")];
+        let expected = report.clone();
+        let inspected = InspectRuns::whole(report);
+        assert_eq!((inspected.run_count(), inspected.export_count()), (1, 2));
+        let run = &inspected.runs[0];
+        assert!(run.ends.is_empty() && run.parameters.is_empty() && run.names.is_empty());
+        assert_eq!(run.parameters_of(0, &run.exports[0]).len(), 1);
+        let mut whole = Vec::new();
+        inspected.write_json_with(&mut whole, &()).unwrap();
+        assert_eq!(inspected.into_report(), expected);
+        let mut written = Vec::new();
+        expected.write_json(&mut written).unwrap();
+        assert_eq!(whole, written);
+        assert!(InspectRuns::whole(header()).runs.is_empty());
     }
 
     #[test]
     fn the_report_gathers_every_run_in_order() {
         let mut exports = runs(&["a"]);
-        exports.append(runs(&["b", "c"]));
-        exports.append(runs(&["d"]));
-        let inspected = InspectRuns::from_runs(
-            InspectReport {
-                container: Container::Elf,
-                format: "gfx942".into(),
-                size: 1,
-                code_object_version: 5,
-                exports: Vec::new(),
-            },
-            exports.into_runs(),
-        );
+        exports.push(export_with("b", &["p"]));
+        exports.append(runs(&["c"]));
+        let mut last = ExportRuns::default();
+        last.push(export_with("d", &["q", "r"]));
+        exports.append(last);
+        let inspected = InspectRuns::from_runs(header(), exports.into_runs());
         assert_eq!((inspected.run_count(), inspected.export_count()), (3, 4));
         let order: Vec<_> = inspected.exports().map(|export| export.name).collect();
         assert_eq!(order, ["a", "b", "c", "d"]);
@@ -327,6 +485,8 @@ mod tests {
         inspected.write_json_with(&mut whole, &()).unwrap();
         let report = inspected.into_report();
         assert_eq!(names(&report.exports), ["a", "b", "c", "d"]);
+        assert_eq!(report.exports[1], export_with("b", &["p"]));
+        assert_eq!(report.exports[3], export_with("d", &["q", "r"]));
         let mut gathered = Vec::new();
         report.write_json(&mut gathered).unwrap();
         assert_eq!(whole, gathered);
@@ -341,36 +501,32 @@ mod tests {
         // Room up front: the decoder's pushes never move a run.
         let mut runs = ExportRuns::with_capacity(100);
         assert!(runs.current.exports.capacity() >= 100);
+        assert!(runs.current.ends.capacity() >= 100);
+        assert!(runs.current.parameters.capacity() >= 100 * PARAMETERS_PER_EXPORT);
         runs.push(export("a"));
         runs.reserve_exact(1000);
         assert!(runs.current.exports.capacity() >= 1001);
-        let (first, _) = runs.into_runs();
+        assert!(runs.current.ends.capacity() >= 1001);
+        assert!(runs.current.parameters.capacity() >= 1000 * PARAMETERS_PER_EXPORT);
+        let first = runs.into_runs().remove(0);
         assert!(first.exports.capacity() >= 1001);
     }
 
     #[test]
     fn name_copies_are_read_back_in_the_writers_order() {
-        let mut run = ExportRun::default();
-        let mut with_parameters = export("kernel");
+        let mut runs = ExportRuns::default();
+        let mut with_parameters = export_with("kernel", &["x", "", "é"]);
         with_parameters.symbol = "kernel.kd";
         with_parameters.hal_symbol = "kernel.kd";
-        with_parameters.parameters = ["x", "", "é"]
-            .into_iter()
-            .map(|name| crate::wrapped::inspect_report::ParameterReport {
-                kind: crate::codeobj::metadata::ParameterType::Constant,
-                size: 4,
-                offset: 0,
-                name,
-            })
-            .collect();
-        run.push(with_parameters.clone());
-        run.push(export(""));
+        runs.push(with_parameters.clone());
+        runs.push(export(""));
+        let run = runs.into_runs().remove(0);
         assert_eq!(run.names, "kernelkernel.kdkernel.kdxé");
         let mut copies = NameCopies::new(&run.names);
         assert!(copies.any());
         let mut read = Vec::new();
-        for export in &run.exports {
-            for_each_name(export, |name| {
+        for (index, export) in run.exports.iter().enumerate() {
+            for_each_name(export, run.parameters_of(index, export), |name| {
                 let copy = copies.next(name);
                 assert_eq!(copy, name);
                 // Read from the copies, not from where the report points.

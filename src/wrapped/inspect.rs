@@ -58,6 +58,19 @@ fn kernel_facts<'a>(kernel: &KernelMetadata<'a>) -> KernelFacts<'a> {
         .filter(|arg| !arg.kind.is_hidden())
         .count();
     let mut parameters = Vec::with_capacity(visible);
+    let mut facts = kernel_facts_with(kernel, &mut parameters);
+    facts.report.parameters = parameters;
+    facts
+}
+
+/// [`kernel_facts`], the kernel's parameters added to `parameters` (a
+/// run's list, [`ExportRuns::push_with`]) rather than to the report's own:
+/// none where the projection is refused.
+fn kernel_facts_with<'a>(
+    kernel: &KernelMetadata<'a>,
+    parameters: &mut Vec<ParameterReport<'a>>,
+) -> KernelFacts<'a> {
+    let start = parameters.len();
     let reflected = kernel
         .for_each_default_export_parameter(|parameter| {
             parameters.push(parameter_report(&parameter));
@@ -70,7 +83,7 @@ fn kernel_facts<'a>(kernel: &KernelMetadata<'a>) -> KernelFacts<'a> {
         });
     if reflected.is_err() {
         // A refused projection lists no parameters.
-        parameters = Vec::new();
+        parameters.truncate(start);
     }
     KernelFacts {
         report: ExportReport {
@@ -81,7 +94,7 @@ fn kernel_facts<'a>(kernel: &KernelMetadata<'a>) -> KernelFacts<'a> {
             dynamic_workgroup_size: false,
             constant_count: None,
             binding_count: None,
-            parameters,
+            parameters: Vec::new(),
             kernarg_size: kernel.kernarg_segment_size,
             kernarg_alignment: kernel.kernarg_segment_align,
             group_segment_size: kernel.group_segment_fixed_size,
@@ -459,8 +472,13 @@ impl<'a> KernelVisitor<'a> for RawExports<'a, '_> {
         // A repeated name is no viewer's business to pick from: refused
         // whole, as load and pack refuse it.
         self.names.insert(&kernel)?;
-        let (export, placed) = raw_export(self.index, &kernel, self.limits);
-        self.exports.push(export);
+        let (index, limits) = (self.index, self.limits);
+        let mut placed = false;
+        self.exports.push_with(|parameters| {
+            let export;
+            (export, placed) = raw_export(index, &kernel, limits, parameters);
+            export
+        });
         self.placed |= placed;
         self.index += 1;
         Ok(())
@@ -492,13 +510,15 @@ impl<'a> SplitKernelVisitor<'a> for RawExports<'a, '_> {
     }
 }
 
-/// A raw HSACO kernel as an export: its own projection, its required
-/// workgroup size (checked against `limits`) or a dynamic one; and whether
-/// the report names `index` (the workgroup size is refused).
+/// A raw HSACO kernel as an export: its own projection (its parameters
+/// added to `parameters`), its required workgroup size (checked against
+/// `limits`) or a dynamic one; and whether the report names `index` (the
+/// workgroup size is refused).
 fn raw_export<'a>(
     index: usize,
     kernel: &KernelMetadata<'a>,
     limits: &DeviceLimits,
+    parameters: &mut Vec<ParameterReport<'a>>,
 ) -> (ExportReport<'a>, bool) {
     let refused = kernel.reqd_workgroup_size.and_then(|size| {
         check_workgroup_size(index, size, limits)
@@ -506,7 +526,7 @@ fn raw_export<'a>(
             .err()
     });
     let placed = refused.is_some();
-    let export = kernel_facts(kernel).export(HalView {
+    let export = kernel_facts_with(kernel, parameters).export(HalView {
         name: kernel.reflection_name,
         hal_symbol: kernel.symbol,
         workgroup_size: kernel.reqd_workgroup_size.unwrap_or([1, 1, 1]),

@@ -26,7 +26,7 @@ impl InspectReport<'_> {
     /// symbol: exports come in metadata order), so that a mapped file's
     /// pages can go behind it ([`crate::input::ReleaseBehind`]).
     pub fn write_json_with(&self, out: &mut dyn Write, progress: &dyn Progress) -> io::Result<()> {
-        write_with_progress(self, "", &[], out, progress)
+        write_with_progress(self, &[RunView::whole(&self.exports)], out, progress)
     }
 }
 
@@ -34,30 +34,75 @@ impl InspectRuns<'_> {
     /// [`InspectReport::write_json_with`] for the report these runs make:
     /// the same bytes, written run after run.
     pub fn write_json_with(&self, out: &mut dyn Write, progress: &dyn Progress) -> io::Result<()> {
-        write_with_progress(&self.report, &self.names, &self.later, out, progress)
+        let runs: Vec<RunView<'_, '_>> = self.runs.iter().map(RunView::of).collect();
+        write_with_progress(&self.report, &runs, out, progress)
     }
 }
 
 /// Writes `report` as pretty JSON (no trailing newline) to `out`.
 pub fn write_report(report: &InspectReport<'_>, out: &mut dyn Write) -> io::Result<()> {
-    write_with_progress(report, "", &[], out, &())
+    write_with_progress(report, &[RunView::whole(&report.exports)], out, &())
 }
 
 /// Fewest exports for the document to be formatted on a second thread
 /// while this one writes it (`json_writer::write_on_two_threads`).
 pub const THREADED_MIN_EXPORTS: usize = 512;
 
-/// Writes the document of `report`, whose exports' names are copied in
-/// `names` ([`ExportRun::names`]) and are followed by the runs `later`.
+/// Exports to write, as a run holds them ([`ExportRun`]) or as a report's
+/// own list (each with its parameters, its names read from it).
+#[derive(Clone, Copy)]
+struct RunView<'r, 'a> {
+    exports: &'r [ExportReport<'a>],
+    /// The run's parameters and where each export's end; `ends` empty when
+    /// each report holds its own.
+    parameters: &'r [ParameterReport<'a>],
+    ends: &'r [usize],
+    /// The names' copies ([`ExportRun::names`]), or `""`.
+    names: &'r str,
+}
+
+impl<'r, 'a> RunView<'r, 'a> {
+    fn whole(exports: &'r [ExportReport<'a>]) -> Self {
+        RunView {
+            exports,
+            parameters: &[],
+            ends: &[],
+            names: "",
+        }
+    }
+
+    fn of(run: &'r ExportRun<'a>) -> Self {
+        RunView {
+            exports: &run.exports,
+            parameters: &run.parameters,
+            ends: &run.ends,
+            names: &run.names,
+        }
+    }
+
+    /// Each export with its parameters, in order.
+    fn each(self) -> impl Iterator<Item = (&'r ExportReport<'a>, &'r [ParameterReport<'a>])> {
+        let mut start = 0;
+        self.exports.iter().enumerate().map(move |(index, export)| {
+            let Some(&end) = self.ends.get(index) else {
+                return (export, export.parameters.as_slice());
+            };
+            let parameters = self.parameters.get(start..end).unwrap_or_default();
+            start = end;
+            (export, parameters)
+        })
+    }
+}
+
+/// Writes the document of `report`'s header and the exports of `runs`.
 fn write_with_progress(
     report: &InspectReport<'_>,
-    names: &str,
-    later: &[ExportRun<'_>],
+    runs: &[RunView<'_, '_>],
     out: &mut dyn Write,
     progress: &dyn Progress,
 ) -> io::Result<()> {
-    let exports = report.exports.len() + later.iter().map(|run| run.exports.len()).sum::<usize>();
-    let document = |json: &mut JsonChunks<'_>| write_document(json, report, names, later);
+    let exports = runs.iter().map(|run| run.exports.len()).sum::<usize>();
+    let document = |json: &mut JsonChunks<'_>| write_document(json, report, runs);
     if exports >= THREADED_MIN_EXPORTS {
         write_on_two_threads(out, progress, &document)
     } else {
@@ -72,8 +117,7 @@ fn write_with_progress(
 fn write_document(
     json: &mut JsonChunks<'_>,
     report: &InspectReport<'_>,
-    names: &str,
-    later: &[ExportRun<'_>],
+    runs: &[RunView<'_, '_>],
 ) -> io::Result<()> {
     json.raw(b"{\n  \"container\": ");
     json.string(match report.container {
@@ -88,20 +132,18 @@ fn write_document(
     json.raw(b",\n  \"code_object_version\": ");
     json.int(report.code_object_version);
     json.raw(b",\n  \"exports\": ");
-    // Runs after the first are never empty.
-    if report.exports.is_empty() && later.is_empty() {
+    if runs.iter().all(|run| run.exports.is_empty()) {
         json.raw(b"[]");
     } else {
         json.raw(b"[");
-        let later = later.iter().map(|run| (&run.exports, run.names.as_str()));
         let mut first = true;
-        for (exports, names) in std::iter::once((&report.exports, names)).chain(later) {
-            let mut copies = NameCopies::new(names);
+        for run in runs {
+            let mut copies = NameCopies::new(run.names);
             let from_file = !copies.any();
-            for export in exports {
+            for (export, parameters) in run.each() {
                 json.raw(if first { b"\n" } else { b",\n" });
                 first = false;
-                json.export(export, &mut copies);
+                json.export(export, parameters, &mut copies);
                 if from_file {
                     json.mark(export.symbol.as_ptr() as usize);
                 }
@@ -115,9 +157,14 @@ fn write_document(
 }
 
 impl JsonChunks<'_> {
-    /// One export, its names read from `copies` (in
+    /// One export with its `parameters`, its names read from `copies` (in
     /// [`super::export_runs::for_each_name`]'s order).
-    fn export(&mut self, export: &ExportReport<'_>, copies: &mut NameCopies<'_>) {
+    fn export(
+        &mut self,
+        export: &ExportReport<'_>,
+        parameters: &[ParameterReport<'_>],
+        copies: &mut NameCopies<'_>,
+    ) {
         self.raw(b"    {\n      \"name\": ");
         self.string(copies.next(export.name));
         self.raw(b",\n      \"symbol\": ");
@@ -138,11 +185,11 @@ impl JsonChunks<'_> {
         self.raw(b",\n      \"binding_count\": ");
         self.opt_int(export.binding_count);
         self.raw(b",\n      \"parameters\": ");
-        if export.parameters.is_empty() {
+        if parameters.is_empty() {
             self.raw(b"[]");
         } else {
             self.raw(b"[");
-            for (i, parameter) in export.parameters.iter().enumerate() {
+            for (i, parameter) in parameters.iter().enumerate() {
                 self.raw(if i == 0 { b"\n" } else { b",\n" });
                 self.parameter(parameter, copies.next(parameter.name));
             }

@@ -85,6 +85,9 @@ struct Kernel {
     /// Unknown keys added (from 8 pairs up the map is a map16, as LLVM's
     /// kernels of about 20 keys are).
     extra: u32,
+    /// The last argument a 4-byte `global_buffer`: IREE's projection
+    /// refuses it after taking the others.
+    refused: bool,
 }
 
 fn kernel(i: usize) -> Kernel {
@@ -96,6 +99,7 @@ fn kernel(i: usize) -> Kernel {
         payload: None,
         broken: false,
         extra: 0,
+        refused: false,
     }
 }
 
@@ -130,7 +134,7 @@ fn encode_kernel(p: &mut Pack, k: &Kernel) {
         p.map(5)
             .field_str(".name", &format!("a{a}"))
             .field_uint(".offset", 8 * u64::from(a))
-            .field_uint(".size", 8)
+            .field_uint(".size", if k.refused && a + 1 == k.args { 4 } else { 8 })
             .field_str(".value_kind", "global_buffer")
             .field_str(".address_space", "global");
     }
@@ -605,6 +609,38 @@ fn inspect_json_of_a_large_object_is_written_from_its_two_runs() {
     assert_eq!(json, serde.replace('\u{7f}', "\\u007f"));
     let parsed: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(parsed["exports"][N - 1]["parameters"][0]["name"], "a0");
+    // A refused projection lists none of the parameters it took before
+    // refusing, in either run; its neighbours keep theirs.
+    let mut kernels: Vec<Kernel> = (0..N).map(kernel).collect();
+    for i in [5, N - 5] {
+        kernels[i].args = 3;
+        kernels[i].refused = true;
+    }
+    let elf = elf_with_metadata(&blob(&kernels));
+    let inspected = inspect_runs(&elf, &DeviceLimits::AMDGPU, &()).expect("valid");
+    assert_eq!(inspected.run_count(), 2);
+    let mut json = Vec::new();
+    inspected.write_json_with(&mut json, &()).unwrap();
+    let parsed: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    for i in [5, N - 5] {
+        let export = &parsed["exports"][i];
+        assert_eq!(export["parameters"], serde_json::json!([]), "kernel {i}");
+        let reason = export["hal_error"].as_str().unwrap();
+        assert!(
+            reason.starts_with("INVALID_ARGUMENT")
+                && reason.contains("global_buffer argument 2 has unsupported size 4"),
+            "{reason}"
+        );
+        for neighbour in [i - 1, i + 1] {
+            let listed = parsed["exports"][neighbour]["parameters"]
+                .as_array()
+                .unwrap();
+            assert_eq!(listed.len(), neighbour % 4, "kernel {neighbour}");
+        }
+    }
+    let report = inspected.into_report();
+    assert!(report.exports[5].parameters.is_empty());
+    assert_eq!(report.exports[6].parameters.len(), 2);
     // Under the threshold: one thread, one run.
     let few: Vec<Kernel> = (0..SPLIT_MIN_KERNELS - 1).map(kernel).collect();
     let elf = elf_with_metadata(&blob(&few));
