@@ -520,6 +520,84 @@ fn a_second_join_checks_the_first_joined_part_too() {
     );
 }
 
+/// The first repeat among `kernels` (name, symbol), as a pairwise check
+/// finds it: the lowest kernel index, its name before its symbol.
+fn pairwise_first_repeat(kernels: &[(&str, &str)]) -> Option<String> {
+    (0..kernels.len()).find_map(|j| {
+        let (name, symbol) = kernels[j];
+        let earlier = |symbols: bool, what: &str, text: &str| {
+            (0..j)
+                .find(|&i| if symbols { kernels[i].1 } else { kernels[i].0 } == text)
+                .map(|i| format!("kernels {i} and {j} share the {what} `{text}`;"))
+        };
+        earlier(false, "export name", name).or_else(|| earlier(true, "symbol", symbol))
+    })
+}
+
+/// Names and symbols from a few that an implied symbol (`name.kd`), an
+/// explicit `.kd` one and a symbol without `.kd` can all meet.
+const TRIAL_NAMES: [&str; 4] = ["a", "b", "c", "a.kd"];
+const TRIAL_SYMBOLS: [&str; 7] = ["a.kd", "b.kd", "c.kd", "a", "b", "a.kd.kd", "x"];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    /// Inserted in turn, or in parts forked and joined (twice, so that a
+    /// joined part is merged before the next is checked), the record
+    /// refuses exactly the kernel a pairwise check would, naming the same
+    /// two kernels and key.
+    #[test]
+    fn kernel_names_refuse_the_first_repeat_a_pairwise_check_finds(
+        picks in proptest::collection::vec((0..TRIAL_NAMES.len(), 0..TRIAL_SYMBOLS.len()), 0..10),
+        cuts in any::<[prop::sample::Index; 3]>(),
+    ) {
+        let kernels: Vec<(&'static str, &'static str)> =
+            picks.iter().map(|&(n, s)| (TRIAL_NAMES[n], TRIAL_SYMBOLS[s])).collect();
+        let mut cuts = cuts.map(|cut| cut.index(kernels.len() + 1));
+        cuts.sort();
+        let [s, t, u] = cuts;
+        // Ok(true) when the step failed as expected (the record stops there).
+        let check = |result: Result<()>, expected: Option<String>| -> std::result::Result<bool, TestCaseError> {
+            match (result, expected) {
+                (Ok(()), None) => Ok(false),
+                (Err(error), Some(expected)) => {
+                    prop_assert_eq!(error.code(), StatusCode::InvalidArgument);
+                    prop_assert!(error.to_string().contains(&expected), "{} against {}", error, expected);
+                    Ok(true)
+                }
+                (result, expected) => {
+                    prop_assert!(false, "{:?} where a pairwise check gives {:?}", result, expected);
+                    unreachable!()
+                }
+            }
+        };
+        let mut head = KernelNames::default();
+        for k in 0..s {
+            if check(head.insert(&named(kernels[k].0, kernels[k].1)), pairwise_first_repeat(&kernels[..=k]))? {
+                return Ok(());
+            }
+        }
+        for (from, to) in [(s, t), (t, u)] {
+            let mut part = head.fork(to - from);
+            for k in from..to {
+                // A part numbers its kernels from 0.
+                let result = part.insert(&named(kernels[k].0, kernels[k].1));
+                if check(result, pairwise_first_repeat(&kernels[from..=k]))? {
+                    return Ok(());
+                }
+            }
+            if check(head.join(part), pairwise_first_repeat(&kernels[..to]))? {
+                return Ok(());
+            }
+        }
+        for k in u..kernels.len() {
+            if check(head.insert(&named(kernels[k].0, kernels[k].1)), pairwise_first_repeat(&kernels[..=k]))? {
+                return Ok(());
+            }
+        }
+    }
+}
+
 #[test]
 fn symbol_indices_join_as_if_inserted_in_turn() {
     let mut head = SymbolIndex::default();
