@@ -20,45 +20,52 @@
 //! runs: `inspect --json` writes it as it is; [`InspectRuns::into_report`]
 //! gathers the runs into the one list [`InspectReport`] holds.
 
+use super::export_record::ExportRecord;
 use super::inspect_report::{ExportReport, InspectReport, ParameterReport};
 
 /// Parameters a run makes room for per export it makes room for: room only
 /// (pages nothing writes are never touched), so that the list rarely moves.
 pub(crate) const PARAMETERS_PER_EXPORT: usize = 4;
 
-/// Exports in order, their parameters, and a copy of the names they write.
+/// One export of a run: its record, its `hal_error` and its parameters.
+pub(crate) type RunExport<'r, 'a> = (
+    &'r ExportRecord<'a>,
+    Option<&'r str>,
+    &'r [ParameterReport<'a>],
+);
+
+/// Exports in order, as compact records ([`ExportRecord`]) with their
+/// parameters and refusals beside them, and a copy of the names they write.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ExportRun<'a> {
-    /// The exports, in order; in a run that keeps the parameters (`ends`
-    /// not empty), their own `parameters` are empty.
-    pub(crate) exports: Vec<ExportReport<'a>>,
+    /// The exports, in order.
+    pub(crate) records: Vec<ExportRecord<'a>>,
     /// The exports' parameters, one export's after another's.
     pub(crate) parameters: Vec<ParameterReport<'a>>,
-    /// Where each export's parameters end in `parameters`, one per export;
-    /// empty for a run whose reports hold their own ([`InspectRuns::whole`]).
+    /// Where each export's parameters end in `parameters`, one per export.
     pub(crate) ends: Vec<usize>,
+    /// The `hal_error` of each export that has one, by export index, in
+    /// order (most exports have none).
+    pub(crate) hal_errors: Vec<(usize, String)>,
     /// Every export's names in the order the JSON writes them
-    /// ([`for_each_name`]), one after the other; empty for a run whose
-    /// names are read from the reports ([`NameCopies`] falls back).
+    /// ([`for_each_name`]), one after the other.
     pub(crate) names: String,
 }
 
 impl<'a> ExportRun<'a> {
     fn with_capacity(exports: usize) -> Self {
         ExportRun {
-            exports: Vec::with_capacity(exports),
+            records: Vec::with_capacity(exports),
             parameters: Vec::with_capacity(exports.saturating_mul(PARAMETERS_PER_EXPORT)),
             ends: Vec::with_capacity(exports),
+            hal_errors: Vec::new(),
             names: String::new(),
         }
     }
 
-    /// A run of `exports` whose reports hold their own parameters.
-    pub(crate) fn whole(exports: Vec<ExportReport<'a>>) -> Self {
-        ExportRun {
-            exports,
-            ..ExportRun::default()
-        }
+    /// How many exports the run holds.
+    pub(crate) fn len(&self) -> usize {
+        self.records.len()
     }
 
     /// Adds the export `make` returns after adding its parameters to the
@@ -66,40 +73,42 @@ impl<'a> ExportRun<'a> {
     fn push_with(&mut self, make: impl FnOnce(&mut Vec<ParameterReport<'a>>) -> ExportReport<'a>) {
         let start = self.parameters.len();
         let mut export = make(&mut self.parameters);
+        let (record, hal_error, mut own) = ExportRecord::take(&mut export);
         // Parameters the report brought along join the list after the rest.
-        self.parameters.append(&mut export.parameters);
+        self.parameters.append(&mut own);
         let parameters = self.parameters.get(start..).unwrap_or_default();
         for_each_name(&export, parameters, |name| self.names.push_str(name));
         self.ends.push(self.parameters.len());
-        self.exports.push(export);
+        if let Some(reason) = hal_error {
+            self.hal_errors.push((self.records.len(), reason));
+        }
+        self.records.push(record);
     }
 
-    /// The parameters of export `index` (`export`, this run's).
-    pub(crate) fn parameters_of<'r>(
-        &'r self,
-        index: usize,
-        export: &'r ExportReport<'a>,
-    ) -> &'r [ParameterReport<'a>] {
-        let Some(&end) = self.ends.get(index) else {
-            return &export.parameters;
-        };
-        let start = match index.checked_sub(1) {
-            Some(before) => self.ends.get(before).copied().unwrap_or(0),
-            None => 0,
-        };
-        self.parameters.get(start..end).unwrap_or_default()
+    /// Each export's record with its `hal_error` and its parameters, in
+    /// order.
+    pub(crate) fn each(&self) -> impl Iterator<Item = RunExport<'_, 'a>> + '_ {
+        let mut start = 0;
+        let mut refused = self.hal_errors.iter().peekable();
+        self.records
+            .iter()
+            .zip(&self.ends)
+            .enumerate()
+            .map(move |(index, (record, &end))| {
+                let hal_error = refused
+                    .next_if(|(at, _)| *at == index)
+                    .map(|(_, reason)| reason.as_str());
+                let parameters = self.parameters.get(start..end).unwrap_or_default();
+                start = end;
+                (record, hal_error, parameters)
+            })
     }
 
     /// The exports, each holding its own parameters.
-    pub(crate) fn into_exports(mut self) -> Vec<ExportReport<'a>> {
-        if !self.ends.is_empty() {
-            let mut start = 0;
-            for (export, &end) in self.exports.iter_mut().zip(&self.ends) {
-                export.parameters = self.parameters.get(start..end).unwrap_or_default().to_vec();
-                start = end;
-            }
-        }
-        self.exports
+    fn exports(&self) -> impl Iterator<Item = ExportReport<'a>> + '_ {
+        self.each().map(|(record, hal_error, parameters)| {
+            record.report(parameters.to_vec(), hal_error.map(str::to_owned))
+        })
     }
 }
 
@@ -176,7 +185,7 @@ impl<'a> ExportRuns<'a> {
     /// and no more.
     pub(crate) fn reserve_exact(&mut self, more: usize) {
         let run = &mut self.current;
-        run.exports.reserve_exact(more);
+        run.records.reserve_exact(more);
         run.ends.reserve_exact(more);
         run.parameters
             .reserve_exact(more.saturating_mul(PARAMETERS_PER_EXPORT));
@@ -199,26 +208,18 @@ impl<'a> ExportRuns<'a> {
 
     /// Exports in every run.
     pub(crate) fn len(&self) -> usize {
-        self.earlier
-            .iter()
-            .map(|run| run.exports.len())
-            .sum::<usize>()
-            + self.current.exports.len()
+        self.earlier.iter().map(ExportRun::len).sum::<usize>() + self.current.len()
     }
 
     /// Places `later`'s exports after these, moving its runs whole; later
     /// pushes extend `later`'s last run.
     pub(crate) fn append(&mut self, later: ExportRuns<'a>) {
         let current = std::mem::replace(&mut self.current, later.current);
-        if !current.exports.is_empty() {
+        if current.len() != 0 {
             self.earlier.push(current);
         }
-        self.earlier.extend(
-            later
-                .earlier
-                .into_iter()
-                .filter(|run| !run.exports.is_empty()),
-        );
+        self.earlier
+            .extend(later.earlier.into_iter().filter(|run| run.len() != 0));
     }
 
     /// The runs in order, none of them empty.
@@ -226,7 +227,7 @@ impl<'a> ExportRuns<'a> {
         self.earlier
             .into_iter()
             .chain([self.current])
-            .filter(|run| !run.exports.is_empty())
+            .filter(|run| run.len() != 0)
             .collect()
     }
 }
@@ -238,22 +239,21 @@ impl<'a> ExportRuns<'a> {
 /// gives it.
 #[derive(Clone, Debug)]
 pub struct InspectRuns<'a> {
-    /// The report's header fields; its `exports` are empty.
+    /// The report's header fields, and the exports of a report made whole
+    /// ([`InspectRuns::whole`]); the runs' exports come after these.
     pub(crate) report: InspectReport<'a>,
-    /// The exports, run after run, none of the runs empty.
+    /// The exports the metadata's threads decoded, run after run, none of
+    /// the runs empty.
     pub(crate) runs: Vec<ExportRun<'a>>,
 }
 
 impl<'a> InspectRuns<'a> {
-    /// A report whose exports are one run.
-    pub fn whole(mut report: InspectReport<'a>) -> Self {
-        let exports = std::mem::take(&mut report.exports);
-        let runs = if exports.is_empty() {
-            Vec::new()
-        } else {
-            vec![ExportRun::whole(exports)]
-        };
-        InspectRuns { report, runs }
+    /// A report whose exports are one run: its own list, as it is.
+    pub fn whole(report: InspectReport<'a>) -> Self {
+        InspectRuns {
+            report,
+            runs: Vec::new(),
+        }
     }
 
     /// The report's header fields (`exports` empty) and its runs.
@@ -265,34 +265,29 @@ impl<'a> InspectRuns<'a> {
     /// The report's exports in order, over every run, each with its
     /// parameters (a copy of the report [`InspectRuns::into_report`] holds).
     pub fn exports(&self) -> impl Iterator<Item = ExportReport<'a>> + '_ {
-        self.runs.iter().flat_map(|run| {
-            run.exports.iter().enumerate().map(|(index, export)| {
-                let mut export = export.clone();
-                if !run.ends.is_empty() {
-                    export.parameters = run.parameters_of(index, &export).to_vec();
-                }
-                export
-            })
-        })
+        let runs = self.runs.iter().flat_map(ExportRun::exports);
+        self.report.exports.iter().cloned().chain(runs)
     }
 
     /// How many exports there are, over every run.
     pub fn export_count(&self) -> usize {
-        self.runs.iter().map(|run| run.exports.len()).sum()
+        self.report.exports.len() + self.runs.iter().map(ExportRun::len).sum::<usize>()
     }
 
     /// How many runs the exports lie in: 2 for a kernel array decoded on
     /// two threads and joined, 1 otherwise (0 without exports).
     pub fn run_count(&self) -> usize {
-        self.runs.len()
+        usize::from(!self.report.exports.is_empty()) + self.runs.len()
     }
 
     /// The report with every export, and its parameters, in its one list.
     pub fn into_report(self) -> InspectReport<'a> {
         let InspectRuns { mut report, runs } = self;
-        report.exports = Vec::with_capacity(runs.iter().map(|run| run.exports.len()).sum());
-        for run in runs {
-            report.exports.append(&mut run.into_exports());
+        report
+            .exports
+            .reserve_exact(runs.iter().map(ExportRun::len).sum());
+        for run in &runs {
+            report.exports.extend(run.exports());
         }
         report
     }
@@ -355,8 +350,8 @@ mod tests {
         runs
     }
 
-    fn names<'a>(run: &[ExportReport<'a>]) -> Vec<&'a str> {
-        run.iter().map(|export| export.name).collect()
+    fn names<'a>(run: &ExportRun<'a>) -> Vec<&'a str> {
+        run.each().map(|(record, ..)| record.name()).collect()
     }
 
     fn header() -> InspectReport<'static> {
@@ -377,8 +372,8 @@ mod tests {
         assert_eq!(head.len(), 5);
         let runs = head.into_runs();
         assert_eq!(runs.len(), 2);
-        assert_eq!(names(&runs[0].exports), ["a", "b"]);
-        assert_eq!(names(&runs[1].exports), ["c", "d", "e"]);
+        assert_eq!(names(&runs[0]), ["a", "b"]);
+        assert_eq!(names(&runs[1]), ["c", "d", "e"]);
         // Each run copies its own exports' names, in the writer's order.
         assert_eq!(
             (runs[0].names.as_str(), runs[1].names.as_str()),
@@ -395,11 +390,7 @@ mod tests {
         let mut tail = runs(&["b"]);
         tail.append(runs(&[]));
         head.append(tail);
-        let runs: Vec<_> = head
-            .into_runs()
-            .iter()
-            .map(|run| names(&run.exports))
-            .collect();
+        let runs: Vec<_> = head.into_runs().iter().map(names).collect();
         assert_eq!(runs, [["a"], ["b"]]);
         assert!(ExportRuns::default().into_runs().is_empty());
         let none = InspectRuns::from_runs(header(), Vec::new());
@@ -409,42 +400,49 @@ mod tests {
 
     #[test]
     fn a_run_keeps_each_exports_parameters_and_gives_them_back() {
+        // `b` and `d` are refused: their reasons come back to them alone.
+        let refused = |mut export: ExportReport<'static>, reason: &str| {
+            export.hal_error = Some(reason.into());
+            export
+        };
         let mut runs = ExportRuns::with_capacity(1);
         runs.push(export_with("a", &["x", "y"]));
-        runs.push(export("b"));
+        runs.push(refused(export("b"), "INTERNAL; b"));
         // Parameters added through the list `push_with` lends.
         runs.push_with(|parameters| {
             parameters.extend(export_with("", &["z"]).parameters);
             export("c")
         });
         let mut tail = ExportRuns::default();
-        tail.push(export_with("d", &["w", "v", "u"]));
+        tail.push(export("e"));
+        tail.push(refused(export_with("d", &["w", "v", "u"]), "INTERNAL; d"));
         runs.append(tail);
         let inspected = InspectRuns::from_runs(header(), runs.into_runs());
         let run = &inspected.runs[0];
-        // The reports hold none: the run's list does, in export order.
-        assert!(
-            run.exports
-                .iter()
-                .all(|export| export.parameters.is_empty())
-        );
+        // The run's list holds them, in export order.
         assert_eq!(run.ends, [2, 2, 3]);
-        let listed = |index: usize| -> Vec<&str> {
-            run.parameters_of(index, &run.exports[index])
-                .iter()
-                .map(|parameter| parameter.name)
-                .collect()
-        };
+        let listed: Vec<(Option<&str>, Vec<&str>)> = run
+            .each()
+            .map(|(_, hal_error, parameters)| {
+                let names = parameters.iter().map(|parameter| parameter.name);
+                (hal_error, names.collect())
+            })
+            .collect();
         assert_eq!(
-            (listed(0), listed(1), listed(2)),
-            (vec!["x", "y"], vec![], vec!["z"])
+            listed,
+            [
+                (None, vec!["x", "y"]),
+                (Some("INTERNAL; b"), vec![]),
+                (None, vec!["z"])
+            ]
         );
         assert_eq!(run.names, "aaaxybbbcccz");
         let expected = [
             export_with("a", &["x", "y"]),
-            export("b"),
+            refused(export("b"), "INTERNAL; b"),
             export_with("c", &["z"]),
-            export_with("d", &["w", "v", "u"]),
+            export("e"),
+            refused(export_with("d", &["w", "v", "u"]), "INTERNAL; d"),
         ];
         assert_eq!(inspected.exports().collect::<Vec<_>>(), expected);
         assert_eq!(inspected.into_report().exports, expected);
@@ -457,9 +455,10 @@ mod tests {
         let expected = report.clone();
         let inspected = InspectRuns::whole(report);
         assert_eq!((inspected.run_count(), inspected.export_count()), (1, 2));
-        let run = &inspected.runs[0];
-        assert!(run.ends.is_empty() && run.parameters.is_empty() && run.names.is_empty());
-        assert_eq!(run.parameters_of(0, &run.exports[0]).len(), 1);
+        // Kept as the report's own list, not copied into records.
+        assert!(inspected.runs.is_empty());
+        assert_eq!(inspected.report.exports, expected.exports);
+        assert_eq!(inspected.exports().collect::<Vec<_>>(), expected.exports);
         let mut whole = Vec::new();
         inspected.write_json_with(&mut whole, &()).unwrap();
         assert_eq!(inspected.into_report(), expected);
@@ -484,7 +483,8 @@ mod tests {
         let mut whole = Vec::new();
         inspected.write_json_with(&mut whole, &()).unwrap();
         let report = inspected.into_report();
-        assert_eq!(names(&report.exports), ["a", "b", "c", "d"]);
+        let order: Vec<_> = report.exports.iter().map(|export| export.name).collect();
+        assert_eq!(order, ["a", "b", "c", "d"]);
         assert_eq!(report.exports[1], export_with("b", &["p"]));
         assert_eq!(report.exports[3], export_with("d", &["q", "r"]));
         let mut gathered = Vec::new();
@@ -500,16 +500,16 @@ mod tests {
     fn runs_have_the_room_asked_for() {
         // Room up front: the decoder's pushes never move a run.
         let mut runs = ExportRuns::with_capacity(100);
-        assert!(runs.current.exports.capacity() >= 100);
+        assert!(runs.current.records.capacity() >= 100);
         assert!(runs.current.ends.capacity() >= 100);
         assert!(runs.current.parameters.capacity() >= 100 * PARAMETERS_PER_EXPORT);
         runs.push(export("a"));
         runs.reserve_exact(1000);
-        assert!(runs.current.exports.capacity() >= 1001);
+        assert!(runs.current.records.capacity() >= 1001);
         assert!(runs.current.ends.capacity() >= 1001);
         assert!(runs.current.parameters.capacity() >= 1000 * PARAMETERS_PER_EXPORT);
         let first = runs.into_runs().remove(0);
-        assert!(first.exports.capacity() >= 1001);
+        assert!(first.records.capacity() >= 1001);
     }
 
     #[test]
@@ -525,8 +525,9 @@ mod tests {
         let mut copies = NameCopies::new(&run.names);
         assert!(copies.any());
         let mut read = Vec::new();
-        for (index, export) in run.exports.iter().enumerate() {
-            for_each_name(export, run.parameters_of(index, export), |name| {
+        for (record, hal_error, parameters) in run.each() {
+            let export = record.report(Vec::new(), hal_error.map(str::to_owned));
+            for_each_name(&export, parameters, |name| {
                 let copy = copies.next(name);
                 assert_eq!(copy, name);
                 // Read from the copies, not from where the report points.

@@ -3,6 +3,7 @@
 //! kernels is ~8 MB of JSON; through serde most of `inspect`'s time went to
 //! per-token writes and to escaping the constant keys.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::codeobj::metadata::ParameterType;
@@ -10,6 +11,7 @@ use crate::input::Progress;
 pub use crate::json_writer::CHUNK_BYTES;
 use crate::json_writer::{JsonChunks, write_on_two_threads};
 
+use super::export_record::{ExportRecord, Optional};
 use super::export_runs::{ExportRun, InspectRuns, NameCopies};
 use super::infer::Container;
 use super::inspect_report::{ExportReport, InspectReport, ParameterReport};
@@ -26,7 +28,7 @@ impl InspectReport<'_> {
     /// symbol: exports come in metadata order), so that a mapped file's
     /// pages can go behind it ([`crate::input::ReleaseBehind`]).
     pub fn write_json_with(&self, out: &mut dyn Write, progress: &dyn Progress) -> io::Result<()> {
-        write_with_progress(self, &[RunView::whole(&self.exports)], out, progress)
+        write_with_progress(self, &[RunView::Reports(&self.exports)], out, progress)
     }
 }
 
@@ -34,65 +36,71 @@ impl InspectRuns<'_> {
     /// [`InspectReport::write_json_with`] for the report these runs make:
     /// the same bytes, written run after run.
     pub fn write_json_with(&self, out: &mut dyn Write, progress: &dyn Progress) -> io::Result<()> {
-        let runs: Vec<RunView<'_, '_>> = self.runs.iter().map(RunView::of).collect();
+        let runs: Vec<RunView<'_, '_>> = [RunView::Reports(&self.report.exports)]
+            .into_iter()
+            .chain(self.runs.iter().map(RunView::Run))
+            .collect();
         write_with_progress(&self.report, &runs, out, progress)
     }
 }
 
 /// Writes `report` as pretty JSON (no trailing newline) to `out`.
 pub fn write_report(report: &InspectReport<'_>, out: &mut dyn Write) -> io::Result<()> {
-    write_with_progress(report, &[RunView::whole(&report.exports)], out, &())
+    write_with_progress(report, &[RunView::Reports(&report.exports)], out, &())
 }
 
 /// Fewest exports for the document to be formatted on a second thread
 /// while this one writes it (`json_writer::write_on_two_threads`).
 pub const THREADED_MIN_EXPORTS: usize = 512;
 
-/// Exports to write, as a run holds them ([`ExportRun`]) or as a report's
-/// own list (each with its parameters, its names read from it).
+/// Exports to write: a report's own list (each with its parameters, its
+/// names read from it), or a run's records ([`ExportRun`]).
 #[derive(Clone, Copy)]
-struct RunView<'r, 'a> {
-    exports: &'r [ExportReport<'a>],
-    /// The run's parameters and where each export's end; `ends` empty when
-    /// each report holds its own.
-    parameters: &'r [ParameterReport<'a>],
-    ends: &'r [usize],
-    /// The names' copies ([`ExportRun::names`]), or `""`.
-    names: &'r str,
+enum RunView<'r, 'a> {
+    Reports(&'r [ExportReport<'a>]),
+    Run(&'r ExportRun<'a>),
 }
 
 impl<'r, 'a> RunView<'r, 'a> {
-    fn whole(exports: &'r [ExportReport<'a>]) -> Self {
-        RunView {
-            exports,
-            parameters: &[],
-            ends: &[],
-            names: "",
+    fn len(self) -> usize {
+        match self {
+            RunView::Reports(exports) => exports.len(),
+            RunView::Run(run) => run.len(),
         }
     }
 
-    fn of(run: &'r ExportRun<'a>) -> Self {
-        RunView {
-            exports: &run.exports,
-            parameters: &run.parameters,
-            ends: &run.ends,
-            names: &run.names,
+    /// The names' copies ([`ExportRun::names`]), or `""`.
+    fn names(self) -> &'r str {
+        match self {
+            RunView::Reports(_) => "",
+            RunView::Run(run) => &run.names,
         }
     }
 
-    /// Each export with its parameters, in order.
-    fn each(self) -> impl Iterator<Item = (&'r ExportReport<'a>, &'r [ParameterReport<'a>])> {
-        let mut start = 0;
-        self.exports.iter().enumerate().map(move |(index, export)| {
-            let Some(&end) = self.ends.get(index) else {
-                return (export, export.parameters.as_slice());
-            };
-            let parameters = self.parameters.get(start..end).unwrap_or_default();
-            start = end;
-            (export, parameters)
-        })
+    /// Each export's record, `hal_error` and parameters, in order (a
+    /// report's record made as it comes).
+    fn each(self) -> Box<dyn Iterator<Item = ViewExport<'r, 'a>> + 'r> {
+        match self {
+            RunView::Reports(exports) => Box::new(exports.iter().map(|export| {
+                (
+                    Cow::Owned(ExportRecord::of(export)),
+                    export.hal_error.as_deref(),
+                    export.parameters.as_slice(),
+                )
+            })),
+            RunView::Run(run) => Box::new(run.each().map(|(record, hal_error, parameters)| {
+                (Cow::Borrowed(record), hal_error, parameters)
+            })),
+        }
     }
 }
+
+/// One export to write: its record, `hal_error` and parameters.
+type ViewExport<'r, 'a> = (
+    Cow<'r, ExportRecord<'a>>,
+    Option<&'r str>,
+    &'r [ParameterReport<'a>],
+);
 
 /// Writes the document of `report`'s header and the exports of `runs`.
 fn write_with_progress(
@@ -101,7 +109,7 @@ fn write_with_progress(
     out: &mut dyn Write,
     progress: &dyn Progress,
 ) -> io::Result<()> {
-    let exports = runs.iter().map(|run| run.exports.len()).sum::<usize>();
+    let exports = runs.iter().map(|run| run.len()).sum::<usize>();
     let document = |json: &mut JsonChunks<'_>| write_document(json, report, runs);
     if exports >= THREADED_MIN_EXPORTS {
         write_on_two_threads(out, progress, &document)
@@ -132,20 +140,20 @@ fn write_document(
     json.raw(b",\n  \"code_object_version\": ");
     json.int(report.code_object_version);
     json.raw(b",\n  \"exports\": ");
-    if runs.iter().all(|run| run.exports.is_empty()) {
+    if runs.iter().all(|run| run.len() == 0) {
         json.raw(b"[]");
     } else {
         json.raw(b"[");
         let mut first = true;
         for run in runs {
-            let mut copies = NameCopies::new(run.names);
+            let mut copies = NameCopies::new(run.names());
             let from_file = !copies.any();
-            for (export, parameters) in run.each() {
+            for (record, hal_error, parameters) in run.each() {
                 json.raw(if first { b"\n" } else { b",\n" });
                 first = false;
-                json.export(export, parameters, &mut copies);
+                json.export(&record, hal_error, parameters, &mut copies);
                 if from_file {
-                    json.mark(export.symbol.as_ptr() as usize);
+                    json.mark(record.symbol().as_ptr() as usize);
                 }
                 json.flush_if_full()?;
             }
@@ -157,33 +165,34 @@ fn write_document(
 }
 
 impl JsonChunks<'_> {
-    /// One export with its `parameters`, its names read from `copies` (in
-    /// [`super::export_runs::for_each_name`]'s order).
+    /// One export (`record`, `hal_error`) with its `parameters`, its names
+    /// read from `copies` (in [`super::export_runs::for_each_name`]'s order).
     fn export(
         &mut self,
-        export: &ExportReport<'_>,
+        record: &ExportRecord<'_>,
+        hal_error: Option<&str>,
         parameters: &[ParameterReport<'_>],
         copies: &mut NameCopies<'_>,
     ) {
         self.raw(b"    {\n      \"name\": ");
-        self.string(copies.next(export.name));
+        self.string(copies.next(record.name()));
         self.raw(b",\n      \"symbol\": ");
-        self.string(copies.next(export.symbol));
+        self.string(copies.next(record.symbol()));
         self.raw(b",\n      \"hal_symbol\": ");
-        self.string(copies.next(export.hal_symbol));
+        self.string(copies.next(record.hal_symbol()));
         self.raw(b",\n      \"workgroup_size\": [\n        ");
-        let [x, y, z] = export.workgroup_size;
+        let ([x, y, z], dynamic) = record.workgroup_size();
         self.int(x);
         self.raw(b",\n        ");
         self.int(y);
         self.raw(b",\n        ");
         self.int(z);
         self.raw(b"\n      ],\n      \"dynamic_workgroup_size\": ");
-        self.bool(export.dynamic_workgroup_size);
+        self.bool(dynamic);
         self.raw(b",\n      \"constant_count\": ");
-        self.opt_int(export.constant_count);
+        self.opt_int(record.optional(Optional::ConstantCount));
         self.raw(b",\n      \"binding_count\": ");
-        self.opt_int(export.binding_count);
+        self.opt_int(record.optional(Optional::BindingCount));
         self.raw(b",\n      \"parameters\": ");
         if parameters.is_empty() {
             self.raw(b"[]");
@@ -195,35 +204,36 @@ impl JsonChunks<'_> {
             }
             self.raw(b"\n      ]");
         }
+        let [kernarg_size, kernarg_alignment, group, private] = record.segments();
         self.raw(b",\n      \"kernarg_size\": ");
-        self.int(export.kernarg_size);
+        self.int(kernarg_size);
         self.raw(b",\n      \"kernarg_alignment\": ");
-        self.int(export.kernarg_alignment);
+        self.int(kernarg_alignment);
         self.raw(b",\n      \"group_segment_size\": ");
-        self.int(export.group_segment_size);
+        self.int(group);
         self.raw(b",\n      \"private_segment_size\": ");
-        self.int(export.private_segment_size);
+        self.int(private);
         self.raw(b",\n      \"vgpr_count\": ");
-        self.opt_int(export.vgpr_count);
+        self.opt_int(record.optional(Optional::VgprCount));
         self.raw(b",\n      \"sgpr_count\": ");
-        self.opt_int(export.sgpr_count);
+        self.opt_int(record.optional(Optional::SgprCount));
         self.raw(b",\n      \"agpr_count\": ");
-        self.opt_int(export.agpr_count);
+        self.opt_int(record.optional(Optional::AgprCount));
         self.raw(b",\n      \"vgpr_spill_count\": ");
-        self.opt_int(export.vgpr_spill_count);
+        self.opt_int(record.optional(Optional::VgprSpillCount));
         self.raw(b",\n      \"sgpr_spill_count\": ");
-        self.opt_int(export.sgpr_spill_count);
+        self.opt_int(record.optional(Optional::SgprSpillCount));
         self.raw(b",\n      \"wavefront_size\": ");
-        self.opt_int(export.wavefront_size);
+        self.opt_int(record.optional(Optional::WavefrontSize));
         self.raw(b",\n      \"max_flat_workgroup_size\": ");
-        self.opt_int(export.max_flat_workgroup_size);
+        self.opt_int(record.optional(Optional::MaxFlatWorkgroupSize));
         self.raw(b",\n      \"uses_dynamic_stack\": ");
-        match export.uses_dynamic_stack {
+        match record.uses_dynamic_stack() {
             Some(value) => self.bool(value),
             None => self.raw(b"null"),
         }
         self.raw(b",\n      \"hal_error\": ");
-        match &export.hal_error {
+        match hal_error {
             Some(reason) => self.string(reason),
             None => self.raw(b"null"),
         }

@@ -8,6 +8,7 @@
 
 pub mod amd1;
 pub mod builder;
+mod export_record;
 pub mod export_runs;
 pub mod header;
 pub mod hip;

@@ -299,3 +299,38 @@ fn repeated(what: &str, first: usize, index: usize, key: &str, suffix: &str) -> 
         echo(key)
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_symbol_that_is_not_its_name_and_kd_is_tabled() {
+        let mut tables = Tables::new(NameTable::default());
+        let kernels = [
+            ("a", "a.kd"),    // implied
+            ("b", "b.kd"),    // implied
+            ("c", "d.kd"),    // explicit, kept as `d`
+            ("e", "e"),       // no `.kd`
+            ("ab", "a.kdb"),  // as long as `ab.kd`, not it
+            ("f", "f.kd.kd"), // ends `.kd`, not `f.kd`
+        ];
+        for (index, (name, symbol)) in kernels.into_iter().enumerate() {
+            tables.insert(index, name, symbol).unwrap();
+        }
+        assert_eq!(tables.names.len(), 6);
+        assert_eq!(
+            (0..6)
+                .map(|index| tables.names.get(kernels[index].0).map(|entry| entry & 1))
+                .collect::<Vec<_>>(),
+            [Some(1), Some(1), Some(0), Some(0), Some(0), Some(0)]
+        );
+        assert_eq!(tables.names.get("b"), Some(name_entry(1, true)));
+        assert_eq!(tables.names.get("c"), Some(name_entry(2, false)));
+        assert_eq!(tables.descriptors.len(), 2);
+        assert_eq!(tables.descriptors.get("d"), Some(2));
+        assert_eq!(tables.descriptors.get("f.kd"), Some(5));
+        assert_eq!(tables.others.len(), 2);
+        assert_eq!(tables.others.get("a.kdb"), Some(4));
+    }
+}
