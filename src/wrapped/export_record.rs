@@ -95,44 +95,6 @@ impl<'a> ExportRecord<'a> {
         (Self::of(report), report.hal_error.take(), parameters)
     }
 
-    /// The HAL function name.
-    pub(crate) fn name(&self) -> &'a str {
-        self.name
-    }
-
-    /// The kernel descriptor symbol.
-    pub(crate) fn symbol(&self) -> &'a str {
-        self.symbol
-    }
-
-    /// The name IREE's HAL resolves the export by.
-    pub(crate) fn hal_symbol(&self) -> &'a str {
-        self.hal_symbol
-    }
-
-    /// The workgroup size, and whether it is dynamic.
-    pub(crate) fn workgroup_size(&self) -> ([u32; 3], bool) {
-        (self.workgroup_size, self.dynamic_workgroup_size)
-    }
-
-    /// `kernarg_size`, `kernarg_alignment`, `group_segment_size`,
-    /// `private_segment_size`.
-    pub(crate) fn segments(&self) -> [u32; 4] {
-        self.segments
-    }
-
-    /// One of the optional numbers.
-    pub(crate) fn optional(&self, field: Optional) -> Option<u32> {
-        let bit = field as usize;
-        let value = self.optional.get(bit).copied();
-        value.filter(|_| self.present >> bit & 1 == 1)
-    }
-
-    /// `.uses_dynamic_stack`.
-    pub(crate) fn uses_dynamic_stack(&self) -> Option<bool> {
-        self.uses_dynamic_stack
-    }
-
     /// The report again, with `parameters` and `hal_error`.
     pub(crate) fn report(
         &self,
@@ -190,6 +152,103 @@ impl<'a> ExportRecord<'a> {
             uses_dynamic_stack: self.uses_dynamic_stack,
             hal_error,
         }
+    }
+}
+
+/// The fields of one export that its JSON is written from, whether a run
+/// keeps it as an [`ExportRecord`] or a report holds it whole.
+pub(crate) trait ExportFields<'a> {
+    /// The HAL function name.
+    fn name(&self) -> &'a str;
+    /// The kernel descriptor symbol.
+    fn symbol(&self) -> &'a str;
+    /// The name IREE's HAL resolves the export by.
+    fn hal_symbol(&self) -> &'a str;
+    /// The workgroup size, and whether it is dynamic.
+    fn workgroup_size(&self) -> ([u32; 3], bool);
+    /// `kernarg_size`, `kernarg_alignment`, `group_segment_size`,
+    /// `private_segment_size`.
+    fn segments(&self) -> [u32; 4];
+    /// One of the optional numbers.
+    fn optional(&self, field: Optional) -> Option<u32>;
+    /// `.uses_dynamic_stack`.
+    fn uses_dynamic_stack(&self) -> Option<bool>;
+}
+
+impl<'a> ExportFields<'a> for ExportRecord<'a> {
+    fn name(&self) -> &'a str {
+        self.name
+    }
+
+    fn symbol(&self) -> &'a str {
+        self.symbol
+    }
+
+    fn hal_symbol(&self) -> &'a str {
+        self.hal_symbol
+    }
+
+    fn workgroup_size(&self) -> ([u32; 3], bool) {
+        (self.workgroup_size, self.dynamic_workgroup_size)
+    }
+
+    fn segments(&self) -> [u32; 4] {
+        self.segments
+    }
+
+    fn optional(&self, field: Optional) -> Option<u32> {
+        let bit = field as usize;
+        let value = self.optional.get(bit).copied();
+        value.filter(|_| self.present >> bit & 1 == 1)
+    }
+
+    fn uses_dynamic_stack(&self) -> Option<bool> {
+        self.uses_dynamic_stack
+    }
+}
+
+impl<'a> ExportFields<'a> for ExportReport<'a> {
+    fn name(&self) -> &'a str {
+        self.name
+    }
+
+    fn symbol(&self) -> &'a str {
+        self.symbol
+    }
+
+    fn hal_symbol(&self) -> &'a str {
+        self.hal_symbol
+    }
+
+    fn workgroup_size(&self) -> ([u32; 3], bool) {
+        (self.workgroup_size, self.dynamic_workgroup_size)
+    }
+
+    fn segments(&self) -> [u32; 4] {
+        [
+            self.kernarg_size,
+            self.kernarg_alignment,
+            self.group_segment_size,
+            self.private_segment_size,
+        ]
+    }
+
+    fn optional(&self, field: Optional) -> Option<u32> {
+        match field {
+            Optional::ConstantCount => self.constant_count,
+            Optional::BindingCount => self.binding_count,
+            Optional::VgprCount => self.vgpr_count,
+            Optional::SgprCount => self.sgpr_count,
+            Optional::AgprCount => self.agpr_count,
+            Optional::VgprSpillCount => self.vgpr_spill_count,
+            Optional::SgprSpillCount => self.sgpr_spill_count,
+            Optional::WavefrontSize => self.wavefront_size,
+            Optional::MaxFlatWorkgroupSize => self.max_flat_workgroup_size,
+        }
+    }
+
+    fn uses_dynamic_stack(&self) -> Option<bool> {
+        self.uses_dynamic_stack
     }
 }
 

@@ -298,6 +298,7 @@ mod tests {
     use super::*;
     use crate::codeobj::metadata::ParameterType;
     use crate::wrapped::Container;
+    use crate::wrapped::export_record::ExportFields;
 
     fn export(name: &str) -> ExportReport<'_> {
         ExportReport {

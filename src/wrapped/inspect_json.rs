@@ -3,7 +3,6 @@
 //! kernels is ~8 MB of JSON; through serde most of `inspect`'s time went to
 //! per-token writes and to escaping the constant keys.
 
-use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::codeobj::metadata::ParameterType;
@@ -11,7 +10,7 @@ use crate::input::Progress;
 pub use crate::json_writer::CHUNK_BYTES;
 use crate::json_writer::{JsonChunks, write_on_two_threads};
 
-use super::export_record::{ExportRecord, Optional};
+use super::export_record::{ExportFields, Optional};
 use super::export_runs::{ExportRun, InspectRuns, NameCopies};
 use super::infer::Container;
 use super::inspect_report::{ExportReport, InspectReport, ParameterReport};
@@ -76,31 +75,7 @@ impl<'r, 'a> RunView<'r, 'a> {
             RunView::Run(run) => &run.names,
         }
     }
-
-    /// Each export's record, `hal_error` and parameters, in order (a
-    /// report's record made as it comes).
-    fn each(self) -> Box<dyn Iterator<Item = ViewExport<'r, 'a>> + 'r> {
-        match self {
-            RunView::Reports(exports) => Box::new(exports.iter().map(|export| {
-                (
-                    Cow::Owned(ExportRecord::of(export)),
-                    export.hal_error.as_deref(),
-                    export.parameters.as_slice(),
-                )
-            })),
-            RunView::Run(run) => Box::new(run.each().map(|(record, hal_error, parameters)| {
-                (Cow::Borrowed(record), hal_error, parameters)
-            })),
-        }
-    }
 }
-
-/// One export to write: its record, `hal_error` and parameters.
-type ViewExport<'r, 'a> = (
-    Cow<'r, ExportRecord<'a>>,
-    Option<&'r str>,
-    &'r [ParameterReport<'a>],
-);
 
 /// Writes the document of `report`'s header and the exports of `runs`.
 fn write_with_progress(
@@ -148,14 +123,17 @@ fn write_document(
         for run in runs {
             let mut copies = NameCopies::new(run.names());
             let from_file = !copies.any();
-            for (record, hal_error, parameters) in run.each() {
-                json.raw(if first { b"\n" } else { b",\n" });
-                first = false;
-                json.export(&record, hal_error, parameters, &mut copies);
-                if from_file {
-                    json.mark(record.symbol().as_ptr() as usize);
+            match *run {
+                RunView::Reports(exports) => {
+                    let exports = exports.iter().map(|export| {
+                        let hal_error = export.hal_error.as_deref();
+                        (export, hal_error, export.parameters.as_slice())
+                    });
+                    json.exports(exports, &mut first, &mut copies, from_file)?;
                 }
-                json.flush_if_full()?;
+                RunView::Run(run) => {
+                    json.exports(run.each(), &mut first, &mut copies, from_file)?;
+                }
             }
         }
         json.raw(b"\n  ]");
@@ -165,11 +143,33 @@ fn write_document(
 }
 
 impl JsonChunks<'_> {
+    /// Each export (its fields, `hal_error` and parameters) after any
+    /// written before (`first` false); one whose names are read from the
+    /// file (`from_file`) marks how far into it the writing is.
+    fn exports<'e, 'a: 'e, E: ExportFields<'a> + 'e>(
+        &mut self,
+        exports: impl Iterator<Item = (&'e E, Option<&'e str>, &'e [ParameterReport<'a>])>,
+        first: &mut bool,
+        copies: &mut NameCopies<'_>,
+        from_file: bool,
+    ) -> io::Result<()> {
+        for (export, hal_error, parameters) in exports {
+            self.raw(if *first { b"\n" } else { b",\n" });
+            *first = false;
+            self.export(export, hal_error, parameters, copies);
+            if from_file {
+                self.mark(export.symbol().as_ptr() as usize);
+            }
+            self.flush_if_full()?;
+        }
+        Ok(())
+    }
+
     /// One export (`record`, `hal_error`) with its `parameters`, its names
     /// read from `copies` (in [`super::export_runs::for_each_name`]'s order).
-    fn export(
+    fn export<'a>(
         &mut self,
-        record: &ExportRecord<'_>,
+        record: &impl ExportFields<'a>,
         hal_error: Option<&str>,
         parameters: &[ParameterReport<'_>],
         copies: &mut NameCopies<'_>,
