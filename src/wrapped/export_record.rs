@@ -95,6 +95,31 @@ impl<'a> ExportRecord<'a> {
         (Self::of(report), report.hal_error.take(), parameters)
     }
 
+    /// Sets what an export's HAL view decides: its name, HAL symbol,
+    /// workgroup size (and whether it is dynamic) and constant and binding
+    /// counts.
+    pub(crate) fn set_view(
+        &mut self,
+        name: &'a str,
+        hal_symbol: &'a str,
+        (workgroup_size, dynamic): ([u32; 3], bool),
+        counts: Option<(u32, u32)>,
+    ) {
+        self.name = name;
+        self.hal_symbol = hal_symbol;
+        self.workgroup_size = workgroup_size;
+        self.dynamic_workgroup_size = dynamic;
+        let mask = 1 << Optional::ConstantCount as u16 | 1 << Optional::BindingCount as u16;
+        let (constants, bindings) = counts.unwrap_or_default();
+        let [constant_slot, binding_slot, ..] = &mut self.optional;
+        (*constant_slot, *binding_slot) = (constants, bindings);
+        self.present = if counts.is_some() {
+            self.present | mask
+        } else {
+            self.present & !mask
+        };
+    }
+
     /// The report again, with `parameters` and `hal_error`.
     pub(crate) fn report(
         &self,
@@ -331,6 +356,27 @@ mod tests {
         original.dynamic_workgroup_size = false;
         let (record, hal_error, parameters) = ExportRecord::take(&mut original.clone());
         assert_eq!(record.report(parameters, hal_error), original);
+    }
+
+    #[test]
+    fn a_view_sets_the_name_symbol_size_and_counts_and_nothing_else() {
+        let mut original = report();
+        original.hal_error = None;
+        let (mut record, _, parameters) = ExportRecord::take(&mut original.clone());
+        record.set_view("view", "view.kd", ([7, 8, 9], false), Some((3, 4)));
+        let mut expected = original.clone();
+        (expected.name, expected.hal_symbol) = ("view", "view.kd");
+        (expected.workgroup_size, expected.dynamic_workgroup_size) = ([7, 8, 9], false);
+        (expected.constant_count, expected.binding_count) = (Some(3), Some(4));
+        assert_eq!(record.report(parameters.clone(), None), expected);
+        // No counts (a refused projection): both absent, the rest kept.
+        record.set_view("view", "view.kd", ([7, 8, 9], true), None);
+        (expected.constant_count, expected.binding_count) = (None, None);
+        expected.dynamic_workgroup_size = true;
+        assert_eq!(record.report(parameters.clone(), None), expected);
+        record.set_view("view", "view.kd", ([7, 8, 9], true), Some((0, 0)));
+        (expected.constant_count, expected.binding_count) = (Some(0), Some(0));
+        assert_eq!(record.report(parameters, None), expected);
     }
 
     #[test]

@@ -53,7 +53,8 @@ pub(crate) struct ExportRun<'a> {
 }
 
 impl<'a> ExportRun<'a> {
-    fn with_capacity(exports: usize) -> Self {
+    /// A run with room for `exports` exports (and their parameters).
+    pub(crate) fn with_capacity(exports: usize) -> Self {
         ExportRun {
             records: Vec::with_capacity(exports),
             parameters: Vec::with_capacity(exports.saturating_mul(PARAMETERS_PER_EXPORT)),
@@ -68,21 +69,79 @@ impl<'a> ExportRun<'a> {
         self.records.len()
     }
 
+    /// Room for `more` exports (and their parameters), and no more.
+    pub(crate) fn reserve_exact(&mut self, more: usize) {
+        self.records.reserve_exact(more);
+        self.ends.reserve_exact(more);
+        self.parameters
+            .reserve_exact(more.saturating_mul(PARAMETERS_PER_EXPORT));
+    }
+
     /// Adds the export `make` returns after adding its parameters to the
-    /// list it is given (the run's, which it must only extend).
+    /// list it is given (the run's, which it must only extend), and copies
+    /// its names.
     fn push_with(&mut self, make: impl FnOnce(&mut Vec<ParameterReport<'a>>) -> ExportReport<'a>) {
         let start = self.parameters.len();
+        let export = self.push_unnamed(make);
+        let parameters = self.parameters.get(start..).unwrap_or_default();
+        for_each_name(&export, parameters, |name| self.names.push_str(name));
+    }
+
+    /// [`ExportRun::push_with`] without copying the names (a run whose
+    /// names are read from its records); gives back what is left of the
+    /// report (its names).
+    pub(crate) fn push_unnamed(
+        &mut self,
+        make: impl FnOnce(&mut Vec<ParameterReport<'a>>) -> ExportReport<'a>,
+    ) -> ExportReport<'a> {
         let mut export = make(&mut self.parameters);
         let (record, hal_error, mut own) = ExportRecord::take(&mut export);
         // Parameters the report brought along join the list after the rest.
         self.parameters.append(&mut own);
-        let parameters = self.parameters.get(start..).unwrap_or_default();
-        for_each_name(&export, parameters, |name| self.names.push_str(name));
         self.ends.push(self.parameters.len());
         if let Some(reason) = hal_error {
             self.hal_errors.push((self.records.len(), reason));
         }
         self.records.push(record);
+        export
+    }
+
+    /// Appends `tail`'s exports after these.
+    pub(crate) fn append(&mut self, tail: ExportRun<'a>) {
+        let (exports, parameters) = (self.records.len(), self.parameters.len());
+        self.records.extend(tail.records);
+        self.ends
+            .extend(tail.ends.into_iter().map(|end| end + parameters));
+        self.parameters.extend(tail.parameters);
+        self.hal_errors.extend(
+            tail.hal_errors
+                .into_iter()
+                .map(|(index, reason)| (index + exports, reason)),
+        );
+        self.names.push_str(&tail.names);
+    }
+
+    /// Adds a copy of `from`'s export `index` (record, parameters and
+    /// `hal_error`); false when `from` has no such export.
+    pub(crate) fn push_copy(&mut self, from: &ExportRun<'a>, index: usize) -> bool {
+        let Some(record) = from.records.get(index) else {
+            return false;
+        };
+        let start = match index.checked_sub(1) {
+            Some(before) => from.ends.get(before).copied().unwrap_or(0),
+            None => 0,
+        };
+        let end = from.ends.get(index).copied().unwrap_or(start);
+        let parameters = from.parameters.get(start..end).unwrap_or_default();
+        self.parameters.extend_from_slice(parameters);
+        self.ends.push(self.parameters.len());
+        if let Ok(at) = from.hal_errors.binary_search_by_key(&index, |(at, _)| *at)
+            && let Some((_, reason)) = from.hal_errors.get(at)
+        {
+            self.hal_errors.push((self.records.len(), reason.clone()));
+        }
+        self.records.push(record.clone());
+        true
     }
 
     /// Each export's record with its `hal_error` and its parameters, in
@@ -184,11 +243,7 @@ impl<'a> ExportRuns<'a> {
     /// Room for `more` exports (and their parameters) in the current run,
     /// and no more.
     pub(crate) fn reserve_exact(&mut self, more: usize) {
-        let run = &mut self.current;
-        run.records.reserve_exact(more);
-        run.ends.reserve_exact(more);
-        run.parameters
-            .reserve_exact(more.saturating_mul(PARAMETERS_PER_EXPORT));
+        self.current.reserve_exact(more);
     }
 
     /// Adds `export` after every other (its parameters kept in the run's list).
@@ -300,28 +355,30 @@ mod tests {
     use crate::wrapped::Container;
     use crate::wrapped::export_record::ExportFields;
 
+    /// An export whose numbers all differ (one left absent), so that a
+    /// field written from another's place shows in the JSON.
     fn export(name: &str) -> ExportReport<'_> {
         ExportReport {
             name,
             symbol: name,
             hal_symbol: name,
-            workgroup_size: [1, 1, 1],
+            workgroup_size: [2, 3, 4],
             dynamic_workgroup_size: true,
-            constant_count: Some(0),
-            binding_count: Some(0),
+            constant_count: Some(1),
+            binding_count: Some(2),
             parameters: Vec::new(),
-            kernarg_size: 0,
+            kernarg_size: 24,
             kernarg_alignment: 8,
-            group_segment_size: 0,
-            private_segment_size: 0,
-            vgpr_count: None,
-            sgpr_count: None,
+            group_segment_size: 512,
+            private_segment_size: 16,
+            vgpr_count: Some(5),
+            sgpr_count: Some(6),
             agpr_count: None,
-            vgpr_spill_count: None,
-            sgpr_spill_count: None,
-            wavefront_size: None,
-            max_flat_workgroup_size: None,
-            uses_dynamic_stack: None,
+            vgpr_spill_count: Some(7),
+            sgpr_spill_count: Some(9),
+            wavefront_size: Some(64),
+            max_flat_workgroup_size: Some(256),
+            uses_dynamic_stack: Some(true),
             hal_error: None,
         }
     }
@@ -447,6 +504,67 @@ mod tests {
         ];
         assert_eq!(inspected.exports().collect::<Vec<_>>(), expected);
         assert_eq!(inspected.into_report().exports, expected);
+    }
+
+    /// What a run yields: each export's name, `hal_error` and parameter names.
+    fn listed<'a>(run: &ExportRun<'a>) -> Vec<(&'a str, Option<String>, Vec<&'a str>)> {
+        run.each()
+            .map(|(record, hal_error, parameters)| {
+                let names = parameters.iter().map(|parameter| parameter.name);
+                (record.name(), hal_error.map(str::to_owned), names.collect())
+            })
+            .collect()
+    }
+
+    fn refused<'a>(mut export: ExportReport<'a>, reason: &str) -> ExportReport<'a> {
+        export.hal_error = Some(reason.into());
+        export
+    }
+
+    #[test]
+    fn an_appended_run_keeps_its_parameters_and_refusals_with_its_exports() {
+        let mut head = ExportRun::with_capacity(2);
+        head.push_with(|_| export_with("a", &["x", "y"]));
+        head.push_with(|_| refused(export("b"), "b refused"));
+        let mut tail = ExportRun::with_capacity(2);
+        tail.push_with(|_| refused(export_with("c", &["z"]), "c refused"));
+        tail.push_with(|_| export_with("d", &["w"]));
+        head.append(tail);
+        assert_eq!(
+            listed(&head),
+            [
+                ("a", None, vec!["x", "y"]),
+                ("b", Some("b refused".into()), vec![]),
+                ("c", Some("c refused".into()), vec!["z"]),
+                ("d", None, vec!["w"]),
+            ]
+        );
+        assert_eq!(head.ends, [2, 2, 3, 4]);
+        assert_eq!(head.names, "aaaxybbbccczdddw");
+    }
+
+    #[test]
+    fn a_copied_export_brings_its_own_parameters_and_refusal() {
+        let mut from = ExportRun::with_capacity(3);
+        from.push_unnamed(|_| export_with("a", &["x"]));
+        from.push_unnamed(|_| refused(export_with("b", &["y", "z"]), "b refused"));
+        from.push_unnamed(|_| export("c"));
+        // Unnamed: no copies.
+        assert!(from.names.is_empty());
+        let mut copies = ExportRun::with_capacity(3);
+        for index in [1, 0, 2, 1] {
+            assert!(copies.push_copy(&from, index));
+        }
+        assert!(!copies.push_copy(&from, 3));
+        assert_eq!(
+            listed(&copies),
+            [
+                ("b", Some("b refused".into()), vec!["y", "z"]),
+                ("a", None, vec!["x"]),
+                ("c", None, vec![]),
+                ("b", Some("b refused".into()), vec!["y", "z"]),
+            ]
+        );
     }
 
     #[test]

@@ -13,14 +13,13 @@
 use super::symbol_copies::SymbolCopies;
 use crate::codeobj::elf;
 use crate::codeobj::metadata::{
-    self, CodeObjectMetadata, ExportParameter, KernelMetadata, KernelNames, KernelVisitor,
-    SPLIT_MIN_KERNELS, SplitKernelVisitor, SymbolIndex, ThreadWarmUp, WARM_UP_MIN_BYTES,
-    split_share,
+    self, CodeObjectMetadata, KernelMetadata, KernelNames, KernelVisitor, SPLIT_MIN_KERNELS,
+    SplitKernelVisitor, SymbolIndex, ThreadWarmUp, WARM_UP_MIN_BYTES, split_share,
 };
 use crate::codeobj::notes::find_metadata_notes;
 use crate::input::Progress;
 use crate::status;
-use crate::status::{Result, ResultExt, Status};
+use crate::status::{Result, ResultExt};
 
 use super::amd1::Amd1Executable;
 use super::export_runs::{ExportRuns, InspectRuns};
@@ -28,154 +27,9 @@ use super::header::{AMD1_IDENTIFIER, DataExtent, HIP1_IDENTIFIER, has_identifier
 use super::hip::{Hip1Executable, HipLimits};
 use super::infer::{Container, code_object_target};
 pub use super::inspect_report::{ExportReport, InspectReport, ParameterReport};
+use super::kernel_facts::{FactsRun, HalView, kernel_facts, kernel_facts_with};
 use super::verify::{DeviceLimits, check_workgroup_size};
 use amdgpu_hal_schemas::amdgpu::iree::hal::amdgpu as fb;
-
-fn parameter_report<'a>(parameter: &ExportParameter<'a>) -> ParameterReport<'a> {
-    ParameterReport {
-        kind: parameter.kind,
-        size: parameter.size,
-        offset: parameter.offset,
-        name: parameter.name,
-    }
-}
-
-/// What an export's report takes from its kernel's metadata: everything
-/// but the container's HAL view, with the kernel's own projection (its
-/// reflected constant and binding counts, or why IREE refuses it).
-#[derive(Clone, Debug)]
-struct KernelFacts<'a> {
-    /// The report with the kernel's fields set; `name`, `hal_symbol`, the
-    /// workgroup size, the counts and `hal_error` are the export's.
-    report: ExportReport<'a>,
-    reflected: Result<(u32, u32)>,
-}
-
-fn kernel_facts<'a>(kernel: &KernelMetadata<'a>) -> KernelFacts<'a> {
-    let visible = kernel
-        .args
-        .iter()
-        .filter(|arg| !arg.kind.is_hidden())
-        .count();
-    let mut parameters = Vec::with_capacity(visible);
-    let mut facts = kernel_facts_with(kernel, &mut parameters);
-    facts.report.parameters = parameters;
-    facts
-}
-
-/// [`kernel_facts`], the kernel's parameters added to `parameters` (a
-/// run's list, [`ExportRuns::push_with`]) rather than to the report's own:
-/// none where the projection is refused.
-fn kernel_facts_with<'a>(
-    kernel: &KernelMetadata<'a>,
-    parameters: &mut Vec<ParameterReport<'a>>,
-) -> KernelFacts<'a> {
-    let start = parameters.len();
-    let reflected = kernel
-        .for_each_default_export_parameter(|parameter| {
-            parameters.push(parameter_report(&parameter));
-        })
-        .map(|counts| {
-            (
-                u32::from(counts.constant_count),
-                u32::from(counts.binding_count),
-            )
-        });
-    if reflected.is_err() {
-        // A refused projection lists no parameters.
-        parameters.truncate(start);
-    }
-    KernelFacts {
-        report: ExportReport {
-            name: "",
-            symbol: kernel.symbol,
-            hal_symbol: "",
-            workgroup_size: [1, 1, 1],
-            dynamic_workgroup_size: false,
-            constant_count: None,
-            binding_count: None,
-            parameters: Vec::new(),
-            kernarg_size: kernel.kernarg_segment_size,
-            kernarg_alignment: kernel.kernarg_segment_align,
-            group_segment_size: kernel.group_segment_fixed_size,
-            private_segment_size: kernel.private_segment_fixed_size,
-            vgpr_count: kernel.vgpr_count,
-            sgpr_count: kernel.sgpr_count,
-            agpr_count: kernel.agpr_count,
-            vgpr_spill_count: kernel.vgpr_spill_count,
-            sgpr_spill_count: kernel.sgpr_spill_count,
-            wavefront_size: kernel.wavefront_size,
-            max_flat_workgroup_size: kernel.max_flat_workgroup_size,
-            uses_dynamic_stack: kernel.uses_dynamic_stack,
-            hal_error: None,
-        },
-        reflected,
-    }
-}
-
-/// The HAL view of one export, which completes its kernel's facts.
-struct HalView<'a> {
-    name: &'a str,
-    hal_symbol: &'a str,
-    workgroup_size: [u32; 3],
-    dynamic_workgroup_size: bool,
-    /// The constant and binding counts the container declares (`None`: use
-    /// the metadata's own projection, as for a raw HSACO).
-    declared: Option<(u32, u32)>,
-    /// Why the caller's own check refuses the export.
-    refused: Option<Status>,
-}
-
-impl<'a> HalView<'a> {
-    /// Fills `report` (a kernel's facts, whose projection is `reflected`)
-    /// in as this export. Never fails: where IREE's HAL would refuse the
-    /// export — `refused`, the projection, or declared counts below the
-    /// reflected ones — the report carries the reason in `hal_error`.
-    fn complete(self, report: &mut ExportReport<'a>, reflected: &Result<(u32, u32)>) {
-        let hal_symbol = self.hal_symbol;
-        let mut reasons: Vec<Status> = self.refused.into_iter().collect();
-        let mut counts = self.declared;
-        match (reflected, self.declared) {
-            // IREE's rule: optimized-away arguments make fewer legal, never more.
-            (Ok((constants, _)), Some((declared, _))) if *constants > declared => {
-                reasons.push(status!(
-                    InvalidArgument,
-                    "HSACO metadata for export `{hal_symbol}` declares {constants} reflected constants but ExecutableDef only declares {declared}"
-                ));
-            }
-            (Ok((_, bindings)), Some((_, declared))) if *bindings > declared => {
-                reasons.push(status!(
-                    InvalidArgument,
-                    "HSACO metadata for export `{hal_symbol}` declares {bindings} reflected bindings but ExecutableDef only declares {declared}"
-                ));
-            }
-            (Ok(_), Some(_)) => {}
-            (Ok(reflected), None) => counts = Some(*reflected),
-            (Err(status), _) => reasons.push(status.clone()),
-        }
-        report.name = self.name;
-        report.hal_symbol = hal_symbol;
-        report.workgroup_size = self.workgroup_size;
-        report.dynamic_workgroup_size = self.dynamic_workgroup_size;
-        report.constant_count = counts.map(|(constants, _)| constants);
-        report.binding_count = counts.map(|(_, bindings)| bindings);
-        report.hal_error = (!reasons.is_empty()).then(|| {
-            reasons
-                .iter()
-                .map(Status::to_string)
-                .collect::<Vec<_>>()
-                .join("; ")
-        });
-    }
-}
-
-impl<'a> KernelFacts<'a> {
-    /// The export of this kernel seen as `view`.
-    fn export(mut self, view: HalView<'a>) -> ExportReport<'a> {
-        view.complete(&mut self.report, &self.reflected);
-        self.report
-    }
-}
 
 fn inspect_amd1<'a>(
     data: &'a [u8],
@@ -191,8 +45,7 @@ fn inspect_amd1<'a>(
     // Each kernel's facts, not its metadata: a huge object never holds
     // every kernel's arguments at once.
     let mut kernels = KernelsBySymbol {
-        reports: Vec::new(),
-        reflected: Vec::new(),
+        facts: FactsRun::default(),
         by_symbol: SymbolIndex::default(),
         symbols: SymbolCopies::default(),
         limit: image.len() / 64,
@@ -205,8 +58,7 @@ fn inspect_amd1<'a>(
     metadata::visit_notes_split(&notes, &mut kernels, progress)?;
     progress.finished();
     let KernelsBySymbol {
-        mut reports,
-        reflected,
+        facts,
         by_symbol,
         symbols,
         ..
@@ -227,8 +79,8 @@ fn inspect_amd1<'a>(
         let index = by_symbol
             .get(symbol)
             .annotate_with(|| format!("resolving exports[{i}]"))?;
-        if let Some(report) = reports.get(index) {
-            progress.past(report.symbol.as_ptr() as usize);
+        if let Some(symbol) = facts.symbol(index) {
+            progress.past(symbol.as_ptr() as usize);
         }
         resolved.push(index);
     }
@@ -252,47 +104,24 @@ fn inspect_amd1<'a>(
             refused: None,
         }
     };
-    let exports = if resolved.iter().copied().eq(0..reports.len()) {
-        // Every kernel once, in metadata order (what `pack` and IREE's
-        // compiler write): the kernels' reports become the exports in place.
-        for ((report, reflected), export) in reports
-            .iter_mut()
-            .zip(&reflected)
-            .zip(exe.def.exports().iter().flatten())
-        {
-            view(export).complete(report, reflected);
-        }
-        reports
-    } else {
-        resolved
-            .iter()
-            .zip(exe.def.exports().iter().flatten())
-            .map(|(&index, export)| {
-                let (Some(report), Some(reflected)) = (reports.get(index), reflected.get(index))
-                else {
-                    return Err(Status::internal("AMDGPU metadata symbol index out of sync"));
-                };
-                let mut report = report.clone();
-                view(export).complete(&mut report, reflected);
-                Ok(report)
-            })
-            .collect::<Result<Vec<_>>>()?
-    };
-    Ok(InspectRuns::whole(InspectReport {
-        container: Container::Amd1,
-        format: target.to_string(),
-        size: exe.size(),
-        code_object_version: elf::code_object_version(image)?,
-        exports,
-    }))
+    let exports = facts.exports(&resolved, exe.def.exports().iter().flatten().map(view))?;
+    Ok(InspectRuns::from_runs(
+        InspectReport {
+            container: Container::Amd1,
+            format: target.to_string(),
+            size: exe.size(),
+            code_object_version: elf::code_object_version(image)?,
+            exports: Vec::new(),
+        },
+        vec![exports],
+    ))
 }
 
 /// The facts of every kernel of a wrapped module's code object, by symbol,
 /// gathered while its metadata is decoded.
 struct KernelsBySymbol<'a> {
-    /// Each kernel's facts ([`KernelFacts`], split), in metadata order.
-    reports: Vec<ExportReport<'a>>,
-    reflected: Vec<Result<(u32, u32)>>,
+    /// Each kernel's facts, in metadata order.
+    facts: FactsRun<'a>,
     by_symbol: SymbolIndex<'a>,
     /// Each kernel's symbol, copied while its page is in memory.
     symbols: SymbolCopies,
@@ -302,18 +131,15 @@ struct KernelsBySymbol<'a> {
 
 impl<'a> KernelVisitor<'a> for KernelsBySymbol<'a> {
     fn kernel_count(&mut self, count: usize) {
-        let room = self.limit.saturating_sub(self.reports.len());
-        self.reports.reserve_exact(count.min(room));
-        self.reflected.reserve_exact(count.min(room));
+        let room = self.limit.saturating_sub(self.facts.len());
+        self.facts.reserve_exact(count.min(room));
         self.symbols.reserve(count.min(room));
     }
 
     fn kernel(&mut self, kernel: KernelMetadata<'a>) -> Result<()> {
-        self.by_symbol.insert(kernel.symbol, self.reports.len());
+        self.by_symbol.insert(kernel.symbol, self.facts.len());
         self.symbols.push(kernel.symbol);
-        let facts = kernel_facts(&kernel);
-        self.reports.push(facts.report);
-        self.reflected.push(facts.reflected);
+        self.facts.push(&kernel);
         Ok(())
     }
 }
@@ -322,20 +148,18 @@ impl<'a> SplitKernelVisitor<'a> for KernelsBySymbol<'a> {
     fn fork(&self, kernels: usize) -> Self {
         let room = kernels.min(self.limit);
         KernelsBySymbol {
-            reports: Vec::with_capacity(room),
-            reflected: Vec::with_capacity(room),
+            facts: FactsRun::with_capacity(room),
             by_symbol: self.by_symbol.fork(room),
             symbols: SymbolCopies::with_capacity(room),
             limit: self.limit,
         }
     }
 
-    fn join(&mut self, mut tail: Self, first: usize) -> Result<bool> {
+    fn join(&mut self, tail: Self, first: usize) -> Result<bool> {
         // Nothing here depends on a kernel's index but the symbol index.
         self.by_symbol.join(tail.by_symbol, first);
         self.symbols.append(tail.symbols);
-        self.reports.append(&mut tail.reports);
-        self.reflected.append(&mut tail.reflected);
+        self.facts.append(tail.facts);
         Ok(true)
     }
 }

@@ -16,6 +16,7 @@ pub mod infer;
 pub mod inspect;
 pub mod inspect_json;
 pub mod inspect_report;
+mod kernel_facts;
 pub mod offload_bundle;
 pub mod pack;
 mod symbol_copies;
