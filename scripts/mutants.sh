@@ -31,7 +31,7 @@ declare -A MODULES=(
     [json_thread]="src/json_writer/threaded.rs | lib"
     [name_table]="src/codeobj/metadata/name_table.rs src/codeobj/metadata/unique.rs | lib codeobj_metadata codeobj_split wrapped_inspect hostile_inputs"
     [split]="src/codeobj/metadata/split.rs | codeobj_split"
-    [export_runs]="src/wrapped/export_runs.rs src/wrapped/export_record.rs | lib codeobj_split wrapped_inspect"
+    [export_runs]="src/wrapped/export_runs.rs src/wrapped/export_record.rs src/wrapped/kernel_facts.rs | lib codeobj_split wrapped_inspect"
     [symbol_copies]="src/wrapped/symbol_copies.rs src/codeobj/metadata/model.rs | lib codeobj_split codeobj_notes"
     [release]="src/input.rs filemap/src/lib.rs | lib memory_bounds"
 )
