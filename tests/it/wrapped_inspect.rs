@@ -623,6 +623,46 @@ fn inspect_checks_reflected_counts_against_the_flatbuffer() {
     assert!(err.mentions("resolving exports[0]"), "{err}");
 }
 
+#[test]
+fn inspect_checks_reflected_constants_against_the_flatbuffer() {
+    // `scratch_walk` reflects one constant and one binding (clang-built
+    // fixture; `llvm-readelf --notes` lists a by_value and a global_buffer
+    // argument). Declared in an AMD1 with fewer constants, IREE's loader
+    // refuses it; with as many or more, it loads.
+    use amdgpu_hal::wrapped::builder::{BindingBits, ExecutableSpec, ExportSpec, build_amd1};
+    let image = std::fs::read(root().join("fixtures/hsaco/kernels.gfx942.cov5.hsaco")).unwrap();
+    let with_constants = |constant_count: u32| {
+        let data = build_amd1(&ExecutableSpec {
+            isa: Some("gfx942".into()),
+            exports: vec![ExportSpec {
+                symbol_name: "scratch_walk.kd".into(),
+                workgroup_size: Some([64, 1, 1]),
+                constant_count,
+                binding_flags: vec![BindingBits::INDIRECT; 1],
+                debug: None,
+            }],
+            images: vec![&image],
+            source_files: vec![],
+        })
+        .unwrap();
+        let report = inspect(&data, &DeviceLimits::AMDGPU).unwrap();
+        let export = report.exports[0].clone();
+        (export.constant_count, export.hal_error)
+    };
+    let (count, reason) = with_constants(0);
+    assert_eq!(count, Some(0));
+    let reason = reason.expect("fewer constants declared than reflected");
+    assert!(
+        reason.starts_with("INVALID_ARGUMENT; ")
+            && reason.contains(
+                "export `scratch_walk.kd` declares 1 reflected constants but ExecutableDef only declares 0"
+            ),
+        "{reason}"
+    );
+    assert_eq!(with_constants(1), (Some(1), None));
+    assert_eq!(with_constants(2), (Some(2), None));
+}
+
 /// The CLI's hand-written JSON is byte for byte what serde writes, for every
 /// fixture the product ships.
 #[test]
