@@ -5,7 +5,7 @@
 //! between decoding and writing the JSON.
 //!
 //! A run keeps its exports' parameters in one list of its own
-//! ([`ExportRun::push_with`]) rather than one per report: an allocation per
+//! (`ExportRun::push_with`) rather than one per report: an allocation per
 //! kernel was 10,000 of them to make and free at 10,000 kernels, and beneath
 //! the tail's thread an arena that grew a page at a time.
 //!
