@@ -48,7 +48,9 @@ pub(crate) struct ExportRun<'a> {
     /// order (most exports have none).
     pub(crate) hal_errors: Vec<(usize, String)>,
     /// Every export's names in the order the JSON writes them
-    /// ([`for_each_name`]), one after the other.
+    /// ([`for_each_name`]), one after the other; empty for a run filled by
+    /// [`ExportRun::push_unnamed`] (an `AMD1` module's, whose names are
+    /// read from its records).
     pub(crate) names: String,
 }
 
