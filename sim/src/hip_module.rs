@@ -457,66 +457,36 @@ impl Sim {
             "hipModuleLaunchKernel",
             move || format!("{request:?}, {kernarg_len} kernarg bytes"),
             |sim, state| {
-                let f = function_of(state, request.function)?;
-                if module_device(state, f)? != request.ordinal {
-                    return Err(HipCode::INVALID_RESOURCE_HANDLE);
-                }
-                let props = sim.hip_get_device_properties_unlogged(request.ordinal)?;
-                let block = request.block;
-                if block.contains(&0) || request.grid.contains(&0) {
-                    return Err(HipCode::INVALID_CONFIGURATION);
-                }
-                for (g, b) in request.grid.iter().zip(block) {
-                    if u64::from(*g) * u64::from(b) > u64::from(u32::MAX) {
-                        return Err(HipCode::INVALID_CONFIGURATION);
-                    }
-                }
-                let flat: u64 = block.iter().map(|&b| u64::from(b)).product();
-                let device_limit = u64::try_from(props.max_threads_per_block).unwrap_or(0);
-                if flat > device_limit || flat > u64::from(f.kernel.max_flat_workgroup_size) {
-                    return Err(HipCode::INVALID_CONFIGURATION);
-                }
-                for (b, max) in block.iter().zip(props.max_threads_dim) {
-                    if i64::from(*b) > i64::from(max) {
-                        return Err(HipCode::INVALID_CONFIGURATION);
-                    }
-                }
-                if f.kernel.reqd_workgroup_size.is_some_and(|r| r != block) {
-                    return Err(HipCode::INVALID_CONFIGURATION);
-                }
-                let lds =
-                    u64::from(f.kernel.group_segment_fixed_size) + u64::from(request.shared_bytes);
-                if lds > lds_limit(sim, request.ordinal) {
-                    return Err(HipCode::INVALID_VALUE);
-                }
-                let explicit_end = f
-                    .kernel
-                    .explicit_args
-                    .iter()
-                    .map(|&(o, s)| u64::from(o) + u64::from(s))
-                    .max()
-                    .unwrap_or(0);
-                if (kernargs.len() as u64) < explicit_end
-                    || kernargs.len() as u64 > u64::from(f.kernel.kernarg_segment_size)
-                {
-                    return Err(HipCode::INVALID_VALUE);
-                }
-                let launch = Launch {
-                    ordinal: request.ordinal,
-                    kernel: f.kernel.name.clone(),
-                    grid: request.grid,
-                    block,
-                    shared_bytes: request.shared_bytes,
-                    kernargs,
-                };
-                let log = &mut state.hip_rt.modules;
-                log.launch_count += 1;
-                if log.launches.len() < MAX_LAUNCH_LOG {
-                    log.launches.push(launch);
-                }
+                let launch = checked_launch(sim, state, request, kernargs)?;
+                record_launch(state, launch);
                 Ok(())
             },
         )
+    }
+
+    /// Checks a launch as [`Sim::hip_module_launch_kernel`] does, without
+    /// recording it or counting a call: what a graph's kernel node is
+    /// checked against when it is added (the caller counts its own call).
+    pub fn hip_check_launch(
+        &self,
+        request: &LaunchRequest,
+        kernargs: &[u8],
+    ) -> Result<(), HipCode> {
+        let state = self.lock();
+        checked_launch(self, &state, request, kernargs.to_vec()).map(|_| ())
+    }
+
+    /// Checks and records a launch without counting a call: a kernel node
+    /// of a graph as `hipGraphLaunch` (the counted call) runs it.
+    pub fn hip_record_launch(
+        &self,
+        request: &LaunchRequest,
+        kernargs: Vec<u8>,
+    ) -> Result<(), HipCode> {
+        let mut state = self.lock();
+        let launch = checked_launch(self, &state, request, kernargs)?;
+        record_launch(&mut state, launch);
+        Ok(())
     }
 
     /// The launches recorded so far (at most [`MAX_LAUNCH_LOG`]) and the
@@ -525,6 +495,76 @@ impl Sim {
         let state = self.lock();
         let m = &state.hip_rt.modules;
         (m.launches.clone(), m.launch_count)
+    }
+}
+
+/// The launch `request` describes, if the device and the kernel accept it
+/// (the rules listed at [`Sim::hip_module_launch_kernel`]).
+fn checked_launch(
+    sim: &Sim,
+    state: &State,
+    request: &LaunchRequest,
+    kernargs: Vec<u8>,
+) -> Result<Launch, HipCode> {
+    let f = function_of(state, request.function)?;
+    if module_device(state, f)? != request.ordinal {
+        return Err(HipCode::INVALID_RESOURCE_HANDLE);
+    }
+    let props = sim.hip_get_device_properties_unlogged(request.ordinal)?;
+    let block = request.block;
+    if block.contains(&0) || request.grid.contains(&0) {
+        return Err(HipCode::INVALID_CONFIGURATION);
+    }
+    for (g, b) in request.grid.iter().zip(block) {
+        if u64::from(*g) * u64::from(b) > u64::from(u32::MAX) {
+            return Err(HipCode::INVALID_CONFIGURATION);
+        }
+    }
+    let flat: u64 = block.iter().map(|&b| u64::from(b)).product();
+    let device_limit = u64::try_from(props.max_threads_per_block).unwrap_or(0);
+    if flat > device_limit || flat > u64::from(f.kernel.max_flat_workgroup_size) {
+        return Err(HipCode::INVALID_CONFIGURATION);
+    }
+    for (b, max) in block.iter().zip(props.max_threads_dim) {
+        if i64::from(*b) > i64::from(max) {
+            return Err(HipCode::INVALID_CONFIGURATION);
+        }
+    }
+    if f.kernel.reqd_workgroup_size.is_some_and(|r| r != block) {
+        return Err(HipCode::INVALID_CONFIGURATION);
+    }
+    let lds = u64::from(f.kernel.group_segment_fixed_size) + u64::from(request.shared_bytes);
+    if lds > lds_limit(sim, request.ordinal) {
+        return Err(HipCode::INVALID_VALUE);
+    }
+    let explicit_end = f
+        .kernel
+        .explicit_args
+        .iter()
+        .map(|&(o, s)| u64::from(o) + u64::from(s))
+        .max()
+        .unwrap_or(0);
+    if (kernargs.len() as u64) < explicit_end
+        || kernargs.len() as u64 > u64::from(f.kernel.kernarg_segment_size)
+    {
+        return Err(HipCode::INVALID_VALUE);
+    }
+    let launch = Launch {
+        ordinal: request.ordinal,
+        kernel: f.kernel.name.clone(),
+        grid: request.grid,
+        block,
+        shared_bytes: request.shared_bytes,
+        kernargs,
+    };
+    Ok(launch)
+}
+
+fn record_launch(state: &mut State, launch: Launch) {
+    let log = &mut state.hip_rt.modules;
+    log.launch_count += 1;
+    if log.launches.len() < MAX_LAUNCH_LOG {
+        log.launches.push(launch);
     }
 }
 

@@ -18,7 +18,8 @@ use crate::image::read_image;
 use crate::last_error::finish;
 use crate::node::node;
 use crate::ptr::{self, HostFn, c_exports};
-use crate::stream::{EVENT_DISABLE_TIMING, Op, Place, execute, registry, retire};
+use crate::stream::{EVENT_DISABLE_TIMING, Op, Place, Stream, execute, registry, retire};
+use std::sync::Arc;
 
 type Call = Result<(), HipCode>;
 /// HIP handles are pointers to opaque structs; here they are numbers.
@@ -57,7 +58,7 @@ pub(crate) fn set_current_device(ordinal: i32) {
 }
 
 /// Runs `body` after counting `op` (and applying its faults).
-fn call(op: &'static str, body: impl FnOnce(&Sim) -> Call) -> hipError_t {
+pub(crate) fn call(op: &'static str, body: impl FnOnce(&Sim) -> Call) -> hipError_t {
     finish(match node() {
         None => hipErrorInvalidDevice,
         Some(node) => match node
@@ -126,15 +127,60 @@ fn place(sim: &Sim, address: usize, len: usize) -> Result<Place, HipCode> {
 /// function is callable with its data, until the op has run (the contract
 /// of the call that queues it).
 unsafe fn enqueue(sim: &Sim, stream: handle, op: Op) -> Call {
-    match of_handle(stream) {
-        0 => {
-            sync_null_stream(sim)?;
-            // SAFETY: the caller's promise for `op`.
-            unsafe { execute(op) }
+    let (target, _) = resolve_stream(sim, stream)?;
+    // SAFETY: the caller's promise for `op`.
+    unsafe { target.enqueue_all(sim, vec![op]) }
+}
+
+/// Where work for a stream handle goes.
+pub(crate) enum Target {
+    /// The null stream: run at once, after the device's blocking streams.
+    Null,
+    /// A created stream's worker.
+    Stream(Arc<Stream>),
+}
+
+impl Target {
+    /// Enqueues `ops` in order, as one run.
+    ///
+    /// # Safety
+    /// As [`enqueue`], for every op.
+    pub(crate) unsafe fn enqueue_all(&self, sim: &Sim, ops: Vec<Op>) -> Call {
+        match self {
+            Target::Null => {
+                sync_null_stream(sim)?;
+                // SAFETY: the caller's promise for `ops`.
+                ops.into_iter().try_for_each(|op| unsafe { execute(op) })
+            }
+            Target::Stream(s) => {
+                s.push_all(ops);
+                Ok(())
+            }
         }
+    }
+
+    /// Waits for the work enqueued so far (the null stream: the device's
+    /// blocking streams), leaving failures for the next synchronization.
+    fn wait_idle(&self, sim: &Sim) {
+        match self {
+            Target::Null => registry()
+                .blocking_streams(current_device(sim))
+                .iter()
+                .for_each(|s| s.wait_idle()),
+            Target::Stream(s) => s.wait_idle(),
+        }
+    }
+}
+
+/// The target of a stream handle and the device it runs on (the null
+/// stream: the current device).
+pub(crate) fn resolve_stream(sim: &Sim, stream: handle) -> Result<(Target, i32), HipCode> {
+    match of_handle(stream) {
+        0 => Ok((Target::Null, current_device(sim))),
         s => {
-            registry().stream(s)?.push(op);
-            Ok(())
+            let s = registry().stream(s)?;
+            let ordinal = s.ordinal;
+            Ok((Target::Stream(s), ordinal))
         }
     }
 }
@@ -146,17 +192,33 @@ fn sync_null_stream(sim: &Sim) -> Call {
 
 /// The device a stream runs on (the null stream: the current device).
 fn stream_device(sim: &Sim, stream: handle) -> Result<i32, HipCode> {
-    match of_handle(stream) {
-        0 => Ok(current_device(sim)),
-        s => Ok(registry().stream(s)?.ordinal),
+    resolve_stream(sim, stream).map(|(_, ordinal)| ordinal)
+}
+
+/// Whether `len` bytes at `place` are pageable host memory: host memory
+/// HIP did not allocate or register.
+fn pageable(place: Place, len: usize) -> bool {
+    match place {
+        Place::Host(a) => !host_memory().is_known_range(a, len),
+        Place::Device(_) => false,
     }
 }
 
-/// `hipMemcpy*`: a copy between host memory and device memory in stream order.
+/// `hipMemcpy*`: a copy between host memory and device memory in stream
+/// order, with what HIP promises about pageable host memory (memory HIP
+/// neither allocated nor registered): a pageable source is consumed before
+/// the call returns (ROCm stages it into pinned memory in the calling
+/// thread; CUDA: "the function will return once the pageable buffer has
+/// been copied to the staging memory"), and a copy into pageable memory
+/// has completed when the call returns (CUDA: "for transfers from device
+/// memory to pageable host memory, the function will return only once the
+/// copy has completed"; ROCm waits for such a copy). Copies between device,
+/// pinned and registered memory stay asynchronous.
 ///
 /// # Safety
 /// A side outside the simulated device memory is `len` bytes of the
-/// client's host memory, live until the copy has run.
+/// client's host memory; pinned or registered, it stays live until the
+/// copy has run in stream order.
 unsafe fn copy(
     sim: &Sim,
     dst: *mut c_void,
@@ -173,11 +235,27 @@ unsafe fn copy(
     }
     let dst = place(sim, dst as usize, len)?;
     let src = place(sim, src as usize, len)?;
-    // SAFETY: host places of `len` bytes, the caller's promise.
-    unsafe { enqueue(sim, stream, Op::Copy { dst, src, len }) }
+    let (target, _) = resolve_stream(sim, stream)?;
+    let op = if pageable(dst, len) {
+        // Done before returning: drain the stream, then copy here.
+        target.wait_idle(sim);
+        // SAFETY: host places of `len` bytes, live for this call.
+        return unsafe { execute(Op::Copy { dst, src, len }) };
+    } else if let (Place::Host(s), true) = (src, pageable(src, len)) {
+        // SAFETY: a host place of `len` bytes, live for this call.
+        let bytes =
+            unsafe { ptr::read_bytes(s as *const c_void, len) }.ok_or(HipCode::INVALID_VALUE)?;
+        Op::Write { dst, bytes }
+    } else {
+        Op::Copy { dst, src, len }
+    };
+    // SAFETY: pinned or registered host places of `len` bytes, the caller's promise.
+    unsafe { target.enqueue_all(sim, vec![op]) }
 }
 
-/// `hipMemset*`: `count` copies of `pattern` in stream order.
+/// `hipMemset*`: `count` copies of `pattern` in stream order, into device
+/// memory or host memory HIP allocated or registered (pageable memory is
+/// `hipErrorInvalidValue`, as ROCm's memset validation answers).
 ///
 /// # Safety
 /// `dst`, outside the simulated device memory, is `count * pattern.len()`
@@ -190,6 +268,9 @@ unsafe fn fill(sim: &Sim, dst: *mut c_void, pattern: &[u8], count: usize, stream
         return Ok(());
     }
     let dst = place(sim, dst as usize, len)?;
+    if pageable(dst, len) {
+        return Err(HipCode::INVALID_VALUE);
+    }
     let op = Op::Fill {
         dst,
         pattern: pattern.to_vec(),
@@ -208,7 +289,7 @@ unsafe fn fill(sim: &Sim, dst: *mut c_void, pattern: &[u8], count: usize, stream
 /// to each explicit argument's value; `extra` is NULL or a
 /// `HIP_LAUNCH_PARAM_*` list ending in `HIP_LAUNCH_PARAM_END` whose buffer
 /// and size entries point at the buffer pointer and its size.
-unsafe fn kernargs(
+pub(crate) unsafe fn kernargs(
     sim: &Sim,
     function: u64,
     params: *mut *mut c_void,

@@ -80,6 +80,24 @@ impl HostMemory {
                 .is_some_and(|(&base, &(size, _))| address - base < size.max(1))
     }
 
+    /// Whether all `len` bytes at `address` lie in one allocation or
+    /// registration HIP knows.
+    pub(crate) fn is_known_range(&self, address: usize, len: usize) -> bool {
+        let Some(last) = address.checked_add(len.max(1) - 1) else {
+            return false;
+        };
+        let holds = |base: usize, size: usize| address >= base && last - base < size.max(1);
+        self.registered
+            .range(..=address)
+            .next_back()
+            .is_some_and(|(&base, &size)| holds(base, size))
+            || self
+                .allocations
+                .range(..=address)
+                .next_back()
+                .is_some_and(|(&base, &(size, _))| holds(base, size))
+    }
+
     /// `hipHostRegister`.
     pub(crate) fn register(&mut self, address: usize, size: usize) -> Result<(), HipCode> {
         if address == 0 || size == 0 {

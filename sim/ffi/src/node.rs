@@ -165,12 +165,13 @@ extern "C" fn write_report_at_exit() {
 pub fn report(sim: &Sim) -> String {
     let live = sim.live_objects();
     let (streams, events) = crate::stream::registry().live();
+    let (graphs, graph_execs) = crate::graph::live();
     let (host_allocations, host_registrations) = crate::host_memory::host_memory().live();
     let images = sim.image_usage();
     let mut out = format!(
         "allocations {}\nallocated_bytes {}\nreaders {}\nexecutables {}\n\
          hip_contexts {}\nhip_pools {}\nhip_modules {}\nhip_streams {streams}\n\
-         hip_events {events}\nhost_allocations {host_allocations}\n\
+         hip_events {events}\nhip_graphs {graphs}\nhip_graph_execs {graph_execs}\nhost_allocations {host_allocations}\n\
          host_registrations {host_registrations}\nimage_mappings {}\nshared_images {}\n",
         live.allocations,
         live.allocated_bytes,

@@ -59,6 +59,11 @@ pub(crate) enum Op {
     Wait(Arc<Event>, u64),
     /// Free a device allocation (`hipFreeAsync`).
     Free(u64),
+    /// Write bytes taken from the client when the call was made (a copy
+    /// whose pageable source HIP consumes before returning).
+    Write { dst: Place, bytes: Vec<u8> },
+    /// Run a copy or fill node of a launched graph.
+    Node(crate::graph::NodeRun),
 }
 
 /// A `hipEvent_t`.
@@ -154,6 +159,24 @@ impl Stream {
         q.ops.push_back(op);
         q.enqueued += 1;
         self.changed.notify_all();
+    }
+
+    /// Appends operations as one run (no other thread's between them).
+    pub(crate) fn push_all(&self, ops: Vec<Op>) {
+        let mut q = lock(&self.queue);
+        q.enqueued += ops.len() as u64;
+        q.ops.extend(ops);
+        self.changed.notify_all();
+    }
+
+    /// Waits for everything enqueued so far, leaving any failure for the
+    /// next synchronization to report.
+    pub(crate) fn wait_idle(&self) {
+        let mut q = lock(&self.queue);
+        let target = q.enqueued;
+        while q.done < target {
+            q = self.changed.wait(q).unwrap_or_else(|p| p.into_inner());
+        }
     }
 
     /// Waits for everything enqueued so far; the first failure of an
@@ -274,12 +297,27 @@ pub(crate) unsafe fn execute(op: Op) -> Result<(), HipCode> {
             Ok(())
         }
         Op::Free(address) => sim.hip_release(address),
+        Op::Write { dst, bytes } => match dst {
+            Place::Device(d) => sim.hip_write(d, &bytes),
+            // SAFETY: a host place of `bytes.len()` bytes, the caller's promise.
+            Place::Host(d) => unsafe { ptr::write_bytes(d as *mut _, &bytes) }
+                .then_some(())
+                .ok_or(HipCode::INVALID_VALUE),
+        },
+        // SAFETY: the node's host memory, the caller's promise for `op`.
+        Op::Node(node) => unsafe { node.execute() },
     }
 }
 
-/// Handle values of streams and events: non-null, never a host address
-/// the client could mistake for memory, never reused.
+/// Handle values of streams, events, graphs, graph nodes and graph
+/// instances: non-null, never a host address the client could mistake for
+/// memory, never reused.
 static NEXT_HANDLE: AtomicU64 = AtomicU64::new(0x5eed_0000_0000);
+
+/// A fresh handle value.
+pub(crate) fn next_handle() -> u64 {
+    NEXT_HANDLE.fetch_add(16, Ordering::Relaxed)
+}
 
 /// The live streams and events.
 #[derive(Default)]
@@ -313,7 +351,7 @@ impl Registry {
             .spawn(move || runner.run())
             .map_err(|_| HipCode::OUT_OF_MEMORY)?;
         *lock(&stream.worker) = Some(worker);
-        let handle = NEXT_HANDLE.fetch_add(16, Ordering::Relaxed);
+        let handle = next_handle();
         self.streams.insert(handle, stream);
         Ok(handle)
     }
@@ -350,7 +388,7 @@ impl Registry {
         if self.events.len() >= MAX_HANDLES {
             return Err(HipCode::OUT_OF_MEMORY);
         }
-        let handle = NEXT_HANDLE.fetch_add(16, Ordering::Relaxed);
+        let handle = next_handle();
         self.events.insert(handle, Arc::new(Event::new(flags)));
         Ok(handle)
     }

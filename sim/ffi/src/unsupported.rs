@@ -125,23 +125,6 @@ unsupported! { 0, u64;
 type handle = *mut c_void;
 
 unsupported! { hipErrorNotSupported, hipError_t;
-    fn hipGraphAddEmptyNode(graph_node: *mut handle, graph: handle, dependencies: *const handle,
-        num_dependencies: usize);
-    fn hipGraphAddEventRecordNode(graph_node: *mut handle, graph: handle,
-        dependencies: *const handle, num_dependencies: usize, event: handle);
-    fn hipGraphAddKernelNode(graph_node: *mut handle, graph: handle, dependencies: *const handle,
-        num_dependencies: usize, node_params: *const c_void);
-    fn hipGraphAddMemsetNode(graph_node: *mut handle, graph: handle, dependencies: *const handle,
-        num_dependencies: usize, memset_params: *const c_void);
-    fn hipGraphCreate(graph: *mut handle, flags: u32);
-    fn hipGraphDestroy(graph: handle);
-    fn hipGraphExecDestroy(graph_exec: handle);
-    fn hipGraphInstantiate(graph_exec: *mut handle, graph: handle, error_node: *mut handle,
-        log_buffer: *mut c_char, buffer_size: usize);
-    fn hipGraphLaunch(graph_exec: handle, stream: handle);
     fn hipLaunchKernel(function_address: *const c_void, num_blocks: dim3, dim_blocks: dim3,
         args: *mut *mut c_void, shared_mem_bytes: usize, stream: handle);
-    fn hipDrvGraphAddMemcpyNode(graph_node: *mut handle, graph: handle,
-        dependencies: *const handle, num_dependencies: usize, copy_params: *const c_void,
-        ctx: handle);
 }

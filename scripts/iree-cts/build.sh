@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Builds IREE's HAL conformance tests (CTS) for the HIP driver from an IREE
+# source tree, as IREE builds them, plus the variants prepare.py adds (every
+# test with the lists emptied; testdata per chip).
+#
+# usage: scripts/iree-cts/build.sh [WORK]        (WORK: target/iree-cts)
+#
+# The source, first found of:
+#   IREE_SOURCE_DIR      your IREE checkout, with its submodules (copied, never written)
+#   IREE_SOURCE_TARBALL  an archive of one (default ../shared/iree/iree-b48a5955-src.tar.gz)
+# Needs on PATH: cmake >= 3.26, ninja, iree-compile 3.13 (pip install
+# 'cmake>=3.26' ninja iree-base-compiler==3.13.0), clang-19/clang++-19 (or
+# CC/CXX), python3. Other settings: AMDGPU_HAL_CTS_CHIPS (default
+# "gfx942 gfx90a gfx1100"), JOBS (default: the cores).
+#
+# Writes WORK/src (the tree), WORK/build-host (IREE's two host tools),
+# WORK/build (the CTS), WORK/bin (a link to every test binary,
+# <variant>_<category>_tests or <variant>_<category>_<chip>_tests) and
+# WORK/build.log. Reruns rebuild only what changed.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+WORK=$(realpath -m "${1:-$ROOT/target/iree-cts}")
+CHIPS=${AMDGPU_HAL_CTS_CHIPS:-gfx942 gfx90a gfx1100}
+JOBS=${JOBS:-$(nproc)}
+CC=${CC:-clang-19}
+CXX=${CXX:-clang++-19}
+mkdir -p "$WORK"
+LOG=$WORK/build.log
+: >"$LOG"
+
+die() { echo "build.sh: $*" >&2; exit 1; }
+step() {
+  local start=$SECONDS
+  echo "== $1" >>"$LOG"
+  shift
+  "$@" >>"$LOG" 2>&1 || { tail -40 "$LOG" >&2; die "failed: $* (log: $LOG)"; }
+  echo "[$((SECONDS - start)) s] $*" | cut -c1-200 >>"$WORK/times.txt"
+}
+
+for tool in cmake ninja iree-compile "$CC" "$CXX" python3; do
+  command -v "$tool" >/dev/null || die "$tool is not on PATH"
+done
+
+if [ -n "${IREE_SOURCE_DIR:-}" ]; then
+  source_args=(--checkout "$IREE_SOURCE_DIR")
+else
+  tarball=${IREE_SOURCE_TARBALL:-$ROOT/../shared/iree/iree-b48a5955-src.tar.gz}
+  [ -f "$tarball" ] || die "no IREE source: set IREE_SOURCE_DIR or IREE_SOURCE_TARBALL ($tarball is missing)"
+  source_args=(--tarball "$tarball")
+fi
+: >"$WORK/times.txt"
+# shellcheck disable=SC2086 # CHIPS is a list
+step "source" python3 "$HERE/prepare.py" "${source_args[@]}" "$WORK/src" $CHIPS
+
+COMMON=(-G Ninja -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX"
+  -DIREE_ENABLE_LLD=ON -DIREE_BUILD_COMPILER=OFF -DIREE_BUILD_SAMPLES=OFF
+  -DIREE_BUILD_BINDINGS_TFLITE=OFF -DIREE_ENABLE_LIBBACKTRACE=OFF
+  -DIREE_ERROR_ON_MISSING_SUBMODULES=OFF -DIREE_HAL_DRIVER_DEFAULTS=OFF)
+
+# IREE's host tools: with IREE_HOST_BIN_DIR (how a build without the
+# compiler imports the pip iree-compile) the build takes these from there too.
+if [ ! -f "$WORK/build-host/build.ninja" ]; then
+  step "host configure" cmake -S "$WORK/src" -B "$WORK/build-host" \
+    -DCMAKE_BUILD_TYPE=Release -DIREE_BUILD_TESTS=OFF "${COMMON[@]}"
+fi
+step "host tools" ninja -C "$WORK/build-host" -j"$JOBS" iree-c-embed-data iree-flatcc-cli
+mkdir -p "$WORK/hostbin"
+ln -sfn "$(command -v iree-compile)" "$WORK/hostbin/iree-compile"
+ln -sfn "$WORK/build-host/tools/iree-c-embed-data" "$WORK/hostbin/iree-c-embed-data"
+ln -sfn "$WORK/build-host/tools/iree-flatcc-cli" "$WORK/hostbin/iree-flatcc-cli"
+
+# The CTS itself: the HIP driver only (the chip IREE's own suites name is the
+# first of CHIPS; the project's suites take testdata for each).
+first_chip=${CHIPS%% *}
+step "configure" cmake -S "$WORK/src" -B "$WORK/build" \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIREE_BUILD_TESTS=ON "${COMMON[@]}" \
+  -DIREE_HAL_DRIVER_HIP=ON -DIREE_ROCM_TEST_TARGET_CHIP="$first_chip" \
+  -DIREE_HOST_BIN_DIR="$WORK/hostbin"
+
+prefix=iree_hal_drivers_hip_cts_amdgpu_hal
+targets=()
+for variant in shipped all; do
+  for category in buffer command_buffer core file queue; do
+    targets+=("${prefix}_${variant}_${category}_tests")
+  done
+  for chip in $CHIPS; do
+    for category in dispatch executable queue_dispatch; do
+      targets+=("${prefix}_${chip}_${variant}_${category}_tests")
+    done
+  done
+done
+step "build" ninja -C "$WORK/build" -j"$JOBS" "${targets[@]}"
+
+out=$WORK/build/runtime/src/iree/hal/drivers/hip/cts/amdgpu_hal
+rm -rf "$WORK/bin"
+mkdir -p "$WORK/bin"
+for variant in shipped all; do
+  for category in buffer command_buffer core file queue; do
+    ln -s "$out/${variant}_${category}_tests" "$WORK/bin/${variant}_${category}_tests"
+  done
+  for chip in $CHIPS; do
+    for category in dispatch executable queue_dispatch; do
+      ln -s "$out/$chip/${variant}_${category}_tests" "$WORK/bin/${variant}_${category}_${chip}_tests"
+    done
+  done
+done
+cat "$WORK/times.txt"

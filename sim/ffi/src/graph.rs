@@ -1,0 +1,736 @@
+//! HIP graphs: the entry points IREE's HIP driver loads for its graph
+//! command buffers (`--hip_use_streams=false`): create a graph, add empty,
+//! kernel, memset, memcpy and event-record nodes after their dependencies,
+//! instantiate it, launch the instance on a stream, destroy both.
+//!
+//! A node can only depend on nodes added before it (no entry point here
+//! adds an edge later), so the order nodes were added in is a topological
+//! order of the graph; an instance keeps a copy of the nodes in that order,
+//! and a launch enqueues them on the stream as one run of stream
+//! operations. Running them one after another honours every dependency
+//! (and orders more than the graph asks, which a client cannot tell from
+//! the results). The instance is independent of its graph: destroying the
+//! graph after instantiating it leaves the instance launchable, as in HIP
+//! and CUDA.
+//!
+//! Errors are ROCm's (clr `hipamd/src/hip_graph.cpp` and the validators of
+//! `hip_memory.cpp` it calls), with two differences where clr has none to
+//! give: a graph, event or instance handle that is not live is
+//! `hipErrorInvalidValue` here (clr dereferences it), and a node whose
+//! dependencies are refused is not added (clr adds it, then fails).
+//! Kernel nodes are checked against the function and device as
+//! `hipModuleLaunchKernel` is, when added, and recorded as launches when the
+//! graph runs; kernels do not execute (see `stream`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::{c_uint, c_void};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+use amdgpu_sim::hip_module::LaunchRequest;
+use amdgpu_sim::{HipCode, Sim};
+
+use crate::abi::*;
+use crate::hip_runtime::{call, current_device, kernargs, resolve_stream};
+use crate::host_memory::host_memory;
+use crate::ptr::{self, c_exports};
+use crate::stream::{self, Op, Place, registry};
+
+type Call = Result<(), HipCode>;
+#[allow(non_camel_case_types)]
+type handle = *mut c_void;
+
+/// Most graphs, or graph instances, alive at once.
+pub const MAX_GRAPHS: usize = 1 << 16;
+/// Most nodes in one graph.
+pub const MAX_GRAPH_NODES: usize = 1 << 20;
+
+/// `hipMemoryType` as ROCm 6 numbers it (`hip_runtime_api.h`; the HIP 5
+/// headers Debian ships number them from 0). `HIP_MEMCPY3D` names its two
+/// sides with these.
+pub(crate) mod memory_type {
+    /// `hipMemoryTypeHost`: the `*Host` field names the memory.
+    pub const HOST: u32 = 1;
+    /// `hipMemoryTypeDevice`: the `*Device` field.
+    pub const DEVICE: u32 = 2;
+    /// `hipMemoryTypeUnified`: the `*Device` field, host or device memory.
+    pub const UNIFIED: u32 = 11;
+}
+
+/// `hipMemsetParams` (`hip_runtime_api.h`, the same in HIP 5 and 6).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+#[allow(non_snake_case)]
+pub struct hipMemsetParams {
+    /// Destination.
+    pub dst: *mut c_void,
+    /// 1, 2 or 4 bytes per element.
+    pub elementSize: c_uint,
+    /// Rows.
+    pub height: usize,
+    /// Bytes from one row to the next.
+    pub pitch: usize,
+    /// The value (its low `elementSize` bytes).
+    pub value: c_uint,
+    /// Elements per row.
+    pub width: usize,
+}
+const _: () = assert!(size_of::<hipMemsetParams>() == 48);
+
+/// `HIP_MEMCPY3D` as ROCm 6 lays it out (`driver_types.h`; IREE's HIP
+/// driver is built against it): offsets, pitches and sizes are `size_t`
+/// (HIP 5's header, Debian's, has `unsigned int` there).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+#[allow(non_snake_case)]
+pub struct HIP_MEMCPY3D {
+    /// Source byte offset within a row.
+    pub srcXInBytes: usize,
+    /// Source first row.
+    pub srcY: usize,
+    /// Source first slice.
+    pub srcZ: usize,
+    /// Source mipmap level (arrays only).
+    pub srcLOD: usize,
+    /// `hipMemoryType` of the source.
+    pub srcMemoryType: u32,
+    /// Source host pointer.
+    pub srcHost: *const c_void,
+    /// Source device pointer.
+    pub srcDevice: *mut c_void,
+    /// Source array.
+    pub srcArray: *mut c_void,
+    /// Source bytes per row.
+    pub srcPitch: usize,
+    /// Source rows per slice.
+    pub srcHeight: usize,
+    /// Destination byte offset within a row.
+    pub dstXInBytes: usize,
+    /// Destination first row.
+    pub dstY: usize,
+    /// Destination first slice.
+    pub dstZ: usize,
+    /// Destination mipmap level (arrays only).
+    pub dstLOD: usize,
+    /// `hipMemoryType` of the destination.
+    pub dstMemoryType: u32,
+    /// Destination host pointer.
+    pub dstHost: *mut c_void,
+    /// Destination device pointer.
+    pub dstDevice: *mut c_void,
+    /// Destination array.
+    pub dstArray: *mut c_void,
+    /// Destination bytes per row.
+    pub dstPitch: usize,
+    /// Destination rows per slice.
+    pub dstHeight: usize,
+    /// Bytes per row.
+    pub WidthInBytes: usize,
+    /// Rows per slice.
+    pub Height: usize,
+    /// Slices.
+    pub Depth: usize,
+}
+const _: () = assert!(size_of::<HIP_MEMCPY3D>() == 184);
+
+/// `hipKernelNodeParams` (`hip_runtime_api.h`, the same in HIP 5 and 6).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+#[allow(non_snake_case)]
+pub struct hipKernelNodeParams {
+    /// Work-items per work-group.
+    pub blockDim: dim3,
+    /// `HIP_LAUNCH_PARAM_*` list, or NULL.
+    pub extra: *mut *mut c_void,
+    /// The `hipFunction_t`.
+    pub func: *mut c_void,
+    /// Work-groups.
+    pub gridDim: dim3,
+    /// One pointer per explicit argument, or NULL.
+    pub kernelParams: *mut *mut c_void,
+    /// Dynamic LDS bytes.
+    pub sharedMemBytes: c_uint,
+}
+const _: () = assert!(size_of::<hipKernelNodeParams>() == 64);
+
+/// Rows of a strided transfer: `count` rows, row `i` at `base + offset(i)`.
+#[derive(Clone, Copy, Debug)]
+struct Rows {
+    /// Rows per slice.
+    height: usize,
+    /// Slices.
+    depth: usize,
+}
+
+/// One side of a strided copy.
+#[derive(Clone, Copy, Debug)]
+struct Side {
+    place: Place,
+    pitch: usize,
+    /// Rows per slice of the allocation (the slice stride is `pitch * slice_rows`).
+    slice_rows: usize,
+}
+
+impl Side {
+    /// The start of row `y` of slice `z`.
+    fn row(&self, y: usize, z: usize) -> Place {
+        let offset = y * self.pitch + z * self.pitch * self.slice_rows;
+        match self.place {
+            Place::Device(a) => Place::Device(a + offset as u64),
+            Place::Host(a) => Place::Host(a + offset),
+        }
+    }
+}
+
+/// What a node does when its graph runs.
+#[derive(Clone, Debug)]
+enum Work {
+    /// Nothing (a join of its dependencies).
+    Empty,
+    /// A kernel launch.
+    Kernel {
+        request: LaunchRequest,
+        kernargs: Vec<u8>,
+    },
+    /// `width` elements of `pattern` in each of `rows` rows `pitch` apart.
+    Memset {
+        dst: Place,
+        pattern: Vec<u8>,
+        width: usize,
+        pitch: usize,
+        rows: usize,
+    },
+    /// `width` bytes per row.
+    Memcpy {
+        dst: Side,
+        src: Side,
+        width: usize,
+        rows: Rows,
+    },
+    /// Records an event.
+    EventRecord(u64),
+}
+
+#[derive(Debug)]
+struct Graph {
+    /// Node handles and work, in the order added.
+    nodes: Vec<(u64, Work)>,
+}
+
+/// An instantiated graph.
+#[derive(Debug)]
+struct Exec {
+    work: Vec<Work>,
+}
+
+#[derive(Default)]
+struct Graphs {
+    graphs: BTreeMap<u64, Graph>,
+    /// Node handle → (graph, index in its nodes).
+    nodes: BTreeMap<u64, (u64, usize)>,
+    execs: BTreeMap<u64, Arc<Exec>>,
+}
+
+fn graphs() -> MutexGuard<'static, Graphs> {
+    static GRAPHS: OnceLock<Mutex<Graphs>> = OnceLock::new();
+    GRAPHS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+}
+
+/// Live graphs and graph instances.
+pub(crate) fn live() -> (usize, usize) {
+    let g = graphs();
+    (g.graphs.len(), g.execs.len())
+}
+
+impl Graphs {
+    /// Adds `work` to `graph` after `deps`; the new node's handle.
+    fn add(&mut self, graph: u64, deps: &[u64], work: Work) -> Result<u64, HipCode> {
+        let g = self.graphs.get(&graph).ok_or(HipCode::INVALID_VALUE)?;
+        if g.nodes.len() >= MAX_GRAPH_NODES {
+            return Err(HipCode::OUT_OF_MEMORY);
+        }
+        let mut seen = BTreeSet::new();
+        for dep in deps {
+            let in_graph = self
+                .nodes
+                .get(dep)
+                .is_some_and(|&(owner, _)| owner == graph);
+            if !in_graph || !seen.insert(*dep) {
+                return Err(HipCode::INVALID_VALUE);
+            }
+        }
+        let node = stream::next_handle();
+        let g = self.graphs.get_mut(&graph).ok_or(HipCode::INVALID_VALUE)?;
+        self.nodes.insert(node, (graph, g.nodes.len()));
+        g.nodes.push((node, work));
+        Ok(node)
+    }
+}
+
+/// The dependency list `pDependencies[0..count]`.
+///
+/// # Safety
+/// `deps` is NULL or points at `count` node handles.
+unsafe fn dependencies(deps: *const handle, count: usize) -> Result<Vec<u64>, HipCode> {
+    if count > MAX_GRAPH_NODES {
+        return Err(HipCode::INVALID_VALUE);
+    }
+    // SAFETY: the caller's promise.
+    let list = unsafe { ptr::read_array(deps, count) }.ok_or(HipCode::INVALID_VALUE)?;
+    Ok(list.into_iter().map(|d| d as usize as u64).collect())
+}
+
+/// The common part of every `hipGraphAdd*Node`: checks the out-parameter,
+/// the graph and the dependencies, adds the node, writes its handle.
+///
+/// # Safety
+/// `node_out` is NULL or points at a writable node handle; `deps` is NULL
+/// or points at `count` node handles.
+unsafe fn add_node(
+    node_out: *mut handle,
+    graph: handle,
+    deps: *const handle,
+    count: usize,
+    work: impl FnOnce() -> Result<Work, HipCode>,
+) -> Call {
+    if node_out.is_null() || graph.is_null() {
+        return Err(HipCode::INVALID_VALUE);
+    }
+    // SAFETY: the caller's promise.
+    let deps = unsafe { dependencies(deps, count) }?;
+    let work = work()?;
+    let node = graphs().add(graph as usize as u64, &deps, work)?;
+    // SAFETY: the caller's promise.
+    unsafe { ptr::write(node_out.cast(), node as usize as handle) }
+        .then_some(())
+        .ok_or(HipCode::INVALID_VALUE)
+}
+
+/// Where `len` bytes at `address` are, for a graph node: device memory
+/// (one allocation), or host memory HIP knows (pinned, registered,
+/// managed). Pageable memory is refused, as clr's memset and memcpy node
+/// validators refuse an address they do not track.
+fn tracked(sim: &Sim, address: usize, len: usize) -> Result<Place, HipCode> {
+    if address == 0 {
+        return Err(HipCode::INVALID_VALUE);
+    }
+    if sim.hip_is_device(address as u64) {
+        return sim
+            .hip_is_device_range(address as u64, len as u64)
+            .then_some(Place::Device(address as u64))
+            .ok_or(HipCode::INVALID_VALUE);
+    }
+    host_memory()
+        .is_known_range(address, len)
+        .then_some(Place::Host(address))
+        .ok_or(HipCode::INVALID_VALUE)
+}
+
+/// The extent in bytes of `rows` rows of `width` bytes, `pitch` apart, in
+/// `depth` slices of `slice_rows` rows, starting at row `y`, slice `z`,
+/// byte `x`: where the last byte touched ends.
+fn extent(
+    x: usize,
+    y: usize,
+    z: usize,
+    pitch: usize,
+    slice_rows: usize,
+    width: usize,
+    rows: Rows,
+) -> Option<usize> {
+    let last_row = y.checked_add(rows.height - 1)?;
+    let last_slice = z.checked_add(rows.depth - 1)?;
+    let slice = pitch.checked_mul(slice_rows)?;
+    last_slice
+        .checked_mul(slice)?
+        .checked_add(last_row.checked_mul(pitch)?)?
+        .checked_add(x)?
+        .checked_add(width)
+}
+
+/// One side of a `HIP_MEMCPY3D`, resolved as clr's `ihipCopyMemParamSet`
+/// does: `Host` names the `*Host` pointer, `Device` the `*Device` pointer,
+/// `Unified` the `*Device` pointer wherever it lies; any other type
+/// (arrays, managed, unregistered) is refused.
+#[allow(clippy::too_many_arguments)]
+fn side(
+    sim: &Sim,
+    memory_type: u32,
+    host: usize,
+    device: usize,
+    (x, y, z, lod): (usize, usize, usize, usize),
+    pitch: usize,
+    slice_rows: usize,
+    width: usize,
+    rows: Rows,
+) -> Result<Side, HipCode> {
+    if lod != 0 {
+        return Err(HipCode::INVALID_VALUE);
+    }
+    let multi_row = rows.height > 1 || rows.depth > 1;
+    let pitch = if multi_row { pitch } else { pitch.max(width) };
+    if pitch < width || (rows.depth > 1 && slice_rows < rows.height) {
+        return Err(HipCode::INVALID_VALUE);
+    }
+    let end = extent(x, y, z, pitch, slice_rows, width, rows).ok_or(HipCode::INVALID_VALUE)?;
+    let base = match memory_type {
+        memory_type::HOST => host,
+        memory_type::DEVICE | memory_type::UNIFIED => device,
+        _ => return Err(HipCode::INVALID_VALUE),
+    };
+    if base == 0 {
+        return Err(HipCode::INVALID_VALUE);
+    }
+    let start = base.checked_add(x).ok_or(HipCode::INVALID_VALUE)?;
+    let place = match memory_type {
+        // Pageable host memory is what a host side may be.
+        memory_type::HOST if !sim.hip_is_device(base as u64) => Place::Host(start),
+        memory_type::UNIFIED if !sim.hip_is_device(base as u64) => Place::Host(start),
+        _ => {
+            if !sim.hip_is_device_range(base as u64, end as u64) {
+                // A device side must be one allocation (or known host memory).
+                tracked(sim, base, end)?;
+                Place::Host(start)
+            } else {
+                Place::Device(start as u64)
+            }
+        }
+    };
+    Ok(Side {
+        place,
+        pitch,
+        slice_rows,
+    })
+}
+
+/// `width` copies of the low `element_size` bytes of `value`, as a pattern.
+fn memset_pattern(value: u32, element_size: u32) -> Result<Vec<u8>, HipCode> {
+    match element_size {
+        1 | 2 | 4 => Ok(value.to_le_bytes()[..element_size as usize].to_vec()),
+        _ => Err(HipCode::INVALID_VALUE),
+    }
+}
+
+/// Runs a node's copy or fill on a stream's worker.
+///
+/// # Safety
+/// The node's host places are live host memory of their extent when it
+/// runs: the contract of `hipGraphLaunch`'s caller (the memory a graph's
+/// nodes name stays valid until the launch has completed).
+unsafe fn run(work: &Work) -> Call {
+    match work {
+        Work::Memset {
+            dst,
+            pattern,
+            width,
+            pitch,
+            rows,
+        } => {
+            for row in 0..*rows {
+                let at = match *dst {
+                    Place::Device(a) => Place::Device(a + (row * pitch) as u64),
+                    Place::Host(a) => Place::Host(a + row * pitch),
+                };
+                let op = Op::Fill {
+                    dst: at,
+                    pattern: pattern.clone(),
+                    count: *width,
+                };
+                // SAFETY: the caller's promise for this node's memory.
+                unsafe { stream::execute(op) }?;
+            }
+            Ok(())
+        }
+        Work::Memcpy {
+            dst,
+            src,
+            width,
+            rows,
+        } => {
+            for z in 0..rows.depth {
+                for y in 0..rows.height {
+                    let op = Op::Copy {
+                        dst: dst.row(y, z),
+                        src: src.row(y, z),
+                        len: *width,
+                    };
+                    // SAFETY: the caller's promise for this node's memory.
+                    unsafe { stream::execute(op) }?;
+                }
+            }
+            Ok(())
+        }
+        Work::Empty | Work::Kernel { .. } | Work::EventRecord(_) => Ok(()),
+    }
+}
+
+/// What [`Op::Node`] runs: one node of a launched instance.
+pub(crate) struct NodeRun {
+    exec: Arc<Exec>,
+    index: usize,
+}
+
+impl NodeRun {
+    /// Runs the node.
+    ///
+    /// # Safety
+    /// As [`run`]: the node's host memory is live.
+    pub(crate) unsafe fn execute(&self) -> Call {
+        match self.exec.work.get(self.index) {
+            // SAFETY: the caller's promise.
+            Some(work) => unsafe { run(work) },
+            None => Ok(()),
+        }
+    }
+}
+
+c_exports! {
+    /// `hipGraphCreate`: an empty graph (`flags` must be 0).
+    ///
+    /// # Safety
+    /// `graph` is NULL or points at a writable graph handle.
+    unsafe fn hipGraphCreate(graph: *mut handle, flags: c_uint) -> hipError_t {
+        call("hipGraphCreate", |_| {
+            if graph.is_null() || flags != 0 {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let mut g = graphs();
+            if g.graphs.len() >= MAX_GRAPHS {
+                return Err(HipCode::OUT_OF_MEMORY);
+            }
+            let h = stream::next_handle();
+            g.graphs.insert(h, Graph { nodes: Vec::new() });
+            // SAFETY: the caller's contract (above).
+            unsafe { ptr::write(graph.cast(), h as usize as handle) }
+                .then_some(())
+                .ok_or(HipCode::INVALID_VALUE)
+        })
+    }
+
+    /// `hipGraphDestroy`: its instances live on. A graph already
+    /// destroyed is `hipErrorIllegalState`, as clr answers.
+    fn hipGraphDestroy(graph: handle) -> hipError_t {
+        call("hipGraphDestroy", |_| {
+            if graph.is_null() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let mut g = graphs();
+            let removed = g.graphs.remove(&(graph as usize as u64)).ok_or(HipCode(hipErrorIllegalState))?;
+            for (node, _) in removed.nodes {
+                g.nodes.remove(&node);
+            }
+            Ok(())
+        })
+    }
+
+    /// `hipGraphAddEmptyNode`.
+    ///
+    /// # Safety
+    /// `node` is NULL or points at a writable node handle; `deps` is NULL or points at `count` node handles.
+    unsafe fn hipGraphAddEmptyNode(node: *mut handle, graph: handle, deps: *const handle, count: usize) -> hipError_t {
+        // SAFETY: the caller's contract (above).
+        call("hipGraphAddEmptyNode", |_| unsafe { add_node(node, graph, deps, count, || Ok(Work::Empty)) })
+    }
+
+    /// `hipGraphAddEventRecordNode`: records `event` when the graph runs.
+    ///
+    /// # Safety
+    /// `node` is NULL or points at a writable node handle; `deps` is NULL or points at `count` node handles.
+    unsafe fn hipGraphAddEventRecordNode(node: *mut handle, graph: handle, deps: *const handle, count: usize, event: handle) -> hipError_t {
+        call("hipGraphAddEventRecordNode", |_| {
+            let work = || {
+                let e = event as usize as u64;
+                registry().event(e).map_err(|_| HipCode::INVALID_VALUE)?;
+                Ok(Work::EventRecord(e))
+            };
+            // SAFETY: the caller's contract (above).
+            unsafe { add_node(node, graph, deps, count, work) }
+        })
+    }
+
+    /// `hipGraphAddKernelNode`: the launch is checked now, against the
+    /// current device, as `hipModuleLaunchKernel` checks one (a zero grid
+    /// or block dimension is `hipErrorInvalidValue` here, as clr's
+    /// validator has it), and its kernargs are laid out now.
+    ///
+    /// # Safety
+    /// `node` is NULL or points at a writable node handle; `deps` is NULL or points at `count` node handles; `params` is NULL or points at a `hipKernelNodeParams` whose `kernelParams`/`extra` follow `hipModuleLaunchKernel`'s contract.
+    unsafe fn hipGraphAddKernelNode(node: *mut handle, graph: handle, deps: *const handle, count: usize, params: *const hipKernelNodeParams) -> hipError_t {
+        call("hipGraphAddKernelNode", |sim| {
+            let work = || {
+                // SAFETY: the caller's contract (above).
+                let p = unsafe { ptr::read_array(params, 1) }
+                    .and_then(|v| v.first().copied())
+                    .ok_or(HipCode::INVALID_VALUE)?;
+                if p.func.is_null() || (!p.kernelParams.is_null() && !p.extra.is_null()) {
+                    return Err(HipCode::INVALID_VALUE);
+                }
+                let grid = [p.gridDim.x, p.gridDim.y, p.gridDim.z];
+                let block = [p.blockDim.x, p.blockDim.y, p.blockDim.z];
+                if grid.contains(&0) || block.contains(&0) {
+                    return Err(HipCode::INVALID_VALUE);
+                }
+                let function = p.func as usize as u64;
+                // SAFETY: the caller's contract (above).
+                let kernargs = unsafe { kernargs(sim, function, p.kernelParams, p.extra) }
+                    .map_err(|e| if e == HipCode::INVALID_RESOURCE_HANDLE { HipCode(hipErrorInvalidDeviceFunction) } else { e })?;
+                let request = LaunchRequest {
+                    function,
+                    ordinal: current_device(sim),
+                    grid,
+                    block,
+                    shared_bytes: p.sharedMemBytes,
+                };
+                sim.hip_check_launch(&request, &kernargs)?;
+                Ok(Work::Kernel { request, kernargs })
+            };
+            // SAFETY: the caller's contract (above).
+            unsafe { add_node(node, graph, deps, count, work) }
+        })
+    }
+
+    /// `hipGraphAddMemsetNode`: `height` rows of `width` elements of
+    /// `elementSize` (1, 2 or 4) bytes, `pitch` apart, in device or
+    /// pinned memory.
+    ///
+    /// # Safety
+    /// `node` is NULL or points at a writable node handle; `deps` is NULL or points at `count` node handles; `params` is NULL or points at a `hipMemsetParams`.
+    unsafe fn hipGraphAddMemsetNode(node: *mut handle, graph: handle, deps: *const handle, count: usize, params: *const hipMemsetParams) -> hipError_t {
+        call("hipGraphAddMemsetNode", |sim| {
+            let work = || {
+                // SAFETY: the caller's contract (above).
+                let p = unsafe { ptr::read_array(params, 1) }
+                    .and_then(|v| v.first().copied())
+                    .ok_or(HipCode::INVALID_VALUE)?;
+                let pattern = memset_pattern(p.value, p.elementSize)?;
+                if p.height == 0 || p.width == 0 {
+                    return Err(HipCode::INVALID_VALUE);
+                }
+                let row = p.width.checked_mul(pattern.len()).ok_or(HipCode::INVALID_VALUE)?;
+                let pitch = if p.height > 1 { p.pitch } else { row };
+                if pitch < row {
+                    return Err(HipCode::INVALID_VALUE);
+                }
+                let len = pitch
+                    .checked_mul(p.height - 1)
+                    .and_then(|n| n.checked_add(row))
+                    .ok_or(HipCode::INVALID_VALUE)?;
+                let dst = tracked(sim, p.dst as usize, len)?;
+                Ok(Work::Memset { dst, pattern, width: p.width, pitch, rows: p.height })
+            };
+            // SAFETY: the caller's contract (above).
+            unsafe { add_node(node, graph, deps, count, work) }
+        })
+    }
+
+    /// `hipDrvGraphAddMemcpyNode`: a `HIP_MEMCPY3D` between host and
+    /// device memory (no arrays); a zero width, height or depth makes a
+    /// node that copies nothing, as in clr.
+    ///
+    /// # Safety
+    /// `node` is NULL or points at a writable node handle; `deps` is NULL or points at `count` node handles; `params` is NULL or points at a `HIP_MEMCPY3D` whose host sides stay valid while the graph runs.
+    unsafe fn hipDrvGraphAddMemcpyNode(node: *mut handle, graph: handle, deps: *const handle, count: usize, params: *const HIP_MEMCPY3D, ctx: handle) -> hipError_t {
+        call("hipDrvGraphAddMemcpyNode", |sim| {
+            if ctx.is_null() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let work = || {
+                // SAFETY: the caller's contract (above).
+                let p = unsafe { ptr::read_array(params, 1) }
+                    .and_then(|v| v.first().copied())
+                    .ok_or(HipCode::INVALID_VALUE)?;
+                if p.WidthInBytes == 0 || p.Height == 0 || p.Depth == 0 {
+                    return Ok(Work::Empty);
+                }
+                let rows = Rows { height: p.Height, depth: p.Depth };
+                let src = side(
+                    sim, p.srcMemoryType, p.srcHost as usize, p.srcDevice as usize,
+                    (p.srcXInBytes, p.srcY, p.srcZ, p.srcLOD), p.srcPitch, p.srcHeight,
+                    p.WidthInBytes, rows,
+                )?;
+                let dst = side(
+                    sim, p.dstMemoryType, p.dstHost as usize, p.dstDevice as usize,
+                    (p.dstXInBytes, p.dstY, p.dstZ, p.dstLOD), p.dstPitch, p.dstHeight,
+                    p.WidthInBytes, rows,
+                )?;
+                Ok(Work::Memcpy { dst, src, width: p.WidthInBytes, rows })
+            };
+            // SAFETY: the caller's contract (above).
+            unsafe { add_node(node, graph, deps, count, work) }
+        })
+    }
+
+    /// `hipGraphInstantiate`: an instance of the graph as it is now (the
+    /// error node and log are never written, as in clr).
+    ///
+    /// # Safety
+    /// `exec` is NULL or points at a writable instance handle.
+    unsafe fn hipGraphInstantiate(exec: *mut handle, graph: handle, error_node: *mut handle, log: *mut std::ffi::c_char, log_size: usize) -> hipError_t {
+        let _ = (error_node, log, log_size);
+        call("hipGraphInstantiate", |_| {
+            if exec.is_null() || graph.is_null() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let mut g = graphs();
+            if g.execs.len() >= MAX_GRAPHS {
+                return Err(HipCode::OUT_OF_MEMORY);
+            }
+            let source = g.graphs.get(&(graph as usize as u64)).ok_or(HipCode::INVALID_VALUE)?;
+            let work = source.nodes.iter().map(|(_, w)| w.clone()).collect();
+            let h = stream::next_handle();
+            g.execs.insert(h, Arc::new(Exec { work }));
+            // SAFETY: the caller's contract (above).
+            unsafe { ptr::write(exec.cast(), h as usize as handle) }
+                .then_some(())
+                .ok_or(HipCode::INVALID_VALUE)
+        })
+    }
+
+    /// `hipGraphExecDestroy`: a launch in flight still completes.
+    fn hipGraphExecDestroy(exec: handle) -> hipError_t {
+        call("hipGraphExecDestroy", |_| {
+            graphs()
+                .execs
+                .remove(&(exec as usize as u64))
+                .map(|_| ())
+                .ok_or(HipCode::INVALID_VALUE)
+        })
+    }
+
+    /// `hipGraphLaunch`: the instance's nodes in stream order on `stream`
+    /// (a stream that is not live: `hipErrorContextIsDestroyed`, as clr).
+    fn hipGraphLaunch(exec: handle, stream: handle) -> hipError_t {
+        call("hipGraphLaunch", |sim| {
+            let exec = graphs()
+                .execs
+                .get(&(exec as usize as u64))
+                .cloned()
+                .ok_or(HipCode::INVALID_VALUE)?;
+            let (target, ordinal) =
+                resolve_stream(sim, stream).map_err(|_| HipCode(hipErrorContextIsDestroyed))?;
+            let mut ops = Vec::with_capacity(exec.work.len());
+            for (index, work) in exec.work.iter().enumerate() {
+                match work {
+                    Work::Empty => {}
+                    Work::Kernel { request, kernargs } => {
+                        let request = LaunchRequest { ordinal, ..request.clone() };
+                        sim.hip_record_launch(&request, kernargs.clone())?;
+                    }
+                    Work::EventRecord(e) => {
+                        let event = registry().event(*e).map_err(|_| HipCode::INVALID_VALUE)?;
+                        let generation = event.begin_record();
+                        ops.push(Op::Record(event, generation));
+                    }
+                    Work::Memset { .. } | Work::Memcpy { .. } => {
+                        ops.push(Op::Node(NodeRun { exec: Arc::clone(&exec), index }));
+                    }
+                }
+            }
+            // SAFETY: the host memory a node names stays valid while the
+            // graph runs: the contract of the call that added the node.
+            unsafe { target.enqueue_all(sim, ops) }
+        })
+    }
+}
