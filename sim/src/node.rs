@@ -168,6 +168,7 @@ pub(crate) struct State {
     log_dropped: u64,
     log_enabled: bool,
     trace: bool,
+    trace_threads: bool,
 }
 
 impl State {
@@ -181,7 +182,11 @@ impl State {
     fn record(&mut self, record: impl FnOnce() -> CallRecord) {
         if self.trace {
             let record = record();
-            eprintln!("amdgpu-sim: {record}");
+            if self.trace_threads {
+                eprintln!("amdgpu-sim: [{:?}] {record}", std::thread::current().id());
+            } else {
+                eprintln!("amdgpu-sim: {record}");
+            }
             if self.log_enabled && self.log.len() < MAX_CALL_LOG {
                 self.log.push(record);
             }
@@ -280,6 +285,7 @@ impl Sim {
             log_dropped: 0,
             log_enabled: true,
             trace: false,
+            trace_threads: false,
         };
         Sim {
             machine: Arc::new(machine),
@@ -397,6 +403,24 @@ impl Sim {
     /// Prints every call, as it is logged, on stderr (`AMDGPU_SIM_TRACE`).
     pub fn set_trace(&self, enabled: bool) {
         self.lock().trace = enabled;
+    }
+
+    /// Prints every call with the calling thread's id, and the notes of
+    /// [`Sim::trace_note`] (`AMDGPU_SIM_TRACE=threads`): for ordering
+    /// questions between a client's threads and the node's stream workers.
+    pub fn set_trace_threads(&self, enabled: bool) {
+        let mut state = self.lock();
+        state.trace = enabled;
+        state.trace_threads = enabled;
+    }
+
+    /// Prints `note()` after the calling thread's id when threads are
+    /// traced: work the node does outside any call (a stream worker running
+    /// an operation).
+    pub fn trace_note(&self, note: impl FnOnce() -> String) {
+        if self.lock().trace_threads {
+            eprintln!("amdgpu-sim: [{:?}] {}", std::thread::current().id(), note());
+        }
     }
 
     /// Arms an HSA fault.

@@ -59,13 +59,18 @@ pub(crate) fn set_current_device(ordinal: i32) {
 
 /// Runs `body` after counting `op` (and applying its faults).
 pub(crate) fn call(op: &'static str, body: impl FnOnce(&Sim) -> Call) -> hipError_t {
+    call_with(op, String::new, body)
+}
+
+/// [`call`], with the arguments the call log shows.
+pub(crate) fn call_with(
+    op: &'static str,
+    args: impl FnOnce() -> String,
+    body: impl FnOnce(&Sim) -> Call,
+) -> hipError_t {
     finish(match node() {
         None => hipErrorInvalidDevice,
-        Some(node) => match node
-            .sim
-            .hip_gate(op, String::new)
-            .and_then(|()| body(&node.sim))
-        {
+        Some(node) => match node.sim.hip_gate(op, args).and_then(|()| body(&node.sim)) {
             Ok(()) => hipSuccess,
             Err(code) => code.0,
         },
@@ -153,7 +158,8 @@ impl Target {
                 ops.into_iter().try_for_each(|op| unsafe { execute(op) })
             }
             Target::Stream(s) => {
-                s.push_all(ops);
+                // SAFETY: the caller's promise for `ops`.
+                unsafe { s.submit(ops) };
                 Ok(())
             }
         }
@@ -451,7 +457,7 @@ c_exports! {
 
     /// `hipStreamDestroy`: queued work runs first.
     fn hipStreamDestroy(stream: handle) -> hipError_t {
-        call("hipStreamDestroy", |_| {
+        call_with("hipStreamDestroy", || format!("{stream:?}"), |_| {
             let s = registry().remove_stream(of_handle(stream))?;
             retire(s);
             Ok(())
@@ -461,7 +467,7 @@ c_exports! {
     /// `hipStreamSynchronize`: waits for the stream's work; the first
     /// failure of an enqueued operation, if any.
     fn hipStreamSynchronize(stream: handle) -> hipError_t {
-        call("hipStreamSynchronize", |sim| match of_handle(stream) {
+        call_with("hipStreamSynchronize", || format!("{stream:?}"), |sim| match of_handle(stream) {
             0 => sync_null_stream(sim),
             s => {
                 let s = registry().stream(s)?;
@@ -473,7 +479,7 @@ c_exports! {
     /// `hipStreamWaitEvent`: later work on the stream waits for the
     /// event's last record (none: no wait).
     fn hipStreamWaitEvent(stream: handle, event: handle, flags: u32) -> hipError_t {
-        call("hipStreamWaitEvent", |sim| {
+        call_with("hipStreamWaitEvent", || format!("{stream:?}, {event:?}"), |sim| {
             if flags != 0 {
                 return Err(HipCode::INVALID_VALUE);
             }
@@ -493,7 +499,7 @@ c_exports! {
     /// # Safety
     /// `function` is a host function taking `data`, callable from the stream's worker thread.
     unsafe fn hipLaunchHostFunc(stream: handle, function: HostFn, data: *mut c_void) -> hipError_t {
-        call("hipLaunchHostFunc", |sim| {
+        call_with("hipLaunchHostFunc", || format!("{stream:?}"), |sim| {
             if function.is_none() {
                 return Err(HipCode::INVALID_VALUE);
             }
@@ -543,12 +549,12 @@ c_exports! {
 
     /// `hipEventDestroy`.
     fn hipEventDestroy(event: handle) -> hipError_t {
-        call("hipEventDestroy", |_| registry().destroy_event(of_handle(event)))
+        call_with("hipEventDestroy", || format!("{event:?}"), |_| registry().destroy_event(of_handle(event)))
     }
 
     /// `hipEventRecord`: completes when the stream's earlier work has.
     fn hipEventRecord(event: handle, stream: handle) -> hipError_t {
-        call("hipEventRecord", |sim| {
+        call_with("hipEventRecord", || format!("{event:?}, {stream:?}"), |sim| {
             let event = registry().event(of_handle(event))?;
             stream_device(sim, stream)?;
             let generation = event.begin_record();
@@ -559,17 +565,21 @@ c_exports! {
 
     /// `hipEventQuery`: `hipErrorNotReady` until the last record completes.
     fn hipEventQuery(event: handle) -> hipError_t {
-        call("hipEventQuery", |_| {
+        call_with("hipEventQuery", || format!("{event:?}"), |sim| {
             let event = registry().event(of_handle(event))?;
-            if event.is_complete() { Ok(()) } else { Err(HipCode::NOT_READY) }
+            let (recorded, completed) = event.generations();
+            sim.trace_note(|| format!("event {:#x}: #{recorded} recorded, #{completed} completed", event.handle));
+            if completed >= recorded { Ok(()) } else { Err(HipCode::NOT_READY) }
         })
     }
 
     /// `hipEventSynchronize`: waits for the last record.
     fn hipEventSynchronize(event: handle) -> hipError_t {
-        call("hipEventSynchronize", |_| {
+        call_with("hipEventSynchronize", || format!("{event:?}"), |sim| {
             let event = registry().event(of_handle(event))?;
-            event.wait_for(event.last_recorded());
+            let generation = event.last_recorded();
+            sim.trace_note(|| format!("waits for event {:#x} #{generation}", event.handle));
+            event.wait_for(generation);
             Ok(())
         })
     }
@@ -677,7 +687,7 @@ c_exports! {
 
     /// `hipFreeAsync`: freed in stream order.
     fn hipFreeAsync(address: *mut c_void, stream: handle) -> hipError_t {
-        call("hipFreeAsync", |sim| {
+        call_with("hipFreeAsync", || format!("{address:?}, {stream:?}"), |sim| {
             let a = address as u64;
             if a == 0 {
                 return Ok(());
@@ -845,7 +855,7 @@ c_exports! {
     /// A side outside device memory is `size` bytes of the caller's host memory, live until the copy has run in stream order.
     unsafe fn hipMemcpyAsync(dst: *mut c_void, src: *const c_void, size: usize, kind: c_int, stream: handle) -> hipError_t {
         // SAFETY: the caller's contract (above).
-        call("hipMemcpyAsync", |sim| unsafe { copy(sim, dst, src, size, kind, stream) })
+        call_with("hipMemcpyAsync", || format!("{dst:?}, {src:?}, {size}, {kind}, {stream:?}"), |sim| unsafe { copy(sim, dst, src, size, kind, stream) })
     }
 
     /// `hipMemcpyHtoDAsync`.
@@ -854,7 +864,7 @@ c_exports! {
     /// `src` is `size` bytes of the caller's host memory, live until the copy has run in stream order.
     unsafe fn hipMemcpyHtoDAsync(dst: *mut c_void, src: *mut c_void, size: usize, stream: handle) -> hipError_t {
         // SAFETY: the caller's contract (above).
-        call("hipMemcpyHtoDAsync", |sim| unsafe { copy(sim, dst, src, size, 1, stream) })
+        call_with("hipMemcpyHtoDAsync", || format!("{dst:?}, {src:?}, {size}, {stream:?}"), |sim| unsafe { copy(sim, dst, src, size, 1, stream) })
     }
 
     /// `hipMemset`: synchronous byte fill.
@@ -881,7 +891,7 @@ c_exports! {
     /// `dst`, outside device memory, is `count` bytes of the caller's host memory, live until the fill has run.
     unsafe fn hipMemsetD8Async(dst: *mut c_void, value: u8, count: usize, stream: handle) -> hipError_t {
         // SAFETY: the caller's contract (above).
-        call("hipMemsetD8Async", |sim| unsafe { fill(sim, dst, &[value], count, stream) })
+        call_with("hipMemsetD8Async", || format!("{dst:?}, {value}, {count}, {stream:?}"), |sim| unsafe { fill(sim, dst, &[value], count, stream) })
     }
 
     /// `hipMemsetD16Async`.
@@ -890,7 +900,7 @@ c_exports! {
     /// `dst`, outside device memory, is `count` 16-bit values of the caller's host memory, live until the fill has run.
     unsafe fn hipMemsetD16Async(dst: *mut c_void, value: u16, count: usize, stream: handle) -> hipError_t {
         // SAFETY: the caller's contract (above).
-        call("hipMemsetD16Async", |sim| unsafe { fill(sim, dst, &value.to_le_bytes(), count, stream) })
+        call_with("hipMemsetD16Async", || format!("{dst:?}, {value}, {count}, {stream:?}"), |sim| unsafe { fill(sim, dst, &value.to_le_bytes(), count, stream) })
     }
 
     /// `hipMemsetD32Async`.
@@ -899,7 +909,7 @@ c_exports! {
     /// `dst`, outside device memory, is `count` 32-bit values of the caller's host memory, live until the fill has run.
     unsafe fn hipMemsetD32Async(dst: *mut c_void, value: c_int, count: usize, stream: handle) -> hipError_t {
         // SAFETY: the caller's contract (above).
-        call("hipMemsetD32Async", |sim| unsafe { fill(sim, dst, &value.to_le_bytes(), count, stream) })
+        call_with("hipMemsetD32Async", || format!("{dst:?}, {value}, {count}, {stream:?}"), |sim| unsafe { fill(sim, dst, &value.to_le_bytes(), count, stream) })
     }
 
     /// `hipModuleLoadData`: a code object (or offload bundle) on the current device.

@@ -25,7 +25,9 @@ use amdgpu_sim::{Machine, Sim};
 pub const MACHINE_ENV: &str = "AMDGPU_SIM_MACHINE";
 /// Environment variable holding the fault specification.
 pub const FAULTS_ENV: &str = "AMDGPU_SIM_FAULTS";
-/// Environment variable that, set to `1`, prints every call on stderr.
+/// Environment variable that, set to `1`, prints every call on stderr;
+/// set to `threads`, every call with the id of the thread making it, and
+/// every stream operation as its worker runs it.
 pub const TRACE_ENV: &str = "AMDGPU_SIM_TRACE";
 /// Environment variable naming the report file.
 pub const REPORT_ENV: &str = "AMDGPU_SIM_REPORT";
@@ -101,7 +103,11 @@ impl Node {
         })?;
         let machine = load_machine(&machine).map_err(|e| format!("{MACHINE_ENV}: {e}"))?;
         let sim = Sim::new(machine);
-        sim.set_trace(env(TRACE_ENV).is_some_and(|v| v == "1"));
+        match env(TRACE_ENV).as_deref() {
+            Some("1") => sim.set_trace(true),
+            Some("threads") => sim.set_trace_threads(true),
+            _ => {}
+        }
         if let Some(spec) = env(FAULTS_ENV) {
             crate::spec::arm(&sim, &spec).map_err(|e| format!("{FAULTS_ENV}: {e}"))?;
         }

@@ -69,6 +69,8 @@ pub(crate) enum Op {
 /// A `hipEvent_t`.
 #[derive(Debug)]
 pub(crate) struct Event {
+    /// Its handle (for the trace).
+    pub(crate) handle: u64,
     pub(crate) flags: u32,
     state: Mutex<EventState>,
     done: Condvar,
@@ -82,8 +84,9 @@ struct EventState {
 }
 
 impl Event {
-    fn new(flags: u32) -> Event {
+    fn new(handle: u64, flags: u32) -> Event {
         Event {
+            handle,
             flags,
             state: Mutex::new(EventState::default()),
             done: Condvar::new(),
@@ -111,10 +114,10 @@ impl Event {
         self.done.notify_all();
     }
 
-    /// Whether the last record has completed.
-    pub(crate) fn is_complete(&self) -> bool {
+    /// The generation last recorded and the latest completed.
+    pub(crate) fn generations(&self) -> (u64, u64) {
         let s = lock(&self.state);
-        s.completed >= s.recorded
+        (s.recorded, s.completed)
     }
 
     /// Blocks until generation `generation` completes.
@@ -136,6 +139,8 @@ impl Event {
 
 /// A `hipStream_t`.
 pub(crate) struct Stream {
+    /// Its handle (for the trace).
+    pub(crate) handle: u64,
     pub(crate) ordinal: i32,
     pub(crate) flags: u32,
     queue: Mutex<Queue>,
@@ -162,11 +167,44 @@ impl Stream {
     }
 
     /// Appends operations as one run (no other thread's between them).
-    pub(crate) fn push_all(&self, ops: Vec<Op>) {
+    /// On an idle stream, in the eager mode (the default, see
+    /// [`STREAMS_ENV`]), the leading operations that need not wait run at
+    /// once on the calling thread, in stream order, as a device runs work
+    /// on an idle queue before the host can look: what completes, and in
+    /// which order, then follows from the calls alone, not from how the
+    /// threads are scheduled. Host functions always run on the worker, as
+    /// HIP runs them on a thread of its own; a failure is kept for the next
+    /// synchronization either way.
+    ///
+    /// # Safety
+    /// The ops' host places are live host memory of their length, and
+    /// their host functions callable with their data, until each has run.
+    pub(crate) unsafe fn submit(&self, ops: Vec<Op>) {
         let mut q = lock(&self.queue);
-        q.enqueued += ops.len() as u64;
-        q.ops.extend(ops);
+        let mut ops = ops.into_iter().peekable();
+        if eager() && q.ops.is_empty() && q.done == q.enqueued {
+            while let Some(op) = ops.next_if(Op::runs_at_once) {
+                self.trace(&op);
+                // SAFETY: the caller's promise for `ops`.
+                if let Err(code) = unsafe { execute(op) } {
+                    q.error.get_or_insert(code);
+                }
+                q.enqueued += 1;
+                q.done += 1;
+            }
+        }
+        for op in ops {
+            q.ops.push_back(op);
+            q.enqueued += 1;
+        }
         self.changed.notify_all();
+    }
+
+    fn trace(&self, op: &Op) {
+        if let Some(node) = node() {
+            node.sim
+                .trace_note(|| format!("stream {:#x} runs {}", self.handle, describe(op)));
+        }
     }
 
     /// Waits for everything enqueued so far, leaving any failure for the
@@ -204,6 +242,7 @@ impl Stream {
                     q = self.changed.wait(q).unwrap_or_else(|p| p.into_inner());
                 }
             };
+            self.trace(&op);
             // SAFETY: queued by `enqueue`, whose caller promised the op's
             // memory and host function stay valid until it runs.
             let result = unsafe { execute(op) };
@@ -222,6 +261,49 @@ impl Stream {
         if let Some(worker) = lock(&self.worker).take() {
             let _ = worker.join();
         }
+    }
+}
+
+impl Op {
+    /// Whether the op can run on the thread that submits it: anything but
+    /// a host function, or a wait for an event that has not completed.
+    fn runs_at_once(&self) -> bool {
+        match self {
+            Op::HostFn { .. } => false,
+            Op::Wait(event, generation) => event.generations().1 >= *generation,
+            _ => true,
+        }
+    }
+}
+
+/// Environment variable choosing how streams run their work: `eager` (the
+/// default; see [`Stream::submit`]) or `worker`, every operation handed to
+/// the stream's worker thread, so that completion order depends on thread
+/// scheduling as on hardware queues that run concurrently (what exposes a
+/// client's race between streams; docs/SIMULATOR.md).
+pub const STREAMS_ENV: &str = "AMDGPU_SIM_STREAMS";
+
+/// Whether streams run idle work at once (read once per process).
+fn eager() -> bool {
+    static EAGER: OnceLock<bool> = OnceLock::new();
+    *EAGER.get_or_init(|| std::env::var(STREAMS_ENV).map_or(true, |v| v != "worker"))
+}
+
+/// What an operation is, for the trace.
+fn describe(op: &Op) -> String {
+    match op {
+        Op::Copy { dst, src, len } => format!("copy {len} bytes {src:?} -> {dst:?}"),
+        Op::Fill {
+            dst,
+            pattern,
+            count,
+        } => format!("fill {count} x {pattern:?} at {dst:?}"),
+        Op::HostFn { data, .. } => format!("host function (data {data:#x})"),
+        Op::Record(event, generation) => format!("record event {:#x} #{generation}", event.handle),
+        Op::Wait(event, generation) => format!("wait event {:#x} #{generation}", event.handle),
+        Op::Free(address) => format!("free {address:#x}"),
+        Op::Write { dst, bytes } => format!("write {} bytes -> {dst:?}", bytes.len()),
+        Op::Node(_) => "graph node".to_string(),
     }
 }
 
@@ -338,7 +420,9 @@ impl Registry {
         if self.streams.len() >= MAX_HANDLES {
             return Err(HipCode::OUT_OF_MEMORY);
         }
+        let handle = next_handle();
         let stream = Arc::new(Stream {
+            handle,
             ordinal,
             flags,
             queue: Mutex::new(Queue::default()),
@@ -351,7 +435,6 @@ impl Registry {
             .spawn(move || runner.run())
             .map_err(|_| HipCode::OUT_OF_MEMORY)?;
         *lock(&stream.worker) = Some(worker);
-        let handle = next_handle();
         self.streams.insert(handle, stream);
         Ok(handle)
     }
@@ -389,7 +472,8 @@ impl Registry {
             return Err(HipCode::OUT_OF_MEMORY);
         }
         let handle = next_handle();
-        self.events.insert(handle, Arc::new(Event::new(flags)));
+        self.events
+            .insert(handle, Arc::new(Event::new(handle, flags)));
         Ok(handle)
     }
 

@@ -4,5 +4,6 @@
 // Shared with `rocminfo` (its parser has unit tests of its own).
 mod rocminfo_format;
 
+mod hip_streams;
 mod rocminfo;
 mod sim_libs;
