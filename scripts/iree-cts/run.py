@@ -36,7 +36,6 @@ usage error or a missing binary.
 """
 import argparse
 import concurrent.futures
-import fnmatch
 import json
 import os
 import re

@@ -57,6 +57,7 @@ mod hip_driver_sim;
 mod hip_path_props;
 mod hostile_inputs;
 mod iree_client;
+mod iree_cts;
 mod memory_bounds;
 mod queue_affinity_iree;
 mod readme_walkthrough;

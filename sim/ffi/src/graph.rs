@@ -152,7 +152,7 @@ pub struct hipKernelNodeParams {
 }
 const _: () = assert!(size_of::<hipKernelNodeParams>() == 64);
 
-/// Rows of a strided transfer: `count` rows, row `i` at `base + offset(i)`.
+/// The shape of a strided copy: `height` rows in each of `depth` slices.
 #[derive(Clone, Copy, Debug)]
 struct Rows {
     /// Rows per slice.

@@ -19,6 +19,8 @@ pub enum Package {
     Debian(&'static str),
     /// A Python package (`pip install NAME`).
     Pip(&'static str),
+    /// Source code a test builds, and where it is looked for.
+    Source(&'static str),
 }
 
 impl fmt::Display for Package {
@@ -26,6 +28,7 @@ impl fmt::Display for Package {
         match self {
             Package::Debian(name) => write!(f, "Debian package {name}"),
             Package::Pip(name) => write!(f, "pip package {name}"),
+            Package::Source(name) => write!(f, "{name}"),
         }
     }
 }
