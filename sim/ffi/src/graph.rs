@@ -269,6 +269,17 @@ impl Graphs {
     }
 }
 
+/// A copy of the parameter struct at `params`; NULL is `hipErrorInvalidValue`.
+///
+/// # Safety
+/// `params` is NULL or points at an initialized `T`.
+unsafe fn read_params<T: Copy>(params: *const T) -> Result<T, HipCode> {
+    // SAFETY: the caller's promise.
+    unsafe { ptr::read_array(params, 1) }
+        .and_then(|v| v.first().copied())
+        .ok_or(HipCode::INVALID_VALUE)
+}
+
 /// The dependency list `pDependencies[0..count]`.
 ///
 /// # Safety
@@ -561,9 +572,7 @@ c_exports! {
         call("hipGraphAddKernelNode", |sim| {
             let work = || {
                 // SAFETY: the caller's contract (above).
-                let p = unsafe { ptr::read_array(params, 1) }
-                    .and_then(|v| v.first().copied())
-                    .ok_or(HipCode::INVALID_VALUE)?;
+                let p = unsafe { read_params(params) }?;
                 if p.func.is_null() || (!p.kernelParams.is_null() && !p.extra.is_null()) {
                     return Err(HipCode::INVALID_VALUE);
                 }
@@ -601,9 +610,7 @@ c_exports! {
         call("hipGraphAddMemsetNode", |sim| {
             let work = || {
                 // SAFETY: the caller's contract (above).
-                let p = unsafe { ptr::read_array(params, 1) }
-                    .and_then(|v| v.first().copied())
-                    .ok_or(HipCode::INVALID_VALUE)?;
+                let p = unsafe { read_params(params) }?;
                 let pattern = memset_pattern(p.value, p.elementSize)?;
                 if p.height == 0 || p.width == 0 {
                     return Err(HipCode::INVALID_VALUE);
@@ -638,9 +645,7 @@ c_exports! {
             }
             let work = || {
                 // SAFETY: the caller's contract (above).
-                let p = unsafe { ptr::read_array(params, 1) }
-                    .and_then(|v| v.first().copied())
-                    .ok_or(HipCode::INVALID_VALUE)?;
+                let p = unsafe { read_params(params) }?;
                 if p.WidthInBytes == 0 || p.Height == 0 || p.Depth == 0 {
                     return Ok(Work::Empty);
                 }
