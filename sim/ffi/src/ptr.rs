@@ -11,7 +11,7 @@
 //! before any access. This crate is the second FFI boundary of the project
 //! (the first is `amdgpu-hal`'s `backend::dylib`).
 
-use std::ffi::{CStr, c_char, c_void};
+use std::ffi::{CStr, c_char, c_int, c_void};
 use std::sync::Arc;
 
 /// Defines `extern "C"` functions exported under their own (unmangled)
@@ -159,28 +159,62 @@ pub(crate) unsafe fn read_c_str(text: *const c_char) -> Option<String> {
 pub(crate) type HostFn = Option<unsafe extern "C" fn(*mut c_void)>;
 
 /// Alignment of host allocations (a page, as `hipHostMalloc` gives).
-pub(crate) const HOST_ALIGNMENT: usize = 4096;
-
-fn host_layout(size: usize) -> Option<std::alloc::Layout> {
-    std::alloc::Layout::from_size_align(size.max(1), HOST_ALIGNMENT).ok()
-}
+const HOST_ALIGNMENT: usize = 4096;
 
 /// `size` zeroed bytes of host memory the client may read and write;
-/// `None` when the allocator refuses.
+/// `None` when the system refuses.
+///
+/// The memory is an anonymous private mapping: the kernel hands out zero
+/// pages as they are first touched, so a large pinned staging buffer a
+/// client reserves and barely uses (IREE's HIP driver takes 128 MiB at
+/// device creation) costs only the pages it uses, as on ROCm.
 pub(crate) fn host_alloc(size: usize) -> Option<usize> {
-    let layout = host_layout(size)?;
-    // SAFETY: the layout has a non-zero size; a null return is handled.
-    let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
-    (!ptr.is_null()).then_some(ptr as usize)
+    let len = mapping_len(size)?;
+    // SAFETY: a fresh anonymous mapping at an address of the kernel's
+    // choosing; nothing else is touched. MAP_FAILED is handled.
+    let ptr = unsafe {
+        mmap(
+            std::ptr::null_mut(),
+            len,
+            PROT_READ | PROT_WRITE,
+            MAP_PRIVATE | MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    (ptr as isize != -1 && !ptr.is_null()).then_some(ptr as usize)
 }
 
 /// Frees what [`host_alloc`] returned for the same `size`.
 pub(crate) fn host_free(address: usize, size: usize) {
-    if let Some(layout) = host_layout(size) {
-        // SAFETY: `address` came from `host_alloc(size)` with this layout
-        // and the caller removed it from its table, so it is freed once.
-        unsafe { std::alloc::dealloc(address as *mut u8, layout) };
+    if let Some(len) = mapping_len(size) {
+        // SAFETY: `address` came from `host_alloc(size)`, a mapping of `len`
+        // bytes, and the caller removed it from its table, so it is
+        // unmapped once.
+        unsafe { munmap(address as *mut c_void, len) };
     }
+}
+
+/// The mapping length for `size` bytes: whole pages, at least one.
+fn mapping_len(size: usize) -> Option<usize> {
+    size.max(1).checked_next_multiple_of(HOST_ALIGNMENT)
+}
+
+const PROT_READ: c_int = 1;
+const PROT_WRITE: c_int = 2;
+const MAP_PRIVATE: c_int = 0x02;
+const MAP_ANONYMOUS: c_int = 0x20;
+
+unsafe extern "C" {
+    fn mmap(
+        addr: *mut c_void,
+        len: usize,
+        prot: c_int,
+        flags: c_int,
+        fd: c_int,
+        offset: i64,
+    ) -> *mut c_void;
+    fn munmap(addr: *mut c_void, len: usize) -> c_int;
 }
 
 /// Copies `len` bytes between host addresses the client handed to a copy

@@ -149,7 +149,7 @@ unsafe extern "C" {
 }
 
 /// Chooses the node before any call reads the environment.
-fn setup() {
+pub(crate) fn setup() {
     static ONCE: Once = Once::new();
     // SAFETY: the first thing every test does, before any call into the
     // library (the only reader of the variable) and under a `Once`, so no

@@ -5,5 +5,6 @@
 mod rocminfo_format;
 
 mod hip_streams;
+mod pinned_memory;
 mod rocminfo;
 mod sim_libs;
