@@ -69,6 +69,8 @@ aliases! { HipCode:
     HOST_MEMORY_NOT_REGISTERED = hipErrorHostMemoryNotRegistered,
     NOT_SUPPORTED = hipErrorNotSupported,
     PEER_ACCESS_ALREADY_ENABLED = hipErrorPeerAccessAlreadyEnabled,
+    ILLEGAL_ADDRESS = hipErrorIllegalAddress,
+    LAUNCH_FAILURE = hipErrorLaunchFailure,
 }
 
 aliases! { CclCode:

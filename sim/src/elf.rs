@@ -25,6 +25,8 @@ pub const ELFOSABI_AMDGPU_HSA: u8 = 64;
 const PT_LOAD: u32 = 1;
 const SHT_DYNSYM: u32 = 11;
 const STT_OBJECT: u8 = 1;
+/// `STT_FUNC`: code (a kernel's entry).
+const STT_FUNC: u8 = 2;
 const STB_LOCAL: u8 = 0;
 
 /// Why a code object was rejected.
@@ -83,6 +85,9 @@ pub struct Symbol {
     pub kind: SymbolKind,
 }
 
+/// A function symbol: `(name, st_value, st_size)`.
+pub type Function = (String, u64, u64);
+
 /// A parsed code object.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CodeObject {
@@ -94,6 +99,9 @@ pub struct CodeObject {
     pub segments: Vec<Segment>,
     /// Kernels and variables from the dynamic symbol table.
     pub symbols: Vec<Symbol>,
+    /// Functions (`STT_FUNC`: a kernel's code, by the kernel's name) from
+    /// the dynamic symbol table: `(name, st_value, st_size)`.
+    pub functions: Vec<Function>,
 }
 
 struct Bytes<'a>(&'a [u8]);
@@ -218,16 +226,17 @@ impl CodeObject {
         if segments.is_empty() {
             return err("no PT_LOAD segment");
         }
-        let symbols = if shnum > 0 {
+        let (symbols, functions) = if shnum > 0 {
             read_dynamic_symbols(&b, &segments, shoff, shentsize, shnum)?
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
         Ok(CodeObject {
             e_flags,
             abi_version,
             segments,
             symbols,
+            functions,
         })
     }
 
@@ -293,7 +302,7 @@ fn read_dynamic_symbols(
     shoff: u64,
     shentsize: u64,
     shnum: usize,
-) -> Result<Vec<Symbol>, ElfError> {
+) -> Result<(Vec<Symbol>, Vec<Function>), ElfError> {
     if shentsize < 64 {
         return err("section header entries are too small");
     }
@@ -308,6 +317,7 @@ fn read_dynamic_symbols(
         ))
     };
     let mut out = Vec::new();
+    let mut functions = Vec::new();
     for i in 0..shnum {
         let (sh_type, offset, size, link, entsize) = section(i)?;
         if sh_type != SHT_DYNSYM {
@@ -338,7 +348,14 @@ fn read_dynamic_symbols(
             let shndx = b.u16(add(at, 6)?)?;
             let value = b.u64(add(at, 8)?)?;
             let size = b.u64(add(at, 16)?)?;
-            if shndx == 0 || info >> 4 == STB_LOCAL || info & 0xf != STT_OBJECT {
+            if shndx == 0 || info >> 4 == STB_LOCAL {
+                continue;
+            }
+            if info & 0xf == STT_FUNC {
+                functions.push((symbol_name(strtab, name_offset)?, value, size));
+                continue;
+            }
+            if info & 0xf != STT_OBJECT {
                 continue;
             }
             let name = symbol_name(strtab, name_offset)?;
@@ -372,7 +389,7 @@ fn read_dynamic_symbols(
             });
         }
     }
-    Ok(out)
+    Ok((out, functions))
 }
 
 fn symbol_name(strtab: &[u8], offset: usize) -> Result<String, ElfError> {

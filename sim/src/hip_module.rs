@@ -9,10 +9,14 @@ use std::sync::{Arc, Weak};
 use crate::codes::HipCode;
 use crate::elf::{CodeObject, SymbolKind};
 use crate::isa::Target;
+use crate::kernel_exec::{
+    KERNELS_ENV, KernelCounts, KernelMode, KernelRun, KernelSource, decode_kernel, kernel_run,
+};
 use crate::kernel_meta::{KernelLaunchInfo, read_kernels};
 use crate::memory::Image;
 use crate::node::{Sim, State, handle, serial};
 use crate::shared_bytes::SharedBytes;
+use amdgpu_isa::{Chip, KernelDescriptor, Program};
 
 /// Handle tag of modules (`hipModule_t`).
 pub(crate) const TAG_HIP_MODULE: u64 = 0x12;
@@ -91,6 +95,8 @@ pub(crate) struct HipFunction {
     kernel: KernelLaunchInfo,
     private_segment_size: u32,
     max_dynamic_shared: u32,
+    /// The kernel decoded for the interpreter, at its first executed launch.
+    program: Option<Arc<Program>>,
 }
 
 /// Modules, functions and the launch log.
@@ -100,6 +106,9 @@ pub(crate) struct Modules {
     functions: BTreeMap<u64, HipFunction>,
     launches: Vec<Launch>,
     launch_count: u64,
+    pub(crate) kernel_mode: KernelMode,
+    pub(crate) kernel_counts: KernelCounts,
+    skip_said: bool,
     /// The code of live modules, so that loading the same bytes on another
     /// device (IREE loads a module once per device) shares it; an entry dies
     /// with the last module that holds it.
@@ -335,6 +344,7 @@ impl Sim {
                         kernel,
                         private_segment_size,
                         max_dynamic_shared: 0,
+                        program: None,
                     },
                 );
                 Ok(handle(TAG_HIP_FUNCTION, f))
@@ -447,19 +457,26 @@ impl Sim {
     ///   `hipErrorInvalidResourceHandle`;
     /// - kernargs of another size than the kernel's kernarg segment:
     ///   `hipErrorInvalidValue`.
+    ///
+    /// The kernel to execute, in the order of the stream the launch is on
+    /// ([`Sim::hip_execute_kernel`]), unless kernels are skipped
+    /// ([`KernelMode::Skip`]). A kernel the interpreter cannot run (an
+    /// instruction it lacks) fails the launch with `hipErrorLaunchFailure`
+    /// and says on stderr which instruction, where, in which kernel.
     pub fn hip_module_launch_kernel(
         &self,
         request: &LaunchRequest,
         kernargs: Vec<u8>,
-    ) -> Result<(), HipCode> {
+    ) -> Result<Option<KernelRun>, HipCode> {
         let kernarg_len = kernargs.len();
         self.hip(
             "hipModuleLaunchKernel",
             move || format!("{request:?}, {kernarg_len} kernarg bytes"),
             |sim, state| {
                 let launch = checked_launch(sim, state, request, kernargs)?;
+                let run = prepare_run(sim, state, request, &launch)?;
                 record_launch(state, launch);
-                Ok(())
+                Ok(run)
             },
         )
     }
@@ -482,11 +499,12 @@ impl Sim {
         &self,
         request: &LaunchRequest,
         kernargs: Vec<u8>,
-    ) -> Result<(), HipCode> {
+    ) -> Result<Option<KernelRun>, HipCode> {
         let mut state = self.lock();
         let launch = checked_launch(self, &state, request, kernargs)?;
+        let run = prepare_run(self, &mut state, request, &launch)?;
         record_launch(&mut state, launch);
-        Ok(())
+        Ok(run)
     }
 
     /// The launches recorded so far (at most [`MAX_LAUNCH_LOG`]) and the
@@ -558,6 +576,96 @@ fn checked_launch(
         kernargs,
     };
     Ok(launch)
+}
+
+/// The kernel run of a checked launch: `None` when kernels are skipped
+/// (said once on stderr); the kernel decoded at its first launch.
+fn prepare_run(
+    sim: &Sim,
+    state: &mut State,
+    request: &LaunchRequest,
+    launch: &Launch,
+) -> Result<Option<KernelRun>, HipCode> {
+    let modules = &mut state.hip_rt.modules;
+    if modules.kernel_mode == KernelMode::Skip {
+        modules.kernel_counts.skipped += 1;
+        if !modules.skip_said {
+            modules.skip_said = true;
+            eprintln!(
+                "amdgpu-sim: kernels are not executed ({}=skip): results are not computed",
+                KERNELS_ENV
+            );
+        }
+        return Ok(None);
+    }
+    let f = function_of(state, request.function)?.clone();
+    let serial =
+        serial(request.function, TAG_HIP_FUNCTION).ok_or(HipCode::INVALID_RESOURCE_HANDLE)?;
+    let module = state
+        .hip_rt
+        .modules
+        .modules
+        .get(&f.module)
+        .ok_or(HipCode::INVALID_RESOURCE_HANDLE)?;
+    let code = Arc::clone(&module.code);
+    let delta = module.delta;
+    let (_, kd_address, _) = code
+        .symbol(&f.kernel.symbol, delta)
+        .ok_or(HipCode::INVALID_RESOURCE_HANDLE)?;
+    let mut kd = [0u8; 64];
+    state
+        .memory
+        .read(kd_address, &mut kd)
+        .map_err(|_| HipCode::LAUNCH_FAILURE)?;
+    let descriptor = KernelDescriptor::parse(&kd).ok_or(HipCode::LAUNCH_FAILURE)?;
+    let program = match f.program {
+        Some(program) => program,
+        None => {
+            let fail = |reason: String| {
+                eprintln!(
+                    "amdgpu-sim: kernel `{}` cannot execute: {reason}",
+                    f.kernel.name
+                );
+                HipCode::LAUNCH_FAILURE
+            };
+            let processor = sim
+                .hip_device_isas(request.ordinal)?
+                .first()
+                .map(|t| t.processor.clone())
+                .unwrap_or_default();
+            let chip = Chip::from_name(&processor)
+                .ok_or_else(|| fail(format!("the interpreter does not run {processor}")))?;
+            let code_size = code
+                .code
+                .functions
+                .iter()
+                .find(|(name, _, _)| *name == f.kernel.name)
+                .map(|&(_, _, size)| size)
+                .ok_or_else(|| fail("no function symbol gives its code's size".into()))?;
+            let memory = &mut state.memory;
+            let mut read = |address: u64, out: &mut [u8]| memory.read(address, out).is_ok();
+            let program =
+                decode_kernel(chip, &descriptor, kd_address, code_size, &mut read).map_err(fail)?;
+            let program = Arc::new(program);
+            if let Some(cached) = state.hip_rt.modules.functions.get_mut(&serial) {
+                cached.program = Some(Arc::clone(&program));
+            }
+            program
+        }
+    };
+    let source = KernelSource {
+        info: &f.kernel,
+        program,
+        descriptor,
+        kernel_object: kd_address,
+    };
+    Ok(Some(kernel_run(
+        source,
+        launch.grid,
+        launch.block,
+        launch.shared_bytes,
+        &launch.kernargs,
+    )))
 }
 
 fn record_launch(state: &mut State, launch: Launch) {

@@ -42,6 +42,9 @@ pub struct KernelLaunchInfo {
     pub group_segment_fixed_size: u32,
     /// `(offset, size)` of each explicit argument (hidden ones excluded), in order.
     pub explicit_args: Vec<(u32, u32)>,
+    /// `(offset, size, value kind)` of each hidden argument, which the
+    /// runtime fills (`hidden_block_count_x`, `hidden_group_size_x`, ...).
+    pub hidden_args: Vec<(u32, u32, String)>,
 }
 
 #[derive(Deserialize)]
@@ -190,6 +193,12 @@ pub fn read_kernels(bytes: &[u8]) -> Result<BTreeMap<String, KernelLaunchInfo>, 
                     .iter()
                     .filter(|a| !a.value_kind.starts_with("hidden_"))
                     .map(|a| (a.offset, a.size))
+                    .collect(),
+                hidden_args: k
+                    .args
+                    .iter()
+                    .filter(|a| a.value_kind.starts_with("hidden_"))
+                    .map(|a| (a.offset, a.size, a.value_kind.clone()))
                     .collect(),
             };
             if kernels.insert(k.symbol, info).is_some() {

@@ -35,6 +35,7 @@ pub mod hip_memory;
 pub mod hip_module;
 pub mod hsa_info;
 pub mod isa;
+pub mod kernel_exec;
 pub mod kernel_meta;
 pub mod loader;
 pub mod machine;

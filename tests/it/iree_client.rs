@@ -220,7 +220,7 @@ impl Run {
         }
         self.report
             .iter()
-            .filter(|(k, v)| **v != 0 && !k.ends_with("_calls") && *k != "launches")
+            .filter(|(k, v)| **v != 0 && !k.ends_with("_calls") && !k.starts_with("launches"))
             .map(|(k, v)| (k.as_str(), *v))
             .collect()
     }
@@ -407,6 +407,11 @@ fn iree_runs_every_module_to_completion_on_each_matching_preset() {
             );
             assert_eq!(r.leaks(), vec![], "{what}: left alive");
             assert_eq!(r.report.get("launches"), Some(launches), "{what}: launches");
+            assert_eq!(
+                r.report.get("launches_executed"),
+                Some(launches),
+                "{what}: every launch executes its kernel"
+            );
             assert!(
                 r.report.get("hip_calls").is_some_and(|&n| n > 20),
                 "{what}: calls"

@@ -58,6 +58,7 @@ mod hip_path_props;
 mod hostile_inputs;
 mod iree_client;
 mod iree_cts;
+mod isa_decode;
 mod memory_bounds;
 mod queue_affinity_iree;
 mod readme_walkthrough;

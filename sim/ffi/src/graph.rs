@@ -721,7 +721,9 @@ c_exports! {
                     Work::Empty => {}
                     Work::Kernel { request, kernargs } => {
                         let request = LaunchRequest { ordinal, ..request.clone() };
-                        sim.hip_record_launch(&request, kernargs.clone())?;
+                        if let Some(run) = sim.hip_record_launch(&request, kernargs.clone())? {
+                            ops.push(Op::Kernel(Box::new(run)));
+                        }
                     }
                     Work::EventRecord(e) => {
                         let event = registry().event(*e).map_err(|_| HipCode::INVALID_VALUE)?;

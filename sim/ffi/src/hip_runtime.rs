@@ -994,7 +994,8 @@ c_exports! {
         modelled(|sim| sim.hip_func_set_attribute(function as usize as u64, attribute, value))
     }
 
-    /// `hipModuleLaunchKernel`: checked and recorded; the kernel does not run.
+    /// `hipModuleLaunchKernel`: checked and recorded now; the kernel runs in
+    /// stream order.
     ///
     /// # Safety
     /// `kernel_params` is NULL or holds a pointer to each explicit argument's value; `extra` is NULL or a `HIP_LAUNCH_PARAM_*` list ending in `HIP_LAUNCH_PARAM_END`.
@@ -1013,7 +1014,12 @@ c_exports! {
                 block: [block_dim_x, block_dim_y, block_dim_z],
                 shared_bytes: shared_mem_bytes,
             };
-            sim.hip_module_launch_kernel(&request, kernargs)
+            match sim.hip_module_launch_kernel(&request, kernargs)? {
+                // SAFETY: a kernel op touches no memory of the caller's
+                // beyond what HIP allocated or registered.
+                Some(run) => unsafe { enqueue(sim, stream, Op::Kernel(Box::new(run))) },
+                None => Ok(()),
+            }
         })
     }
 }

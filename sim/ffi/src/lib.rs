@@ -39,6 +39,7 @@ mod hip_runtime;
 mod host_memory;
 mod hsa;
 mod image;
+mod kernel;
 mod last_error;
 mod loader;
 pub mod node;

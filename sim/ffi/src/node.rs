@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::sync::{Mutex, OnceLock};
 
+use amdgpu_sim::kernel_exec::{KERNELS_ENV, KernelMode};
 use amdgpu_sim::validate::{Format, MAX_DESCRIPTION_BYTES};
 use amdgpu_sim::{Machine, Sim};
 
@@ -108,6 +109,15 @@ impl Node {
             Some("threads") => sim.set_trace_threads(true),
             _ => {}
         }
+        match env(KERNELS_ENV).as_deref() {
+            None | Some("execute") => {}
+            Some("skip") => sim.set_kernel_mode(KernelMode::Skip),
+            Some(other) => {
+                return Err(format!(
+                    "{KERNELS_ENV}: `{other}` is neither `execute` nor `skip`"
+                ));
+            }
+        }
         if let Some(spec) = env(FAULTS_ENV) {
             crate::spec::arm(&sim, &spec).map_err(|e| format!("{FAULTS_ENV}: {e}"))?;
         }
@@ -167,7 +177,7 @@ extern "C" fn write_report_at_exit() {
 /// The report: live objects (and the loaded code-object images still
 /// mapped, and the shared images behind them) and the calls that failed by
 /// injection, one `key value` per line (`injected <op>` in call order), then
-/// the number of kernel launches recorded.
+/// the number of kernel launches recorded, executed, skipped and faulted.
 pub fn report(sim: &Sim) -> String {
     let live = sim.live_objects();
     let (streams, events) = crate::stream::registry().live();
@@ -193,9 +203,14 @@ pub fn report(sim: &Sim) -> String {
     for record in log.iter().filter(|r| r.injected) {
         out.push_str(&format!("injected {} -> {}\n", record.op, record.outcome));
     }
+    let kernels = sim.kernel_counts();
     out.push_str(&format!(
-        "launches {}\nhsa_calls {}\nhip_calls {}\n",
+        "launches {}\nlaunches_executed {}\nlaunches_skipped {}\nlaunches_faulted {}\n\
+         hsa_calls {}\nhip_calls {}\n",
         sim.hip_launches().1,
+        kernels.executed,
+        kernels.skipped,
+        kernels.faulted,
         sim.hsa_call_count(),
         sim.hip_call_count()
     ));

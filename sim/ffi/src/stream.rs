@@ -4,8 +4,9 @@
 //! stream order, cross-stream waits and host callbacks behave as on a
 //! device, and a client that waits for completion really waits.
 //!
-//! Kernels do not execute: a launch is checked and recorded when it is
-//! enqueued (see `amdgpu_sim::hip_module`), and changes no memory.
+//! A launch is checked and recorded when it is enqueued (see
+//! `amdgpu_sim::hip_module`); its kernel executes when the stream reaches
+//! it (`crate::kernel`).
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -64,6 +65,8 @@ pub(crate) enum Op {
     Write { dst: Place, bytes: Vec<u8> },
     /// Run a copy or fill node of a launched graph.
     Node(crate::graph::NodeRun),
+    /// Execute a launched kernel.
+    Kernel(Box<amdgpu_sim::kernel_exec::KernelRun>),
 }
 
 /// A `hipEvent_t`.
@@ -304,6 +307,7 @@ fn describe(op: &Op) -> String {
         Op::Free(address) => format!("free {address:#x}"),
         Op::Write { dst, bytes } => format!("write {} bytes -> {dst:?}", bytes.len()),
         Op::Node(_) => "graph node".to_string(),
+        Op::Kernel(run) => format!("kernel {}", run.kernel()),
     }
 }
 
@@ -388,6 +392,7 @@ pub(crate) unsafe fn execute(op: Op) -> Result<(), HipCode> {
         },
         // SAFETY: the node's host memory, the caller's promise for `op`.
         Op::Node(node) => unsafe { node.execute() },
+        Op::Kernel(run) => crate::kernel::execute(&run),
     }
 }
 

@@ -5,6 +5,7 @@
 mod rocminfo_format;
 
 mod hip_streams;
+mod kernels;
 mod pinned_memory;
 mod rocminfo;
 mod sim_libs;

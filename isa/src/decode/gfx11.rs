@@ -1,0 +1,448 @@
+//! GFX11 encodings (gfx1100): the field positions the opcode tables'
+//! comments give, checked against LLVM's disassembler. SOP, VOP1, VOP2 and
+//! VOPC share GFX9's layouts; SMEM, VOP3, VOP3P, DS, MUBUF and FLAT moved
+//! fields; VOPD (two operations in one instruction) and DPP8 are new.
+
+use super::{LITERAL, Literal, Undecodable, Words, bits, lookup, operation, sdst, source};
+use crate::arch::Family;
+use crate::inst::{EXEC, Inst, Operand, VCC, flags};
+use crate::op::{Op, Segment, Valu};
+use crate::tables::gfx11 as t;
+
+const F: Family = Family::Gfx11;
+/// `src0` code of a DPP16 instruction.
+const DPP16: u32 = 0xfa;
+/// `src0` codes of a DPP8 instruction (without and with fetch-inactive).
+const DPP8: u32 = 0xe9;
+const DPP8_FI: u32 = 0xea;
+
+pub(super) fn decode(words: &Words, out: &mut Vec<Inst>) -> Result<(), Undecodable> {
+    let w = words.get(0)?;
+    let inst = if w >> 23 == 0b1_0111_1101 {
+        sop1(words, w)?
+    } else if w >> 23 == 0b1_0111_1110 {
+        sopc(words, w)?
+    } else if w >> 23 == 0b1_0111_1111 {
+        sopp(words, w)?
+    } else if w >> 28 == 0b1011 {
+        sopk(words, w)?
+    } else if w >> 30 == 0b10 {
+        sop2(words, w)?
+    } else if w >> 25 == 0b011_1111 {
+        vop1(words, w)?
+    } else if w >> 25 == 0b011_1110 {
+        vopc(words, w)?
+    } else if w >> 31 == 0 {
+        vop2(words, w)?
+    } else if w >> 24 == 0xcc {
+        vop3p(words, w)?
+    } else {
+        match w >> 26 {
+            0b11_1101 => smem(words, w)?,
+            0b11_0101 => vop3(words, w)?,
+            0b11_0010 => return vopd(words, w, out),
+            0b11_0110 => ds(words, w)?,
+            0b11_0111 => flat(words, w)?,
+            0b11_1000 => mubuf(words, w)?,
+            0b11_1010 => return mtbuf(words, w),
+            _ => return Err(Undecodable::Invalid("encoding", (w >> 23) as u16)),
+        }
+    };
+    out.push(inst);
+    Ok(())
+}
+
+fn sop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = lookup(t::SOP2, "SOP2", bits(w, 29, 23))?;
+    let op = operation(mnemonic)?;
+    let mut lit = Literal::at(words, 1);
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
+    inst.src[0] = source(F, bits(w, 7, 0), &mut lit)?;
+    inst.src[1] = source(F, bits(w, 15, 8), &mut lit)?;
+    inst.dst[0] = sdst(F, bits(w, 22, 16))?;
+    inst.len += lit.extra();
+    Ok(inst)
+}
+
+fn sopk(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = lookup(t::SOPK, "SOPK", bits(w, 27, 23))?;
+    let op = operation(mnemonic)?;
+    let reg = sdst(F, bits(w, 22, 16))?;
+    Ok(super::sopk(op, mnemonic, words.pc(), reg, bits(w, 15, 0)))
+}
+
+fn sop1(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = lookup(t::SOP1, "SOP1", bits(w, 15, 8))?;
+    let op = operation(mnemonic)?;
+    let mut lit = Literal::at(words, 1);
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
+    inst.src[0] = source(F, bits(w, 7, 0), &mut lit)?;
+    inst.dst[0] = sdst(F, bits(w, 22, 16))?;
+    inst.len += lit.extra();
+    Ok(inst)
+}
+
+fn sopc(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = lookup(t::SOPC, "SOPC", bits(w, 22, 16))?;
+    let op = operation(mnemonic)?;
+    let mut lit = Literal::at(words, 1);
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
+    inst.src[0] = source(F, bits(w, 7, 0), &mut lit)?;
+    inst.src[1] = source(F, bits(w, 15, 8), &mut lit)?;
+    inst.len += lit.extra();
+    Ok(inst)
+}
+
+fn sopp(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = lookup(t::SOPP, "SOPP", bits(w, 22, 16))?;
+    let op = operation(mnemonic)?;
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
+    inst.imm = bits(w, 15, 0) as u16 as i16 as i32;
+    Ok(inst)
+}
+
+fn smem(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = lookup(t::SMEM, "SMEM", bits(w, 25, 18))?;
+    let op = operation(mnemonic)?;
+    let w1 = words.get(1)?;
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
+    inst.dst[0] = Operand::Sreg(bits(w, 12, 6) as u8);
+    inst.src[0] = Operand::Sreg((bits(w, 5, 0) * 2) as u8);
+    inst.imm = ((bits(w1, 20, 0) << 11) as i32) >> 11;
+    let soffset = bits(w1, 31, 25);
+    if soffset != 0x7c {
+        inst.flags |= flags::SOFFSET_SGPR;
+        inst.imm2 = soffset as i32;
+    }
+    Ok(inst)
+}
+
+/// The DPP word after a VOP1/VOP2/VOPC instruction whose `src0` is a DPP
+/// code: the real `src0`, the lane pattern, and the masks.
+fn dpp(words: &Words, code: u32, inst: &mut Inst) -> Result<(), Undecodable> {
+    let d = words.get(1)?;
+    if code == DPP16 {
+        super::dpp16_word(d, inst);
+        return Ok(());
+    }
+    inst.src[0] = Operand::Vgpr(bits(d, 7, 0) as u16);
+    inst.len += 4;
+    inst.flags |= flags::DPP8;
+    inst.imm = bits(d, 31, 8) as i32;
+    if code == DPP8_FI {
+        inst.flags |= flags::FETCH_INACTIVE;
+    }
+    Ok(())
+}
+
+fn is_dpp(code: u32) -> bool {
+    matches!(code, DPP16 | DPP8 | DPP8_FI)
+}
+
+fn vop2_implicit(inst: &mut Inst, vdst: Operand) {
+    use Valu::*;
+    match inst.op {
+        Op::V(Cndmask) => inst.src[2] = Operand::Sreg(VCC),
+        Op::V(AddCoU32 | SubCoU32 | SubrevCoU32) => inst.dst[1] = Operand::Sreg(VCC),
+        Op::V(AddcCoU32 | SubbCoU32 | SubbrevCoU32) => {
+            inst.dst[1] = Operand::Sreg(VCC);
+            inst.src[2] = Operand::Sreg(VCC);
+        }
+        Op::V(FmacF32 | MacF32 | FmacF16 | FmacF64) => inst.src[2] = vdst,
+        _ => {}
+    }
+}
+
+fn vop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = lookup(t::VOP2, "VOP2", bits(w, 30, 25))?;
+    let op = operation(mnemonic)?;
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
+    let src0 = bits(w, 8, 0);
+    let mut lit = Literal::at(words, 1);
+    if is_dpp(src0) {
+        dpp(words, src0, &mut inst)?;
+    } else {
+        inst.src[0] = source(F, src0, &mut lit)?;
+    }
+    inst.src[1] = Operand::Vgpr(bits(w, 16, 9) as u16);
+    let vdst = Operand::Vgpr(bits(w, 24, 17) as u16);
+    inst.dst[0] = vdst;
+    if matches!(
+        op,
+        Op::V(Valu::FmamkF32 | Valu::FmaakF32 | Valu::MadmkF32 | Valu::MadakF32)
+    ) {
+        inst.src[2] = Operand::Literal(lit.take_forced()?);
+    }
+    vop2_implicit(&mut inst, vdst);
+    inst.len += lit.extra();
+    Ok(inst)
+}
+
+fn vop1(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = lookup(t::VOP1, "VOP1", bits(w, 16, 9))?;
+    let op = operation(mnemonic)?;
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
+    let src0 = bits(w, 8, 0);
+    let mut lit = Literal::at(words, 1);
+    if is_dpp(src0) {
+        dpp(words, src0, &mut inst)?;
+    } else {
+        inst.src[0] = source(F, src0, &mut lit)?;
+    }
+    let vdst = bits(w, 24, 17);
+    inst.dst[0] = if op == Op::V(Valu::Readfirstlane) {
+        sdst(F, vdst)?
+    } else {
+        Operand::Vgpr(vdst as u16)
+    };
+    if op == Op::V(Valu::MovB16) {
+        true16_halves(&mut inst);
+    }
+    inst.len += lit.extra();
+    Ok(inst)
+}
+
+fn vopc(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = lookup(t::VOPC, "VOPC", bits(w, 24, 17))?;
+    let op = operation(mnemonic)?;
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
+    let src0 = bits(w, 8, 0);
+    let mut lit = Literal::at(words, 1);
+    if is_dpp(src0) {
+        dpp(words, src0, &mut inst)?;
+    } else {
+        inst.src[0] = source(F, src0, &mut lit)?;
+    }
+    inst.src[1] = Operand::Vgpr(bits(w, 16, 9) as u16);
+    // GFX11's v_cmpx writes EXEC only.
+    if matches!(op, Op::VCmp(_, _, true) | Op::VCmpClass(_, true)) {
+        inst.dst[1] = Operand::Sreg(EXEC);
+    } else {
+        inst.dst[0] = Operand::Sreg(VCC);
+    }
+    inst.len += lit.extra();
+    Ok(inst)
+}
+
+fn is_vop3b(op: Op) -> bool {
+    use Valu::*;
+    matches!(
+        op,
+        Op::V(
+            AddCoU32
+                | SubCoU32
+                | SubrevCoU32
+                | AddcCoU32
+                | SubbCoU32
+                | SubbrevCoU32
+                | DivScaleF32
+                | DivScaleF64
+                | MadU64U32
+                | MadI64I32
+        )
+    )
+}
+
+fn three_sources(words: &Words, w1: u32, inst: &mut Inst) -> Result<(), Undecodable> {
+    let mut lit = Literal::at(words, 2);
+    for (i, lo) in [0u32, 9, 18].into_iter().enumerate() {
+        let code = bits(w1, lo + 8, lo);
+        if i == 0 && (code == DPP16 || code == DPP8 || code == DPP8_FI) {
+            return Err(Undecodable::Feature("VOP3 DPP", format!("{:?}", inst.op)));
+        }
+        if let Some(slot) = inst.src.get_mut(i) {
+            *slot = source(F, code, &mut lit)?;
+        }
+    }
+    if (0..3).any(|i| bits(w1, 9 * i + 8, 9 * i) == LITERAL) {
+        inst.len += lit.extra();
+    }
+    Ok(())
+}
+
+fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = lookup(t::VOP3, "VOP3", bits(w, 25, 16))?;
+    let op = operation(mnemonic)?;
+    let w1 = words.get(1)?;
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
+    three_sources(words, w1, &mut inst)?;
+    inst.neg = bits(w1, 31, 29) as u8;
+    inst.omod = bits(w1, 28, 27) as u8;
+    inst.clamp = bits(w, 15, 15) == 1;
+    let vdst = bits(w, 7, 0);
+    if is_vop3b(op) {
+        inst.dst[0] = Operand::Vgpr(vdst as u16);
+        inst.dst[1] = sdst(F, bits(w, 14, 8))?;
+        return Ok(inst);
+    }
+    inst.abs = bits(w, 10, 8) as u8;
+    inst.op_sel = bits(w, 14, 11) as u8;
+    match op {
+        Op::VCmp(_, _, true) | Op::VCmpClass(_, true) => inst.dst[1] = Operand::Sreg(EXEC),
+        Op::VCmp(..) | Op::VCmpClass(..) | Op::V(Valu::Readlane | Valu::Readfirstlane) => {
+            inst.dst[0] = sdst(F, vdst)?;
+        }
+        _ => inst.dst[0] = Operand::Vgpr(vdst as u16),
+    }
+    if matches!(
+        op,
+        Op::V(Valu::FmacF32 | Valu::MacF32 | Valu::FmacF16 | Valu::FmacF64)
+    ) {
+        inst.src[2] = inst.dst[0];
+    }
+    Ok(inst)
+}
+
+fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = lookup(t::VOP3P, "VOP3P", bits(w, 22, 16))?;
+    let op = operation(mnemonic)?;
+    let w1 = words.get(1)?;
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
+    three_sources(words, w1, &mut inst)?;
+    inst.dst[0] = Operand::Vgpr(bits(w, 7, 0) as u16);
+    inst.clamp = bits(w, 15, 15) == 1;
+    inst.op_sel = bits(w, 13, 11) as u8;
+    inst.op_sel_hi = (bits(w1, 28, 27) | bits(w, 14, 14) << 2) as u8;
+    inst.neg_hi = bits(w, 10, 8) as u8;
+    inst.neg = bits(w1, 31, 29) as u8;
+    Ok(inst)
+}
+
+/// VOPD: two operations, X then Y, sharing one literal. LLVM pairs only
+/// operations that do not read each other's results, so running X before
+/// Y is what the hardware computes.
+fn vopd(words: &Words, w: u32, out: &mut Vec<Inst>) -> Result<(), Undecodable> {
+    let w1 = words.get(1)?;
+    let x_name = lookup(t::VOPD_X, "VOPD X", bits(w, 25, 22))?;
+    let y_name = lookup(t::VOPD_Y, "VOPD Y", bits(w, 21, 17))?;
+    let mut lit = Literal::at(words, 2);
+    let vdst_x = bits(w1, 31, 24);
+    let vdst_y = (bits(w1, 23, 17) << 1) | ((vdst_x & 1) ^ 1);
+    let halves = [
+        (x_name, bits(w, 8, 0), bits(w, 16, 9), vdst_x),
+        (y_name, bits(w1, 8, 0), bits(w1, 16, 9), vdst_y),
+    ];
+    let mut pair = Vec::with_capacity(2);
+    for (i, (name, src0, vsrc1, vdst)) in halves.into_iter().enumerate() {
+        let op = operation(&name.replacen("v_dual_", "v_", 1))?;
+        let mut inst = Inst::new(op, name, words.pc(), 0);
+        inst.src[0] = source(F, src0, &mut lit)?;
+        inst.src[1] = Operand::Vgpr(vsrc1 as u16);
+        let dst = Operand::Vgpr(vdst as u16);
+        inst.dst[0] = dst;
+        if matches!(
+            op,
+            Op::V(Valu::FmamkF32 | Valu::FmaakF32 | Valu::MadmkF32 | Valu::MadakF32)
+        ) {
+            inst.src[2] = Operand::Literal(lit.take_forced()?);
+        }
+        vop2_implicit(&mut inst, dst);
+        if i == 1 {
+            inst.flags |= flags::DUAL_Y;
+        }
+        pair.push(inst);
+    }
+    if let Some(first) = pair.first_mut() {
+        first.len = 8 + lit.extra();
+    }
+    out.extend(pair);
+    Ok(())
+}
+
+fn ds(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = lookup(t::DS, "DS", bits(w, 25, 18))?;
+    let op = operation(mnemonic)?;
+    let w1 = words.get(1)?;
+    if bits(w, 17, 17) == 1 {
+        return Err(Undecodable::Feature("GDS", format!("{op:?}")));
+    }
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
+    inst.imm = bits(w, 7, 0) as i32;
+    inst.imm2 = bits(w, 15, 8) as i32;
+    inst.src[0] = Operand::Vgpr(bits(w1, 7, 0) as u16);
+    inst.src[1] = Operand::Vgpr(bits(w1, 15, 8) as u16);
+    inst.src[2] = Operand::Vgpr(bits(w1, 23, 16) as u16);
+    inst.dst[0] = Operand::Vgpr(bits(w1, 31, 24) as u16);
+    Ok(inst)
+}
+
+fn mubuf(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = lookup(t::MUBUF, "MUBUF", bits(w, 25, 18))?;
+    let op = operation(mnemonic)?;
+    let w1 = words.get(1)?;
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
+    inst.imm = bits(w, 11, 0) as i32;
+    for (bit, flag) in [(22, flags::OFFEN), (23, flags::IDXEN)] {
+        if bits(w1, bit, bit) == 1 {
+            inst.flags |= flag;
+        }
+    }
+    if bits(w, 14, 14) == 1 {
+        inst.flags |= flags::GLC;
+    }
+    let data = Operand::Vgpr(bits(w1, 15, 8) as u16);
+    inst.src[0] = Operand::Vgpr(bits(w1, 7, 0) as u16);
+    inst.src[1] = data;
+    inst.dst[0] = data;
+    inst.src[3] = Operand::Sreg((bits(w1, 20, 16) * 4) as u8);
+    let mut none = Literal::None;
+    inst.src[2] = source(F, bits(w1, 31, 24), &mut none)?;
+    Ok(inst)
+}
+
+fn flat(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let (table, name) = match bits(w, 17, 16) {
+        0 => (t::FLAT, "FLAT"),
+        1 => (t::SCRATCH, "SCRATCH"),
+        2 => (t::GLOBAL, "GLOBAL"),
+        _ => return Err(Undecodable::Invalid("FLAT segment", 3)),
+    };
+    let mnemonic = lookup(table, name, bits(w, 24, 18))?;
+    let op = operation(mnemonic)?;
+    let w1 = words.get(1)?;
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
+    inst.imm = if bits(w, 17, 16) == 0 {
+        bits(w, 11, 0) as i32
+    } else {
+        ((bits(w, 12, 0) << 19) as i32) >> 19
+    };
+    if bits(w, 14, 14) == 1 {
+        inst.flags |= flags::GLC;
+    }
+    inst.src[0] = Operand::Vgpr(bits(w1, 7, 0) as u16);
+    inst.src[1] = Operand::Vgpr(bits(w1, 15, 8) as u16);
+    inst.dst[0] = Operand::Vgpr(bits(w1, 31, 24) as u16);
+    let saddr = bits(w1, 22, 16);
+    let flat_segment = matches!(op, Op::Load(m) | Op::Store(m) if m.segment == Segment::Flat)
+        || matches!(op, Op::Atomic(Segment::Flat, ..));
+    inst.src[3] = if saddr == 0x7c || saddr == 0x7f || flat_segment {
+        Operand::None
+    } else {
+        Operand::Sreg(saddr as u8)
+    };
+    Ok(inst)
+}
+
+/// A true16 32-bit encoding (`v_mov_b16_e32`): a VGPR number's bit 7
+/// selects the register's high half (`v0.h`), expressed as the `op_sel`
+/// bits VOP3 uses for the same choice.
+fn true16_halves(inst: &mut Inst) {
+    if let Operand::Vgpr(r) = inst.src[0]
+        && r >= 128
+    {
+        inst.src[0] = Operand::Vgpr(r - 128);
+        inst.op_sel |= 1;
+    }
+    if let Operand::Vgpr(r) = inst.dst[0]
+        && r >= 128
+    {
+        inst.dst[0] = Operand::Vgpr(r - 128);
+        inst.op_sel |= 8;
+    }
+}
+
+/// MTBUF (typed buffer access with a data format): named, not executed.
+fn mtbuf(_words: &Words, w: u32) -> Result<(), Undecodable> {
+    let mnemonic = lookup(t::MTBUF, "MTBUF", bits(w, 18, 15))?;
+    Err(Undecodable::Unsupported(mnemonic.to_string()))
+}

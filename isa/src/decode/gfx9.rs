@@ -1,0 +1,495 @@
+//! GFX9 encodings (gfx90a, gfx942): the field positions the opcode tables'
+//! comments give, checked against LLVM's disassembler.
+
+use super::{Literal, Undecodable, Words, bits, lookup, operation, sdst, source};
+use crate::arch::Chip;
+use crate::arch::Family;
+use crate::inst::{EXEC, Inst, Operand, VCC, flags};
+use crate::op::{Op, Segment, Valu};
+use crate::tables::gfx9 as t;
+
+const F: Family = Family::Gfx9;
+
+pub(super) fn decode(words: &Words, out: &mut Vec<Inst>) -> Result<(), Undecodable> {
+    let w = words.get(0)?;
+    let inst = if w >> 23 == 0b1_0111_1101 {
+        sop1(words, w)?
+    } else if w >> 23 == 0b1_0111_1110 {
+        sopc(words, w)?
+    } else if w >> 23 == 0b1_0111_1111 {
+        sopp(words, w)?
+    } else if w >> 28 == 0b1011 {
+        sopk(words, w)?
+    } else if w >> 30 == 0b10 {
+        sop2(words, w)?
+    } else if w >> 25 == 0b011_1111 {
+        vop1(words, w)?
+    } else if w >> 25 == 0b011_1110 {
+        vopc(words, w)?
+    } else if w >> 31 == 0 {
+        vop2(words, w)?
+    } else if w >> 23 == 0b1_1010_0111 {
+        vop3p(words, w)?
+    } else {
+        match w >> 26 {
+            0b11_0000 => smem(words, w)?,
+            0b11_0100 => vop3(words, w)?,
+            0b11_0110 => ds(words, w)?,
+            0b11_0111 => flat(words, w)?,
+            0b11_1000 => mubuf(words, w)?,
+            0b11_1010 => return mtbuf(words, w),
+            _ => return Err(Undecodable::Invalid("encoding", (w >> 23) as u16)),
+        }
+    };
+    out.push(inst);
+    Ok(())
+}
+
+fn sop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = table(words, t::SOP2, "SOP2", bits(w, 29, 23))?;
+    let op = operation(mnemonic)?;
+    let mut lit = Literal::at(words, 1);
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
+    inst.src[0] = source(F, bits(w, 7, 0), &mut lit)?;
+    inst.src[1] = source(F, bits(w, 15, 8), &mut lit)?;
+    inst.dst[0] = sdst(F, bits(w, 22, 16))?;
+    inst.len += lit.extra();
+    Ok(inst)
+}
+
+fn sopk(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = table(words, t::SOPK, "SOPK", bits(w, 27, 23))?;
+    let op = operation(mnemonic)?;
+    let reg = sdst(F, bits(w, 22, 16))?;
+    Ok(super::sopk(op, mnemonic, words.pc(), reg, bits(w, 15, 0)))
+}
+
+fn sop1(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = table(words, t::SOP1, "SOP1", bits(w, 15, 8))?;
+    let op = operation(mnemonic)?;
+    let mut lit = Literal::at(words, 1);
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
+    inst.src[0] = source(F, bits(w, 7, 0), &mut lit)?;
+    inst.dst[0] = sdst(F, bits(w, 22, 16))?;
+    inst.len += lit.extra();
+    Ok(inst)
+}
+
+fn sopc(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = table(words, t::SOPC, "SOPC", bits(w, 22, 16))?;
+    let op = operation(mnemonic)?;
+    let mut lit = Literal::at(words, 1);
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
+    inst.src[0] = source(F, bits(w, 7, 0), &mut lit)?;
+    inst.src[1] = source(F, bits(w, 15, 8), &mut lit)?;
+    inst.len += lit.extra();
+    Ok(inst)
+}
+
+fn sopp(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = table(words, t::SOPP, "SOPP", bits(w, 22, 16))?;
+    let op = operation(mnemonic)?;
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
+    inst.imm = bits(w, 15, 0) as u16 as i16 as i32;
+    Ok(inst)
+}
+
+fn smem(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = table(words, t::SMEM, "SMEM", bits(w, 25, 18))?;
+    let op = operation(mnemonic)?;
+    let w1 = words.get(1)?;
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
+    inst.dst[0] = Operand::Sreg(bits(w, 12, 6) as u8);
+    inst.src[0] = Operand::Sreg((bits(w, 5, 0) * 2) as u8);
+    let imm = bits(w, 17, 17) == 1;
+    let soe = bits(w, 14, 14) == 1;
+    if imm {
+        // A 21-bit signed byte offset.
+        inst.imm = ((bits(w1, 20, 0) << 11) as i32) >> 11;
+        if soe {
+            inst.flags |= flags::SOFFSET_SGPR;
+            inst.imm2 = bits(w1, 31, 25) as i32;
+        }
+    } else {
+        inst.flags |= flags::SOFFSET_SGPR;
+        inst.imm2 = bits(w1, 6, 0) as i32;
+    }
+    Ok(inst)
+}
+
+/// VOP2 operations that read VCC as a third source or write it as a
+/// second destination when encoded in 32 bits.
+fn vop2_implicit(inst: &mut Inst, vdst: Operand) {
+    use Valu::*;
+    match inst.op {
+        Op::V(Cndmask) => inst.src[2] = Operand::Sreg(VCC),
+        Op::V(AddCoU32 | SubCoU32 | SubrevCoU32) => inst.dst[1] = Operand::Sreg(VCC),
+        Op::V(AddcCoU32 | SubbCoU32 | SubbrevCoU32) => {
+            inst.dst[1] = Operand::Sreg(VCC);
+            inst.src[2] = Operand::Sreg(VCC);
+        }
+        Op::V(FmacF32 | MacF32 | FmacF16 | FmacF64) => inst.src[2] = vdst,
+        _ => {}
+    }
+}
+
+fn vop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = table(words, t::VOP2, "VOP2", bits(w, 30, 25))?;
+    let op = operation(mnemonic)?;
+    let src0 = bits(w, 8, 0);
+    let mut lit = Literal::at(words, 1);
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
+    inst.src[1] = Operand::Vgpr(bits(w, 16, 9) as u16);
+    extended_src0(words, src0, &mut inst, &mut lit, Shape::Vop2)?;
+    let vdst = Operand::Vgpr(bits(w, 24, 17) as u16);
+    inst.dst[0] = vdst;
+    if matches!(
+        op,
+        Op::V(Valu::FmamkF32 | Valu::FmaakF32 | Valu::MadmkF32 | Valu::MadakF32)
+    ) {
+        inst.src[2] = Operand::Literal(lit.take_forced()?);
+    }
+    vop2_implicit(&mut inst, vdst);
+    inst.len += lit.extra();
+    Ok(inst)
+}
+
+fn vop1(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = table(words, t::VOP1, "VOP1", bits(w, 16, 9))?;
+    let op = operation(mnemonic)?;
+    let src0 = bits(w, 8, 0);
+    let mut lit = Literal::at(words, 1);
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
+    extended_src0(words, src0, &mut inst, &mut lit, Shape::Vop1)?;
+    let vdst = bits(w, 24, 17);
+    inst.dst[0] = if op == Op::V(Valu::Readfirstlane) {
+        sdst(F, vdst)?
+    } else {
+        Operand::Vgpr(vdst as u16)
+    };
+    inst.len += lit.extra();
+    Ok(inst)
+}
+
+fn vopc(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = table(words, t::VOPC, "VOPC", bits(w, 24, 17))?;
+    let op = operation(mnemonic)?;
+    let src0 = bits(w, 8, 0);
+    let mut lit = Literal::at(words, 1);
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
+    inst.src[1] = Operand::Vgpr(bits(w, 16, 9) as u16);
+    inst.dst[0] = Operand::Sreg(VCC);
+    extended_src0(words, src0, &mut inst, &mut lit, Shape::Vopc)?;
+    if matches!(op, Op::VCmp(_, _, true) | Op::VCmpClass(_, true)) {
+        inst.dst[1] = Operand::Sreg(EXEC);
+    }
+    inst.len += lit.extra();
+    Ok(inst)
+}
+
+/// VOP3 operations with a scalar destination in bits 14:8 (VOP3B).
+fn is_vop3b(op: Op) -> bool {
+    use Valu::*;
+    matches!(
+        op,
+        Op::V(
+            AddCoU32
+                | SubCoU32
+                | SubrevCoU32
+                | AddcCoU32
+                | SubbCoU32
+                | SubbrevCoU32
+                | DivScaleF32
+                | DivScaleF64
+                | MadU64U32
+                | MadI64I32
+        )
+    )
+}
+
+fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = table(words, t::VOP3, "VOP3", bits(w, 25, 16))?;
+    let op = operation(mnemonic)?;
+    let w1 = words.get(1)?;
+    let mut none = Literal::None;
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
+    for (i, lo) in [0u32, 9, 18].into_iter().enumerate() {
+        if let Some(slot) = inst.src.get_mut(i) {
+            *slot = source(F, bits(w1, lo + 8, lo), &mut none)?;
+        }
+    }
+    inst.neg = bits(w1, 31, 29) as u8;
+    inst.omod = bits(w1, 28, 27) as u8;
+    inst.clamp = bits(w, 15, 15) == 1;
+    let vdst = bits(w, 7, 0);
+    if is_vop3b(op) {
+        inst.dst[0] = Operand::Vgpr(vdst as u16);
+        inst.dst[1] = sdst(F, bits(w, 14, 8))?;
+    } else {
+        inst.abs = bits(w, 10, 8) as u8;
+        inst.op_sel = bits(w, 14, 11) as u8;
+        inst.dst[0] = match op {
+            Op::VCmp(..) | Op::VCmpClass(..) | Op::V(Valu::Readlane | Valu::Readfirstlane) => {
+                sdst(F, vdst)?
+            }
+            _ => Operand::Vgpr(vdst as u16),
+        };
+        if matches!(op, Op::VCmp(_, _, true) | Op::VCmpClass(_, true)) {
+            inst.dst[1] = Operand::Sreg(EXEC);
+        }
+        if matches!(
+            op,
+            Op::V(Valu::FmacF32 | Valu::MacF32 | Valu::FmacF16 | Valu::FmacF64)
+        ) {
+            inst.src[2] = inst.dst[0];
+        }
+    }
+    Ok(inst)
+}
+
+fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = table(words, t::VOP3P, "VOP3P", bits(w, 22, 16))?;
+    let op = operation(mnemonic)?;
+    let w1 = words.get(1)?;
+    let mut none = Literal::None;
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
+    for (i, lo) in [0u32, 9, 18].into_iter().enumerate() {
+        if let Some(slot) = inst.src.get_mut(i) {
+            *slot = source(F, bits(w1, lo + 8, lo), &mut none)?;
+        }
+    }
+    let vdst = bits(w, 7, 0) as u16;
+    inst.dst[0] = Operand::Vgpr(vdst);
+    if let Op::Mfma(_) = op {
+        // MAI: bit 15 (`acc_cd`) puts C and D in AGPRs; bits 28:27 of the
+        // second dword put A and B in AGPRs; CBSZ/ABID/BLGP broadcasts are
+        // not supported.
+        if bits(w, 14, 8) != 0 || bits(w1, 31, 29) != 0 {
+            return Err(Undecodable::Feature("MFMA broadcast", format!("{op:?}")));
+        }
+        let acc = bits(w1, 28, 27);
+        for (i, bit) in [(0usize, 1u32), (1, 2)] {
+            if acc & bit != 0
+                && let Some(Operand::Vgpr(r)) = inst.src.get(i).copied()
+                && let Some(slot) = inst.src.get_mut(i)
+            {
+                *slot = Operand::Agpr(r);
+            }
+        }
+        if bits(w, 15, 15) == 1 {
+            inst.dst[0] = Operand::Agpr(vdst);
+            if let Operand::Vgpr(r) = inst.src[2] {
+                inst.src[2] = Operand::Agpr(r);
+            }
+        } else {
+            inst.flags |= flags::VGPR_CD;
+        }
+        return Ok(inst);
+    }
+    inst.clamp = bits(w, 15, 15) == 1;
+    inst.op_sel = bits(w, 13, 11) as u8;
+    inst.op_sel_hi = (bits(w1, 28, 27) | bits(w, 14, 14) << 2) as u8;
+    inst.neg_hi = bits(w, 10, 8) as u8;
+    inst.neg = bits(w1, 31, 29) as u8;
+    Ok(inst)
+}
+
+fn ds(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = table(words, t::DS, "DS", bits(w, 24, 17))?;
+    let op = operation(mnemonic)?;
+    let w1 = words.get(1)?;
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
+    if bits(w, 16, 16) == 1 {
+        return Err(Undecodable::Feature("GDS", format!("{op:?}")));
+    }
+    let acc = bits(w, 25, 25) == 1;
+    let reg = |r: u32| {
+        if acc {
+            Operand::Agpr(r as u16)
+        } else {
+            Operand::Vgpr(r as u16)
+        }
+    };
+    inst.imm = bits(w, 7, 0) as i32;
+    inst.imm2 = bits(w, 15, 8) as i32;
+    inst.src[0] = Operand::Vgpr(bits(w1, 7, 0) as u16);
+    inst.src[1] = reg(bits(w1, 15, 8));
+    inst.src[2] = reg(bits(w1, 23, 16));
+    inst.dst[0] = reg(bits(w1, 31, 24));
+    Ok(inst)
+}
+
+fn mubuf(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let mnemonic = table(words, t::MUBUF, "MUBUF", bits(w, 24, 18))?;
+    let op = operation(mnemonic)?;
+    let w1 = words.get(1)?;
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
+    if bits(w, 16, 16) == 1 {
+        inst.flags |= flags::LDS;
+    }
+    inst.imm = bits(w, 11, 0) as i32;
+    for (bit, flag) in [(12, flags::OFFEN), (13, flags::IDXEN), (14, flags::GLC)] {
+        if bits(w, bit, bit) == 1 {
+            inst.flags |= flag;
+        }
+    }
+    let acc = bits(w1, 23, 23) == 1;
+    let data = bits(w1, 15, 8) as u16;
+    let data = if acc {
+        Operand::Agpr(data)
+    } else {
+        Operand::Vgpr(data)
+    };
+    inst.src[0] = Operand::Vgpr(bits(w1, 7, 0) as u16);
+    inst.src[1] = data;
+    inst.dst[0] = data;
+    inst.src[3] = Operand::Sreg((bits(w1, 20, 16) * 4) as u8);
+    let mut none = Literal::None;
+    inst.src[2] = source(F, bits(w1, 31, 24), &mut none)?;
+    Ok(inst)
+}
+
+fn flat(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let (table_, name) = match bits(w, 15, 14) {
+        0 => (t::FLAT, "FLAT"),
+        1 => (t::SCRATCH, "SCRATCH"),
+        2 => (t::GLOBAL, "GLOBAL"),
+        _ => return Err(Undecodable::Invalid("FLAT segment", 3)),
+    };
+    let mnemonic = table(words, table_, name, bits(w, 24, 18))?;
+    let op = operation(mnemonic)?;
+    let w1 = words.get(1)?;
+    let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
+    if bits(w, 13, 13) == 1 {
+        return Err(Undecodable::Feature("FLAT load to LDS", format!("{op:?}")));
+    }
+    // 13-bit signed offset for global and scratch, 12-bit unsigned for flat.
+    inst.imm = if bits(w, 15, 14) == 0 {
+        bits(w, 11, 0) as i32
+    } else {
+        ((bits(w, 12, 0) << 19) as i32) >> 19
+    };
+    if bits(w, 16, 16) == 1 {
+        inst.flags |= flags::GLC;
+    }
+    let acc = bits(w1, 23, 23) == 1;
+    let reg = |r: u32| {
+        if acc {
+            Operand::Agpr(r as u16)
+        } else {
+            Operand::Vgpr(r as u16)
+        }
+    };
+    inst.src[0] = Operand::Vgpr(bits(w1, 7, 0) as u16);
+    inst.src[1] = reg(bits(w1, 15, 8));
+    inst.dst[0] = reg(bits(w1, 31, 24));
+    let saddr = bits(w1, 22, 16);
+    inst.src[3] = if saddr == 0x7f
+        || matches!(op, Op::Load(m) | Op::Store(m) if m.segment == Segment::Flat)
+    {
+        Operand::None
+    } else {
+        Operand::Sreg(saddr as u8)
+    };
+    Ok(inst)
+}
+
+/// The mnemonic of `opcode` in encoding `name`: gfx942's table, with
+/// gfx90a's differences applied on gfx90a.
+fn table(
+    words: &Words,
+    base: &'static [(u16, &'static str)],
+    name: &'static str,
+    opcode: u32,
+) -> Result<&'static str, Undecodable> {
+    if words.chip() == Chip::Gfx90a {
+        let op = u16::try_from(opcode).unwrap_or(u16::MAX);
+        if let Some(&(_, _, mnemonic)) = t::GFX90A_OVERRIDES
+            .iter()
+            .find(|&&(encoding, o, _)| encoding == name && o == op)
+        {
+            return Ok(mnemonic);
+        }
+        if t::GFX942_ONLY
+            .iter()
+            .any(|&(encoding, o, _)| encoding == name && o == op)
+        {
+            return Err(Undecodable::Invalid(name, op));
+        }
+    }
+    lookup(base, name, opcode)
+}
+
+/// Which 32-bit VALU encoding an SDWA or DPP word extends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Vop1,
+    Vop2,
+    Vopc,
+}
+
+/// The first source of a VOP1/VOP2/VOPC instruction: a plain source, or
+/// (codes 0xF9 and 0xFA) an SDWA or DPP word after the instruction that
+/// names the real source and how to read it.
+fn extended_src0(
+    words: &Words,
+    src0: u32,
+    inst: &mut Inst,
+    lit: &mut Literal,
+    shape: Shape,
+) -> Result<(), Undecodable> {
+    match src0 {
+        0xfa => {
+            let d = words.get(1)?;
+            super::dpp16_word(d, inst);
+            Ok(())
+        }
+        0xf9 => sdwa(words.get(1)?, inst, shape),
+        _ => {
+            inst.src[0] = source(F, src0, lit)?;
+            Ok(())
+        }
+    }
+}
+
+/// The SDWA word: operand byte/word selects, sign extension, modifiers,
+/// and the destination select (or, for a compare, its mask destination).
+fn sdwa(d: u32, inst: &mut Inst, shape: Shape) -> Result<(), Undecodable> {
+    inst.len += 4;
+    inst.flags |= flags::SDWA;
+    let reg = |code: u32, scalar: bool| {
+        if scalar {
+            sdst(F, code)
+        } else {
+            Ok(Operand::Vgpr(code as u16))
+        }
+    };
+    inst.src[0] = reg(bits(d, 7, 0), bits(d, 23, 23) == 1)?;
+    if shape != Shape::Vop1
+        && bits(d, 31, 31) == 1
+        && let Operand::Vgpr(r) = inst.src[1]
+    {
+        inst.src[1] = sdst(F, u32::from(r))?;
+    }
+    let mut selects =
+        bits(d, 18, 16) | bits(d, 19, 19) << 3 | bits(d, 26, 24) << 4 | bits(d, 27, 27) << 7;
+    inst.neg |= (bits(d, 20, 20) | bits(d, 28, 28) << 1) as u8;
+    inst.abs |= (bits(d, 21, 21) | bits(d, 29, 29) << 1) as u8;
+    if shape == Shape::Vopc {
+        if bits(d, 15, 15) == 1 {
+            inst.dst[0] = sdst(F, bits(d, 14, 8))?;
+        }
+    } else {
+        selects |= bits(d, 10, 8) << 8 | bits(d, 12, 11) << 11;
+        inst.clamp = bits(d, 13, 13) == 1;
+        inst.omod = bits(d, 15, 14) as u8;
+    }
+    inst.imm = selects as i32;
+    Ok(())
+}
+
+/// MTBUF (typed buffer access with a data format): named, not executed.
+fn mtbuf(words: &Words, w: u32) -> Result<(), Undecodable> {
+    let mnemonic = table(words, t::MTBUF, "MTBUF", bits(w, 18, 15))?;
+    Err(Undecodable::Unsupported(mnemonic.to_string()))
+}

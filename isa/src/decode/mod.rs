@@ -1,0 +1,221 @@
+//! Machine words to [`Inst`]s: the encodings' fields, per family, and the
+//! opcode tables ([`crate::tables`]) for the mnemonic; the mnemonic to an
+//! operation through [`Op::from_mnemonic`].
+
+mod gfx11;
+mod gfx9;
+
+use crate::arch::{Chip, Family};
+use crate::inst::{Inst, M0, Operand};
+use crate::op::Op;
+
+/// Why a word does not decode to something the interpreter runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Undecodable {
+    /// The words end inside an instruction.
+    Truncated,
+    /// No encoding of the family, or an opcode LLVM's disassembler rejects.
+    Invalid(&'static str, u16),
+    /// A valid instruction the interpreter lacks.
+    Unsupported(String),
+    /// An encoding feature the interpreter lacks (SDWA, DPP on GFX9, ...).
+    Feature(&'static str, String),
+}
+
+/// Decodes the instruction at byte `pc` of `code` (one, or two for a VOPD
+/// pair) into `out`.
+pub(crate) fn decode(
+    chip: Chip,
+    code: &[u8],
+    pc: u32,
+    out: &mut Vec<Inst>,
+) -> Result<(), Undecodable> {
+    let words = Words { code, pc, chip };
+    match chip.family() {
+        Family::Gfx9 => gfx9::decode(&words, out),
+        Family::Gfx11 => gfx11::decode(&words, out),
+    }
+}
+
+/// The program's bytes from an instruction's address.
+pub(crate) struct Words<'a> {
+    code: &'a [u8],
+    pc: u32,
+    chip: Chip,
+}
+
+impl Words<'_> {
+    /// The `i`-th dword of the instruction.
+    pub(crate) fn get(&self, i: u32) -> Result<u32, Undecodable> {
+        let at = self.pc as usize + i as usize * 4;
+        let bytes = self.code.get(at..at + 4).ok_or(Undecodable::Truncated)?;
+        let mut word = [0u8; 4];
+        word.copy_from_slice(bytes);
+        Ok(u32::from_le_bytes(word))
+    }
+
+    pub(crate) fn pc(&self) -> u32 {
+        self.pc
+    }
+
+    pub(crate) fn chip(&self) -> Chip {
+        self.chip
+    }
+}
+
+/// `value[hi:lo]`.
+pub(crate) fn bits(value: u32, hi: u32, lo: u32) -> u32 {
+    (value >> lo) & ((1u32 << (hi - lo + 1)) - 1)
+}
+
+/// The mnemonic of `opcode` in a sorted table.
+pub(crate) fn lookup(
+    table: &'static [(u16, &'static str)],
+    encoding: &'static str,
+    opcode: u32,
+) -> Result<&'static str, Undecodable> {
+    let opcode = u16::try_from(opcode).map_err(|_| Undecodable::Invalid(encoding, u16::MAX))?;
+    table
+        .binary_search_by_key(&opcode, |&(op, _)| op)
+        .ok()
+        .and_then(|i| table.get(i))
+        .map(|&(_, name)| name)
+        .ok_or(Undecodable::Invalid(encoding, opcode))
+}
+
+/// The operation of a mnemonic, or the instruction the interpreter lacks.
+pub(crate) fn operation(mnemonic: &str) -> Result<Op, Undecodable> {
+    Op::from_mnemonic(mnemonic).ok_or_else(|| Undecodable::Unsupported(mnemonic.to_string()))
+}
+
+/// Source code 255: a 32-bit literal follows the instruction.
+pub(crate) const LITERAL: u32 = 255;
+
+/// A 9-bit (or 8-bit scalar) source operand code; `literal` is the dword
+/// after the instruction, read only when the code asks for it.
+pub(crate) fn source(
+    family: Family,
+    code: u32,
+    literal: &mut Literal,
+) -> Result<Operand, Undecodable> {
+    Ok(match code {
+        0..=123 | 126 | 127 => Operand::Sreg(code as u8),
+        124 if family == Family::Gfx11 => Operand::Null,
+        124 => Operand::Sreg(M0),
+        125 if family == Family::Gfx11 => Operand::Sreg(M0),
+        128..=208 | 240..=248 => Operand::Inline(code as u8),
+        251 => Operand::Vccz,
+        252 => Operand::Execz,
+        253 => Operand::Scc,
+        LITERAL => Operand::Literal(literal.take()?),
+        256..=511 => Operand::Vgpr((code - 256) as u16),
+        _ => {
+            return Err(Undecodable::Feature(
+                "source operand",
+                format!("code {code}"),
+            ));
+        }
+    })
+}
+
+/// A scalar destination code (7 bits).
+pub(crate) fn sdst(family: Family, code: u32) -> Result<Operand, Undecodable> {
+    let mut none = Literal::None;
+    match code {
+        0..=127 => source(family, code, &mut none),
+        _ => Err(Undecodable::Feature(
+            "scalar destination",
+            format!("code {code}"),
+        )),
+    }
+}
+
+/// The literal dword of an instruction: where it is, and whether it was used.
+pub(crate) enum Literal {
+    /// The instruction has no room for one (GFX9 VOP3, a destination).
+    None,
+    /// The dword at this index of the instruction, not yet used.
+    At(u32),
+    /// Used: the instruction is one dword longer.
+    Used(u32),
+}
+
+impl Literal {
+    pub(crate) fn at(words: &Words, index: u32) -> Literal {
+        match words.get(index) {
+            Ok(value) => Literal::At(value),
+            Err(_) => Literal::None,
+        }
+    }
+
+    fn take(&mut self) -> Result<u32, Undecodable> {
+        match *self {
+            Literal::At(value) | Literal::Used(value) => {
+                *self = Literal::Used(value);
+                Ok(value)
+            }
+            Literal::None => Err(Undecodable::Feature(
+                "literal",
+                "where the encoding has none".to_string(),
+            )),
+        }
+    }
+
+    /// Bytes the literal adds.
+    pub(crate) fn extra(&self) -> u8 {
+        match self {
+            Literal::Used(_) => 4,
+            _ => 0,
+        }
+    }
+}
+
+impl Literal {
+    /// The literal an encoding always carries (`v_fmamk_f32`'s K).
+    pub(crate) fn take_forced(&mut self) -> Result<u32, Undecodable> {
+        self.take()
+    }
+}
+
+/// A SOPK instruction in the two-source form the executor runs: the
+/// register is the first source (and the destination), the 16-bit
+/// immediate the second, sign-extended except for unsigned compares.
+pub(crate) fn sopk(op: Op, mnemonic: &'static str, pc: u32, reg: Operand, simm16: u32) -> Inst {
+    use crate::op::{Salu, Ty};
+    let signed = simm16 as u16 as i16 as i32 as u32;
+    let mut inst = Inst::new(op, mnemonic, pc, 4);
+    inst.dst[0] = reg;
+    match op {
+        Op::S(Salu::Mov | Salu::Cmov, _) => inst.src[0] = Operand::Literal(signed),
+        Op::SCmp(_, Ty::U32) => {
+            inst.src[0] = reg;
+            inst.src[1] = Operand::Literal(simm16);
+        }
+        _ => {
+            inst.src[0] = reg;
+            inst.src[1] = Operand::Literal(signed);
+        }
+    }
+    inst.imm = simm16 as i32;
+    inst
+}
+
+/// The DPP16 word after a VOP1/VOP2/VOPC instruction (the same on GFX9
+/// and GFX11, where bit 18 adds fetch-inactive): the real first source,
+/// the lane pattern, bound control, modifiers and the row and bank masks.
+pub(crate) fn dpp16_word(d: u32, inst: &mut Inst) {
+    use crate::inst::flags;
+    inst.src[0] = Operand::Vgpr(bits(d, 7, 0) as u16);
+    inst.len += 4;
+    inst.flags |= flags::DPP16;
+    inst.imm = bits(d, 16, 8) as i32;
+    inst.imm2 = bits(d, 31, 24) as i32;
+    if bits(d, 18, 18) == 1 {
+        inst.flags |= flags::FETCH_INACTIVE;
+    }
+    if bits(d, 19, 19) == 1 {
+        inst.flags |= flags::BOUND_CTRL;
+    }
+    inst.neg |= (bits(d, 20, 20) | bits(d, 22, 22) << 1) as u8;
+    inst.abs |= (bits(d, 21, 21) | bits(d, 23, 23) << 1) as u8;
+}

@@ -1,0 +1,402 @@
+//! A kernel dispatch: the grid's work-groups one after another, each
+//! work-group's waves set up as the packet processor sets them up
+//! (AMDGPUUsage, "Initial Kernel Execution State") and run in turns between
+//! barriers, over the caller's memory.
+
+use std::fmt;
+
+use crate::arch::Chip;
+use crate::descriptor::KernelDescriptor;
+use crate::exec::{Context, Flow, step};
+use crate::inst::{EXEC, VCC};
+use crate::program::Program;
+use crate::wave::{LANES, Wave};
+
+/// Most instructions one wave may execute before the dispatch is ended as
+/// hung (a kernel that never reaches `s_endpgm`).
+pub const MAX_WAVE_INSTRUCTIONS: u64 = 1 << 32;
+/// Most LDS bytes a work-group may have (64 KiB on every chip modelled).
+pub const MAX_LDS_BYTES: u32 = 64 * 1024;
+/// Most scratch bytes per work-item.
+pub const MAX_SCRATCH_BYTES: u32 = 1 << 20;
+
+/// An access to bytes outside the memory a kernel may touch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutOfBounds;
+
+/// The memory a kernel reads and writes: the node's device memory.
+pub trait Memory {
+    /// Reads `out.len()` bytes at `address`; `Err` when any byte is outside
+    /// memory the kernel may access.
+    fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds>;
+    /// Writes `data` at `address`; `Err` as for [`Memory::read`].
+    fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds>;
+}
+
+/// What to run.
+pub struct Dispatch<'a> {
+    /// The decoded kernel.
+    pub program: &'a Program,
+    /// Its descriptor.
+    pub descriptor: KernelDescriptor,
+    /// The descriptor's address (the dispatch packet's `kernel_object`).
+    pub kernel_object: u64,
+    /// Work-groups per dimension.
+    pub grid: [u32; 3],
+    /// Work-items per work-group per dimension.
+    pub block: [u32; 3],
+    /// Dynamic LDS bytes, beyond the descriptor's static LDS.
+    pub dynamic_lds: u32,
+    /// Where the kernarg segment is, and its bytes (explicit and hidden
+    /// arguments laid out by the runtime). The kernel reads them there.
+    pub kernarg_address: u64,
+    /// The kernarg segment's bytes.
+    pub kernargs: &'a [u8],
+    /// Where the dispatch packet is (read through the dispatch pointer).
+    pub packet_address: u64,
+}
+
+/// Why a dispatch stopped early.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// What happened.
+    pub reason: String,
+    /// Byte offset of the instruction from the kernel's entry.
+    pub offset: u32,
+    /// The work-group it happened in.
+    pub workgroup: [u32; 3],
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [x, y, z] = self.workgroup;
+        write!(
+            f,
+            "{} at entry+{:#x} in work-group ({x}, {y}, {z})",
+            self.reason, self.offset
+        )
+    }
+}
+
+impl std::error::Error for Fault {}
+
+/// What a dispatch executed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Waves run.
+    pub waves: u64,
+    /// Wave-instructions executed.
+    pub instructions: u64,
+}
+
+/// The kernarg segment and the dispatch packet, seen at their addresses
+/// in front of the caller's memory.
+pub(crate) struct Segments<'a> {
+    memory: &'a mut dyn Memory,
+    kernarg_address: u64,
+    kernargs: &'a [u8],
+    packet_address: u64,
+    packet: [u8; 64],
+}
+
+impl Segments<'_> {
+    fn overlay(&self, address: u64, len: usize) -> Option<&[u8]> {
+        for (base, bytes) in [
+            (self.kernarg_address, self.kernargs),
+            (self.packet_address, &self.packet[..]),
+        ] {
+            if let Some(offset) = address.checked_sub(base)
+                && let Ok(offset) = usize::try_from(offset)
+                && offset < bytes.len()
+            {
+                return bytes.get(offset..offset.checked_add(len)?);
+            }
+        }
+        None
+    }
+
+    /// Reads `out.len()` bytes at `address`.
+    pub(crate) fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds> {
+        if let Some(bytes) = self.overlay(address, out.len()) {
+            out.copy_from_slice(bytes);
+            return Ok(());
+        }
+        self.memory.read(address, out)
+    }
+
+    /// Writes `data` at `address` (the kernarg segment and packet are read-only).
+    pub(crate) fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds> {
+        if self.overlay(address, 1).is_some() {
+            return Err(OutOfBounds);
+        }
+        self.memory.write(address, data)
+    }
+}
+
+/// `hsa_kernel_dispatch_packet_t` as the packet processor would read it.
+fn packet(d: &Dispatch) -> [u8; 64] {
+    let mut p = [0u8; 64];
+    let extent = |i: usize| u64::from(d.grid[i]) * u64::from(d.block[i]);
+    let dims = if extent(2) > 1 {
+        3u16
+    } else if extent(1) > 1 {
+        2
+    } else {
+        1
+    };
+    let mut put = |at: usize, bytes: &[u8]| {
+        if let Some(slot) = p.get_mut(at..at + bytes.len()) {
+            slot.copy_from_slice(bytes);
+        }
+    };
+    // HSA_PACKET_TYPE_KERNEL_DISPATCH with system-scope fences.
+    put(0, &(2u16 | 1 << 8 | 2 << 9 | 2 << 11).to_le_bytes());
+    put(2, &dims.to_le_bytes());
+    for i in 0..3 {
+        put(4 + 2 * i, &(d.block[i] as u16).to_le_bytes());
+        put(
+            12 + 4 * i,
+            &d.grid[i].wrapping_mul(d.block[i]).to_le_bytes(),
+        );
+    }
+    put(24, &d.descriptor.private_segment_fixed_size.to_le_bytes());
+    let lds = d.descriptor.group_segment_fixed_size + d.dynamic_lds;
+    put(28, &lds.to_le_bytes());
+    put(32, &d.kernel_object.to_le_bytes());
+    put(40, &d.kernarg_address.to_le_bytes());
+    p
+}
+
+/// Runs the dispatch to completion over `memory`.
+pub fn run_dispatch(d: &Dispatch, memory: &mut dyn Memory) -> Result<Stats, Fault> {
+    let chip = d.program.chip();
+    let lanes = if d.descriptor.wave32() { 32 } else { 64 };
+    let lds_bytes = d
+        .descriptor
+        .group_segment_fixed_size
+        .saturating_add(d.dynamic_lds);
+    let refuse = |reason: String| Fault {
+        reason,
+        offset: 0,
+        workgroup: [0; 3],
+    };
+    if lds_bytes > MAX_LDS_BYTES {
+        return Err(refuse(format!(
+            "{lds_bytes} LDS bytes (at most {MAX_LDS_BYTES})"
+        )));
+    }
+    if d.descriptor.private_segment_fixed_size > MAX_SCRATCH_BYTES {
+        return Err(refuse(format!(
+            "{} scratch bytes per work-item (at most {MAX_SCRATCH_BYTES})",
+            d.descriptor.private_segment_fixed_size
+        )));
+    }
+    let items: u64 = d.block.iter().map(|&b| u64::from(b)).product();
+    if items == 0 || items > 1024 {
+        return Err(refuse(format!("{items} work-items per work-group")));
+    }
+    let mut segments = Segments {
+        memory,
+        kernarg_address: d.kernarg_address,
+        kernargs: d.kernargs,
+        packet_address: d.packet_address,
+        packet: packet(d),
+    };
+    let wave_count = items.div_ceil(lanes as u64) as usize;
+    let mut waves: Vec<Wave> = (0..wave_count)
+        .map(|i| Wave::new(lanes, i as u32))
+        .collect();
+    let mut lds = vec![0u8; lds_bytes as usize];
+    let mut stats = Stats::default();
+    for z in 0..d.grid[2] {
+        for y in 0..d.grid[1] {
+            for x in 0..d.grid[0] {
+                let group = [x, y, z];
+                lds.fill(0);
+                for wave in &mut waves {
+                    set_up(wave, d, chip, group, items);
+                }
+                let mut context = Context {
+                    memory: &mut segments,
+                    lds: &mut lds,
+                    program: d.program,
+                    chip,
+                };
+                run_group(&mut waves, &mut context, &mut stats).map_err(|(reason, offset)| {
+                    Fault {
+                        reason,
+                        offset,
+                        workgroup: group,
+                    }
+                })?;
+            }
+        }
+    }
+    Ok(stats)
+}
+
+/// Sets a wave up for work-group `group` as the packet processor does.
+fn set_up(wave: &mut Wave, d: &Dispatch, chip: Chip, group: [u32; 3], items: u64) {
+    let kd = &d.descriptor;
+    wave.s.fill(0);
+    wave.v.fill(0);
+    wave.scc = false;
+    wave.next = 0;
+    wave.done = false;
+    wave.at_barrier = false;
+    let first_item = u64::from(wave.index) * wave.lanes as u64;
+    let active = items.saturating_sub(first_item).min(wave.lanes as u64);
+    let exec = if active >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << active) - 1
+    };
+    wave.s[EXEC as usize] = exec as u32;
+    wave.s[EXEC as usize + 1] = (exec >> 32) as u32;
+    wave.s[VCC as usize] = 0;
+    // User SGPRs, in AMDGPUUsage's order, as the kernel code properties
+    // enable them.
+    let mut next = 0usize;
+    let mut push = |wave: &mut Wave, value: u64, count: usize| {
+        for i in 0..count {
+            wave.set_sreg(
+                next + i,
+                value.checked_shr(32 * i as u32).unwrap_or(0) as u32,
+            );
+        }
+        next += count;
+    };
+    if kd.property(0) {
+        // Private segment buffer: a buffer resource over the wave's scratch
+        // (scratch is addressed per lane by the interpreter; the resource
+        // only needs to exist).
+        push(wave, 0, 4);
+    }
+    if kd.property(1) {
+        push(wave, d.packet_address, 2);
+    }
+    if kd.property(2) {
+        push(wave, 0, 2);
+    }
+    if kd.property(3) {
+        push(wave, d.kernarg_address, 2);
+    }
+    if kd.property(4) {
+        push(wave, 0, 2);
+    }
+    if kd.property(5) {
+        push(wave, 0, 2);
+    }
+    if kd.property(6) {
+        push(wave, u64::from(kd.private_segment_fixed_size), 1);
+    }
+    // Preloaded kernargs (counted in USER_SGPR_COUNT) are left to the
+    // kernel's own prologue, which loads them when execution starts at the
+    // entry rather than 256 bytes after it.
+    let mut next = kd.user_sgpr_count() as usize;
+    for (dim, enabled) in kd.workgroup_id_enabled().into_iter().enumerate() {
+        if enabled {
+            wave.set_sreg(next, group[dim]);
+            next += 1;
+        }
+    }
+    if kd.workgroup_info_enabled() {
+        next += 1;
+    }
+    if kd.private_segment_enabled() {
+        wave.set_sreg(next, 0);
+    }
+    // Work-item IDs: packed into v0 (10 bits each) on the chips modelled.
+    let [bx, by, _] = d.block;
+    for lane in 0..wave.lanes {
+        let flat = first_item + lane as u64;
+        let x = (flat % u64::from(bx)) as u32;
+        let y = ((flat / u64::from(bx)) % u64::from(by)) as u32;
+        let z = (flat / (u64::from(bx) * u64::from(by))) as u32;
+        if chip.packed_workitem_ids() {
+            let packed = x | (y << 10) | (z << 20);
+            if let Some(slot) = wave.v.get_mut(lane) {
+                *slot = packed;
+            }
+        } else {
+            for (reg, value) in [x, y, z].into_iter().enumerate() {
+                if let Some(slot) = wave.v.get_mut(reg * LANES + lane) {
+                    *slot = value;
+                }
+            }
+        }
+    }
+}
+
+/// Runs one work-group's waves: each until it ends or reaches a barrier,
+/// then the barrier opens when every wave still running has reached it.
+fn run_group(
+    waves: &mut [Wave],
+    context: &mut Context,
+    stats: &mut Stats,
+) -> Result<(), (String, u32)> {
+    stats.waves += waves.len() as u64;
+    loop {
+        let mut progressed = false;
+        for wave in waves.iter_mut() {
+            if wave.done || wave.at_barrier {
+                continue;
+            }
+            progressed = true;
+            run_wave(wave, context, stats)?;
+        }
+        if waves.iter().all(|w| w.done) {
+            return Ok(());
+        }
+        if !progressed || waves.iter().all(|w| w.done || w.at_barrier) {
+            for wave in waves.iter_mut() {
+                wave.at_barrier = false;
+            }
+        }
+    }
+}
+
+/// Runs a wave until it ends or waits at a barrier.
+fn run_wave(
+    wave: &mut Wave,
+    context: &mut Context,
+    stats: &mut Stats,
+) -> Result<(), (String, u32)> {
+    let mut executed = 0u64;
+    loop {
+        let Some(inst) = context.program.get(wave.next) else {
+            let offset = context
+                .program
+                .instructions()
+                .last()
+                .map_or(0, |i| i.pc + u32::from(i.len));
+            return Err((
+                "execution ran past the end of the kernel's code".into(),
+                offset,
+            ));
+        };
+        let inst = *inst;
+        executed += 1;
+        if executed > MAX_WAVE_INSTRUCTIONS {
+            return Err((
+                format!("a wave executed {MAX_WAVE_INSTRUCTIONS} instructions without ending"),
+                inst.pc,
+            ));
+        }
+        match step(wave, &inst, context).map_err(|reason| (reason, inst.pc))? {
+            Flow::Next => wave.next += 1,
+            Flow::Jump(index) => wave.next = index,
+            Flow::End => {
+                wave.done = true;
+                break;
+            }
+            Flow::Barrier => {
+                wave.next += 1;
+                wave.at_barrier = true;
+                break;
+            }
+        }
+    }
+    stats.instructions += executed;
+    Ok(())
+}

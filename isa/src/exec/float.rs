@@ -1,0 +1,225 @@
+//! Float helpers: half-precision conversions, VOP3 input and output
+//! modifiers, and the hardware's definitions where Rust's differ.
+
+use crate::inst::Inst;
+
+/// An f16's bits as f32 (exact).
+pub(crate) fn f16_to_f32(h: u16) -> f32 {
+    let sign = u32::from(h >> 15) << 31;
+    let exp = u32::from((h >> 10) & 0x1f);
+    let mant = u32::from(h & 0x3ff);
+    let bits = match (exp, mant) {
+        (0, 0) => sign,
+        (0, m) => {
+            // Subnormal: normalize.
+            let shift = m.leading_zeros() - 21;
+            let m = (m << shift) & 0x3ff;
+            sign | ((127 - 15 - shift + 1) << 23) | (m << 13)
+        }
+        (0x1f, 0) => sign | 0x7f80_0000,
+        (0x1f, m) => sign | 0x7fc0_0000 | (m << 13),
+        (e, m) => sign | ((e + 127 - 15) << 23) | (m << 13),
+    };
+    f32::from_bits(bits)
+}
+
+/// An f32 rounded to the nearest f16, ties to even.
+pub(crate) fn f32_to_f16(f: f32) -> u16 {
+    let bits = f.to_bits();
+    let sign = ((bits >> 16) & 0x8000) as u16;
+    let exp = ((bits >> 23) & 0xff) as i32;
+    let mant = bits & 0x7f_ffff;
+    if exp == 0xff {
+        return sign
+            | 0x7c00
+            | if mant != 0 {
+                0x200 | (mant >> 13) as u16
+            } else {
+                0
+            };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = mant | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = 1u32 << (shift - 1);
+        let rest = m & ((1u32 << shift) - 1);
+        let mut out = m >> shift;
+        if rest > half || (rest == half && out & 1 == 1) {
+            out += 1;
+        }
+        return sign | out as u16;
+    }
+    let mut out = ((e as u32) << 10) | (mant >> 13);
+    let rest = mant & 0x1fff;
+    if rest > 0x1000 || (rest == 0x1000 && out & 1 == 1) {
+        out += 1;
+    }
+    sign | out as u16
+}
+
+/// Source `i`'s VOP3 `abs` and `neg` applied to an f32's bits.
+pub(crate) fn modifiers32(bits: u32, inst: &Inst, i: u32) -> f32 {
+    let mut bits = bits;
+    if inst.abs >> i & 1 == 1 {
+        bits &= 0x7fff_ffff;
+    }
+    if inst.neg >> i & 1 == 1 {
+        bits ^= 0x8000_0000;
+    }
+    f32::from_bits(bits)
+}
+
+/// Source `i`'s VOP3 `abs` and `neg` applied to an f64's bits.
+pub(crate) fn modifiers64(bits: u64, inst: &Inst, i: u32) -> f64 {
+    let mut bits = bits;
+    if inst.abs >> i & 1 == 1 {
+        bits &= !(1 << 63);
+    }
+    if inst.neg >> i & 1 == 1 {
+        bits ^= 1 << 63;
+    }
+    f64::from_bits(bits)
+}
+
+/// Source `i`'s `abs` and `neg` applied to an f16's bits.
+pub(crate) fn modifiers16(bits: u16, abs: bool, neg: bool) -> f32 {
+    let mut bits = bits;
+    if abs {
+        bits &= 0x7fff;
+    }
+    if neg {
+        bits ^= 0x8000;
+    }
+    f16_to_f32(bits)
+}
+
+/// The VOP3 output modifier and clamp applied to an f32 result.
+pub(crate) fn output32(value: f32, inst: &Inst) -> f32 {
+    let v = match inst.omod {
+        1 => value * 2.0,
+        2 => value * 4.0,
+        3 => value * 0.5,
+        _ => value,
+    };
+    if inst.clamp { clamp01(v) } else { v }
+}
+
+/// The output modifier and clamp applied to an f64 result.
+pub(crate) fn output64(value: f64, inst: &Inst) -> f64 {
+    let v = match inst.omod {
+        1 => value * 2.0,
+        2 => value * 4.0,
+        3 => value * 0.5,
+        _ => value,
+    };
+    if inst.clamp {
+        if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) }
+    } else {
+        v
+    }
+}
+
+/// Clamp to [0, 1]; NaN clamps to 0.
+pub(crate) fn clamp01(v: f32) -> f32 {
+    if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) }
+}
+
+/// `v_fract`: `x - floor(x)`, kept below 1.0.
+pub(crate) fn fract32(x: f32) -> f32 {
+    if x.is_infinite() {
+        return f32::NAN;
+    }
+    (x - x.floor()).min(f32::from_bits(0x3f7f_ffff))
+}
+
+/// `v_fract_f64`.
+pub(crate) fn fract64(x: f64) -> f64 {
+    if x.is_infinite() {
+        return f64::NAN;
+    }
+    (x - x.floor()).min(f64::from_bits(0x3fef_ffff_ffff_ffff))
+}
+
+/// `v_ldexp_f32`.
+pub(crate) fn ldexp32(x: f32, e: i32) -> f32 {
+    (f64::from(x) * 2f64.powi(e.clamp(-400, 400))) as f32
+}
+
+/// `v_ldexp_f64`.
+pub(crate) fn ldexp64(x: f64, e: i32) -> f64 {
+    let e = e.clamp(-2200, 2200);
+    // Two steps so that neither scale overflows.
+    let half = e / 2;
+    x * 2f64.powi(half) * 2f64.powi(e - half)
+}
+
+/// `v_frexp_mant_f32`: the mantissa in [0.5, 1) (NaN and infinity as is).
+pub(crate) fn frexp_mant32(x: f32) -> f32 {
+    if x.is_nan() || x.is_infinite() || x == 0.0 {
+        return x;
+    }
+    let (m, _) = frexp(f64::from(x));
+    m as f32
+}
+
+/// `v_frexp_exp_i32_f32`: the exponent such that `x = mant * 2^exp`.
+pub(crate) fn frexp_exp32(x: f32) -> i32 {
+    if x.is_nan() || x.is_infinite() || x == 0.0 {
+        return 0;
+    }
+    frexp(f64::from(x)).1
+}
+
+fn frexp(x: f64) -> (f64, i32) {
+    let bits = x.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    if exp == 0 {
+        let (m, e) = frexp(x * 2f64.powi(64));
+        return (m, e - 64);
+    }
+    let m = f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52));
+    (m, exp - 1022)
+}
+
+/// IEEE minNum: a NaN operand yields the other operand.
+pub(crate) fn min32(a: f32, b: f32) -> f32 {
+    a.min(b)
+}
+
+/// IEEE maxNum.
+pub(crate) fn max32(a: f32, b: f32) -> f32 {
+    a.max(b)
+}
+
+/// The median of three, as `v_med3_f32` defines it (NaN-aware).
+pub(crate) fn med3_32(a: f32, b: f32, c: f32) -> f32 {
+    if a.is_nan() || b.is_nan() || c.is_nan() {
+        return min32(min32(a, b), c);
+    }
+    let hi = max32(max32(a, b), c);
+    if hi == a {
+        max32(b, c)
+    } else if hi == b {
+        max32(a, c)
+    } else {
+        max32(a, b)
+    }
+}
+
+/// `v_div_fixup_f32(quotient, denominator, numerator)`: the IEEE quotient
+/// (special cases included) that the division sequence converges to.
+pub(crate) fn div_fixup32(_quotient: f32, denominator: f32, numerator: f32) -> f32 {
+    numerator / denominator
+}
+
+/// `v_div_fixup_f64`.
+pub(crate) fn div_fixup64(_quotient: f64, denominator: f64, numerator: f64) -> f64 {
+    numerator / denominator
+}

@@ -1,0 +1,193 @@
+//! LDS (local data share): the work-group's shared memory. An address past
+//! its end reads 0 and writes nothing, as on hardware.
+
+use crate::arch::{Chip, Family};
+use crate::exec::memory::combine;
+use crate::inst::Inst;
+use crate::op::Lds;
+use crate::wave::Wave;
+
+fn read(lds: &[u8], address: u64, out: &mut [u8]) {
+    let start = usize::try_from(address).unwrap_or(usize::MAX);
+    match start
+        .checked_add(out.len())
+        .and_then(|end| lds.get(start..end))
+    {
+        Some(bytes) => out.copy_from_slice(bytes),
+        None => out.fill(0),
+    }
+}
+
+fn write(lds: &mut [u8], address: u64, data: &[u8]) {
+    let start = usize::try_from(address).unwrap_or(usize::MAX);
+    if let Some(bytes) = start
+        .checked_add(data.len())
+        .and_then(|end| lds.get_mut(start..end))
+    {
+        bytes.copy_from_slice(data);
+    }
+}
+
+pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Lds, lds: &mut [u8], chip: Chip) {
+    let exec = wave.exec();
+    let offset0 = inst.imm as u64;
+    let offset1 = inst.imm2 as u64;
+    let single = offset0 | offset1 << 8;
+    match op {
+        Lds::Load {
+            bytes,
+            two,
+            st64,
+            signed,
+            half,
+        } => {
+            let scale = u64::from(bytes) * if st64 { 64 } else { 1 };
+            for lane in (0..wave.lanes).filter(|l| exec >> l & 1 == 1) {
+                let base = u64::from(wave.vreg(inst.src[0], 0, lane));
+                let addresses: &[u64] = if two {
+                    &[base + offset0 * scale, base + offset1 * scale]
+                } else {
+                    &[base + single]
+                };
+                let mut reg = 0;
+                for &address in addresses {
+                    let mut buf = [0u8; 16];
+                    let out = buf.get_mut(..bytes as usize).unwrap_or_default();
+                    read(lds, address, out);
+                    if bytes < 4 {
+                        let v = match (bytes, signed) {
+                            (1, true) => buf[0] as i8 as i32 as u32,
+                            (1, false) => u32::from(buf[0]),
+                            (_, true) => i16::from_le_bytes([buf[0], buf[1]]) as i32 as u32,
+                            _ => u32::from(u16::from_le_bytes([buf[0], buf[1]])),
+                        };
+                        let old = wave.vreg(inst.dst[0], reg, lane);
+                        let v = match half {
+                            0 => (old & 0xffff_0000) | (v & 0xffff),
+                            1 => (old & 0xffff) | v << 16,
+                            _ => v,
+                        };
+                        wave.set_vreg(inst.dst[0], reg, lane, v);
+                        reg += 1;
+                        continue;
+                    }
+                    for chunk in out.chunks_exact(4) {
+                        let mut word = [0u8; 4];
+                        word.copy_from_slice(chunk);
+                        wave.set_vreg(inst.dst[0], reg, lane, u32::from_le_bytes(word));
+                        reg += 1;
+                    }
+                }
+            }
+        }
+        Lds::Store {
+            bytes,
+            two,
+            st64,
+            high,
+        } => {
+            let scale = u64::from(bytes) * if st64 { 64 } else { 1 };
+            for lane in (0..wave.lanes).filter(|l| exec >> l & 1 == 1) {
+                let base = u64::from(wave.vreg(inst.src[0], 0, lane));
+                let pairs: &[(u64, usize)] = if two {
+                    &[(base + offset0 * scale, 1), (base + offset1 * scale, 2)]
+                } else {
+                    &[(base + single, 1)]
+                };
+                for &(address, src) in pairs {
+                    let mut buf = [0u8; 16];
+                    for i in 0..(bytes as usize).div_ceil(4) {
+                        let word = wave.vreg(inst.src[src], i, lane);
+                        let word = if high { word >> 16 } else { word };
+                        if let Some(slot) = buf.get_mut(4 * i..4 * i + 4) {
+                            slot.copy_from_slice(&word.to_le_bytes());
+                        }
+                    }
+                    write(lds, address, buf.get(..bytes as usize).unwrap_or_default());
+                }
+            }
+        }
+        Lds::Atomic { op, bytes, rtn } => {
+            let wide = bytes == 8;
+            for lane in (0..wave.lanes).filter(|l| exec >> l & 1 == 1) {
+                let address = u64::from(wave.vreg(inst.src[0], 0, lane)) + single;
+                let value = |src: usize| {
+                    let lo = u64::from(wave.vreg(inst.src[src], 0, lane));
+                    if wide {
+                        lo | u64::from(wave.vreg(inst.src[src], 1, lane)) << 32
+                    } else {
+                        lo
+                    }
+                };
+                // The compare-and-store operands: GFX9 takes the comparand
+                // first, GFX11 the new value first.
+                let (data, cmp) = if chip.family() == Family::Gfx9 {
+                    if op == crate::op::Atomic::CmpSwap {
+                        (value(2), value(1))
+                    } else {
+                        (value(1), 0)
+                    }
+                } else {
+                    (value(1), value(2))
+                };
+                let mut buf = [0u8; 8];
+                read(
+                    lds,
+                    address,
+                    buf.get_mut(..bytes as usize).unwrap_or_default(),
+                );
+                let old = u64::from_le_bytes(buf);
+                let new = combine(op, old, data, cmp, wide).to_le_bytes();
+                write(lds, address, new.get(..bytes as usize).unwrap_or_default());
+                if rtn {
+                    wave.set_vreg(inst.dst[0], 0, lane, old as u32);
+                    if wide {
+                        wave.set_vreg(inst.dst[0], 1, lane, (old >> 32) as u32);
+                    }
+                }
+            }
+        }
+        Lds::Bpermute | Lds::Permute => {
+            let source: Vec<u32> = (0..wave.lanes)
+                .map(|l| wave.vreg(inst.src[1], 0, l))
+                .collect();
+            let mut out: Vec<Option<u32>> = vec![None; wave.lanes];
+            for lane in (0..wave.lanes).filter(|l| exec >> l & 1 == 1) {
+                let address = u64::from(wave.vreg(inst.src[0], 0, lane)).wrapping_add(single);
+                let other = (address / 4) as usize % wave.lanes;
+                if op == Lds::Bpermute {
+                    out[lane] = source.get(other).copied();
+                } else if let Some(slot) = out.get_mut(other) {
+                    *slot = source.get(lane).copied();
+                }
+            }
+            for (lane, value) in out.into_iter().enumerate() {
+                if let Some(v) = value
+                    && (op == Lds::Permute || exec >> lane & 1 == 1)
+                {
+                    wave.set_vreg(inst.dst[0], 0, lane, v);
+                }
+            }
+        }
+        Lds::Swizzle => {
+            let pattern = single as u32;
+            let source: Vec<u32> = (0..wave.lanes)
+                .map(|l| wave.vreg(inst.src[1], 0, l))
+                .collect();
+            for lane in (0..wave.lanes).filter(|l| exec >> l & 1 == 1) {
+                let from = if pattern & 0x8000 != 0 {
+                    let sel = (pattern >> (2 * (lane % 4))) & 3;
+                    (lane & !3) | sel as usize
+                } else {
+                    let and = (pattern & 0x1f) as usize;
+                    let or = ((pattern >> 5) & 0x1f) as usize;
+                    let xor = ((pattern >> 10) & 0x1f) as usize;
+                    (lane & !0x1f) | (((lane & and) | or) ^ xor)
+                };
+                if let Some(&v) = source.get(from) {
+                    wave.set_vreg(inst.dst[0], 0, lane, v);
+                }
+            }
+        }
+    }
+}

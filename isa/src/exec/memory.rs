@@ -1,0 +1,256 @@
+//! Vector memory: buffer, global and flat loads, stores and atomics, lane
+//! by lane through the dispatch's memory. A buffer access outside its
+//! resource's range reads 0 and writes nothing, as on hardware; any other
+//! address the memory does not hold is a memory fault.
+
+use crate::exec::Context;
+use crate::inst::{Inst, Operand, flags};
+use crate::op::{Atomic, Mem, Segment};
+use crate::wave::{Wave, Width};
+
+/// Where one lane's access goes.
+enum Target {
+    /// A device address.
+    Address(u64),
+    /// Outside the buffer resource's range: reads 0, writes dropped.
+    OutOfRange,
+}
+
+fn active(wave: &Wave) -> Vec<usize> {
+    let exec = wave.exec();
+    (0..wave.lanes).filter(|l| exec >> l & 1 == 1).collect()
+}
+
+/// The address of `bytes` bytes for `lane`.
+fn target(
+    wave: &Wave,
+    inst: &Inst,
+    segment: Segment,
+    lane: usize,
+    bytes: u64,
+) -> Result<Target, String> {
+    let offset = i64::from(inst.imm);
+    match segment {
+        Segment::Buffer => {
+            let Operand::Sreg(r) = inst.src[3] else {
+                return Ok(Target::OutOfRange);
+            };
+            let r = r as usize;
+            let d0 = u64::from(wave.sreg(r));
+            let d1 = u64::from(wave.sreg(r + 1));
+            let base = d0 | (d1 & 0xffff) << 32;
+            let stride = (d1 >> 16) & 0x3fff;
+            let records = u64::from(wave.sreg(r + 2));
+            let soffset = u64::from(wave.scalar32(inst.src[2], Width::B32));
+            let vaddr = |i: usize| u64::from(wave.vreg(inst.src[0], i, lane));
+            let (index, voffset) = match (inst.has(flags::IDXEN), inst.has(flags::OFFEN)) {
+                (true, true) => (vaddr(0), vaddr(1)),
+                (true, false) => (vaddr(0), 0),
+                (false, true) => (0, vaddr(0)),
+                (false, false) => (0, 0),
+            };
+            // The offset is 32-bit arithmetic: a negative VGPR offset plus
+            // the instruction's offset wraps to the byte it names.
+            let within = u64::from((voffset as u32).wrapping_add(offset as u32));
+            let in_range = if stride == 0 {
+                within.saturating_add(bytes) <= records
+            } else {
+                index < records && within < stride
+            };
+            if !in_range {
+                return Ok(Target::OutOfRange);
+            }
+            Ok(Target::Address(
+                base.wrapping_add(soffset)
+                    .wrapping_add(within)
+                    .wrapping_add(stride.wrapping_mul(index)),
+            ))
+        }
+        Segment::Global | Segment::Flat => {
+            let address = match inst.src[3] {
+                Operand::Sreg(_) => wave
+                    .scalar64(inst.src[3], Width::B64)
+                    .wrapping_add(u64::from(wave.vreg(inst.src[0], 0, lane))),
+                _ => wave.src64(inst.src[0], lane, Width::B64),
+            };
+            Ok(Target::Address(address.wrapping_add(offset as u64)))
+        }
+        Segment::Scratch => {
+            Err("scratch (private) memory is not supported by the interpreter".into())
+        }
+    }
+}
+
+fn fault(kind: &str, bytes: u64, address: u64, lane: usize) -> String {
+    format!("memory access fault: {kind} of {bytes} bytes at {address:#x} (lane {lane})")
+}
+
+pub(crate) fn load(wave: &mut Wave, inst: &Inst, mem: Mem, cx: &mut Context) -> Result<(), String> {
+    let bytes = u64::from(mem.bytes);
+    for lane in active(wave) {
+        let mut buf = [0u8; 16];
+        let out = buf.get_mut(..mem.bytes as usize).unwrap_or_default();
+        if let Target::Address(address) = target(wave, inst, mem.segment, lane, bytes)? {
+            cx.memory
+                .read(address, out)
+                .map_err(|_| fault("load", bytes, address, lane))?;
+        }
+        let dst = inst.dst[0];
+        if mem.bytes >= 4 {
+            for (i, chunk) in out.chunks_exact(4).enumerate() {
+                let mut word = [0u8; 4];
+                word.copy_from_slice(chunk);
+                wave.set_vreg(dst, i, lane, u32::from_le_bytes(word));
+            }
+            continue;
+        }
+        let raw = if mem.bytes == 1 {
+            let b = buf[0];
+            if mem.signed {
+                b as i8 as i32 as u32
+            } else {
+                u32::from(b)
+            }
+        } else {
+            let h = u16::from_le_bytes([buf[0], buf[1]]);
+            if mem.signed {
+                h as i16 as i32 as u32
+            } else {
+                u32::from(h)
+            }
+        };
+        let value = if mem.d16_hi {
+            (wave.vreg(dst, 0, lane) & 0xffff) | raw << 16
+        } else if mem.d16 {
+            (wave.vreg(dst, 0, lane) & 0xffff_0000) | (raw & 0xffff)
+        } else {
+            raw
+        };
+        wave.set_vreg(dst, 0, lane, value);
+    }
+    Ok(())
+}
+
+pub(crate) fn store(
+    wave: &mut Wave,
+    inst: &Inst,
+    mem: Mem,
+    cx: &mut Context,
+) -> Result<(), String> {
+    let bytes = u64::from(mem.bytes);
+    for lane in active(wave) {
+        let Target::Address(address) = target(wave, inst, mem.segment, lane, bytes)? else {
+            continue;
+        };
+        let mut buf = [0u8; 16];
+        for i in 0..(mem.bytes as usize).div_ceil(4) {
+            let mut word = wave.vreg(inst.src[1], i, lane);
+            if mem.d16_hi {
+                word >>= 16;
+            }
+            if let Some(slot) = buf.get_mut(4 * i..4 * i + 4) {
+                slot.copy_from_slice(&word.to_le_bytes());
+            }
+        }
+        let data = buf.get(..mem.bytes as usize).unwrap_or_default();
+        cx.memory
+            .write(address, data)
+            .map_err(|_| fault("store", bytes, address, lane))?;
+    }
+    Ok(())
+}
+
+/// One read-modify-write: the new value from the old, the data and (for
+/// compare-and-swap) the comparand.
+pub(crate) fn combine(op: Atomic, old: u64, data: u64, cmp: u64, wide: bool) -> u64 {
+    let signed = |v: u64| {
+        if wide {
+            v as i64
+        } else {
+            v as u32 as i32 as i64
+        }
+    };
+    let mask = if wide { u64::MAX } else { 0xffff_ffff };
+    let f32v = |v: u64| f32::from_bits(v as u32);
+    (match op {
+        Atomic::Swap => data,
+        Atomic::CmpSwap => {
+            if old == cmp {
+                data
+            } else {
+                old
+            }
+        }
+        Atomic::Add => old.wrapping_add(data),
+        Atomic::Sub => old.wrapping_sub(data),
+        Atomic::MinI => signed(old).min(signed(data)) as u64,
+        Atomic::MaxI => signed(old).max(signed(data)) as u64,
+        Atomic::MinU => old.min(data),
+        Atomic::MaxU => old.max(data),
+        Atomic::And => old & data,
+        Atomic::Or => old | data,
+        Atomic::Xor => old ^ data,
+        Atomic::Inc => {
+            if old >= data {
+                0
+            } else {
+                old + 1
+            }
+        }
+        Atomic::Dec => {
+            if old == 0 || old > data {
+                data
+            } else {
+                old - 1
+            }
+        }
+        Atomic::AddF32 => u64::from((f32v(old) + f32v(data)).to_bits()),
+        Atomic::MinF32 => u64::from(f32v(old).min(f32v(data)).to_bits()),
+        Atomic::MaxF32 => u64::from(f32v(old).max(f32v(data)).to_bits()),
+    }) & mask
+}
+
+pub(crate) fn atomic(
+    wave: &mut Wave,
+    inst: &Inst,
+    segment: Segment,
+    op: Atomic,
+    bytes: u8,
+    cx: &mut Context,
+) -> Result<(), String> {
+    let wide = bytes == 8;
+    let regs = if wide { 2 } else { 1 };
+    let len = u64::from(bytes);
+    for lane in active(wave) {
+        let read = |i: usize| -> u64 {
+            let lo = u64::from(wave.vreg(inst.src[1], i, lane));
+            if wide {
+                lo | u64::from(wave.vreg(inst.src[1], i + 1, lane)) << 32
+            } else {
+                lo
+            }
+        };
+        let (data, cmp) = (read(0), read(regs));
+        let Target::Address(address) = target(wave, inst, segment, lane, len)? else {
+            continue;
+        };
+        let mut buf = [0u8; 8];
+        let cell = buf.get_mut(..bytes as usize).unwrap_or_default();
+        cx.memory
+            .read(address, cell)
+            .map_err(|_| fault("atomic", len, address, lane))?;
+        let old = u64::from_le_bytes(buf);
+        let new = combine(op, old, data, cmp, wide);
+        let new_bytes = new.to_le_bytes();
+        cx.memory
+            .write(address, new_bytes.get(..bytes as usize).unwrap_or_default())
+            .map_err(|_| fault("atomic", len, address, lane))?;
+        if inst.has(flags::GLC) {
+            wave.set_vreg(inst.dst[0], 0, lane, old as u32);
+            if wide {
+                wave.set_vreg(inst.dst[0], 1, lane, (old >> 32) as u32);
+            }
+        }
+    }
+    Ok(())
+}

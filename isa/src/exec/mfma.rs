@@ -1,0 +1,69 @@
+//! CDNA's matrix fused multiply-add (`v_mfma_*`) for one block of 16×16 or
+//! 32×32 outputs, with the register layout of AMD's matrix instruction
+//! calculator: A's row `i` and B's column `j` sit in lane `i` (`j`) of each
+//! group of M lanes, K spread over the groups and each lane's elements; D
+//! and C hold column `lane % M` and rows by register and lane group.
+
+use crate::exec::float::f16_to_f32;
+use crate::inst::Inst;
+use crate::op::{Mfma, Ty};
+use crate::wave::{Wave, Width};
+
+pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), String> {
+    let m = usize::from(shape.m);
+    let k = usize::from(shape.k);
+    if shape.blocks != 1 || !(m == 16 || m == 32) || wave.lanes != 64 {
+        return Err(format!(
+            "v_mfma with {} blocks of {m}x{m}x{k} is not supported by the interpreter",
+            shape.blocks
+        ));
+    }
+    // Elements of A (and B) per lane.
+    let per_lane = m * k / 64;
+    let element = |lane: usize, e: usize, operand| -> f32 {
+        match shape.input {
+            Ty::F16 => {
+                let word = wave.src32(operand, lane, Width::B32);
+                let reg_word = wave.vreg_or(operand, e / 2, lane, word);
+                let half = if e.is_multiple_of(2) {
+                    reg_word
+                } else {
+                    reg_word >> 16
+                } as u16;
+                f16_to_f32(half)
+            }
+            _ => f32::from_bits(wave.vreg_or(
+                operand,
+                e,
+                lane,
+                wave.src32(operand, lane, Width::B32),
+            )),
+        }
+    };
+    let a = |i: usize, kk: usize| element(i + m * (kk / per_lane), kk % per_lane, inst.src[0]);
+    let b = |kk: usize, j: usize| element(j + m * (kk / per_lane), kk % per_lane, inst.src[1]);
+    let regs = m * m / 64;
+    let mut out = vec![0u32; regs * 64];
+    for lane in 0..64 {
+        let j = lane % m;
+        for r in 0..regs {
+            let i = if m == 16 {
+                4 * (lane / 16) + r
+            } else {
+                (r % 4) + 8 * (r / 4) + 4 * (lane / 32)
+            };
+            let c = f32::from_bits(wave.src32_at(inst.src[2], r, lane));
+            let mut acc = f64::from(c);
+            for kk in 0..k {
+                acc += f64::from(a(i, kk)) * f64::from(b(kk, j));
+            }
+            out[r * 64 + lane] = (acc as f32).to_bits();
+        }
+    }
+    for r in 0..regs {
+        for lane in 0..64 {
+            wave.set_vreg(inst.dst[0], r, lane, out[r * 64 + lane]);
+        }
+    }
+    Ok(())
+}

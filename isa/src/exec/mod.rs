@@ -1,0 +1,102 @@
+//! Executing one instruction on one wave.
+
+mod compare;
+mod dpp;
+mod float;
+mod lds;
+mod memory;
+mod mfma;
+mod scalar;
+mod sdwa;
+mod vector;
+
+use crate::arch::Chip;
+use crate::dispatch::Segments;
+use crate::inst::{Inst, flags};
+use crate::op::{Branch, Op};
+use crate::program::Program;
+use crate::wave::Wave;
+
+/// What the wave does after an instruction.
+pub(crate) enum Flow {
+    /// The next instruction.
+    Next,
+    /// The instruction at this index.
+    Jump(usize),
+    /// The wave has ended.
+    End,
+    /// Wait at the barrier, then the next instruction.
+    Barrier,
+}
+
+/// What a wave executes against.
+pub(crate) struct Context<'a, 'm> {
+    /// Device memory, with the kernarg segment and dispatch packet.
+    pub memory: &'a mut Segments<'m>,
+    /// The work-group's LDS.
+    pub lds: &'a mut [u8],
+    /// The kernel.
+    pub program: &'a Program,
+    /// The processor.
+    pub chip: Chip,
+}
+
+/// Executes `inst` on `wave`; `Err` is a fault's reason.
+pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flow, String> {
+    if inst.flags & (flags::DPP16 | flags::DPP8) != 0 {
+        return dpp::run(wave, inst, cx);
+    }
+    if inst.has(flags::SDWA) {
+        return sdwa::run(wave, inst, cx);
+    }
+    match inst.op {
+        Op::S(op, wide) => scalar::alu(wave, inst, op, wide),
+        Op::SCmp(cmp, ty) => scalar::compare(wave, inst, cmp, ty),
+        Op::SBitcmp(set, wide) => scalar::bitcmp(wave, inst, set, wide),
+        Op::Branch(b) => return branch(wave, inst, b, cx.program),
+        Op::SLoad(dwords, buffer) => scalar::load(wave, inst, dwords, buffer, cx.memory)?,
+        Op::Endpgm => return Ok(Flow::End),
+        Op::Barrier => return Ok(Flow::Barrier),
+        Op::Nop => {}
+        Op::Getpc => {
+            let next = u64::from(inst.pc) + u64::from(inst.len);
+            wave.set_scalar64(inst.dst[0], next);
+        }
+        Op::Setpc | Op::Swappc => {
+            return Err(
+                "indirect branches (s_setpc_b64, s_swappc_b64) are not supported by \
+                        the interpreter"
+                    .to_string(),
+            );
+        }
+        Op::V(op) => vector::alu(wave, inst, op, cx.chip)?,
+        Op::VCmp(cmp, ty, exec) => compare::vector(wave, inst, cmp, ty, exec, cx.chip),
+        Op::VCmpClass(ty, exec) => compare::class(wave, inst, ty, exec, cx.chip),
+        Op::Mfma(shape) => mfma::run(wave, inst, shape)?,
+        Op::Load(mem) => memory::load(wave, inst, mem, cx)?,
+        Op::Store(mem) => memory::store(wave, inst, mem, cx)?,
+        Op::Atomic(segment, op, bytes) => memory::atomic(wave, inst, segment, op, bytes, cx)?,
+        Op::Lds(op) => lds::run(wave, inst, op, cx.lds, cx.chip),
+    }
+    Ok(Flow::Next)
+}
+
+fn branch(wave: &Wave, inst: &Inst, b: Branch, program: &Program) -> Result<Flow, String> {
+    let taken = match b {
+        Branch::Always => true,
+        Branch::Scc0 => !wave.scc,
+        Branch::Scc1 => wave.scc,
+        Branch::Vccz => wave.vcc() == 0,
+        Branch::Vccnz => wave.vcc() != 0,
+        Branch::Execz => wave.exec() == 0,
+        Branch::Execnz => wave.exec() != 0,
+    };
+    if !taken {
+        return Ok(Flow::Next);
+    }
+    let target = i64::from(inst.pc) + 4 + i64::from(inst.imm) * 4;
+    program
+        .index_at(target)
+        .map(Flow::Jump)
+        .ok_or_else(|| format!("branch to entry{target:+#x}, where no instruction starts"))
+}

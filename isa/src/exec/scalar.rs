@@ -1,0 +1,314 @@
+//! Scalar ALU, compares and memory loads: one value for the whole wave.
+
+use crate::dispatch::Segments;
+use crate::inst::{EXEC, Inst, Operand, flags};
+use crate::op::{Cmp, Salu, Ty};
+use crate::wave::{Wave, Width};
+
+pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Salu, wide: bool) {
+    if wide {
+        alu64(wave, inst, op);
+    } else {
+        alu32(wave, inst, op);
+    }
+}
+
+fn alu32(wave: &mut Wave, inst: &Inst, op: Salu) {
+    use Salu::*;
+    let a = wave.scalar32(inst.src[0], Width::B32);
+    let b = wave.scalar32(inst.src[1], Width::B32);
+    let scc = wave.scc;
+    let (d, new_scc): (u32, Option<bool>) = match op {
+        Mov => (a, None),
+        Cmov => {
+            if scc {
+                wave.set_scalar32(inst.dst[0], a);
+            }
+            return;
+        }
+        Not => (!a, Some(!a != 0)),
+        AddU32 => {
+            let (d, c) = a.overflowing_add(b);
+            (d, Some(c))
+        }
+        SubU32 => (a.wrapping_sub(b), Some(b > a)),
+        AddcU32 => {
+            let wide = u64::from(a) + u64::from(b) + u64::from(scc);
+            (wide as u32, Some(wide >> 32 != 0))
+        }
+        SubbU32 => {
+            let need = u64::from(b) + u64::from(scc);
+            (
+                a.wrapping_sub(b).wrapping_sub(u32::from(scc)),
+                Some(need > u64::from(a)),
+            )
+        }
+        AddI32 => {
+            let (d, o) = (a as i32).overflowing_add(b as i32);
+            (d as u32, Some(o))
+        }
+        SubI32 => {
+            let (d, o) = (a as i32).overflowing_sub(b as i32);
+            (d as u32, Some(o))
+        }
+        MulI32 => ((a as i32).wrapping_mul(b as i32) as u32, None),
+        MulHiU32 => (((u64::from(a) * u64::from(b)) >> 32) as u32, None),
+        MulHiI32 => (
+            ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32,
+            None,
+        ),
+        And => nz(a & b),
+        Or => nz(a | b),
+        Xor => nz(a ^ b),
+        AndNot => nz(a & !b),
+        OrNot => nz(a | !b),
+        Nand => nz(!(a & b)),
+        Nor => nz(!(a | b)),
+        Xnor => nz(!(a ^ b)),
+        Lshl => nz(a << (b & 31)),
+        Lshr => nz(a >> (b & 31)),
+        Ashr => nz(((a as i32) >> (b & 31)) as u32),
+        BfeU => nz(bfe32(a, b, false)),
+        BfeI => nz(bfe32(a, b, true)),
+        Bfm => (mask32(a & 31) << (b & 31), None),
+        MinI32 => (
+            (a as i32).min(b as i32) as u32,
+            Some((a as i32) < (b as i32)),
+        ),
+        MinU32 => (a.min(b), Some(a < b)),
+        MaxI32 => (
+            (a as i32).max(b as i32) as u32,
+            Some((a as i32) > (b as i32)),
+        ),
+        MaxU32 => (a.max(b), Some(a > b)),
+        Cselect => (if scc { a } else { b }, None),
+        AbsI32 => nz((a as i32).unsigned_abs()),
+        Absdiff => nz((a as i32).abs_diff(b as i32)),
+        SextI8 => (a as u8 as i8 as i32 as u32, None),
+        SextI16 => (a as u16 as i16 as i32 as u32, None),
+        AndSaveexec | OrSaveexec | XorSaveexec | AndNotSaveexec | OrNotSaveexec => {
+            let old = wave.sreg(EXEC as usize);
+            let exec = saveexec(op, u64::from(a), u64::from(old)) as u32;
+            wave.set_sreg(EXEC as usize, exec);
+            wave.set_scalar32(inst.dst[0], old);
+            wave.scc = exec != 0;
+            return;
+        }
+        LshlAdd(n) => {
+            let shifted = u64::from(a) << n;
+            let sum = shifted + u64::from(b);
+            (sum as u32, Some(sum >> 32 != 0))
+        }
+        Brev => (a.reverse_bits(), None),
+        Bcnt1 => nz(a.count_ones()),
+        Ff1 => (if a == 0 { u32::MAX } else { a.trailing_zeros() }, None),
+        Flbit => (if a == 0 { u32::MAX } else { a.leading_zeros() }, None),
+        PackLl => ((a & 0xffff) | (b << 16), None),
+        PackLh => ((a & 0xffff) | (b & 0xffff_0000), None),
+        PackHh => ((a >> 16) | (b & 0xffff_0000), None),
+    };
+    wave.set_scalar32(inst.dst[0], d);
+    if let Some(c) = new_scc {
+        wave.scc = c;
+    }
+}
+
+fn alu64(wave: &mut Wave, inst: &Inst, op: Salu) {
+    use Salu::*;
+    let a = wave.scalar64(inst.src[0], Width::B64);
+    let b64 = wave.scalar64(inst.src[1], Width::B64);
+    let b = b64 as u32;
+    let scc = wave.scc;
+    let nz64 = |v: u64| (v, Some(v != 0));
+    let (d, new_scc): (u64, Option<bool>) = match op {
+        Mov => (a, None),
+        Cmov => {
+            if scc {
+                wave.set_scalar64(inst.dst[0], a);
+            }
+            return;
+        }
+        Not => nz64(!a),
+        And => nz64(a & b64),
+        Or => nz64(a | b64),
+        Xor => nz64(a ^ b64),
+        AndNot => nz64(a & !b64),
+        OrNot => nz64(a | !b64),
+        Nand => nz64(!(a & b64)),
+        Nor => nz64(!(a | b64)),
+        Xnor => nz64(!(a ^ b64)),
+        Lshl => nz64(a << (b & 63)),
+        Lshr => nz64(a >> (b & 63)),
+        Ashr => nz64(((a as i64) >> (b & 63)) as u64),
+        BfeU | BfeI => {
+            let offset = b & 63;
+            let width = (b >> 16) & 0x7f;
+            let v = if width == 0 {
+                0
+            } else {
+                let shifted = a >> offset;
+                let field = if width >= 64 {
+                    shifted
+                } else {
+                    shifted & ((1u64 << width) - 1)
+                };
+                if op == BfeI && width < 64 && field >> (width - 1) & 1 == 1 {
+                    field | !((1u64 << width) - 1)
+                } else {
+                    field
+                }
+            };
+            nz64(v)
+        }
+        Bfm => {
+            let width = (a as u32) & 63;
+            let m = if width == 0 {
+                0
+            } else {
+                u64::MAX >> (64 - width)
+            };
+            (m << (b & 63), None)
+        }
+        Cselect => (if scc { a } else { b64 }, None),
+        AndSaveexec | OrSaveexec | XorSaveexec | AndNotSaveexec | OrNotSaveexec => {
+            let old = wave.scalar64(Operand::Sreg(EXEC), Width::B64);
+            let exec = saveexec(op, a, old);
+            wave.set_scalar64(Operand::Sreg(EXEC), exec);
+            wave.set_scalar64(inst.dst[0], old);
+            wave.scc = exec & wave.lane_mask() != 0;
+            return;
+        }
+        Brev => (a.reverse_bits(), None),
+        Bcnt1 => {
+            let n = a.count_ones();
+            wave.set_scalar32(inst.dst[0], n);
+            wave.scc = n != 0;
+            return;
+        }
+        Ff1 => {
+            let n = if a == 0 { u32::MAX } else { a.trailing_zeros() };
+            wave.set_scalar32(inst.dst[0], n);
+            return;
+        }
+        // No 64-bit forms of the rest exist; treat them as their 32-bit form.
+        _ => {
+            alu32(wave, inst, op);
+            return;
+        }
+    };
+    wave.set_scalar64(inst.dst[0], d);
+    if let Some(c) = new_scc {
+        wave.scc = c;
+    }
+}
+
+fn saveexec(op: Salu, a: u64, exec: u64) -> u64 {
+    match op {
+        Salu::AndSaveexec => a & exec,
+        Salu::OrSaveexec => a | exec,
+        Salu::XorSaveexec => a ^ exec,
+        Salu::AndNotSaveexec => a & !exec,
+        _ => a | !exec,
+    }
+}
+
+fn nz(v: u32) -> (u32, Option<bool>) {
+    (v, Some(v != 0))
+}
+
+fn mask32(width: u32) -> u32 {
+    if width >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << width) - 1
+    }
+}
+
+/// `s_bfe`/`v_bfe`'s field: offset in `spec[4:0]`, width in `spec[22:16]`.
+fn bfe32(a: u32, spec: u32, signed: bool) -> u32 {
+    let offset = spec & 31;
+    let width = (spec >> 16) & 0x7f;
+    crate::exec::vector::bitfield(a, offset, width, signed)
+}
+
+pub(crate) fn compare(wave: &mut Wave, inst: &Inst, cmp: Cmp, ty: Ty) {
+    wave.scc = match ty {
+        Ty::U64 | Ty::I64 => {
+            let a = wave.scalar64(inst.src[0], Width::B64);
+            let b = wave.scalar64(inst.src[1], Width::B64);
+            crate::exec::compare::integer(cmp, a, b, ty == Ty::I64)
+        }
+        _ => {
+            let a = wave.scalar32(inst.src[0], Width::B32);
+            let b = wave.scalar32(inst.src[1], Width::B32);
+            if ty == Ty::I32 {
+                crate::exec::compare::integer(
+                    cmp,
+                    a as i32 as i64 as u64,
+                    b as i32 as i64 as u64,
+                    true,
+                )
+            } else {
+                crate::exec::compare::integer(cmp, u64::from(a), u64::from(b), false)
+            }
+        }
+    };
+}
+
+pub(crate) fn bitcmp(wave: &mut Wave, inst: &Inst, set: bool, wide: bool) {
+    let b = wave.scalar32(inst.src[1], Width::B32);
+    let bit = if wide {
+        wave.scalar64(inst.src[0], Width::B64) >> (b & 63) & 1
+    } else {
+        u64::from(wave.scalar32(inst.src[0], Width::B32) >> (b & 31) & 1)
+    };
+    wave.scc = (bit == 1) == set;
+}
+
+/// `s_load_*` (a 64-bit base in an SGPR pair) and `s_buffer_load_*` (a
+/// buffer resource in four SGPRs): `dwords` dwords into the destination.
+pub(crate) fn load(
+    wave: &mut Wave,
+    inst: &Inst,
+    dwords: u8,
+    buffer: bool,
+    memory: &mut Segments,
+) -> Result<(), String> {
+    let mut offset = i64::from(inst.imm);
+    if inst.has(flags::SOFFSET_SGPR) {
+        offset += i64::from(wave.sreg(inst.imm2 as usize));
+    }
+    let base = wave.scalar64(inst.src[0], Width::B64);
+    let base = if buffer {
+        base & 0xffff_ffff_ffff
+    } else {
+        base
+    };
+    let address = base.wrapping_add(offset as u64) & !3;
+    let len = usize::from(dwords) * 4;
+    let mut bytes = [0u8; 64];
+    let out = bytes.get_mut(..len).unwrap_or_default();
+    let in_range = if buffer {
+        // Bytes beyond the resource's NUM_RECORDS read 0.
+        let records = u64::from(wave.sreg(match inst.src[0] {
+            Operand::Sreg(i) => i as usize + 2,
+            _ => 0,
+        }));
+        (offset.max(0) as u64).saturating_add(len as u64) <= records
+    } else {
+        true
+    };
+    if in_range {
+        memory.read(address, out).map_err(|_| {
+            format!("memory access fault: scalar load of {len} bytes at {address:#x}")
+        })?;
+    }
+    if let Operand::Sreg(first) = inst.dst[0] {
+        for (i, chunk) in out.chunks_exact(4).enumerate() {
+            let mut word = [0u8; 4];
+            word.copy_from_slice(chunk);
+            wave.set_sreg(first as usize + i, u32::from_le_bytes(word));
+        }
+    }
+    Ok(())
+}

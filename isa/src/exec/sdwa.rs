@@ -1,0 +1,81 @@
+//! SDWA (sub-dword addressing, GFX9): sources read as one byte or word of
+//! their register, zero- or sign-extended; the result written to one byte
+//! or word of the destination, the rest padded with zeros, sign-extended or
+//! kept.
+
+use crate::exec::{Context, Flow, step};
+use crate::inst::{Inst, Operand, flags};
+use crate::op::Op;
+use crate::wave::{TEMP_DST, TEMP_SRC0, TEMP_SRC1, Wave, Width};
+
+/// `value` read through select `sel` (0-3 a byte, 4-5 a word, 6 all).
+fn extract(value: u32, sel: u32, sext: bool) -> u32 {
+    let (shift, width) = match sel {
+        0..=3 => (8 * sel, 8),
+        4 | 5 => (16 * (sel - 4), 16),
+        _ => return value,
+    };
+    let field = (value >> shift) & ((1u32 << width) - 1);
+    if sext && field >> (width - 1) & 1 == 1 {
+        field | !((1u32 << width) - 1)
+    } else {
+        field
+    }
+}
+
+/// `result` written through select `sel` into `old` (`unused`: 0 pad with
+/// zeros, 1 sign-extend, 2 keep `old`'s other bits).
+fn insert(result: u32, sel: u32, unused: u32, old: u32) -> u32 {
+    let (shift, width) = match sel {
+        0..=3 => (8 * sel, 8),
+        4 | 5 => (16 * (sel - 4), 16),
+        _ => return result,
+    };
+    let mask = ((1u32 << width) - 1) << shift;
+    let field = (result << shift) & mask;
+    match unused {
+        2 => (old & !mask) | field,
+        1 => {
+            let negative = field >> (shift + width - 1) & 1 == 1;
+            let high = if negative {
+                !((1u32 << (shift + width)) - 1)
+            } else {
+                0
+            };
+            field | high
+        }
+        _ => field,
+    }
+}
+
+pub(crate) fn run(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flow, String> {
+    let selects = inst.imm as u32;
+    let (sel0, sext0) = (selects & 7, selects >> 3 & 1 == 1);
+    let (sel1, sext1) = (selects >> 4 & 7, selects >> 7 & 1 == 1);
+    let (dst_sel, unused) = (selects >> 8 & 7, selects >> 11 & 3);
+    let exec = wave.exec();
+    let mut moved = *inst;
+    moved.flags &= !flags::SDWA;
+    for (i, temp, sel, sext) in [(0, TEMP_SRC0, sel0, sext0), (1, TEMP_SRC1, sel1, sext1)] {
+        if inst.src[i] == Operand::None {
+            continue;
+        }
+        for lane in (0..wave.lanes).filter(|l| exec >> l & 1 == 1) {
+            let v = extract(wave.src32(inst.src[i], lane, Width::B32), sel, sext);
+            wave.set_vreg(Operand::Vgpr(temp), 0, lane, v);
+        }
+        moved.src[i] = Operand::Vgpr(temp);
+    }
+    if matches!(inst.op, Op::VCmp(..) | Op::VCmpClass(..)) {
+        return step(wave, &moved, cx);
+    }
+    let dst = inst.dst[0];
+    moved.dst[0] = Operand::Vgpr(TEMP_DST);
+    let flow = step(wave, &moved, cx)?;
+    for lane in (0..wave.lanes).filter(|l| exec >> l & 1 == 1) {
+        let result = wave.vreg(Operand::Vgpr(TEMP_DST), 0, lane);
+        let old = wave.vreg(dst, 0, lane);
+        wave.set_vreg(dst, 0, lane, insert(result, dst_sel, unused, old));
+    }
+    Ok(flow)
+}

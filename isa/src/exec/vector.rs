@@ -1,0 +1,749 @@
+//! Vector ALU: each active lane computes on its own registers.
+
+use crate::arch::{Chip, Family};
+use crate::exec::float::*;
+use crate::inst::{Inst, Operand};
+use crate::op::Valu;
+use crate::wave::{Wave, Width};
+
+/// The active lanes of `wave`, lowest first.
+fn lanes(wave: &Wave) -> impl Iterator<Item = usize> + use<> {
+    let mut mask = wave.exec();
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let lane = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        Some(lane)
+    })
+}
+
+/// A bit field: `width` bits at `offset`, sign-extended when `signed`.
+pub(crate) fn bitfield(a: u32, offset: u32, width: u32, signed: bool) -> u32 {
+    if width == 0 {
+        return 0;
+    }
+    let width = width.min(32);
+    let shifted = if offset >= 32 { 0 } else { a >> offset };
+    if width >= 32 {
+        return shifted;
+    }
+    let field = shifted & ((1u32 << width) - 1);
+    if signed && field >> (width - 1) & 1 == 1 {
+        field | !((1u32 << width) - 1)
+    } else {
+        field
+    }
+}
+
+fn f32_op<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f32; N]) -> f32) {
+    for lane in lanes(wave) {
+        let mut args = [0f32; N];
+        for (i, arg) in args.iter_mut().enumerate() {
+            let operand = inst.src.get(i).copied().unwrap_or_default();
+            *arg = modifiers32(wave.src32(operand, lane, Width::B32), inst, i as u32);
+        }
+        let d = output32(f(args), inst);
+        wave.set_vreg(inst.dst[0], 0, lane, d.to_bits());
+    }
+}
+
+fn f64_op<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f64; N]) -> f64) {
+    for lane in lanes(wave) {
+        let mut args = [0f64; N];
+        for (i, arg) in args.iter_mut().enumerate() {
+            let operand = inst.src.get(i).copied().unwrap_or_default();
+            *arg = modifiers64(wave.src64(operand, lane, Width::F64), inst, i as u32);
+        }
+        let d = output64(f(args), inst);
+        wave.set_v64(inst.dst[0], lane, d.to_bits());
+    }
+}
+
+/// 16-bit float operations: `op_sel` picks each source's half and the
+/// destination's; GFX9 zeroes the other half of the destination, GFX11
+/// keeps it.
+fn f16_op<const N: usize>(wave: &mut Wave, inst: &Inst, chip: Chip, f: impl Fn([f32; N]) -> f32) {
+    for lane in lanes(wave) {
+        let mut args = [0f32; N];
+        for (i, arg) in args.iter_mut().enumerate() {
+            let operand = inst.src.get(i).copied().unwrap_or_default();
+            let raw = wave.src32(operand, lane, Width::F16);
+            let half = if inst.op_sel >> i & 1 == 1 {
+                raw >> 16
+            } else {
+                raw
+            } as u16;
+            *arg = modifiers16(half, inst.abs >> i & 1 == 1, inst.neg >> i & 1 == 1);
+        }
+        let mut d = f(args);
+        if inst.clamp {
+            d = clamp01(d);
+        }
+        write16(wave, inst, chip, lane, f32_to_f16(d));
+    }
+}
+
+fn write16(wave: &mut Wave, inst: &Inst, chip: Chip, lane: usize, value: u16) {
+    let old = wave.vreg(inst.dst[0], 0, lane);
+    let high = inst.op_sel >> 3 & 1 == 1;
+    let keep = if chip.family() == Family::Gfx11 || high {
+        old
+    } else {
+        0
+    };
+    let d = if high {
+        (keep & 0xffff) | u32::from(value) << 16
+    } else {
+        (keep & 0xffff_0000) | u32::from(value)
+    };
+    wave.set_vreg(inst.dst[0], 0, lane, d);
+}
+
+fn u16_op(wave: &mut Wave, inst: &Inst, chip: Chip, f: impl Fn(u16, u16) -> u16) {
+    for lane in lanes(wave) {
+        let half = |i: usize| {
+            let raw = wave.src32(inst.src[i], lane, Width::B32);
+            (if inst.op_sel >> i & 1 == 1 {
+                raw >> 16
+            } else {
+                raw
+            }) as u16
+        };
+        let d = f(half(0), half(1));
+        write16(wave, inst, chip, lane, d);
+    }
+}
+
+fn u32_op<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([u32; N]) -> u32) {
+    for lane in lanes(wave) {
+        let mut args = [0u32; N];
+        for (i, arg) in args.iter_mut().enumerate() {
+            let operand = inst.src.get(i).copied().unwrap_or_default();
+            *arg = wave.src32(operand, lane, Width::B32);
+        }
+        wave.set_vreg(inst.dst[0], 0, lane, f(args));
+    }
+}
+
+/// 32-bit integer add/sub with a carry (or borrow) out per lane in `dst[1]`
+/// and, for the `c`/`b` forms, a carry in from `src[2]`.
+fn carry_op(
+    wave: &mut Wave,
+    inst: &Inst,
+    carry_in: bool,
+    f: impl Fn(u64, u64, u64) -> (u32, bool),
+) {
+    let mask_in = if carry_in { wave.mask(inst.src[2]) } else { 0 };
+    let mut mask_out = 0u64;
+    for lane in lanes(wave) {
+        let a = u64::from(wave.src32(inst.src[0], lane, Width::B32));
+        let b = u64::from(wave.src32(inst.src[1], lane, Width::B32));
+        let (d, carry) = f(a, b, mask_in >> lane & 1);
+        wave.set_vreg(inst.dst[0], 0, lane, d);
+        if carry {
+            mask_out |= 1 << lane;
+        }
+    }
+    wave.set_mask(inst.dst[1], mask_out);
+}
+
+/// Packed f32 (`v_pk_*_f32`): two f32 lanes in a register pair; `op_sel`
+/// picks each source's dword for the low result, `op_sel_hi` for the high.
+fn pk_f32<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f32; N]) -> f32) {
+    for lane in lanes(wave) {
+        let mut out = [0u32; 2];
+        for (half, slot) in out.iter_mut().enumerate() {
+            let (sel, neg) = if half == 0 {
+                (inst.op_sel, inst.neg)
+            } else {
+                (inst.op_sel_hi, inst.neg_hi)
+            };
+            let mut args = [0f32; N];
+            for (i, arg) in args.iter_mut().enumerate() {
+                let operand = inst.src.get(i).copied().unwrap_or_default();
+                let pair = wave.src64(operand, lane, Width::B32);
+                let pair = match operand {
+                    // A scalar constant feeds both dwords.
+                    Operand::Inline(_) | Operand::Literal(_) => pair & 0xffff_ffff | pair << 32,
+                    _ => pair,
+                };
+                let bits = if sel >> i & 1 == 1 { pair >> 32 } else { pair } as u32;
+                let bits = if neg >> i & 1 == 1 {
+                    bits ^ 0x8000_0000
+                } else {
+                    bits
+                };
+                *arg = f32::from_bits(bits);
+            }
+            let d = f(args);
+            *slot = if inst.clamp { clamp01(d) } else { d }.to_bits();
+        }
+        wave.set_v64(
+            inst.dst[0],
+            lane,
+            u64::from(out[0]) | u64::from(out[1]) << 32,
+        );
+    }
+}
+
+/// Packed 16-bit: two halves of one register.
+fn pk_16<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn(usize, [u16; N]) -> u16) {
+    for lane in lanes(wave) {
+        let mut out = [0u16; 2];
+        for (half, slot) in out.iter_mut().enumerate() {
+            let sel = if half == 0 {
+                inst.op_sel
+            } else {
+                inst.op_sel_hi
+            };
+            let mut args = [0u16; N];
+            for (i, arg) in args.iter_mut().enumerate() {
+                let operand = inst.src.get(i).copied().unwrap_or_default();
+                let raw = wave.src32(operand, lane, Width::F16);
+                *arg = if sel >> i & 1 == 1 { raw >> 16 } else { raw } as u16;
+            }
+            *slot = f(half, args);
+        }
+        wave.set_vreg(
+            inst.dst[0],
+            0,
+            lane,
+            u32::from(out[0]) | u32::from(out[1]) << 16,
+        );
+    }
+}
+
+fn pk_f16<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f32; N]) -> f32) {
+    // neg_lo/neg_hi per source apply per half.
+    let (neg, neg_hi, clamp) = (inst.neg, inst.neg_hi, inst.clamp);
+    pk_16::<N>(wave, inst, |half, args| {
+        let negs = if half == 0 { neg } else { neg_hi };
+        let mut x = [0f32; N];
+        for (i, v) in x.iter_mut().enumerate() {
+            *v = modifiers16(args.get(i).copied().unwrap_or(0), false, negs >> i & 1 == 1);
+        }
+        let d = f(x);
+        f32_to_f16(if clamp { clamp01(d) } else { d })
+    });
+}
+
+pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<(), String> {
+    use Valu::*;
+    match op {
+        Mov32 => u32_op::<1>(wave, inst, |[a]| a),
+        Mov64 => {
+            for lane in lanes(wave) {
+                let v = wave.src64(inst.src[0], lane, Width::B64);
+                wave.set_v64(inst.dst[0], lane, v);
+            }
+        }
+        PkMov32 => {
+            for lane in lanes(wave) {
+                let a = wave.src64(inst.src[0], lane, Width::B32);
+                let b = wave.src64(inst.src[1], lane, Width::B32);
+                let lo = if inst.op_sel & 1 == 1 { a >> 32 } else { a } & 0xffff_ffff;
+                let hi = if inst.op_sel & 2 == 2 { b >> 32 } else { b } & 0xffff_ffff;
+                wave.set_v64(inst.dst[0], lane, lo | hi << 32);
+            }
+        }
+        Cndmask => {
+            let mask = wave.mask(inst.src[2]);
+            for lane in lanes(wave) {
+                let pick = if mask >> lane & 1 == 1 { 1 } else { 0 };
+                let raw = wave.src32(inst.src[pick], lane, Width::B32);
+                let d = modifiers32(raw, inst, pick as u32).to_bits();
+                wave.set_vreg(inst.dst[0], 0, lane, d);
+            }
+        }
+        AddF32 => f32_op::<2>(wave, inst, |[a, b]| a + b),
+        SubF32 => f32_op::<2>(wave, inst, |[a, b]| a - b),
+        SubrevF32 => f32_op::<2>(wave, inst, |[a, b]| b - a),
+        MulF32 => f32_op::<2>(wave, inst, |[a, b]| a * b),
+        MulLegacyF32 => f32_op::<2>(
+            wave,
+            inst,
+            |[a, b]| {
+                if a == 0.0 || b == 0.0 { 0.0 } else { a * b }
+            },
+        ),
+        FmaF32 | FmacF32 => f32_op::<3>(wave, inst, |[a, b, c]| a.mul_add(b, c)),
+        MacF32 | MadF32 => f32_op::<3>(wave, inst, |[a, b, c]| a * b + c),
+        FmamkF32 => f32_op::<3>(wave, inst, |[a, b, k]| a.mul_add(k, b)),
+        FmaakF32 => f32_op::<3>(wave, inst, |[a, b, k]| a.mul_add(b, k)),
+        MadmkF32 => f32_op::<3>(wave, inst, |[a, b, k]| a * k + b),
+        MadakF32 => f32_op::<3>(wave, inst, |[a, b, k]| a * b + k),
+        MinF32 => f32_op::<2>(wave, inst, |[a, b]| min32(a, b)),
+        MaxF32 => f32_op::<2>(wave, inst, |[a, b]| max32(a, b)),
+        Min3F32 => f32_op::<3>(wave, inst, |[a, b, c]| min32(min32(a, b), c)),
+        Max3F32 => f32_op::<3>(wave, inst, |[a, b, c]| max32(max32(a, b), c)),
+        Med3F32 => f32_op::<3>(wave, inst, |[a, b, c]| med3_32(a, b, c)),
+        ExpF32 => f32_op::<1>(wave, inst, |[a]| a.exp2()),
+        LogF32 => f32_op::<1>(wave, inst, |[a]| a.log2()),
+        RcpF32 | RcpIflagF32 => f32_op::<1>(wave, inst, |[a]| 1.0 / a),
+        RsqF32 => f32_op::<1>(wave, inst, |[a]| 1.0 / a.sqrt()),
+        SqrtF32 => f32_op::<1>(wave, inst, |[a]| a.sqrt()),
+        SinF32 => f32_op::<1>(wave, inst, |[a]| {
+            (f64::from(a) * std::f64::consts::TAU).sin() as f32
+        }),
+        CosF32 => f32_op::<1>(wave, inst, |[a]| {
+            (f64::from(a) * std::f64::consts::TAU).cos() as f32
+        }),
+        RndneF32 => f32_op::<1>(wave, inst, |[a]| a.round_ties_even()),
+        FloorF32 => f32_op::<1>(wave, inst, |[a]| a.floor()),
+        CeilF32 => f32_op::<1>(wave, inst, |[a]| a.ceil()),
+        TruncF32 => f32_op::<1>(wave, inst, |[a]| a.trunc()),
+        FractF32 => f32_op::<1>(wave, inst, |[a]| fract32(a)),
+        LdexpF32 => {
+            for lane in lanes(wave) {
+                let a = modifiers32(wave.src32(inst.src[0], lane, Width::B32), inst, 0);
+                let e = wave.src32(inst.src[1], lane, Width::B32) as i32;
+                let d = output32(ldexp32(a, e), inst);
+                wave.set_vreg(inst.dst[0], 0, lane, d.to_bits());
+            }
+        }
+        FrexpMantF32 => f32_op::<1>(wave, inst, |[a]| frexp_mant32(a)),
+        FrexpExpF32 => {
+            for lane in lanes(wave) {
+                let a = modifiers32(wave.src32(inst.src[0], lane, Width::B32), inst, 0);
+                wave.set_vreg(inst.dst[0], 0, lane, frexp_exp32(a) as u32);
+            }
+        }
+        DivScaleF32 => {
+            // No scaling: the operands are used as they are (VCC clear), and
+            // v_div_fixup_f32 returns the IEEE quotient.
+            f32_op::<1>(wave, inst, |[a]| a);
+            wave.set_mask(inst.dst[1], 0);
+        }
+        DivFmasF32 => f32_op::<3>(wave, inst, |[a, b, c]| a.mul_add(b, c)),
+        DivFixupF32 => f32_op::<3>(wave, inst, |[q, d, n]| div_fixup32(q, d, n)),
+        AddF64 => f64_op::<2>(wave, inst, |[a, b]| a + b),
+        MulF64 => f64_op::<2>(wave, inst, |[a, b]| a * b),
+        FmaF64 | FmacF64 => f64_op::<3>(wave, inst, |[a, b, c]| a.mul_add(b, c)),
+        MinF64 => f64_op::<2>(wave, inst, |[a, b]| a.min(b)),
+        MaxF64 => f64_op::<2>(wave, inst, |[a, b]| a.max(b)),
+        RcpF64 => f64_op::<1>(wave, inst, |[a]| 1.0 / a),
+        RsqF64 => f64_op::<1>(wave, inst, |[a]| 1.0 / a.sqrt()),
+        SqrtF64 => f64_op::<1>(wave, inst, |[a]| a.sqrt()),
+        FractF64 => f64_op::<1>(wave, inst, |[a]| fract64(a)),
+        RndneF64 => f64_op::<1>(wave, inst, |[a]| a.round_ties_even()),
+        FloorF64 => f64_op::<1>(wave, inst, |[a]| a.floor()),
+        CeilF64 => f64_op::<1>(wave, inst, |[a]| a.ceil()),
+        TruncF64 => f64_op::<1>(wave, inst, |[a]| a.trunc()),
+        LdexpF64 => {
+            for lane in lanes(wave) {
+                let a = modifiers64(wave.src64(inst.src[0], lane, Width::F64), inst, 0);
+                let e = wave.src32(inst.src[1], lane, Width::B32) as i32;
+                let d = output64(ldexp64(a, e), inst);
+                wave.set_v64(inst.dst[0], lane, d.to_bits());
+            }
+        }
+        DivScaleF64 => {
+            f64_op::<1>(wave, inst, |[a]| a);
+            wave.set_mask(inst.dst[1], 0);
+        }
+        DivFmasF64 => f64_op::<3>(wave, inst, |[a, b, c]| a.mul_add(b, c)),
+        DivFixupF64 => f64_op::<3>(wave, inst, |[q, d, n]| div_fixup64(q, d, n)),
+        AddF16 => f16_op::<2>(wave, inst, chip, |[a, b]| a + b),
+        SubF16 => f16_op::<2>(wave, inst, chip, |[a, b]| a - b),
+        SubrevF16 => f16_op::<2>(wave, inst, chip, |[a, b]| b - a),
+        MulF16 => f16_op::<2>(wave, inst, chip, |[a, b]| a * b),
+        FmaF16 | FmacF16 => f16_op::<3>(wave, inst, chip, |[a, b, c]| a.mul_add(b, c)),
+        MinF16 => f16_op::<2>(wave, inst, chip, |[a, b]| a.min(b)),
+        MaxF16 => f16_op::<2>(wave, inst, chip, |[a, b]| a.max(b)),
+        PkAddF32 => pk_f32::<2>(wave, inst, |[a, b]| a + b),
+        PkMulF32 => pk_f32::<2>(wave, inst, |[a, b]| a * b),
+        PkFmaF32 => pk_f32::<3>(wave, inst, |[a, b, c]| a.mul_add(b, c)),
+        PkAddF16 => pk_f16::<2>(wave, inst, |[a, b]| a + b),
+        PkMulF16 => pk_f16::<2>(wave, inst, |[a, b]| a * b),
+        PkFmaF16 => pk_f16::<3>(wave, inst, |[a, b, c]| a.mul_add(b, c)),
+        PkMinF16 => pk_f16::<2>(wave, inst, |[a, b]| a.min(b)),
+        PkMaxF16 => pk_f16::<2>(wave, inst, |[a, b]| a.max(b)),
+        PkAddU16 | PkAddI16 => pk_16::<2>(wave, inst, |_, [a, b]| a.wrapping_add(b)),
+        PkSubU16 | PkSubI16 => pk_16::<2>(wave, inst, |_, [a, b]| a.wrapping_sub(b)),
+        PkMulLoU16 => pk_16::<2>(wave, inst, |_, [a, b]| a.wrapping_mul(b)),
+        PkLshlrevB16 => pk_16::<2>(wave, inst, |_, [a, b]| b << (a & 15)),
+        PkLshrrevB16 => pk_16::<2>(wave, inst, |_, [a, b]| b >> (a & 15)),
+        PkAshrrevI16 => pk_16::<2>(wave, inst, |_, [a, b]| ((b as i16) >> (a & 15)) as u16),
+        PkMinI16 => pk_16::<2>(wave, inst, |_, [a, b]| (a as i16).min(b as i16) as u16),
+        PkMaxI16 => pk_16::<2>(wave, inst, |_, [a, b]| (a as i16).max(b as i16) as u16),
+        PkMinU16 => pk_16::<2>(wave, inst, |_, [a, b]| a.min(b)),
+        PkMaxU16 => pk_16::<2>(wave, inst, |_, [a, b]| a.max(b)),
+        PackB32F16 => {
+            for lane in lanes(wave) {
+                let half = |i: usize| {
+                    let raw = wave.src32(inst.src[i], lane, Width::F16);
+                    let h = if inst.op_sel >> i & 1 == 1 {
+                        raw >> 16
+                    } else {
+                        raw
+                    } as u16;
+                    let h = if inst.abs >> i & 1 == 1 {
+                        h & 0x7fff
+                    } else {
+                        h
+                    };
+                    if inst.neg >> i & 1 == 1 {
+                        h ^ 0x8000
+                    } else {
+                        h
+                    }
+                };
+                let d = u32::from(half(0)) | u32::from(half(1)) << 16;
+                wave.set_vreg(inst.dst[0], 0, lane, d);
+            }
+        }
+        CvtI32F32 => cvt_from_f32(wave, inst, |a| a as i32 as u32),
+        CvtU32F32 => cvt_from_f32(wave, inst, |a| a as u32),
+        CvtFlrI32F32 => cvt_from_f32(wave, inst, |a| a.floor() as i32 as u32),
+        CvtRpiI32F32 => cvt_from_f32(wave, inst, |a| (a + 0.5).floor() as i32 as u32),
+        CvtF32I32 => u32_op::<1>(wave, inst, |[a]| (a as i32 as f32).to_bits()),
+        CvtF32U32 => u32_op::<1>(wave, inst, |[a]| (a as f32).to_bits()),
+        CvtF16F32 => {
+            for lane in lanes(wave) {
+                let a = modifiers32(wave.src32(inst.src[0], lane, Width::B32), inst, 0);
+                let a = if inst.clamp { clamp01(a) } else { a };
+                write16(wave, inst, chip, lane, f32_to_f16(a));
+            }
+        }
+        CvtF32F16 => {
+            for lane in lanes(wave) {
+                let raw = wave.src32(inst.src[0], lane, Width::F16);
+                let half = if inst.op_sel & 1 == 1 { raw >> 16 } else { raw } as u16;
+                let a = modifiers16(half, inst.abs & 1 == 1, inst.neg & 1 == 1);
+                wave.set_vreg(inst.dst[0], 0, lane, output32(a, inst).to_bits());
+            }
+        }
+        CvtF64F32 => {
+            for lane in lanes(wave) {
+                let a = modifiers32(wave.src32(inst.src[0], lane, Width::B32), inst, 0);
+                wave.set_v64(inst.dst[0], lane, output64(f64::from(a), inst).to_bits());
+            }
+        }
+        CvtF32F64 => {
+            for lane in lanes(wave) {
+                let a = modifiers64(wave.src64(inst.src[0], lane, Width::F64), inst, 0);
+                wave.set_vreg(inst.dst[0], 0, lane, output32(a as f32, inst).to_bits());
+            }
+        }
+        CvtI32F64 | CvtU32F64 => {
+            for lane in lanes(wave) {
+                let a = modifiers64(wave.src64(inst.src[0], lane, Width::F64), inst, 0);
+                let d = if op == CvtI32F64 {
+                    a as i32 as u32
+                } else {
+                    a as u32
+                };
+                wave.set_vreg(inst.dst[0], 0, lane, d);
+            }
+        }
+        CvtF64I32 | CvtF64U32 => {
+            for lane in lanes(wave) {
+                let a = wave.src32(inst.src[0], lane, Width::B32);
+                let d = if op == CvtF64I32 {
+                    f64::from(a as i32)
+                } else {
+                    f64::from(a)
+                };
+                wave.set_v64(inst.dst[0], lane, d.to_bits());
+            }
+        }
+        CvtPkrtzF16F32 => {
+            for lane in lanes(wave) {
+                let a = modifiers32(wave.src32(inst.src[0], lane, Width::B32), inst, 0);
+                let b = modifiers32(wave.src32(inst.src[1], lane, Width::B32), inst, 1);
+                let d = u32::from(f32_to_f16_rtz(a)) | u32::from(f32_to_f16_rtz(b)) << 16;
+                wave.set_vreg(inst.dst[0], 0, lane, d);
+            }
+        }
+        CvtF32Ubyte(n) => u32_op::<1>(wave, inst, |[a]| f32::from((a >> (8 * n)) as u8).to_bits()),
+        CvtI16F16 | CvtU16F16 => {
+            for lane in lanes(wave) {
+                let a = f16_to_f32(wave.src32(inst.src[0], lane, Width::F16) as u16);
+                let d = if op == CvtI16F16 {
+                    a as i16 as u16
+                } else {
+                    a as u16
+                };
+                write16(wave, inst, chip, lane, d);
+            }
+        }
+        CvtU32U16 | CvtI32I16 => {
+            for lane in lanes(wave) {
+                let raw = wave.src32(inst.src[0], lane, Width::B32);
+                let h = if inst.op_sel & 1 == 1 { raw >> 16 } else { raw } as u16;
+                let d = if op == CvtI32I16 {
+                    h as i16 as i32 as u32
+                } else {
+                    u32::from(h)
+                };
+                wave.set_vreg(inst.dst[0], 0, lane, d);
+            }
+        }
+        CvtF16I16 | CvtF16U16 => {
+            for lane in lanes(wave) {
+                let a = wave.src32(inst.src[0], lane, Width::B32) as u16;
+                let f = if op == CvtF16I16 {
+                    f32::from(a as i16)
+                } else {
+                    f32::from(a)
+                };
+                write16(wave, inst, chip, lane, f32_to_f16(f));
+            }
+        }
+        AddU32 => u32_op::<2>(wave, inst, |[a, b]| a.wrapping_add(b)),
+        SubU32 => u32_op::<2>(wave, inst, |[a, b]| a.wrapping_sub(b)),
+        SubrevU32 => u32_op::<2>(wave, inst, |[a, b]| b.wrapping_sub(a)),
+        AddI32 => u32_op::<2>(wave, inst, |[a, b]| a.wrapping_add(b)),
+        SubI32 => u32_op::<2>(wave, inst, |[a, b]| a.wrapping_sub(b)),
+        AddCoU32 => carry_op(wave, inst, false, |a, b, _| {
+            let s = a + b;
+            (s as u32, s >> 32 != 0)
+        }),
+        AddcCoU32 => carry_op(wave, inst, true, |a, b, c| {
+            let s = a + b + c;
+            (s as u32, s >> 32 != 0)
+        }),
+        SubCoU32 => carry_op(wave, inst, false, |a, b, _| {
+            (a.wrapping_sub(b) as u32, b > a)
+        }),
+        SubrevCoU32 => carry_op(wave, inst, false, |a, b, _| {
+            (b.wrapping_sub(a) as u32, a > b)
+        }),
+        SubbCoU32 => carry_op(wave, inst, true, |a, b, c| {
+            (a.wrapping_sub(b).wrapping_sub(c) as u32, b + c > a)
+        }),
+        SubbrevCoU32 => carry_op(wave, inst, true, |a, b, c| {
+            (b.wrapping_sub(a).wrapping_sub(c) as u32, a + c > b)
+        }),
+        MulLoU32 => u32_op::<2>(wave, inst, |[a, b]| a.wrapping_mul(b)),
+        MulHiU32 => u32_op::<2>(wave, inst, |[a, b]| {
+            ((u64::from(a) * u64::from(b)) >> 32) as u32
+        }),
+        MulHiI32 => u32_op::<2>(wave, inst, |[a, b]| {
+            ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32
+        }),
+        MulU32U24 => u32_op::<2>(wave, inst, |[a, b]| {
+            (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff)
+        }),
+        MulI32I24 => u32_op::<2>(wave, inst, |[a, b]| (i24(a).wrapping_mul(i24(b))) as u32),
+        MulHiU32U24 => u32_op::<2>(wave, inst, |[a, b]| {
+            ((u64::from(a & 0xff_ffff) * u64::from(b & 0xff_ffff)) >> 32) as u32
+        }),
+        MulHiI32I24 => u32_op::<2>(wave, inst, |[a, b]| {
+            ((i64::from(i24(a)) * i64::from(i24(b))) >> 32) as u32
+        }),
+        MadU32U24 => u32_op::<3>(wave, inst, |[a, b, c]| {
+            (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff).wrapping_add(c)
+        }),
+        MadI32I24 => u32_op::<3>(wave, inst, |[a, b, c]| {
+            (i24(a).wrapping_mul(i24(b)) as u32).wrapping_add(c)
+        }),
+        MadU64U32 | MadI64I32 => {
+            let mut carry = 0u64;
+            for lane in lanes(wave) {
+                let a = wave.src32(inst.src[0], lane, Width::B32);
+                let b = wave.src32(inst.src[1], lane, Width::B32);
+                let c = wave.src64(inst.src[2], lane, Width::B64);
+                let (d, overflow) = if op == MadU64U32 {
+                    (u64::from(a) * u64::from(b)).overflowing_add(c)
+                } else {
+                    let (d, o) =
+                        (i64::from(a as i32) * i64::from(b as i32)).overflowing_add(c as i64);
+                    (d as u64, o)
+                };
+                wave.set_v64(inst.dst[0], lane, d);
+                if overflow {
+                    carry |= 1 << lane;
+                }
+            }
+            wave.set_mask(inst.dst[1], carry);
+        }
+        LshlrevB32 => u32_op::<2>(wave, inst, |[a, b]| b << (a & 31)),
+        LshrrevB32 => u32_op::<2>(wave, inst, |[a, b]| b >> (a & 31)),
+        AshrrevI32 => u32_op::<2>(wave, inst, |[a, b]| ((b as i32) >> (a & 31)) as u32),
+        AndB32 => u32_op::<2>(wave, inst, |[a, b]| a & b),
+        OrB32 => u32_op::<2>(wave, inst, |[a, b]| a | b),
+        XorB32 => u32_op::<2>(wave, inst, |[a, b]| a ^ b),
+        XnorB32 => u32_op::<2>(wave, inst, |[a, b]| !(a ^ b)),
+        NotB32 => u32_op::<1>(wave, inst, |[a]| !a),
+        BfeU32 => u32_op::<3>(wave, inst, |[a, o, w]| bitfield(a, o & 31, w & 31, false)),
+        BfeI32 => u32_op::<3>(wave, inst, |[a, o, w]| bitfield(a, o & 31, w & 31, true)),
+        BfiB32 => u32_op::<3>(wave, inst, |[m, a, b]| (m & a) | (!m & b)),
+        BfmB32 => u32_op::<2>(wave, inst, |[w, o]| {
+            let w = w & 31;
+            (if w == 0 { 0 } else { u32::MAX >> (32 - w) }) << (o & 31)
+        }),
+        LshlAddU32 => u32_op::<3>(wave, inst, |[a, s, c]| (a << (s & 31)).wrapping_add(c)),
+        LshlOrB32 => u32_op::<3>(wave, inst, |[a, s, c]| (a << (s & 31)) | c),
+        AddLshlU32 => u32_op::<3>(wave, inst, |[a, b, s]| a.wrapping_add(b) << (s & 31)),
+        AndOrB32 => u32_op::<3>(wave, inst, |[a, b, c]| (a & b) | c),
+        Or3B32 => u32_op::<3>(wave, inst, |[a, b, c]| a | b | c),
+        Xor3B32 => u32_op::<3>(wave, inst, |[a, b, c]| a ^ b ^ c),
+        Add3U32 => u32_op::<3>(wave, inst, |[a, b, c]| a.wrapping_add(b).wrapping_add(c)),
+        XadU32 => u32_op::<3>(wave, inst, |[a, b, c]| (a ^ b).wrapping_add(c)),
+        MinI32 => u32_op::<2>(wave, inst, |[a, b]| (a as i32).min(b as i32) as u32),
+        MaxI32 => u32_op::<2>(wave, inst, |[a, b]| (a as i32).max(b as i32) as u32),
+        MinU32 => u32_op::<2>(wave, inst, |[a, b]| a.min(b)),
+        MaxU32 => u32_op::<2>(wave, inst, |[a, b]| a.max(b)),
+        Min3I32 => u32_op::<3>(wave, inst, |[a, b, c]| {
+            (a as i32).min(b as i32).min(c as i32) as u32
+        }),
+        Max3I32 => u32_op::<3>(wave, inst, |[a, b, c]| {
+            (a as i32).max(b as i32).max(c as i32) as u32
+        }),
+        Med3I32 => u32_op::<3>(wave, inst, |[a, b, c]| {
+            let (a, b, c) = (a as i32, b as i32, c as i32);
+            a.max(b).min(a.min(b).max(c)) as u32
+        }),
+        Min3U32 => u32_op::<3>(wave, inst, |[a, b, c]| a.min(b).min(c)),
+        Max3U32 => u32_op::<3>(wave, inst, |[a, b, c]| a.max(b).max(c)),
+        Med3U32 => u32_op::<3>(wave, inst, |[a, b, c]| a.max(b).min(a.min(b).max(c))),
+        AlignbitB32 => u32_op::<3>(wave, inst, |[a, b, s]| {
+            ((u64::from(a) << 32 | u64::from(b)) >> (s & 31)) as u32
+        }),
+        AlignbyteB32 => u32_op::<3>(wave, inst, |[a, b, s]| {
+            ((u64::from(a) << 32 | u64::from(b)) >> (8 * (s & 3))) as u32
+        }),
+        PermB32 => u32_op::<3>(wave, inst, |[a, b, sel]| perm(a, b, sel)),
+        BcntU32 => u32_op::<2>(wave, inst, |[a, b]| a.count_ones().wrapping_add(b)),
+        FfbhU32 => u32_op::<1>(wave, inst, |[a]| {
+            if a == 0 { u32::MAX } else { a.leading_zeros() }
+        }),
+        FfblB32 => u32_op::<1>(wave, inst, |[a]| {
+            if a == 0 { u32::MAX } else { a.trailing_zeros() }
+        }),
+        FfbhI32 => u32_op::<1>(wave, inst, |[a]| {
+            let a = a as i32;
+            if a == 0 || a == -1 {
+                u32::MAX
+            } else {
+                (if a < 0 { !a } else { a }).leading_zeros()
+            }
+        }),
+        BfrevB32 => u32_op::<1>(wave, inst, |[a]| a.reverse_bits()),
+        MovB16 => u16_op(wave, inst, chip, |a, _| a),
+        NotB16 => u16_op(wave, inst, chip, |a, _| !a),
+        AndB16 => u16_op(wave, inst, chip, |a, b| a & b),
+        OrB16 => u16_op(wave, inst, chip, |a, b| a | b),
+        XorB16 => u16_op(wave, inst, chip, |a, b| a ^ b),
+        AddU16 => u16_op(wave, inst, chip, |a, b| a.wrapping_add(b)),
+        SubU16 => u16_op(wave, inst, chip, |a, b| a.wrapping_sub(b)),
+        MulLoU16 => u16_op(wave, inst, chip, |a, b| a.wrapping_mul(b)),
+        LshlrevB16 => u16_op(wave, inst, chip, |a, b| b << (a & 15)),
+        LshrrevB16 => u16_op(wave, inst, chip, |a, b| b >> (a & 15)),
+        AshrrevI16 => u16_op(wave, inst, chip, |a, b| ((b as i16) >> (a & 15)) as u16),
+        MinI16 => u16_op(wave, inst, chip, |a, b| (a as i16).min(b as i16) as u16),
+        MaxI16 => u16_op(wave, inst, chip, |a, b| (a as i16).max(b as i16) as u16),
+        MinU16 => u16_op(wave, inst, chip, |a, b| a.min(b)),
+        MaxU16 => u16_op(wave, inst, chip, |a, b| a.max(b)),
+        LshlrevB64 | LshrrevB64 | AshrrevI64 => {
+            for lane in lanes(wave) {
+                let s = wave.src32(inst.src[0], lane, Width::B32) & 63;
+                let v = wave.src64(inst.src[1], lane, Width::B64);
+                let d = match op {
+                    LshlrevB64 => v << s,
+                    LshrrevB64 => v >> s,
+                    _ => ((v as i64) >> s) as u64,
+                };
+                wave.set_v64(inst.dst[0], lane, d);
+            }
+        }
+        LshlAddU64 => {
+            for lane in lanes(wave) {
+                let a = wave.src64(inst.src[0], lane, Width::B64);
+                let s = wave.src32(inst.src[1], lane, Width::B32) & 7;
+                let c = wave.src64(inst.src[2], lane, Width::B64);
+                wave.set_v64(inst.dst[0], lane, (a << s).wrapping_add(c));
+            }
+        }
+        Readlane => {
+            let lane = (wave.scalar32(inst.src[1], Width::B32) as usize) % wave.lanes;
+            let v = wave.src32(inst.src[0], lane, Width::B32);
+            wave.set_scalar32(inst.dst[0], v);
+        }
+        Readfirstlane => {
+            let exec = wave.exec();
+            let lane = if exec == 0 {
+                0
+            } else {
+                exec.trailing_zeros() as usize
+            };
+            let v = wave.src32(inst.src[0], lane, Width::B32);
+            wave.set_scalar32(inst.dst[0], v);
+        }
+        Writelane => {
+            let v = wave.scalar32(inst.src[0], Width::B32);
+            let lane = (wave.scalar32(inst.src[1], Width::B32) as usize) % wave.lanes;
+            wave.set_vreg(inst.dst[0], 0, lane, v);
+        }
+        Permlanex16 | Permlane16 => {
+            let select = u64::from(wave.scalar32(inst.src[1], Width::B32))
+                | u64::from(wave.scalar32(inst.src[2], Width::B32)) << 32;
+            let source: Vec<u32> = (0..wave.lanes)
+                .map(|l| wave.src32(inst.src[0], l, Width::B32))
+                .collect();
+            for lane in lanes(wave) {
+                let within = lane % 16;
+                let pick = (select >> (4 * within) & 15) as usize;
+                let row = lane / 16;
+                let from_row = if op == Permlanex16 { row ^ 1 } else { row };
+                let from = from_row * 16 + pick;
+                if let Some(&v) = source.get(from) {
+                    wave.set_vreg(inst.dst[0], 0, lane, v);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn i24(a: u32) -> i32 {
+    ((a << 8) as i32) >> 8
+}
+
+fn cvt_from_f32(wave: &mut Wave, inst: &Inst, f: impl Fn(f32) -> u32) {
+    for lane in lanes(wave) {
+        let a = modifiers32(wave.src32(inst.src[0], lane, Width::B32), inst, 0);
+        wave.set_vreg(inst.dst[0], 0, lane, f(a));
+    }
+}
+
+/// f32 to f16 rounding toward zero (`v_cvt_pkrtz_f16_f32`).
+fn f32_to_f16_rtz(f: f32) -> u16 {
+    let nearest = f32_to_f16(f);
+    if f.is_nan() || f.is_infinite() {
+        return nearest;
+    }
+    let back = f16_to_f32(nearest);
+    if back.abs() > f.abs() {
+        if nearest & 0x7fff == 0x7c00 {
+            return (nearest & 0x8000) | 0x7bff;
+        }
+        nearest - 1
+    } else {
+        nearest
+    }
+}
+
+/// `v_perm_b32`: each selector byte picks a byte of `{a, b}` or a constant.
+fn perm(a: u32, b: u32, sel: u32) -> u32 {
+    let bytes = (u64::from(a) << 32 | u64::from(b)).to_le_bytes();
+    let mut out = 0u32;
+    for i in 0..4 {
+        let s = (sel >> (8 * i)) & 0xff;
+        let byte = match s {
+            0..=7 => u32::from(bytes.get(s as usize).copied().unwrap_or(0)),
+            8..=11 => {
+                // Sign of the 16-bit word: replicate bit 15 or 31 of a/b.
+                let word = (u64::from(a) << 32 | u64::from(b)) >> (16 * (s - 8) + 15) & 1;
+                if word == 1 { 0xff } else { 0 }
+            }
+            12 => 0,
+            _ => 0xff,
+        };
+        out |= byte << (8 * i);
+    }
+    out
+}

@@ -1,0 +1,40 @@
+//! A functional interpreter of AMDGPU machine code: CDNA (gfx90a, gfx942)
+//! and RDNA3 (gfx1100).
+//!
+//! [`Program::decode`] turns a kernel's code bytes into instructions once,
+//! through opcode tables generated from LLVM's own disassembler
+//! ([`tables`]); a code object with an instruction the interpreter lacks is
+//! refused there, naming the mnemonic and its address. [`run_dispatch`]
+//! executes the kernel over its grid: each work-group's waves in lockstep
+//! between barriers, with the register state AMDGPUUsage's "Initial Kernel
+//! Execution State" specifies (user and system SGPRs from the kernel
+//! descriptor, work-item IDs in VGPRs), LDS per work-group and memory
+//! through the caller's [`Memory`]. An access outside what the caller's
+//! memory holds ends the dispatch with a [`Fault`], never a host crash.
+//!
+//! Results do not depend on the order work-groups run in: each work-group
+//! runs to completion before the next, and a kernel whose work-groups
+//! communicate other than through atomics is undefined on hardware too.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod arch;
+mod decode;
+mod descriptor;
+mod dispatch;
+mod exec;
+mod inst;
+mod mnemonic;
+mod op;
+mod program;
+mod tables;
+mod wave;
+
+pub use arch::{Chip, Family};
+pub use descriptor::KernelDescriptor;
+pub use dispatch::{Dispatch, Fault, Memory, OutOfBounds, Stats, run_dispatch};
+pub use inst::{Inst, Operand};
+pub use op::Op;
+pub use program::{DecodeError, MAX_CODE_BYTES, Program};

@@ -1,0 +1,504 @@
+//! Operations by meaning, one for each family's spellings (`s_load_dwordx2`
+//! on GFX9 is `s_load_b64` on GFX11): what the executor matches on.
+//! [`Op::from_mnemonic`] is the one place a mnemonic becomes an operation;
+//! a mnemonic it does not know is an instruction the interpreter lacks.
+
+/// A comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    /// Never true (`_f`).
+    F,
+    /// `<`.
+    Lt,
+    /// `==`.
+    Eq,
+    /// `<=`.
+    Le,
+    /// `>`.
+    Gt,
+    /// `!=` (integers `_ne`/`_lg`; floats `_lg`: ordered and not equal).
+    Ne,
+    /// `>=`.
+    Ge,
+    /// Ordered (neither is NaN).
+    O,
+    /// Unordered (either is NaN).
+    U,
+    /// Not `>=` (unordered or `<`).
+    Nge,
+    /// Not `<>` (unordered or `==`).
+    Nlg,
+    /// Not `>`.
+    Ngt,
+    /// Not `<=`.
+    Nle,
+    /// Not `==` (unordered or `!=`).
+    Neq,
+    /// Not `<`.
+    Nlt,
+    /// Always true (`_t`/`_tru`).
+    T,
+}
+
+/// An operand type of a vector compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ty {
+    /// 16-bit float.
+    F16,
+    /// 32-bit float.
+    F32,
+    /// 64-bit float.
+    F64,
+    /// 16-bit signed.
+    I16,
+    /// 16-bit unsigned.
+    U16,
+    /// 32-bit signed.
+    I32,
+    /// 32-bit unsigned.
+    U32,
+    /// 64-bit signed.
+    I64,
+    /// 64-bit unsigned.
+    U64,
+}
+
+/// A branch's condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Branch {
+    /// `s_branch`.
+    Always,
+    /// `s_cbranch_scc0`.
+    Scc0,
+    /// `s_cbranch_scc1`.
+    Scc1,
+    /// `s_cbranch_vccz`.
+    Vccz,
+    /// `s_cbranch_vccnz`.
+    Vccnz,
+    /// `s_cbranch_execz`.
+    Execz,
+    /// `s_cbranch_execnz`.
+    Execnz,
+}
+
+/// A scalar ALU operation (its width is given beside it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Salu {
+    Mov,
+    Cmov,
+    Not,
+    AddU32,
+    SubU32,
+    AddcU32,
+    SubbU32,
+    AddI32,
+    SubI32,
+    MulI32,
+    MulHiU32,
+    MulHiI32,
+    And,
+    Or,
+    Xor,
+    AndNot,
+    OrNot,
+    Nand,
+    Nor,
+    Xnor,
+    Lshl,
+    Lshr,
+    Ashr,
+    BfeU,
+    BfeI,
+    Bfm,
+    MinI32,
+    MinU32,
+    MaxI32,
+    MaxU32,
+    Cselect,
+    AbsI32,
+    SextI8,
+    SextI16,
+    AndSaveexec,
+    OrSaveexec,
+    XorSaveexec,
+    AndNotSaveexec,
+    OrNotSaveexec,
+    /// `s_lshlN_add_u32`.
+    LshlAdd(u8),
+    Brev,
+    Bcnt1,
+    Ff1,
+    Flbit,
+    Absdiff,
+    PackLl,
+    PackLh,
+    PackHh,
+}
+
+/// A per-lane vector ALU operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Valu {
+    // Moves and selects.
+    Mov32,
+    Mov64,
+    PkMov32,
+    Cndmask,
+    // f32 arithmetic.
+    AddF32,
+    SubF32,
+    SubrevF32,
+    MulF32,
+    MulLegacyF32,
+    FmaF32,
+    FmacF32,
+    MacF32,
+    MadF32,
+    FmamkF32,
+    FmaakF32,
+    MadmkF32,
+    MadakF32,
+    MinF32,
+    MaxF32,
+    Min3F32,
+    Max3F32,
+    Med3F32,
+    ExpF32,
+    LogF32,
+    RcpF32,
+    RcpIflagF32,
+    RsqF32,
+    SqrtF32,
+    SinF32,
+    CosF32,
+    RndneF32,
+    FloorF32,
+    CeilF32,
+    TruncF32,
+    FractF32,
+    LdexpF32,
+    FrexpMantF32,
+    FrexpExpF32,
+    DivScaleF32,
+    DivFmasF32,
+    DivFixupF32,
+    // f64 arithmetic.
+    AddF64,
+    MulF64,
+    FmaF64,
+    FmacF64,
+    MinF64,
+    MaxF64,
+    RcpF64,
+    RsqF64,
+    SqrtF64,
+    LdexpF64,
+    DivScaleF64,
+    DivFmasF64,
+    DivFixupF64,
+    FractF64,
+    RndneF64,
+    FloorF64,
+    CeilF64,
+    TruncF64,
+    // f16 arithmetic.
+    AddF16,
+    SubF16,
+    SubrevF16,
+    MulF16,
+    FmaF16,
+    FmacF16,
+    MinF16,
+    MaxF16,
+    // Packed.
+    PkAddF32,
+    PkMulF32,
+    PkFmaF32,
+    PkAddF16,
+    PkMulF16,
+    PkFmaF16,
+    PkMinF16,
+    PkMaxF16,
+    PkAddU16,
+    PkAddI16,
+    PkSubU16,
+    PkSubI16,
+    PkMulLoU16,
+    PkLshlrevB16,
+    PkLshrrevB16,
+    PkAshrrevI16,
+    PkMinI16,
+    PkMaxI16,
+    PkMinU16,
+    PkMaxU16,
+    PackB32F16,
+    // Conversions.
+    CvtI32F32,
+    CvtU32F32,
+    CvtF32I32,
+    CvtF32U32,
+    CvtF16F32,
+    CvtF32F16,
+    CvtF64F32,
+    CvtF32F64,
+    CvtI32F64,
+    CvtU32F64,
+    CvtF64I32,
+    CvtF64U32,
+    CvtPkrtzF16F32,
+    CvtF32Ubyte(u8),
+    CvtFlrI32F32,
+    CvtRpiI32F32,
+    CvtI16F16,
+    CvtU16F16,
+    CvtF16I16,
+    CvtF16U16,
+    CvtU32U16,
+    CvtI32I16,
+    // 32-bit integer.
+    AddU32,
+    SubU32,
+    SubrevU32,
+    AddCoU32,
+    SubCoU32,
+    SubrevCoU32,
+    AddcCoU32,
+    SubbCoU32,
+    SubbrevCoU32,
+    AddI32,
+    SubI32,
+    MulLoU32,
+    MulHiU32,
+    MulHiI32,
+    MulU32U24,
+    MulI32I24,
+    MulHiU32U24,
+    MulHiI32I24,
+    MadU32U24,
+    MadI32I24,
+    MadU64U32,
+    MadI64I32,
+    LshlrevB32,
+    LshrrevB32,
+    AshrrevI32,
+    AndB32,
+    OrB32,
+    XorB32,
+    XnorB32,
+    NotB32,
+    BfeU32,
+    BfeI32,
+    BfiB32,
+    BfmB32,
+    LshlAddU32,
+    LshlOrB32,
+    AddLshlU32,
+    AndOrB32,
+    Or3B32,
+    Xor3B32,
+    Add3U32,
+    XadU32,
+    MinI32,
+    MaxI32,
+    MinU32,
+    MaxU32,
+    Min3I32,
+    Max3I32,
+    Med3I32,
+    Min3U32,
+    Max3U32,
+    Med3U32,
+    AlignbitB32,
+    AlignbyteB32,
+    PermB32,
+    BcntU32,
+    FfbhU32,
+    FfblB32,
+    FfbhI32,
+    BfrevB32,
+    // 16-bit integer.
+    MovB16,
+    NotB16,
+    AndB16,
+    OrB16,
+    XorB16,
+    AddU16,
+    SubU16,
+    MulLoU16,
+    LshlrevB16,
+    LshrrevB16,
+    AshrrevI16,
+    MinI16,
+    MaxI16,
+    MinU16,
+    MaxU16,
+    // 64-bit integer.
+    LshlrevB64,
+    LshrrevB64,
+    AshrrevI64,
+    LshlAddU64,
+    // Cross-lane.
+    Readlane,
+    Readfirstlane,
+    Writelane,
+    Permlanex16,
+    Permlane16,
+}
+
+/// Where a load or store goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Segment {
+    /// `buffer_*`: through a buffer resource descriptor, bounds-checked.
+    Buffer,
+    /// `global_*`: a 64-bit address (VGPR pair, or SGPR base + VGPR offset).
+    Global,
+    /// `flat_*`: a 64-bit address in any aperture.
+    Flat,
+    /// `scratch_*`: the work-item's private memory.
+    Scratch,
+}
+
+/// The data of a load or store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mem {
+    /// Where it goes.
+    pub segment: Segment,
+    /// Bytes per lane (1, 2, 4, 8, 12, 16).
+    pub bytes: u8,
+    /// A narrow load sign-extends.
+    pub signed: bool,
+    /// A 16-bit load or store uses the register's high half (`_d16_hi`).
+    pub d16_hi: bool,
+    /// A narrow load writes only the low 16 bits (`_d16`).
+    pub d16: bool,
+}
+
+/// A read-modify-write on memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Atomic {
+    Swap,
+    CmpSwap,
+    Add,
+    Sub,
+    MinI,
+    MaxI,
+    MinU,
+    MaxU,
+    And,
+    Or,
+    Xor,
+    Inc,
+    Dec,
+    AddF32,
+    MinF32,
+    MaxF32,
+}
+
+/// An LDS operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lds {
+    /// `ds_read*`/`ds_load*`: bytes per address, two addresses, ×64 offsets,
+    /// sign-extend; a `_d16` load writes one half of the register.
+    Load {
+        /// Bytes per address.
+        bytes: u8,
+        /// Two addresses (`read2`/`2addr`).
+        two: bool,
+        /// Offsets count 64 elements (`st64`).
+        st64: bool,
+        /// Sign-extend a narrow load.
+        signed: bool,
+        /// `_d16`: write the low half, keep the high (0); `_d16_hi`: the
+        /// reverse (1); a whole register (2).
+        half: u8,
+    },
+    /// `ds_write*`/`ds_store*`.
+    Store {
+        /// Bytes per address.
+        bytes: u8,
+        /// Two addresses.
+        two: bool,
+        /// Offsets count 64 elements.
+        st64: bool,
+        /// `_d16_hi`: store the register's high half.
+        high: bool,
+    },
+    /// An LDS atomic (`ds_add_u32`, ...), returning the old value when `rtn`.
+    Atomic {
+        /// The operation.
+        op: Atomic,
+        /// 8 for the `_u64`/`_b64` forms.
+        bytes: u8,
+        /// Returns the old value.
+        rtn: bool,
+    },
+    /// `ds_bpermute_b32`: read a lane's value by byte address.
+    Bpermute,
+    /// `ds_permute_b32`: write to a lane by byte address.
+    Permute,
+    /// `ds_swizzle_b32`.
+    Swizzle,
+}
+
+/// A matrix fused multiply-add (CDNA's `v_mfma_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mfma {
+    /// Rows of the output block (M).
+    pub m: u8,
+    /// Columns of the output block (N).
+    pub n: u8,
+    /// Depth (K) per block.
+    pub k: u8,
+    /// Independent blocks computed at once.
+    pub blocks: u8,
+    /// Input element type.
+    pub input: Ty,
+}
+
+/// An operation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Op {
+    /// A scalar ALU operation; `true` for the 64-bit form.
+    S(Salu, bool),
+    /// `s_cmp_*`/`s_cmpk_*`: SCC = the comparison.
+    SCmp(Cmp, Ty),
+    /// `s_bitcmp0/1_b32/b64`: SCC = bit `src1` of `src0` equals the flag.
+    SBitcmp(bool, bool),
+    /// A branch.
+    Branch(Branch),
+    /// `s_load_*`/`s_buffer_load_*`: dwords, through a buffer resource.
+    SLoad(u8, bool),
+    /// `s_endpgm`.
+    Endpgm,
+    /// `s_barrier`.
+    Barrier,
+    /// Scheduling hints with no architectural effect (`s_nop`, `s_waitcnt`,
+    /// `s_delay_alu`, `s_clause`, prefetch, priority, `s_sendmsg` of
+    /// `MSG_DEALLOC_VGPRS`, ...).
+    Nop,
+    /// `s_getpc_b64`.
+    Getpc,
+    /// `s_setpc_b64`.
+    Setpc,
+    /// `s_swappc_b64`.
+    Swappc,
+    /// A per-lane vector ALU operation.
+    V(Valu),
+    /// `v_cmp_*`/`v_cmpx_*`: a lane mask; `true` also writes EXEC.
+    VCmp(Cmp, Ty, bool),
+    /// `v_cmp_class_*`/`v_cmpx_class_*`.
+    VCmpClass(Ty, bool),
+    /// A matrix fused multiply-add.
+    Mfma(Mfma),
+    /// A load.
+    Load(Mem),
+    /// A store.
+    Store(Mem),
+    /// An atomic on global, flat or buffer memory; bytes per lane.
+    Atomic(Segment, Atomic, u8),
+    /// An LDS operation.
+    Lds(Lds),
+}

@@ -1,0 +1,114 @@
+//! A kernel's code decoded once: every instruction from the entry to the
+//! end of the kernel's code, and where each address lands, so that a
+//! dispatch executes without decoding and a branch is one lookup.
+
+use std::fmt;
+
+use crate::arch::Chip;
+use crate::decode::{Undecodable, decode};
+use crate::inst::Inst;
+
+/// Most code bytes one program may hold (a kernel symbol's size is what
+/// the caller passes; 64 MiB is far above any kernel LLVM emits).
+pub const MAX_CODE_BYTES: usize = 64 << 20;
+
+/// Why a kernel's code cannot run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    /// Byte offset of the instruction from the kernel's entry.
+    pub offset: u32,
+    /// What is wrong there.
+    pub reason: String,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at entry+{:#x}: {}", self.offset, self.reason)
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// A decoded kernel.
+#[derive(Clone, Debug)]
+pub struct Program {
+    chip: Chip,
+    insts: Vec<Inst>,
+    /// For each dword of the code, the index of the instruction starting
+    /// there plus one (0: no instruction starts there).
+    starts: Vec<u32>,
+}
+
+impl Program {
+    /// Decodes `code`, the kernel's bytes from its entry point, for `chip`.
+    /// The first instruction that does not decode, or that the interpreter
+    /// lacks, is the error, with its offset.
+    pub fn decode(chip: Chip, code: &[u8]) -> Result<Program, DecodeError> {
+        if code.len() > MAX_CODE_BYTES {
+            return Err(DecodeError {
+                offset: 0,
+                reason: format!("{} code bytes (at most {MAX_CODE_BYTES})", code.len()),
+            });
+        }
+        let code = code.get(..code.len() & !3).unwrap_or_default();
+        let mut insts = Vec::new();
+        let mut starts = vec![0u32; code.len() / 4];
+        let mut pc = 0u32;
+        while (pc as usize) < code.len() {
+            let first = insts.len();
+            decode(chip, code, pc, &mut insts).map_err(|e| DecodeError {
+                offset: pc,
+                reason: describe(e),
+            })?;
+            if let Some(slot) = starts.get_mut(pc as usize / 4) {
+                *slot = first as u32 + 1;
+            }
+            let len = insts.get(first).map_or(4, |i| u32::from(i.len.max(4)));
+            pc += len;
+        }
+        Ok(Program {
+            chip,
+            insts,
+            starts,
+        })
+    }
+
+    /// The processor it was decoded for.
+    pub fn chip(&self) -> Chip {
+        self.chip
+    }
+
+    /// The instructions, in address order.
+    pub fn instructions(&self) -> &[Inst] {
+        &self.insts
+    }
+
+    /// The instruction at index `i`.
+    pub(crate) fn get(&self, i: usize) -> Option<&Inst> {
+        self.insts.get(i)
+    }
+
+    /// The index of the instruction starting at byte `offset`.
+    pub(crate) fn index_at(&self, offset: i64) -> Option<usize> {
+        if offset < 0 || offset % 4 != 0 {
+            return None;
+        }
+        let slot = *self.starts.get(usize::try_from(offset / 4).ok()?)?;
+        (slot != 0).then(|| slot as usize - 1)
+    }
+}
+
+fn describe(e: Undecodable) -> String {
+    match e {
+        Undecodable::Truncated => "the code ends inside an instruction".to_string(),
+        Undecodable::Invalid(encoding, opcode) => {
+            format!("no valid instruction ({encoding} opcode {opcode})")
+        }
+        Undecodable::Unsupported(mnemonic) => {
+            format!("instruction `{mnemonic}` is not supported by the interpreter")
+        }
+        Undecodable::Feature(feature, detail) => {
+            format!("{feature} is not supported by the interpreter ({detail})")
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! Kernels that compute: a launch's kernel decoded once by the ISA
+//! interpreter (`amdgpu-isa`) and executed over the node's memory, in the
+//! order the launch's stream runs it.
+//!
+//! The runtime's part of a launch is done here as ROCclr does it: the
+//! kernarg segment is the launch's explicit arguments followed by the
+//! hidden arguments the kernel's metadata asks for (block counts, group
+//! sizes, grid dimensions), and a dispatch packet describes the grid. The
+//! kernel sees both at addresses of their own, outside every pool.
+
+use std::sync::Arc;
+
+use amdgpu_isa::{
+    Chip, Dispatch, KernelDescriptor, Memory as KernelMemory, OutOfBounds, Program, run_dispatch,
+};
+
+use crate::codes::HipCode;
+use crate::kernel_meta::KernelLaunchInfo;
+use crate::memory::Memory;
+use crate::node::Sim;
+
+/// The environment variable the C library reads for [`KernelMode`]:
+/// `skip` skips execution.
+pub const KERNELS_ENV: &str = "AMDGPU_SIM_KERNELS";
+
+/// Where a kernel sees its kernarg segment (far above every pool's addresses).
+pub const KERNARG_ADDRESS: u64 = 0x00ff_0000_0000_0000;
+/// Where a kernel sees its dispatch packet.
+pub const PACKET_ADDRESS: u64 = 0x00fe_0000_0000_0000;
+
+/// Whether launches execute their kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum KernelMode {
+    /// Kernels execute (the default).
+    #[default]
+    Execute,
+    /// Launches are checked and recorded, kernels do not run: faster, and
+    /// results are not computed (said once on stderr).
+    Skip,
+}
+
+/// Launch counts by outcome.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KernelCounts {
+    /// Launches whose kernel ran to the end.
+    pub executed: u64,
+    /// Launches not executed ([`KernelMode::Skip`]).
+    pub skipped: u64,
+    /// Launches that ended in a fault.
+    pub faulted: u64,
+}
+
+/// Everything a checked launch needs to execute.
+#[derive(Clone, Debug)]
+pub struct KernelRun {
+    kernel: String,
+    program: Arc<Program>,
+    descriptor: KernelDescriptor,
+    kernel_object: u64,
+    grid: [u32; 3],
+    block: [u32; 3],
+    dynamic_lds: u32,
+    kernargs: Vec<u8>,
+}
+
+impl KernelRun {
+    /// The kernel's name.
+    pub fn kernel(&self) -> &str {
+        &self.kernel
+    }
+}
+
+/// What [`kernel_run`] needs of a function and its module.
+pub(crate) struct KernelSource<'a> {
+    pub(crate) info: &'a KernelLaunchInfo,
+    pub(crate) program: Arc<Program>,
+    pub(crate) descriptor: KernelDescriptor,
+    pub(crate) kernel_object: u64,
+}
+
+/// The launch of `source` over `grid` × `block` with the launch's explicit
+/// kernarg bytes.
+pub(crate) fn kernel_run(
+    source: KernelSource,
+    grid: [u32; 3],
+    block: [u32; 3],
+    dynamic_lds: u32,
+    explicit: &[u8],
+) -> KernelRun {
+    KernelRun {
+        kernel: source.info.name.clone(),
+        program: source.program,
+        descriptor: source.descriptor,
+        kernel_object: source.kernel_object,
+        grid,
+        block,
+        dynamic_lds,
+        kernargs: kernarg_segment(source.info, grid, block, dynamic_lds, explicit),
+    }
+}
+
+/// The kernarg segment: the explicit bytes, then each hidden argument
+/// filled as the HIP runtime fills it (AMDGPUUsage, "Code Object V5
+/// Metadata"); hidden arguments the node has nothing for are zero.
+fn kernarg_segment(
+    info: &KernelLaunchInfo,
+    grid: [u32; 3],
+    block: [u32; 3],
+    dynamic_lds: u32,
+    explicit: &[u8],
+) -> Vec<u8> {
+    let mut segment = explicit.to_vec();
+    segment.resize((info.kernarg_segment_size as usize).max(explicit.len()), 0);
+    let dims = if grid[2] * block[2] > 1 {
+        3u64
+    } else if grid[1] * block[1] > 1 {
+        2
+    } else {
+        1
+    };
+    for (offset, size, kind) in &info.hidden_args {
+        let axis = |name: &str| match name.rsplit('_').next() {
+            Some("y") => 1usize,
+            Some("z") => 2,
+            _ => 0,
+        };
+        let value: u64 = match kind.as_str() {
+            k if k.starts_with("hidden_block_count_") => {
+                grid.get(axis(k)).copied().map_or(0, u64::from)
+            }
+            k if k.starts_with("hidden_group_size_") => {
+                block.get(axis(k)).copied().map_or(0, u64::from)
+            }
+            "hidden_grid_dims" => dims,
+            "hidden_dynamic_lds_size" => u64::from(dynamic_lds),
+            // Remainders (HIP grids are whole blocks), global offsets,
+            // queue and completion pointers, printf/hostcall buffers.
+            _ => 0,
+        };
+        let (start, len) = (*offset as usize, (*size as usize).min(8));
+        let bytes = value.to_le_bytes();
+        if let (Some(slot), Some(value)) = (
+            start
+                .checked_add(len)
+                .and_then(|end| segment.get_mut(start..end)),
+            bytes.get(..len),
+        ) {
+            slot.copy_from_slice(value);
+        }
+    }
+    segment
+}
+
+/// Decodes the kernel whose descriptor is at `kd_offset` in `image` (read
+/// through `read`) for `chip`; `code_size` is its function symbol's size.
+pub(crate) fn decode_kernel(
+    chip: Chip,
+    descriptor: &KernelDescriptor,
+    kd_address: u64,
+    code_size: u64,
+    read: &mut dyn FnMut(u64, &mut [u8]) -> bool,
+) -> Result<Program, String> {
+    let entry = kd_address.wrapping_add(descriptor.kernel_code_entry_byte_offset as u64);
+    let len = usize::try_from(code_size)
+        .ok()
+        .filter(|&n| n <= amdgpu_isa::MAX_CODE_BYTES)
+        .ok_or_else(|| format!("kernel code of {code_size} bytes"))?;
+    let mut code = vec![0u8; len];
+    if !read(entry, &mut code) {
+        return Err(format!(
+            "kernel code at {entry:#x} is outside the loaded image"
+        ));
+    }
+    Program::decode(chip, &code).map_err(|e| e.to_string())
+}
+
+/// Device memory, then the client's host memory (pinned or registered,
+/// which kernels may address directly) through `host`.
+struct NodeMemory<'a> {
+    device: &'a mut Memory,
+    host: &'a mut dyn KernelMemory,
+}
+
+impl KernelMemory for NodeMemory<'_> {
+    fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds> {
+        match self.device.read(address, out) {
+            Ok(()) => Ok(()),
+            Err(_) => self.host.read(address, out),
+        }
+    }
+
+    fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds> {
+        if self.device.region_of(address).is_some() {
+            return self.device.write(address, data).map_err(|_| OutOfBounds);
+        }
+        self.host.write(address, data)
+    }
+}
+
+impl Sim {
+    /// Executes a launch's kernel over the node's memory and `host`, the
+    /// client's host memory. A fault (an access outside memory, a wave
+    /// that never ends) is said on stderr with the kernel's name and is
+    /// `hipErrorIllegalAddress`, as a device fault is reported at the next
+    /// synchronization.
+    pub fn hip_execute_kernel(
+        &self,
+        run: &KernelRun,
+        host: &mut dyn KernelMemory,
+    ) -> Result<(), HipCode> {
+        let mut state = self.lock();
+        let dispatch = Dispatch {
+            program: &run.program,
+            descriptor: run.descriptor,
+            kernel_object: run.kernel_object,
+            grid: run.grid,
+            block: run.block,
+            dynamic_lds: run.dynamic_lds,
+            kernarg_address: KERNARG_ADDRESS,
+            kernargs: &run.kernargs,
+            packet_address: PACKET_ADDRESS,
+        };
+        let mut memory = NodeMemory {
+            device: &mut state.memory,
+            host,
+        };
+        let result = run_dispatch(&dispatch, &mut memory);
+        let counts = &mut state.hip_rt.modules.kernel_counts;
+        match result {
+            Ok(_) => {
+                counts.executed += 1;
+                Ok(())
+            }
+            Err(fault) => {
+                counts.faulted += 1;
+                eprintln!("amdgpu-sim: kernel `{}` faulted: {fault}", run.kernel);
+                Err(HipCode::ILLEGAL_ADDRESS)
+            }
+        }
+    }
+
+    /// Whether launches execute their kernels (`AMDGPU_SIM_KERNELS`).
+    pub fn set_kernel_mode(&self, mode: KernelMode) {
+        self.lock().hip_rt.modules.kernel_mode = mode;
+    }
+
+    /// Launches executed, skipped and faulted so far.
+    pub fn kernel_counts(&self) -> KernelCounts {
+        self.lock().hip_rt.modules.kernel_counts
+    }
+}
