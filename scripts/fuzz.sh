@@ -12,7 +12,7 @@ shift
 cd "$(dirname "$0")/../fuzz"
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(codeobj_elf codeobj_metadata target_id wrapped hip_path machine wrapped_build)
+  targets=(codeobj_elf codeobj_metadata target_id wrapped hip_path machine wrapped_build isa_program)
 fi
 export RUSTC_BOOTSTRAP=1
 # Release code with debug assertions and overflow checks (`-a`), so integer
@@ -32,6 +32,7 @@ for target in "${targets[@]}"; do
     hip_path) dict=(-dict=dict/hip_path.dict); max_len=4096 ;;
     machine) dict=(-dict=dict/machine.dict); max_len=65536 ;;
     wrapped_build) max_len=4096 ;;
+    isa_program) max_len=8192 ;;
   esac
   mkdir -p work/"$target" artifacts/"$target"
   for dir in "${seeds[@]}"; do mkdir -p "$dir"; done

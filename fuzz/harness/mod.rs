@@ -441,3 +441,69 @@ fn build_from(u: &mut Unstructured<'_>) -> ArbitraryResult<bool> {
     }
     Ok(accepted)
 }
+
+/// Memory for `isa_program`: 64 KiB at address 0x1000.
+struct IsaMemory(Vec<u8>);
+
+impl amdgpu_isa::Memory for IsaMemory {
+    fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), amdgpu_isa::OutOfBounds> {
+        let start = address.checked_sub(0x1000).ok_or(amdgpu_isa::OutOfBounds)? as usize;
+        let bytes = start
+            .checked_add(out.len())
+            .and_then(|end| self.0.get(start..end))
+            .ok_or(amdgpu_isa::OutOfBounds)?;
+        out.copy_from_slice(bytes);
+        Ok(())
+    }
+
+    fn write(&mut self, address: u64, data: &[u8]) -> Result<(), amdgpu_isa::OutOfBounds> {
+        let start = address.checked_sub(0x1000).ok_or(amdgpu_isa::OutOfBounds)? as usize;
+        let bytes = start
+            .checked_add(data.len())
+            .and_then(|end| self.0.get_mut(start..end))
+            .ok_or(amdgpu_isa::OutOfBounds)?;
+        bytes.copy_from_slice(data);
+        Ok(())
+    }
+}
+
+/// `isa_program`: machine code for the ISA interpreter. Byte 0 picks the
+/// chip, bytes 1..65 are the kernel descriptor, the next 6 the grid and
+/// block (one byte per dimension), the next 64 the kernarg segment, the
+/// rest the code. The code decodes or is refused; a program that decodes
+/// runs to its end, a fault or a 10,000-instruction limit per wave over
+/// 64 KiB of memory. Accepted: the code decoded.
+pub fn isa_program(data: &[u8]) -> bool {
+    use amdgpu_isa::{Chip, Dispatch, KernelDescriptor, Program, run_dispatch};
+    let Some((&chip, rest)) = data.split_first() else {
+        return false;
+    };
+    let chip = [Chip::Gfx90a, Chip::Gfx942, Chip::Gfx1100][usize::from(chip % 3)];
+    let (Some(kd), Some(shape), Some(kernargs)) =
+        (rest.get(..64), rest.get(64..70), rest.get(70..134))
+    else {
+        return false;
+    };
+    let code = rest.get(134..).unwrap_or_default();
+    let Ok(program) = Program::decode(chip, code) else {
+        return false;
+    };
+    let Some(descriptor) = KernelDescriptor::parse(kd) else {
+        return true;
+    };
+    let dim = |i: usize| u32::from(shape[i] % 4) + 1;
+    let dispatch = Dispatch {
+        program: &program,
+        descriptor,
+        kernel_object: 0x1000,
+        grid: [dim(0), dim(1), dim(2)],
+        block: [u32::from(shape[3] % 128) + 1, u32::from(shape[4] % 4) + 1, 1],
+        dynamic_lds: u32::from(shape[5]) * 64,
+        kernarg_address: 0x1_0000_0000,
+        kernargs,
+        packet_address: 0x2_0000_0000,
+        instruction_limit: 10_000,
+    };
+    let _ = run_dispatch(&dispatch, &mut IsaMemory(vec![0; 64 << 10]));
+    true
+}

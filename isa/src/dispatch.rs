@@ -10,11 +10,13 @@ use crate::descriptor::KernelDescriptor;
 use crate::exec::{Context, Flow, step};
 use crate::inst::{EXEC, VCC};
 use crate::program::Program;
-use crate::wave::{LANES, Wave};
+use crate::wave::{AGPR_BASE, LANES, Wave};
 
-/// Most instructions one wave may execute before the dispatch is ended as
-/// hung (a kernel that never reaches `s_endpgm`).
-pub const MAX_WAVE_INSTRUCTIONS: u64 = 1 << 32;
+/// Most instructions one wave executes, by default, before the dispatch is
+/// ended as hung (a kernel that never reaches `s_endpgm`, such as one
+/// spinning on a flag another work-group would set): about half a minute
+/// of interpretation.
+pub const MAX_WAVE_INSTRUCTIONS: u64 = 1 << 28;
 /// Most LDS bytes a work-group may have (64 KiB on every chip modelled).
 pub const MAX_LDS_BYTES: u32 = 64 * 1024;
 /// Most scratch bytes per work-item.
@@ -54,6 +56,9 @@ pub struct Dispatch<'a> {
     pub kernargs: &'a [u8],
     /// Where the dispatch packet is (read through the dispatch pointer).
     pub packet_address: u64,
+    /// Most instructions one wave may execute ([`MAX_WAVE_INSTRUCTIONS`]
+    /// unless a caller needs a tighter bound).
+    pub instruction_limit: u64,
 }
 
 /// Why a dispatch stopped early.
@@ -221,6 +226,7 @@ pub fn run_dispatch(d: &Dispatch, memory: &mut dyn Memory) -> Result<Stats, Faul
                     lds: &mut lds,
                     program: d.program,
                     chip,
+                    instruction_limit: d.instruction_limit,
                 };
                 run_group(&mut waves, &mut context, &mut stats).map_err(|(reason, offset)| {
                     Fault {
@@ -239,7 +245,23 @@ pub fn run_dispatch(d: &Dispatch, memory: &mut dyn Memory) -> Result<Stats, Faul
 fn set_up(wave: &mut Wave, d: &Dispatch, chip: Chip, group: [u32; 3], items: u64) {
     let kd = &d.descriptor;
     wave.s.fill(0);
-    wave.v.fill(0);
+    // The registers the kernel uses start at zero: its descriptor's VGPR
+    // granules (8 registers each at most), on CDNA split at ACCUM_OFFSET
+    // between VGPRs and AGPRs. Clearing the whole file per work-group would
+    // cost more than a short kernel.
+    let used = ((kd.compute_pgm_rsrc1 as usize & 0x3f) + 1) * 8;
+    let (vgprs, agprs) = if chip.has_agprs() {
+        let split = kd.accum_offset() as usize;
+        (used.min(split), used.saturating_sub(split))
+    } else {
+        (used, 0)
+    };
+    for (base, count) in [(0, vgprs), (AGPR_BASE, agprs)] {
+        let end = (base + count.min(256)) * LANES;
+        if let Some(registers) = wave.v.get_mut(base * LANES..end) {
+            registers.fill(0);
+        }
+    }
     wave.scc = false;
     wave.next = 0;
     wave.done = false;
@@ -363,8 +385,9 @@ fn run_wave(
     stats: &mut Stats,
 ) -> Result<(), (String, u32)> {
     let mut executed = 0u64;
+    let program = context.program;
     loop {
-        let Some(inst) = context.program.get(wave.next) else {
+        let Some(inst) = program.get(wave.next) else {
             let offset = context
                 .program
                 .instructions()
@@ -375,15 +398,17 @@ fn run_wave(
                 offset,
             ));
         };
-        let inst = *inst;
         executed += 1;
-        if executed > MAX_WAVE_INSTRUCTIONS {
+        if executed > context.instruction_limit {
             return Err((
-                format!("a wave executed {MAX_WAVE_INSTRUCTIONS} instructions without ending"),
+                format!(
+                    "a wave executed {} instructions without ending",
+                    context.instruction_limit
+                ),
                 inst.pc,
             ));
         }
-        match step(wave, &inst, context).map_err(|reason| (reason, inst.pc))? {
+        match step(wave, inst, context).map_err(|reason| (reason, inst.pc))? {
             Flow::Next => wave.next += 1,
             Flow::Jump(index) => wave.next = index,
             Flow::End => {

@@ -34,7 +34,9 @@ mod wave;
 
 pub use arch::{Chip, Family};
 pub use descriptor::KernelDescriptor;
-pub use dispatch::{Dispatch, Fault, Memory, OutOfBounds, Stats, run_dispatch};
+pub use dispatch::{
+    Dispatch, Fault, MAX_WAVE_INSTRUCTIONS, Memory, OutOfBounds, Stats, run_dispatch,
+};
 pub use inst::{Inst, Operand};
 pub use op::Op;
 pub use program::{DecodeError, MAX_CODE_BYTES, Program};

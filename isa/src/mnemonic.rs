@@ -23,6 +23,11 @@ impl Op {
         if let Some(rest) = mnemonic.strip_prefix("v_mfma_") {
             return mfma(rest);
         }
+        match mnemonic {
+            "v_wmma_f32_16x16x16_f16" => return Some(Op::Wmma(Ty::F16)),
+            "v_wmma_f32_16x16x16_bf16" => return Some(Op::Wmma(Ty::U16)),
+            _ => {}
+        }
         if let Some(rest) = mnemonic.strip_prefix("ds_") {
             return lds(rest).map(Op::Lds);
         }

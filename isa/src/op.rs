@@ -493,6 +493,9 @@ pub enum Op {
     VCmpClass(Ty, bool),
     /// A matrix fused multiply-add.
     Mfma(Mfma),
+    /// RDNA3's 16×16×16 wave matrix multiply-accumulate (`v_wmma_f32_*`):
+    /// f32 results from f16 (`F16`) or bf16 (`U16`) inputs.
+    Wmma(Ty),
     /// A load.
     Load(Mem),
     /// A store.

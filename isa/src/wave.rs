@@ -208,6 +208,14 @@ impl Wave {
         }
     }
 
+    /// The index of lane 0 of register `operand` + `offset` in [`Wave::v`],
+    /// if it is inside the file.
+    pub(crate) fn vbase(&self, operand: Operand, offset: usize) -> Option<usize> {
+        Self::vindex(operand, offset)
+            .filter(|&r| r < VREGS)
+            .map(|r| r * LANES)
+    }
+
     /// Lane `lane` of vector register `operand` + `offset` (0 outside the file).
     pub(crate) fn vreg(&self, operand: Operand, offset: usize, lane: usize) -> u32 {
         match Self::vindex(operand, offset) {

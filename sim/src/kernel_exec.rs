@@ -219,6 +219,7 @@ impl Sim {
             kernarg_address: KERNARG_ADDRESS,
             kernargs: &run.kernargs,
             packet_address: PACKET_ADDRESS,
+            instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
         };
         let mut memory = NodeMemory {
             device: &mut state.memory,

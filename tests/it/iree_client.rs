@@ -148,7 +148,7 @@ enum Outcome {
 /// The `iree-run-module` to use, or `None` after one skip line. The
 /// package's binary itself, not its Python console-script wrapper: the
 /// wrapper runs it as a child, which a timeout would leave running.
-fn iree(what: &str) -> Option<PathBuf> {
+pub(crate) fn iree(what: &str) -> Option<PathBuf> {
     let package = Package::Pip("iree-base-runtime==3.13.0");
     let found = Command::new("python3")
         .args([
@@ -178,7 +178,7 @@ fn iree(what: &str) -> Option<PathBuf> {
 }
 
 /// The C library, as Cargo builds it for this test binary.
-fn library() -> PathBuf {
+pub(crate) fn library() -> PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
     let so = exe.parent().expect("deps dir").join("libamdgpu_sim_ffi.so");
     assert!(so.is_file(), "{} is not built", so.display());

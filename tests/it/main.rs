@@ -59,6 +59,7 @@ mod hostile_inputs;
 mod iree_client;
 mod iree_cts;
 mod isa_decode;
+mod kernels_corpus;
 mod memory_bounds;
 mod queue_affinity_iree;
 mod readme_walkthrough;

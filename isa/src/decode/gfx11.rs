@@ -6,7 +6,7 @@
 use super::{LITERAL, Literal, Undecodable, Words, bits, lookup, operation, sdst, source};
 use crate::arch::Family;
 use crate::inst::{EXEC, Inst, Operand, VCC, flags};
-use crate::op::{Op, Segment, Valu};
+use crate::op::{Op, Segment, Ty, Valu};
 use crate::tables::gfx11 as t;
 
 const F: Family = Family::Gfx11;
@@ -174,6 +174,7 @@ fn vop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
         inst.src[2] = Operand::Literal(lit.take_forced()?);
     }
     vop2_implicit(&mut inst, vdst);
+    true16_halves(&mut inst);
     inst.len += lit.extra();
     Ok(inst)
 }
@@ -195,9 +196,7 @@ fn vop1(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     } else {
         Operand::Vgpr(vdst as u16)
     };
-    if op == Op::V(Valu::MovB16) {
-        true16_halves(&mut inst);
-    }
+    true16_halves(&mut inst);
     inst.len += lit.extra();
     Ok(inst)
 }
@@ -220,6 +219,7 @@ fn vopc(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     } else {
         inst.dst[0] = Operand::Sreg(VCC);
     }
+    true16_halves(&mut inst);
     inst.len += lit.extra();
     Ok(inst)
 }
@@ -423,20 +423,54 @@ fn flat(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     Ok(inst)
 }
 
-/// A true16 32-bit encoding (`v_mov_b16_e32`): a VGPR number's bit 7
-/// selects the register's high half (`v0.h`), expressed as the `op_sel`
-/// bits VOP3 uses for the same choice.
-fn true16_halves(inst: &mut Inst) {
-    if let Operand::Vgpr(r) = inst.src[0]
-        && r >= 128
-    {
-        inst.src[0] = Operand::Vgpr(r - 128);
-        inst.op_sel |= 1;
+/// Which operands of an operation are 16-bit: (src0, src1, dst).
+fn sixteen_bit(op: Op) -> (bool, bool, bool) {
+    use Valu::*;
+    let half = |ty| matches!(ty, Ty::F16 | Ty::I16 | Ty::U16);
+    match op {
+        Op::VCmp(_, ty, _) => (half(ty), half(ty), false),
+        Op::VCmpClass(ty, _) => (half(ty), false, false),
+        Op::V(CvtF32F16 | CvtU32U16 | CvtI32I16) => (true, false, false),
+        Op::V(CvtF16F32) => (false, false, true),
+        Op::V(CvtF16I16 | CvtF16U16 | CvtI16F16 | CvtU16F16 | MovB16 | NotB16) => {
+            (true, false, true)
+        }
+        Op::V(
+            AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | AndB16
+            | OrB16 | XorB16 | AddU16 | SubU16 | MulLoU16 | LshlrevB16 | LshrrevB16 | AshrrevI16
+            | MinI16 | MaxI16 | MinU16 | MaxU16,
+        ) => (true, true, true),
+        _ => (false, false, false),
     }
-    if let Operand::Vgpr(r) = inst.dst[0]
+}
+
+/// GFX11's 32-bit encodings (VOP1, VOP2, VOPC) name a 16-bit VGPR operand
+/// with 8 bits: bit 7 selects the register's high half (`v1.h`) of
+/// v0-v127. Expressed as the `op_sel` bits VOP3 uses for the same choice
+/// (source 0: bit 0, source 1: bit 1, destination: bit 3).
+fn true16_halves(inst: &mut Inst) {
+    let (src0, src1, dst) = sixteen_bit(inst.op);
+    for (i, applies, bit) in [(0usize, src0, 1u8), (1, src1, 2)] {
+        if applies
+            && let Some(Operand::Vgpr(r)) = inst.src.get(i).copied()
+            && r >= 128
+            && let Some(slot) = inst.src.get_mut(i)
+        {
+            *slot = Operand::Vgpr(r - 128);
+            inst.op_sel |= bit;
+        }
+    }
+    if dst
+        && let Operand::Vgpr(r) = inst.dst[0]
         && r >= 128
     {
-        inst.dst[0] = Operand::Vgpr(r - 128);
+        let low = Operand::Vgpr(r - 128);
+        // A 16-bit FMAC's accumulator is its destination's same half.
+        if inst.src[2] == inst.dst[0] {
+            inst.src[2] = low;
+            inst.op_sel |= 4;
+        }
+        inst.dst[0] = low;
         inst.op_sel |= 8;
     }
 }

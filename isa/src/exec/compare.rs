@@ -3,6 +3,7 @@
 
 use crate::arch::Chip;
 use crate::exec::float::{f16_to_f32, modifiers32, modifiers64};
+use crate::exec::lanes::{active, sign_masks32, sources32};
 use crate::inst::{EXEC, Inst, Operand};
 use crate::op::{Cmp, Ty};
 use crate::wave::{Wave, Width};
@@ -53,6 +54,17 @@ pub(crate) fn float(cmp: Cmp, a: f64, b: f64) -> bool {
     }
 }
 
+/// Source `i`'s 16-bit value: the low half, or the high one when `op_sel`
+/// picks it.
+fn half(wave: &Wave, inst: &Inst, i: usize, lane: usize, width: Width) -> u16 {
+    let raw = wave.src32(inst.src.get(i).copied().unwrap_or_default(), lane, width);
+    (if inst.op_sel >> i & 1 == 1 {
+        raw >> 16
+    } else {
+        raw
+    }) as u16
+}
+
 fn lane_result(wave: &Wave, inst: &Inst, cmp: Cmp, ty: Ty, lane: usize) -> bool {
     let [s0, s1, ..] = inst.src;
     match ty {
@@ -67,8 +79,8 @@ fn lane_result(wave: &Wave, inst: &Inst, cmp: Cmp, ty: Ty, lane: usize) -> bool 
             float(cmp, a, b)
         }
         Ty::F16 => {
-            let a = f16_to_f32(wave.src32(s0, lane, Width::F16) as u16);
-            let b = f16_to_f32(wave.src32(s1, lane, Width::F16) as u16);
+            let a = f16_to_f32(half(wave, inst, 0, lane, Width::F16));
+            let b = f16_to_f32(half(wave, inst, 1, lane, Width::F16));
             let a = if inst.abs & 1 != 0 { a.abs() } else { a };
             let b = if inst.abs & 2 != 0 { b.abs() } else { b };
             let a = if inst.neg & 1 != 0 { -a } else { a };
@@ -85,8 +97,8 @@ fn lane_result(wave: &Wave, inst: &Inst, cmp: Cmp, ty: Ty, lane: usize) -> bool 
             }
         }
         Ty::I16 | Ty::U16 => {
-            let a = wave.src32(s0, lane, Width::B32) as u16;
-            let b = wave.src32(s1, lane, Width::B32) as u16;
+            let a = half(wave, inst, 0, lane, Width::B32);
+            let b = half(wave, inst, 1, lane, Width::B32);
             if ty == Ty::I16 {
                 integer(cmp, a as i16 as i64 as u64, b as i16 as i64 as u64, true)
             } else {
@@ -112,11 +124,36 @@ fn write_mask(wave: &mut Wave, inst: &Inst, mask: u64, exec: bool) {
 
 /// `v_cmp_*`/`v_cmpx_*`: one bit per active lane; inactive lanes are 0.
 pub(crate) fn vector(wave: &mut Wave, inst: &Inst, cmp: Cmp, ty: Ty, exec: bool, _chip: Chip) {
-    let active = wave.exec();
+    let active_lanes = wave.exec();
     let mut mask = 0u64;
-    for lane in 0..wave.lanes {
-        if active >> lane & 1 == 1 && lane_result(wave, inst, cmp, ty, lane) {
-            mask |= 1 << lane;
+    let mut set = |lane: usize, result: bool| mask |= u64::from(result) << lane;
+    match ty {
+        Ty::F32 => {
+            let [a, b] = sources32::<2>(wave, inst, Width::B32);
+            let (ma, mb) = (sign_masks32(inst, 0), sign_masks32(inst, 1));
+            for lane in active(active_lanes) {
+                let x = f32::from_bits((a.at(&wave.v, lane) & ma.0) ^ ma.1);
+                let y = f32::from_bits((b.at(&wave.v, lane) & mb.0) ^ mb.1);
+                set(lane, float(cmp, f64::from(x), f64::from(y)));
+            }
+        }
+        Ty::I32 | Ty::U32 => {
+            let [a, b] = sources32::<2>(wave, inst, Width::B32);
+            let signed = ty == Ty::I32;
+            for lane in active(active_lanes) {
+                let (x, y) = (a.at(&wave.v, lane), b.at(&wave.v, lane));
+                let (x, y) = if signed {
+                    (x as i32 as i64 as u64, y as i32 as i64 as u64)
+                } else {
+                    (u64::from(x), u64::from(y))
+                };
+                set(lane, integer(cmp, x, y, signed));
+            }
+        }
+        _ => {
+            for lane in active(active_lanes) {
+                set(lane, lane_result(wave, inst, cmp, ty, lane));
+            }
         }
     }
     write_mask(wave, inst, mask, exec);
@@ -124,7 +161,64 @@ pub(crate) fn vector(wave: &mut Wave, inst: &Inst, cmp: Cmp, ty: Ty, exec: bool,
 
 /// `v_cmp_class_*`: whether the first source is in one of the classes the
 /// second source's bits name.
-pub(crate) fn class(wave: &mut Wave, inst: &Inst, ty: Ty, exec: bool, _chip: Chip) {
+/// The class bit (`v_cmp_class`'s numbering) of an f32.
+fn class32(bits: u32) -> u32 {
+    let (negative, exponent, mantissa) = (bits >> 31 == 1, bits >> 23 & 0xff, bits & 0x7f_ffff);
+    match (exponent, mantissa) {
+        (0xff, 0) => {
+            if negative {
+                2
+            } else {
+                9
+            }
+        }
+        (0xff, m) => {
+            if m >> 22 & 1 == 1 {
+                1
+            } else {
+                0
+            }
+        }
+        (0, 0) => {
+            if negative {
+                5
+            } else {
+                6
+            }
+        }
+        (0, _) => {
+            if negative {
+                4
+            } else {
+                7
+            }
+        }
+        _ => {
+            if negative {
+                3
+            } else {
+                8
+            }
+        }
+    }
+}
+
+pub(crate) fn class(wave: &mut Wave, inst: &Inst, ty: Ty, exec: bool, chip: Chip) {
+    if ty == Ty::F32 {
+        let [value, classes] = sources32::<2>(wave, inst, Width::B32);
+        let (keep, flip) = sign_masks32(inst, 0);
+        let mut mask = 0u64;
+        for lane in active(wave.exec()) {
+            let bit = class32((value.at(&wave.v, lane) & keep) ^ flip);
+            mask |= u64::from(classes.at(&wave.v, lane) >> bit & 1) << lane;
+        }
+        write_mask(wave, inst, mask, exec);
+        return;
+    }
+    class_general(wave, inst, ty, exec, chip);
+}
+
+fn class_general(wave: &mut Wave, inst: &Inst, ty: Ty, exec: bool, _chip: Chip) {
     let active = wave.exec();
     let mut mask = 0u64;
     for lane in 0..wave.lanes {
@@ -134,7 +228,7 @@ pub(crate) fn class(wave: &mut Wave, inst: &Inst, ty: Ty, exec: bool, _chip: Chi
         let classes = wave.src32(inst.src[1], lane, Width::B32);
         let value = match ty {
             Ty::F64 => modifiers64(wave.src64(inst.src[0], lane, Width::F64), inst, 0),
-            Ty::F16 => f64::from(f16_to_f32(wave.src32(inst.src[0], lane, Width::F16) as u16)),
+            Ty::F16 => f64::from(f16_to_f32(half(wave, inst, 0, lane, Width::F16))),
             _ => f64::from(modifiers32(
                 wave.src32(inst.src[0], lane, Width::B32),
                 inst,
@@ -143,13 +237,13 @@ pub(crate) fn class(wave: &mut Wave, inst: &Inst, ty: Ty, exec: bool, _chip: Chi
         };
         let quiet = match ty {
             Ty::F64 => value.to_bits() >> 51 & 1 == 1,
-            Ty::F16 => wave.src32(inst.src[0], lane, Width::F16) >> 9 & 1 == 1,
+            Ty::F16 => half(wave, inst, 0, lane, Width::F16) >> 9 & 1 == 1,
             _ => wave.src32(inst.src[0], lane, Width::B32) >> 22 & 1 == 1,
         };
         let denormal = match ty {
             Ty::F64 => value.is_subnormal(),
             Ty::F16 => {
-                let bits = wave.src32(inst.src[0], lane, Width::F16) as u16;
+                let bits = half(wave, inst, 0, lane, Width::F16);
                 bits & 0x7c00 == 0 && bits & 0x3ff != 0
             }
             _ => f32::from_bits(wave.src32(inst.src[0], lane, Width::B32)).is_subnormal(),

@@ -223,3 +223,19 @@ pub(crate) fn div_fixup32(_quotient: f32, denominator: f32, numerator: f32) -> f
 pub(crate) fn div_fixup64(_quotient: f64, denominator: f64, numerator: f64) -> f64 {
     numerator / denominator
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_precision_round_trips_every_value() {
+        for h in 0..=u16::MAX {
+            let f = f16_to_f32(h);
+            if f.is_nan() {
+                continue;
+            }
+            assert_eq!(f32_to_f16(f), h, "{h:#06x}");
+        }
+    }
+}

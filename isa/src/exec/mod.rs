@@ -3,6 +3,7 @@
 mod compare;
 mod dpp;
 mod float;
+mod lanes;
 mod lds;
 mod memory;
 mod mfma;
@@ -39,6 +40,8 @@ pub(crate) struct Context<'a, 'm> {
     pub program: &'a Program,
     /// The processor.
     pub chip: Chip,
+    /// Most instructions one wave may execute.
+    pub instruction_limit: u64,
 }
 
 /// Executes `inst` on `wave`; `Err` is a fault's reason.
@@ -73,6 +76,7 @@ pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flo
         Op::VCmp(cmp, ty, exec) => compare::vector(wave, inst, cmp, ty, exec, cx.chip),
         Op::VCmpClass(ty, exec) => compare::class(wave, inst, ty, exec, cx.chip),
         Op::Mfma(shape) => mfma::run(wave, inst, shape)?,
+        Op::Wmma(input) => mfma::wmma(wave, inst, input)?,
         Op::Load(mem) => memory::load(wave, inst, mem, cx)?,
         Op::Store(mem) => memory::store(wave, inst, mem, cx)?,
         Op::Atomic(segment, op, bytes) => memory::atomic(wave, inst, segment, op, bytes, cx)?,

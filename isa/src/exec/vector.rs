@@ -2,21 +2,14 @@
 
 use crate::arch::{Chip, Family};
 use crate::exec::float::*;
+use crate::exec::lanes::{Src32, active, scatter, sign_masks32, sources32, sources64};
 use crate::inst::{Inst, Operand};
 use crate::op::Valu;
-use crate::wave::{Wave, Width};
+use crate::wave::{LANES, Wave, Width};
 
 /// The active lanes of `wave`, lowest first.
 fn lanes(wave: &Wave) -> impl Iterator<Item = usize> + use<> {
-    let mut mask = wave.exec();
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            return None;
-        }
-        let lane = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        Some(lane)
-    })
+    active(wave.exec())
 }
 
 /// A bit field: `width` bits at `offset`, sign-extended when `signed`.
@@ -37,27 +30,57 @@ pub(crate) fn bitfield(a: u32, offset: u32, width: u32, signed: bool) -> u32 {
     }
 }
 
+/// Every lane of the wave computes (inactive lanes too: the operations are
+/// pure, and whole-register loops are what the compiler vectorizes); only
+/// the active lanes are written.
 fn f32_op<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f32; N]) -> f32) {
-    for lane in lanes(wave) {
-        let mut args = [0f32; N];
-        for (i, arg) in args.iter_mut().enumerate() {
-            let operand = inst.src.get(i).copied().unwrap_or_default();
-            *arg = modifiers32(wave.src32(operand, lane, Width::B32), inst, i as u32);
+    let sources = sources32::<N>(wave, inst, Width::B32);
+    let Some(dst) = wave.vbase(inst.dst[0], 0) else {
+        return;
+    };
+    let n = wave.lanes;
+    let mut args = [[0u32; LANES]; N];
+    for (i, lanes) in args.iter_mut().enumerate() {
+        let (keep, flip) = sign_masks32(inst, i);
+        let lanes = &mut lanes[..n];
+        sources[i].gather(&wave.v, lanes);
+        if keep != u32::MAX || flip != 0 {
+            lanes.iter_mut().for_each(|x| *x = (*x & keep) ^ flip);
         }
-        let d = output32(f(args), inst);
-        wave.set_vreg(inst.dst[0], 0, lane, d.to_bits());
     }
+    let mut out = [0u32; LANES];
+    let plain = inst.omod == 0 && !inst.clamp;
+    for (lane, slot) in out[..n].iter_mut().enumerate() {
+        let d = f(std::array::from_fn(|i| f32::from_bits(args[i][lane])));
+        *slot = if plain { d } else { output32(d, inst) }.to_bits();
+    }
+    let exec = wave.exec();
+    scatter(&mut wave.v, dst, exec, &out[..n]);
 }
 
 fn f64_op<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f64; N]) -> f64) {
-    for lane in lanes(wave) {
-        let mut args = [0f64; N];
-        for (i, arg) in args.iter_mut().enumerate() {
-            let operand = inst.src.get(i).copied().unwrap_or_default();
-            *arg = modifiers64(wave.src64(operand, lane, Width::F64), inst, i as u32);
+    let sources = sources64::<N>(wave, inst, Width::F64);
+    let (Some(lo), Some(hi)) = (wave.vbase(inst.dst[0], 0), wave.vbase(inst.dst[0], 1)) else {
+        return;
+    };
+    for lane in active(wave.exec()) {
+        let args: [f64; N] = std::array::from_fn(|i| {
+            let mut bits = sources[i].at(&wave.v, lane);
+            if inst.abs >> i & 1 == 1 {
+                bits &= !(1 << 63);
+            }
+            if inst.neg >> i & 1 == 1 {
+                bits ^= 1 << 63;
+            }
+            f64::from_bits(bits)
+        });
+        let d = output64(f(args), inst).to_bits();
+        if let Some(slot) = wave.v.get_mut(lo + lane) {
+            *slot = d as u32;
         }
-        let d = output64(f(args), inst);
-        wave.set_v64(inst.dst[0], lane, d.to_bits());
+        if let Some(slot) = wave.v.get_mut(hi + lane) {
+            *slot = (d >> 32) as u32;
+        }
     }
 }
 
@@ -117,14 +140,21 @@ fn u16_op(wave: &mut Wave, inst: &Inst, chip: Chip, f: impl Fn(u16, u16) -> u16)
 }
 
 fn u32_op<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([u32; N]) -> u32) {
-    for lane in lanes(wave) {
-        let mut args = [0u32; N];
-        for (i, arg) in args.iter_mut().enumerate() {
-            let operand = inst.src.get(i).copied().unwrap_or_default();
-            *arg = wave.src32(operand, lane, Width::B32);
-        }
-        wave.set_vreg(inst.dst[0], 0, lane, f(args));
+    let sources = sources32::<N>(wave, inst, Width::B32);
+    let Some(dst) = wave.vbase(inst.dst[0], 0) else {
+        return;
+    };
+    let n = wave.lanes;
+    let mut args = [[0u32; LANES]; N];
+    for (source, lanes) in sources.iter().zip(args.iter_mut()) {
+        source.gather(&wave.v, &mut lanes[..n]);
     }
+    let mut out = [0u32; LANES];
+    for (lane, slot) in out[..n].iter_mut().enumerate() {
+        *slot = f(std::array::from_fn(|i| args[i][lane]));
+    }
+    let exec = wave.exec();
+    scatter(&mut wave.v, dst, exec, &out[..n]);
 }
 
 /// 32-bit integer add/sub with a carry (or borrow) out per lane in `dst[1]`
@@ -152,40 +182,47 @@ fn carry_op(
 /// Packed f32 (`v_pk_*_f32`): two f32 lanes in a register pair; `op_sel`
 /// picks each source's dword for the low result, `op_sel_hi` for the high.
 fn pk_f32<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f32; N]) -> f32) {
-    for lane in lanes(wave) {
-        let mut out = [0u32; 2];
-        for (half, slot) in out.iter_mut().enumerate() {
-            let (sel, neg) = if half == 0 {
-                (inst.op_sel, inst.neg)
-            } else {
-                (inst.op_sel_hi, inst.neg_hi)
+    let n = wave.lanes;
+    // Each source's two dwords, lane by lane (a scalar constant feeds both).
+    let mut dwords = [[[0u32; LANES]; 2]; N];
+    for (i, pair) in dwords.iter_mut().enumerate() {
+        let operand = inst.src.get(i).copied().unwrap_or_default();
+        for (half, lanes) in pair.iter_mut().enumerate() {
+            let source = match operand {
+                Operand::Vgpr(_) | Operand::Agpr(_) => wave
+                    .vbase(operand, half)
+                    .map_or(Src32::Value(0), Src32::Reg),
+                _ => Src32::Value(wave.scalar32(operand, Width::B32)),
             };
-            let mut args = [0f32; N];
-            for (i, arg) in args.iter_mut().enumerate() {
-                let operand = inst.src.get(i).copied().unwrap_or_default();
-                let pair = wave.src64(operand, lane, Width::B32);
-                let pair = match operand {
-                    // A scalar constant feeds both dwords.
-                    Operand::Inline(_) | Operand::Literal(_) => pair & 0xffff_ffff | pair << 32,
-                    _ => pair,
-                };
-                let bits = if sel >> i & 1 == 1 { pair >> 32 } else { pair } as u32;
-                let bits = if neg >> i & 1 == 1 {
-                    bits ^ 0x8000_0000
-                } else {
-                    bits
-                };
-                *arg = f32::from_bits(bits);
-            }
-            let d = f(args);
+            source.gather(&wave.v, &mut lanes[..n]);
+        }
+    }
+    let (Some(lo), Some(hi)) = (wave.vbase(inst.dst[0], 0), wave.vbase(inst.dst[0], 1)) else {
+        return;
+    };
+    let mut out = [[0u32; LANES]; 2];
+    for (half, results) in out.iter_mut().enumerate() {
+        let (sel, neg) = if half == 0 {
+            (inst.op_sel, inst.neg)
+        } else {
+            (inst.op_sel_hi, inst.neg_hi)
+        };
+        let pick: [(usize, u32); N] = std::array::from_fn(|i| {
+            let word = usize::from(sel >> i & 1);
+            let flip = if neg >> i & 1 == 1 { 0x8000_0000 } else { 0 };
+            (word, flip)
+        });
+        for (lane, slot) in results[..n].iter_mut().enumerate() {
+            let d = f(std::array::from_fn(|i| {
+                let (word, flip) = pick[i];
+                f32::from_bits(dwords[i][word][lane] ^ flip)
+            }));
             *slot = if inst.clamp { clamp01(d) } else { d }.to_bits();
         }
-        wave.set_v64(
-            inst.dst[0],
-            lane,
-            u64::from(out[0]) | u64::from(out[1]) << 32,
-        );
     }
+    let exec = wave.exec();
+    scatter(&mut wave.v, lo, exec, &out[0][..n]);
+    scatter(&mut wave.v, hi, exec, &out[1][..n]);
 }
 
 /// Packed 16-bit: two halves of one register.
@@ -250,12 +287,26 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         }
         Cndmask => {
             let mask = wave.mask(inst.src[2]);
-            for lane in lanes(wave) {
-                let pick = if mask >> lane & 1 == 1 { 1 } else { 0 };
-                let raw = wave.src32(inst.src[pick], lane, Width::B32);
-                let d = modifiers32(raw, inst, pick as u32).to_bits();
-                wave.set_vreg(inst.dst[0], 0, lane, d);
+            let [a, b] = sources32::<2>(wave, inst, Width::B32);
+            let Some(dst) = wave.vbase(inst.dst[0], 0) else {
+                return Ok(());
+            };
+            let n = wave.lanes;
+            let (mut x, mut y) = ([0u32; LANES], [0u32; LANES]);
+            a.gather(&wave.v, &mut x[..n]);
+            b.gather(&wave.v, &mut y[..n]);
+            // Float modifiers act on the sign bit of whichever is picked.
+            let ((ka, fa), (kb, fb)) = (sign_masks32(inst, 0), sign_masks32(inst, 1));
+            let mut out = [0u32; LANES];
+            for (lane, slot) in out[..n].iter_mut().enumerate() {
+                *slot = if mask >> lane & 1 == 1 {
+                    (y[lane] & kb) ^ fb
+                } else {
+                    (x[lane] & ka) ^ fa
+                };
             }
+            let exec = wave.exec();
+            scatter(&mut wave.v, dst, exec, &out[..n]);
         }
         AddF32 => f32_op::<2>(wave, inst, |[a, b]| a + b),
         SubF32 => f32_op::<2>(wave, inst, |[a, b]| a - b),

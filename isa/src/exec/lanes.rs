@@ -1,0 +1,141 @@
+//! Sources and destinations resolved once per instruction, so that the
+//! per-lane loops of the vector ALU index the register file directly.
+
+use crate::inst::{Inst, Operand};
+use crate::wave::{Wave, Width};
+
+/// A 32-bit source: a vector register (its first lane's index in the
+/// file) or one value for every lane.
+#[derive(Clone, Copy)]
+pub(crate) enum Src32 {
+    Reg(usize),
+    Value(u32),
+}
+
+impl Src32 {
+    pub(crate) fn new(wave: &Wave, operand: Operand, width: Width) -> Src32 {
+        match operand {
+            Operand::Vgpr(_) | Operand::Agpr(_) => {
+                wave.vbase(operand, 0).map_or(Src32::Value(0), Src32::Reg)
+            }
+            other => Src32::Value(wave.scalar32(other, width)),
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn at(self, v: &[u32], lane: usize) -> u32 {
+        match self {
+            Src32::Reg(base) => v.get(base + lane).copied().unwrap_or(0),
+            Src32::Value(x) => x,
+        }
+    }
+
+    /// Every lane's value, into `out` (one entry per lane of the wave).
+    #[inline(always)]
+    pub(crate) fn gather(self, v: &[u32], out: &mut [u32]) {
+        match self {
+            Src32::Reg(base) => match v.get(base..base + out.len()) {
+                Some(lanes) => out.copy_from_slice(lanes),
+                None => out.fill(0),
+            },
+            Src32::Value(x) => out.fill(x),
+        }
+    }
+}
+
+/// Writes `values` (one per lane) to the lanes of `exec` of the register
+/// whose lane 0 is at `dst`: all at once when every lane is active.
+#[inline(always)]
+pub(crate) fn scatter(v: &mut [u32], dst: usize, exec: u64, values: &[u32]) {
+    let Some(lanes) = v.get_mut(dst..dst + values.len()) else {
+        return;
+    };
+    let all = if values.len() == 64 {
+        u64::MAX
+    } else {
+        (1u64 << values.len()) - 1
+    };
+    if exec & all == all {
+        lanes.copy_from_slice(values);
+        return;
+    }
+    for lane in active(exec & all) {
+        if let (Some(slot), Some(&value)) = (lanes.get_mut(lane), values.get(lane)) {
+            *slot = value;
+        }
+    }
+}
+
+/// A 64-bit source: a register pair (each register's first-lane index) or
+/// one value for every lane.
+#[derive(Clone, Copy)]
+pub(crate) enum Src64 {
+    Pair(usize, usize),
+    Value(u64),
+}
+
+impl Src64 {
+    pub(crate) fn new(wave: &Wave, operand: Operand, width: Width) -> Src64 {
+        match operand {
+            Operand::Vgpr(_) | Operand::Agpr(_) => {
+                match (wave.vbase(operand, 0), wave.vbase(operand, 1)) {
+                    (Some(lo), Some(hi)) => Src64::Pair(lo, hi),
+                    _ => Src64::Value(0),
+                }
+            }
+            other => Src64::Value(wave.scalar64(other, width)),
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn at(self, v: &[u32], lane: usize) -> u64 {
+        match self {
+            Src64::Pair(lo, hi) => {
+                let lo = v.get(lo + lane).copied().unwrap_or(0);
+                let hi = v.get(hi + lane).copied().unwrap_or(0);
+                u64::from(lo) | u64::from(hi) << 32
+            }
+            Src64::Value(x) => x,
+        }
+    }
+}
+
+/// The first `N` sources of `inst`, resolved.
+pub(crate) fn sources32<const N: usize>(wave: &Wave, inst: &Inst, width: Width) -> [Src32; N] {
+    std::array::from_fn(|i| Src32::new(wave, inst.src.get(i).copied().unwrap_or_default(), width))
+}
+
+/// The first `N` 64-bit sources of `inst`, resolved.
+pub(crate) fn sources64<const N: usize>(wave: &Wave, inst: &Inst, width: Width) -> [Src64; N] {
+    std::array::from_fn(|i| Src64::new(wave, inst.src.get(i).copied().unwrap_or_default(), width))
+}
+
+/// Source `i`'s VOP3 `abs` and `neg` as masks on its sign bit: `(bits &
+/// keep) ^ flip`.
+pub(crate) fn sign_masks32(inst: &Inst, i: usize) -> (u32, u32) {
+    let keep = if inst.abs >> i & 1 == 1 {
+        0x7fff_ffff
+    } else {
+        u32::MAX
+    };
+    let flip = if inst.neg >> i & 1 == 1 {
+        0x8000_0000
+    } else {
+        0
+    };
+    (keep, flip)
+}
+
+/// The active lanes of `exec`, lowest first.
+#[inline(always)]
+pub(crate) fn active(exec: u64) -> impl Iterator<Item = usize> {
+    let mut mask = exec;
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let lane = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        Some(lane)
+    })
+}
