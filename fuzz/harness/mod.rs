@@ -497,7 +497,11 @@ pub fn isa_program(data: &[u8]) -> bool {
         descriptor,
         kernel_object: 0x1000,
         grid: [dim(0), dim(1), dim(2)],
-        block: [u32::from(shape[3] % 128) + 1, u32::from(shape[4] % 4) + 1, 1],
+        block: [
+            u32::from(shape[3] % 128) + 1,
+            u32::from(shape[4] % 4) + 1,
+            1,
+        ],
         dynamic_lds: u32::from(shape[5]) * 64,
         kernarg_address: 0x1_0000_0000,
         kernargs,

@@ -9,8 +9,9 @@ use crate::arch::Chip;
 use crate::descriptor::KernelDescriptor;
 use crate::exec::{Context, Flow, step};
 use crate::inst::{EXEC, VCC};
+use crate::memory::{Memory, Segments};
 use crate::program::Program;
-use crate::wave::{AGPR_BASE, LANES, Wave};
+use crate::wave::{AGPR_BASE, LANES, SCRATCH_APERTURE, Wave};
 
 /// Most instructions one wave executes, by default, before the dispatch is
 /// ended as hung (a kernel that never reaches `s_endpgm`, such as one
@@ -19,21 +20,9 @@ use crate::wave::{AGPR_BASE, LANES, Wave};
 pub const MAX_WAVE_INSTRUCTIONS: u64 = 1 << 28;
 /// Most LDS bytes a work-group may have (64 KiB on every chip modelled).
 pub const MAX_LDS_BYTES: u32 = 64 * 1024;
-/// Most scratch bytes per work-item.
-pub const MAX_SCRATCH_BYTES: u32 = 1 << 20;
-
-/// An access to bytes outside the memory a kernel may touch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OutOfBounds;
-
-/// The memory a kernel reads and writes: the node's device memory.
-pub trait Memory {
-    /// Reads `out.len()` bytes at `address`; `Err` when any byte is outside
-    /// memory the kernel may access.
-    fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds>;
-    /// Writes `data` at `address`; `Err` as for [`Memory::read`].
-    fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds>;
-}
+/// Most scratch bytes per work-item (a work-group of 1,024 items then
+/// holds at most 128 MiB of private memory).
+pub const MAX_SCRATCH_BYTES: u32 = 128 << 10;
 
 /// What to run.
 pub struct Dispatch<'a> {
@@ -92,50 +81,6 @@ pub struct Stats {
     pub waves: u64,
     /// Wave-instructions executed.
     pub instructions: u64,
-}
-
-/// The kernarg segment and the dispatch packet, seen at their addresses
-/// in front of the caller's memory.
-pub(crate) struct Segments<'a> {
-    memory: &'a mut dyn Memory,
-    kernarg_address: u64,
-    kernargs: &'a [u8],
-    packet_address: u64,
-    packet: [u8; 64],
-}
-
-impl Segments<'_> {
-    fn overlay(&self, address: u64, len: usize) -> Option<&[u8]> {
-        for (base, bytes) in [
-            (self.kernarg_address, self.kernargs),
-            (self.packet_address, &self.packet[..]),
-        ] {
-            if let Some(offset) = address.checked_sub(base)
-                && let Ok(offset) = usize::try_from(offset)
-                && offset < bytes.len()
-            {
-                return bytes.get(offset..offset.checked_add(len)?);
-            }
-        }
-        None
-    }
-
-    /// Reads `out.len()` bytes at `address`.
-    pub(crate) fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds> {
-        if let Some(bytes) = self.overlay(address, out.len()) {
-            out.copy_from_slice(bytes);
-            return Ok(());
-        }
-        self.memory.read(address, out)
-    }
-
-    /// Writes `data` at `address` (the kernarg segment and packet are read-only).
-    pub(crate) fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds> {
-        if self.overlay(address, 1).is_some() {
-            return Err(OutOfBounds);
-        }
-        self.memory.write(address, data)
-    }
 }
 
 /// `hsa_kernel_dispatch_packet_t` as the packet processor would read it.
@@ -208,9 +153,21 @@ pub fn run_dispatch(d: &Dispatch, memory: &mut dyn Memory) -> Result<Stats, Faul
         packet: packet(d),
     };
     let wave_count = items.div_ceil(lanes as u64) as usize;
-    let mut waves: Vec<Wave> = (0..wave_count)
-        .map(|i| Wave::new(lanes, i as u32))
-        .collect();
+    let mut waves = take_waves(wave_count, lanes);
+    let result = run_groups(d, chip, items, lds_bytes, &mut segments, &mut waves);
+    return_waves(waves);
+    result
+}
+
+/// The grid's work-groups, one after another, on `waves`.
+fn run_groups(
+    d: &Dispatch,
+    chip: Chip,
+    items: u64,
+    lds_bytes: u32,
+    segments: &mut Segments,
+    waves: &mut [Wave],
+) -> Result<Stats, Fault> {
     let mut lds = vec![0u8; lds_bytes as usize];
     let mut stats = Stats::default();
     for z in 0..d.grid[2] {
@@ -218,22 +175,20 @@ pub fn run_dispatch(d: &Dispatch, memory: &mut dyn Memory) -> Result<Stats, Faul
             for x in 0..d.grid[0] {
                 let group = [x, y, z];
                 lds.fill(0);
-                for wave in &mut waves {
+                for wave in waves.iter_mut() {
                     set_up(wave, d, chip, group, items);
                 }
                 let mut context = Context {
-                    memory: &mut segments,
+                    memory: segments,
                     lds: &mut lds,
                     program: d.program,
                     chip,
                     instruction_limit: d.instruction_limit,
                 };
-                run_group(&mut waves, &mut context, &mut stats).map_err(|(reason, offset)| {
-                    Fault {
-                        reason,
-                        offset,
-                        workgroup: group,
-                    }
+                run_group(waves, &mut context, &mut stats).map_err(|(reason, offset)| Fault {
+                    reason,
+                    offset,
+                    workgroup: group,
                 })?;
             }
         }
@@ -241,10 +196,49 @@ pub fn run_dispatch(d: &Dispatch, memory: &mut dyn Memory) -> Result<Stats, Faul
     Ok(stats)
 }
 
+thread_local! {
+    /// Waves of earlier dispatches on this thread: a wave's register file
+    /// is 130 KiB, and allocating fresh zeroed ones per dispatch (page
+    /// faults included) costs more than a short kernel runs.
+    static SPARE_WAVES: std::cell::RefCell<Vec<Wave>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Most waves kept for reuse per thread (a 1,024-item work-group in wave32).
+const MAX_SPARE_WAVES: usize = 32;
+
+/// `count` waves of `lanes` lanes, numbered from 0, reused where possible.
+fn take_waves(count: usize, lanes: usize) -> Vec<Wave> {
+    let mut spare = SPARE_WAVES.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    let mut waves = Vec::with_capacity(count);
+    for index in 0..count {
+        let mut wave = spare.pop().unwrap_or_else(|| Wave::new(lanes, 0));
+        wave.lanes = lanes;
+        wave.index = index as u32;
+        waves.push(wave);
+    }
+    SPARE_WAVES.with(|s| *s.borrow_mut() = spare);
+    waves
+}
+
+fn return_waves(waves: Vec<Wave>) {
+    SPARE_WAVES.with(|s| {
+        let mut spare = s.borrow_mut();
+        for wave in waves {
+            if spare.len() < MAX_SPARE_WAVES {
+                spare.push(wave);
+            }
+        }
+    });
+}
+
 /// Sets a wave up for work-group `group` as the packet processor does.
 fn set_up(wave: &mut Wave, d: &Dispatch, chip: Chip, group: [u32; 3], items: u64) {
     let kd = &d.descriptor;
     wave.s.fill(0);
+    let private = kd.private_segment_fixed_size as usize;
+    wave.scratch_per_lane = private;
+    wave.scratch.clear();
+    wave.scratch.resize(private * wave.lanes, 0);
     // The registers the kernel uses start at zero: its descriptor's VGPR
     // granules (8 registers each at most), on CDNA split at ACCUM_OFFSET
     // between VGPRs and AGPRs. Clearing the whole file per work-group would
@@ -289,10 +283,11 @@ fn set_up(wave: &mut Wave, d: &Dispatch, chip: Chip, group: [u32; 3], items: u64
         next += count;
     };
     if kd.property(0) {
-        // Private segment buffer: a buffer resource over the wave's scratch
-        // (scratch is addressed per lane by the interpreter; the resource
-        // only needs to exist).
-        push(wave, 0, 4);
+        // The private segment buffer: a raw buffer resource whose base is
+        // the scratch aperture, its range all of it.
+        push(wave, SCRATCH_APERTURE, 2);
+        push(wave, u64::from(u32::MAX), 1);
+        push(wave, 0x0002_7000, 1);
     }
     if kd.property(1) {
         push(wave, d.packet_address, 2);

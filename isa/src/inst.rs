@@ -72,6 +72,66 @@ pub mod flags {
     /// destination's byte, word or dword (bits 10:8) with the rest padded,
     /// sign-extended or preserved (bits 12:11).
     pub const SDWA: u16 = 1 << 12;
+    /// `scratch_*`: the VGPR address is part of the per-lane offset (no
+    /// `off` in its place; GFX940+ and GFX11 encode it as `sve`).
+    pub const SCRATCH_VADDR: u16 = 1 << 13;
+}
+
+/// The encoding an instruction was decoded from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[allow(missing_docs)]
+pub enum Encoding {
+    #[default]
+    Sop1,
+    Sop2,
+    Sopk,
+    Sopc,
+    Sopp,
+    Smem,
+    Vop1,
+    Vop2,
+    Vopc,
+    Vop3,
+    Vop3p,
+    /// One half of a VOPD pair (GFX11).
+    Vopd,
+    Ds,
+    Mubuf,
+    /// FLAT, GLOBAL and SCRATCH.
+    Flat,
+}
+
+/// Bits of [`Syntax::modifiers`]: encoding fields execution ignores
+/// (cache policy) or reads elsewhere, kept to print the instruction.
+pub mod modifiers {
+    /// `glc` (gfx942 vector memory: `sc0`).
+    pub const GLC: u8 = 1 << 0;
+    /// `slc` (gfx942: `nt`).
+    pub const SLC: u8 = 1 << 1;
+    /// `dlc` (GFX11).
+    pub const DLC: u8 = 1 << 2;
+    /// GFX9 `scc` (gfx942: `sc1`).
+    pub const SCC: u8 = 1 << 3;
+    /// MUBUF `tfe`: one more destination register, the fetch status.
+    pub const TFE: u8 = 1 << 4;
+    /// GFX9 SMEM `imm`: the offset field is a byte offset (with an SGPR
+    /// offset too when [`super::flags::SOFFSET_SGPR`] is set), not an SGPR.
+    pub const IMM_OFFSET: u8 = 1 << 5;
+}
+
+/// What LLVM's disassembler prints of an instruction beyond its operation
+/// and operands ([`crate::disassemble`]); execution never reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Syntax {
+    /// The encoding.
+    pub encoding: Encoding,
+    /// The operation's other VALU encoding, if it has one: a VOP1, VOP2 or
+    /// VOPC operation that VOP3 also encodes has `Some(Vop3)` (LLVM prints
+    /// `_e32`); a VOP3 operation promoted from a 32-bit encoding has that
+    /// encoding (LLVM prints `_e64`, and it takes that encoding's sources).
+    pub twin: Option<Encoding>,
+    /// [`modifiers`] bits.
+    pub modifiers: u8,
 }
 
 /// One decoded instruction.
@@ -80,7 +140,7 @@ pub struct Inst {
     /// The operation.
     pub op: Op,
     /// The mnemonic LLVM's disassembler prints for it (without the
-    /// `_e32`/`_e64`/`_dpp` encoding suffix).
+    /// `_e32`/`_e64`/`_dpp`/`_sdwa` encoding suffix).
     pub mnemonic: &'static str,
     /// Byte offset from the start of the program.
     pub pc: u32,
@@ -113,6 +173,8 @@ pub struct Inst {
     pub omod: u8,
     /// Encoding-specific bits ([`flags`]).
     pub flags: u16,
+    /// How it was encoded, for printing only.
+    pub syntax: Syntax,
 }
 
 impl Inst {
@@ -135,6 +197,7 @@ impl Inst {
             clamp: false,
             omod: 0,
             flags: 0,
+            syntax: Syntax::default(),
         }
     }
 

@@ -3,7 +3,7 @@
 //!
 //! [`Program::decode`] turns a kernel's code bytes into instructions once,
 //! through opcode tables generated from LLVM's own disassembler
-//! ([`tables`]); a code object with an instruction the interpreter lacks is
+//! (the crate's `tables` module); a code object with an instruction the interpreter lacks is
 //! refused there, naming the mnemonic and its address. [`run_dispatch`]
 //! executes the kernel over its grid: each work-group's waves in lockstep
 //! between barriers, with the register state AMDGPUUsage's "Initial Kernel
@@ -23,9 +23,11 @@
 mod arch;
 mod decode;
 mod descriptor;
+mod disasm;
 mod dispatch;
 mod exec;
 mod inst;
+mod memory;
 mod mnemonic;
 mod op;
 mod program;
@@ -34,9 +36,9 @@ mod wave;
 
 pub use arch::{Chip, Family};
 pub use descriptor::KernelDescriptor;
-pub use dispatch::{
-    Dispatch, Fault, MAX_WAVE_INSTRUCTIONS, Memory, OutOfBounds, Stats, run_dispatch,
-};
-pub use inst::{Inst, Operand};
+pub use disasm::disassemble;
+pub use dispatch::{Dispatch, Fault, MAX_WAVE_INSTRUCTIONS, Stats, run_dispatch};
+pub use inst::{Encoding, Inst, Operand, Syntax, flags, modifiers};
+pub use memory::{Memory, OutOfBounds};
 pub use op::Op;
 pub use program::{DecodeError, MAX_CODE_BYTES, Program};

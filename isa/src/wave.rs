@@ -52,7 +52,19 @@ pub(crate) struct Wave {
     pub at_barrier: bool,
     /// Which wave of its work-group (0-based).
     pub index: u32,
+    /// Private (scratch) memory, `scratch_per_lane` bytes for each lane.
+    pub scratch: Vec<u8>,
+    /// The kernel's private segment size per work-item.
+    pub scratch_per_lane: usize,
 }
+
+/// Where a kernel sees its private segment buffer (the buffer resource the
+/// packet processor gives CDNA2 kernels for MUBUF scratch access): an
+/// aperture no memory uses; an access through it is the lane's own
+/// scratch at the offset past the aperture's base.
+pub(crate) const SCRATCH_APERTURE: u64 = 0x0000_fd00_0000_0000;
+/// Bytes of the scratch aperture.
+pub(crate) const SCRATCH_APERTURE_BYTES: u64 = 1 << 32;
 
 /// Lanes the vector file is laid out for (wave32 uses the first half).
 pub(crate) const LANES: usize = 64;
@@ -97,7 +109,25 @@ impl Wave {
             done: false,
             at_barrier: false,
             index,
+            scratch: Vec::new(),
+            scratch_per_lane: 0,
         }
+    }
+
+    /// The bytes of `lane`'s private memory at `offset`, if inside it.
+    pub(crate) fn scratch_range(
+        &self,
+        lane: usize,
+        offset: u64,
+        len: usize,
+    ) -> Option<std::ops::Range<usize>> {
+        let offset = usize::try_from(offset).ok()?;
+        let end = offset.checked_add(len)?;
+        if end > self.scratch_per_lane {
+            return None;
+        }
+        let base = lane.checked_mul(self.scratch_per_lane)?;
+        Some(base + offset..base + end)
     }
 
     /// Scalar register `i` (0 outside the file).

@@ -239,6 +239,17 @@ impl Run {
 
 /// Runs `iree-run-module ARGS` on `machine` with `faults` armed.
 fn run(iree: &Path, machine: &str, args: &[String], faults: Option<&str>) -> Run {
+    run_with(iree, machine, args, faults, &[])
+}
+
+/// [`run`] with more environment variables for the library.
+fn run_with(
+    iree: &Path,
+    machine: &str,
+    args: &[String],
+    faults: Option<&str>,
+    env: &[(&str, &str)],
+) -> Run {
     let dir = std::env::temp_dir().join(format!(
         "amdgpu-iree-{}-{}",
         std::process::id(),
@@ -258,6 +269,8 @@ fn run(iree: &Path, machine: &str, args: &[String], faults: Option<&str>) -> Run
         .env("AMDGPU_SIM_REPORT", &report)
         .env("AMDGPU_SIM_TRACE", "1")
         .env_remove("AMDGPU_SIM_FAULTS")
+        .env_remove("AMDGPU_SIM_KERNELS")
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -383,6 +396,45 @@ fn iree_lists_and_dumps_the_devices_amdgpu_hal_shows() {
             );
         }
     }
+}
+
+#[test]
+fn skipped_kernels_leave_outputs_uncomputed_and_say_so_once() {
+    let Some(iree) = iree("AMDGPU_SIM_KERNELS=skip under IREE's iree-run-module") else {
+        return;
+    };
+    let args = module_args(
+        "multi_dispatch",
+        "gfx942",
+        &["64x128xf32=1", "128x32xf32=1"],
+    );
+    let r = run_with(
+        &iree,
+        "mi300x-8",
+        &args,
+        None,
+        &[("AMDGPU_SIM_KERNELS", "skip")],
+    );
+    assert_eq!(r.exit_code(), Some(0), "{}", r.stderr);
+    let notice = "kernels are not executed (AMDGPU_SIM_KERNELS=skip): results are not computed";
+    assert_eq!(r.stderr.matches(notice).count(), 1, "{}", r.stderr);
+    assert_eq!(r.report.get("launches"), Some(&3));
+    assert_eq!(r.report.get("launches_skipped"), Some(&3));
+    assert_eq!(r.report.get("launches_executed"), Some(&0));
+    // The same run with kernels executing prints other results: the
+    // skipped run's are whatever the buffers held.
+    let executed = run(&iree, "mi300x-8", &args, None);
+    assert_eq!(executed.report.get("launches_executed"), Some(&3));
+    assert!(!executed.stderr.contains(notice));
+    let results = |stdout: &str| -> Vec<String> {
+        stdout
+            .lines()
+            .filter(|l| l.contains("xf32="))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(results(&r.stdout).len(), 2, "{}", r.stdout);
+    assert_ne!(results(&r.stdout), results(&executed.stdout));
 }
 
 #[test]

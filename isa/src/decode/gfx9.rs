@@ -4,7 +4,7 @@
 use super::{Literal, Undecodable, Words, bits, lookup, operation, sdst, source};
 use crate::arch::Chip;
 use crate::arch::Family;
-use crate::inst::{EXEC, Inst, Operand, VCC, flags};
+use crate::inst::{EXEC, Encoding, Inst, Operand, VCC, flags, modifiers};
 use crate::op::{Op, Segment, Valu};
 use crate::tables::gfx9 as t;
 
@@ -13,15 +13,15 @@ const F: Family = Family::Gfx9;
 pub(super) fn decode(words: &Words, out: &mut Vec<Inst>) -> Result<(), Undecodable> {
     let w = words.get(0)?;
     let inst = if w >> 23 == 0b1_0111_1101 {
-        sop1(words, w)?
+        super::scalar::sop1(words, F, table(words, t::SOP1, "SOP1", bits(w, 15, 8))?, w)?
     } else if w >> 23 == 0b1_0111_1110 {
-        sopc(words, w)?
+        super::scalar::sopc(words, F, table(words, t::SOPC, "SOPC", bits(w, 22, 16))?, w)?
     } else if w >> 23 == 0b1_0111_1111 {
-        sopp(words, w)?
+        super::scalar::sopp(words, table(words, t::SOPP, "SOPP", bits(w, 22, 16))?, w)?
     } else if w >> 28 == 0b1011 {
-        sopk(words, w)?
+        super::scalar::sopk(words, F, table(words, t::SOPK, "SOPK", bits(w, 27, 23))?, w)?
     } else if w >> 30 == 0b10 {
-        sop2(words, w)?
+        super::scalar::sop2(words, F, table(words, t::SOP2, "SOP2", bits(w, 29, 23))?, w)?
     } else if w >> 25 == 0b011_1111 {
         vop1(words, w)?
     } else if w >> 25 == 0b011_1110 {
@@ -45,65 +45,21 @@ pub(super) fn decode(words: &Words, out: &mut Vec<Inst>) -> Result<(), Undecodab
     Ok(())
 }
 
-fn sop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = table(words, t::SOP2, "SOP2", bits(w, 29, 23))?;
-    let op = operation(mnemonic)?;
-    let mut lit = Literal::at(words, 1);
-    let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
-    inst.src[0] = source(F, bits(w, 7, 0), &mut lit)?;
-    inst.src[1] = source(F, bits(w, 15, 8), &mut lit)?;
-    inst.dst[0] = sdst(F, bits(w, 22, 16))?;
-    inst.len += lit.extra();
-    Ok(inst)
-}
-
-fn sopk(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = table(words, t::SOPK, "SOPK", bits(w, 27, 23))?;
-    let op = operation(mnemonic)?;
-    let reg = sdst(F, bits(w, 22, 16))?;
-    Ok(super::sopk(op, mnemonic, words.pc(), reg, bits(w, 15, 0)))
-}
-
-fn sop1(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = table(words, t::SOP1, "SOP1", bits(w, 15, 8))?;
-    let op = operation(mnemonic)?;
-    let mut lit = Literal::at(words, 1);
-    let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
-    inst.src[0] = source(F, bits(w, 7, 0), &mut lit)?;
-    inst.dst[0] = sdst(F, bits(w, 22, 16))?;
-    inst.len += lit.extra();
-    Ok(inst)
-}
-
-fn sopc(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = table(words, t::SOPC, "SOPC", bits(w, 22, 16))?;
-    let op = operation(mnemonic)?;
-    let mut lit = Literal::at(words, 1);
-    let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
-    inst.src[0] = source(F, bits(w, 7, 0), &mut lit)?;
-    inst.src[1] = source(F, bits(w, 15, 8), &mut lit)?;
-    inst.len += lit.extra();
-    Ok(inst)
-}
-
-fn sopp(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = table(words, t::SOPP, "SOPP", bits(w, 22, 16))?;
-    let op = operation(mnemonic)?;
-    let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
-    inst.imm = bits(w, 15, 0) as u16 as i16 as i32;
-    Ok(inst)
-}
-
 fn smem(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     let mnemonic = table(words, t::SMEM, "SMEM", bits(w, 25, 18))?;
     let op = operation(mnemonic)?;
     let w1 = words.get(1)?;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
+    inst.syntax.encoding = Encoding::Smem;
     inst.dst[0] = Operand::Sreg(bits(w, 12, 6) as u8);
     inst.src[0] = Operand::Sreg((bits(w, 5, 0) * 2) as u8);
     let imm = bits(w, 17, 17) == 1;
     let soe = bits(w, 14, 14) == 1;
+    if bits(w, 16, 16) == 1 {
+        inst.syntax.modifiers |= modifiers::GLC;
+    }
     if imm {
+        inst.syntax.modifiers |= modifiers::IMM_OFFSET;
         // A 21-bit signed byte offset.
         inst.imm = ((bits(w1, 20, 0) << 11) as i32) >> 11;
         if soe {
@@ -111,8 +67,14 @@ fn smem(words: &Words, w: u32) -> Result<Inst, Undecodable> {
             inst.imm2 = bits(w1, 31, 25) as i32;
         }
     } else {
+        // No immediate: the offset is an SGPR, in `soffset` when `soe` is
+        // set (as LLVM decodes it), else in the offset field.
         inst.flags |= flags::SOFFSET_SGPR;
-        inst.imm2 = bits(w1, 6, 0) as i32;
+        inst.imm2 = if soe {
+            bits(w1, 31, 25)
+        } else {
+            bits(w1, 6, 0)
+        } as i32;
     }
     Ok(inst)
 }
@@ -139,6 +101,7 @@ fn vop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     let src0 = bits(w, 8, 0);
     let mut lit = Literal::at(words, 1);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
+    short_syntax(words, &mut inst, Encoding::Vop2, 0x100 + bits(w, 30, 25));
     inst.src[1] = Operand::Vgpr(bits(w, 16, 9) as u16);
     extended_src0(words, src0, &mut inst, &mut lit, Shape::Vop2)?;
     let vdst = Operand::Vgpr(bits(w, 24, 17) as u16);
@@ -160,6 +123,7 @@ fn vop1(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     let src0 = bits(w, 8, 0);
     let mut lit = Literal::at(words, 1);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
+    short_syntax(words, &mut inst, Encoding::Vop1, 0x140 + bits(w, 16, 9));
     extended_src0(words, src0, &mut inst, &mut lit, Shape::Vop1)?;
     let vdst = bits(w, 24, 17);
     inst.dst[0] = if op == Op::V(Valu::Readfirstlane) {
@@ -177,6 +141,7 @@ fn vopc(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     let src0 = bits(w, 8, 0);
     let mut lit = Literal::at(words, 1);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
+    short_syntax(words, &mut inst, Encoding::Vopc, bits(w, 24, 17));
     inst.src[1] = Operand::Vgpr(bits(w, 16, 9) as u16);
     inst.dst[0] = Operand::Sreg(VCC);
     extended_src0(words, src0, &mut inst, &mut lit, Shape::Vopc)?;
@@ -208,11 +173,26 @@ fn is_vop3b(op: Op) -> bool {
 }
 
 fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = table(words, t::VOP3, "VOP3", bits(w, 25, 16))?;
+    let opcode = bits(w, 25, 16);
+    let mnemonic = table(words, t::VOP3, "VOP3", opcode)?;
     let op = operation(mnemonic)?;
     let w1 = words.get(1)?;
     let mut none = Literal::None;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
+    inst.syntax.encoding = Encoding::Vop3;
+    // VOPC, VOP2 and VOP1 operations at their VOP3 opcodes (the table's
+    // comment): their 32-bit twin, if that encoding has the same operation.
+    let short = match opcode {
+        0..=0xff => Some((t::VOPC, "VOPC", Encoding::Vopc, opcode)),
+        0x100..=0x13f => Some((t::VOP2, "VOP2", Encoding::Vop2, opcode - 0x100)),
+        0x140..=0x1bf => Some((t::VOP1, "VOP1", Encoding::Vop1, opcode - 0x140)),
+        _ => None,
+    };
+    if let Some((short, name, encoding, op32)) = short
+        && table(words, short, name, op32) == Ok(mnemonic)
+    {
+        inst.syntax.twin = Some(encoding);
+    }
     for (i, lo) in [0u32, 9, 18].into_iter().enumerate() {
         if let Some(slot) = inst.src.get_mut(i) {
             *slot = source(F, bits(w1, lo + 8, lo), &mut none)?;
@@ -253,6 +233,7 @@ fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     let w1 = words.get(1)?;
     let mut none = Literal::None;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
+    inst.syntax.encoding = Encoding::Vop3p;
     for (i, lo) in [0u32, 9, 18].into_iter().enumerate() {
         if let Some(slot) = inst.src.get_mut(i) {
             *slot = source(F, bits(w1, lo + 8, lo), &mut none)?;
@@ -299,6 +280,7 @@ fn ds(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     let op = operation(mnemonic)?;
     let w1 = words.get(1)?;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
+    inst.syntax.encoding = Encoding::Ds;
     if bits(w, 16, 16) == 1 {
         return Err(Undecodable::Feature("GDS", format!("{op:?}")));
     }
@@ -324,6 +306,16 @@ fn mubuf(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     let op = operation(mnemonic)?;
     let w1 = words.get(1)?;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
+    inst.syntax.encoding = Encoding::Mubuf;
+    for (bit, modifier) in [
+        (14, modifiers::GLC),
+        (15, modifiers::SCC),
+        (17, modifiers::SLC),
+    ] {
+        if bits(w, bit, bit) == 1 {
+            inst.syntax.modifiers |= modifier;
+        }
+    }
     if bits(w, 16, 16) == 1 {
         inst.flags |= flags::LDS;
     }
@@ -360,8 +352,26 @@ fn flat(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     let op = operation(mnemonic)?;
     let w1 = words.get(1)?;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
-    if bits(w, 13, 13) == 1 {
+    inst.syntax.encoding = Encoding::Flat;
+    let scratch = bits(w, 15, 14) == 1;
+    // Bit 13 is gfx942's `sve` on scratch accesses, a load to LDS elsewhere.
+    let sve = scratch && words.chip() == Chip::Gfx942 && bits(w, 13, 13) == 1;
+    if bits(w, 13, 13) == 1 && !sve {
         return Err(Undecodable::Feature("FLAT load to LDS", format!("{op:?}")));
+    }
+    for (bit, modifier) in [
+        (16, modifiers::GLC),
+        (17, modifiers::SLC),
+        (25, modifiers::SCC),
+    ] {
+        if bits(w, bit, bit) == 1 {
+            inst.syntax.modifiers |= modifier;
+        }
+    }
+    // A scratch access has a VGPR address when gfx942's `sve` (bit 13) is
+    // set or, on gfx90a, when it has no SGPR address.
+    if sve || (scratch && words.chip() == Chip::Gfx90a && bits(w1, 22, 16) == 0x7f) {
+        inst.flags |= flags::SCRATCH_VADDR;
     }
     // 13-bit signed offset for global and scratch, 12-bit unsigned for flat.
     inst.imm = if bits(w, 15, 14) == 0 {
@@ -418,6 +428,16 @@ fn table(
         }
     }
     lookup(base, name, opcode)
+}
+
+/// The syntax of a VOP1/VOP2/VOPC instruction: its encoding, and whether
+/// VOP3 encodes the same operation at `vop3_opcode` (LLVM then prints the
+/// `_e32` suffix).
+fn short_syntax(words: &Words, inst: &mut Inst, encoding: Encoding, vop3_opcode: u32) {
+    inst.syntax.encoding = encoding;
+    if table(words, t::VOP3, "VOP3", vop3_opcode) == Ok(inst.mnemonic) {
+        inst.syntax.twin = Some(Encoding::Vop3);
+    }
 }
 
 /// Which 32-bit VALU encoding an SDWA or DPP word extends.

@@ -4,6 +4,7 @@
 
 mod gfx11;
 mod gfx9;
+mod scalar;
 
 use crate::arch::{Chip, Family};
 use crate::inst::{Inst, M0, Operand};

@@ -224,9 +224,72 @@ pub(crate) fn div_fixup64(_quotient: f64, denominator: f64, numerator: f64) -> f
     numerator / denominator
 }
 
+/// `a * b + c` rounded once, as the hardware's f32 FMA: the product is
+/// exact in f64, the sum is rounded to odd in f64 (its last bit set when
+/// inexact), and f64 carries more than twice f32's precision plus two bits,
+/// so the final rounding to f32 is the correctly rounded result (Boldo and
+/// Melquiond's round-to-odd theorem). `f32::mul_add` computes the same
+/// through a call into the standard library's software FMA on targets
+/// built without the FMA instruction, the default x86-64 target included.
+#[inline(always)]
+pub(crate) fn fma32(a: f32, b: f32, c: f32) -> f32 {
+    let product = f64::from(a) * f64::from(b);
+    let c = f64::from(c);
+    let sum = product + c;
+    // TwoSum: the exact error of the rounded sum (NaN when the sum is not
+    // finite, which leaves the sum as it is below).
+    let b_virtual = sum - product;
+    let error = (product - (sum - b_virtual)) + (c - b_virtual);
+    let bits = sum.to_bits();
+    let inexact_even = (error != 0.0 && !error.is_nan()) & (bits & 1 == 0);
+    // One ulp toward the exact value: the neighbour with an odd last bit.
+    let toward = if (error > 0.0) == (sum > 0.0) {
+        1
+    } else {
+        u64::MAX
+    };
+    let odd = if inexact_even {
+        bits.wrapping_add(toward)
+    } else {
+        bits
+    };
+    f64::from_bits(odd) as f32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn same(x: f32, y: f32) -> bool {
+        x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(100_000))]
+
+        #[test]
+        fn fma32_is_the_correctly_rounded_fma(a in any::<u32>(), b in any::<u32>(), c in any::<u32>()) {
+            let (a, b, c) = (f32::from_bits(a), f32::from_bits(b), f32::from_bits(c));
+            prop_assert!(same(fma32(a, b, c), a.mul_add(b, c)), "{a:e} * {b:e} + {c:e}");
+        }
+
+        #[test]
+        fn fma32_is_exact_near_cancellation(a in -1e4f32..1e4, b in -1e4f32..1e4, ulps in -4i32..=4) {
+            // c within a few ulps of -a*b: where rounding the product first,
+            // or the sum twice, would give another answer.
+            let c = f32::from_bits((-(a * b)).to_bits().wrapping_add_signed(ulps));
+            prop_assert!(same(fma32(a, b, c), a.mul_add(b, c)), "{a:e} * {b:e} + {c:e}");
+        }
+
+        #[test]
+        fn fma32_is_exact_near_the_bottom_of_the_range(a in any::<u32>(), b in any::<u32>(), c in any::<u32>()) {
+            // Small exponents: subnormal products and sums.
+            let small = |x: u32| f32::from_bits(x & 0x8fff_ffff);
+            let (a, b, c) = (small(a), small(b) * 1e20, small(c));
+            prop_assert!(same(fma32(a, b, c), a.mul_add(b, c)), "{a:e} * {b:e} + {c:e}");
+        }
+    }
 
     #[test]
     fn half_precision_round_trips_every_value() {

@@ -6,12 +6,15 @@
 use crate::exec::Context;
 use crate::inst::{Inst, Operand, flags};
 use crate::op::{Atomic, Mem, Segment};
-use crate::wave::{Wave, Width};
+use crate::wave::{SCRATCH_APERTURE, SCRATCH_APERTURE_BYTES, Wave, Width};
 
 /// Where one lane's access goes.
+#[derive(Clone, Copy)]
 enum Target {
     /// A device address.
     Address(u64),
+    /// A byte offset in the lane's private (scratch) memory.
+    Scratch(u64),
     /// Outside the buffer resource's range: reads 0, writes dropped.
     OutOfRange,
 }
@@ -57,6 +60,13 @@ fn target(
             } else {
                 index < records && within < stride
             };
+            if let Some(private) = base.checked_sub(SCRATCH_APERTURE)
+                && private < SCRATCH_APERTURE_BYTES
+            {
+                // The private segment buffer: the lane's own scratch.
+                let offset = private.wrapping_add(soffset).wrapping_add(within);
+                return Ok(Target::Scratch(offset & 0xffff_ffff));
+            }
             if !in_range {
                 return Ok(Target::OutOfRange);
             }
@@ -76,7 +86,14 @@ fn target(
             Ok(Target::Address(address.wrapping_add(offset as u64)))
         }
         Segment::Scratch => {
-            Err("scratch (private) memory is not supported by the interpreter".into())
+            let mut at = offset as u64;
+            if inst.has(flags::SCRATCH_VADDR) {
+                at = at.wrapping_add(u64::from(wave.vreg(inst.src[0], 0, lane)));
+            }
+            if let Operand::Sreg(_) = inst.src[3] {
+                at = at.wrapping_add(u64::from(wave.scalar32(inst.src[3], Width::B32)));
+            }
+            Ok(Target::Scratch(at & 0xffff_ffff))
         }
     }
 }
@@ -85,16 +102,78 @@ fn fault(kind: &str, bytes: u64, address: u64, lane: usize) -> String {
     format!("memory access fault: {kind} of {bytes} bytes at {address:#x} (lane {lane})")
 }
 
+fn scratch_fault(kind: &str, bytes: usize, offset: u64, lane: usize, per_lane: usize) -> String {
+    format!(
+        "scratch access fault: {kind} of {bytes} bytes at private offset {offset:#x} (lane \
+         {lane}; the kernel's private segment is {per_lane} bytes)"
+    )
+}
+
+/// Reads `out.len()` bytes for `lane` at `target` (an out-of-range buffer
+/// access reads zeros).
+fn read(
+    wave: &Wave,
+    cx: &mut Context,
+    target: Target,
+    lane: usize,
+    out: &mut [u8],
+) -> Result<(), String> {
+    match target {
+        Target::Address(address) => cx
+            .memory
+            .read(address, out)
+            .map_err(|_| fault("load", out.len() as u64, address, lane)),
+        Target::Scratch(offset) => {
+            let bytes = wave
+                .scratch_range(lane, offset, out.len())
+                .and_then(|range| wave.scratch.get(range))
+                .ok_or_else(|| {
+                    scratch_fault("load", out.len(), offset, lane, wave.scratch_per_lane)
+                })?;
+            out.copy_from_slice(bytes);
+            Ok(())
+        }
+        Target::OutOfRange => {
+            out.fill(0);
+            Ok(())
+        }
+    }
+}
+
+/// Writes `data` for `lane` at `target` (an out-of-range buffer access
+/// writes nothing).
+fn write(
+    wave: &mut Wave,
+    cx: &mut Context,
+    target: Target,
+    lane: usize,
+    data: &[u8],
+) -> Result<(), String> {
+    match target {
+        Target::Address(address) => cx
+            .memory
+            .write(address, data)
+            .map_err(|_| fault("store", data.len() as u64, address, lane)),
+        Target::Scratch(offset) => {
+            let per_lane = wave.scratch_per_lane;
+            let range = wave.scratch_range(lane, offset, data.len());
+            let bytes = range
+                .and_then(|range| wave.scratch.get_mut(range))
+                .ok_or_else(|| scratch_fault("store", data.len(), offset, lane, per_lane))?;
+            bytes.copy_from_slice(data);
+            Ok(())
+        }
+        Target::OutOfRange => Ok(()),
+    }
+}
+
 pub(crate) fn load(wave: &mut Wave, inst: &Inst, mem: Mem, cx: &mut Context) -> Result<(), String> {
     let bytes = u64::from(mem.bytes);
     for lane in active(wave) {
         let mut buf = [0u8; 16];
         let out = buf.get_mut(..mem.bytes as usize).unwrap_or_default();
-        if let Target::Address(address) = target(wave, inst, mem.segment, lane, bytes)? {
-            cx.memory
-                .read(address, out)
-                .map_err(|_| fault("load", bytes, address, lane))?;
-        }
+        let at = target(wave, inst, mem.segment, lane, bytes)?;
+        read(wave, cx, at, lane, out)?;
         let dst = inst.dst[0];
         if mem.bytes >= 4 {
             for (i, chunk) in out.chunks_exact(4).enumerate() {
@@ -139,9 +218,7 @@ pub(crate) fn store(
 ) -> Result<(), String> {
     let bytes = u64::from(mem.bytes);
     for lane in active(wave) {
-        let Target::Address(address) = target(wave, inst, mem.segment, lane, bytes)? else {
-            continue;
-        };
+        let at = target(wave, inst, mem.segment, lane, bytes)?;
         let mut buf = [0u8; 16];
         for i in 0..(mem.bytes as usize).div_ceil(4) {
             let mut word = wave.vreg(inst.src[1], i, lane);
@@ -153,9 +230,7 @@ pub(crate) fn store(
             }
         }
         let data = buf.get(..mem.bytes as usize).unwrap_or_default();
-        cx.memory
-            .write(address, data)
-            .map_err(|_| fault("store", bytes, address, lane))?;
+        write(wave, cx, at, lane, data)?;
     }
     Ok(())
 }
@@ -222,7 +297,7 @@ pub(crate) fn atomic(
     let regs = if wide { 2 } else { 1 };
     let len = u64::from(bytes);
     for lane in active(wave) {
-        let read = |i: usize| -> u64 {
+        let register = |i: usize| -> u64 {
             let lo = u64::from(wave.vreg(inst.src[1], i, lane));
             if wide {
                 lo | u64::from(wave.vreg(inst.src[1], i + 1, lane)) << 32
@@ -230,21 +305,28 @@ pub(crate) fn atomic(
                 lo
             }
         };
-        let (data, cmp) = (read(0), read(regs));
-        let Target::Address(address) = target(wave, inst, segment, lane, len)? else {
+        let (data, cmp) = (register(0), register(regs));
+        let at = target(wave, inst, segment, lane, len)?;
+        if let Target::OutOfRange = at {
             continue;
-        };
+        }
         let mut buf = [0u8; 8];
-        let cell = buf.get_mut(..bytes as usize).unwrap_or_default();
-        cx.memory
-            .read(address, cell)
-            .map_err(|_| fault("atomic", len, address, lane))?;
+        read(
+            wave,
+            cx,
+            at,
+            lane,
+            buf.get_mut(..bytes as usize).unwrap_or_default(),
+        )?;
         let old = u64::from_le_bytes(buf);
-        let new = combine(op, old, data, cmp, wide);
-        let new_bytes = new.to_le_bytes();
-        cx.memory
-            .write(address, new_bytes.get(..bytes as usize).unwrap_or_default())
-            .map_err(|_| fault("atomic", len, address, lane))?;
+        let new = combine(op, old, data, cmp, wide).to_le_bytes();
+        write(
+            wave,
+            cx,
+            at,
+            lane,
+            new.get(..bytes as usize).unwrap_or_default(),
+        )?;
         if inst.has(flags::GLC) {
             wave.set_vreg(inst.dst[0], 0, lane, old as u32);
             if wide {

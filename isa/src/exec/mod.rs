@@ -12,8 +12,8 @@ mod sdwa;
 mod vector;
 
 use crate::arch::Chip;
-use crate::dispatch::Segments;
 use crate::inst::{Inst, flags};
+use crate::memory::Segments;
 use crate::op::{Branch, Op};
 use crate::program::Program;
 use crate::wave::Wave;

@@ -1,7 +1,7 @@
 //! Scalar ALU, compares and memory loads: one value for the whole wave.
 
-use crate::dispatch::Segments;
 use crate::inst::{EXEC, Inst, Operand, flags};
+use crate::memory::Segments;
 use crate::op::{Cmp, Salu, Ty};
 use crate::wave::{Wave, Width};
 

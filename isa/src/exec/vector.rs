@@ -207,15 +207,14 @@ fn pk_f32<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f32; N]) -> 
         } else {
             (inst.op_sel_hi, inst.neg_hi)
         };
-        let pick: [(usize, u32); N] = std::array::from_fn(|i| {
-            let word = usize::from(sel >> i & 1);
-            let flip = if neg >> i & 1 == 1 { 0x8000_0000 } else { 0 };
-            (word, flip)
-        });
+        // Each source's dword for this half, and its sign flip, chosen once.
+        let inputs: [&[u32; LANES]; N] =
+            std::array::from_fn(|i| &dwords[i][usize::from(sel >> i & 1)]);
+        let flips: [u32; N] =
+            std::array::from_fn(|i| if neg >> i & 1 == 1 { 0x8000_0000 } else { 0 });
         for (lane, slot) in results[..n].iter_mut().enumerate() {
             let d = f(std::array::from_fn(|i| {
-                let (word, flip) = pick[i];
-                f32::from_bits(dwords[i][word][lane] ^ flip)
+                f32::from_bits(inputs[i][lane] ^ flips[i])
             }));
             *slot = if inst.clamp { clamp01(d) } else { d }.to_bits();
         }
@@ -319,10 +318,10 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
                 if a == 0.0 || b == 0.0 { 0.0 } else { a * b }
             },
         ),
-        FmaF32 | FmacF32 => f32_op::<3>(wave, inst, |[a, b, c]| a.mul_add(b, c)),
+        FmaF32 | FmacF32 => f32_op::<3>(wave, inst, |[a, b, c]| fma32(a, b, c)),
         MacF32 | MadF32 => f32_op::<3>(wave, inst, |[a, b, c]| a * b + c),
-        FmamkF32 => f32_op::<3>(wave, inst, |[a, b, k]| a.mul_add(k, b)),
-        FmaakF32 => f32_op::<3>(wave, inst, |[a, b, k]| a.mul_add(b, k)),
+        FmamkF32 => f32_op::<3>(wave, inst, |[a, b, k]| fma32(a, k, b)),
+        FmaakF32 => f32_op::<3>(wave, inst, |[a, b, k]| fma32(a, b, k)),
         MadmkF32 => f32_op::<3>(wave, inst, |[a, b, k]| a * k + b),
         MadakF32 => f32_op::<3>(wave, inst, |[a, b, k]| a * b + k),
         MinF32 => f32_op::<2>(wave, inst, |[a, b]| min32(a, b)),
@@ -367,7 +366,7 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
             f32_op::<1>(wave, inst, |[a]| a);
             wave.set_mask(inst.dst[1], 0);
         }
-        DivFmasF32 => f32_op::<3>(wave, inst, |[a, b, c]| a.mul_add(b, c)),
+        DivFmasF32 => f32_op::<3>(wave, inst, |[a, b, c]| fma32(a, b, c)),
         DivFixupF32 => f32_op::<3>(wave, inst, |[q, d, n]| div_fixup32(q, d, n)),
         AddF64 => f64_op::<2>(wave, inst, |[a, b]| a + b),
         MulF64 => f64_op::<2>(wave, inst, |[a, b]| a * b),
@@ -405,7 +404,7 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         MaxF16 => f16_op::<2>(wave, inst, chip, |[a, b]| a.max(b)),
         PkAddF32 => pk_f32::<2>(wave, inst, |[a, b]| a + b),
         PkMulF32 => pk_f32::<2>(wave, inst, |[a, b]| a * b),
-        PkFmaF32 => pk_f32::<3>(wave, inst, |[a, b, c]| a.mul_add(b, c)),
+        PkFmaF32 => pk_f32::<3>(wave, inst, |[a, b, c]| fma32(a, b, c)),
         PkAddF16 => pk_f16::<2>(wave, inst, |[a, b]| a + b),
         PkMulF16 => pk_f16::<2>(wave, inst, |[a, b]| a * b),
         PkFmaF16 => pk_f16::<3>(wave, inst, |[a, b, c]| a.mul_add(b, c)),
