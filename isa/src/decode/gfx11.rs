@@ -108,20 +108,6 @@ fn is_dpp(code: u32) -> bool {
     matches!(code, DPP16 | DPP8 | DPP8_FI)
 }
 
-fn vop2_implicit(inst: &mut Inst, vdst: Operand) {
-    use Valu::*;
-    match inst.op {
-        Op::V(Cndmask) => inst.src[2] = Operand::Sreg(VCC),
-        Op::V(AddCoU32 | SubCoU32 | SubrevCoU32) => inst.dst[1] = Operand::Sreg(VCC),
-        Op::V(AddcCoU32 | SubbCoU32 | SubbrevCoU32) => {
-            inst.dst[1] = Operand::Sreg(VCC);
-            inst.src[2] = Operand::Sreg(VCC);
-        }
-        Op::V(FmacF32 | MacF32 | FmacF16 | FmacF64) => inst.src[2] = vdst,
-        _ => {}
-    }
-}
-
 fn vop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     let mnemonic = lookup(t::VOP2, "VOP2", bits(w, 30, 25))?;
     let op = operation(mnemonic)?;
@@ -143,7 +129,7 @@ fn vop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     ) {
         inst.src[2] = Operand::Literal(lit.take_forced()?);
     }
-    vop2_implicit(&mut inst, vdst);
+    super::vop2_implicit(&mut inst, vdst);
     true16_halves(&mut inst);
     inst.len += lit.extra();
     Ok(inst)
@@ -196,25 +182,6 @@ fn vopc(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     Ok(inst)
 }
 
-fn is_vop3b(op: Op) -> bool {
-    use Valu::*;
-    matches!(
-        op,
-        Op::V(
-            AddCoU32
-                | SubCoU32
-                | SubrevCoU32
-                | AddcCoU32
-                | SubbCoU32
-                | SubbrevCoU32
-                | DivScaleF32
-                | DivScaleF64
-                | MadU64U32
-                | MadI64I32
-        )
-    )
-}
-
 fn three_sources(words: &Words, w1: u32, inst: &mut Inst) -> Result<(), Undecodable> {
     let mut lit = Literal::at(words, 2);
     for (i, lo) in [0u32, 9, 18].into_iter().enumerate() {
@@ -257,7 +224,7 @@ fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     inst.omod = bits(w1, 28, 27) as u8;
     inst.clamp = bits(w, 15, 15) == 1;
     let vdst = bits(w, 7, 0);
-    if is_vop3b(op) {
+    if super::is_vop3b(op) {
         inst.dst[0] = Operand::Vgpr(vdst as u16);
         inst.dst[1] = sdst(F, bits(w, 14, 8))?;
         return Ok(inst);
@@ -325,7 +292,7 @@ fn vopd(words: &Words, w: u32, out: &mut Vec<Inst>) -> Result<(), Undecodable> {
         ) {
             inst.src[2] = Operand::Literal(lit.take_forced()?);
         }
-        vop2_implicit(&mut inst, dst);
+        super::vop2_implicit(&mut inst, dst);
         if i == 1 {
             inst.flags |= flags::DUAL_Y;
         }

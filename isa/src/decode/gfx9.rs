@@ -79,22 +79,6 @@ fn smem(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     Ok(inst)
 }
 
-/// VOP2 operations that read VCC as a third source or write it as a
-/// second destination when encoded in 32 bits.
-fn vop2_implicit(inst: &mut Inst, vdst: Operand) {
-    use Valu::*;
-    match inst.op {
-        Op::V(Cndmask) => inst.src[2] = Operand::Sreg(VCC),
-        Op::V(AddCoU32 | SubCoU32 | SubrevCoU32) => inst.dst[1] = Operand::Sreg(VCC),
-        Op::V(AddcCoU32 | SubbCoU32 | SubbrevCoU32) => {
-            inst.dst[1] = Operand::Sreg(VCC);
-            inst.src[2] = Operand::Sreg(VCC);
-        }
-        Op::V(FmacF32 | MacF32 | FmacF16 | FmacF64) => inst.src[2] = vdst,
-        _ => {}
-    }
-}
-
 fn vop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     let mnemonic = table(words, t::VOP2, "VOP2", bits(w, 30, 25))?;
     let op = operation(mnemonic)?;
@@ -112,7 +96,7 @@ fn vop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     ) {
         inst.src[2] = Operand::Literal(lit.take_forced()?);
     }
-    vop2_implicit(&mut inst, vdst);
+    super::vop2_implicit(&mut inst, vdst);
     inst.len += lit.extra();
     Ok(inst)
 }
@@ -152,26 +136,6 @@ fn vopc(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     Ok(inst)
 }
 
-/// VOP3 operations with a scalar destination in bits 14:8 (VOP3B).
-fn is_vop3b(op: Op) -> bool {
-    use Valu::*;
-    matches!(
-        op,
-        Op::V(
-            AddCoU32
-                | SubCoU32
-                | SubrevCoU32
-                | AddcCoU32
-                | SubbCoU32
-                | SubbrevCoU32
-                | DivScaleF32
-                | DivScaleF64
-                | MadU64U32
-                | MadI64I32
-        )
-    )
-}
-
 fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     let opcode = bits(w, 25, 16);
     let mnemonic = table(words, t::VOP3, "VOP3", opcode)?;
@@ -202,7 +166,7 @@ fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     inst.omod = bits(w1, 28, 27) as u8;
     inst.clamp = bits(w, 15, 15) == 1;
     let vdst = bits(w, 7, 0);
-    if is_vop3b(op) {
+    if super::is_vop3b(op) {
         inst.dst[0] = Operand::Vgpr(vdst as u16);
         inst.dst[1] = sdst(F, bits(w, 14, 8))?;
     } else {

@@ -7,7 +7,7 @@ mod gfx9;
 mod scalar;
 
 use crate::arch::{Chip, Family};
-use crate::inst::{Inst, M0, Operand};
+use crate::inst::{Inst, M0, Operand, VCC};
 use crate::op::Op;
 
 /// Why a word does not decode to something the interpreter runs.
@@ -219,4 +219,41 @@ pub(crate) fn dpp16_word(d: u32, inst: &mut Inst) {
     }
     inst.neg |= (bits(d, 20, 20) | bits(d, 22, 22) << 1) as u8;
     inst.abs |= (bits(d, 21, 21) | bits(d, 23, 23) << 1) as u8;
+}
+
+/// The implicit operands of a 32-bit VOP2 encoding, the same on both
+/// families: VCC as a condition, carry in or carry out; an FMAC's
+/// accumulator in its destination.
+pub(crate) fn vop2_implicit(inst: &mut Inst, vdst: Operand) {
+    use crate::op::Valu::*;
+    match inst.op {
+        Op::V(Cndmask) => inst.src[2] = Operand::Sreg(VCC),
+        Op::V(AddCoU32 | SubCoU32 | SubrevCoU32) => inst.dst[1] = Operand::Sreg(VCC),
+        Op::V(AddcCoU32 | SubbCoU32 | SubbrevCoU32) => {
+            inst.dst[1] = Operand::Sreg(VCC);
+            inst.src[2] = Operand::Sreg(VCC);
+        }
+        Op::V(FmacF32 | MacF32 | FmacF16 | FmacF64) => inst.src[2] = vdst,
+        _ => {}
+    }
+}
+
+/// VOP3 operations with a scalar destination in bits 14:8 (VOP3B).
+pub(crate) fn is_vop3b(op: Op) -> bool {
+    use crate::op::Valu::*;
+    matches!(
+        op,
+        Op::V(
+            AddCoU32
+                | SubCoU32
+                | SubrevCoU32
+                | AddcCoU32
+                | SubbCoU32
+                | SubbrevCoU32
+                | DivScaleF32
+                | DivScaleF64
+                | MadU64U32
+                | MadI64I32
+        )
+    )
 }
