@@ -1,7 +1,8 @@
 //! HIP modules on the simulated node: `hipModuleLoadData` through the
 //! node's code-object loader, functions and globals by name, and kernel
 //! launches checked against the kernel's metadata and the device, then
-//! recorded. Kernels do not execute: a launch changes no memory.
+//! recorded; the kernel itself is decoded for the interpreter at its first
+//! launch and runs in stream order (`kernel_exec`).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Weak};

@@ -8,9 +8,11 @@
 //! ROCr's target check, freeze rules, symbols from the dynamic symbol table,
 //! loaded code objects — plus fault injection, live-object counts and a call
 //! log. It speaks raw vendor status values ([`codes`]), answers every HSA
-//! info query in C layout ([`get_info`]) and depends only on `amdgpu-sys`
-//! (the C ABI); `amdgpu-hal`'s `backend::sim` adapts it to the backend
-//! traits, and `amdgpu-sim-ffi` puts it behind the C ABI.
+//! info query in C layout ([`get_info`]), runs launched kernels on the ISA
+//! interpreter ([`kernel_exec`]) and depends only on `amdgpu-sys` (the C
+//! ABI) and `amdgpu-isa` (the interpreter); `amdgpu-hal`'s `backend::sim`
+//! adapts it to the backend traits, and `amdgpu-sim-ffi` puts it behind the
+//! C ABI.
 
 // Bytes from outside reach most of this crate (code objects, executables,
 // machine descriptions, device paths, vendor replies): no unwrap, expect,

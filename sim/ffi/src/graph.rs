@@ -20,7 +20,8 @@
 //! dependencies are refused is not added (clr adds it, then fails).
 //! Kernel nodes are checked against the function and device as
 //! `hipModuleLaunchKernel` is, when added, and recorded as launches when the
-//! graph runs; kernels do not execute (see `stream`).
+//! graph runs; each kernel then executes in its place among the nodes (see
+//! `crate::kernel`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{c_uint, c_void};
