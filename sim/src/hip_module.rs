@@ -11,7 +11,8 @@ use crate::codes::HipCode;
 use crate::elf::{CodeObject, SymbolKind};
 use crate::isa::Target;
 use crate::kernel_exec::{
-    KERNELS_ENV, KernelCounts, KernelMode, KernelRun, KernelSource, decode_kernel, kernel_run,
+    KERNELS_ENV, KernelCounts, KernelMode, KernelRun, KernelSource, MAX_KERNARG_BYTES,
+    decode_kernel, kernel_run,
 };
 use crate::kernel_meta::{KernelLaunchInfo, read_kernels};
 use crate::memory::Image;
@@ -619,6 +620,13 @@ fn prepare_run(
         .read(kd_address, &mut kd)
         .map_err(|_| HipCode::LAUNCH_FAILURE)?;
     let descriptor = KernelDescriptor::parse(&kd).ok_or(HipCode::LAUNCH_FAILURE)?;
+    if f.kernel.kernarg_segment_size > MAX_KERNARG_BYTES {
+        eprintln!(
+            "amdgpu-sim: kernel `{}` cannot execute: a {}-byte kernarg segment (at most {MAX_KERNARG_BYTES})",
+            f.kernel.name, f.kernel.kernarg_segment_size
+        );
+        return Err(HipCode::LAUNCH_FAILURE);
+    }
     let program = match f.program {
         Some(program) => program,
         None => {

@@ -25,6 +25,9 @@ pub const KERNELS_ENV: &str = "AMDGPU_SIM_KERNELS";
 
 /// Where a kernel sees its kernarg segment (far above every pool's addresses).
 pub const KERNARG_ADDRESS: u64 = 0x00ff_0000_0000_0000;
+/// Most kernarg segment bytes a launch lays out (a kernel's metadata may
+/// claim up to 4 GiB; ROCm's own limit is far below this).
+pub const MAX_KERNARG_BYTES: u32 = 64 << 10;
 /// Where a kernel sees its dispatch packet.
 pub const PACKET_ADDRESS: u64 = 0x00fe_0000_0000_0000;
 

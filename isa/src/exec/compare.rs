@@ -161,64 +161,7 @@ pub(crate) fn vector(wave: &mut Wave, inst: &Inst, cmp: Cmp, ty: Ty, exec: bool,
 
 /// `v_cmp_class_*`: whether the first source is in one of the classes the
 /// second source's bits name.
-/// The class bit (`v_cmp_class`'s numbering) of an f32.
-fn class32(bits: u32) -> u32 {
-    let (negative, exponent, mantissa) = (bits >> 31 == 1, bits >> 23 & 0xff, bits & 0x7f_ffff);
-    match (exponent, mantissa) {
-        (0xff, 0) => {
-            if negative {
-                2
-            } else {
-                9
-            }
-        }
-        (0xff, m) => {
-            if m >> 22 & 1 == 1 {
-                1
-            } else {
-                0
-            }
-        }
-        (0, 0) => {
-            if negative {
-                5
-            } else {
-                6
-            }
-        }
-        (0, _) => {
-            if negative {
-                4
-            } else {
-                7
-            }
-        }
-        _ => {
-            if negative {
-                3
-            } else {
-                8
-            }
-        }
-    }
-}
-
-pub(crate) fn class(wave: &mut Wave, inst: &Inst, ty: Ty, exec: bool, chip: Chip) {
-    if ty == Ty::F32 {
-        let [value, classes] = sources32::<2>(wave, inst, Width::B32);
-        let (keep, flip) = sign_masks32(inst, 0);
-        let mut mask = 0u64;
-        for lane in active(wave.exec()) {
-            let bit = class32((value.at(&wave.v, lane) & keep) ^ flip);
-            mask |= u64::from(classes.at(&wave.v, lane) >> bit & 1) << lane;
-        }
-        write_mask(wave, inst, mask, exec);
-        return;
-    }
-    class_general(wave, inst, ty, exec, chip);
-}
-
-fn class_general(wave: &mut Wave, inst: &Inst, ty: Ty, exec: bool, _chip: Chip) {
+pub(crate) fn class(wave: &mut Wave, inst: &Inst, ty: Ty, exec: bool, _chip: Chip) {
     let active = wave.exec();
     let mut mask = 0u64;
     for lane in 0..wave.lanes {
