@@ -23,7 +23,8 @@ use amdgpu_hal::amdgpu::queue_affinity::{QUEUE_AFFINITY_ANY, QueueAffinity};
 use amdgpu_hal::backend::Backend;
 use amdgpu_hal::codeobj::target_id::check_compatible;
 use amdgpu_hal::codeobj::{ParseFlags, TargetId};
-use amdgpu_hal::wrapped::{DataExtent, DeviceLimits, infer_format, inspect};
+use amdgpu_hal::report::inspect::inspect;
+use amdgpu_hal::wrapped::{DataExtent, DeviceLimits, infer_format};
 use amdgpu_sim::Sim;
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
@@ -93,7 +94,7 @@ fn parsing(c: &mut Criterion, inputs: &[(usize, Vec<u8>)]) {
             b.iter(|| plan_raw_hsaco(data, &limits).expect("plan"))
         });
         group.bench_with_input(BenchmarkId::new("inspect", count), data, |b, data| {
-            b.iter(|| inspect(data, &limits).expect("inspect"))
+            b.iter(|| inspect(data, &limits, &()).expect("inspect"))
         });
     }
     group.finish();

@@ -6,9 +6,10 @@
 use std::hint::black_box;
 use std::time::Duration;
 
+use amdgpu_hal::report::inspect::inspect;
 use amdgpu_hal::wrapped::builder::{BindingBits, ExecutableSpec, ExportSpec, build_amd1};
 use amdgpu_hal::wrapped::{
-    Amd1Executable, DataExtent, DeviceLimits, PackOptions, infer_format, inspect, pack,
+    Amd1Executable, DataExtent, DeviceLimits, PackOptions, infer_format, pack,
 };
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -80,7 +81,7 @@ fn bench(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(1));
     let (_, multi) = FIXTURES[2];
     group.bench_function("inspect/multi_dispatch.gfx1100", |b| {
-        b.iter(|| inspect(black_box(multi), &DeviceLimits::AMDGPU).expect("inspects"))
+        b.iter(|| inspect(black_box(multi), &DeviceLimits::AMDGPU, &()).expect("inspects"))
     });
     group.bench_function("pack/multi_dispatch.gfx942", |b| {
         b.iter(|| pack(black_box(HSACO), &PackOptions::default()).expect("packs"))

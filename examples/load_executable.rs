@@ -11,7 +11,8 @@ use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
 use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 use amdgpu_hal::amdgpu::queue_affinity::QUEUE_AFFINITY_ANY;
 use amdgpu_hal::backend::{Backend, CallResultExt};
-use amdgpu_hal::wrapped::{DataExtent, DeviceLimits, infer::infer_format, inspect};
+use amdgpu_hal::report::inspect::inspect;
+use amdgpu_hal::wrapped::{DataExtent, DeviceLimits, infer::infer_format};
 use amdgpu_hal::{ResultExt, Status};
 
 fn main() -> amdgpu_hal::Result<()> {
@@ -30,7 +31,7 @@ fn run(args: impl IntoIterator<Item = String>) -> amdgpu_hal::Result<()> {
         std::fs::read(&file).map_err(|e| Status::not_found(format!("reading `{file}`: {e}")))?;
 
     // 1. Inspect: no backend involved, bounded on any input.
-    let report = inspect(&data, &DeviceLimits::AMDGPU)?;
+    let report = inspect(&data, &DeviceLimits::AMDGPU, &())?;
     println!(
         "{file}: {:?} for {}, {} exports",
         report.container,

@@ -11,9 +11,9 @@
 //! code, mapped from the OS error the way IREE's
 //! `iree_status_code_from_errno` does (`runtime/src/iree/base/status.c`).
 
+use std::cell::Cell;
 use std::io::Read;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::status::{Status, StatusCode};
 
@@ -299,15 +299,6 @@ pub trait Progress {
     /// The pass is over: none of the input's bytes is needed again soon,
     /// and the next [`Progress::past`] starts a new pass from the start.
     fn finished(&self);
-    /// The progress of a second pass that starts at `address` and runs at
-    /// the same time, on another thread, over the rest of the input: it
-    /// lets go of what it has passed from `address` on, never of the bytes
-    /// before (this pass's). Its `finished` is this pass's business: a
-    /// split pass never calls it. (Only a `Sync` progress can be split:
-    /// the second pass asks for it from its own thread.)
-    fn split_at(&self, _address: usize) -> Box<dyn Progress + Send + '_> {
-        Box::new(())
-    }
 }
 
 impl Progress for () {
@@ -328,11 +319,8 @@ pub const RELEASE_STEP_BYTES: usize = 256 * 1024;
 /// rest of the window). Bytes read into memory are kept.
 pub struct ReleaseBehind<'a> {
     bytes: &'a FileBytes,
-    /// Offset up to which this pass has released (one thread moves it: an
-    /// atomic only so that a pass can be shared with a split one).
-    released: AtomicUsize,
-    /// Where this pass started: a split pass never releases before it.
-    start: usize,
+    /// Offset up to which this pass last released.
+    released: Cell<usize>,
 }
 
 impl<'a> ReleaseBehind<'a> {
@@ -340,8 +328,7 @@ impl<'a> ReleaseBehind<'a> {
     pub fn new(bytes: &'a FileBytes) -> ReleaseBehind<'a> {
         ReleaseBehind {
             bytes,
-            released: AtomicUsize::new(0),
-            start: 0,
+            released: Cell::new(0),
         }
     }
 }
@@ -354,38 +341,25 @@ impl Progress for ReleaseBehind<'_> {
         let Some(offset) = address.checked_sub(map.as_ptr() as usize) else {
             return;
         };
-        let released = self.released.load(Ordering::Relaxed);
+        let released = self.released.get();
         if offset > map.len() || offset < released + RELEASE_STEP_BYTES {
             return;
         }
-        // Whole blocks only, so that the next release starts where this ended.
+        // Everything behind, not only what is new since the last step: a
+        // pass may look back (a hash table comparing an earlier kernel's
+        // name), and what it touched there goes again. Unmapping pages
+        // that are not mapped costs only the walk of their page table.
         let end =
             offset / amdgpu_filemap::RELEASE_BLOCK_BYTES * amdgpu_filemap::RELEASE_BLOCK_BYTES;
-        map.release(released, end);
-        self.released.store(end, Ordering::Relaxed);
+        map.release(0, end);
+        self.released.set(end);
     }
 
     fn finished(&self) {
         if let FileBytes::Mapped(map) = self.bytes {
-            map.release(self.start, map.len());
+            map.release(0, map.len());
         }
-        self.released.store(self.start, Ordering::Relaxed);
-    }
-
-    fn split_at(&self, address: usize) -> Box<dyn Progress + Send + '_> {
-        let FileBytes::Mapped(map) = self.bytes else {
-            return Box::new(());
-        };
-        match address.checked_sub(map.as_ptr() as usize) {
-            // `release` takes whole blocks from here on: none of the
-            // first pass's bytes, even in the block this starts inside.
-            Some(offset) if offset <= map.len() => Box::new(ReleaseBehind {
-                bytes: self.bytes,
-                released: AtomicUsize::new(offset),
-                start: offset,
-            }),
-            _ => Box::new(()),
-        }
+        self.released.set(0);
     }
 }
 

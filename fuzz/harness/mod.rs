@@ -19,12 +19,13 @@ use amdgpu_hal::codeobj::{elf, notes, symbols};
 use amdgpu_hal::hip::path::{DevicePath, DeviceSpec, MAX_PHYSICAL_DEVICES};
 use amdgpu_hal::hip::text::{parse_hex_bytes, parse_int, parse_u64};
 use amdgpu_hal::hip::uuid::DeviceUuid;
+use amdgpu_hal::report::inspect::inspect;
 use amdgpu_hal::wrapped::builder::{
     BindingBits, ExecutableSpec, ExportDebugSpec, ExportSpec, SourceFileSpec, build_amd1,
 };
 use amdgpu_hal::wrapped::{
     Amd1Executable, DataExtent, DeviceLimits, Hip1Executable, HipLimits, PackOptions, infer_format,
-    inspect, offload_bundle, pack, verify,
+    offload_bundle, pack, verify,
 };
 use amdgpu_sim::{Format, Machine};
 use arbitrary::{Result as ArbitraryResult, Unstructured};
@@ -195,7 +196,7 @@ pub fn wrapped(data: &[u8]) -> bool {
             let _ = verify::single_module_image(&def);
         }
     }
-    if let Ok(report) = inspect(data, &DeviceLimits::AMDGPU) {
+    if let Ok(report) = inspect(data, &DeviceLimits::AMDGPU, &()) {
         assert!(
             report.size <= data.len() as u64,
             "inspected size past the slice"
@@ -435,7 +436,7 @@ fn build_from(u: &mut Unstructured<'_>) -> ArbitraryResult<bool> {
         let format = infer_format(&bytes, DataExtent::Infer)
             .unwrap_or_else(|e| panic!("packed executable does not infer: {e}"));
         assert_eq!(format.size, bytes.len());
-        inspect(&bytes, &DeviceLimits::AMDGPU)
+        inspect(&bytes, &DeviceLimits::AMDGPU, &())
             .unwrap_or_else(|e| panic!("packed executable does not inspect: {e}"));
         wrapped(&bytes);
     }

@@ -6,54 +6,25 @@
 //! chunk goes to the writer every [`CHUNK_BYTES`]. Every other document
 //! goes through serde with [`to_writer_pretty`] (same layout, same escapes).
 
-mod threaded;
-
 use std::io::{self, Write};
 
 use serde::Serialize;
 use serde_json::ser::{Formatter, PrettyFormatter};
 
-use crate::input::Progress;
-pub(crate) use threaded::write_on_two_threads;
-
 /// Bytes gathered before each write to the output.
 pub const CHUNK_BYTES: usize = 64 * 1024;
 
-/// A chunk buffer in front of a writer, or in front of the thread that
-/// writes ([`write_on_two_threads`]).
+/// A chunk buffer in front of a writer.
 pub(crate) struct JsonChunks<'w> {
     buf: Vec<u8>,
-    sink: Sink<'w>,
-}
-
-/// Where a full chunk goes.
-enum Sink<'w> {
-    /// Written here; each [`JsonChunks::mark`] told to the progress.
-    Out(&'w mut dyn Write, &'w dyn Progress),
-    /// Handed, whole, to the thread that writes it.
-    Thread(threaded::Handoff),
+    out: &'w mut dyn Write,
 }
 
 impl<'w> JsonChunks<'w> {
     pub(crate) fn new(out: &'w mut dyn Write) -> Self {
-        JsonChunks::with_progress(out, &())
-    }
-
-    /// Chunks written to `out`; [`JsonChunks::mark`] tells `progress`.
-    pub(crate) fn with_progress(out: &'w mut dyn Write, progress: &'w dyn Progress) -> Self {
         JsonChunks {
             buf: Vec::with_capacity(CHUNK_BYTES + 4096),
-            sink: Sink::Out(out, progress),
-        }
-    }
-
-    /// The document so far is past every byte of the input before
-    /// `address` (its pages may go: `input::Progress`). Told once the
-    /// bytes before the mark are handed on.
-    pub(crate) fn mark(&mut self, address: usize) {
-        match &mut self.sink {
-            Sink::Out(_, progress) => progress.past(address),
-            Sink::Thread(handoff) => handoff.mark(address),
+            out,
         }
     }
 
@@ -133,11 +104,7 @@ impl<'w> JsonChunks<'w> {
 
     /// Writes the chunk out once it holds [`CHUNK_BYTES`].
     pub(crate) fn flush_if_full(&mut self) -> io::Result<()> {
-        let limit = match self.sink {
-            Sink::Out(..) => CHUNK_BYTES,
-            Sink::Thread(_) => threaded::CHUNK_BYTES,
-        };
-        if self.buf.len() >= limit {
+        if self.buf.len() >= CHUNK_BYTES {
             self.flush()?;
         }
         Ok(())
@@ -145,16 +112,8 @@ impl<'w> JsonChunks<'w> {
 
     /// Writes everything gathered so far.
     pub(crate) fn flush(&mut self) -> io::Result<()> {
-        match &mut self.sink {
-            Sink::Out(out, _) => {
-                out.write_all(&self.buf)?;
-                self.buf.clear();
-            }
-            Sink::Thread(handoff) => {
-                let full = std::mem::take(&mut self.buf);
-                self.buf = handoff.hand_over(full)?;
-            }
-        }
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
         Ok(())
     }
 }

@@ -6,20 +6,12 @@
 use std::io::{self, Write};
 
 use super::load::{DeviceExportJson, LoadExportJson, LoadJson};
-use crate::json_writer::{JsonChunks, write_on_two_threads};
+use crate::json_writer::JsonChunks;
 
 /// Writes `doc` as pretty JSON (no trailing newline) to `out`.
 pub fn write_load(doc: &LoadJson, out: &mut dyn Write) -> io::Result<()> {
-    if doc.exports.len() >= THREADED_MIN_EXPORTS {
-        write_on_two_threads(out, &(), &|json| write_document(json, doc))
-    } else {
-        write_document(&mut JsonChunks::new(out), doc)
-    }
+    write_document(&mut JsonChunks::new(out), doc)
 }
-
-/// Fewest exports for the document to be formatted on a second thread
-/// while this one writes it (`json_writer::write_on_two_threads`).
-pub const THREADED_MIN_EXPORTS: usize = 512;
 
 fn write_document(json: &mut JsonChunks<'_>, doc: &LoadJson) -> io::Result<()> {
     json.raw(b"{\n  \"machine\": ");

@@ -8,12 +8,14 @@
 //! | `devices` | [`devices::list_agents`], [`hip::list_devices`] | [`devices::DevicesJson`], [`hip::HipDevicesJson`] |
 //! | `topology` | [`topology::agent_topology`], [`hip::hip_topology`] | [`topology::TopologyDocument`] |
 //! | `info` | [`info::info`] | [`info::InfoJson`] |
+//! | `inspect` | [`inspect::inspect`] | [`inspect::InspectReport`] ([`inspect::InspectReport::write_json`]) |
 //! | `load` | [`load::load`] | [`load::LoadJson`] ([`load_json::write_load`]) |
 //! | `capture` | [`capture::capture`] | `amdgpu_sim::machine::MachineDesc` ([`capture::to_toml`]) |
 //!
 //! Layering, lowest first: `selection`; `agents` (the HSA walk);
 //! `hip_devices` and `identity` (over `agents`); `devices`, `hip`,
-//! `topology`, `capture_hip`, `capture`, `info`, `load` (over those). No
+//! `topology`, `capture_hip`, `capture`, `info`, `load` (over those);
+//! `inspect` (over `wrapped` and `codeobj` only). No
 //! module reaches back up.
 
 pub mod agents;
@@ -24,6 +26,7 @@ pub mod hip;
 pub mod hip_devices;
 pub mod identity;
 pub mod info;
+pub mod inspect;
 pub mod load;
 pub mod load_json;
 mod selection;

@@ -8,26 +8,17 @@
 
 pub mod amd1;
 pub mod builder;
-mod export_record;
-pub mod export_runs;
 pub mod header;
 pub mod hip;
 pub mod infer;
-pub mod inspect;
-pub mod inspect_json;
-pub mod inspect_report;
-mod kernel_facts;
 pub mod offload_bundle;
 pub mod pack;
-mod symbol_copies;
 pub mod verify;
 
 pub use amd1::Amd1Executable;
-pub use export_runs::InspectRuns;
 pub use header::{DataExtent, ExecutableHeader, HEADER_SIZE};
 pub use hip::{Hip1Executable, HipLimits};
 pub use infer::{Container, InferredFormat, infer_format};
-pub use inspect::{InspectReport, inspect, inspect_runs, inspect_with};
 pub use pack::{PackOptions, pack};
 pub use verify::DeviceLimits;
 

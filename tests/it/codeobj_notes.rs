@@ -9,7 +9,8 @@ use crate::support;
 use amdgpu_hal::StatusCode;
 use amdgpu_hal::codeobj::metadata::{self, CodeObjectMetadata, KernelMetadata, KernelVisitor};
 use amdgpu_hal::codeobj::notes::{find_metadata_note, find_metadata_notes};
-use amdgpu_hal::wrapped::{DeviceLimits, inspect};
+use amdgpu_hal::report::inspect::inspect;
+use amdgpu_hal::wrapped::DeviceLimits;
 use support::*;
 
 /// A metadata blob with `version`/`target` (omitted when `None`) and one
@@ -92,7 +93,7 @@ fn every_note_contributes_its_kernels_in_order() {
     assert_eq!(names.0, symbols(&md));
 
     // `inspect` lists all six.
-    let report = inspect(&elf, &DeviceLimits::AMDGPU).unwrap();
+    let report = inspect(&elf, &DeviceLimits::AMDGPU, &()).unwrap();
     let exported: Vec<_> = report.exports.iter().map(|e| e.symbol).collect();
     assert_eq!(exported, symbols(&md));
 }
@@ -139,7 +140,7 @@ fn notes_must_agree_on_version_and_target() {
         let err = CodeObjectMetadata::from_elf(&elf).unwrap_err();
         assert_eq!(err.code(), StatusCode::InvalidArgument, "{err}");
         assert!(err.mentions(needle), "{needle}: {err}");
-        let err = inspect(&elf, &DeviceLimits::AMDGPU).unwrap_err();
+        let err = inspect(&elf, &DeviceLimits::AMDGPU, &()).unwrap_err();
         assert!(err.mentions(needle), "{needle}: {err}");
     }
     // Agreement by absence (code object V3 has no target) is agreement.

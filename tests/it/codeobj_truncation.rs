@@ -13,8 +13,9 @@ use std::path::{Path, PathBuf};
 use amdgpu_hal::StatusCode;
 use amdgpu_hal::amdgpu::executable::plan::{plan_raw_hsaco, plan_wrapped};
 use amdgpu_hal::codeobj::metadata::CodeObjectMetadata;
+use amdgpu_hal::report::inspect::inspect;
 use amdgpu_hal::wrapped::builder::{ExecutableSpec, ExportSpec, build_amd1};
-use amdgpu_hal::wrapped::{Amd1Executable, DataExtent, DeviceLimits, inspect};
+use amdgpu_hal::wrapped::{Amd1Executable, DataExtent, DeviceLimits};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -72,10 +73,10 @@ fn every_prefix_of_every_real_fixture_is_refused() {
             continue;
         }
         fixtures += 1;
-        inspect(data, &limits).unwrap_or_else(|e| panic!("{name}: {e}"));
+        inspect(data, &limits, &()).unwrap_or_else(|e| panic!("{name}: {e}"));
         for len in 0..data.len() {
             let prefix = &data[..len];
-            let err = inspect(prefix, &limits).expect_err(name);
+            let err = inspect(prefix, &limits, &()).expect_err(name);
             assert_clear(name, len, "inspect", &err);
             if is_elf(data) {
                 // Past the ELF header, the layout check is what refuses it.
@@ -134,7 +135,7 @@ fn a_truncated_image_inside_a_valid_wrapper_is_refused() {
             }) else {
                 continue;
             };
-            let err = inspect(&wrapped, &limits).expect_err(&name);
+            let err = inspect(&wrapped, &limits, &()).expect_err(&name);
             assert_clear(&name, len, "inspect", &err);
             let err = plan_wrapped(&wrapped, &limits).expect_err(&name);
             assert_clear(&name, len, "load plan", &err);
@@ -154,7 +155,7 @@ fn the_committed_truncated_copy_is_refused_like_llvm_readelf_does() {
     let whole = std::fs::read(root().join("fixtures/hsaco/vector_add.gfx942.cov5.hsaco")).unwrap();
     assert_eq!(data.len(), 2000);
     assert_eq!(data[..], whole[..2000]);
-    let err = inspect(&data, &DeviceLimits::AMDGPU).unwrap_err();
+    let err = inspect(&data, &DeviceLimits::AMDGPU, &()).unwrap_err();
     assert_eq!(err.code(), StatusCode::InvalidArgument);
     assert!(
         err.mentions("section header table goes past the end of the file")

@@ -19,9 +19,10 @@ use amdgpu_hal::codeobj::metadata::CodeObjectMetadata;
 use amdgpu_hal::codeobj::target_id::{ParseFlags, TargetId};
 use amdgpu_hal::codeobj::{elf, notes, symbols};
 use amdgpu_hal::hip::path::DevicePath;
+use amdgpu_hal::report::inspect::inspect;
 use amdgpu_hal::wrapped::header::ExecutableHeader;
 use amdgpu_hal::wrapped::{
-    Amd1Executable, DataExtent, DeviceLimits, Hip1Executable, HipLimits, infer_format, inspect,
+    Amd1Executable, DataExtent, DeviceLimits, Hip1Executable, HipLimits, infer_format,
 };
 use amdgpu_sim::{Format, Machine};
 use support::{Pack, elf_with_metadata, elf_with_note_area, note};
@@ -69,7 +70,7 @@ fn run(parser: Parser, data: &[u8]) -> amdgpu_hal::Result<()> {
         Parser::Hip1 => Hip1Executable::parse(data, DataExtent::Known)?.verify(&HipLimits::AMDGPU),
         Parser::InferKnown => infer_format(data, DataExtent::Known).map(drop),
         Parser::InferUnknownSize => infer_format(data, DataExtent::Infer).map(drop),
-        Parser::Inspect => inspect(data, &DeviceLimits::AMDGPU).map(drop),
+        Parser::Inspect => inspect(data, &DeviceLimits::AMDGPU, &()).map(drop),
         Parser::TargetId => TargetId::parse(text(), ParseFlags::all()).map(drop),
         Parser::HsaIsaName => TargetId::parse_hsa_isa_name(text()).map(drop),
         Parser::DevicePath => DevicePath::parse(text()).map(drop),

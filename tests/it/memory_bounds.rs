@@ -10,10 +10,9 @@ use amdgpu_hal::StatusCode;
 use amdgpu_hal::codeobj::metadata::CodeObjectMetadata;
 use amdgpu_hal::codeobj::{elf, notes, symbols};
 use amdgpu_hal::hip::path::DevicePath;
+use amdgpu_hal::report::inspect::inspect;
 use amdgpu_hal::wrapped::header::ExecutableHeader;
-use amdgpu_hal::wrapped::{
-    Amd1Executable, DataExtent, DeviceLimits, Hip1Executable, infer_format, inspect,
-};
+use amdgpu_hal::wrapped::{Amd1Executable, DataExtent, DeviceLimits, Hip1Executable, infer_format};
 use amdgpu_sim::{Format, Machine};
 
 /// Counts per thread, so the tests of this binary may run in parallel.
@@ -134,7 +133,7 @@ fn code_object_parsers_stay_within_a_multiple_of_the_input() {
         check(
             name,
             data.len(),
-            peak_of(|| inspect(data, &DeviceLimits::AMDGPU)),
+            peak_of(|| inspect(data, &DeviceLimits::AMDGPU, &())),
         );
     }
 }
@@ -162,7 +161,7 @@ fn wrapped_parsers_stay_within_a_multiple_of_the_input() {
         check(
             name,
             data.len(),
-            peak_of(|| inspect(data, &DeviceLimits::AMDGPU)),
+            peak_of(|| inspect(data, &DeviceLimits::AMDGPU, &())),
         );
     }
 }

@@ -11,7 +11,8 @@ use amdgpu_hal::StatusCode;
 use amdgpu_hal::amdgpu::executable::plan::plan_raw_hsaco;
 use amdgpu_hal::codeobj::loadable::check_loadable;
 use amdgpu_hal::escape::{Escaped, TerminalWriter};
-use amdgpu_hal::wrapped::{DeviceLimits, inspect};
+use amdgpu_hal::report::inspect::inspect;
+use amdgpu_hal::wrapped::DeviceLimits;
 use proptest::prelude::*;
 
 const TARGET: &str = "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-";
@@ -167,7 +168,7 @@ proptest! {
         symbols.dedup();
         let unique = names.len() == pairs.len() && symbols.len() == pairs.len();
         for (what, result) in [
-            ("inspect", inspect(&data, &DeviceLimits::AMDGPU).map(|r| r.exports.len())),
+            ("inspect", inspect(&data, &DeviceLimits::AMDGPU, &()).map(|r| r.exports.len())),
             ("plan", plan_raw_hsaco(&data, &DeviceLimits::AMDGPU).map(|p| p.reflection.export_count())),
         ] {
             match result {

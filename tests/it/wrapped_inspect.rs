@@ -11,11 +11,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use amdgpu_hal::StatusCode;
 use amdgpu_hal::codeobj::metadata::CodeObjectMetadata;
+use amdgpu_hal::report::inspect::inspect;
+use amdgpu_hal::report::inspect::{ExportReport, InspectReport};
 use amdgpu_hal::wrapped::builder::SourceFileSpec;
-use amdgpu_hal::wrapped::inspect::{ExportReport, InspectReport};
-use amdgpu_hal::wrapped::{
-    Amd1Executable, Container, DataExtent, DeviceLimits, PackOptions, inspect, pack,
-};
+use amdgpu_hal::wrapped::{Amd1Executable, Container, DataExtent, DeviceLimits, PackOptions, pack};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -224,7 +223,8 @@ fn iree_amd1_executables_inspect_to_reviewed_snapshots() {
     assert!(all.len() >= 16);
     let tool = readelf("iree_amd1_executables_inspect_to_reviewed_snapshots");
     for (name, data) in all.iter().filter(|(name, _)| !name.contains(".spirv.")) {
-        let report = inspect(data, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let report =
+            inspect(data, &DeviceLimits::AMDGPU, &()).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(report.container, Container::Amd1);
         assert_agrees_with_oracle(tool, name, &report, &module_image(data));
         insta::assert_json_snapshot!(format!("inspect_{name}"), report);
@@ -238,7 +238,8 @@ fn iree_hip1_executables_inspect_to_reviewed_snapshots() {
         .iter()
         .filter(|(name, _)| !name.contains(".spirv."))
     {
-        let report = inspect(data, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let report =
+            inspect(data, &DeviceLimits::AMDGPU, &()).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(report.container, Container::Hip1);
         let exe = amdgpu_hal::wrapped::Hip1Executable::parse(data, DataExtent::Known).unwrap();
         for image in exe.module_images() {
@@ -252,14 +253,15 @@ fn iree_hip1_executables_inspect_to_reviewed_snapshots() {
 fn iree_raw_hsaco_matches_its_wrapped_executable() {
     let tool = readelf("iree_raw_hsaco_matches_its_wrapped_executable");
     for (name, data) in files("fixtures/iree", "hsaco") {
-        let raw = inspect(&data, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let raw =
+            inspect(&data, &DeviceLimits::AMDGPU, &()).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(raw.container, Container::Elf);
         assert_agrees_with_oracle(tool, &name, &raw, &data);
         let wrapped_path = root()
             .join("fixtures/iree")
             .join(name.replace(".hsaco", ".amd1"));
         let wrapped_data = std::fs::read(wrapped_path).unwrap();
-        let wrapped = inspect(&wrapped_data, &DeviceLimits::AMDGPU).unwrap();
+        let wrapped = inspect(&wrapped_data, &DeviceLimits::AMDGPU, &()).unwrap();
         assert_eq!(raw.format, wrapped.format, "{name}");
         assert_eq!(
             raw.code_object_version, wrapped.code_object_version,
@@ -291,7 +293,7 @@ fn iree_raw_hsaco_matches_its_wrapped_executable() {
 fn spirv_executables_are_reported_as_offload_bundles() {
     for name in ["elementwise.spirv.amd1", "elementwise.spirv.hip1"] {
         let data = std::fs::read(root().join("fixtures/iree").join(name)).unwrap();
-        let err = inspect(&data, &DeviceLimits::AMDGPU).unwrap_err();
+        let err = inspect(&data, &DeviceLimits::AMDGPU, &()).unwrap_err();
         assert_eq!(err.code(), StatusCode::InvalidArgument, "{name}");
         assert!(
             err.mentions("clang offload bundle (entries: hip-spirv64-amd-amdhsa--amdgcnspirv)"),
@@ -331,7 +333,8 @@ fn pack_then_inspect_round_trips_every_hsaco() {
         let (supported, refused) = projectable_kernels(&hsaco);
         // The raw view lists every kernel, refused ones included, with
         // readelf's facts.
-        let raw = inspect(&hsaco, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let raw =
+            inspect(&hsaco, &DeviceLimits::AMDGPU, &()).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_agrees_with_oracle(tool, &name, &raw, &hsaco);
         let reasons = raw.exports.iter().filter(|e| e.hal_error.is_some()).count();
         assert_eq!(reasons, refused.len(), "{name}");
@@ -379,7 +382,7 @@ fn pack_then_inspect_round_trips_every_hsaco() {
             "{name}: the image is stored byte for byte"
         );
         let wrapped =
-            inspect(&packed, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
+            inspect(&packed, &DeviceLimits::AMDGPU, &()).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(wrapped.container, Container::Amd1);
         assert_eq!(wrapped.size, packed.len() as u64, "{name}");
         let symbols: Vec<_> = wrapped.exports.iter().map(|e| e.symbol).collect();
@@ -388,8 +391,8 @@ fn pack_then_inspect_round_trips_every_hsaco() {
         if refused.is_empty() {
             // The same view as inspecting the raw HSACO, the dynamic size
             // made static: the size given to `pack`.
-            let raw =
-                inspect(&hsaco, &DeviceLimits::AMDGPU).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let raw = inspect(&hsaco, &DeviceLimits::AMDGPU, &())
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(wrapped.format, raw.format, "{name}");
             for (w, r) in wrapped.exports.iter().zip(&raw.exports) {
                 let mut expected = r.clone();
@@ -463,7 +466,7 @@ fn pack_requires_a_workgroup_size_for_kernels_without_one() {
         "{err}"
     );
     let packed = pack(&hsaco, &sized([16, 16, 1])).unwrap();
-    let report = inspect(&packed, &DeviceLimits::AMDGPU).unwrap();
+    let report = inspect(&packed, &DeviceLimits::AMDGPU, &()).unwrap();
     assert_eq!(report.exports[0].workgroup_size, [16, 16, 1]);
     // A kernel with a required size keeps it, whatever size is given.
     assert_eq!(report.exports[1].workgroup_size, [64, 1, 1]);
@@ -532,7 +535,7 @@ fn pack_writes_debug_names_and_sorted_sources() {
     assert_eq!(names, ["vector_add", "bump"]);
     // `bump` has `.reqd_workgroup_size` 64x1x1; `vector_add` has none and
     // gets the size given.
-    let report = inspect(&packed, &DeviceLimits::AMDGPU).unwrap();
+    let report = inspect(&packed, &DeviceLimits::AMDGPU, &()).unwrap();
     assert_eq!(report.exports[0].workgroup_size, [32, 2, 1]);
     assert_eq!(report.exports[1].workgroup_size, [64, 1, 1]);
 }
@@ -596,7 +599,7 @@ fn inspect_checks_reflected_counts_against_the_flatbuffer() {
     })
     .unwrap();
     // `inspect` shows the export with the reason IREE's loader refuses it.
-    let report = inspect(&rebuilt, &DeviceLimits::AMDGPU).unwrap();
+    let report = inspect(&rebuilt, &DeviceLimits::AMDGPU, &()).unwrap();
     let reason = report.exports[0].hal_error.as_deref().unwrap();
     assert!(
         reason.starts_with("INVALID_ARGUMENT; ")
@@ -618,7 +621,7 @@ fn inspect_checks_reflected_counts_against_the_flatbuffer() {
         ..Default::default()
     })
     .unwrap();
-    let err = inspect(&missing, &DeviceLimits::AMDGPU).unwrap_err();
+    let err = inspect(&missing, &DeviceLimits::AMDGPU, &()).unwrap_err();
     assert_eq!(err.code(), StatusCode::NotFound, "{err}");
     assert!(err.mentions("resolving exports[0]"), "{err}");
 }
@@ -645,7 +648,7 @@ fn inspect_checks_reflected_constants_against_the_flatbuffer() {
             source_files: vec![],
         })
         .unwrap();
-        let report = inspect(&data, &DeviceLimits::AMDGPU).unwrap();
+        let report = inspect(&data, &DeviceLimits::AMDGPU, &()).unwrap();
         let export = report.exports[0].clone();
         (export.constant_count, export.hal_error)
     };
@@ -675,11 +678,11 @@ fn hand_written_json_equals_serde_on_every_fixture() {
         ("fixtures/iree", "hip1"),
     ] {
         for (name, data) in files(dir, ext) {
-            let Ok(report) = inspect(&data, &DeviceLimits::AMDGPU) else {
+            let Ok(report) = inspect(&data, &DeviceLimits::AMDGPU, &()) else {
                 continue;
             };
             let mut json = Vec::new();
-            report.write_json(&mut json).unwrap();
+            report.write_json(&mut json, &()).unwrap();
             let expected = serde_json::to_string_pretty(&report).unwrap();
             assert_eq!(String::from_utf8(json).unwrap(), expected, "{name}");
             checked += 1;
@@ -695,7 +698,7 @@ fn exports_sharing_a_kernel_all_get_its_parameters() {
     use amdgpu_hal::wrapped::builder::{BindingBits, ExecutableSpec, ExportSpec, build_amd1};
     let data = std::fs::read(root().join("fixtures/iree/elementwise.gfx942.amd1")).unwrap();
     let image = module_image(&data);
-    let original = inspect(&data, &DeviceLimits::AMDGPU).unwrap();
+    let original = inspect(&data, &DeviceLimits::AMDGPU, &()).unwrap();
     let first = &original.exports[0];
     let export = ExportSpec {
         symbol_name: first.symbol.to_string(),
@@ -711,7 +714,7 @@ fn exports_sharing_a_kernel_all_get_its_parameters() {
         source_files: vec![],
     })
     .unwrap();
-    let report = inspect(&rebuilt, &DeviceLimits::AMDGPU).unwrap();
+    let report = inspect(&rebuilt, &DeviceLimits::AMDGPU, &()).unwrap();
     assert_eq!(report.exports.len(), 3);
     assert!(!first.parameters.is_empty());
     for export in &report.exports {
@@ -728,7 +731,7 @@ fn exports_out_of_metadata_order_get_their_own_kernels() {
     use amdgpu_hal::wrapped::builder::{BindingBits, ExecutableSpec, ExportSpec, build_amd1};
     let data = std::fs::read(root().join("fixtures/iree/multi_dispatch.gfx942.amd1")).unwrap();
     let image = module_image(&data);
-    let in_order = inspect(&data, &DeviceLimits::AMDGPU).unwrap();
+    let in_order = inspect(&data, &DeviceLimits::AMDGPU, &()).unwrap();
     let kernels = CodeObjectMetadata::from_elf(&image).unwrap().kernels;
     let symbols: Vec<_> = in_order
         .exports
@@ -760,7 +763,7 @@ fn exports_out_of_metadata_order_get_their_own_kernels() {
         source_files: vec![],
     })
     .unwrap();
-    let report = inspect(&rebuilt, &DeviceLimits::AMDGPU).unwrap();
+    let report = inspect(&rebuilt, &DeviceLimits::AMDGPU, &()).unwrap();
     assert_eq!(report.exports.len(), 3);
     for (got, want) in report.exports.iter().zip(in_order.exports.iter().rev()) {
         // Without debug names an export is named by its symbol.

@@ -1,9 +1,10 @@
 //! Arbitrary bytes and mutated real executables through parsing, verification,
 //! format inference and inspection: errors are fine, panics are not.
 
+use amdgpu_hal::report::inspect::inspect;
 use amdgpu_hal::wrapped::{
     Amd1Executable, DataExtent, DeviceLimits, Hip1Executable, HipLimits, PackOptions, infer_format,
-    inspect, pack,
+    pack,
 };
 use proptest::prelude::*;
 
@@ -33,10 +34,10 @@ fn exercise(data: &[u8]) {
             assert!(inferred.size <= data.len());
         }
     }
-    let _ = inspect(data, &DeviceLimits::AMDGPU);
+    let _ = inspect(data, &DeviceLimits::AMDGPU, &());
     if let Ok(packed) = pack(data, &PackOptions::default()) {
         // Whatever pack accepts, inspect reads back.
-        inspect(&packed, &DeviceLimits::AMDGPU).unwrap();
+        inspect(&packed, &DeviceLimits::AMDGPU, &()).unwrap();
     }
 }
 

@@ -1,6 +1,6 @@
 //! `amdgpu-hal inspect FILE [--json]`: what an executable file holds — a
 //! wrapped `AMD1` or `HIP1` executable or a raw HSACO — and its exports'
-//! kernel facts (`wrapped::inspect`).
+//! kernel facts (`report::inspect`).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -9,8 +9,9 @@ use clap::Args;
 
 use super::{GlobalArgs, write_error};
 use amdgpu_hal::input::{InputKind, ReleaseBehind, map_or_read_file};
+use amdgpu_hal::report::inspect::inspect;
 use amdgpu_hal::status::{Result, ResultExt};
-use amdgpu_hal::wrapped::{DeviceLimits, inspect_runs};
+use amdgpu_hal::wrapped::DeviceLimits;
 
 /// Arguments of `inspect`.
 #[derive(Debug, Args)]
@@ -21,41 +22,23 @@ pub struct InspectArgs {
 
 /// Reads the file, inspects it and prints the report (text, or JSON with `--json`).
 pub fn run(global: &GlobalArgs, args: &InspectArgs, out: &mut dyn Write) -> Result<()> {
-    // Mapped when large: inspect touches the headers and notes, not the code.
+    // Mapped when large: inspect touches the headers and notes, not the
+    // code, and each pass over the notes lets the pages behind it go, so a
+    // large file is never all resident.
     let data = map_or_read_file(&args.file, InputKind::Executable)?;
-    // Two passes over the metadata (decoding, then writing names): each
-    // lets the mapped pages behind it go, so the file is never all resident.
-    // The exports stay in the runs their decoding threads filled: the JSON
-    // is written run after run, the text from the report they make.
-    let inspected = inspect_runs(&data, &DeviceLimits::AMDGPU, &ReleaseBehind::new(&data))
-        .annotate_with(|| {
-            format!(
-                "inspecting {}",
-                amdgpu_hal::escape::display_path(&args.file)
-            )
-        })?;
+    let progress = ReleaseBehind::new(&data);
+    let report = inspect(&data, &DeviceLimits::AMDGPU, &progress).annotate_with(|| {
+        format!(
+            "inspecting {}",
+            amdgpu_hal::escape::display_path(&args.file)
+        )
+    })?;
     if global.json {
-        // Hand-written JSON: the same bytes as `write_json`, several times faster.
-        let written = inspected
-            .write_json_with(out, &ReleaseBehind::new(&data))
+        report
+            .write_json(out, &progress)
             .and_then(|()| writeln!(out))
-            .map_err(write_error);
-        left_to_exit(inspected);
-        left_to_exit(data);
-        return written;
+            .map_err(write_error)
+    } else {
+        write!(out, "{report}").map_err(write_error)
     }
-    let report = inspected.into_report();
-    let written = write!(out, "{report}").map_err(write_error);
-    left_to_exit(report);
-    left_to_exit(data);
-    written
-}
-
-/// Leaves `value` for the process's exit to reclaim: the command ends once
-/// its report is written, and the exit returns a large object's report (a
-/// heap allocation per export) and the file's mapping at once, where
-/// dropping them freed each allocation and unmapped each region in turn
-/// (2% of `inspect --json` on 10,000 kernels).
-fn left_to_exit<T>(value: T) {
-    std::mem::forget(value);
 }

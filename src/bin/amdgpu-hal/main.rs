@@ -27,7 +27,6 @@ mod info;
 mod inspect;
 mod load;
 mod machines;
-mod output_thread;
 mod pack;
 mod pipe_buffer;
 mod topology;
@@ -39,7 +38,6 @@ use amdgpu_hal::escape::{TerminalSafe, TerminalWriter};
 use amdgpu_hal::report::{CUDA_BACKEND_NAME, DEFAULT_MACHINE, HIP_BACKEND_NAME, Selection};
 use amdgpu_hal::status::{Result, Status};
 use clap::{Args, Parser, Subcommand};
-use output_thread::OutputThread;
 
 /// `amdgpu-hal`: IREE's AMD GPU HAL pieces, simulation-first.
 #[derive(Debug, Parser)]
@@ -202,24 +200,13 @@ fn main() -> std::process::ExitCode {
         if cli.global.json {
             // Their JSON escapes every control itself (`json_writer`): the
             // scan would find nothing (debug builds check that it does not).
-            // A large document is formatted on a second thread and written
-            // here (`json_writer`); chunks as large as the buffer pass
-            // through it uncopied.
             let pipe = PipeWriter::new(std::io::BufWriter::with_capacity(1 << 16, stdout.lock()));
             let mut out = TerminalSafe::new(pipe);
             run(&cli, &mut out).and_then(|()| out.flush().map_err(write_error))
         } else {
-            // A second thread does the writing (`output_thread`), so that
-            // rendering the rest overlaps the copy into the pipe.
-            let pipe = OutputThread::new(PipeWriter::new(stdout));
+            let pipe = PipeWriter::new(std::io::BufWriter::with_capacity(1 << 16, stdout.lock()));
             let mut out = TerminalWriter::new(pipe);
-            run(&cli, &mut out).and_then(|()| {
-                out.flush()
-                    .and_then(|()| out.into_inner())
-                    .and_then(OutputThread::finish)
-                    .map(drop)
-                    .map_err(write_error)
-            })
+            run(&cli, &mut out).and_then(|()| out.flush().map_err(write_error))
         }
     } else {
         // Buffer the whole output: a failure prints nothing on stdout.

@@ -9,9 +9,10 @@ use serde::Serialize;
 
 use super::{GlobalArgs, write_error, write_json};
 use amdgpu_hal::input::{InputKind, io_status, read_file};
+use amdgpu_hal::report::inspect::inspect;
 use amdgpu_hal::status::{Result, ResultExt, Status};
 use amdgpu_hal::wrapped::builder::SourceFileSpec;
-use amdgpu_hal::wrapped::{PackOptions, inspect, pack};
+use amdgpu_hal::wrapped::{PackOptions, pack};
 
 /// Arguments of `pack`.
 #[derive(Debug, Args)]
@@ -123,7 +124,7 @@ pub fn run(global: &GlobalArgs, args: &PackArgs, out: &mut dyn Write) -> Result<
     };
     let packed = pack(&hsaco, &options)
         .annotate_with(|| format!("packing {}", amdgpu_hal::escape::display_path(&args.input)))?;
-    let report = inspect(&packed, &options.limits)?;
+    let report = inspect(&packed, &options.limits, &())?;
     std::fs::write(&args.output, &packed).map_err(|e| {
         io_status(
             &e,

@@ -8,7 +8,6 @@
 
 use super::model::{ArgMetadata, CodeObjectMetadata, KernelMetadata, ValueKind, reflection_name};
 use super::msgpack::Reader;
-use crate::input::Progress;
 use crate::{Result, Status, status};
 
 /// Most kernels one code object may declare.
@@ -107,19 +106,10 @@ pub(crate) fn visit_notes<'a, V: KernelVisitor<'a> + ?Sized>(
     notes: &[&'a [u8]],
     visitor: &mut V,
 ) -> Result<MetadataHeader<'a>> {
-    visit_notes_with(notes, |note| visit(note, visitor))
-}
-
-/// [`visit_notes`] with each note walked by `visit_note` (which decodes
-/// one note as [`visit`] does).
-pub(super) fn visit_notes_with<'a>(
-    notes: &[&'a [u8]],
-    mut visit_note: impl FnMut(&'a [u8]) -> Result<MetadataHeader<'a>>,
-) -> Result<MetadataHeader<'a>> {
     let count = notes.len();
     let mut merged: Option<MetadataHeader<'a>> = None;
     for (index, &note) in notes.iter().enumerate() {
-        let header = visit_note(note).map_err(|error| {
+        let header = visit(note, visitor).map_err(|error| {
             if count > 1 {
                 error.annotate(format!("metadata note {} of {count}", index + 1))
             } else {
@@ -185,15 +175,6 @@ pub(crate) fn visit<'a, V: KernelVisitor<'a> + ?Sized>(
     data: &'a [u8],
     visitor: &mut V,
 ) -> Result<MetadataHeader<'a>> {
-    visit_with(data, |reader| read_kernels(reader, visitor))
-}
-
-/// [`visit`] with the `amdhsa.kernels` array read by `read_kernels`, which
-/// is given the reader at the array and returns the kernel count.
-pub(super) fn visit_with<'a>(
-    data: &'a [u8],
-    mut read_kernels: impl FnMut(&mut Reader<'a>) -> Result<usize>,
-) -> Result<MetadataHeader<'a>> {
     let mut reader = Reader::new(data);
     let entries = reader.read_map_len().map_err(|error| {
         if error.message().starts_with("expected") {
@@ -223,7 +204,7 @@ pub(super) fn visit_with<'a>(
                 seen.first(2, key).map_err(|_| {
                     Status::invalid_argument("AMDGPU metadata repeats `amdhsa.kernels`")
                 })?;
-                kernels = Some(read_kernels(&mut reader)?);
+                kernels = Some(read_kernels(&mut reader, visitor)?);
             }
             _ => reader.skip(1)?,
         }
@@ -276,15 +257,6 @@ fn read_kernels<'a, V: KernelVisitor<'a> + ?Sized>(
     reader: &mut Reader<'a>,
     visitor: &mut V,
 ) -> Result<usize> {
-    let count = read_kernel_count(reader)?;
-    visitor.kernel_count(count);
-    read_kernel_range(reader, visitor, 0..count, &())?;
-    Ok(count)
-}
-
-/// The header of the `amdhsa.kernels` array: its length, at most
-/// [`MAX_KERNEL_COUNT`].
-pub(super) fn read_kernel_count(reader: &mut Reader<'_>) -> Result<usize> {
     let count = reader.read_array_len()?;
     if count > MAX_KERNEL_COUNT {
         return Err(status!(
@@ -292,34 +264,13 @@ pub(super) fn read_kernel_count(reader: &mut Reader<'_>) -> Result<usize> {
             "AMDGPU metadata declares {count} kernels, more than the {MAX_KERNEL_COUNT} accepted"
         ));
     }
-    Ok(count)
-}
-
-/// Decodes the kernels `indices` of the array (the reader at the first of
-/// them) into `visitor`, telling `progress` the reader's address after each.
-pub(super) fn read_kernel_range<'a, V: KernelVisitor<'a> + ?Sized>(
-    reader: &mut Reader<'a>,
-    visitor: &mut V,
-    indices: std::ops::Range<usize>,
-    progress: &dyn Progress,
-) -> Result<()> {
-    for index in indices {
-        read_indexed_kernel(reader, visitor, index)?;
-        progress.past(reader.address());
+    visitor.kernel_count(count);
+    for index in 0..count {
+        let kernel =
+            read_kernel(reader).map_err(|error| error.annotate(format!("kernel {index}")))?;
+        visitor.kernel(kernel)?;
     }
-    Ok(())
-}
-
-/// Decodes the kernel at `index` of the array into `visitor`, its errors
-/// annotated with the index.
-#[inline(always)]
-pub(super) fn read_indexed_kernel<'a, V: KernelVisitor<'a> + ?Sized>(
-    reader: &mut Reader<'a>,
-    visitor: &mut V,
-    index: usize,
-) -> Result<()> {
-    let kernel = read_kernel(reader).map_err(|error| error.annotate(format!("kernel {index}")))?;
-    visitor.kernel(kernel)
+    Ok(count)
 }
 
 /// The spellings LLVM's AMDGPUUsage gives `.language`.
@@ -396,7 +347,7 @@ fn known_access(bytes: &[u8]) -> Option<&'static str> {
     })
 }
 
-pub(super) fn read_kernel<'a>(reader: &mut Reader<'a>) -> Result<KernelMetadata<'a>> {
+fn read_kernel<'a>(reader: &mut Reader<'a>) -> Result<KernelMetadata<'a>> {
     let entries = reader.read_map_len()?;
     let mut seen = Seen::default();
     let mut name = None;

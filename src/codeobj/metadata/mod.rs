@@ -6,8 +6,7 @@ mod decode;
 mod export;
 mod model;
 mod msgpack;
-mod name_table;
-mod split;
+mod prehashed;
 mod unique;
 
 pub use decode::{KernelVisitor, MAX_ARGS_PER_KERNEL, MAX_KERNEL_COUNT, MetadataHeader};
@@ -19,8 +18,6 @@ pub use model::{
     ArgMetadata, CodeObjectMetadata, KernelMetadata, SymbolIndex, ValueKind, reflection_name,
 };
 pub use msgpack::{MAX_NESTING_DEPTH, MAX_STRING_LENGTH};
-pub use split::{SPLIT_MIN_KERNELS, SPLIT_SEARCH_BYTES, SPLIT_SEARCH_TRIES, SplitKernelVisitor};
-pub(crate) use split::{ThreadWarmUp, WARM_UP_MIN_BYTES, split_share};
 pub use unique::KernelNames;
 
 use crate::Result;
@@ -74,17 +71,4 @@ pub fn visit_notes<'a>(
     visitor: &mut dyn KernelVisitor<'a>,
 ) -> Result<MetadataHeader<'a>> {
     decode::visit_notes(notes, visitor)
-}
-
-/// [`visit_notes`] for a visitor that can take a note's kernels in two parts
-/// ([`SplitKernelVisitor`]): an array of at least [`SPLIT_MIN_KERNELS`]
-/// kernels is decoded on two threads, with the result and errors of one.
-/// `progress` hears the address after each kernel (see
-/// [`crate::input::Progress::split_at`]).
-pub fn visit_notes_split<'a, V: SplitKernelVisitor<'a>>(
-    notes: &[&'a [u8]],
-    visitor: &mut V,
-    progress: &(dyn crate::input::Progress + Sync),
-) -> Result<MetadataHeader<'a>> {
-    split::visit_notes_split(notes, visitor, progress)
 }

@@ -1,8 +1,9 @@
 //! The decoded metadata: code object, kernels, kernel arguments. Strings are
 //! borrowed from the MessagePack blob (which is borrowed from the ELF).
 
-use super::name_table::NameTable;
+use std::collections::HashMap;
 
+use super::prehashed::Prehashed;
 use crate::{Result, Status, status};
 
 /// The classification of an argument's `.value_kind` (IREE's arg kinds).
@@ -147,15 +148,11 @@ pub struct CodeObjectMetadata<'a> {
 }
 
 /// Kernel indices by `.symbol`, for lookups in O(1): what
-/// [`CodeObjectMetadata::kernel_index_by_symbol`] answers from, for callers
-/// that keep their own per-kernel records instead of the whole model.
+/// [`CodeObjectMetadata::kernel_index_by_symbol`] answers from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SymbolIndex<'a> {
-    /// `usize::MAX` marks a symbol more than one kernel has. By hash: a
-    /// lookup reads no other kernel's symbol (`name_table`).
-    indices: NameTable<'a>,
-    /// Whether any symbol is marked so.
-    repeated: bool,
+    /// `DUPLICATE` marks a symbol more than one kernel has.
+    indices: HashMap<Prehashed<'a>, usize>,
 }
 
 const DUPLICATE: usize = usize::MAX;
@@ -164,62 +161,28 @@ impl<'a> SymbolIndex<'a> {
     /// An index with room for `kernels` symbols.
     pub fn with_capacity(kernels: usize) -> SymbolIndex<'a> {
         SymbolIndex {
-            indices: NameTable::with_capacity(kernels),
-            repeated: false,
+            indices: HashMap::with_capacity(kernels),
         }
+    }
+
+    /// Makes room for `additional` more symbols.
+    pub fn reserve(&mut self, additional: usize) {
+        self.indices.reserve(additional);
     }
 
     /// Records that kernel `index` has `symbol`.
     pub fn insert(&mut self, symbol: &'a str, index: usize) {
-        if let Err(slot) = self.indices.insert(symbol, index) {
-            *slot = DUPLICATE;
-            self.repeated = true;
-        }
-    }
-
-    /// An empty index for the kernels after this one's (counted from 0,
-    /// with this index's hashing), room for `kernels` of them.
-    pub fn fork(&self, kernels: usize) -> SymbolIndex<'a> {
-        SymbolIndex {
-            indices: self.indices.fork(kernels),
-            repeated: false,
-        }
-    }
-
-    /// Records `tail`'s kernels (a [`SymbolIndex::fork`] of this index) as
-    /// kernels `offset` on, as if each had been inserted in turn.
-    pub fn join(&mut self, tail: SymbolIndex<'a>, offset: usize) {
-        let mut repeated = tail.repeated;
-        self.indices.absorb(
-            tail.indices,
-            |index| {
-                if index == DUPLICATE {
-                    DUPLICATE
-                } else {
-                    index + offset
-                }
-            },
-            |_, _, stored| {
-                *stored = DUPLICATE;
-                repeated = true;
-            },
-        );
-        self.repeated |= repeated;
-    }
-
-    /// Whether some symbol belongs to more than one kernel (where
-    /// [`SymbolIndex::get`] fails with `FAILED_PRECONDITION`): when not, a
-    /// kernel whose symbol is known to equal the one sought is the answer,
-    /// with no lookup.
-    pub fn has_repeats(&self) -> bool {
-        self.repeated
+        self.indices
+            .entry(Prehashed::new(symbol))
+            .and_modify(|slot| *slot = DUPLICATE)
+            .or_insert(index);
     }
 
     /// The index of the one kernel whose `.symbol` is exactly `symbol`
     /// (including `.kd`): `NOT_FOUND` when no kernel has it,
     /// `FAILED_PRECONDITION` when several do.
     pub fn get(&self, symbol: &str) -> Result<usize> {
-        match self.indices.get(symbol) {
+        match self.indices.get(&Prehashed::new(symbol)).copied() {
             None => Err(status!(
                 NotFound,
                 "AMDGPU metadata kernel symbol `{symbol}` not found"

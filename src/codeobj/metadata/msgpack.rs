@@ -37,30 +37,6 @@ impl<'a> Reader<'a> {
         self.remaining() == 0
     }
 
-    /// How many bytes of the input are behind the cursor.
-    pub(crate) fn position(&self) -> usize {
-        self.pos
-    }
-
-    /// The address of the next byte (for `input::Progress`).
-    pub(crate) fn address(&self) -> usize {
-        (self.data.as_ptr() as usize).wrapping_add(self.pos)
-    }
-
-    /// The bytes from the cursor on.
-    pub(crate) fn rest(&self) -> &'a [u8] {
-        self.data.get(self.pos..).unwrap_or_default()
-    }
-
-    /// A reader over the same input with its cursor at `pos` (clamped to
-    /// the end).
-    pub(crate) fn at(&self, pos: usize) -> Reader<'a> {
-        Reader {
-            data: self.data,
-            pos: pos.min(self.data.len()),
-        }
-    }
-
     fn take(&mut self, len: usize) -> Result<&'a [u8]> {
         let end = self.pos.checked_add(len).ok_or_else(truncated)?;
         let bytes = self.data.get(self.pos..end).ok_or_else(truncated)?;

@@ -1,7 +1,7 @@
 //! What `inspect` reports: [`InspectReport`], one [`ExportReport`] per
-//! export with its [`ParameterReport`]s, whose JSON keys are the ones
-//! docs/CLI.md fixes for `amdgpu-hal inspect --json`, and the text form
-//! `amdgpu-hal inspect` prints. `wrapped::inspect` fills it in.
+//! export with its [`ParameterReport`]s, and the text form `amdgpu-hal
+//! inspect` prints. The JSON form is [`InspectReport::write_json`]; the
+//! `Serialize` derive gives the same bytes and is what the tests hold it to.
 
 use std::fmt;
 
@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::codeobj::metadata::ParameterType;
 use crate::escape::Escaped;
 
-use super::infer::Container;
+use crate::wrapped::Container;
 
 /// One reflected kernel parameter.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
