@@ -6,6 +6,8 @@ use amdgpu_sys::hsa_values::LinkType;
 
 use crate::codes::{CclCode, HipCode};
 use crate::node::Sim;
+use amdgpu_sys::hip_types::HipDeviceProps;
+
 use crate::validate::{HipProps, Link};
 
 fn clamp(value: u64) -> i32 {
@@ -95,7 +97,7 @@ impl Sim {
                 if len == 0 {
                     return Err(HipCode::INVALID_VALUE);
                 }
-                let name = sim.hip_props(device)?.name.as_bytes();
+                let name = sim.hip_props(device)?.device.name.as_bytes();
                 let cut = name.get(..name.len().min(len - 1)).unwrap_or_default();
                 Ok(String::from_utf8_lossy(cut).into_owned())
             },
@@ -116,8 +118,8 @@ impl Sim {
     pub(crate) fn hip_get_device_properties_unlogged(
         &self,
         ordinal: i32,
-    ) -> Result<HipProps, HipCode> {
-        self.hip_props(ordinal).cloned()
+    ) -> Result<HipDeviceProps, HipCode> {
+        Ok(self.hip_props(ordinal)?.device.clone())
     }
 
     /// Makes `ordinal` the device `hipDeviceEnablePeerAccess` enables from,
@@ -128,11 +130,11 @@ impl Sim {
     }
 
     /// `hipGetDeviceProperties`.
-    pub fn hip_get_device_properties(&self, ordinal: i32) -> Result<HipProps, HipCode> {
+    pub fn hip_get_device_properties(&self, ordinal: i32) -> Result<HipDeviceProps, HipCode> {
         self.hip(
             "hipGetDeviceProperties",
             || format!("{ordinal}"),
-            |sim, _| sim.hip_props(ordinal).cloned(),
+            |sim, _| Ok(sim.hip_props(ordinal)?.device.clone()),
         )
     }
 
@@ -143,7 +145,7 @@ impl Sim {
             "hipDeviceGetAttribute",
             || format!("{attr}, {ordinal}"),
             |sim, _| {
-                let p = sim.hip_props(ordinal)?;
+                let p = &sim.hip_props(ordinal)?.device;
                 let Some(attribute) = A::from_raw(attr) else {
                     return Err(HipCode::INVALID_VALUE);
                 };

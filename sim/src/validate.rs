@@ -6,6 +6,8 @@ use std::cell::Cell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
+use amdgpu_sys::hip_types::HipDeviceProps;
+
 use crate::hsa_info::AgentHsa;
 pub use crate::hsa_info::{Isa, MAX_CACHE_LEVELS};
 use crate::machine::{
@@ -275,59 +277,12 @@ pub struct Link {
     pub coherent: bool,
 }
 
-/// HIP device properties (resolved).
+/// A GPU's HIP identity (resolved): its `hipGetDeviceProperties` answer
+/// and its `hipDeviceGetUuid` bytes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HipProps {
-    /// `name`.
-    pub name: String,
-    /// `gcnArchName`.
-    pub gcn_arch_name: String,
-    /// `totalGlobalMem`.
-    pub total_global_mem: u64,
-    /// `sharedMemPerBlock`.
-    pub shared_mem_per_block: u64,
-    /// `regsPerBlock`.
-    pub regs_per_block: i32,
-    /// `warpSize`.
-    pub warp_size: i32,
-    /// `maxThreadsPerBlock`.
-    pub max_threads_per_block: i32,
-    /// `maxThreadsDim`.
-    pub max_threads_dim: [i32; 3],
-    /// `maxGridSize`.
-    pub max_grid_size: [i32; 3],
-    /// `clockRate` (kHz).
-    pub clock_rate: i32,
-    /// `memoryClockRate` (kHz).
-    pub memory_clock_rate: i32,
-    /// `memoryBusWidth`.
-    pub memory_bus_width: i32,
-    /// `totalConstMem`.
-    pub total_const_mem: u64,
-    /// `major`.
-    pub major: i32,
-    /// `minor`.
-    pub minor: i32,
-    /// `multiProcessorCount`.
-    pub multi_processor_count: i32,
-    /// `l2CacheSize`.
-    pub l2_cache_size: i32,
-    /// `maxThreadsPerMultiProcessor`.
-    pub max_threads_per_multi_processor: i32,
-    /// `pciDomainID`.
-    pub pci_domain_id: i32,
-    /// `pciBusID`.
-    pub pci_bus_id: i32,
-    /// `pciDeviceID`.
-    pub pci_device_id: i32,
-    /// `isMultiGpuBoard`.
-    pub is_multi_gpu_board: i32,
-    /// `integrated`.
-    pub integrated: i32,
-    /// `managedMemory`.
-    pub managed_memory: i32,
-    /// `ECCEnabled`.
-    pub ecc_enabled: i32,
+    /// `hipGetDeviceProperties`.
+    pub device: HipDeviceProps,
     /// `hipDeviceGetUuid`'s bytes.
     pub uuid: [u8; 16],
 }
@@ -874,7 +829,7 @@ fn derive_hip(
         })?,
         None => amd_hip_uuid(&agent.uuid),
     };
-    Ok(HipProps {
+    let device = HipDeviceProps {
         name,
         gcn_arch_name: arch,
         total_global_mem: d
@@ -904,8 +859,8 @@ fn derive_hip(
         integrated: d.integrated.unwrap_or(0),
         managed_memory: d.managed_memory.unwrap_or(1),
         ecc_enabled: d.ecc_enabled.unwrap_or(0),
-        uuid,
-    })
+    };
+    Ok(HipProps { device, uuid })
 }
 
 /// The agent indices one side of a link entry names: at most

@@ -326,33 +326,7 @@ impl Hip for SimBackend {
     }
 
     fn get_device_properties(&self, ordinal: i32) -> HipResult<HipDeviceProps> {
-        hip(self.sim.hip_get_device_properties(ordinal)).map(|p| HipDeviceProps {
-            name: p.name,
-            gcn_arch_name: p.gcn_arch_name,
-            total_global_mem: p.total_global_mem,
-            shared_mem_per_block: p.shared_mem_per_block,
-            regs_per_block: p.regs_per_block,
-            warp_size: p.warp_size,
-            max_threads_per_block: p.max_threads_per_block,
-            max_threads_dim: p.max_threads_dim,
-            max_grid_size: p.max_grid_size,
-            clock_rate: p.clock_rate,
-            memory_clock_rate: p.memory_clock_rate,
-            memory_bus_width: p.memory_bus_width,
-            total_const_mem: p.total_const_mem,
-            major: p.major,
-            minor: p.minor,
-            multi_processor_count: p.multi_processor_count,
-            l2_cache_size: p.l2_cache_size,
-            max_threads_per_multi_processor: p.max_threads_per_multi_processor,
-            pci_domain_id: p.pci_domain_id,
-            pci_bus_id: p.pci_bus_id,
-            pci_device_id: p.pci_device_id,
-            is_multi_gpu_board: p.is_multi_gpu_board,
-            integrated: p.integrated,
-            managed_memory: p.managed_memory,
-            ecc_enabled: p.ecc_enabled,
-        })
+        hip(self.sim.hip_get_device_properties(ordinal))
     }
 
     fn device_get_attribute(&self, attribute: HipDeviceAttribute, ordinal: i32) -> HipResult<i32> {

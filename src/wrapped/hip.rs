@@ -7,7 +7,7 @@ use amdgpu_hal_schemas::hip::iree::hal::hip as fb;
 
 use super::header::{DataExtent, ExecutableHeader, HIP1_IDENTIFIER, read_header};
 use super::verify::{
-    MAX_DISPATCH_BINDING_COUNT, MAX_DISPATCH_CONSTANT_COUNT, VERIFIER_OPTIONS,
+    check_dispatch_counts, VERIFIER_OPTIONS,
     check_buffer_identifier, check_string_terminator, hip_debug, verification_failed,
 };
 use crate::status;
@@ -115,20 +115,8 @@ impl<'a> Hip1Executable<'a> {
                     "exports[{i}] block dims {x}x{y}x{z} has a zero dimension"
                 ));
             }
-            let constant_count = export.constant_count();
-            if constant_count > MAX_DISPATCH_CONSTANT_COUNT {
-                return Err(status!(
-                    InvalidArgument,
-                    "exports[{i}] constant_count {constant_count} exceeds maximum of {MAX_DISPATCH_CONSTANT_COUNT}"
-                ));
-            }
             let binding_count = export.binding_flags().map_or(0, |flags| flags.len());
-            if binding_count > MAX_DISPATCH_BINDING_COUNT {
-                return Err(status!(
-                    InvalidArgument,
-                    "exports[{i}] binding_flags count {binding_count} exceeds maximum of {MAX_DISPATCH_BINDING_COUNT}"
-                ));
-            }
+            check_dispatch_counts(i, export.constant_count(), binding_count)?;
             if let Some(debug) = export.debug_info() {
                 hip_debug::verify_export(&debug)
                     .annotate_with(|| format!("verifying exports[{i}] debug_info"))?;

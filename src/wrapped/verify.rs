@@ -120,24 +120,30 @@ pub fn verify_semantics(def: &fb::ExecutableDef<'_>, limits: &DeviceLimits) -> R
             ));
         };
         check_workgroup_size(i, [size.x(), size.y(), size.z()], limits)?;
-        let constant_count = export.constant_count();
-        if constant_count > MAX_DISPATCH_CONSTANT_COUNT {
-            return Err(status!(
-                InvalidArgument,
-                "exports[{i}] constant_count {constant_count} exceeds maximum of {MAX_DISPATCH_CONSTANT_COUNT}"
-            ));
-        }
         let binding_count = export.binding_flags().map_or(0, |flags| flags.len());
-        if binding_count > MAX_DISPATCH_BINDING_COUNT {
-            return Err(status!(
-                InvalidArgument,
-                "exports[{i}] binding_flags count {binding_count} exceeds maximum of {MAX_DISPATCH_BINDING_COUNT}"
-            ));
-        }
+        check_dispatch_counts(i, export.constant_count(), binding_count)?;
         if let Some(debug) = export.debug_info() {
             amdgpu_debug::verify_export(&debug)
                 .annotate_with(|| format!("verifying exports[{i}] debug_info"))?;
         }
+    }
+    Ok(())
+}
+
+/// Checks export `i`'s declared constant and binding counts against the
+/// HAL's dispatch limits (both containers declare them alike).
+pub(crate) fn check_dispatch_counts(i: usize, constants: u32, bindings: usize) -> Result<()> {
+    if constants > MAX_DISPATCH_CONSTANT_COUNT {
+        return Err(status!(
+            InvalidArgument,
+            "exports[{i}] constant_count {constants} exceeds maximum of {MAX_DISPATCH_CONSTANT_COUNT}"
+        ));
+    }
+    if bindings > MAX_DISPATCH_BINDING_COUNT {
+        return Err(status!(
+            InvalidArgument,
+            "exports[{i}] binding_flags count {bindings} exceeds maximum of {MAX_DISPATCH_BINDING_COUNT}"
+        ));
     }
     Ok(())
 }

@@ -419,3 +419,60 @@ mod tests {
         }
     }
 }
+
+/// The fields of `hipDeviceProp_t` (the pre-6.0 `R0000` layout IREE reads)
+/// that the HAL reads and the simulator answers, as Rust values (the C
+/// struct is [`hipDeviceProp_tR0000`]). Units are HIP's: bytes, kHz, bits.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HipDeviceProps {
+    /// `name`: the marketing name, e.g. `AMD Instinct MI300X`.
+    pub name: alloc::string::String,
+    /// `gcnArchName`: the target ID, e.g. `gfx942:sramecc+:xnack-`.
+    pub gcn_arch_name: alloc::string::String,
+    /// `totalGlobalMem` (bytes).
+    pub total_global_mem: u64,
+    /// `sharedMemPerBlock` (bytes of LDS per workgroup).
+    pub shared_mem_per_block: u64,
+    /// `regsPerBlock`: 32-bit registers per block.
+    pub regs_per_block: i32,
+    /// `warpSize` (wavefront size: 64 on CDNA, 32 on RDNA).
+    pub warp_size: i32,
+    /// `maxThreadsPerBlock`.
+    pub max_threads_per_block: i32,
+    /// `maxThreadsDim[3]`.
+    pub max_threads_dim: [i32; 3],
+    /// `maxGridSize[3]`.
+    pub max_grid_size: [i32; 3],
+    /// `clockRate` (kHz).
+    pub clock_rate: i32,
+    /// `memoryClockRate` (kHz).
+    pub memory_clock_rate: i32,
+    /// `memoryBusWidth` (bits).
+    pub memory_bus_width: i32,
+    /// `totalConstMem` (bytes).
+    pub total_const_mem: u64,
+    /// `major` compute capability (HIP's approximation; 9 for gfx9xx).
+    pub major: i32,
+    /// `minor` compute capability.
+    pub minor: i32,
+    /// `multiProcessorCount`: compute units.
+    pub multi_processor_count: i32,
+    /// `l2CacheSize` (bytes).
+    pub l2_cache_size: i32,
+    /// `maxThreadsPerMultiProcessor`.
+    pub max_threads_per_multi_processor: i32,
+    /// `pciDomainID`.
+    pub pci_domain_id: i32,
+    /// `pciBusID`.
+    pub pci_bus_id: i32,
+    /// `pciDeviceID`.
+    pub pci_device_id: i32,
+    /// `isMultiGpuBoard`.
+    pub is_multi_gpu_board: i32,
+    /// `integrated`: 1 for an APU.
+    pub integrated: i32,
+    /// `managedMemory`: managed (unified) allocations supported.
+    pub managed_memory: i32,
+    /// `ECCEnabled`.
+    pub ecc_enabled: i32,
+}

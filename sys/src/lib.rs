@@ -15,8 +15,9 @@
 //!   `hsa_isa_info_t`, ...) as enums, each attribute's C value size known.
 //! - [`hsa_values`]: the values those attributes answer (device types,
 //!   segments, pool access, link types, ...).
-//! - [`hip_types`]: `hipDeviceProp_t` (HIP 5 layout), `hipUUID`, `dim3`,
-//!   device and peer-to-peer attributes.
+//! - [`hip_types`]: `hipDeviceProp_t` (HIP 5 layout) and the Rust
+//!   `HipDeviceProps` both sides fill from it, `hipUUID`, `dim3`, device
+//!   and peer-to-peer attributes.
 //! - [`processors`]: the AMDGPU processor table (`EF_AMDGPU_MACH`).
 //!
 //! The values are those of Debian's ROCm 5.2 headers (`hsa.h`,
@@ -28,6 +29,8 @@
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+extern crate alloc;
 
 pub mod codes;
 pub mod hip_error;

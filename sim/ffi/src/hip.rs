@@ -6,7 +6,7 @@
 
 use std::ffi::{c_char, c_void};
 
-use amdgpu_sim::validate::HipProps;
+use amdgpu_sys::hip_types::HipDeviceProps;
 use amdgpu_sim::{HipCode, Sim};
 
 use crate::abi::*;
@@ -76,7 +76,7 @@ fn size_t(value: u64) -> usize {
 
 /// The C struct for the simulator's properties; what the model does not
 /// describe is zero, as HIP leaves unknown fields.
-fn device_prop(p: &HipProps) -> hipDeviceProp_tR0000 {
+fn device_prop(p: &HipDeviceProps) -> hipDeviceProp_tR0000 {
     hipDeviceProp_tR0000 {
         name: chars::<256>(&p.name),
         totalGlobalMem: size_t(p.total_global_mem),

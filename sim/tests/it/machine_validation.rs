@@ -49,7 +49,7 @@ fn the_good_description_loads_with_defaults_filled_in() {
     assert_eq!(gpu.product, "gfx942");
     assert_eq!(gpu.vendor, "AMD");
     assert_eq!(gpu.isas[0].workgroup_max_size, 1024);
-    let hip = gpu.hip.as_ref().unwrap();
+    let hip = &gpu.hip.as_ref().unwrap().device;
     assert_eq!(hip.gcn_arch_name, "gfx942:sramecc+:xnack-");
     assert_eq!((hip.major, hip.minor), (9, 4));
     assert_eq!(hip.total_global_mem, 1048576);
