@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Issue 23's goals, each printed as a measured ratio against its bound, from
-# one run on this machine: the release CLI on the generated 1k/10k-kernel
-# gfx942 objects (fixtures/large/generate.sh) and a 32-GPU description made
-# from the MI300X preset. Each wall ratio comes from one interleaved run of
-# its two commands (scripts/interleaved.py: the median of the per-round
-# ratios, output read through a pipe); instruction counts (valgrind's
-# callgrind) are exact and do not depend on the machine's load; peaks are
-# /usr/bin/time -v of one run. The H200 goal (`--backend cuda` against
-# `nvidia-smi topo -m`) needs that machine and is not measured here.
+# The performance goals (docs/PERFORMANCE.md), each printed as a measured
+# ratio against its bound, from one run on this machine: the release CLI on
+# the generated 1k/10k-kernel gfx942 objects (fixtures/large/generate.sh)
+# and a 32-GPU description made from the MI300X preset. Instruction counts
+# (valgrind's callgrind) are exact and do not depend on the machine's load;
+# peaks are /usr/bin/time -v of one run, each input read back into the page
+# cache first (a file just written sits there in large folios, which a
+# mapping then takes in whole). Wall-clock ratios are recorded beside the
+# goals, not held to a bound: each comes from one interleaved run of its two
+# commands (scripts/interleaved.py: the median of the per-round ratios).
+# The H200 goal (`--backend cuda` against `nvidia-smi topo -m`) needs that
+# machine and is not measured here.
 #
 #   scripts/perf-goals.sh          # RUNS=10 rounds per pair
 #
@@ -55,7 +58,6 @@ pair() { # pair NAME RATIO-KEY -- CMD... -- CMD...: one interleaved ratio
   python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["ratios"][sys.argv[2]])' "$out" "$2"
 }
 r_readelf=$(pair readelf 0/1 -- llvm-readelf-19 --notes "$hsaco" -- "$CLI" inspect --json "$hsaco")
-r_dd=$(pair dd 0/1 -- "$CLI" inspect --json "$hsaco" -- dd if="$hsaco" of=/dev/null bs=16M)
 r_load=$(pair load 0/1 -- "$CLI" load --json "$amd1" -- "$CLI" load --json "$amd1_1")
 
 share() { # share FUNCTION-REGEX CMD...: inclusive instruction share of FUNCTION
@@ -70,7 +72,12 @@ share() { # share FUNCTION-REGEX CMD...: inclusive instruction share of FUNCTION
 hook_topology=$(share 'FaultSet<C>::on_call' "$CLI" topology --json --machine "$m32")
 hook_load=$(share 'FaultSet<C>::on_call' "$CLI" load --json "$amd1_1")
 
-python3 - "$r_readelf" "$r_dd" "$r_load" \
+# Page-cache folios as a plain read leaves them (see the top).
+for f in "$hsaco1" "$amd1_1" "$hsaco" "$amd1"; do
+  python3 -c 'import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$f"
+  cat "$f" >/dev/null
+done
+python3 - "$r_readelf" "$r_load" \
   "$(stat -c %s "$hsaco")" "$(stat -c %s "$amd1")" \
   "$(peak_rss_kb "$CLI" inspect --json "$hsaco")" "$(peak_rss_kb "$CLI" inspect --json "$amd1")" \
   "$(peak_rss_kb "$CLI" load --json "$amd1")" \
@@ -78,25 +85,27 @@ python3 - "$r_readelf" "$r_dd" "$r_load" \
   "$(instructions "$CLI" load --json "$amd1_1")" "$(instructions "$CLI" load --json "$amd1")" \
   "${hook_topology:-0}" "${hook_load:-0}" "$(load_summary)" <<'PY'
 import sys
-(r_re, r_dd, r_load, s_h, s_a, p_ih, p_ia, p_l, i_re, i_in, i_l1, i_l10,
+(r_re, r_load, s_h, s_a, p_ih, p_ia, p_l, i_re, i_in, i_l1, i_l10,
  hook_t, hook_l, load) = sys.argv[1:]
 f = float
 rows = [
-    ("inspect --json 10k vs llvm-readelf-19 --notes (wall)", f(r_re), ">= 25", f(r_re) >= 25),
     ("inspect --json 10k vs llvm-readelf-19 --notes (instructions)", f(i_re) / f(i_in), ">= 25", f(i_re) / f(i_in) >= 25),
-    ("inspect --json 10k / one dd read (wall)", f(r_dd), "<= 2", f(r_dd) <= 2),
     ("inspect peak / file, raw HSACO", f(p_ih) * 1024 / f(s_h), "<= 1.0", f(p_ih) * 1024 / f(s_h) <= 1.0),
     ("inspect peak / file, AMD1", f(p_ia) * 1024 / f(s_a), "<= 1.0", f(p_ia) * 1024 / f(s_a) <= 1.0),
     ("load 10k, 8 devices: peak / file", f(p_l) * 1024 / f(s_a), "<= 3", f(p_l) * 1024 / f(s_a) <= 3),
-    ("load t(10k) / t(1k) (wall)", f(r_load), "<= 11", f(r_load) <= 11),
     ("load t(10k) / t(1k) (instructions)", f(i_l10) / f(i_l1), "<= 11", f(i_l10) / f(i_l1) <= 11),
     ("fault hook share, topology 32 GPUs (%)", f(hook_t), "< 2", f(hook_t) < 2),
     ("fault hook share, load 1k (%)", f(hook_l), "< 2", f(hook_l) < 2),
 ]
-print(f"# Issue 23 goals ({load})\n")
+print(f"# Performance goals ({load})\n")
 print("| goal | measured | bound | met |")
 print("|---|---:|---|---|")
 for name, value, bound, met in rows:
     print(f"| {name} | {value:.2f} | {bound} | {'yes' if met else 'no'} |")
+print("\nRecorded, not goals (wall clock, interleaved medians):\n")
+print("| ratio | measured |")
+print("|---|---:|")
+print(f"| llvm-readelf-19 --notes / inspect --json, 10k | {f(r_re):.2f} |")
+print(f"| load t(10k) / t(1k) | {f(r_load):.2f} |")
 print("\n32-GPU group creation (<= 0.5 ms): cargo bench --bench topology -- group_create_32")
 PY

@@ -28,7 +28,6 @@ mod inspect;
 mod load;
 mod machines;
 mod pack;
-mod pipe_buffer;
 mod topology;
 
 use std::io::Write;
@@ -196,7 +195,6 @@ fn main() -> std::process::ExitCode {
     let result = if cli.command.writes_whole_documents() {
         // The document is complete before its first byte is written, so it
         // goes straight to stdout: no second copy of a large output.
-        pipe_buffer::grow_stdout_pipe();
         if cli.global.json {
             // Their JSON escapes every control itself (`json_writer`): the
             // scan would find nothing (debug builds check that it does not).
