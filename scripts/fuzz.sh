@@ -5,7 +5,7 @@
 # New inputs go to fuzz/work/TARGET (ignored by git); the committed corpus
 # fuzz/corpus/TARGET and the fixtures are read-only seeds. Crashes land in
 # fuzz/artifacts/TARGET; copy each into fuzz/regressions/TARGET/ once fixed
-# (tests/it/fuzz_replay.rs replays it under plain `cargo test`).
+# (tests/it/inputs/fuzz_replay.rs replays it under plain `cargo test`).
 set -euo pipefail
 seconds=${1:?usage: scripts/fuzz.sh SECONDS [TARGET...]}
 shift

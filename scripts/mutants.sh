@@ -18,24 +18,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # MODULE -> "FILE... | SUITE..." (`lib`: the crate's unit tests; any other
-# SUITE is a module of tests/it/main.rs).
+# SUITE is `AREA::NAME`, the suite tests/it/AREA/NAME.rs).
 declare -A MODULES=(
-    [edge]="src/topology/edge.rs | topology_iree topology_props topology_report"
-    [capabilities]="src/topology/capabilities.rs | topology_iree topology_props device_group_iree"
-    [queue_affinity]="src/amdgpu/queue_affinity.rs | queue_affinity_iree executable_props"
-    [target_id]="src/codeobj/target_id.rs | codeobj_target_id codeobj_fuzz_corpus"
-    [hip_path]="src/hip/path.rs src/hip/uuid.rs src/hip/text.rs | lib hip_path_props hip_driver_mock"
-    [kernarg]="src/amdgpu/kernarg.rs | lib executable_fixtures executable_mock"
-    [metadata]="src/codeobj/metadata/decode.rs src/codeobj/metadata/export.rs | codeobj_metadata codeobj_notes codeobj_fixtures memory_bounds"
-    [output]="src/escape.rs src/json_writer/mod.rs | lib cli_conventions"
-    [json_thread]="src/json_writer/threaded.rs | lib"
-    [name_table]="src/codeobj/metadata/name_table.rs src/codeobj/metadata/unique.rs | lib codeobj_metadata codeobj_split wrapped_inspect hostile_inputs"
-    [split]="src/codeobj/metadata/split.rs | codeobj_split"
-    [export_runs]="src/wrapped/export_runs.rs src/wrapped/export_record.rs src/wrapped/kernel_facts.rs | lib codeobj_split wrapped_inspect"
-    [symbol_copies]="src/wrapped/symbol_copies.rs src/codeobj/metadata/model.rs | lib codeobj_split codeobj_notes"
-    [release]="src/input.rs filemap/src/lib.rs | lib memory_bounds"
+    [edge]="src/topology/edge.rs | topology::iree topology::props topology::report"
+    [capabilities]="src/topology/capabilities.rs | topology::iree topology::props group::device_group_iree"
+    [queue_affinity]="src/amdgpu/queue_affinity.rs | group::queue_affinity_iree executable::props"
+    [target_id]="src/codeobj/target_id.rs | codeobj::target_id codeobj::fuzz_corpus"
+    [hip_path]="src/hip/path.rs src/hip/uuid.rs src/hip/text.rs | lib hip::path_props hip::driver_mock"
+    [kernarg]="src/amdgpu/kernarg.rs | lib executable::fixtures executable::mock"
+    [metadata]="src/codeobj/metadata/decode.rs src/codeobj/metadata/export.rs | codeobj::metadata codeobj::notes codeobj::fixtures inputs::memory_bounds"
+    [output]="src/escape.rs src/json_writer/mod.rs | lib cli::conventions"
+    [inspect]="src/report/inspect/mod.rs src/report/inspect/export.rs src/report/inspect/json.rs | lib wrapped::inspect cli::conventions codeobj::notes"
+    [names]="src/codeobj/metadata/unique.rs src/codeobj/metadata/prehashed.rs src/codeobj/metadata/model.rs | codeobj::unique codeobj::metadata wrapped::inspect"
+    [release]="src/input.rs filemap/src/lib.rs | lib inputs::memory_bounds"
 )
-ORDER=(edge capabilities queue_affinity target_id hip_path kernarg metadata output json_thread name_table split export_runs symbol_copies release)
+ORDER=(edge capabilities queue_affinity target_id hip_path kernarg metadata output inspect names release)
 
 usage() {
     echo "usage: $0 MODULE|all|--list [cargo-mutants args...]" >&2
@@ -64,8 +61,8 @@ run_module() {
         if [[ $test == lib ]]; then
             args+=(--cargo-arg=--lib)
         else
-            grep -qx "mod $test;" tests/it/main.rs || {
-                echo "$0: $test is not a module of tests/it/main.rs" >&2
+            [[ -f tests/it/${test//:://}.rs ]] || {
+                echo "$0: $test is not a suite of tests/it (tests/it/AREA/NAME.rs)" >&2
                 return 2
             }
             suites+=("$test")
@@ -73,17 +70,24 @@ run_module() {
     done
     if ((${#suites[@]})); then
         args+=(--cargo-arg=--test=it)
-        # Every suite (tests/it/NAME.rs; the helpers are folders) not chosen.
-        for suite in $(sed -n 's/^mod \([a-z_0-9]*\);$/\1/p' tests/it/main.rs); do
-            [[ -f tests/it/$suite.rs && " ${suites[*]} " != *" $suite "* ]] || continue
-            # `--skip` matches substrings: it must not hit a chosen suite.
-            for test in "${suites[@]}"; do
-                [[ $test:: != *"$suite::" ]] || {
-                    echo "$0: skipping $suite:: would skip $test too" >&2
-                    return 2
-                }
+        # Every suite (tests/it/AREA/NAME.rs of an area main.rs declares) not chosen.
+        local area path
+        for area in $(sed -n 's/^mod \([a-z_0-9]*\);$/\1/p' tests/it/main.rs); do
+            [[ -f tests/it/$area/mod.rs ]] || continue
+            for path in tests/it/$area/*.rs; do
+                suite=$(basename "$path" .rs)
+                [[ $suite != mod ]] || continue
+                suite=$area::$suite
+                [[ " ${suites[*]} " != *" $suite "* ]] || continue
+                # `--skip` matches substrings: it must not hit a chosen suite.
+                for test in "${suites[@]}"; do
+                    [[ $test:: != *"$suite::"* ]] || {
+                        echo "$0: skipping $suite:: would skip $test too" >&2
+                        return 2
+                    }
+                done
+                skips+=(--skip "$suite::")
             done
-            skips+=(--skip "$suite::")
         done
     fi
     args+=("$@" -- -- "${skips[@]}")

@@ -4,10 +4,10 @@
 Usage: scripts/readme-walkthrough.py [BIN]   (default target/debug/amdgpu-hal)
 
 Each `$ amdgpu-hal ...` line is run from a scratch directory holding a
-`fixtures` link (as tests/it/readme_walkthrough.rs does) and the lines after it
+`fixtures` link (as tests/it/cli/readme_walkthrough.rs does) and the lines after it
 are replaced by what it prints (stdout, then stderr). A step ending in `...`
 keeps that many lines (12 when it showed none). Read the diff before
-committing: tests/it/readme_walkthrough.rs then checks the README stays true.
+committing: tests/it/cli/readme_walkthrough.rs then checks the README stays true.
 """
 import os, subprocess, sys, tempfile
 

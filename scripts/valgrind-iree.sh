@@ -8,7 +8,7 @@
 # Leaks are not checked here: IREE's runtime leaves process-lifetime state
 # behind (its flag registry, its driver registry), and the simulator's
 # report (AMDGPU_SIM_REPORT) is what proves the client released every HIP
-# object; tests/it/iree_client.rs checks that on every run.
+# object; tests/it/sim/iree_client.rs checks that on every run.
 #
 # IREE's proactor uses io_uring, which deadlocks under valgrind (see
 # scripts/valgrind/no_io_uring.c): the run preloads a shim that makes

@@ -1,6 +1,6 @@
 //! The body of every fuzz target, shared by the cargo-fuzz binaries
 //! (`fuzz/fuzz_targets/*.rs`) and the plain-`cargo test` replay of the
-//! committed corpora and crash regressions (`tests/it/fuzz_replay.rs`), so the
+//! committed corpora and crash regressions (`tests/it/inputs/fuzz_replay.rs`), so the
 //! replay runs exactly what the fuzzer ran.
 //!
 //! Each function takes the raw fuzz input, must never panic on any input

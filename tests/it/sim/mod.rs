@@ -1,0 +1,11 @@
+//! The simulated node: HIP, images, the loader, memory, faults and sweeps, and IREE's own runtime and CTS as its clients.
+
+mod fault_sweep;
+mod faults;
+mod hip;
+mod images;
+mod iree_client;
+mod iree_cts;
+mod kernels_corpus;
+mod loader;
+mod memory;
