@@ -53,16 +53,31 @@ WRAPPED = {
     "embedded-elf-truncated": lambda d: d[: d.index(b"\x7fELF") + 64],
 }
 
-SOURCES = {
-    "codeobj_elf": (ELF, ["fixtures/hsaco/vector_add.gfx942.cov5.hsaco"]),
-    "wrapped": (WRAPPED, ["fixtures/iree/elementwise.gfx1100.amd1",
-                          "fixtures/iree/elementwise.gfx942.hip1"]),
+# IREE's bytecode module as iree-compile writes it: a ZIP local file header
+# (name length at 26, extra length at 28), then the size-prefixed FlatBuffer.
+def module_start(d):
+    return 30 + struct.unpack_from("<H", d, 26)[0] + struct.unpack_from("<H", d, 28)[0]
+
+VMFB = {
+    "as-is": lambda d: d,
+    "truncated-half": lambda d: d[: len(d) // 2],
+    "zip-name-length-max": lambda d: put(d, 26, "<H", 0xFFFF),
+    "size-prefix-past-end": lambda d: put(d, module_start(d), "<I", len(d)),
+    "executable-truncated": lambda d: d[: d.index(b"HIP1") + 64],
 }
 
-for target, (mutations, fixtures) in SOURCES.items():
+SOURCES = {
+    "codeobj_elf": [(ELF, ["fixtures/hsaco/vector_add.gfx942.cov5.hsaco"])],
+    "wrapped": [(WRAPPED, ["fixtures/iree/elementwise.gfx1100.amd1",
+                           "fixtures/iree/elementwise.gfx942.hip1"]),
+                (VMFB, ["fixtures/iree/vmfb/dynamic.gfx942.vmfb"])],
+}
+
+for target, sources in SOURCES.items():
     (OUT / target).mkdir(parents=True, exist_ok=True)
-    for fixture in fixtures:
-        data = (ROOT / fixture).read_bytes()
-        stem = pathlib.Path(fixture).name
-        for name, mutate in mutations.items():
-            (OUT / target / f"{stem}.{name}").write_bytes(mutate(data))
+    for mutations, fixtures in sources:
+        for fixture in fixtures:
+            data = (ROOT / fixture).read_bytes()
+            stem = pathlib.Path(fixture).name
+            for name, mutate in mutations.items():
+                (OUT / target / f"{stem}.{name}").write_bytes(mutate(data))

@@ -20,6 +20,7 @@ use amdgpu_hal::hip::path::{DevicePath, DeviceSpec, MAX_PHYSICAL_DEVICES};
 use amdgpu_hal::hip::text::{parse_hex_bytes, parse_int, parse_u64};
 use amdgpu_hal::hip::uuid::DeviceUuid;
 use amdgpu_hal::report::inspect::inspect;
+use amdgpu_hal::report::vmfb::inspect_vmfb;
 use amdgpu_hal::wrapped::builder::{
     BindingBits, ExecutableSpec, ExportDebugSpec, ExportSpec, SourceFileSpec, build_amd1,
 };
@@ -170,7 +171,8 @@ pub fn target_id(data: &[u8]) -> bool {
 
 /// `wrapped`: header + FlatBuffer verification (AMD1 and HIP1), format
 /// inference under both extents, `inspect` (reflection against the code
-/// object's metadata) and offload-bundle reading.
+/// object's metadata), offload-bundle reading and bytecode modules (`.vmfb`:
+/// every executable found lies inside the input).
 pub fn wrapped(data: &[u8]) -> bool {
     let mut accepted = false;
     for extent in [DataExtent::Known, DataExtent::Infer] {
@@ -207,6 +209,18 @@ pub fn wrapped(data: &[u8]) -> bool {
         let _ = offload_bundle::entry_ids(data);
     }
     let _ = offload_bundle::not_an_elf_error(data).to_string();
+    // A bytecode module: every executable found lies inside the input.
+    if let Ok(module) = inspect_vmfb(data, &DeviceLimits::AMDGPU) {
+        accepted = true;
+        for exe in &module.executables {
+            let end = exe.offset.checked_add(exe.size);
+            assert!(
+                end.is_some_and(|end| end <= data.len()),
+                "segment past the input"
+            );
+        }
+        let _ = module.to_string();
+    }
     accepted
 }
 

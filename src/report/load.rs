@@ -12,18 +12,23 @@ use std::sync::Arc;
 use crate::amdgpu::executable::{
     Executable, ExecutableParams, ExportFlags, SharedExecutable, create_shared,
 };
+use crate::amdgpu::isa::{FormatSupport, agent_isas, format_supported, isa_target};
 use crate::amdgpu::profile::ProfileRegistry;
 use crate::amdgpu::queue_affinity::{QUEUE_AFFINITY_ANY, QueueAffinity};
+use crate::backend::Hsa;
 use crate::backend::{Backend, ByteOwner, CallResultExt, SharedBytes};
 use crate::input::{InputKind, ReleaseBehind, map_or_read_file};
+use crate::status;
 use crate::status::{Result, ResultExt, Status};
-use crate::wrapped::DataExtent;
-use crate::wrapped::infer::infer_format;
+use crate::wrapped::infer::{InferredFormat, embedded_target, has_known_magic, infer_format};
+use crate::wrapped::vmfb::{self, EmbeddedKind, Vmfb};
+use crate::wrapped::{DataExtent, Hip1Executable};
 
 /// What to load and for which queues.
 #[derive(Clone, Debug)]
 pub struct LoadArgs {
-    /// The executable: a wrapped `AMD1` FlatBuffer or a raw HSACO.
+    /// The executable: a wrapped `AMD1` FlatBuffer or a raw HSACO, or an
+    /// IREE bytecode module (`.vmfb`) holding one for this node.
     pub file: std::path::PathBuf,
     /// Queues to load for: `any`, or a mask in `0x…` hex or decimal whose
     /// bit q is queue q. Each GPU has 2 queues (IREE's default), so bits 2k
@@ -76,6 +81,10 @@ pub struct LoadJson {
     pub backend: String,
     /// `amd1` or `elf`.
     pub container: &'static str,
+    /// Where in a bytecode module (`.vmfb`) the executable was found; absent
+    /// for an executable file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub embedded: Option<EmbeddedSource>,
     /// The executable format (the code object's target ID).
     pub format: String,
     /// The normalized queue affinity, hex.
@@ -88,6 +97,16 @@ pub struct LoadJson {
     pub code_object_hash: [String; 2],
     /// Exports in ordinal order.
     pub exports: Vec<LoadExportJson>,
+}
+
+/// The executable a `load` of a bytecode module took.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EmbeddedSource {
+    /// Its read-only data segment.
+    pub segment: usize,
+    /// `amd1`, `hip1` or `elf`: what the segment holds. A `HIP1`'s one
+    /// code object is loaded as a raw HSACO (the document's `container`).
+    pub container: &'static str,
 }
 
 /// One export.
@@ -201,6 +220,7 @@ fn describe(backend: &Backend, format: String, exe: &Executable) -> Result<LoadJ
         machine: backend.machine().to_string(),
         backend: backend.name().to_string(),
         container: exe.container().as_str(),
+        embedded: None,
         format,
         queue_affinity: format!("0x{:x}", exe.queue_affinity()),
         loaded_devices: devices,
@@ -210,25 +230,45 @@ fn describe(backend: &Backend, format: String, exe: &Executable) -> Result<LoadJ
     })
 }
 
-/// Loads `args.file` on the backend's node and describes the result.
+/// Loads `args.file` on the backend's node and describes the result. A
+/// bytecode module (`.vmfb`) is searched for the one executable whose
+/// target this node's GPUs run (`choose_embedded`).
 pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
     // Shared, not copied: the simulated runtime keeps the code object as a
     // range of the file (the loader copies it for a backend that does not).
     let file = Arc::new(map_or_read_file(&args.file, InputKind::Executable)?);
     let data = SharedBytes::whole(Arc::clone(&file) as ByteOwner);
-    let inferred = infer_format(&data, DataExtent::Known).annotate_with(|| {
-        format!(
-            "inferring the format of `{}`",
-            crate::escape::display_path(&args.file)
-        )
-    })?;
+    let path = crate::escape::display_path(&args.file);
+    let infer = |code: &[u8]| {
+        infer_format(code, DataExtent::Known)
+            .annotate_with(|| format!("inferring the format of `{path}`"))
+    };
+    // A module's executable is known once the node's GPUs are.
+    let source = if vmfb::is_vmfb(&data) {
+        Source::Module(vmfb::parse(&data).annotate_with(|| format!("reading `{path}`"))?)
+    } else if has_known_magic(&data) {
+        Source::Executable(infer(&data)?)
+    } else {
+        return Err(status!(
+            InvalidArgument,
+            "`{path}` is not an executable: load reads IREE's wrapped AMDGPU executables (`AMD1`), raw HSACOs (ELF) and IREE bytecode modules (`.vmfb`), and its bytes begin with none of their magic numbers"
+        ));
+    };
     let hsa = backend.hsa()?;
     hsa.init().call_status("hsa_init")?;
     let result = (|| {
         let topology = AgentTopology::from_backend(hsa, DEFAULT_GPU_AGENT_QUEUE_COUNT)?;
+        let (code, embedded, inferred) = match &source {
+            Source::Module(module) => {
+                let (code, embedded) = choose_embedded(hsa, &topology, module)
+                    .annotate_with(|| format!("loading from `{path}`"))?;
+                (code, Some(embedded), infer(code)?)
+            }
+            Source::Executable(inferred) => (&data[..], None, inferred.clone()),
+        };
         let params = ExecutableParams {
             executable_format: &inferred.format,
-            executable_data: &data,
+            executable_data: code,
             queue_affinity: args.affinity,
             constant_count: 0,
         };
@@ -245,10 +285,111 @@ pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
             &ProfileRegistry::new(),
             shared,
         )
-        .annotate_with(|| format!("loading `{}`", crate::escape::display_path(&args.file)))?;
-        describe(backend, inferred.format.clone(), &exe)
+        .annotate_with(|| format!("loading `{path}`"))?;
+        let mut doc = describe(backend, inferred.format.clone(), &exe)?;
+        doc.embedded = embedded;
+        Ok(doc)
     })();
     Status::join_results(result, hsa.shut_down().call_status("hsa_shut_down"))
+}
+
+/// What the file is: a module whose executable is chosen once the node's
+/// GPUs are known, or an executable whose format is known.
+enum Source<'a> {
+    Module(Vmfb<'a>),
+    Executable(InferredFormat),
+}
+
+/// The executable of `module` that this node's GPUs run: of its AMDGPU
+/// executables, the one whose code object's target some GPU supports
+/// (`format_supported`), with the bytes to load (a `HIP1`'s one module as
+/// a raw HSACO). None or several is `NOT_FOUND` or `INVALID_ARGUMENT`,
+/// naming every executable the module holds and the GPUs' targets.
+fn choose_embedded<'a>(
+    hsa: &dyn Hsa,
+    topology: &AgentTopology,
+    module: &Vmfb<'a>,
+) -> Result<(&'a [u8], EmbeddedSource)> {
+    let mut held = Vec::new();
+    let mut fitting = Vec::new();
+    for exe in &module.executables {
+        let (container, target) = match exe.kind {
+            EmbeddedKind::Amd1 => ("amd1", embedded_target(exe.data)),
+            EmbeddedKind::Hip1 => ("hip1", embedded_target(exe.data)),
+            EmbeddedKind::AmdgpuElf => ("elf", embedded_target(exe.data)),
+            EmbeddedKind::OtherElf(machine) => {
+                held.push(format!(
+                    "segment {}: ELF for machine {machine}",
+                    exe.segment
+                ));
+                continue;
+            }
+        };
+        let target = match target {
+            Ok(target) => target,
+            Err(error) => {
+                held.push(format!("segment {}: {container} ({error})", exe.segment));
+                continue;
+            }
+        };
+        held.push(format!("segment {}: {container} {target}", exe.segment));
+        let mut runs = false;
+        for &agent in topology.gpu_agents() {
+            runs |= matches!(
+                format_supported(hsa, agent, &target)?,
+                FormatSupport::Supported(_)
+            );
+        }
+        if runs {
+            fitting.push((exe, container));
+        }
+    }
+    let held = if held.is_empty() {
+        "no executable".to_owned()
+    } else {
+        held.join("; ")
+    };
+    let [(exe, container)] = fitting[..] else {
+        let mut gpus = Vec::new();
+        for &agent in topology.gpu_agents() {
+            if let Some(&isa) = agent_isas(hsa, agent)?.first() {
+                let name = isa_target(hsa, isa)?.target_id.to_string();
+                if !gpus.contains(&name) {
+                    gpus.push(name);
+                }
+            }
+        }
+        let gpus = gpus.join(", ");
+        return Err(if fitting.is_empty() {
+            status!(
+                NotFound,
+                "the module holds no executable this machine's GPUs ({gpus}) run; it holds: {held}"
+            )
+        } else {
+            status!(
+                InvalidArgument,
+                "the module holds {} executables this machine's GPUs ({gpus}) run, and load takes one; it holds: {held}",
+                fitting.len()
+            )
+        });
+    };
+    let source = EmbeddedSource {
+        segment: exe.segment,
+        container,
+    };
+    if exe.kind != EmbeddedKind::Hip1 {
+        return Ok((exe.data, source));
+    }
+    let hip = Hip1Executable::parse(exe.data, DataExtent::Known)?;
+    match hip.module_images()[..] {
+        [image] => Ok((image, source)),
+        ref images => Err(status!(
+            InvalidArgument,
+            "the HIP executable in rodata segment {} holds {} code objects; load takes one",
+            exe.segment,
+            images.len()
+        )),
+    }
 }
 
 #[cfg(test)]

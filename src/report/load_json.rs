@@ -20,6 +20,13 @@ fn write_document(json: &mut JsonChunks<'_>, doc: &LoadJson) -> io::Result<()> {
     json.string(&doc.backend);
     json.raw(b",\n  \"container\": ");
     json.string(doc.container);
+    if let Some(embedded) = &doc.embedded {
+        json.raw(b",\n  \"embedded\": {\n    \"segment\": ");
+        json.int(embedded.segment);
+        json.raw(b",\n    \"container\": ");
+        json.string(embedded.container);
+        json.raw(b"\n  }");
+    }
     json.raw(b",\n  \"format\": ");
     json.string(&doc.format);
     json.raw(b",\n  \"queue_affinity\": ");
@@ -128,6 +135,7 @@ fn write_device(json: &mut JsonChunks<'_>, device: &DeviceExportJson) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::load::EmbeddedSource;
     use crate::report::load::{Hex, KernelArgsJson};
     use proptest::prelude::*;
 
@@ -150,6 +158,10 @@ mod tests {
             machine: name.to_string(),
             backend: "sim".into(),
             container: "amd1",
+            embedded: (exports % 2 == 1).then_some(EmbeddedSource {
+                segment: devices,
+                container: "hip1",
+            }),
             format: format!("amdgcn-amd-amdhsa--{name}"),
             queue_affinity: "0xffffffffffffffff".into(),
             loaded_devices: (0..devices).collect(),

@@ -9,13 +9,14 @@
 //! | `topology` | [`topology::agent_topology`], [`hip::hip_topology`] | [`topology::TopologyDocument`] |
 //! | `info` | [`info::info`] | [`info::InfoJson`] |
 //! | `inspect` | [`inspect::inspect`] | [`inspect::InspectReport`] ([`inspect::InspectReport::write_json`]) |
+//! | `inspect` of a `.vmfb` | [`vmfb::inspect_vmfb`] | [`vmfb::ModuleReport`] |
 //! | `load` | [`load::load`] | [`load::LoadJson`] ([`load_json::write_load`]) |
 //! | `capture` | [`capture::capture`] | `amdgpu_sim::machine::MachineDesc` ([`capture::to_toml`]) |
 //!
 //! Layering, lowest first: `selection`; `agents` (the HSA walk);
 //! `hip_devices` and `identity` (over `agents`); `devices`, `hip`,
 //! `topology`, `capture_hip`, `capture`, `info`, `load` (over those);
-//! `inspect` (over `wrapped` and `codeobj` only). No
+//! `inspect` (over `wrapped` and `codeobj` only), `vmfb` (over `inspect`). No
 //! module reaches back up.
 
 pub mod agents;
@@ -31,6 +32,7 @@ pub mod load;
 pub mod load_json;
 mod selection;
 pub mod topology;
+pub mod vmfb;
 
 pub use selection::{
     CUDA_BACKEND_NAME, DEFAULT_MACHINE, HIP_BACKEND_NAME, HOST_MACHINE, Selection, no_gpu,

@@ -7,8 +7,8 @@ use amdgpu_hal_schemas::hip::iree::hal::hip as fb;
 
 use super::header::{DataExtent, ExecutableHeader, HIP1_IDENTIFIER, read_header};
 use super::verify::{
-    check_dispatch_counts, VERIFIER_OPTIONS,
-    check_buffer_identifier, check_string_terminator, hip_debug, verification_failed,
+    VERIFIER_OPTIONS, check_buffer_identifier, check_dispatch_counts, check_string_terminator,
+    hip_debug, verification_failed,
 };
 use crate::status;
 use crate::status::{Result, ResultExt};

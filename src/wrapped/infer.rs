@@ -92,3 +92,40 @@ pub fn infer_format(data: &[u8], extent: DataExtent) -> Result<InferredFormat> {
         size,
     })
 }
+
+/// The target ID (as IREE formats it) of the code object an executable
+/// holds: an `AMD1`'s module, a `HIP1`'s first module, or a raw HSACO.
+pub fn embedded_target(data: &[u8]) -> Result<String> {
+    if has_identifier(data, HIP1_IDENTIFIER) {
+        let exe = super::hip::Hip1Executable::parse(data, DataExtent::Known)?;
+        let Some(image) = exe.module_images().first().copied() else {
+            return Err(status!(
+                InvalidArgument,
+                "HIP executable declares no modules"
+            ));
+        };
+        return Ok(code_object_target(image)?.to_string());
+    }
+    if has_identifier(data, AMD1_IDENTIFIER) {
+        let exe = Amd1Executable::parse(data, DataExtent::Known)?;
+        return Ok(code_object_target(exe.single_module_image()?)?.to_string());
+    }
+    Ok(code_object_target(data)?.to_string())
+}
+
+/// Whether `data` begins with the magic number of something an executable
+/// file can be: a wrapped header (`AMD1`, `HIP1`), an ELF, a clang offload
+/// bundle (refused later, with its own message) or a bytecode module. Bytes
+/// too few to hold a magic number count when they begin one: the
+/// container's own reader then says they are truncated.
+pub fn has_known_magic(data: &[u8]) -> bool {
+    let begins = |magic: &[u8]| {
+        let n = data.len().min(magic.len());
+        data.get(..n) == magic.get(..n)
+    };
+    [&AMD1_IDENTIFIER[..], &HIP1_IDENTIFIER, b"\x7fELF"]
+        .into_iter()
+        .any(begins)
+        || offload_bundle::is_offload_bundle(data)
+        || super::vmfb::is_vmfb(data)
+}

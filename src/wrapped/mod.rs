@@ -1,6 +1,7 @@
 //! IREE's wrapped executables: the 64-byte header, the `AMD1` (AMDGPU) and
 //! `HIP1` (HIP) FlatBuffers, their verification against device limits, and
-//! IREE's rules for taking the code object out of them.
+//! IREE's rules for taking the code object out of them; and the bytecode
+//! modules (`.vmfb`) that carry them.
 //!
 //! The FlatBuffer code is generated (crate `amdgpu-hal-schemas`, from
 //! `schemas/*.fbs`); everything here reads it only after the `flatbuffers`
@@ -14,6 +15,7 @@ pub mod infer;
 pub mod offload_bundle;
 pub mod pack;
 pub mod verify;
+pub mod vmfb;
 
 pub use amd1::Amd1Executable;
 pub use header::{DataExtent, ExecutableHeader, HEADER_SIZE};

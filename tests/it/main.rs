@@ -23,12 +23,12 @@ mod sweep;
 // The suites, in folders by area (`tests/it/AREA/SUITE.rs`).
 mod cli;
 mod codeobj;
-mod wrapped;
-mod topology;
-mod group;
 mod executable;
+mod group;
 mod hip;
-mod sim;
 mod inputs;
 #[cfg(feature = "real")]
 mod real;
+mod sim;
+mod topology;
+mod wrapped;

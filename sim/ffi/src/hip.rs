@@ -6,8 +6,8 @@
 
 use std::ffi::{c_char, c_void};
 
-use amdgpu_sys::hip_types::HipDeviceProps;
 use amdgpu_sim::{HipCode, Sim};
+use amdgpu_sys::hip_types::HipDeviceProps;
 
 use crate::abi::*;
 use crate::last_error::finish;

@@ -73,6 +73,19 @@ fn write_text(out: &mut dyn Write, doc: &LoadJson) -> std::io::Result<()> {
         doc.backend,
         doc.queue_affinity
     )?;
+    if let Some(embedded) = &doc.embedded {
+        writeln!(
+            out,
+            "  from the module's rodata segment {} ({}{})",
+            embedded.segment,
+            embedded.container,
+            if embedded.container == "hip1" {
+                ": its code object, loaded as a raw HSACO"
+            } else {
+                ""
+            }
+        )?;
+    }
     for (i, e) in doc.exports.iter().enumerate() {
         let wg = e.workgroup_size;
         writeln!(

@@ -12,8 +12,8 @@
 //!
 //! One path: the container is parsed and verified (`wrapped`), the
 //! metadata notes are walked kernel by kernel (`codeobj::metadata`), each
-//! kernel becomes its export's report ([`export`]), and the report is
-//! printed as text ([`document`]) or JSON ([`json`]). A caller's
+//! kernel becomes its export's report (`export`), and the report is
+//! printed as text (`document`) or JSON (`json`). A caller's
 //! [`Progress`] hears how far each pass over the file has got, so that a
 //! mapped file's pages can go behind it.
 
@@ -33,7 +33,7 @@ use crate::status;
 use crate::status::{Result, ResultExt, Status};
 use crate::wrapped::amd1_fb as fb;
 use crate::wrapped::header::{AMD1_IDENTIFIER, HIP1_IDENTIFIER, has_identifier};
-use crate::wrapped::infer::code_object_target;
+use crate::wrapped::infer::{code_object_target, has_known_magic};
 use crate::wrapped::verify::check_workgroup_size;
 use crate::wrapped::{
     Amd1Executable, Container, DataExtent, DeviceLimits, Hip1Executable, HipLimits,
@@ -249,6 +249,12 @@ fn inspect_elf<'a>(
     limits: &DeviceLimits,
     progress: &dyn Progress,
 ) -> Result<InspectReport<'a>> {
+    if !has_known_magic(data) {
+        return Err(status!(
+            InvalidArgument,
+            "not an executable: inspect reads IREE's wrapped executables (`AMD1`, `HIP1`), raw HSACOs (ELF) and IREE bytecode modules (`.vmfb`), and these bytes begin with none of their magic numbers"
+        ));
+    }
     let target = code_object_target(data)?;
     let notes = find_metadata_notes(data)?;
     progress.finished();

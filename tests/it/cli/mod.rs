@@ -10,4 +10,5 @@ mod load;
 mod readme_walkthrough;
 mod reviewed;
 mod topology;
+mod vmfb;
 mod wrapped;

@@ -4,7 +4,7 @@ mod fault_sweep;
 mod faults;
 mod hip;
 mod images;
-mod iree_client;
+pub(crate) mod iree_client;
 mod iree_cts;
 mod kernels_corpus;
 mod loader;

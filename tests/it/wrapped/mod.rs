@@ -6,3 +6,4 @@ mod infer;
 mod inspect;
 mod proptest;
 mod schemas_layout;
+mod vmfb;

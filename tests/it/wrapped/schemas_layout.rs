@@ -6,6 +6,7 @@
 
 use amdgpu_hal_schemas::amdgpu::iree::hal::{amdgpu, debug};
 use amdgpu_hal_schemas::hip::iree::hal::hip;
+use amdgpu_hal_schemas::vm::iree::vm;
 
 /// The vtable offset of field id `id`.
 const fn vt(id: u16) -> u16 {
@@ -59,6 +60,26 @@ fn hip1_field_ids_are_irees() {
     assert_eq!(hip::ModuleDef::VT_HSACO_IMAGE, vt(0));
     assert_eq!(std::mem::size_of::<hip::BlockDims>(), 12);
     assert_eq!(hip::EXECUTABLE_DEF_IDENTIFIER, "HIP1");
+}
+
+/// IREE's `runtime/src/iree/schemas/bytecode_module_def.fbs`: `name`,
+/// `version`, then `requirements`, `attrs`, `types`, `dependencies`,
+/// `imported_functions`, `exported_functions`, `function_signatures` (ids
+/// 2-8, deprecated placeholders here), then `rodata_segments`; a segment's
+/// `compression_type` union takes ids 0 and 1.
+#[test]
+fn bytecode_module_field_ids_are_irees() {
+    assert_eq!(vm::BytecodeModuleDef::VT_NAME, vt(0));
+    assert_eq!(vm::BytecodeModuleDef::VT_VERSION, vt(1));
+    assert_eq!(vm::BytecodeModuleDef::VT_RODATA_SEGMENTS, vt(9));
+    assert_eq!(vm::RodataSegmentDef::VT_COMPRESSION_TYPE_TYPE, vt(0));
+    assert_eq!(vm::RodataSegmentDef::VT_COMPRESSION_TYPE, vt(1));
+    assert_eq!(vm::RodataSegmentDef::VT_EMBEDDED_DATA, vt(2));
+    assert_eq!(vm::RodataSegmentDef::VT_EXTERNAL_DATA_OFFSET, vt(3));
+    assert_eq!(vm::RodataSegmentDef::VT_EXTERNAL_DATA_LENGTH, vt(4));
+    assert_eq!(vm::CompressionTypeDef::UncompressedDataDef.0, 1);
+    assert_eq!(vm::BYTECODE_MODULE_DEF_IDENTIFIER, "IREE");
+    assert_eq!(vm::BYTECODE_MODULE_DEF_EXTENSION, "vmfb");
 }
 
 /// `(table, [field])` in declaration order from `.fbs` sources.
