@@ -11,9 +11,9 @@
 #
 # Needs `cargo install cargo-mutants --locked`. Mutants are applied in place
 # (`--in-place`, `--profile mutants`: the tree's own incremental build without
-# debug info is reused, 5-10 s per mutant on 2 cores instead of a fresh build
-# per copy), so do not edit or build the tree while it runs. Results: target/mutation/MODULE/mutants.out/ (caught.txt,
-# missed.txt, unviable.txt, timeout.txt, outcomes.json).
+# debug info is reused instead of a fresh build per copy), so do not edit or
+# build the tree while it runs. Results: target/mutation/MODULE/mutants.out/
+# (caught.txt, missed.txt, unviable.txt, timeout.txt, outcomes.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
