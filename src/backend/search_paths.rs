@@ -24,6 +24,19 @@ pub const HIP_LIBRARY_NAMES: &[&str] = &["amdhip64.dll"];
 #[cfg(not(windows))]
 pub const HIP_LIBRARY_NAMES: &[&str] = &["libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"];
 
+/// IREE's `UNAVAILABLE` text for a HIP runtime that did not load, naming
+/// this platform's library only (IREE names `amdhip64.dll` and
+/// `libamdhip64.so` on every platform); the tried paths follow it.
+#[cfg(windows)]
+pub const HIP_NOT_AVAILABLE: &str = "HIP runtime library 'amdhip64.dll' not available: please \
+                                     ensure installed and in dynamic library search path: ";
+/// IREE's `UNAVAILABLE` text for a HIP runtime that did not load, naming
+/// this platform's library only (IREE names `amdhip64.dll` and
+/// `libamdhip64.so` on every platform); the tried paths follow it.
+#[cfg(not(windows))]
+pub const HIP_NOT_AVAILABLE: &str = "HIP runtime library 'libamdhip64.so' not available: please \
+                                     ensure installed and in dynamic library search path: ";
+
 /// RCCL's file names on this platform, in the order tried (system search only).
 #[cfg(windows)]
 pub const RCCL_LIBRARY_NAMES: &[&str] = &["rccl.dll"];

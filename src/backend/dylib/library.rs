@@ -53,8 +53,7 @@ pub const HIP: LibrarySpec = LibrarySpec {
     display_name: "HIP runtime",
     file_names: crate::backend::search_paths::HIP_LIBRARY_NAMES,
     env_var: "IREE_HIP_DYLIB_PATH",
-    not_available: "HIP runtime library 'amdhip64.dll'/'libamdhip64.so' not available: please ensure \
-                    installed and in dynamic library search path: ",
+    not_available: crate::backend::search_paths::HIP_NOT_AVAILABLE,
 };
 
 /// The CUDA driver API, which HIP's NVIDIA platform is built on.
@@ -82,7 +81,7 @@ pub const RCCL: LibrarySpec = LibrarySpec {
     file_names: &["librccl.so", "librccl.so.1"],
     env_var: "AMDGPU_HAL_RCCL_PATH",
     not_available: "RCCL runtime library version 2.18 and greater not available; ensure installed \
-                    and the shared library (rccl.dll/librccl.so) is on your PATH/LD_LIBRARY_PATH \
+                    and the shared library (librccl.so) is on your LD_LIBRARY_PATH \
                     (or name it with AMDGPU_HAL_RCCL_PATH): ",
 };
 
