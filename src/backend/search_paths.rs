@@ -76,6 +76,22 @@ impl SearchPath {
         }
     }
 
+    /// [`SearchPath::parse`] with the rule of IREE's AMDGPU driver
+    /// (`iree_hal_amdgpu_libhsa_try_load_library_from_path`) added: an
+    /// entry whose extension is `so`, `dll`, `dylib` or `sos`
+    /// (`iree_file_path_is_dynamic_library`) is that file, without `file:`.
+    /// IREE's HIP driver has no such rule (a `.dll` entry is a directory).
+    pub fn parse_amdgpu(entry: &str) -> Result<SearchPath> {
+        let extension = entry.rsplit_once('.').map(|(_, ext)| ext);
+        let is_library = !entry.starts_with(FILE_PREFIX)
+            && !extension.is_some_and(|ext| ext.contains('/'))
+            && matches!(extension, Some("so" | "dll" | "dylib" | "sos"));
+        if is_library {
+            return Ok(SearchPath::File(entry.to_owned()));
+        }
+        SearchPath::parse(entry)
+    }
+
     /// The entry as the user writes it (`file:` prefix included).
     pub fn as_entry(&self) -> String {
         match self {

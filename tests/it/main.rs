@@ -28,6 +28,7 @@ mod cli_devices;
 mod cli_errors;
 mod cli_identity;
 mod cli_load;
+mod cli_newcomer;
 mod cli_snapshots;
 mod cli_topology;
 mod cli_wrapped;
@@ -60,7 +61,9 @@ mod iree_client;
 mod iree_cts;
 mod isa_decode;
 mod kernels_corpus;
+mod machine_format_doc;
 mod memory_bounds;
+mod optional_packages;
 mod queue_affinity_iree;
 mod readme_walkthrough;
 #[cfg(feature = "real")]
