@@ -16,19 +16,28 @@ fn folded(name: &str) -> Vec<u8> {
         .collect()
 }
 
-/// Levenshtein distance (insert, delete, substitute: 1 each).
+/// Levenshtein distance (insert, delete, substitute: 1 each), one row at a
+/// time: `row[j]` is the distance between the prefix of `a` read so far and
+/// `b[..j]`.
 fn distance(a: &[u8], b: &[u8]) -> usize {
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
+    let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.iter().enumerate() {
-        current[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitute = previous[j] + usize::from(ca != cb);
-            current[j + 1] = substitute.min(previous[j + 1] + 1).min(current[j] + 1);
+        // `diagonal`: the previous row's entry left of the one being replaced.
+        let mut diagonal = i;
+        let mut left = i + 1;
+        let mut next = Vec::with_capacity(row.len());
+        next.push(left);
+        for (cb, above) in b.iter().zip(row.iter().skip(1)) {
+            let value = (diagonal + usize::from(ca != cb))
+                .min(above + 1)
+                .min(left + 1);
+            diagonal = *above;
+            left = value;
+            next.push(value);
         }
-        std::mem::swap(&mut previous, &mut current);
+        row = next;
     }
-    previous[b.len()]
+    row.last().copied().unwrap_or(0)
 }
 
 /// The known name closest to `name`: equal once case, `-` and `_` are
@@ -62,6 +71,15 @@ mod tests {
     use super::*;
 
     const PRESETS: [&str; 5] = ["mi300x-8", "mi250x-4", "w7900", "mixed-isa", "cpu-only"];
+
+    #[test]
+    fn distance_is_levenshtein() {
+        assert_eq!(distance(b"kitten", b"sitting"), 3);
+        assert_eq!(distance(b"", b"abc"), 3);
+        assert_eq!(distance(b"abc", b""), 3);
+        assert_eq!(distance(b"flaw", b"lawn"), 2);
+        assert_eq!(distance(b"same", b"same"), 0);
+    }
 
     #[test]
     fn case_and_separators_are_not_differences() {

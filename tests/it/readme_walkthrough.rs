@@ -347,6 +347,7 @@ fn commands_left_out_of_the_sh_blocks_are_in_the_readme() {
         .map(|l| l.trim_start().to_owned())
         .collect();
     for not_run in NOT_RUN {
+        assert!(!not_run.why.is_empty(), "{}: say why", not_run.prefix);
         assert!(
             commands.iter().any(|c| c.starts_with(not_run.prefix)),
             "NOT_RUN names `{}`, which no sh block of the README has",
