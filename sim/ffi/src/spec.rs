@@ -9,7 +9,8 @@
 //! | `OP@N+`       | the N-th call of `OP` and every later one (`hsa@N+`…) |
 //! | `OP`          | every call of `OP`                                    |
 //!
-//! `OP` is an HSA function (`hsa_…`) or a HIP one (`hip…`), which picks the
+//! `OP` is an HSA function (`hsa_…`) or a HIP one (`hip…`) the node counts
+//! ([`KNOWN_OPS`]; any other name is refused, with the closest), which picks the
 //! family; `CODE` is the status it fails with, decimal or `0x` hex
 //! (`hsa_status_t` for HSA, `hipError_t` for HIP). Example:
 //! `hsa_executable_freeze=0x1008;hipDeviceGet@2=101`.
