@@ -15,6 +15,13 @@ if [ ${#targets[@]} -eq 0 ]; then
   targets=(codeobj_elf codeobj_metadata target_id wrapped hip_path machine wrapped_build isa_program)
 fi
 export RUSTC_BOOTSTRAP=1
+# cargo-fuzz is a cargo subcommand of its own; without it cargo says only
+# "no such command: fuzz".
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  echo "scripts/fuzz.sh: cargo-fuzz is not installed; install it first:" >&2
+  echo "  cargo install cargo-fuzz --locked" >&2
+  exit 2
+fi
 # Release code with debug assertions and overflow checks (`-a`), so integer
 # overflow aborts like a panic. FUZZ_FLAGS=-O skips the checks (faster).
 read -r -a flags <<<"${FUZZ_FLAGS:--O -a}"

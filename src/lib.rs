@@ -110,3 +110,10 @@ pub mod topology;
 pub mod wrapped;
 
 pub use status::{Result, ResultExt, Status, StatusCode};
+
+/// README.md as a doctest: every ```` ```rust ```` block in it compiles and
+/// runs under `cargo test` (only there: `cfg(doctest)`), so the README's
+/// library example cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

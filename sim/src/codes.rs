@@ -16,6 +16,32 @@ pub struct HsaCode(pub hsa_status_t);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct HipCode(pub hipError_t);
 
+/// As `AMDGPU_SIM_FAULTS` spells a code, then its C name when known:
+/// `0x1008 HSA_STATUS_ERROR_OUT_OF_RESOURCES` (HSA's values in hex, as its
+/// header lists them).
+impl std::fmt::Display for HsaCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#x}", self.0)?;
+        match amdgpu_sys::hsa_status::hsa_status_entry(self.0) {
+            Some(entry) => write!(f, " {}", entry.name),
+            None => Ok(()),
+        }
+    }
+}
+
+/// As `AMDGPU_SIM_FAULTS` spells a code, then its C name when known:
+/// `2 hipErrorOutOfMemory` (HIP's values in decimal, as its header lists
+/// them).
+impl std::fmt::Display for HipCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)?;
+        match amdgpu_sys::hip_error::hip_error_entry(self.0) {
+            Some(entry) => write!(f, " {}", entry.name),
+            None => Ok(()),
+        }
+    }
+}
+
 /// A raw `ncclResult_t` failure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CclCode(pub i32);
@@ -75,4 +101,20 @@ aliases! { HipCode:
 
 aliases! { CclCode:
     SYSTEM_ERROR = ncclSystemError,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_display_as_the_fault_spec_writes_them_with_their_names() {
+        assert_eq!(
+            HsaCode(0x1008).to_string(),
+            "0x1008 HSA_STATUS_ERROR_OUT_OF_RESOURCES"
+        );
+        assert_eq!(HipCode(2).to_string(), "2 hipErrorOutOfMemory");
+        assert_eq!(HipCode(4242).to_string(), "4242");
+        assert_eq!(HsaCode(0x7777).to_string(), "0x7777");
+    }
 }

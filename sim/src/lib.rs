@@ -45,6 +45,7 @@ pub mod memory;
 mod node;
 pub mod presets;
 pub mod shared_bytes;
+pub mod suggest;
 pub mod validate;
 
 pub use codes::{CclCode, HipCode, HsaCode};

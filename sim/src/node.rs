@@ -326,7 +326,7 @@ impl Sim {
             state.record(|| CallRecord {
                 op,
                 args: args(),
-                outcome: format!("{code:x?}"),
+                outcome: code.to_string(),
                 injected: true,
             });
             return Err(code);
@@ -357,7 +357,7 @@ impl Sim {
             state.record(|| CallRecord {
                 op,
                 args: args(),
-                outcome: format!("{code:?}"),
+                outcome: code.to_string(),
                 injected: true,
             });
             return Err(code);
@@ -380,7 +380,7 @@ impl Sim {
             state.record(|| CallRecord {
                 op,
                 args: String::new(),
-                outcome: format!("{code:?}"),
+                outcome: code.to_string(),
                 injected: true,
             });
             return Err(code);

@@ -456,6 +456,7 @@ impl Machine {
             agents.push(resolved);
         }
         let links = resolve_links(ctx, &desc.links, &index_of)?;
+        require_gpu_links(ctx, desc, &links)?;
         Ok(Machine {
             name: desc.name.clone(),
             description: desc.description.clone(),
@@ -900,6 +901,50 @@ fn link_side(
             Ok(index)
         })
         .collect()
+}
+
+/// With two or more GPUs, every GPU must appear in some link. A GPU with
+/// none would still get an edge to each peer (the HAL's host-staged class,
+/// `HOST`), a fact the description never stated: a real node reports at
+/// least each GPU's PCIe link to its CPU (KFD's io_link). A single GPU
+/// without links is accepted (a capture through HIP on CUDA has none, and
+/// has no pair for an edge).
+fn require_gpu_links(
+    ctx: &Ctx<'_>,
+    desc: &MachineDesc,
+    links: &[Link],
+) -> Result<(), MachineError> {
+    let gpus: Vec<usize> = (0..desc.agents.len())
+        .filter(|&i| desc.agents.get(i).is_some_and(|a| a.kind == AgentKind::Gpu))
+        .collect();
+    if gpus.len() < 2 {
+        return Ok(());
+    }
+    let mut linked = vec![false; desc.agents.len()];
+    for link in links {
+        for end in [link.from, link.to] {
+            if let Some(slot) = linked.get_mut(end) {
+                *slot = true;
+            }
+        }
+    }
+    match gpus
+        .iter()
+        .find(|&&i| !linked.get(i).copied().unwrap_or(false))
+    {
+        None => Ok(()),
+        Some(&i) => {
+            let id = desc.agents.get(i).map_or("", |a| a.id.as_str());
+            Err(ctx.err(
+                format!("agents[{i}]"),
+                format!(
+                    "GPU '{id}' has no link, so its edges to the other GPUs are unknown; \
+                     describe at least its link to its CPU (a [[links]] entry with \
+                     from = \"{id}\"), as a real node's KFD topology does"
+                ),
+            ))
+        }
+    }
 }
 
 fn resolve_links(

@@ -61,6 +61,72 @@ pub trait Hip: Send + Sync {
     fn get_error_string(&self, error: HipError) -> String;
 }
 
+/// The HIP of a backend that has none (`--backend hsa` on a machine with
+/// ROCr but no `libamdhip64`; see `Backend::without_hip`): every call
+/// fails with `hipErrorNotInitialized`, what HIP answers in a process whose
+/// runtime never initialized, so code that asks HIP for an optional fact
+/// (a GPU's HIP identity, its HIP properties) finds none instead of
+/// inventing one.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AbsentHip;
+
+impl Hip for AbsentHip {
+    fn init(&self, _flags: u32) -> HipResult<()> {
+        Err(HipError::NotInitialized)
+    }
+    fn driver_get_version(&self) -> HipResult<i32> {
+        Err(HipError::NotInitialized)
+    }
+    fn runtime_get_version(&self) -> HipResult<i32> {
+        Err(HipError::NotInitialized)
+    }
+    fn get_device_count(&self) -> HipResult<i32> {
+        Err(HipError::NotInitialized)
+    }
+    fn device_get(&self, _ordinal: i32) -> HipResult<HipDevice> {
+        Err(HipError::NotInitialized)
+    }
+    fn device_get_name(&self, _device: HipDevice, _len: usize) -> HipResult<String> {
+        Err(HipError::NotInitialized)
+    }
+    fn device_get_uuid(&self, _device: HipDevice) -> HipResult<HipUuid> {
+        Err(HipError::NotInitialized)
+    }
+    fn get_device_properties(&self, _ordinal: i32) -> HipResult<HipDeviceProps> {
+        Err(HipError::NotInitialized)
+    }
+    fn device_get_attribute(
+        &self,
+        _attribute: HipDeviceAttribute,
+        _ordinal: i32,
+    ) -> HipResult<i32> {
+        Err(HipError::NotInitialized)
+    }
+    fn device_can_access_peer(&self, _ordinal: i32, _peer_ordinal: i32) -> HipResult<bool> {
+        Err(HipError::NotInitialized)
+    }
+    fn set_device(&self, _ordinal: i32) -> HipResult<()> {
+        Err(HipError::NotInitialized)
+    }
+    fn device_enable_peer_access(&self, _peer_ordinal: i32, _flags: u32) -> HipResult<()> {
+        Err(HipError::NotInitialized)
+    }
+    fn device_get_p2p_attribute(
+        &self,
+        _attribute: HipP2pAttribute,
+        _src: i32,
+        _dst: i32,
+    ) -> HipResult<i32> {
+        Err(HipError::NotInitialized)
+    }
+    fn get_error_name(&self, error: HipError) -> String {
+        error.name().to_string()
+    }
+    fn get_error_string(&self, error: HipError) -> String {
+        error.description().to_string()
+    }
+}
+
 /// An `ncclResult_t` failure (RCCL shares NCCL's values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CclError {

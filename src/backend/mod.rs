@@ -46,7 +46,7 @@ pub use handles::{
     Agent, CodeObjectReader, DevicePtr, Executable, ExecutableSymbol, HipDevice, Isa,
     LoadedCodeObject, MemoryPool,
 };
-pub use hip::{Ccl, CclError, HIP_MAX_DEVICE_NAME_LENGTH, Hip, HipResult};
+pub use hip::{AbsentHip, Ccl, CclError, HIP_MAX_DEVICE_NAME_LENGTH, Hip, HipResult};
 pub use hip_error::HipError;
 pub use hip_types::{HipDeviceAttribute, HipDeviceProps, HipP2pAttribute, HipUuid};
 pub use hsa::{ByteOwner, Hsa, HsaResult, SharedBytes, write_info};
@@ -120,6 +120,8 @@ pub struct Backend {
     machine: String,
     hsa: Option<Arc<dyn Hsa>>,
     hip: Arc<dyn Hip>,
+    /// Why the backend has no HIP runtime (its `hip` is then [`AbsentHip`]).
+    hip_missing: Option<Status>,
     ccl: Option<Arc<dyn Ccl>>,
 }
 
@@ -145,6 +147,7 @@ impl Backend {
             machine: machine.into(),
             hsa: Some(hsa),
             hip,
+            hip_missing: None,
             ccl: None,
         }
     }
@@ -162,8 +165,36 @@ impl Backend {
             machine: machine.into(),
             hsa: None,
             hip,
+            hip_missing: None,
             ccl: None,
         }
+    }
+
+    /// A backend whose HIP runtime is missing (`--backend hsa` with ROCr
+    /// but no `libamdhip64`): HSA answers everything, and every HIP call
+    /// fails with `hipErrorNotInitialized` ([`AbsentHip`]), so what HIP alone
+    /// knows (a GPU's HIP identity and properties) is left out rather than
+    /// invented. `reason` is why HIP is missing ([`Backend::hip_missing`]).
+    pub fn without_hip(
+        name: impl Into<String>,
+        machine: impl Into<String>,
+        hsa: Arc<dyn Hsa>,
+        reason: Status,
+    ) -> Backend {
+        Backend {
+            name: name.into(),
+            machine: machine.into(),
+            hsa: Some(hsa),
+            hip: Arc::new(AbsentHip),
+            hip_missing: Some(reason),
+            ccl: None,
+        }
+    }
+
+    /// Why this backend has no HIP runtime (see [`Backend::without_hip`]);
+    /// `None` when it has one.
+    pub fn hip_missing(&self) -> Option<&Status> {
+        self.hip_missing.as_ref()
     }
 
     /// The same backend with a collective library.
@@ -221,6 +252,7 @@ impl fmt::Debug for Backend {
             .field("name", &self.name)
             .field("machine", &self.machine)
             .field("hsa", &self.hsa.is_some())
+            .field("hip", &self.hip_missing.is_none())
             .field("ccl", &self.ccl.is_some())
             .finish_non_exhaustive()
     }
@@ -254,6 +286,23 @@ mod tests {
         );
         assert!(backend.hsa_arc().is_err());
         assert!(sim.hsa().is_ok());
+    }
+
+    #[test]
+    fn an_absent_hip_answers_nothing_and_keeps_its_reason() {
+        let sim = Backend::sim("w7900").expect("preset");
+        let reason = Status::unavailable("no libamdhip64 here");
+        let backend = Backend::without_hip("hsa", "host", sim.hsa_arc().unwrap(), reason);
+        assert_eq!(backend.hip().init(0), Err(HipError::NotInitialized));
+        assert_eq!(
+            backend.hip().get_device_count(),
+            Err(HipError::NotInitialized)
+        );
+        assert!(backend.hsa().is_ok());
+        let missing = backend.hip_missing().expect("reason kept");
+        assert_eq!(missing.code(), StatusCode::Unavailable);
+        assert!(missing.mentions("libamdhip64"));
+        assert!(sim.hip_missing().is_none());
     }
 
     #[test]

@@ -24,6 +24,19 @@ pub const HIP_LIBRARY_NAMES: &[&str] = &["amdhip64.dll"];
 #[cfg(not(windows))]
 pub const HIP_LIBRARY_NAMES: &[&str] = &["libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"];
 
+/// IREE's `UNAVAILABLE` text for a HIP runtime that did not load, naming
+/// this platform's library only (IREE names `amdhip64.dll` and
+/// `libamdhip64.so` on every platform); the tried paths follow it.
+#[cfg(windows)]
+pub const HIP_NOT_AVAILABLE: &str = "HIP runtime library 'amdhip64.dll' not available: please \
+                                     ensure installed and in dynamic library search path: ";
+/// IREE's `UNAVAILABLE` text for a HIP runtime that did not load, naming
+/// this platform's library only (IREE names `amdhip64.dll` and
+/// `libamdhip64.so` on every platform); the tried paths follow it.
+#[cfg(not(windows))]
+pub const HIP_NOT_AVAILABLE: &str = "HIP runtime library 'libamdhip64.so' not available: please \
+                                     ensure installed and in dynamic library search path: ";
+
 /// RCCL's file names on this platform, in the order tried (system search only).
 #[cfg(windows)]
 pub const RCCL_LIBRARY_NAMES: &[&str] = &["rccl.dll"];
@@ -61,6 +74,22 @@ impl SearchPath {
             )),
             None => Ok(SearchPath::Directory(entry.to_owned())),
         }
+    }
+
+    /// [`SearchPath::parse`] with the rule of IREE's AMDGPU driver
+    /// (`iree_hal_amdgpu_libhsa_try_load_library_from_path`) added: an
+    /// entry whose extension is `so`, `dll`, `dylib` or `sos`
+    /// (`iree_file_path_is_dynamic_library`) is that file, without `file:`.
+    /// IREE's HIP driver has no such rule (a `.dll` entry is a directory).
+    pub fn parse_amdgpu(entry: &str) -> Result<SearchPath> {
+        let extension = entry.rsplit_once('.').map(|(_, ext)| ext);
+        let is_library = !entry.starts_with(FILE_PREFIX)
+            && !extension.is_some_and(|ext| ext.contains('/'))
+            && matches!(extension, Some("so" | "dll" | "dylib" | "sos"));
+        if is_library {
+            return Ok(SearchPath::File(entry.to_owned()));
+        }
+        SearchPath::parse(entry)
     }
 
     /// The entry as the user writes it (`file:` prefix included).

@@ -81,8 +81,11 @@ pub fn load_machine(name_or_path: &str) -> Result<Machine> {
             .iter()
             .map(|(n, _)| *n)
             .collect();
+        let suggestion = amdgpu_sim::suggest::closest(name_or_path, presets.iter().copied())
+            .map(|close| format!("; did you mean '{close}'?"))
+            .unwrap_or_default();
         Status::not_found(format!(
-            "no machine preset or file named '{name_or_path}' ({}); presets: {}",
+            "no machine preset or file named '{name_or_path}' ({}){suggestion}; presets: {}",
             status.message(),
             presets.join(", ")
         ))

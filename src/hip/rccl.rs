@@ -16,16 +16,24 @@ pub use crate::backend::nccl_version::{
     MIN_NCCL_VERSION_CODE, NCCL_MAJOR, NCCL_MINOR, NcclVersion, check_nccl_version,
     nccl_version_code,
 };
+use crate::backend::search_paths::RCCL_LIBRARY_NAMES;
 use crate::status;
 use crate::status::{Result, Status};
 
 /// IREE's `UNAVAILABLE` for an RCCL library that could not be opened (with
-/// the file name IREE misspells as `lirnccl.so` corrected).
+/// the file name IREE misspells as `lirnccl.so` corrected, and only this
+/// platform's file named).
 pub fn rccl_not_available() -> Status {
     status!(
         Unavailable,
         "RCCL runtime library version {NCCL_MAJOR}.{NCCL_MINOR} and greater not available; \
-         ensure installed and the shared library (rccl.dll/librccl.so) is on your PATH/LD_LIBRARY_PATH."
+         ensure installed and the shared library ({}) is on your {}.",
+        RCCL_LIBRARY_NAMES.join(", "),
+        if cfg!(windows) {
+            "PATH"
+        } else {
+            "LD_LIBRARY_PATH"
+        }
     )
 }
 

@@ -11,8 +11,8 @@
 //! - if nothing loads: `UNAVAILABLE` listing every tried path with its error.
 
 pub use crate::backend::search_paths::{
-    FILE_PREFIX, HIP_LIBRARY_NAMES, MAX_SEARCH_PATHS, RCCL_LIBRARY_NAMES, SearchPath, canonicalize,
-    library_candidates,
+    FILE_PREFIX, HIP_LIBRARY_NAMES, HIP_NOT_AVAILABLE, MAX_SEARCH_PATHS, RCCL_LIBRARY_NAMES,
+    SearchPath, canonicalize, library_candidates,
 };
 use crate::status;
 use crate::status::{Result, Status};
@@ -53,12 +53,9 @@ pub fn load_first<L>(
 }
 
 /// IREE's `UNAVAILABLE` for a HIP runtime that could not be loaded: the
-/// fixed text, then `"\n  Tried: <path>\n    <error>"` per attempt.
+/// fixed text ([`HIP_NOT_AVAILABLE`], this platform's file name only), then `"\n  Tried: <path>\n    <error>"` per attempt.
 pub fn hip_not_available(tried: &[(String, Status)]) -> Status {
-    let mut message = String::from(
-        "HIP runtime library 'amdhip64.dll'/'libamdhip64.so' not available: \
-         please ensure installed and in dynamic library search path: ",
-    );
+    let mut message = String::from(HIP_NOT_AVAILABLE);
     for (path, error) in tried {
         message.push_str(&format!("\n  Tried: {path}\n    {error}"));
     }
@@ -131,7 +128,7 @@ mod tests {
         assert_eq!(err.code(), StatusCode::Unavailable);
         assert!(
             err.message()
-                .starts_with("HIP runtime library 'amdhip64.dll'/'libamdhip64.so' not available")
+                .starts_with("HIP runtime library 'libamdhip64.so' not available")
         );
         assert!(err.message().ends_with(
             "\n  Tried: a\n    NOT_FOUND; no a\n  Tried: b\n    NOT_FOUND; no b\n  Tried: c\n    NOT_FOUND; no c"

@@ -345,14 +345,24 @@ pub fn capture(backend: &Backend, name: &str, description: Option<&str>) -> Resu
         let walk = capture_hsa(backend, hip_usable);
         Status::join_results(walk, hsa.shut_down().call_status("hsa_shut_down"))?
     };
-    let runtime = HipRuntimeDesc {
-        driver_version: hip
-            .driver_get_version()
-            .call_status("hipDriverGetVersion")?,
-        runtime_version: hip
-            .runtime_get_version()
-            .call_status("hipRuntimeGetVersion")?,
-        rccl_version: backend.ccl().and_then(|ccl| ccl.get_version().ok()),
+    // Without a HIP runtime (`--backend hsa` with ROCr alone) there are no
+    // versions to read: the description keeps the simulator's defaults and
+    // says so in its `description`.
+    let runtime = if backend.hip_missing().is_some() {
+        HipRuntimeDesc {
+            rccl_version: backend.ccl().and_then(|ccl| ccl.get_version().ok()),
+            ..HipRuntimeDesc::default()
+        }
+    } else {
+        HipRuntimeDesc {
+            driver_version: hip
+                .driver_get_version()
+                .call_status("hipDriverGetVersion")?,
+            runtime_version: hip
+                .runtime_get_version()
+                .call_status("hipRuntimeGetVersion")?,
+            rccl_version: backend.ccl().and_then(|ccl| ccl.get_version().ok()),
+        }
     };
     let gpus = agents.iter().filter(|a| a.kind == AgentKind::Gpu).count();
     Ok(MachineDesc {
@@ -360,9 +370,14 @@ pub fn capture(backend: &Backend, name: &str, description: Option<&str>) -> Resu
         description: description.map_or_else(
             || {
                 format!(
-                    "captured from backend '{}' ({} agents, {gpus} GPU)",
+                    "captured from backend '{}' ({} agents, {gpus} GPU){}",
                     backend.name(),
-                    agents.len()
+                    agents.len(),
+                    if backend.hip_missing().is_some() {
+                        "; no HIP runtime: no HIP properties, [hip] versions are the simulator's defaults"
+                    } else {
+                        ""
+                    }
                 )
             },
             str::to_string,

@@ -230,6 +230,40 @@ fn describe(backend: &Backend, format: String, exe: &Executable) -> Result<LoadJ
     })
 }
 
+/// Refuses a requested affinity with bits no queue of `topology` owns.
+/// IREE's rule (the loader's) drops such bits silently, so `0x5` on one GPU
+/// of two queues would load as `0x1`; a person asking for queue 2 of a
+/// machine without one is told instead, with the bits that exist.
+fn check_affinity(requested: QueueAffinity, topology: &AgentTopology, machine: &str) -> Result<()> {
+    if requested == QUEUE_AFFINITY_ANY {
+        return Ok(());
+    }
+    let Ok(domain) = topology.queue_affinity_domain() else {
+        // No GPU (or no queues): the loader says so in its own words.
+        return Ok(());
+    };
+    let valid = domain.supported_affinity;
+    let outside = requested & !valid;
+    if outside == 0 && requested != 0 {
+        return Ok(());
+    }
+    let gpus = domain.physical_device_count;
+    let queues = domain.queue_count_per_physical_device;
+    let problem = if requested == 0 {
+        "selects no queue".to_string()
+    } else {
+        format!("names queues {machine} does not have ({outside:#x})")
+    };
+    Err(crate::status!(
+        InvalidArgument,
+        "queue affinity {requested:#x} {problem}; valid bits are {valid:#x} ({gpus} GPU{} x {queues} queues: bits {q}k to {q}k+{last} \
+         are GPUk's), or `any`",
+        if gpus == 1 { "" } else { "s" },
+        q = queues,
+        last = queues.saturating_sub(1)
+    ))
+}
+
 /// Loads `args.file` on the backend's node and describes the result. A
 /// bytecode module (`.vmfb`) is searched for the one executable whose
 /// target this node's GPUs run (`choose_embedded`).
@@ -266,6 +300,7 @@ pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
             }
             Source::Executable(inferred) => (&data[..], None, inferred.clone()),
         };
+        check_affinity(args.affinity, &topology, backend.machine())?;
         let params = ExecutableParams {
             executable_format: &inferred.format,
             executable_data: code,

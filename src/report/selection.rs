@@ -59,6 +59,18 @@ impl Selection {
                     self.backend
                 )))
             }
+            // `host` is the real runtime, which only the real backends and
+            // IREE's HIP driver reach; a file of that name still loads.
+            (SIM_BACKEND_NAME, Some(HOST_MACHINE))
+                if !std::path::Path::new(HOST_MACHINE).exists() =>
+            {
+                Err(Status::invalid_argument(
+                    "--machine host is the host's real runtime, which --backend sim (the \
+                     default) does not use: add --backend hip (IREE's HIP driver over the real \
+                     libamdhip64) or --backend hsa|cuda (feature `real`); `machines` lists the \
+                     simulated machines",
+                ))
+            }
             _ => Ok(()),
         }
     }

@@ -84,8 +84,11 @@ pub fn load_machine(name_or_path: &str) -> Result<Machine, String> {
             .iter()
             .map(|(n, _)| *n)
             .collect();
+        let suggestion = amdgpu_sim::suggest::closest(name_or_path, presets.iter().copied())
+            .map(|close| format!("; did you mean '{close}'?"))
+            .unwrap_or_default();
         format!(
-            "no machine preset or file named '{name_or_path}' ({e}); presets: {}",
+            "no machine preset or file named '{name_or_path}' ({e}){suggestion}; presets: {}",
             presets.join(", ")
         )
     })?;
@@ -215,4 +218,33 @@ pub fn report(sim: &Sim) -> String {
         sim.hip_call_count()
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The report's fault lines are `injected OP -> CODE NAME`, the code
+    /// spelt as `AMDGPU_SIM_FAULTS` takes it (docs/SIMULATOR.md), never
+    /// Rust's debug text.
+    #[test]
+    fn report_lines_name_the_injected_code_as_the_spec_spells_it() {
+        let sim = Sim::new(load_machine("w7900").expect("preset"));
+        crate::spec::arm(&sim, "hipInit=101;hsa_init=0x1008").expect("valid spec");
+        assert!(sim.hip_init(0).is_err());
+        assert!(sim.hsa_init().is_err());
+        let report = report(&sim);
+        let injected: Vec<&str> = report
+            .lines()
+            .filter(|line| line.starts_with("injected "))
+            .collect();
+        assert_eq!(
+            injected,
+            [
+                "injected hipInit -> 101 hipErrorInvalidDevice",
+                "injected hsa_init -> 0x1008 HSA_STATUS_ERROR_OUT_OF_RESOURCES",
+            ]
+        );
+        assert!(!report.contains("Code("), "{report}");
+    }
 }

@@ -9,12 +9,120 @@
 //! | `OP@N+`       | the N-th call of `OP` and every later one (`hsa@N+`…) |
 //! | `OP`          | every call of `OP`                                    |
 //!
-//! `OP` is an HSA function (`hsa_…`) or a HIP one (`hip…`), which picks the
+//! `OP` is an HSA function (`hsa_…`) or a HIP one (`hip…`) the node counts
+//! ([`KNOWN_OPS`]; any other name is refused, with the closest), which picks the
 //! family; `CODE` is the status it fails with, decimal or `0x` hex
 //! (`hsa_status_t` for HSA, `hipError_t` for HIP). Example:
 //! `hsa_executable_freeze=0x1008;hipDeviceGet@2=101`.
 
 use amdgpu_sim::{Fault, HipCode, HsaCode, Sim};
+
+/// Every call a fault can name: the HSA and HIP functions whose calls the
+/// node counts (those it answers; the exports outside its model, in
+/// `unsupported.rs`, fail on their own and are not counted), sorted. An
+/// entry naming another function would never fire, so it is refused
+/// (`tests::known_ops_are_the_ops_the_sources_count` keeps this list equal
+/// to the op names in the sources).
+pub const KNOWN_OPS: &[&str] = &[
+    "hipCtxGetCurrent",
+    "hipCtxPopCurrent",
+    "hipCtxPushCurrent",
+    "hipCtxSetCurrent",
+    "hipDeviceCanAccessPeer",
+    "hipDeviceEnablePeerAccess",
+    "hipDeviceGet",
+    "hipDeviceGetAttribute",
+    "hipDeviceGetName",
+    "hipDeviceGetP2PAttribute",
+    "hipDeviceGetUuid",
+    "hipDevicePrimaryCtxRelease",
+    "hipDevicePrimaryCtxRetain",
+    "hipDriverGetVersion",
+    "hipDrvGraphAddMemcpyNode",
+    "hipEventCreate",
+    "hipEventCreateWithFlags",
+    "hipEventDestroy",
+    "hipEventElapsedTime",
+    "hipEventQuery",
+    "hipEventRecord",
+    "hipEventSynchronize",
+    "hipFree",
+    "hipFreeAsync",
+    "hipFuncGetAttribute",
+    "hipFuncSetAttribute",
+    "hipGetDeviceCount",
+    "hipGetDeviceProperties",
+    "hipGraphAddEmptyNode",
+    "hipGraphAddEventRecordNode",
+    "hipGraphAddKernelNode",
+    "hipGraphAddMemsetNode",
+    "hipGraphCreate",
+    "hipGraphDestroy",
+    "hipGraphExecDestroy",
+    "hipGraphInstantiate",
+    "hipGraphLaunch",
+    "hipHostFree",
+    "hipHostGetDevicePointer",
+    "hipHostMalloc",
+    "hipHostRegister",
+    "hipHostUnregister",
+    "hipInit",
+    "hipLaunchHostFunc",
+    "hipMalloc",
+    "hipMallocAsync",
+    "hipMallocFromPoolAsync",
+    "hipMallocManaged",
+    "hipMemPoolCreate",
+    "hipMemPoolDestroy",
+    "hipMemPoolGetAttribute",
+    "hipMemPoolSetAttribute",
+    "hipMemPoolTrimTo",
+    "hipMemPrefetchAsync",
+    "hipMemcpy",
+    "hipMemcpyAsync",
+    "hipMemcpyHtoDAsync",
+    "hipMemset",
+    "hipMemsetAsync",
+    "hipMemsetD16Async",
+    "hipMemsetD32Async",
+    "hipMemsetD8Async",
+    "hipModuleGetFunction",
+    "hipModuleGetGlobal",
+    "hipModuleLaunchKernel",
+    "hipModuleLoadData",
+    "hipModuleLoadDataEx",
+    "hipModuleUnload",
+    "hipRuntimeGetVersion",
+    "hipSetDevice",
+    "hipStreamCreateWithFlags",
+    "hipStreamDestroy",
+    "hipStreamSynchronize",
+    "hipStreamWaitEvent",
+    "hsa_agent_get_info",
+    "hsa_agent_iterate_isas",
+    "hsa_amd_agent_iterate_memory_pools",
+    "hsa_amd_agent_memory_pool_get_info",
+    "hsa_amd_agents_allow_access",
+    "hsa_amd_memory_pool_allocate",
+    "hsa_amd_memory_pool_free",
+    "hsa_amd_memory_pool_get_info",
+    "hsa_code_object_reader_create_from_memory",
+    "hsa_code_object_reader_destroy",
+    "hsa_executable_create_alt",
+    "hsa_executable_destroy",
+    "hsa_executable_freeze",
+    "hsa_executable_get_symbol_by_name",
+    "hsa_executable_load_agent_code_object",
+    "hsa_executable_symbol_get_info",
+    "hsa_init",
+    "hsa_isa_get_info_alt",
+    "hsa_iterate_agents",
+    "hsa_memory_copy",
+    "hsa_shut_down",
+    "hsa_system_get_info",
+    "hsa_ven_amd_loader_executable_iterate_loaded_code_objects",
+    "hsa_ven_amd_loader_loaded_code_object_get_info",
+];
 
 /// Most entries one specification may hold.
 pub const MAX_FAULT_ENTRIES: usize = 64;
@@ -71,6 +179,21 @@ fn entry(text: &str) -> Result<Armed, String> {
             "entry '{text}': '{op}' is neither an hsa_ nor a hip function"
         ));
     };
+    if !family_wide && KNOWN_OPS.binary_search(&op).is_err() {
+        let family: Vec<&str> = KNOWN_OPS
+            .iter()
+            .copied()
+            .filter(|known| known.starts_with("hip") == is_hip)
+            .collect();
+        let suggestion = amdgpu_sim::suggest::closest(op, KNOWN_OPS.iter().copied())
+            .map(|close| format!(" (did you mean '{close}'?)"))
+            .unwrap_or_default();
+        return Err(format!(
+            "entry '{text}': '{op}' is not a call the node counts{suggestion}; known {} calls: {}",
+            if is_hip { "HIP" } else { "HSA" },
+            family.join(", ")
+        ));
+    }
     let trigger = match nth {
         None if family_wide => {
             return Err(format!("entry '{text}': a family-wide fault needs '@N'"));
@@ -135,6 +258,53 @@ mod tests {
     use super::*;
     use amdgpu_sim::Trigger;
 
+    /// The op names the node counts, read from the sources: every string
+    /// literal of the form `hsa_…` or `hipX…` (not `hipError…`, a code) in
+    /// the simulator and this library. An independent reading of what
+    /// `KNOWN_OPS` lists by hand.
+    fn ops_in_sources() -> Vec<String> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut ops = Vec::new();
+        for dir in [root.join("src"), root.join("../src")] {
+            for entry in std::fs::read_dir(&dir).expect("source dir") {
+                let path = entry.expect("entry").path();
+                // This file lists the ops (and misspells some on purpose).
+                if path.extension().is_none_or(|e| e != "rs")
+                    || path.ends_with("spec.rs")
+                    || path.ends_with("suggest.rs")
+                {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).expect("source");
+                for literal in text.split('"').skip(1).step_by(2) {
+                    let op = literal.starts_with("hsa_")
+                        || (literal.starts_with("hip")
+                            && literal[3..].starts_with(|c: char| c.is_ascii_uppercase())
+                            && !literal.starts_with("hipError"));
+                    if op
+                        && literal
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    {
+                        ops.push(literal.to_owned());
+                    }
+                }
+            }
+        }
+        ops.sort();
+        ops.dedup();
+        ops
+    }
+
+    #[test]
+    fn known_ops_are_the_ops_the_sources_count() {
+        assert!(
+            KNOWN_OPS.windows(2).all(|w| w[0] < w[1]),
+            "sorted, once each"
+        );
+        assert_eq!(KNOWN_OPS, ops_in_sources());
+    }
+
     #[test]
     fn every_target_form() {
         let armed =
@@ -173,6 +343,14 @@ mod tests {
             ("hsa=1", "needs '@N'"),
             ("hip@1=0x100000000", "out of range"),
             ("hsa init=1", "bad function name"),
+            (
+                "hipMaloc=2",
+                "'hipMaloc' is not a call the node counts (did you mean 'hipMalloc'?)",
+            ),
+            (
+                "hsa_nothing_like_it@2=1",
+                "known HSA calls: hsa_agent_get_info",
+            ),
         ] {
             let e = parse(spec).unwrap_err();
             assert!(
@@ -180,6 +358,15 @@ mod tests {
                 "{spec}: {e}"
             );
         }
+        let unknown = parse("hipMaloc=2").unwrap_err();
+        assert!(
+            unknown.contains("known HIP calls: hipCtxGetCurrent"),
+            "{unknown}"
+        );
+        assert!(
+            !unknown.contains("hsa_init"),
+            "only the family's calls: {unknown}"
+        );
         let many = vec!["hsa_init=1"; MAX_FAULT_ENTRIES + 1].join(";");
         assert!(parse(&many).unwrap_err().contains("at most"));
     }

@@ -120,7 +120,7 @@ fn duplicate_uuid_is_named() {
             "  [agents.hip]\n  uuid = \"00000000000000000000000000000001\"\n{}  [agents.hip]\n  uuid = \"00000000000000000000000000000002\"\n[[links]]",
             second_gpu("GPU-XX")
         ),
-    );
+    ) + GPU1_LINK;
     Machine::parse("ok.toml", &text, Format::Toml).unwrap();
     // An explicit HIP UUID may not repeat a derived one either: gpu0's is
     // the ASCII of its 16 digits.
@@ -188,6 +188,28 @@ fn hip_uuid_sets_the_bytes_and_defaults_to_rocm_ascii() {
             ]
         );
     }
+}
+
+/// The PCIe link of [`second_gpu`] to the CPU.
+const GPU1_LINK: &str = "[[links]]\nfrom = \"gpu1\"\nto = \"cpu0\"\ntype = \"pcie\"\n";
+
+/// A GPU with no link, beside another GPU, is refused: its peer edges would
+/// be made up (shown as `HOST`). Alone, it is accepted (nothing to pair).
+#[test]
+fn a_gpu_without_links_among_several_is_refused() {
+    let text = GOOD.replace(
+        "[[links]]",
+        &format!("{}[[links]]", second_gpu("GPU-8899aabbccddeeff")),
+    );
+    let e = reject(&text);
+    assert_eq!(e.field, "agents[2]");
+    assert!(
+        e.message.contains("GPU 'gpu1' has no link") && e.message.contains("from = \"gpu1\""),
+        "{e}"
+    );
+    Machine::parse("ok.toml", &(text + GPU1_LINK), Format::Toml).expect("linked");
+    let alone = GOOD.split("[[links]]").next().expect("agents");
+    Machine::parse("alone.toml", alone, Format::Toml).expect("one GPU needs no link");
 }
 
 fn second_gpu(uuid: &str) -> String {

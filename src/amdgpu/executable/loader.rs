@@ -93,10 +93,13 @@ fn create_with(
     profile_registry: &ProfileRegistry,
     shared: Option<SharedExecutable<'_>>,
 ) -> Result<Arc<Executable>> {
-    let _span = tracing::info_span!(
+    // `queue_affinity` is recorded once the devices are selected: the
+    // normalized mask (what the executable and `load --json` report), not
+    // the request (`ANY` is all 64 bits).
+    let span = tracing::info_span!(
         "executable_create",
         format = params.executable_format,
-        queue_affinity = %format_args!("0x{:x}", params.queue_affinity)
+        queue_affinity = tracing::field::Empty
     )
     .entered();
     let gpus = topology.gpu_agents();
@@ -107,6 +110,10 @@ fn create_with(
     }
     let domain = topology.queue_affinity_domain()?;
     let physical = domain.select_physical_devices(params.queue_affinity)?;
+    span.record(
+        "queue_affinity",
+        tracing::field::display(format_args!("0x{:x}", physical.queue_affinity)),
+    );
     let template = *gpus
         .get(physical.first_physical_device_ordinal)
         .ok_or_else(|| Status::internal("selected device outside the topology"))?;

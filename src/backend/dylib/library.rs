@@ -36,6 +36,9 @@ pub struct LibrarySpec {
     /// The `UNAVAILABLE` message when nothing loads (IREE's text where IREE
     /// has one); the tried list follows it.
     pub not_available: &'static str,
+    /// IREE's AMDGPU rule for entries ([`SearchPath::parse_amdgpu`]): a path
+    /// ending in `.so` is that file even without `file:`.
+    pub bare_library_files: bool,
 }
 
 /// HSA (ROCR-Runtime): `libhsa-runtime64.so.1` is the SONAME Debian ships.
@@ -45,6 +48,7 @@ pub const HSA: LibrarySpec = LibrarySpec {
     env_var: "IREE_HAL_AMDGPU_LIBHSA_PATH",
     not_available: "HSA/ROCR-Runtime library not found; ensure it is installed and on a valid search \
                     path (or specified with IREE_HAL_AMDGPU_LIBHSA_PATH): ",
+    bare_library_files: true,
 };
 
 /// HIP (CLR/ROCclr): the bare name exists only with `-dev` packages, so the
@@ -53,8 +57,8 @@ pub const HIP: LibrarySpec = LibrarySpec {
     display_name: "HIP runtime",
     file_names: crate::backend::search_paths::HIP_LIBRARY_NAMES,
     env_var: "IREE_HIP_DYLIB_PATH",
-    not_available: "HIP runtime library 'amdhip64.dll'/'libamdhip64.so' not available: please ensure \
-                    installed and in dynamic library search path: ",
+    not_available: crate::backend::search_paths::HIP_NOT_AVAILABLE,
+    bare_library_files: false,
 };
 
 /// The CUDA driver API, which HIP's NVIDIA platform is built on.
@@ -64,6 +68,7 @@ pub const CUDA: LibrarySpec = LibrarySpec {
     env_var: "AMDGPU_HAL_CUDA_PATH",
     not_available: "CUDA driver library 'libcuda.so.1' not available: please ensure the NVIDIA \
                     driver is installed (or name it with AMDGPU_HAL_CUDA_PATH): ",
+    bare_library_files: false,
 };
 
 /// NVML, the NVIDIA management library `nvidia-smi` is built on: what
@@ -74,6 +79,7 @@ pub const NVML: LibrarySpec = LibrarySpec {
     env_var: "AMDGPU_HAL_NVML_PATH",
     not_available: "NVIDIA management library 'libnvidia-ml.so.1' not available: please ensure \
                     the NVIDIA driver is installed (or name it with AMDGPU_HAL_NVML_PATH): ",
+    bare_library_files: false,
 };
 
 /// RCCL, the collective library of the AMD platform.
@@ -82,8 +88,9 @@ pub const RCCL: LibrarySpec = LibrarySpec {
     file_names: &["librccl.so", "librccl.so.1"],
     env_var: "AMDGPU_HAL_RCCL_PATH",
     not_available: "RCCL runtime library version 2.18 and greater not available; ensure installed \
-                    and the shared library (rccl.dll/librccl.so) is on your PATH/LD_LIBRARY_PATH \
+                    and the shared library (librccl.so) is on your LD_LIBRARY_PATH \
                     (or name it with AMDGPU_HAL_RCCL_PATH): ",
+    bare_library_files: false,
 };
 
 /// NCCL, which fills the RCCL slot on the NVIDIA platform.
@@ -93,6 +100,7 @@ pub const NCCL: LibrarySpec = LibrarySpec {
     env_var: "AMDGPU_HAL_NCCL_PATH",
     not_available: "NCCL runtime library version 2.18 and greater not available; ensure \
                     libnccl.so.2 is on your LD_LIBRARY_PATH (or name it with AMDGPU_HAL_NCCL_PATH): ",
+    bare_library_files: false,
 };
 
 /// Where a candidate path came from (reported in the tried list).
@@ -125,7 +133,12 @@ fn expand(
 ) -> Result<Vec<Candidate>> {
     let mut out = Vec::new();
     for (index, entry) in entries.iter().enumerate() {
-        let path = SearchPath::parse(entry).map_err(|_| empty(index))?;
+        let parsed = if spec.bare_library_files {
+            SearchPath::parse_amdgpu(entry)
+        } else {
+            SearchPath::parse(entry)
+        };
+        let path = parsed.map_err(|_| empty(index))?;
         out.extend(
             path.candidates(spec.file_names)
                 .into_iter()
@@ -371,6 +384,30 @@ mod tests {
             ]
         );
         assert!(c.iter().all(|c| c.origin == Origin::Explicit));
+    }
+
+    #[test]
+    fn hsa_entries_ending_in_so_are_files_as_in_iree_amdgpu() {
+        // IREE's AMDGPU driver: `.so` names the file, anything else (a
+        // SONAME `.so.1` included) is a directory.
+        let c = candidates(
+            &HSA,
+            &[],
+            Some("/opt/x/libsim.so;/opt/rocm/lib;file:/y/lib.so.1"),
+        )
+        .unwrap();
+        assert_eq!(
+            paths(&c),
+            [
+                "/opt/x/libsim.so",
+                "/opt/rocm/lib/libhsa-runtime64.so.1",
+                "/opt/rocm/lib/libhsa-runtime64.so",
+                "/y/lib.so.1"
+            ]
+        );
+        // IREE's HIP driver has no such rule.
+        let c = candidates(&HIP, &[], Some("/opt/x/libsim.so")).unwrap();
+        assert_eq!(c[0].path, "/opt/x/libsim.so/libamdhip64.so");
     }
 
     #[test]

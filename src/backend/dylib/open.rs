@@ -1,8 +1,13 @@
 //! Opening a real backend by name (`--backend hsa|hip|cuda`).
 //!
-//! - `hsa` and `hip`: Debian's/ROCm's `libhsa-runtime64` and `libamdhip64`
-//!   (both are part of every ROCm install; `hip` lists devices through HIP,
-//!   `hsa` through HSA), RCCL when present;
+//! - `hsa`: `libhsa-runtime64` (ROCr), which it needs, and `libamdhip64`
+//!   when it is there: HSA lists the agents, HIP only adds each GPU's HIP
+//!   identity, so a machine with ROCr alone (Debian's `rocminfo` pulls in
+//!   `libhsa-runtime64-1` without `libamdhip64-5`) still lists its agents
+//!   ([`Backend::without_hip`]);
+//! - `hip`: `libamdhip64`, which it needs, and `libhsa-runtime64` when it is
+//!   there ([`Backend::without_hsa`] otherwise);
+//! - both: RCCL when present;
 //! - `cuda`: HIP on NVIDIA over `libcuda.so.1`, NCCL in the RCCL slot, and
 //!   no HSA ([`Backend::without_hsa`]).
 //!
@@ -47,19 +52,38 @@ pub fn open_cuda_listing(links: bool) -> Result<Backend> {
     }
 }
 
+/// `backend` with RCCL when it loads (IREE defers a missing RCCL).
+fn with_rccl(backend: Backend) -> Backend {
+    match NcclLibrary::load(&RCCL, &[]) {
+        Ok(rccl) => backend.with_ccl(Arc::new(rccl)),
+        Err(_) => backend,
+    }
+}
+
 /// Opens the real backend called `name` (one of [`REAL_BACKEND_NAMES`]).
 pub fn open_backend(name: &str) -> Result<Backend> {
     match name {
-        "hsa" | "hip" => {
-            let hsa =
-                HsaLibrary::load(&[]).annotate_with(|| format!("opening backend '{name}'"))?;
-            let hip =
-                HipLibrary::load(&[]).annotate_with(|| format!("opening backend '{name}'"))?;
-            let backend = Backend::new(name, HOST_MACHINE, Arc::new(hsa), Arc::new(hip));
-            Ok(match NcclLibrary::load(&RCCL, &[]) {
-                Ok(rccl) => backend.with_ccl(Arc::new(rccl)),
-                Err(_) => backend,
-            })
+        "hsa" => {
+            let hsa = HsaLibrary::load(&[]).annotate("opening backend 'hsa'")?;
+            let backend = match HipLibrary::load(&[]) {
+                Ok(hip) => Backend::new(name, HOST_MACHINE, Arc::new(hsa), Arc::new(hip)),
+                Err(reason) => {
+                    tracing::debug!(%reason, "no HIP runtime: HIP identities left out");
+                    Backend::without_hip(name, HOST_MACHINE, Arc::new(hsa), reason)
+                }
+            };
+            Ok(with_rccl(backend))
+        }
+        "hip" => {
+            let hip = HipLibrary::load(&[]).annotate("opening backend 'hip'")?;
+            let backend = match HsaLibrary::load(&[]) {
+                Ok(hsa) => Backend::new(name, HOST_MACHINE, Arc::new(hsa), Arc::new(hip)),
+                Err(reason) => {
+                    tracing::debug!(%reason, "no HSA runtime: HIP alone answers");
+                    Backend::without_hsa(name, HOST_MACHINE, Arc::new(hip))
+                }
+            };
+            Ok(with_rccl(backend))
         }
         "cuda" => {
             let hip = CudaHip::load(&[]).annotate("opening backend 'cuda'")?;

@@ -38,10 +38,11 @@ fn write_text(out: &mut dyn Write, report: &DevicesJson) -> std::io::Result<()> 
     let gpus = report.agents.iter().filter(|a| a.kind == "gpu").count();
     writeln!(
         out,
-        "{} (backend {}): {} agents, {gpus} GPU",
+        "{} (backend {}): {} agent{}, {gpus} GPU",
         report.machine,
         report.backend,
-        report.agents.len()
+        report.agents.len(),
+        if report.agents.len() == 1 { "" } else { "s" }
     )?;
     for agent in &report.agents {
         writeln!(

@@ -48,9 +48,14 @@ pub fn run(global: &GlobalArgs, _args: &MachinesArgs, out: &mut dyn Write) -> Re
     let width = machines.iter().map(|m| m.name.len()).max().unwrap_or(0);
     for m in &machines {
         let marker = if m.default { " (default)" } else { "" };
+        let agents = if m.cpu_agents == 1 {
+            "agent "
+        } else {
+            "agents"
+        };
         writeln!(
             out,
-            "{:width$}  {} GPU, {} CPU agents  {}{marker}",
+            "{:width$}  {} GPU, {} CPU {agents}  {}{marker}",
             m.name, m.gpu_agents, m.cpu_agents, m.description
         )
         .map_err(write_error)?;

@@ -241,6 +241,14 @@ fn usage_error(error: &clap::Error) -> std::process::ExitCode {
     }
     let text = error.render().to_string();
     let message = text.split("\nUsage:").next().unwrap_or_default();
+    // clap ends some messages (those without a usage block) with its own
+    // "For more information, try '--help'." line: dropped, so that the one
+    // `try '--help'` below is said once.
+    let message: Vec<&str> = message
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("For more information, try"))
+        .collect();
+    let message = message.join("\n");
     let message = message
         .trim()
         .strip_prefix("error: ")

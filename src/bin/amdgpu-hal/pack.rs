@@ -142,8 +142,12 @@ pub fn run(global: &GlobalArgs, args: &PackArgs, out: &mut dyn Write) -> Result<
     }
     writeln!(
         out,
-        "wrote {} ({} bytes, {}, {} exports)",
-        summary.output, summary.size, summary.format, summary.exports
+        "wrote {} ({} bytes, {}, {} export{})",
+        summary.output,
+        summary.size,
+        summary.format,
+        summary.exports,
+        if summary.exports == 1 { "" } else { "s" }
     )
     .map_err(write_error)
 }

@@ -315,7 +315,7 @@ fn listings_of_a_machine_without_a_gpu_succeed() {
             &["devices", "--backend", "hip", "--machine", "cpu-only"],
             "cpu-only (backend hip): 0 HIP devices",
         ),
-        (&["capture", "--machine", "cpu-only"], "name = \"captured\""),
+        (&["capture", "--machine", "cpu-only"], "name = \"cpu-only\""),
     ] {
         let output = hal().args(args).output().unwrap();
         assert!(output.status.success(), "{args:?}");

@@ -7,6 +7,7 @@ mod errors;
 mod hip;
 mod identity;
 mod load;
+mod newcomer;
 mod readme_walkthrough;
 mod reviewed;
 mod topology;

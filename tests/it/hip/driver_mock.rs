@@ -220,7 +220,7 @@ fn search_paths_fail_is_unavailable_listing_every_tried_path() {
     assert_eq!(err.code(), StatusCode::Unavailable);
     let m = err.message();
     assert!(m.starts_with(
-        "HIP runtime library 'amdhip64.dll'/'libamdhip64.so' not available: please ensure installed and in dynamic library search path: "
+        "HIP runtime library 'libamdhip64.so' not available: please ensure installed and in dynamic library search path: "
     ));
     for tried in [
         "\n  Tried: /path/that/does/not/exist/libamdhip64.so\n    NOT_FOUND; failed to load dynamic library",

@@ -3,5 +3,6 @@
 mod fuzz_replay;
 mod hostile;
 mod memory_bounds;
+mod optional_packages;
 mod reliability_props;
 mod requires_contract;

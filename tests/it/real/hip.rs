@@ -114,7 +114,7 @@ fn missing_library_is_unavailable_listing_every_path_tried() {
     assert_eq!(err.code(), StatusCode::Unavailable);
     let text = err.to_string();
     for tried in [
-        "HIP runtime library 'amdhip64.dll'/'libamdhip64.so' not available: please ensure installed \
+        "HIP runtime library 'libamdhip64.so' not available: please ensure installed \
          and in dynamic library search path: ",
         "\n  Tried: /path/that/does/not/exist/libamdhip64.so\n",
         "\n  Tried: /path/that/does/not/exist/libamdhip64.so.6\n",

@@ -13,8 +13,10 @@
 //!   (`AMDGPU_SIM_FAULTS`): each run ends with an IREE error or success and
 //!   no leak, except where IREE 3.13 itself is at fault ([`IREE_DEFECTS`]).
 //!
-//! Needs `iree-run-module` on `PATH` (`pip install iree-base-runtime==3.13.0`);
-//! without it each test prints one line and passes, unless
+//! Needs IREE's `iree-run-module` (`pip install iree-base-runtime==3.13.0`),
+//! the binary in the package that the `python3` on `PATH` imports (its
+//! console script on `PATH` is a wrapper a timeout could not stop); without
+//! it each test prints one line saying so and passes, unless
 //! `AMDGPU_HAL_REQUIRE_ALL=1`.
 
 use crate::support;
@@ -145,11 +147,17 @@ enum Outcome {
     HangOrCrash,
 }
 
+/// What a skip line says these tests need.
+pub(crate) const IREE_RUNTIME_PACKAGE: &str = "iree-base-runtime==3.13.0: its iree-run-module, as \
+     `python3 -c 'import iree._runtime_libs'` finds it with the python3 on PATH";
+
 /// The `iree-run-module` to use, or `None` after one skip line. The
 /// package's binary itself, not its Python console-script wrapper: the
 /// wrapper runs it as a child, which a timeout would leave running.
 pub(crate) fn iree(what: &str) -> Option<PathBuf> {
-    let package = Package::Pip("iree-base-runtime==3.13.0");
+    // The skip line names what is looked for: the package's binary, found
+    // through the `python3` on `PATH`.
+    let package = Package::Pip(IREE_RUNTIME_PACKAGE);
     let found = Command::new("python3")
         .args([
             "-c",

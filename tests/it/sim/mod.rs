@@ -8,4 +8,5 @@ pub(crate) mod iree_client;
 mod iree_cts;
 mod kernels_corpus;
 mod loader;
+mod machine_format_doc;
 mod memory;
