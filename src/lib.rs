@@ -52,11 +52,12 @@
 //! use amdgpu_hal::amdgpu::profile::ProfileRegistry;
 //! use amdgpu_hal::backend::{Backend, CallResultExt};
 //! use amdgpu_hal::amdgpu::executable::{ExecutableParams, create};
-//! use amdgpu_hal::wrapped::{DeviceLimits, inspect};
+//! use amdgpu_hal::report::inspect::inspect;
+//! use amdgpu_hal::wrapped::DeviceLimits;
 //!
 //! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/iree/matmul.gfx942.amd1");
 //! let bytes = std::fs::read(path).expect("the fixture is committed");
-//! let report = inspect(&bytes, &DeviceLimits::AMDGPU)?; // no backend needed
+//! let report = inspect(&bytes, &DeviceLimits::AMDGPU, &())?; // no backend needed
 //! assert_eq!((report.format.as_str(), report.exports.len()), ("gfx942", 1));
 //!
 //! let backend = Backend::sim("mi300x-8")?;
