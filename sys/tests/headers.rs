@@ -147,8 +147,19 @@ fn hsa_values() -> Vec<(String, u64)> {
             "HSA_EXTENSION_AMD_LOADER",
             u32::from(HSA_EXTENSION_AMD_LOADER),
         ),
+        ("HSA_WAIT_STATE_BLOCKED", WAIT_STATE_BLOCKED),
+        ("HSA_WAIT_STATE_ACTIVE", WAIT_STATE_ACTIVE),
     ] {
         add(name, value);
+    }
+    for condition in SignalCondition::ALL {
+        add(condition.name(), condition.raw());
+    }
+    for (name, value) in [
+        ("HSA_AMD_SIGNAL_AMD_GPU_ONLY", AMD_SIGNAL_AMD_GPU_ONLY),
+        ("HSA_AMD_SIGNAL_IPC", AMD_SIGNAL_IPC),
+    ] {
+        values.push((name.to_string(), value));
     }
     values
 }
@@ -174,6 +185,7 @@ fn hsa_sizes() -> Vec<Size> {
             size_of::<hsa_loaded_code_object_t>(),
         ),
         ("hsa_signal_t", size_of::<hsa_signal_t>()),
+        ("amd_signal_t", size_of::<amd_signal_t>()),
         ("hsa_region_t", size_of::<hsa_region_t>()),
         ("hsa_cache_t", size_of::<hsa_cache_t>()),
         ("hsa_dim3_t", size_of::<hsa_dim3_t>()),
@@ -208,7 +220,24 @@ fn hsa_offsets() -> Vec<Offset> {
     type T = hsa_ven_amd_loader_1_03_pfn_t;
     let link = "hsa_amd_memory_pool_link_info_t";
     let table = "hsa_ven_amd_loader_1_03_pfn_t";
+    type S = amd_signal_t;
+    let signal = "amd_signal_t";
     vec![
+        (signal, "kind", offset_of!(S, kind)),
+        (signal, "value", offset_of!(S, value)),
+        (signal, "hardware_doorbell_ptr", offset_of!(S, value)),
+        (
+            signal,
+            "event_mailbox_ptr",
+            offset_of!(S, event_mailbox_ptr),
+        ),
+        (signal, "event_id", offset_of!(S, event_id)),
+        (signal, "reserved1", offset_of!(S, reserved1)),
+        (signal, "start_ts", offset_of!(S, start_ts)),
+        (signal, "end_ts", offset_of!(S, end_ts)),
+        (signal, "queue_ptr", offset_of!(S, queue_ptr)),
+        (signal, "reserved2", offset_of!(S, queue_ptr)),
+        (signal, "reserved3", offset_of!(S, reserved3)),
         ("hsa_dim3_t", "x", offset_of!(hsa_dim3_t, x)),
         ("hsa_dim3_t", "y", offset_of!(hsa_dim3_t, y)),
         ("hsa_dim3_t", "z", offset_of!(hsa_dim3_t, z)),
@@ -428,12 +457,24 @@ fn values_sizes_and_offsets_match_the_hsa_headers() {
         );
         return;
     }
-    let values: Vec<(String, i128)> = hsa_values()
+    let mut values: Vec<(String, i128)> = hsa_values()
         .into_iter()
         .map(|(n, v)| (n, i128::from(v)))
         .collect();
+    for (name, value) in [
+        ("AMD_SIGNAL_KIND_INVALID", AMD_SIGNAL_KIND_INVALID),
+        ("AMD_SIGNAL_KIND_USER", AMD_SIGNAL_KIND_USER),
+        ("AMD_SIGNAL_KIND_DOORBELL", AMD_SIGNAL_KIND_DOORBELL),
+        (
+            "AMD_SIGNAL_KIND_LEGACY_DOORBELL",
+            AMD_SIGNAL_KIND_LEGACY_DOORBELL,
+        ),
+    ] {
+        values.push((name.to_string(), i128::from(value)));
+    }
     let source = assertions(
-        "#include <hsa/hsa.h>\n#include <hsa/hsa_ext_amd.h>\n#include <hsa/hsa_ven_amd_loader.h>\n",
+        "#include <hsa/hsa.h>\n#include <hsa/hsa_ext_amd.h>\n#include <hsa/hsa_ven_amd_loader.h>\n\
+         #include <hsa/amd_hsa_signal.h>\n",
         &values,
         &hsa_sizes(),
         &hsa_offsets(),
