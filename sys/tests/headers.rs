@@ -46,8 +46,11 @@ type Size = (&'static str, usize);
 type Offset = (&'static str, &'static str, usize);
 
 /// `(C enumerator, value)` of every HSA value this crate defines. ROCm 6's
-/// `HSA_AMD_AGENT_INFO_DRIVER_UID` and `HSA_AMD_AGENT_INFO_NEAREST_CPU`
-/// postdate Debian's headers and are left out.
+/// `HSA_AMD_AGENT_INFO_DRIVER_UID`, `HSA_AMD_AGENT_INFO_NEAREST_CPU`,
+/// `HSA_AMD_SYSTEM_INFO_{DMABUF_SUPPORTED,VIRTUAL_MEM_API_SUPPORTED,XNACK_ENABLED}`
+/// and `HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE` postdate
+/// Debian's headers and are left out (`iree_headers` checks them against
+/// the ROCm 6 headers IREE vendors).
 fn hsa_values() -> Vec<(String, u64)> {
     let mut values: Vec<(String, u64)> = HSA_STATUSES
         .iter()
@@ -65,10 +68,22 @@ fn hsa_values() -> Vec<(String, u64)> {
     for &a in AgentInfo::ALL.iter().filter(|a| !rocm6.contains(a)) {
         add(a.name(), a.raw());
     }
+    let rocm6_system = [
+        SystemInfo::DmabufSupported,
+        SystemInfo::VirtualMemApiSupported,
+        SystemInfo::XnackEnabled,
+    ];
+    for &a in SystemInfo::ALL.iter().filter(|a| !rocm6_system.contains(a)) {
+        add(a.name(), a.raw());
+    }
+    for &a in MemoryPoolInfo::ALL
+        .iter()
+        .filter(|&&a| a != MemoryPoolInfo::RuntimeAllocRecGranule)
+    {
+        add(a.name(), a.raw());
+    }
     attributes!(
-        SystemInfo,
         IsaInfo,
-        MemoryPoolInfo,
         AgentMemoryPoolInfo,
         ExecutableSymbolInfo,
         LoadedCodeObjectInfo
@@ -553,4 +568,81 @@ fn a_wrong_value_is_caught() {
         return;
     };
     assert!(!output.status.success(), "a wrong value compiled");
+}
+
+/// The ROCm 6 headers IREE vendors (`third_party/hsa-runtime-headers`):
+/// from `IREE_SOURCE_DIR`, else unpacked from the shared source archive
+/// beside the repository.
+fn iree_hsa_headers() -> Option<std::path::PathBuf> {
+    const HEADERS: &str = "third_party/hsa-runtime-headers/include/hsa";
+    if let Some(dir) = std::env::var_os("IREE_SOURCE_DIR") {
+        let dir = Path::new(&dir).join(HEADERS);
+        return dir.join("hsa.h").is_file().then_some(dir);
+    }
+    let archive =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/iree/iree-b48a5955-src.tar.gz");
+    if !archive.is_file() {
+        return None;
+    }
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("iree-hsa-headers");
+    std::fs::create_dir_all(&out).ok()?;
+    let status = Command::new("tar")
+        .arg("-xzf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(&out)
+        .args(["--wildcards", &format!("*/{HEADERS}/*")])
+        .status()
+        .ok()?;
+    if !status.success() {
+        return None;
+    }
+    let top = std::fs::read_dir(&out).ok()?.next()?.ok()?.path();
+    let dir = top.join(HEADERS);
+    dir.join("hsa.h").is_file().then_some(dir)
+}
+
+#[test]
+fn rocm6_values_match_the_headers_iree_vendors() {
+    let what = "the ROCm 6 header check";
+    let Some(dir) = iree_hsa_headers() else {
+        skip(
+            what,
+            "needs IREE's source: IREE_SOURCE_DIR, or ../shared/iree/iree-b48a5955-src.tar.gz",
+        );
+        return;
+    };
+    let mut values: Vec<(String, i128)> = Vec::new();
+    for a in [AgentInfo::DriverUid, AgentInfo::NearestCpu] {
+        values.push((a.name().to_string(), i128::from(a.raw())));
+    }
+    for &a in SystemInfo::ALL {
+        values.push((a.name().to_string(), i128::from(a.raw())));
+    }
+    for &a in MemoryPoolInfo::ALL {
+        values.push((a.name().to_string(), i128::from(a.raw())));
+    }
+    let includes: String = ["hsa.h", "hsa_ext_amd.h", "amd_hsa_signal.h"]
+        .iter()
+        .map(|h| format!("#include \"{}\"\n", dir.join(h).display()))
+        .collect();
+    let offsets: Vec<Offset> = hsa_offsets()
+        .into_iter()
+        .filter(|(ty, _, _)| *ty == "amd_signal_t")
+        .collect();
+    let source = assertions(
+        &includes,
+        &values,
+        &[("amd_signal_t", size_of::<amd_signal_t>())],
+        &offsets,
+    );
+    let Some(output) = compile("hsa_rocm6.c", &source, &[]) else {
+        skip(what, "cannot run a C compiler; needs one (CC or cc)");
+        return;
+    };
+    assert!(
+        output.status.success(),
+        "IREE's vendored HSA headers disagree:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
