@@ -170,6 +170,7 @@ pub const RELEASE_CALLS: &[&str] = &[
     "hsa_code_object_reader_destroy",
     "hsa_executable_destroy",
     "hsa_shut_down",
+    "hsa_signal_destroy",
     "hipDevicePrimaryCtxRelease",
     "hipEventDestroy",
     "hipFree",

@@ -106,8 +106,33 @@ fn link_info(link: &Link) -> [u8; LINK_INFO_SIZE] {
 
 impl Sim {
     /// `hsa_system_get_info`.
+    ///
+    /// `HSA_AMD_SYSTEM_INFO_XNACK_ENABLED` is true when a GPU's ISA has
+    /// `xnack+`, `SVM_ACCESSIBLE_BY_DEFAULT` when every GPU's does (ROCr:
+    /// system memory is reachable without a declaration only where every
+    /// GPU can take the page faults).
     pub fn system_get_info(&self, attribute: SystemInfo) -> Result<Vec<u8>, HsaCode> {
+        let xnack: Vec<bool> = self
+            .tables
+            .gpus
+            .iter()
+            .map(|&gpu| {
+                self.tables.agent_isas.get(gpu).is_some_and(|ids| {
+                    ids.iter().any(|&id| {
+                        self.tables.isas.get(id).is_some_and(|isa| {
+                            crate::isa::Target::parse(&isa.name)
+                                .is_some_and(|t| t.xnack == crate::isa::Feature::On)
+                        })
+                    })
+                })
+            })
+            .collect();
         self.system_info(attribute.name(), |i| match attribute {
+            SystemInfo::SvmSupported => i.svm_supported.c_bytes(),
+            SystemInfo::SvmAccessibleByDefault => xnack.iter().all(|&on| on).c_bytes(),
+            SystemInfo::DmabufSupported => i.dmabuf_supported.c_bytes(),
+            SystemInfo::VirtualMemApiSupported => i.virtual_mem_api_supported.c_bytes(),
+            SystemInfo::XnackEnabled => xnack.iter().any(|&on| on).c_bytes(),
             SystemInfo::VersionMajor => i.version_major.c_bytes(),
             SystemInfo::VersionMinor => i.version_minor.c_bytes(),
             SystemInfo::TimestampFrequency => i.timestamp_frequency.c_bytes(),
@@ -211,7 +236,15 @@ impl Sim {
         attribute: MemoryPoolInfo,
     ) -> Result<Vec<u8>, HsaCode> {
         use MemoryPoolInfo as I;
+        let gpu_owned = self
+            .pool(pool)
+            .is_ok_and(|(owner, _)| self.tables.gpus.contains(&owner));
         self.pool_info(pool, attribute.name(), |p| match attribute {
+            I::RuntimeAllocRecGranule => size_t(match (p.alloc_allowed, gpu_owned) {
+                (false, _) => 0,
+                (true, true) => crate::hsa_info::GPU_POOL_REC_GRANULE,
+                (true, false) => crate::hsa_info::CPU_POOL_REC_GRANULE,
+            }),
             I::Segment => Ok(p.segment.c_bytes()),
             I::GlobalFlags => Ok(p.flags.c_bytes()),
             I::Size => size_t(p.size),
@@ -416,6 +449,100 @@ mod tests {
         assert_eq!(read(SystemInfo::SignalMaxWait), [0xFF; 8]);
         assert_eq!(u32s(&read(SystemInfo::Endianness)), [0]);
         assert_eq!(u32s(&read(SystemInfo::MachineModel)), [1]);
+        // What IREE's AMDGPU driver requires (util/info.c): SVM and the
+        // virtual-memory API; dmabuf export is not offered. MI300X runs
+        // xnack- (its ISA name), so XNACK is off and system memory is not
+        // reachable by default.
+        assert_eq!(read(SystemInfo::SvmSupported), [1]);
+        assert_eq!(read(SystemInfo::VirtualMemApiSupported), [1]);
+        assert_eq!(read(SystemInfo::DmabufSupported), [0]);
+        assert_eq!(read(SystemInfo::XnackEnabled), [0]);
+        assert_eq!(read(SystemInfo::SvmAccessibleByDefault), [0]);
+    }
+
+    /// The MI250X description with `xnack-` turned `xnack+` on the first
+    /// `gpus` GPUs (`usize::MAX`: all of them).
+    fn mi250x_with_xnack_on(gpus: usize) -> Sim {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../fixtures/machines/mi250x-4.toml"
+        );
+        let text = std::fs::read_to_string(path).expect("fixture");
+        let text = text.replacen(
+            "isas = [{ name = \"amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-\"",
+            "isas = [{ name = \"amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack+\"",
+            gpus,
+        );
+        let machine = crate::Machine::parse(path, &text, crate::validate::Format::Toml)
+            .expect("valid machine");
+        let sim = Sim::new(machine);
+        sim.hsa_init().expect("hsa_init");
+        sim
+    }
+
+    #[test]
+    fn xnack_attributes_follow_the_gpus_isas() {
+        // (GPUs with xnack+, XNACK_ENABLED, SVM_ACCESSIBLE_BY_DEFAULT)
+        for (gpus, enabled, by_default) in [(0, 0, 0), (1, 1, 0), (usize::MAX, 1, 1)] {
+            let sim = mi250x_with_xnack_on(gpus);
+            let read = |attribute| sim.system_get_info(attribute).expect("answered");
+            assert_eq!(
+                read(SystemInfo::XnackEnabled),
+                [enabled],
+                "{gpus} GPUs xnack+"
+            );
+            assert_eq!(
+                read(SystemInfo::SvmAccessibleByDefault),
+                [by_default],
+                "{gpus} GPUs xnack+"
+            );
+        }
+    }
+
+    #[test]
+    fn recommended_granules_are_rocr_s() {
+        use amdgpu_sys::hsa_values::Segment;
+        let sim = node();
+        let mut seen = [0usize; 3];
+        for agent in sim.iterate_agents().expect("agents") {
+            let is_gpu = sim
+                .agent_get_info(agent, AgentInfo::Device)
+                .expect("device")
+                == 1u32.to_ne_bytes();
+            for pool in sim.agent_iterate_memory_pools(agent).expect("pools") {
+                let read = |a| sim.memory_pool_get_info(pool, a).expect("answered");
+                let granule = u64::from_ne_bytes(
+                    read(MemoryPoolInfo::RuntimeAllocRecGranule)
+                        .try_into()
+                        .expect("size_t"),
+                );
+                let allocatable = read(MemoryPoolInfo::RuntimeAllocAllowed) == [1];
+                let segment = u32::from_ne_bytes(read(MemoryPoolInfo::Segment).try_into().unwrap());
+                // rocminfo on ROCm 6: "Alloc Recommended Granule: 2048KB" for
+                // a GPU's global pools, 4KB for the CPU's; a group-segment
+                // pool does not allocate.
+                let expected = match (allocatable, is_gpu) {
+                    (false, _) => {
+                        assert_eq!(segment, Segment::Group.raw());
+                        seen[0] += 1;
+                        0
+                    }
+                    (true, true) => {
+                        seen[1] += 1;
+                        2048 * 1024
+                    }
+                    (true, false) => {
+                        seen[2] += 1;
+                        4 * 1024
+                    }
+                };
+                assert_eq!(granule, expected, "pool {pool:#x} of agent {agent:#x}");
+            }
+        }
+        assert!(
+            seen.iter().all(|&n| n > 0),
+            "every kind of pool seen: {seen:?}"
+        );
     }
 
     #[test]

@@ -51,12 +51,26 @@ pub struct SystemInfo {
     pub endianness: u32,
     /// `HSA_SYSTEM_INFO_MACHINE_MODEL` (`hsa_machine_model_t`).
     pub machine_model: u32,
+    /// `HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED` (`bool`).
+    pub svm_supported: bool,
+    /// `HSA_AMD_SYSTEM_INFO_DMABUF_SUPPORTED` (`bool`).
+    pub dmabuf_supported: bool,
+    /// `HSA_AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED` (`bool`).
+    pub virtual_mem_api_supported: bool,
 }
 
 /// What ROCr on Linux answers: HSA 1.1 (ROCr's `HSA_VERSION_*`), a 1 GHz
 /// system timestamp (the KFD's nanosecond clock counter: every published
 /// rocminfo prints `System Timestamp Freq.: 1000.000000MHz`), signal waits
-/// without limit (`0xFFFFFFFFFFFFFFFF`), little-endian, large model.
+/// without limit (`0xFFFFFFFFFFFFFFFF`), little-endian, large model; and
+/// what ROCm 6 on a KFD with SVM (HMM) answers: SVM and the virtual-memory
+/// API supported. The node models neither `hsa_amd_svm_*` nor
+/// `hsa_amd_vmem_*` yet (those calls fail with `HSA_STATUS_ERROR`): the
+/// answers describe the simulated node's driver, which IREE's AMDGPU driver
+/// requires (`util/info.c`), ahead of the calls. Dmabuf export, which the
+/// node does not model either and IREE does not require, is answered
+/// unsupported. `XNACK_ENABLED` and `SVM_ACCESSIBLE_BY_DEFAULT` follow the
+/// machine's GPU ISAs ([`crate::Sim::system_get_info`]).
 pub const SYSTEM: SystemInfo = SystemInfo {
     version_major: 1,
     version_minor: 1,
@@ -64,7 +78,18 @@ pub const SYSTEM: SystemInfo = SystemInfo {
     signal_max_wait: u64::MAX,
     endianness: ENDIANNESS_LITTLE,
     machine_model: MACHINE_MODEL_LARGE,
+    svm_supported: true,
+    dmabuf_supported: false,
+    virtual_mem_api_supported: true,
 };
+
+/// `HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE` of a GPU's
+/// allocatable pool: ROCr's fragment allocator's block, 2 MiB (`rocminfo`:
+/// `Alloc Recommended Granule: 2048KB`); a CPU's pools answer the page size
+/// (ROCr's `GetPageSize()`, 4 KiB), a pool that does not allocate 0.
+pub const GPU_POOL_REC_GRANULE: u64 = 2 << 20;
+/// The recommended granule of a CPU agent's allocatable pool (4 KiB pages).
+pub const CPU_POOL_REC_GRANULE: u64 = 4 << 10;
 
 /// ROCr's smallest AQL queue a GPU agent creates (`minAqlSize_`, 64 packets).
 pub const GPU_QUEUE_MIN_SIZE: u32 = 0x40;

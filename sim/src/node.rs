@@ -345,6 +345,42 @@ impl Sim {
         result
     }
 
+    /// Runs one HSA call the C library models itself (signals): counted,
+    /// faulted and refused before `hsa_init` like any other, then `body`
+    /// runs without the node locked, and its outcome is logged.
+    pub fn hsa_external<T: Debug>(
+        &self,
+        op: &'static str,
+        args: impl FnOnce() -> String,
+        body: impl FnOnce() -> Result<T, HsaCode>,
+    ) -> Result<T, HsaCode> {
+        {
+            let mut state = self.lock();
+            let refused = match state.hsa_faults.on_call(op) {
+                Some(code) => Some((code, true)),
+                None if state.init_refs == 0 => Some((HsaCode::NOT_INITIALIZED, false)),
+                None => None,
+            };
+            if let Some((code, injected)) = refused {
+                state.record(|| CallRecord {
+                    op,
+                    args: args(),
+                    outcome: format!("{code:x?}"),
+                    injected,
+                });
+                return Err(code);
+            }
+        }
+        let result = body();
+        self.lock().record(|| CallRecord {
+            op,
+            args: args(),
+            outcome: outcome(&result),
+            injected: false,
+        });
+        result
+    }
+
     /// Runs one HIP call: counts it, applies faults, logs it.
     pub(crate) fn hip<T: Debug>(
         &self,
@@ -552,6 +588,12 @@ impl Sim {
             .and_then(|a| a.pools.get(p))
             .ok_or(HsaCode::INVALID_MEMORY_POOL)?;
         Ok((agent, pool))
+    }
+
+    /// Whether `agent` is one of this node's agent handles (asked by the
+    /// C library's own calls, e.g. a signal's consumers; not an HSA call).
+    pub fn is_agent(&self, agent: u64) -> bool {
+        self.agent_index(agent).is_ok()
     }
 
     /// The handle of agent `index` (HSA order).

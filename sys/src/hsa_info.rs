@@ -103,6 +103,19 @@ info_attributes! {
         Endianness = 5, HSA_SYSTEM_INFO_ENDIANNESS, U32;
         /// `hsa_machine_model_t`.
         MachineModel = 6, HSA_SYSTEM_INFO_MACHINE_MODEL, U32;
+        /// `bool`: whether the driver supports the `hsa_amd_svm_*` calls.
+        SvmSupported = 0x201, HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED, BOOL;
+        /// `bool`: whether every agent reaches system-allocated memory
+        /// (`malloc`, `mmap`) without `hsa_amd_svm_attributes_set`.
+        SvmAccessibleByDefault = 0x202, HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT, BOOL;
+        /// `bool`: whether the driver supports dmabuf export (ROCm 6; not in
+        /// ROCm 5.2's header).
+        DmabufSupported = 0x204, HSA_AMD_SYSTEM_INFO_DMABUF_SUPPORTED, BOOL;
+        /// `bool`: whether the driver supports the `hsa_amd_vmem_*` calls
+        /// (ROCm 6; not in ROCm 5.2's header).
+        VirtualMemApiSupported = 0x205, HSA_AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED, BOOL;
+        /// `bool`: whether XNACK is on (ROCm 6; not in ROCm 5.2's header).
+        XnackEnabled = 0x206, HSA_AMD_SYSTEM_INFO_XNACK_ENABLED, BOOL;
     }
 
     /// `hsa_agent_info_t` and `hsa_amd_agent_info_t` (`hsa_agent_get_info`).
@@ -234,6 +247,9 @@ info_attributes! {
         AccessibleByAll = 15, HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL, BOOL;
         /// `size_t` (bytes).
         AllocMaxSize = 16, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE, SIZE_T;
+        /// `size_t`: the recommended allocation granule, ROCr's internal
+        /// block size (ROCm 6; not in ROCm 5.2's header).
+        RuntimeAllocRecGranule = 18, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE, SIZE_T;
     }
 
     /// `hsa_amd_agent_memory_pool_info_t` (`hsa_amd_agent_memory_pool_get_info`).

@@ -183,3 +183,50 @@ const _: () = {
     );
     assert!(offset_of!(T, iterate_executables) == LOADER_TABLE_SIZES[2]);
 };
+
+/// `amd_signal_t` (ROCr's `amd_hsa_signal.h`): the memory an `hsa_signal_t`
+/// handle points at. Clients read `value` directly (IREE's AMDGPU driver
+/// loads it with an acquire atomic), so a runtime's signals must be this
+/// struct, 64-byte aligned. The header's first union is `value` /
+/// `hardware_doorbell_ptr` (a doorbell signal's kind is
+/// [`AMD_SIGNAL_KIND_DOORBELL`](crate::hsa_values::AMD_SIGNAL_KIND_DOORBELL)),
+/// the second `queue_ptr` / `reserved2`.
+#[repr(C, align(64))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct amd_signal_t {
+    /// `amd_signal_kind64_t kind`.
+    pub kind: i64,
+    /// `volatile int64_t value` (or `hardware_doorbell_ptr`).
+    pub value: i64,
+    /// `uint64_t event_mailbox_ptr`.
+    pub event_mailbox_ptr: u64,
+    /// `uint32_t event_id`.
+    pub event_id: u32,
+    /// `uint32_t reserved1`.
+    pub reserved1: u32,
+    /// `uint64_t start_ts`.
+    pub start_ts: u64,
+    /// `uint64_t end_ts`.
+    pub end_ts: u64,
+    /// `amd_queue_t* queue_ptr` (or `uint64_t reserved2`).
+    pub queue_ptr: u64,
+    /// `uint32_t reserved3[2]`.
+    pub reserved3: [u32; 2],
+}
+
+/// `AMD_SIGNAL_ALIGN_BYTES`.
+pub const AMD_SIGNAL_ALIGN_BYTES: usize = 64;
+
+const _: () = {
+    type S = amd_signal_t;
+    assert!(size_of::<S>() == 64 && align_of::<S>() == AMD_SIGNAL_ALIGN_BYTES);
+    assert!(offset_of!(S, kind) == 0);
+    assert!(offset_of!(S, value) == 8);
+    assert!(offset_of!(S, event_mailbox_ptr) == 16);
+    assert!(offset_of!(S, event_id) == 24);
+    assert!(offset_of!(S, reserved1) == 28);
+    assert!(offset_of!(S, start_ts) == 32);
+    assert!(offset_of!(S, end_ts) == 40);
+    assert!(offset_of!(S, queue_ptr) == 48);
+    assert!(offset_of!(S, reserved3) == 56);
+};

@@ -169,6 +169,89 @@ pub const QUEUE_TYPE_MULTI: u32 = 0;
 /// `HSA_AGENT_FEATURE_KERNEL_DISPATCH`.
 pub const AGENT_FEATURE_KERNEL_DISPATCH: u32 = 1;
 
+/// `AMD_SIGNAL_KIND_INVALID` (`amd_signal_kind_t`, `amd_hsa_signal.h`).
+pub const AMD_SIGNAL_KIND_INVALID: i64 = 0;
+/// `AMD_SIGNAL_KIND_USER`: a signal a client created.
+pub const AMD_SIGNAL_KIND_USER: i64 = 1;
+/// `AMD_SIGNAL_KIND_DOORBELL`: a queue's doorbell.
+pub const AMD_SIGNAL_KIND_DOORBELL: i64 = -1;
+/// `AMD_SIGNAL_KIND_LEGACY_DOORBELL`.
+pub const AMD_SIGNAL_KIND_LEGACY_DOORBELL: i64 = -2;
+
+/// `hsa_signal_condition_t` (`hsa.h`): what a signal wait waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SignalCondition {
+    /// `HSA_SIGNAL_CONDITION_EQ` (0).
+    Eq,
+    /// `HSA_SIGNAL_CONDITION_NE` (1).
+    Ne,
+    /// `HSA_SIGNAL_CONDITION_LT` (2).
+    Lt,
+    /// `HSA_SIGNAL_CONDITION_GTE` (3).
+    Gte,
+}
+
+impl SignalCondition {
+    /// Every condition, in the header's order.
+    pub const ALL: [SignalCondition; 4] = [
+        SignalCondition::Eq,
+        SignalCondition::Ne,
+        SignalCondition::Lt,
+        SignalCondition::Gte,
+    ];
+
+    /// The C value.
+    pub const fn raw(self) -> u32 {
+        match self {
+            SignalCondition::Eq => 0,
+            SignalCondition::Ne => 1,
+            SignalCondition::Lt => 2,
+            SignalCondition::Gte => 3,
+        }
+    }
+
+    /// The condition with this C value.
+    pub const fn from_raw(raw: u32) -> Option<SignalCondition> {
+        match raw {
+            0 => Some(SignalCondition::Eq),
+            1 => Some(SignalCondition::Ne),
+            2 => Some(SignalCondition::Lt),
+            3 => Some(SignalCondition::Gte),
+            _ => None,
+        }
+    }
+
+    /// The C enumerator.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SignalCondition::Eq => "HSA_SIGNAL_CONDITION_EQ",
+            SignalCondition::Ne => "HSA_SIGNAL_CONDITION_NE",
+            SignalCondition::Lt => "HSA_SIGNAL_CONDITION_LT",
+            SignalCondition::Gte => "HSA_SIGNAL_CONDITION_GTE",
+        }
+    }
+
+    /// Whether `value` satisfies the condition against `compare`.
+    pub const fn holds(self, value: i64, compare: i64) -> bool {
+        match self {
+            SignalCondition::Eq => value == compare,
+            SignalCondition::Ne => value != compare,
+            SignalCondition::Lt => value < compare,
+            SignalCondition::Gte => value >= compare,
+        }
+    }
+}
+
+/// `HSA_WAIT_STATE_BLOCKED` (`hsa_wait_state_t`).
+pub const WAIT_STATE_BLOCKED: u32 = 0;
+/// `HSA_WAIT_STATE_ACTIVE`.
+pub const WAIT_STATE_ACTIVE: u32 = 1;
+
+/// `HSA_AMD_SIGNAL_AMD_GPU_ONLY` (`hsa_amd_signal_attribute_t`).
+pub const AMD_SIGNAL_AMD_GPU_ONLY: u64 = 1;
+/// `HSA_AMD_SIGNAL_IPC`.
+pub const AMD_SIGNAL_IPC: u64 = 2;
+
 /// `hsa_amd_memory_pool_access_t` (`HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PoolAccess {

@@ -46,8 +46,11 @@ type Size = (&'static str, usize);
 type Offset = (&'static str, &'static str, usize);
 
 /// `(C enumerator, value)` of every HSA value this crate defines. ROCm 6's
-/// `HSA_AMD_AGENT_INFO_DRIVER_UID` and `HSA_AMD_AGENT_INFO_NEAREST_CPU`
-/// postdate Debian's headers and are left out.
+/// `HSA_AMD_AGENT_INFO_DRIVER_UID`, `HSA_AMD_AGENT_INFO_NEAREST_CPU`,
+/// `HSA_AMD_SYSTEM_INFO_{DMABUF_SUPPORTED,VIRTUAL_MEM_API_SUPPORTED,XNACK_ENABLED}`
+/// and `HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE` postdate
+/// Debian's headers and are left out (`iree_headers` checks them against
+/// the ROCm 6 headers IREE vendors).
 fn hsa_values() -> Vec<(String, u64)> {
     let mut values: Vec<(String, u64)> = HSA_STATUSES
         .iter()
@@ -65,10 +68,22 @@ fn hsa_values() -> Vec<(String, u64)> {
     for &a in AgentInfo::ALL.iter().filter(|a| !rocm6.contains(a)) {
         add(a.name(), a.raw());
     }
+    let rocm6_system = [
+        SystemInfo::DmabufSupported,
+        SystemInfo::VirtualMemApiSupported,
+        SystemInfo::XnackEnabled,
+    ];
+    for &a in SystemInfo::ALL.iter().filter(|a| !rocm6_system.contains(a)) {
+        add(a.name(), a.raw());
+    }
+    for &a in MemoryPoolInfo::ALL
+        .iter()
+        .filter(|&&a| a != MemoryPoolInfo::RuntimeAllocRecGranule)
+    {
+        add(a.name(), a.raw());
+    }
     attributes!(
-        SystemInfo,
         IsaInfo,
-        MemoryPoolInfo,
         AgentMemoryPoolInfo,
         ExecutableSymbolInfo,
         LoadedCodeObjectInfo
@@ -147,8 +162,19 @@ fn hsa_values() -> Vec<(String, u64)> {
             "HSA_EXTENSION_AMD_LOADER",
             u32::from(HSA_EXTENSION_AMD_LOADER),
         ),
+        ("HSA_WAIT_STATE_BLOCKED", WAIT_STATE_BLOCKED),
+        ("HSA_WAIT_STATE_ACTIVE", WAIT_STATE_ACTIVE),
     ] {
         add(name, value);
+    }
+    for condition in SignalCondition::ALL {
+        add(condition.name(), condition.raw());
+    }
+    for (name, value) in [
+        ("HSA_AMD_SIGNAL_AMD_GPU_ONLY", AMD_SIGNAL_AMD_GPU_ONLY),
+        ("HSA_AMD_SIGNAL_IPC", AMD_SIGNAL_IPC),
+    ] {
+        values.push((name.to_string(), value));
     }
     values
 }
@@ -174,6 +200,7 @@ fn hsa_sizes() -> Vec<Size> {
             size_of::<hsa_loaded_code_object_t>(),
         ),
         ("hsa_signal_t", size_of::<hsa_signal_t>()),
+        ("amd_signal_t", size_of::<amd_signal_t>()),
         ("hsa_region_t", size_of::<hsa_region_t>()),
         ("hsa_cache_t", size_of::<hsa_cache_t>()),
         ("hsa_dim3_t", size_of::<hsa_dim3_t>()),
@@ -208,7 +235,24 @@ fn hsa_offsets() -> Vec<Offset> {
     type T = hsa_ven_amd_loader_1_03_pfn_t;
     let link = "hsa_amd_memory_pool_link_info_t";
     let table = "hsa_ven_amd_loader_1_03_pfn_t";
+    type S = amd_signal_t;
+    let signal = "amd_signal_t";
     vec![
+        (signal, "kind", offset_of!(S, kind)),
+        (signal, "value", offset_of!(S, value)),
+        (signal, "hardware_doorbell_ptr", offset_of!(S, value)),
+        (
+            signal,
+            "event_mailbox_ptr",
+            offset_of!(S, event_mailbox_ptr),
+        ),
+        (signal, "event_id", offset_of!(S, event_id)),
+        (signal, "reserved1", offset_of!(S, reserved1)),
+        (signal, "start_ts", offset_of!(S, start_ts)),
+        (signal, "end_ts", offset_of!(S, end_ts)),
+        (signal, "queue_ptr", offset_of!(S, queue_ptr)),
+        (signal, "reserved2", offset_of!(S, queue_ptr)),
+        (signal, "reserved3", offset_of!(S, reserved3)),
         ("hsa_dim3_t", "x", offset_of!(hsa_dim3_t, x)),
         ("hsa_dim3_t", "y", offset_of!(hsa_dim3_t, y)),
         ("hsa_dim3_t", "z", offset_of!(hsa_dim3_t, z)),
@@ -428,12 +472,24 @@ fn values_sizes_and_offsets_match_the_hsa_headers() {
         );
         return;
     }
-    let values: Vec<(String, i128)> = hsa_values()
+    let mut values: Vec<(String, i128)> = hsa_values()
         .into_iter()
         .map(|(n, v)| (n, i128::from(v)))
         .collect();
+    for (name, value) in [
+        ("AMD_SIGNAL_KIND_INVALID", AMD_SIGNAL_KIND_INVALID),
+        ("AMD_SIGNAL_KIND_USER", AMD_SIGNAL_KIND_USER),
+        ("AMD_SIGNAL_KIND_DOORBELL", AMD_SIGNAL_KIND_DOORBELL),
+        (
+            "AMD_SIGNAL_KIND_LEGACY_DOORBELL",
+            AMD_SIGNAL_KIND_LEGACY_DOORBELL,
+        ),
+    ] {
+        values.push((name.to_string(), i128::from(value)));
+    }
     let source = assertions(
-        "#include <hsa/hsa.h>\n#include <hsa/hsa_ext_amd.h>\n#include <hsa/hsa_ven_amd_loader.h>\n",
+        "#include <hsa/hsa.h>\n#include <hsa/hsa_ext_amd.h>\n#include <hsa/hsa_ven_amd_loader.h>\n\
+         #include <hsa/amd_hsa_signal.h>\n",
         &values,
         &hsa_sizes(),
         &hsa_offsets(),
@@ -512,4 +568,81 @@ fn a_wrong_value_is_caught() {
         return;
     };
     assert!(!output.status.success(), "a wrong value compiled");
+}
+
+/// The ROCm 6 headers IREE vendors (`third_party/hsa-runtime-headers`):
+/// from `IREE_SOURCE_DIR`, else unpacked from the shared source archive
+/// beside the repository.
+fn iree_hsa_headers() -> Option<std::path::PathBuf> {
+    const HEADERS: &str = "third_party/hsa-runtime-headers/include/hsa";
+    if let Some(dir) = std::env::var_os("IREE_SOURCE_DIR") {
+        let dir = Path::new(&dir).join(HEADERS);
+        return dir.join("hsa.h").is_file().then_some(dir);
+    }
+    let archive =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/iree/iree-b48a5955-src.tar.gz");
+    if !archive.is_file() {
+        return None;
+    }
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("iree-hsa-headers");
+    std::fs::create_dir_all(&out).ok()?;
+    let status = Command::new("tar")
+        .arg("-xzf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(&out)
+        .args(["--wildcards", &format!("*/{HEADERS}/*")])
+        .status()
+        .ok()?;
+    if !status.success() {
+        return None;
+    }
+    let top = std::fs::read_dir(&out).ok()?.next()?.ok()?.path();
+    let dir = top.join(HEADERS);
+    dir.join("hsa.h").is_file().then_some(dir)
+}
+
+#[test]
+fn rocm6_values_match_the_headers_iree_vendors() {
+    let what = "the ROCm 6 header check";
+    let Some(dir) = iree_hsa_headers() else {
+        skip(
+            what,
+            "needs IREE's source: IREE_SOURCE_DIR, or ../shared/iree/iree-b48a5955-src.tar.gz",
+        );
+        return;
+    };
+    let mut values: Vec<(String, i128)> = Vec::new();
+    for a in [AgentInfo::DriverUid, AgentInfo::NearestCpu] {
+        values.push((a.name().to_string(), i128::from(a.raw())));
+    }
+    for &a in SystemInfo::ALL {
+        values.push((a.name().to_string(), i128::from(a.raw())));
+    }
+    for &a in MemoryPoolInfo::ALL {
+        values.push((a.name().to_string(), i128::from(a.raw())));
+    }
+    let includes: String = ["hsa.h", "hsa_ext_amd.h", "amd_hsa_signal.h"]
+        .iter()
+        .map(|h| format!("#include \"{}\"\n", dir.join(h).display()))
+        .collect();
+    let offsets: Vec<Offset> = hsa_offsets()
+        .into_iter()
+        .filter(|(ty, _, _)| *ty == "amd_signal_t")
+        .collect();
+    let source = assertions(
+        &includes,
+        &values,
+        &[("amd_signal_t", size_of::<amd_signal_t>())],
+        &offsets,
+    );
+    let Some(output) = compile("hsa_rocm6.c", &source, &[]) else {
+        skip(what, "cannot run a C compiler; needs one (CC or cc)");
+        return;
+    };
+    assert!(
+        output.status.success(),
+        "IREE's vendored HSA headers disagree:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }

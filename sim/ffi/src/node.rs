@@ -191,7 +191,7 @@ pub fn report(sim: &Sim) -> String {
         "allocations {}\nallocated_bytes {}\nreaders {}\nexecutables {}\n\
          hip_contexts {}\nhip_pools {}\nhip_modules {}\nhip_streams {streams}\n\
          hip_events {events}\nhip_graphs {graphs}\nhip_graph_execs {graph_execs}\nhost_allocations {host_allocations}\n\
-         host_registrations {host_registrations}\nimage_mappings {}\nshared_images {}\n",
+         host_registrations {host_registrations}\nhsa_signals {}\nimage_mappings {}\nshared_images {}\n",
         live.allocations,
         live.allocated_bytes,
         live.readers,
@@ -199,6 +199,7 @@ pub fn report(sim: &Sim) -> String {
         live.hip_contexts,
         live.hip_pools,
         live.hip_modules,
+        crate::signal::registry().live(),
         images.mappings,
         images.shared_images
     );

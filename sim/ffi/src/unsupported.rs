@@ -1,15 +1,15 @@
 //! The rest of the vendor tables the `amdgpu-hal` dylib backend requires
-//! at load (IREE's symbol tables): queues, signals, host-pinned and IPC
-//! memory, SVM, and HIP graphs and runtime-API launches (IREE runs
+//! at load, and the rest of IREE's AMDGPU driver's `libhsa_tables.h`:
+//! queues, virtual memory (`hsa_amd_vmem_*`), dmabuf export, host-pinned and
+//! IPC memory, SVM, and HIP graphs and runtime-API launches (IREE runs
 //! command buffers on streams unless `--hip_use_streams=false`). The
 //! simulated node models none of them, so each one fails: HSA calls with
-//! `HSA_STATUS_ERROR` (HSA has no "not supported" status), HIP calls with
+//! `HSA_STATUS_ERROR` (ROCm 5.2's headers have no "not supported" status), HIP calls with
 //! `hipErrorNotSupported`. Signatures are the headers' own.
 //!
-//! The few HSA calls without a status return operate on a signal or queue,
-//! which no call here can create; they return the value of "nothing
-//! happened" (`0`, or `UINT32_MAX` — ROCr's "no signal satisfied" — for
-//! `hsa_amd_signal_wait_any`).
+//! The HSA calls without a status return here operate on a queue, which no
+//! call here can create; they return the value of "nothing happened" (`0`)
+//! and store nothing. Signals are modelled (`signal`).
 
 #![allow(clippy::too_many_arguments, non_camel_case_types)]
 
@@ -18,8 +18,6 @@ use std::ffi::{c_char, c_int, c_void};
 use crate::abi::*;
 use crate::ptr::c_exports;
 
-/// `hsa_signal_value_t` on 64-bit hosts.
-type hsa_signal_value_t = i64;
 /// A C enum passed by value.
 type c_enum = u32;
 
@@ -79,9 +77,6 @@ unsupported! { HSA_STATUS_ERROR, hsa_status_t;
     fn hsa_cache_get_info(cache: hsa_cache_t, attribute: c_enum, value: *mut c_void);
     fn hsa_agent_iterate_regions(agent: hsa_agent_t, callback: RegionCallback, data: *mut c_void);
     fn hsa_region_get_info(region: hsa_region_t, attribute: c_enum, value: *mut c_void);
-    fn hsa_amd_signal_create(initial_value: hsa_signal_value_t, num_consumers: u32,
-        consumers: *const hsa_agent_t, attributes: u64, signal: *mut hsa_signal_t);
-    fn hsa_signal_destroy(signal: hsa_signal_t);
     fn hsa_amd_ipc_signal_create(signal: hsa_signal_t, handle: *mut c_void);
     fn hsa_amd_ipc_signal_attach(handle: *const c_void, signal: *mut hsa_signal_t);
     fn hsa_queue_create(agent: hsa_agent_t, size: u32, queue_type: u32, callback: QueueCallback,
@@ -96,28 +91,43 @@ unsupported! { HSA_STATUS_ERROR, hsa_status_t;
     fn hsa_amd_profiling_set_profiler_enabled(queue: *mut c_void, enable: c_int);
     fn hsa_executable_validate_alt(executable: hsa_executable_t, options: *const c_char,
         result: *mut u32);
-}
-
-unsupported! { 0, hsa_signal_value_t;
-    fn hsa_signal_load_scacquire(signal: hsa_signal_t);
-    fn hsa_signal_wait_scacquire(signal: hsa_signal_t, condition: c_enum,
-        compare_value: hsa_signal_value_t, timeout_hint: u64, wait_state_hint: c_enum);
-}
-
-unsupported! { (), ();
-    fn hsa_signal_store_screlease(signal: hsa_signal_t, value: hsa_signal_value_t);
-    fn hsa_signal_subtract_screlease(signal: hsa_signal_t, value: hsa_signal_value_t);
-}
-
-unsupported! { u32::MAX, u32;
-    fn hsa_amd_signal_wait_any(signal_count: u32, signals: *mut hsa_signal_t, conds: *mut c_enum,
-        values: *mut hsa_signal_value_t, timeout_hint: u64, wait_hint: c_enum,
-        satisfying_value: *mut hsa_signal_value_t);
+    fn hsa_amd_queue_get_info(queue: *mut c_void, attribute: c_enum, value: *mut c_void);
+    fn hsa_amd_portable_export_dmabuf(ptr: *const c_void, size: usize, dmabuf: *mut c_int,
+        offset: *mut u64);
+    fn hsa_amd_portable_close_dmabuf(dmabuf: c_int);
+    fn hsa_amd_vmem_address_reserve_align(va: *mut *mut c_void, size: usize, address: u64,
+        alignment: u64, flags: u64);
+    fn hsa_amd_vmem_address_free(va: *mut c_void, size: usize);
+    fn hsa_amd_vmem_set_access(va: *mut c_void, size: usize, desc: *const c_void,
+        desc_cnt: usize);
+    fn hsa_amd_vmem_handle_create(pool: hsa_amd_memory_pool_t, size: usize, memory_type: c_enum,
+        flags: u64, memory_handle: *mut u64);
+    fn hsa_amd_vmem_handle_release(memory_handle: u64);
+    fn hsa_amd_vmem_map(va: *mut c_void, size: usize, in_offset: usize, memory_handle: u64,
+        flags: u64);
+    fn hsa_amd_vmem_unmap(va: *mut c_void, size: usize);
 }
 
 unsupported! { 0, u64;
     fn hsa_queue_load_read_index_scacquire(queue: *const c_void);
+    fn hsa_queue_load_read_index_relaxed(queue: *const c_void);
+    fn hsa_queue_load_write_index_scacquire(queue: *const c_void);
+    fn hsa_queue_load_write_index_relaxed(queue: *const c_void);
     fn hsa_queue_add_write_index_scacq_screl(queue: *const c_void, value: u64);
+    fn hsa_queue_add_write_index_scacquire(queue: *const c_void, value: u64);
+    fn hsa_queue_add_write_index_screlease(queue: *const c_void, value: u64);
+    fn hsa_queue_add_write_index_relaxed(queue: *const c_void, value: u64);
+    fn hsa_queue_cas_write_index_scacq_screl(queue: *const c_void, expected: u64, value: u64);
+    fn hsa_queue_cas_write_index_scacquire(queue: *const c_void, expected: u64, value: u64);
+    fn hsa_queue_cas_write_index_screlease(queue: *const c_void, expected: u64, value: u64);
+    fn hsa_queue_cas_write_index_relaxed(queue: *const c_void, expected: u64, value: u64);
+}
+
+unsupported! { (), ();
+    fn hsa_queue_store_write_index_relaxed(queue: *const c_void, value: u64);
+    fn hsa_queue_store_write_index_screlease(queue: *const c_void, value: u64);
+    fn hsa_queue_store_read_index_relaxed(queue: *const c_void, value: u64);
+    fn hsa_queue_store_read_index_screlease(queue: *const c_void, value: u64);
 }
 
 /// HIP handles (`hipCtx_t`, `hipStream_t`, `hipEvent_t`, graphs, modules…)

@@ -5,7 +5,9 @@
 mod rocminfo_format;
 
 mod hip_streams;
+mod iree_symbols;
 mod kernels;
 mod pinned_memory;
 mod rocminfo;
+mod signals;
 mod sim_libs;

@@ -19,7 +19,7 @@ use rocminfo_format::{agent_lines, parse};
 
 /// One line saying what is skipped and why, or a failure when CI requires
 /// every optional dependency.
-fn skip(what: &str, reason: &str) {
+pub(crate) fn skip(what: &str, reason: &str) {
     let line = format!("skipped: {what} ({reason})");
     if std::env::var("AMDGPU_HAL_REQUIRE_ALL").as_deref() == Ok("1") {
         panic!("{line}, and AMDGPU_HAL_REQUIRE_ALL=1");
