@@ -576,6 +576,7 @@ macro_rules! signal_ops {
             wait_state_hint: u32,
         ) -> hsa_signal_value_t {
             let _ = wait_state_hint;
+            debug_assert!(WAIT_OPS.contains(&stringify!($name)));
             wait(stringify!($name), signal, condition, compare_value, timeout_hint, Ordering::$order)
         }
     )*} };
@@ -660,6 +661,15 @@ signal_ops! { rmw fetch_xor:
     hsa_signal_xor_release => Release;
     hsa_signal_xor_acq_rel => AcqRel;
 }
+/// The names the waits below are counted (and can be failed) by: named
+/// here as well, so that a fault specification can be checked against the
+/// calls the sources count (`spec::KNOWN_OPS`).
+pub(crate) const WAIT_OPS: [&str; 3] = [
+    "hsa_signal_wait_relaxed",
+    "hsa_signal_wait_scacquire",
+    "hsa_signal_wait_acquire",
+];
+
 signal_ops! { wait:
     hsa_signal_wait_relaxed => Relaxed;
     hsa_signal_wait_scacquire => Acquire;
