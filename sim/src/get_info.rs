@@ -114,6 +114,12 @@ impl Sim {
             SystemInfo::SignalMaxWait => i.signal_max_wait.c_bytes(),
             SystemInfo::Endianness => i.endianness.c_bytes(),
             SystemInfo::MachineModel => i.machine_model.c_bytes(),
+            SystemInfo::ExtVersionMajor => i.ext_version_major.c_bytes(),
+            SystemInfo::ExtVersionMinor => i.ext_version_minor.c_bytes(),
+            SystemInfo::MwaitxEnabled => i.mwaitx.c_bytes(),
+            SystemInfo::DmabufSupported => i.dmabuf.c_bytes(),
+            SystemInfo::XnackEnabled => i.xnack.c_bytes(),
+            SystemInfo::VirtualMemApiSupported => i.virtual_memory.c_bytes(),
         })
     }
 
@@ -164,6 +170,10 @@ impl Sim {
                 I::MaxWavesPerCu => hsa.max_waves_per_cu.c_bytes(),
                 I::AsicRevision => hsa.asic_revision.c_bytes(),
                 I::SvmDirectHostAccess => hsa.coherent_host_access.c_bytes(),
+                I::UcodeVersion => hsa.ucode_version.c_bytes(),
+                I::SdmaUcodeVersion => hsa.sdma_ucode_version.c_bytes(),
+                I::IommuSupport => hsa.iommu_support.c_bytes(),
+                I::MemoryProperties => hsa.memory_properties.to_vec(),
                 I::FastF16Operation => hsa.fast_f16.c_bytes(),
                 I::WorkgroupMaxSize => hsa.workgroup_max_size.c_bytes(),
                 I::WorkgroupMaxDim => hsa.workgroup_max_dim.c_bytes(),
@@ -220,6 +230,7 @@ impl Sim {
             I::RuntimeAllocAlignment => size_t(p.alignment),
             I::AccessibleByAll => Ok(p.accessible_by_all.c_bytes()),
             I::AllocMaxSize => size_t(p.alloc_max_size),
+            I::RuntimeAllocRecGranule => size_t(p.rec_granule),
         })?
     }
 

@@ -103,6 +103,18 @@ info_attributes! {
         Endianness = 5, HSA_SYSTEM_INFO_ENDIANNESS, U32;
         /// `hsa_machine_model_t`.
         MachineModel = 6, HSA_SYSTEM_INFO_MACHINE_MODEL, U32;
+        /// `bool` (ROCm 6).
+        MwaitxEnabled = 0x203, HSA_AMD_SYSTEM_INFO_MWAITX_ENABLED, BOOL;
+        /// `bool` (ROCm 6).
+        DmabufSupported = 0x204, HSA_AMD_SYSTEM_INFO_DMABUF_SUPPORTED, BOOL;
+        /// `bool` (ROCm 6).
+        VirtualMemApiSupported = 0x205, HSA_AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED, BOOL;
+        /// `bool` (ROCm 6).
+        XnackEnabled = 0x206, HSA_AMD_SYSTEM_INFO_XNACK_ENABLED, BOOL;
+        /// `uint16_t` (ROCm 6).
+        ExtVersionMajor = 0x207, HSA_AMD_SYSTEM_INFO_EXT_VERSION_MAJOR, U16;
+        /// `uint16_t` (ROCm 6).
+        ExtVersionMinor = 0x208, HSA_AMD_SYSTEM_INFO_EXT_VERSION_MINOR, U16;
     }
 
     /// `hsa_agent_info_t` and `hsa_amd_agent_info_t` (`hsa_agent_get_info`).
@@ -179,12 +191,21 @@ info_attributes! {
         AsicRevision = 0xA012, HSA_AMD_AGENT_INFO_ASIC_REVISION, U32;
         /// `bool`.
         SvmDirectHostAccess = 0xA013, HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS, BOOL;
+        /// `uint32_t`: the packet processor (CP) firmware version (ROCm 6).
+        UcodeVersion = 0xA108, HSA_AMD_AGENT_INFO_UCODE_VERSION, U32;
+        /// `uint32_t`: the SDMA engine firmware version (ROCm 6).
+        SdmaUcodeVersion = 0xA109, HSA_AMD_AGENT_INFO_SDMA_UCODE_VERSION, U32;
+        /// `hsa_amd_iommu_version_t` (ROCm 6).
+        IommuSupport = 0xA110, HSA_AMD_AGENT_INFO_IOMMU_SUPPORT, U32;
         /// `uint32_t`: the KFD's unique id of the device (ROCm 6; not in
         /// ROCm 5.2's header).
         DriverUid = 0xA112, HSA_AMD_AGENT_INFO_DRIVER_UID, U32;
         /// `hsa_agent_t`: the CPU agent a GPU hangs off; a CPU answers itself
         /// (ROCm 6.2; not in ROCm 5.2's header).
         NearestCpu = 0xA113, HSA_AMD_AGENT_INFO_NEAREST_CPU, HANDLE;
+        /// `uint8_t[8]`: `hsa_amd_memory_property_t` bits, bit 0 the agent
+        /// is an APU (ROCm 6.1).
+        MemoryProperties = 0xA114, HSA_AMD_AGENT_INFO_MEMORY_PROPERTIES, InfoSize::Fixed(8);
     }
 
     /// `hsa_isa_info_t` (`hsa_isa_get_info_alt`).
@@ -234,6 +255,8 @@ info_attributes! {
         AccessibleByAll = 15, HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL, BOOL;
         /// `size_t` (bytes).
         AllocMaxSize = 16, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE, SIZE_T;
+        /// `size_t` (bytes): the recommended allocation granule (ROCm 6).
+        RuntimeAllocRecGranule = 18, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE, SIZE_T;
     }
 
     /// `hsa_amd_agent_memory_pool_info_t` (`hsa_amd_agent_memory_pool_get_info`).
