@@ -7,5 +7,6 @@ mod rocminfo_format;
 mod hip_streams;
 mod kernels;
 mod pinned_memory;
+mod published_dumps;
 mod rocminfo;
 mod sim_libs;
