@@ -17,8 +17,12 @@ use crate::shared_bytes::SharedBytes;
 
 /// Bytes per storage page.
 pub const PAGE_BYTES: u64 = 4096;
-/// Simulated address window of each pool (16 TiB).
-pub const POOL_WINDOW_BYTES: u64 = 1 << 44;
+/// Simulated address window of each pool (2 TiB): small enough that the
+/// windows of the first 127 pools lie below 2^48, the base a buffer
+/// resource (V#) holds, so a kernel reaches an allocation of any GPU of
+/// an 8-GPU node (40 pools on the presets); a pool larger than its window
+/// gives at most the window.
+pub const POOL_WINDOW_BYTES: u64 = 1 << 41;
 /// Largest single `memory_copy`.
 pub const MAX_COPY_BYTES: u64 = 1 << 32;
 
@@ -148,7 +152,7 @@ pub struct Memory {
 
 /// Start of pool `pool`'s address window.
 pub fn pool_base(pool: usize) -> u64 {
-    (pool as u64 + 1) << 44
+    (pool as u64 + 1) * POOL_WINDOW_BYTES
 }
 
 impl Memory {
