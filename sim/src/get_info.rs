@@ -361,6 +361,53 @@ mod tests {
     }
 
     #[test]
+    fn rocm6_attributes_answer_the_presets_release() {
+        use amdgpu_sys::hsa_info::MemoryPoolInfo as P;
+        // ROCm 6.3.3 on mi300x-8 (fixtures/machines/mi300x-8.toml).
+        let sim = node();
+        let sys = |a| sim.system_get_info(a).expect("answered");
+        assert_eq!(sys(SystemInfo::VersionMinor), 14u16.to_ne_bytes());
+        assert_eq!(sys(SystemInfo::ExtVersionMajor), 1u16.to_ne_bytes());
+        assert_eq!(sys(SystemInfo::ExtVersionMinor), 6u16.to_ne_bytes());
+        assert_eq!(sys(SystemInfo::DmabufSupported), [1]);
+        assert_eq!(sys(SystemInfo::MwaitxEnabled), [0]);
+        let gpu = Sim::agent_handle(2);
+        let read = |attribute| sim.agent_get_info(gpu, attribute).expect("answered");
+        assert_eq!(u32s(&read(AgentInfo::UcodeVersion)), [150]);
+        assert_eq!(u32s(&read(AgentInfo::SdmaUcodeVersion)), [19]);
+        assert_eq!(u32s(&read(AgentInfo::IommuSupport)), [0]);
+        assert_eq!(read(AgentInfo::MemoryProperties), [0; 8]);
+        let pools = sim.agent_iterate_memory_pools(gpu).expect("pools");
+        let rec = |pool| {
+            usize::from_ne_bytes(
+                sim.memory_pool_get_info(pool, P::RuntimeAllocRecGranule)
+                    .expect("answered")
+                    .try_into()
+                    .expect("size_t"),
+            )
+        };
+        // 2048 KB for GPU memory, 0 for the group pool, 4 KB for the host's.
+        assert_eq!(rec(pools[0]), 2 << 20);
+        assert_eq!(rec(pools[3]), 0);
+        let cpu_pools = sim
+            .agent_iterate_memory_pools(Sim::agent_handle(0))
+            .expect("pools");
+        assert_eq!(rec(cpu_pools[0]), 4096);
+        // An APU's GPU sets bit 1 of byte 0 (hsa_flag_set64 with
+        // HSA_AMD_MEMORY_PROPERTY_AGENT_IS_APU = 1).
+        let apu = Sim::preset("mi300a-4").expect("preset").expect("valid");
+        apu.hsa_init().expect("hsa_init");
+        let properties = apu
+            .agent_get_info(Sim::agent_handle(4), AgentInfo::MemoryProperties)
+            .expect("answered");
+        assert_eq!(properties, [2, 0, 0, 0, 0, 0, 0, 0]);
+        let cpu_properties = apu
+            .agent_get_info(Sim::agent_handle(0), AgentInfo::MemoryProperties)
+            .expect("answered");
+        assert_eq!(cpu_properties, [0; 8]);
+    }
+
+    #[test]
     fn gpu_agent_answers_match_the_published_mi300x() {
         // rocminfo of an MI300X, https://github.com/ROCm/ROCm/issues/4021.
         let sim = node();
@@ -416,10 +463,16 @@ mod tests {
 
     #[test]
     fn system_attributes_follow_rocr() {
-        let sim = node();
+        // A description without `[hsa]` answers Debian's ROCr 5.2.3.
+        let sim = Sim::preset("cpu-only")
+            .expect("preset exists")
+            .expect("preset is valid");
+        sim.hsa_init().expect("hsa_init");
         let read = |attribute| sim.system_get_info(attribute).expect("answered");
         assert_eq!(read(SystemInfo::VersionMajor), 1u16.to_ne_bytes());
         assert_eq!(read(SystemInfo::VersionMinor), 1u16.to_ne_bytes());
+        assert_eq!(read(SystemInfo::ExtVersionMinor), 0u16.to_ne_bytes());
+        assert_eq!(read(SystemInfo::VirtualMemApiSupported), [0]);
         assert_eq!(
             read(SystemInfo::TimestampFrequency),
             1_000_000_000u64.to_ne_bytes()

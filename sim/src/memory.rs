@@ -409,6 +409,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_first_127_pool_windows_lie_below_a_buffer_resources_base() {
+        // A V# holds a 48-bit base: an allocation above it is unreachable
+        // by the buffer instructions a kernel uses.
+        assert!(pool_base(126) + POOL_WINDOW_BYTES <= 1 << 48);
+        assert!(pool_base(127) + POOL_WINDOW_BYTES > 1 << 48);
+        assert_eq!(pool_base(0), POOL_WINDOW_BYTES);
+    }
+
+    #[test]
     fn capacity_and_round_trip() {
         let mut memory = Memory::new(1);
         let a = memory.allocate(0, 100, 4096, 4096, 8192).unwrap();
