@@ -400,7 +400,7 @@ fn every_preset_has_a_rocminfo_test() {
     }
 }
 
-/// Most HSA calls the fault sweep fails in turn (a w7900 run makes 124).
+/// Most HSA calls the fault sweep fails in turn (a w7900 run makes 131).
 const MAX_SWEEP: u32 = 1000;
 
 #[test]
