@@ -11,7 +11,7 @@
 # the namespace changes.
 #
 # Usage: scripts/sim-rocminfo.sh MACHINE [ROCMINFO ARGS...]
-#   MACHINE: a preset (mi300x-8, mi250x-4, w7900, mixed-isa, cpu-only) or a
+#   MACHINE: a preset (`amdgpu-hal machines` lists them) or a
 #            machine description file (AMDGPU_SIM_MACHINE).
 # Environment:
 #   AMDGPU_SIM_LIB_DIR  directory holding libhsa-runtime64.so.1 (default:

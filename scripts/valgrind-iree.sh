@@ -28,8 +28,8 @@ shim=$PWD/target/valgrind-iree/no_io_uring.so
 mkdir -p "$(dirname "$shim")"
 ${CC:-cc} -shared -fPIC -O2 -o "$shim" scripts/valgrind/no_io_uring.c -ldl
 case $machine in
-  w7900) processor=gfx1100 ;;
-  mi300x-8) processor=gfx942 ;;
+  w7900|rx7900xtx) processor=gfx1100 ;;
+  mi300x-8|mi325x-8|mi300a-4) processor=gfx942 ;;
   mi250x-4|mixed-isa) processor=gfx90a ;;
   *) echo "valgrind-iree: no fixture module for '$machine'" >&2; exit 2 ;;
 esac

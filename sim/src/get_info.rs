@@ -105,12 +105,11 @@ fn link_info(link: &Link) -> [u8; LINK_INFO_SIZE] {
 }
 
 impl Sim {
-    /// `hsa_system_get_info`.
-    ///
-    /// `HSA_AMD_SYSTEM_INFO_XNACK_ENABLED` is true when a GPU's ISA has
-    /// `xnack+`, `SVM_ACCESSIBLE_BY_DEFAULT` when every GPU's does (ROCr:
-    /// system memory is reachable without a declaration only where every
-    /// GPU can take the page faults).
+    /// `hsa_system_get_info`: the description's `[hsa]` answers
+    /// ([`SystemInfo::resolve`](crate::hsa_info::SystemInfo::resolve)), and
+    /// `SVM_ACCESSIBLE_BY_DEFAULT` true when every GPU's ISA has `xnack+`
+    /// (ROCr: system memory is reachable without a declaration only where
+    /// every GPU can take the page faults).
     pub fn system_get_info(&self, attribute: SystemInfo) -> Result<Vec<u8>, HsaCode> {
         let xnack: Vec<bool> = self
             .tables
@@ -130,15 +129,18 @@ impl Sim {
         self.system_info(attribute.name(), |i| match attribute {
             SystemInfo::SvmSupported => i.svm_supported.c_bytes(),
             SystemInfo::SvmAccessibleByDefault => xnack.iter().all(|&on| on).c_bytes(),
-            SystemInfo::DmabufSupported => i.dmabuf_supported.c_bytes(),
-            SystemInfo::VirtualMemApiSupported => i.virtual_mem_api_supported.c_bytes(),
-            SystemInfo::XnackEnabled => xnack.iter().any(|&on| on).c_bytes(),
             SystemInfo::VersionMajor => i.version_major.c_bytes(),
             SystemInfo::VersionMinor => i.version_minor.c_bytes(),
             SystemInfo::TimestampFrequency => i.timestamp_frequency.c_bytes(),
             SystemInfo::SignalMaxWait => i.signal_max_wait.c_bytes(),
             SystemInfo::Endianness => i.endianness.c_bytes(),
             SystemInfo::MachineModel => i.machine_model.c_bytes(),
+            SystemInfo::ExtVersionMajor => i.ext_version_major.c_bytes(),
+            SystemInfo::ExtVersionMinor => i.ext_version_minor.c_bytes(),
+            SystemInfo::MwaitxEnabled => i.mwaitx.c_bytes(),
+            SystemInfo::DmabufSupported => i.dmabuf.c_bytes(),
+            SystemInfo::XnackEnabled => i.xnack.c_bytes(),
+            SystemInfo::VirtualMemApiSupported => i.virtual_memory.c_bytes(),
         })
     }
 
@@ -189,6 +191,10 @@ impl Sim {
                 I::MaxWavesPerCu => hsa.max_waves_per_cu.c_bytes(),
                 I::AsicRevision => hsa.asic_revision.c_bytes(),
                 I::SvmDirectHostAccess => hsa.coherent_host_access.c_bytes(),
+                I::UcodeVersion => hsa.ucode_version.c_bytes(),
+                I::SdmaUcodeVersion => hsa.sdma_ucode_version.c_bytes(),
+                I::IommuSupport => hsa.iommu_support.c_bytes(),
+                I::MemoryProperties => hsa.memory_properties.to_vec(),
                 I::FastF16Operation => hsa.fast_f16.c_bytes(),
                 I::WorkgroupMaxSize => hsa.workgroup_max_size.c_bytes(),
                 I::WorkgroupMaxDim => hsa.workgroup_max_dim.c_bytes(),
@@ -236,15 +242,7 @@ impl Sim {
         attribute: MemoryPoolInfo,
     ) -> Result<Vec<u8>, HsaCode> {
         use MemoryPoolInfo as I;
-        let gpu_owned = self
-            .pool(pool)
-            .is_ok_and(|(owner, _)| self.tables.gpus.contains(&owner));
         self.pool_info(pool, attribute.name(), |p| match attribute {
-            I::RuntimeAllocRecGranule => size_t(match (p.alloc_allowed, gpu_owned) {
-                (false, _) => 0,
-                (true, true) => crate::hsa_info::GPU_POOL_REC_GRANULE,
-                (true, false) => crate::hsa_info::CPU_POOL_REC_GRANULE,
-            }),
             I::Segment => Ok(p.segment.c_bytes()),
             I::GlobalFlags => Ok(p.flags.c_bytes()),
             I::Size => size_t(p.size),
@@ -253,6 +251,7 @@ impl Sim {
             I::RuntimeAllocAlignment => size_t(p.alignment),
             I::AccessibleByAll => Ok(p.accessible_by_all.c_bytes()),
             I::AllocMaxSize => size_t(p.alloc_max_size),
+            I::RuntimeAllocRecGranule => size_t(p.rec_granule),
         })?
     }
 
@@ -383,6 +382,53 @@ mod tests {
     }
 
     #[test]
+    fn rocm6_attributes_answer_the_presets_release() {
+        use amdgpu_sys::hsa_info::MemoryPoolInfo as P;
+        // ROCm 6.3.3 on mi300x-8 (fixtures/machines/mi300x-8.toml).
+        let sim = node();
+        let sys = |a| sim.system_get_info(a).expect("answered");
+        assert_eq!(sys(SystemInfo::VersionMinor), 14u16.to_ne_bytes());
+        assert_eq!(sys(SystemInfo::ExtVersionMajor), 1u16.to_ne_bytes());
+        assert_eq!(sys(SystemInfo::ExtVersionMinor), 6u16.to_ne_bytes());
+        assert_eq!(sys(SystemInfo::DmabufSupported), [1]);
+        assert_eq!(sys(SystemInfo::MwaitxEnabled), [0]);
+        let gpu = Sim::agent_handle(2);
+        let read = |attribute| sim.agent_get_info(gpu, attribute).expect("answered");
+        assert_eq!(u32s(&read(AgentInfo::UcodeVersion)), [150]);
+        assert_eq!(u32s(&read(AgentInfo::SdmaUcodeVersion)), [19]);
+        assert_eq!(u32s(&read(AgentInfo::IommuSupport)), [0]);
+        assert_eq!(read(AgentInfo::MemoryProperties), [0; 8]);
+        let pools = sim.agent_iterate_memory_pools(gpu).expect("pools");
+        let rec = |pool| {
+            usize::from_ne_bytes(
+                sim.memory_pool_get_info(pool, P::RuntimeAllocRecGranule)
+                    .expect("answered")
+                    .try_into()
+                    .expect("size_t"),
+            )
+        };
+        // 2048 KB for GPU memory, 0 for the group pool, 4 KB for the host's.
+        assert_eq!(rec(pools[0]), 2 << 20);
+        assert_eq!(rec(pools[3]), 0);
+        let cpu_pools = sim
+            .agent_iterate_memory_pools(Sim::agent_handle(0))
+            .expect("pools");
+        assert_eq!(rec(cpu_pools[0]), 4096);
+        // An APU's GPU sets bit 1 of byte 0 (hsa_flag_set64 with
+        // HSA_AMD_MEMORY_PROPERTY_AGENT_IS_APU = 1).
+        let apu = Sim::preset("mi300a-4").expect("preset").expect("valid");
+        apu.hsa_init().expect("hsa_init");
+        let properties = apu
+            .agent_get_info(Sim::agent_handle(4), AgentInfo::MemoryProperties)
+            .expect("answered");
+        assert_eq!(properties, [2, 0, 0, 0, 0, 0, 0, 0]);
+        let cpu_properties = apu
+            .agent_get_info(Sim::agent_handle(0), AgentInfo::MemoryProperties)
+            .expect("answered");
+        assert_eq!(cpu_properties, [0; 8]);
+    }
+
+    #[test]
     fn gpu_agent_answers_match_the_published_mi300x() {
         // rocminfo of an MI300X, https://github.com/ROCm/ROCm/issues/4021.
         let sim = node();
@@ -438,10 +484,16 @@ mod tests {
 
     #[test]
     fn system_attributes_follow_rocr() {
-        let sim = node();
+        // A description without `[hsa]` answers Debian's ROCr 5.2.3.
+        let sim = Sim::preset("cpu-only")
+            .expect("preset exists")
+            .expect("preset is valid");
+        sim.hsa_init().expect("hsa_init");
         let read = |attribute| sim.system_get_info(attribute).expect("answered");
         assert_eq!(read(SystemInfo::VersionMajor), 1u16.to_ne_bytes());
         assert_eq!(read(SystemInfo::VersionMinor), 1u16.to_ne_bytes());
+        assert_eq!(read(SystemInfo::ExtVersionMinor), 0u16.to_ne_bytes());
+        assert_eq!(read(SystemInfo::VirtualMemApiSupported), [0]);
         assert_eq!(
             read(SystemInfo::TimestampFrequency),
             1_000_000_000u64.to_ne_bytes()
@@ -449,13 +501,17 @@ mod tests {
         assert_eq!(read(SystemInfo::SignalMaxWait), [0xFF; 8]);
         assert_eq!(u32s(&read(SystemInfo::Endianness)), [0]);
         assert_eq!(u32s(&read(SystemInfo::MachineModel)), [1]);
+        assert_eq!(read(SystemInfo::SvmSupported), [1]);
+        assert_eq!(read(SystemInfo::DmabufSupported), [0]);
         // What IREE's AMDGPU driver requires (util/info.c): SVM and the
-        // virtual-memory API; dmabuf export is not offered. MI300X runs
-        // xnack- (its ISA name), so XNACK is off and system memory is not
-        // reachable by default.
+        // virtual-memory API, which the MI300X dump's ROCm 6.3 answers, as
+        // it answers dmabuf export. MI300X runs xnack- (its ISA name), so
+        // XNACK is off and system memory is not reachable by default.
+        let sim = node();
+        let read = |attribute| sim.system_get_info(attribute).expect("answered");
         assert_eq!(read(SystemInfo::SvmSupported), [1]);
         assert_eq!(read(SystemInfo::VirtualMemApiSupported), [1]);
-        assert_eq!(read(SystemInfo::DmabufSupported), [0]);
+        assert_eq!(read(SystemInfo::DmabufSupported), [1]);
         assert_eq!(read(SystemInfo::XnackEnabled), [0]);
         assert_eq!(read(SystemInfo::SvmAccessibleByDefault), [0]);
     }
@@ -481,16 +537,11 @@ mod tests {
     }
 
     #[test]
-    fn xnack_attributes_follow_the_gpus_isas() {
-        // (GPUs with xnack+, XNACK_ENABLED, SVM_ACCESSIBLE_BY_DEFAULT)
-        for (gpus, enabled, by_default) in [(0, 0, 0), (1, 1, 0), (usize::MAX, 1, 1)] {
+    fn svm_is_reachable_by_default_only_where_every_gpu_runs_xnack() {
+        // (GPUs with xnack+, SVM_ACCESSIBLE_BY_DEFAULT)
+        for (gpus, by_default) in [(0, 0), (1, 0), (usize::MAX, 1)] {
             let sim = mi250x_with_xnack_on(gpus);
             let read = |attribute| sim.system_get_info(attribute).expect("answered");
-            assert_eq!(
-                read(SystemInfo::XnackEnabled),
-                [enabled],
-                "{gpus} GPUs xnack+"
-            );
             assert_eq!(
                 read(SystemInfo::SvmAccessibleByDefault),
                 [by_default],

@@ -17,10 +17,11 @@
 //! `rocminfo` of a real node prints (the presets cite theirs).
 
 use amdgpu_sys::hsa_values::{
-    AGENT_FEATURE_KERNEL_DISPATCH, ENDIANNESS_LITTLE, MACHINE_MODEL_LARGE, QUEUE_TYPE_MULTI,
+    AGENT_FEATURE_KERNEL_DISPATCH, ENDIANNESS_LITTLE, IOMMU_SUPPORT_NONE, IOMMU_SUPPORT_V2,
+    MACHINE_MODEL_LARGE, MEMORY_PROPERTY_AGENT_IS_APU, QUEUE_TYPE_MULTI, flag_set64,
 };
 
-use crate::machine::{AgentHsaDesc, AgentKind};
+use crate::machine::{AgentHsaDesc, AgentKind, SystemHsaDesc};
 
 /// Cache levels `HSA_AGENT_INFO_CACHE_SIZE` reports (`uint32_t[4]`, L1..L4).
 pub const MAX_CACHE_LEVELS: usize = 4;
@@ -51,25 +52,33 @@ pub struct SystemInfo {
     pub endianness: u32,
     /// `HSA_SYSTEM_INFO_MACHINE_MODEL` (`hsa_machine_model_t`).
     pub machine_model: u32,
+    /// `HSA_AMD_SYSTEM_INFO_EXT_VERSION_MAJOR` (`uint16_t`).
+    pub ext_version_major: u16,
+    /// `HSA_AMD_SYSTEM_INFO_EXT_VERSION_MINOR` (`uint16_t`).
+    pub ext_version_minor: u16,
+    /// `HSA_AMD_SYSTEM_INFO_MWAITX_ENABLED`.
+    pub mwaitx: bool,
+    /// `HSA_AMD_SYSTEM_INFO_DMABUF_SUPPORTED`.
+    pub dmabuf: bool,
+    /// `HSA_AMD_SYSTEM_INFO_XNACK_ENABLED`.
+    pub xnack: bool,
+    /// `HSA_AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED`.
+    pub virtual_memory: bool,
     /// `HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED` (`bool`).
     pub svm_supported: bool,
-    /// `HSA_AMD_SYSTEM_INFO_DMABUF_SUPPORTED` (`bool`).
-    pub dmabuf_supported: bool,
-    /// `HSA_AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED` (`bool`).
-    pub virtual_mem_api_supported: bool,
 }
 
-/// What ROCr on Linux answers: HSA 1.1 (ROCr's `HSA_VERSION_*`), a 1 GHz
-/// system timestamp (the KFD's nanosecond clock counter: every published
-/// rocminfo prints `System Timestamp Freq.: 1000.000000MHz`), signal waits
-/// without limit (`0xFFFFFFFFFFFFFFFF`), little-endian, large model; and
-/// what ROCm 6 on a KFD with SVM (HMM) answers: SVM and the virtual-memory
-/// API supported. The node models neither `hsa_amd_svm_*` nor
-/// `hsa_amd_vmem_*` yet (those calls fail with `HSA_STATUS_ERROR`): the
-/// answers describe the simulated node's driver, which IREE's AMDGPU driver
-/// requires (`util/info.c`), ahead of the calls. Dmabuf export, which the
-/// node does not model either and IREE does not require, is answered
-/// unsupported. `XNACK_ENABLED` and `SVM_ACCESSIBLE_BY_DEFAULT` follow the
+/// What ROCr on Linux answers whatever the release: a 1 GHz system
+/// timestamp (the KFD's nanosecond clock counter: every published rocminfo
+/// prints `System Timestamp Freq.: 1000.000000MHz`), signal waits without
+/// limit (`0xFFFFFFFFFFFFFFFF`), little-endian, large model; and, where a
+/// description's `[hsa]` table says nothing, Debian's ROCr 5.2.3: HSA 1.1
+/// (`HSA_VERSION_*`), extension 1.0 (its `HSA_AMD_INTERFACE_VERSION_*`),
+/// none of the ROCm 6 features. SVM is answered supported, as by every
+/// release on a KFD with SVM (HMM), and as IREE's AMDGPU driver requires
+/// (`util/info.c`), ahead of the node's model: `hsa_amd_svm_*` (and, where
+/// a description answers the virtual-memory API supported, `hsa_amd_vmem_*`)
+/// fail with `HSA_STATUS_ERROR`. `SVM_ACCESSIBLE_BY_DEFAULT` follows the
 /// machine's GPU ISAs ([`crate::Sim::system_get_info`]).
 pub const SYSTEM: SystemInfo = SystemInfo {
     version_major: 1,
@@ -78,18 +87,44 @@ pub const SYSTEM: SystemInfo = SystemInfo {
     signal_max_wait: u64::MAX,
     endianness: ENDIANNESS_LITTLE,
     machine_model: MACHINE_MODEL_LARGE,
+    ext_version_major: 1,
+    ext_version_minor: 0,
+    mwaitx: false,
+    dmabuf: false,
+    xnack: false,
+    virtual_memory: false,
     svm_supported: true,
-    dmabuf_supported: false,
-    virtual_mem_api_supported: true,
 };
 
+impl SystemInfo {
+    /// The answers for a description's `[hsa]` table ([`SYSTEM`] where it is silent).
+    pub fn resolve(desc: &SystemHsaDesc) -> SystemInfo {
+        let [version_major, version_minor] = desc
+            .runtime_version
+            .unwrap_or([SYSTEM.version_major, SYSTEM.version_minor]);
+        let [ext_version_major, ext_version_minor] = desc
+            .ext_version
+            .unwrap_or([SYSTEM.ext_version_major, SYSTEM.ext_version_minor]);
+        SystemInfo {
+            version_major,
+            version_minor,
+            ext_version_major,
+            ext_version_minor,
+            mwaitx: desc.mwaitx.unwrap_or(SYSTEM.mwaitx),
+            dmabuf: desc.dmabuf.unwrap_or(SYSTEM.dmabuf),
+            xnack: desc.xnack.unwrap_or(SYSTEM.xnack),
+            virtual_memory: desc.virtual_memory.unwrap_or(SYSTEM.virtual_memory),
+            ..SYSTEM
+        }
+    }
+}
+
 /// `HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE` of a GPU's
-/// allocatable pool: ROCr's fragment allocator's block, 2 MiB (`rocminfo`:
-/// `Alloc Recommended Granule: 2048KB`); a CPU's pools answer the page size
-/// (ROCr's `GetPageSize()`, 4 KiB), a pool that does not allocate 0.
-pub const GPU_POOL_REC_GRANULE: u64 = 2 << 20;
-/// The recommended granule of a CPU agent's allocatable pool (4 KiB pages).
-pub const CPU_POOL_REC_GRANULE: u64 = 4 << 10;
+/// allocatable global pool when the description gives none: 2 MiB, what
+/// ROCm 6 prints for every GPU memory pool of the cited dumps (MI300X,
+/// MI250X, W7900, gfx1030: "Alloc Recommended Granule:2048KB"); a CPU's pools
+/// print their 4 KiB granule.
+pub const GPU_REC_GRANULE: u64 = 2 << 20;
 
 /// ROCr's smallest AQL queue a GPU agent creates (`minAqlSize_`, 64 packets).
 pub const GPU_QUEUE_MIN_SIZE: u32 = 0x40;
@@ -144,6 +179,15 @@ pub struct AgentHsa {
     pub asic_revision: u32,
     /// `HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS`.
     pub coherent_host_access: bool,
+    /// `HSA_AMD_AGENT_INFO_UCODE_VERSION`.
+    pub ucode_version: u32,
+    /// `HSA_AMD_AGENT_INFO_SDMA_UCODE_VERSION`.
+    pub sdma_ucode_version: u32,
+    /// `HSA_AMD_AGENT_INFO_IOMMU_SUPPORT` (`hsa_amd_iommu_version_t`).
+    pub iommu_support: u32,
+    /// `HSA_AMD_AGENT_INFO_MEMORY_PROPERTIES` (`uint8_t[8]`, set with
+    /// `hsa_flag_set64` as ROCr sets it).
+    pub memory_properties: [u8; 8],
     /// `HSA_AGENT_INFO_FAST_F16_OPERATION`: the first ISA's answer (a CPU: false).
     pub fast_f16: bool,
     /// `HSA_AGENT_INFO_WORKGROUP_MAX_SIZE`: the first ISA's (a CPU: 0).
@@ -208,6 +252,10 @@ impl AgentHsa {
             max_waves_per_cu: 0,
             asic_revision: 0,
             coherent_host_access: false,
+            ucode_version: 0,
+            sdma_ucode_version: 0,
+            iommu_support: IOMMU_SUPPORT_NONE,
+            memory_properties: [0; 8],
             fast_f16: false,
             workgroup_max_size: 0,
             workgroup_max_dim: [0; 3],
@@ -228,6 +276,10 @@ impl AgentHsa {
                     ("max_waves_per_cu", desc.max_waves_per_cu.is_some()),
                     ("asic_revision", desc.asic_revision.is_some()),
                     ("coherent_host_access", desc.coherent_host_access.is_some()),
+                    ("ucode_version", desc.ucode_version.is_some()),
+                    ("sdma_ucode_version", desc.sdma_ucode_version.is_some()),
+                    ("iommu_v2", desc.iommu_v2.is_some()),
+                    ("apu", desc.apu.is_some()),
                 ];
                 if let Some((field, _)) = gpu_only.iter().find(|(_, set)| *set) {
                     return Err((field, "only a GPU agent has this attribute".to_string()));
@@ -245,6 +297,18 @@ impl AgentHsa {
                     max_waves_per_cu: desc.max_waves_per_cu.unwrap_or(0),
                     asic_revision: desc.asic_revision.unwrap_or(0),
                     coherent_host_access: desc.coherent_host_access.unwrap_or(false),
+                    ucode_version: desc.ucode_version.unwrap_or(0),
+                    sdma_ucode_version: desc.sdma_ucode_version.unwrap_or(0),
+                    iommu_support: if desc.iommu_v2.unwrap_or(false) {
+                        IOMMU_SUPPORT_V2
+                    } else {
+                        IOMMU_SUPPORT_NONE
+                    },
+                    memory_properties: if desc.apu.unwrap_or(false) {
+                        flag_set64(MEMORY_PROPERTY_AGENT_IS_APU)
+                    } else {
+                        [0; 8]
+                    },
                     fast_f16: IsaInfo::of(isa_name).fast_f16,
                     workgroup_max_size: first_isa.map_or(1024, |isa| isa.workgroup_max_size),
                     workgroup_max_dim: first_isa.map_or([1024; 3], |isa| isa.workgroup_max_dim),

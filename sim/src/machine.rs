@@ -18,6 +18,10 @@ pub struct MachineDesc {
     /// HIP runtime facts (versions).
     #[serde(default)]
     pub hip: HipRuntimeDesc,
+    /// The HSA runtime's system attributes (`hsa_system_get_info`) that
+    /// depend on the ROCm release and the kernel; every field optional.
+    #[serde(default, skip_serializing_if = "SystemHsaDesc::is_empty")]
+    pub hsa: SystemHsaDesc,
     /// Agents in the order `hsa_iterate_agents` reports them.
     #[serde(default)]
     pub agents: Vec<AgentDesc>,
@@ -56,6 +60,42 @@ impl Default for HipRuntimeDesc {
             runtime_version: DEFAULT_HIP_VERSION,
             rccl_version: None,
         }
+    }
+}
+
+/// The system attributes of `[hsa]`: what ROCr reports for the release the
+/// machine claims. Unset fields take Debian's ROCr 5.2.3 answers (HSA 1.1,
+/// extension 1.0, none of the features), so a description written before
+/// ROCm 6 keeps its meaning.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SystemHsaDesc {
+    /// `HSA_SYSTEM_INFO_VERSION_MAJOR` / `_MINOR`: rocminfo's "Runtime
+    /// Version" (ROCr's own version since ROCm 6, e.g. `[1, 14]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_version: Option<[u16; 2]>,
+    /// `HSA_AMD_SYSTEM_INFO_EXT_VERSION_MAJOR` / `_MINOR`: rocminfo's
+    /// "Runtime Ext Version" (`HSA_AMD_INTERFACE_VERSION` of the release).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ext_version: Option<[u16; 2]>,
+    /// `HSA_AMD_SYSTEM_INFO_MWAITX_ENABLED` ("Mwaitx").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mwaitx: Option<bool>,
+    /// `HSA_AMD_SYSTEM_INFO_DMABUF_SUPPORTED` ("DMAbuf Support").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dmabuf: Option<bool>,
+    /// `HSA_AMD_SYSTEM_INFO_XNACK_ENABLED` ("XNACK enabled").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xnack: Option<bool>,
+    /// `HSA_AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED` ("VMM Support").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub virtual_memory: Option<bool>,
+}
+
+impl SystemHsaDesc {
+    /// True when no field is set (the table is then left out of a written description).
+    pub fn is_empty(&self) -> bool {
+        *self == SystemHsaDesc::default()
     }
 }
 
@@ -199,6 +239,21 @@ pub struct AgentHsaDesc {
     /// memory coherently without migration (rocminfo's "Coherent Host Access").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub coherent_host_access: Option<bool>,
+    /// `HSA_AMD_AGENT_INFO_UCODE_VERSION`: the packet processor firmware
+    /// (rocminfo's "Packet Processor uCode"; GPU).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ucode_version: Option<u32>,
+    /// `HSA_AMD_AGENT_INFO_SDMA_UCODE_VERSION` ("SDMA engine uCode"; GPU).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sdma_ucode_version: Option<u32>,
+    /// `HSA_AMD_AGENT_INFO_IOMMU_SUPPORT` is `HSA_IOMMU_SUPPORT_V2` (GPU;
+    /// default false: "None", what every cited dGPU prints).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iommu_v2: Option<bool>,
+    /// The APU bit of `HSA_AMD_AGENT_INFO_MEMORY_PROPERTIES`: the GPU
+    /// shares the host's memory (rocminfo's "Memory Properties: APU"; GPU).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apu: Option<bool>,
 }
 
 impl AgentHsaDesc {
@@ -290,6 +345,11 @@ pub struct PoolDesc {
     /// `HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT` (defaults like `granule`).
     #[serde(default)]
     pub alignment: Option<u64>,
+    /// `HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE` (defaults: 2 MiB
+    /// for a GPU's allocatable global pool, else `granule`; see
+    /// [`crate::hsa_info::GPU_REC_GRANULE`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rec_granule: Option<u64>,
     /// `HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL`.
     #[serde(default)]
     pub accessible_by_all: bool,

@@ -17,8 +17,12 @@ use crate::shared_bytes::SharedBytes;
 
 /// Bytes per storage page.
 pub const PAGE_BYTES: u64 = 4096;
-/// Simulated address window of each pool (16 TiB).
-pub const POOL_WINDOW_BYTES: u64 = 1 << 44;
+/// Simulated address window of each pool (2 TiB): small enough that the
+/// windows of the first 127 pools lie below 2^48, the base a buffer
+/// resource (V#) holds, so a kernel reaches an allocation of any GPU of
+/// an 8-GPU node (40 pools on the presets); a pool larger than its window
+/// gives at most the window.
+pub const POOL_WINDOW_BYTES: u64 = 1 << 41;
 /// Largest single `memory_copy`.
 pub const MAX_COPY_BYTES: u64 = 1 << 32;
 
@@ -148,7 +152,7 @@ pub struct Memory {
 
 /// Start of pool `pool`'s address window.
 pub fn pool_base(pool: usize) -> u64 {
-    (pool as u64 + 1) << 44
+    (pool as u64 + 1) * POOL_WINDOW_BYTES
 }
 
 impl Memory {
@@ -403,6 +407,15 @@ fn align_up(value: u64, align: u64) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_127_pool_windows_lie_below_a_buffer_resources_base() {
+        // A V# holds a 48-bit base: an allocation above it is unreachable
+        // by the buffer instructions a kernel uses.
+        assert!(pool_base(126) + POOL_WINDOW_BYTES <= 1 << 48);
+        assert!(pool_base(127) + POOL_WINDOW_BYTES > 1 << 48);
+        assert_eq!(pool_base(0), POOL_WINDOW_BYTES);
+    }
 
     #[test]
     fn capacity_and_round_trip() {

@@ -678,7 +678,8 @@ impl Sim {
         )
     }
 
-    /// `hsa_system_get_info` of one attribute ([`crate::hsa_info::SYSTEM`]).
+    /// `hsa_system_get_info` of one attribute (the machine's `[hsa]` table
+    /// resolved, [`crate::hsa_info::SystemInfo::resolve`]).
     pub(crate) fn system_info<T: Debug>(
         &self,
         attribute: &'static str,
@@ -687,7 +688,7 @@ impl Sim {
         self.hsa(
             "hsa_system_get_info",
             || attribute.to_string(),
-            |_, _| Ok(read(&crate::hsa_info::SYSTEM)),
+            |sim, _| Ok(read(&sim.machine.system)),
         )
     }
 

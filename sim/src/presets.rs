@@ -24,6 +24,18 @@ pub const PRESETS: &[(&str, &str)] = &[
         "cpu-only",
         include_str!("../../fixtures/machines/cpu-only.toml"),
     ),
+    (
+        "mi325x-8",
+        include_str!("../../fixtures/machines/mi325x-8.toml"),
+    ),
+    (
+        "mi300a-4",
+        include_str!("../../fixtures/machines/mi300a-4.toml"),
+    ),
+    (
+        "rx7900xtx",
+        include_str!("../../fixtures/machines/rx7900xtx.toml"),
+    ),
 ];
 
 /// The TOML of preset `name`.

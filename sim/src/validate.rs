@@ -172,6 +172,8 @@ pub struct Machine {
     pub hip_runtime_version: i32,
     /// `ncclGetVersion` of the node's RCCL, if it has one.
     pub rccl_version: Option<i32>,
+    /// `hsa_system_get_info` answers (`[hsa]` with ROCr's defaults).
+    pub system: crate::hsa_info::SystemInfo,
     /// Agents in HSA order.
     pub agents: Vec<Agent>,
     /// Directed links, sorted by (from, to).
@@ -242,6 +244,8 @@ pub struct Pool {
     pub granule: u64,
     /// Allocation alignment.
     pub alignment: u64,
+    /// Recommended allocation granule.
+    pub rec_granule: u64,
     /// Accessible by all agents.
     pub accessible_by_all: bool,
     /// Largest single allocation.
@@ -463,6 +467,7 @@ impl Machine {
             hip_driver_version: desc.hip.driver_version,
             hip_runtime_version: desc.hip.runtime_version,
             rccl_version: desc.hip.rccl_version,
+            system: crate::hsa_info::SystemInfo::resolve(&desc.hsa),
             agents,
             links,
         })
@@ -588,7 +593,12 @@ fn resolve_agent(
     let mut pools = Vec::with_capacity(agent.pools.len());
     for (j, pool) in agent.pools.iter().enumerate() {
         ctx.step(1);
-        pools.push(resolve_pool(ctx, &at(&format!("pools[{j}]")), pool)?);
+        pools.push(resolve_pool(
+            ctx,
+            &at(&format!("pools[{j}]")),
+            pool,
+            agent.kind,
+        )?);
     }
     let hip = match (agent.kind, &agent.hip) {
         (AgentKind::Cpu, Some(_)) => {
@@ -712,7 +722,12 @@ fn check_wavefront_size(ctx: &Ctx<'_>, at: &str, agent: &AgentDesc) -> Result<()
     }
 }
 
-fn resolve_pool(ctx: &Ctx<'_>, at: &str, pool: &PoolDesc) -> Result<Pool, MachineError> {
+fn resolve_pool(
+    ctx: &Ctx<'_>,
+    at: &str,
+    pool: &PoolDesc,
+    kind: AgentKind,
+) -> Result<Pool, MachineError> {
     if pool.size == 0 {
         return Err(ctx.err(format!("{at}.size"), "a pool must not be empty (size 0)"));
     }
@@ -736,7 +751,17 @@ fn resolve_pool(ctx: &Ctx<'_>, at: &str, pool: &PoolDesc) -> Result<Pool, Machin
     let default_granule = if alloc_allowed { 4096 } else { 0 };
     let granule = pool.granule.unwrap_or(default_granule);
     let alignment = pool.alignment.unwrap_or(default_granule);
-    for (name, value) in [("granule", granule), ("alignment", alignment)] {
+    let default_rec_granule = if alloc_allowed && kind == AgentKind::Gpu {
+        crate::hsa_info::GPU_REC_GRANULE
+    } else {
+        granule
+    };
+    let rec_granule = pool.rec_granule.unwrap_or(default_rec_granule);
+    for (name, value) in [
+        ("granule", granule),
+        ("alignment", alignment),
+        ("rec_granule", rec_granule),
+    ] {
         if alloc_allowed && !value.is_power_of_two() {
             return Err(ctx.err(
                 format!("{at}.{name}"),
@@ -764,6 +789,7 @@ fn resolve_pool(ctx: &Ctx<'_>, at: &str, pool: &PoolDesc) -> Result<Pool, Machin
         alloc_allowed,
         granule,
         alignment,
+        rec_granule,
         accessible_by_all: pool.accessible_by_all,
         alloc_max_size,
     })

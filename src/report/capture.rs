@@ -127,6 +127,8 @@ fn hsa_agent(
                 hsa.memory_pool_alloc_max_size(pool)
                     .call_status("hsa_amd_memory_pool_get_info(ALLOC_MAX_SIZE)")?,
             ),
+            // Not captured, like `[agents.hsa]`: ROCr's default stands.
+            rec_granule: None,
         });
     }
     let uuid = hsa
@@ -383,6 +385,8 @@ pub fn capture(backend: &Backend, name: &str, description: Option<&str>) -> Resu
             str::to_string,
         ),
         hip: runtime,
+        // The system attributes are not captured, like `[agents.hsa]`.
+        hsa: Default::default(),
         agents,
         links,
     })

@@ -137,6 +137,8 @@ fn hip_agent(report: &HipDeviceReport, first_node: u32) -> AgentDesc {
             alignment: None,
             accessible_by_all: false,
             alloc_max_size: None,
+            // Not captured, like `[agents.hsa]`: ROCr's default stands.
+            rec_granule: None,
         }],
         hip: Some(hip_props_desc(p, hip_uuid)),
         // HIP answers none of `[agents.hsa]`: the simulator's defaults.
@@ -155,6 +157,8 @@ fn inferred_cpu(node: u32) -> AgentDesc {
         alignment: None,
         accessible_by_all: true,
         alloc_max_size: None,
+        // Not captured, like `[agents.hsa]`: ROCr's default stands.
+        rec_granule: None,
     };
     AgentDesc {
         id: cpu_id(node),

@@ -108,6 +108,9 @@ info_attributes! {
         /// `bool`: whether every agent reaches system-allocated memory
         /// (`malloc`, `mmap`) without `hsa_amd_svm_attributes_set`.
         SvmAccessibleByDefault = 0x202, HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT, BOOL;
+        /// `bool`: whether the host's `MWAITX` instruction is enabled for
+        /// waits (ROCm 6; not in ROCm 5.2's header).
+        MwaitxEnabled = 0x203, HSA_AMD_SYSTEM_INFO_MWAITX_ENABLED, BOOL;
         /// `bool`: whether the driver supports dmabuf export (ROCm 6; not in
         /// ROCm 5.2's header).
         DmabufSupported = 0x204, HSA_AMD_SYSTEM_INFO_DMABUF_SUPPORTED, BOOL;
@@ -116,6 +119,10 @@ info_attributes! {
         VirtualMemApiSupported = 0x205, HSA_AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED, BOOL;
         /// `bool`: whether XNACK is on (ROCm 6; not in ROCm 5.2's header).
         XnackEnabled = 0x206, HSA_AMD_SYSTEM_INFO_XNACK_ENABLED, BOOL;
+        /// `uint16_t`: the AMD extensions' major version (ROCm 6).
+        ExtVersionMajor = 0x207, HSA_AMD_SYSTEM_INFO_EXT_VERSION_MAJOR, U16;
+        /// `uint16_t`: the AMD extensions' minor version (ROCm 6).
+        ExtVersionMinor = 0x208, HSA_AMD_SYSTEM_INFO_EXT_VERSION_MINOR, U16;
     }
 
     /// `hsa_agent_info_t` and `hsa_amd_agent_info_t` (`hsa_agent_get_info`).
@@ -192,12 +199,21 @@ info_attributes! {
         AsicRevision = 0xA012, HSA_AMD_AGENT_INFO_ASIC_REVISION, U32;
         /// `bool`.
         SvmDirectHostAccess = 0xA013, HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS, BOOL;
+        /// `uint32_t`: the packet processor (CP) firmware version (ROCm 6).
+        UcodeVersion = 0xA108, HSA_AMD_AGENT_INFO_UCODE_VERSION, U32;
+        /// `uint32_t`: the SDMA engine firmware version (ROCm 6).
+        SdmaUcodeVersion = 0xA109, HSA_AMD_AGENT_INFO_SDMA_UCODE_VERSION, U32;
+        /// `hsa_amd_iommu_version_t` (ROCm 6).
+        IommuSupport = 0xA110, HSA_AMD_AGENT_INFO_IOMMU_SUPPORT, U32;
         /// `uint32_t`: the KFD's unique id of the device (ROCm 6; not in
         /// ROCm 5.2's header).
         DriverUid = 0xA112, HSA_AMD_AGENT_INFO_DRIVER_UID, U32;
         /// `hsa_agent_t`: the CPU agent a GPU hangs off; a CPU answers itself
         /// (ROCm 6.2; not in ROCm 5.2's header).
         NearestCpu = 0xA113, HSA_AMD_AGENT_INFO_NEAREST_CPU, HANDLE;
+        /// `uint8_t[8]`: `hsa_amd_memory_property_t` bits, bit 0 the agent
+        /// is an APU (ROCm 6.1).
+        MemoryProperties = 0xA114, HSA_AMD_AGENT_INFO_MEMORY_PROPERTIES, InfoSize::Fixed(8);
     }
 
     /// `hsa_isa_info_t` (`hsa_isa_get_info_alt`).

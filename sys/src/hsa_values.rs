@@ -168,6 +168,26 @@ pub const MACHINE_MODEL_LARGE: u32 = 1;
 pub const QUEUE_TYPE_MULTI: u32 = 0;
 /// `HSA_AGENT_FEATURE_KERNEL_DISPATCH`.
 pub const AGENT_FEATURE_KERNEL_DISPATCH: u32 = 1;
+/// `HSA_IOMMU_SUPPORT_NONE` (`hsa_amd_iommu_version_t`, ROCm 6).
+pub const IOMMU_SUPPORT_NONE: u32 = 0;
+/// `HSA_IOMMU_SUPPORT_V2`.
+pub const IOMMU_SUPPORT_V2: u32 = 1;
+/// `HSA_AMD_MEMORY_PROPERTY_AGENT_IS_APU` (ROCm 6.1): the agent shares one
+/// memory with the host. The enumerator is a bit *position* in
+/// `HSA_AMD_AGENT_INFO_MEMORY_PROPERTIES`' `uint8_t[8]`, as
+/// `hsa_flag_set64` / `hsa_flag_isset64` of `hsa_ext_amd.h` use it (byte
+/// `bit / 8`, bit `bit % 8`): an APU answers `02 00 00 00 00 00 00 00`.
+pub const MEMORY_PROPERTY_AGENT_IS_APU: u32 = 1;
+
+/// `hsa_flag_set64`: the `uint8_t[8]` flag set with bit position `bit`
+/// (none beyond 63).
+pub const fn flag_set64(bit: u32) -> [u8; 8] {
+    let mut out = [0u8; 8];
+    if bit < 64 {
+        out[(bit / 8) as usize] = 1 << (bit % 8);
+    }
+    out
+}
 
 /// `AMD_SIGNAL_KIND_INVALID` (`amd_signal_kind_t`, `amd_hsa_signal.h`).
 pub const AMD_SIGNAL_KIND_INVALID: i64 = 0;

@@ -45,13 +45,30 @@ type Size = (&'static str, usize);
 /// `(C struct, field, offsetof)`.
 type Offset = (&'static str, &'static str, usize);
 
-/// `(C enumerator, value)` of every HSA value this crate defines. ROCm 6's
-/// `HSA_AMD_AGENT_INFO_DRIVER_UID`, `HSA_AMD_AGENT_INFO_NEAREST_CPU`,
-/// `HSA_AMD_SYSTEM_INFO_{DMABUF_SUPPORTED,VIRTUAL_MEM_API_SUPPORTED,XNACK_ENABLED}`
-/// and `HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE` postdate
-/// Debian's headers and are left out (`iree_headers` checks them against
-/// the ROCm 6 headers IREE vendors).
-fn hsa_values() -> Vec<(String, u64)> {
+/// The enumerators ROCm 6 added after Debian's 5.2 headers: checked
+/// against ROCm 6's headers (IREE's vendored copy) instead.
+const ROCM6_ONLY: &[&str] = &[
+    "HSA_AMD_AGENT_INFO_DRIVER_UID",
+    "HSA_AMD_AGENT_INFO_NEAREST_CPU",
+    "HSA_AMD_AGENT_INFO_UCODE_VERSION",
+    "HSA_AMD_AGENT_INFO_SDMA_UCODE_VERSION",
+    "HSA_AMD_AGENT_INFO_IOMMU_SUPPORT",
+    "HSA_AMD_AGENT_INFO_MEMORY_PROPERTIES",
+    "HSA_AMD_SYSTEM_INFO_MWAITX_ENABLED",
+    "HSA_AMD_SYSTEM_INFO_DMABUF_SUPPORTED",
+    "HSA_AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED",
+    "HSA_AMD_SYSTEM_INFO_XNACK_ENABLED",
+    "HSA_AMD_SYSTEM_INFO_EXT_VERSION_MAJOR",
+    "HSA_AMD_SYSTEM_INFO_EXT_VERSION_MINOR",
+    "HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE",
+    "HSA_IOMMU_SUPPORT_NONE",
+    "HSA_IOMMU_SUPPORT_V2",
+    "HSA_AMD_MEMORY_PROPERTY_AGENT_IS_APU",
+];
+
+/// `(C enumerator, value)` of every HSA value this crate defines; without
+/// `rocm6`, those of [`ROCM6_ONLY`] are left out.
+fn hsa_values(rocm6: bool) -> Vec<(String, u64)> {
     let mut values: Vec<(String, u64)> = HSA_STATUSES
         .iter()
         .map(|s| (s.name.to_string(), u64::from(s.value)))
@@ -64,26 +81,11 @@ fn hsa_values() -> Vec<(String, u64)> {
             }
         )*};
     }
-    let rocm6 = [AgentInfo::DriverUid, AgentInfo::NearestCpu];
-    for &a in AgentInfo::ALL.iter().filter(|a| !rocm6.contains(a)) {
-        add(a.name(), a.raw());
-    }
-    let rocm6_system = [
-        SystemInfo::DmabufSupported,
-        SystemInfo::VirtualMemApiSupported,
-        SystemInfo::XnackEnabled,
-    ];
-    for &a in SystemInfo::ALL.iter().filter(|a| !rocm6_system.contains(a)) {
-        add(a.name(), a.raw());
-    }
-    for &a in MemoryPoolInfo::ALL
-        .iter()
-        .filter(|&&a| a != MemoryPoolInfo::RuntimeAllocRecGranule)
-    {
-        add(a.name(), a.raw());
-    }
     attributes!(
+        AgentInfo,
+        SystemInfo,
         IsaInfo,
+        MemoryPoolInfo,
         AgentMemoryPoolInfo,
         ExecutableSymbolInfo,
         LoadedCodeObjectInfo
@@ -162,6 +164,12 @@ fn hsa_values() -> Vec<(String, u64)> {
             "HSA_EXTENSION_AMD_LOADER",
             u32::from(HSA_EXTENSION_AMD_LOADER),
         ),
+        ("HSA_IOMMU_SUPPORT_NONE", IOMMU_SUPPORT_NONE),
+        ("HSA_IOMMU_SUPPORT_V2", IOMMU_SUPPORT_V2),
+        (
+            "HSA_AMD_MEMORY_PROPERTY_AGENT_IS_APU",
+            MEMORY_PROPERTY_AGENT_IS_APU,
+        ),
         ("HSA_WAIT_STATE_BLOCKED", WAIT_STATE_BLOCKED),
         ("HSA_WAIT_STATE_ACTIVE", WAIT_STATE_ACTIVE),
     ] {
@@ -175,6 +183,9 @@ fn hsa_values() -> Vec<(String, u64)> {
         ("HSA_AMD_SIGNAL_IPC", AMD_SIGNAL_IPC),
     ] {
         values.push((name.to_string(), value));
+    }
+    if !rocm6 {
+        values.retain(|(name, _)| !ROCM6_ONLY.contains(&name.as_str()));
     }
     values
 }
@@ -455,8 +466,10 @@ fn compile(name: &str, source: &str, flags: &[&str]) -> Option<std::process::Out
     let path = dir.join(name);
     std::fs::write(&path, source).expect("write the C source");
     Command::new(&compiler)
-        .args(["-std=c11", "-fsyntax-only", "-I", "/usr/include"])
+        .args(["-std=c11", "-fsyntax-only"])
+        // The caller's flags first: an `-I` of theirs wins over /usr/include.
         .args(flags)
+        .args(["-I", "/usr/include"])
         .arg(&path)
         .output()
         .ok()
@@ -472,7 +485,7 @@ fn values_sizes_and_offsets_match_the_hsa_headers() {
         );
         return;
     }
-    let mut values: Vec<(String, i128)> = hsa_values()
+    let mut values: Vec<(String, i128)> = hsa_values(false)
         .into_iter()
         .map(|(n, v)| (n, i128::from(v)))
         .collect();
@@ -570,79 +583,80 @@ fn a_wrong_value_is_caught() {
     assert!(!output.status.success(), "a wrong value compiled");
 }
 
-/// The ROCm 6 headers IREE vendors (`third_party/hsa-runtime-headers`):
-/// from `IREE_SOURCE_DIR`, else unpacked from the shared source archive
-/// beside the repository.
-fn iree_hsa_headers() -> Option<std::path::PathBuf> {
-    const HEADERS: &str = "third_party/hsa-runtime-headers/include/hsa";
-    if let Some(dir) = std::env::var_os("IREE_SOURCE_DIR") {
-        let dir = Path::new(&dir).join(HEADERS);
-        return dir.join("hsa.h").is_file().then_some(dir);
+/// ROCm 6's HSA headers as IREE vendors them (`third_party/hsa-runtime-headers`
+/// of `IREE_SOURCE_TARBALL`, default `../shared/iree/iree-b48a5955-src.tar.gz`),
+/// unpacked once under the test's temporary directory.
+fn rocm6_header_dir() -> Result<std::path::PathBuf, String> {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let tarball = std::env::var_os("IREE_SOURCE_TARBALL").map_or_else(
+        || workspace.join("../shared/iree/iree-b48a5955-src.tar.gz"),
+        std::path::PathBuf::from,
+    );
+    if !tarball.exists() {
+        return Err(format!(
+            "no {}; IREE_SOURCE_TARBALL names IREE's source archive",
+            tarball.display()
+        ));
     }
-    let archive =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/iree/iree-b48a5955-src.tar.gz");
-    if !archive.is_file() {
-        return None;
-    }
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("iree-hsa-headers");
-    std::fs::create_dir_all(&out).ok()?;
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("rocm6-headers");
+    std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
     let status = Command::new("tar")
-        .arg("-xzf")
-        .arg(&archive)
+        .arg("xzf")
+        .arg(&tarball)
         .arg("-C")
         .arg(&out)
-        .args(["--wildcards", &format!("*/{HEADERS}/*")])
+        .args([
+            "--wildcards",
+            "*/third_party/hsa-runtime-headers/include/hsa/*",
+        ])
         .status()
-        .ok()?;
+        .map_err(|e| format!("tar: {e}"))?;
     if !status.success() {
-        return None;
+        return Err(format!("tar could not unpack {}", tarball.display()));
     }
-    let top = std::fs::read_dir(&out).ok()?.next()?.ok()?.path();
-    let dir = top.join(HEADERS);
-    dir.join("hsa.h").is_file().then_some(dir)
+    let top = std::fs::read_dir(&out)
+        .map_err(|e| e.to_string())?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path().join("third_party/hsa-runtime-headers/include"))
+        .find(|include| include.join("hsa/hsa_ext_amd.h").exists());
+    top.ok_or_else(|| "the archive holds no hsa-runtime-headers".to_string())
 }
 
 #[test]
-fn rocm6_values_match_the_headers_iree_vendors() {
-    let what = "the ROCm 6 header check";
-    let Some(dir) = iree_hsa_headers() else {
-        skip(
-            what,
-            "needs IREE's source: IREE_SOURCE_DIR, or ../shared/iree/iree-b48a5955-src.tar.gz",
-        );
-        return;
+fn rocm6_values_match_rocm6_headers() {
+    // The attributes ROCm 6's rocminfo reads beyond Debian's 5.2 headers
+    // (and every older value again) against ROCm 6's own headers.
+    let what = "the ROCm 6 HSA header check";
+    let include = match rocm6_header_dir() {
+        Ok(include) => include,
+        Err(reason) => {
+            skip(what, &reason);
+            return;
+        }
     };
-    let mut values: Vec<(String, i128)> = Vec::new();
-    for a in [AgentInfo::DriverUid, AgentInfo::NearestCpu] {
-        values.push((a.name().to_string(), i128::from(a.raw())));
-    }
-    for &a in SystemInfo::ALL {
-        values.push((a.name().to_string(), i128::from(a.raw())));
-    }
-    for &a in MemoryPoolInfo::ALL {
-        values.push((a.name().to_string(), i128::from(a.raw())));
-    }
-    let includes: String = ["hsa.h", "hsa_ext_amd.h", "amd_hsa_signal.h"]
-        .iter()
-        .map(|h| format!("#include \"{}\"\n", dir.join(h).display()))
-        .collect();
-    let offsets: Vec<Offset> = hsa_offsets()
+    let values: Vec<(String, i128)> = hsa_values(true)
         .into_iter()
-        .filter(|(ty, _, _)| *ty == "amd_signal_t")
+        .map(|(n, v)| (n, i128::from(v)))
         .collect();
+    for needed in ROCM6_ONLY {
+        assert!(values.iter().any(|(n, _)| n == needed), "{needed}");
+    }
     let source = assertions(
-        &includes,
+        "#include <hsa/hsa.h>\n#include <hsa/hsa_ext_amd.h>\n#include <hsa/hsa_ven_amd_loader.h>\n\
+         #include <hsa/amd_hsa_signal.h>\n",
         &values,
-        &[("amd_signal_t", size_of::<amd_signal_t>())],
-        &offsets,
+        &hsa_sizes(),
+        &hsa_offsets(),
     );
-    let Some(output) = compile("hsa_rocm6.c", &source, &[]) else {
+    let include = include.display().to_string();
+    // Its directory first, so its headers win over Debian's.
+    let Some(output) = compile("hsa-rocm6.c", &source, &["-I", &include]) else {
         skip(what, "cannot run a C compiler; needs one (CC or cc)");
         return;
     };
     assert!(
         output.status.success(),
-        "IREE's vendored HSA headers disagree:\n{}",
+        "ROCm 6's HSA headers disagree:\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
 }

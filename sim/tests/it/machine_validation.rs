@@ -294,16 +294,35 @@ fn presets_have_the_real_shapes() {
     let mi250x = amdgpu_sim::presets::load_preset("mi250x-4")
         .unwrap()
         .unwrap();
-    let bandwidths: std::collections::BTreeSet<u32> = mi250x
-        .links
+    // The KFD's xGMI io_links: one hop to every GCD of the hive, weight 15
+    // per xGMI hop, the direct links' bandwidth (none through another GCD).
+    let xgmi: Vec<_> = mi250x.links.iter().filter(|l| l.link_type == 4).collect();
+    assert_eq!(xgmi.len(), 8 * 7);
+    let shapes: std::collections::BTreeSet<(u32, u32, u32)> = xgmi
         .iter()
-        .filter(|l| l.link_type == 4)
-        .map(|l| l.max_bandwidth)
+        .map(|l| (l.numa_distance, l.min_bandwidth, l.max_bandwidth))
         .collect();
     assert_eq!(
-        bandwidths.into_iter().collect::<Vec<_>>(),
-        [50000, 100000, 200000]
+        shapes.into_iter().collect::<Vec<_>>(),
+        [
+            (15, 50000, 50000),
+            (15, 50000, 200000),
+            (30, 0, 0),
+            (45, 0, 0)
+        ]
     );
+    assert!(xgmi.iter().all(|l| l.hops == 1));
+    // An APU node: each GPU reaches its own socket's CPU over the KFD's
+    // intra-socket xGMI link (weight 13).
+    let mi300a = amdgpu_sim::presets::load_preset("mi300a-4")
+        .unwrap()
+        .unwrap();
+    for &g in &mi300a.gpu_indices() {
+        let cpu = mi300a.agents[g].nearest_cpu.unwrap();
+        let link = mi300a.link(g, cpu).unwrap();
+        assert_eq!((link.link_type, link.numa_distance), (4, 13));
+        assert_eq!(mi300a.agents[g].hsa.memory_properties[0], 2);
+    }
     let mixed = amdgpu_sim::presets::load_preset("mixed-isa")
         .unwrap()
         .unwrap();

@@ -24,9 +24,13 @@
 //! xGMI 3/3, PCIe 7/7, cross-root 9/9, host-staged 13/11, fabric 15/14,
 //! isolated 15/15, other 11/10). *Ours:* every hop beyond the first adds 1 to
 //! both (a path through a switch or a second GPU is slower than a direct
-//! link), and an xGMI path's copy cost follows its narrowest hop's bandwidth
-//! (≥ 128 GB/s: 2, < 64 GB/s: 4), so an MI250X's in-package GCD pair is
-//! cheaper than a single-link pair between packages.
+//! link), counting the fabric hops behind one xGMI link too: the KFD
+//! reports a GPU of the hive without a direct link as one io_link of weight
+//! 15 (`KFD_CRAT_XGMI_WEIGHT`) times its xGMI hop count, with no bandwidth
+//! (`kfd_crat.c`), so a weight of 30 is two hops. An xGMI path's copy cost
+//! also follows its narrowest hop's bandwidth (≥ 128 GB/s: 2, < 64 GB/s: 4),
+//! so an MI250X's in-package GCD pair is cheaper than a single-link pair
+//! between packages, and that cheaper than a pair two hops apart.
 //!
 //! The link class must be the same in both directions (the topology builder
 //! checks it), so the refinement takes the worse class of the two directions.
@@ -42,6 +46,10 @@ pub const MAX_LINK_HOPS: usize = 16;
 pub const XGMI_WIDE_BANDWIDTH_MBPS: u32 = 128_000;
 /// xGMI bandwidth (MB/s) below which the copy cost is raised by one.
 pub const XGMI_NARROW_BANDWIDTH_MBPS: u32 = 64_000;
+/// The KFD's weight of one xGMI hop (`KFD_CRAT_XGMI_WEIGHT`, `kfd_crat.c`):
+/// an xGMI io_link's weight, the NUMA distance HSA reports, is this times
+/// the hops between the two GPUs.
+pub const KFD_XGMI_HOP_WEIGHT: u32 = 15;
 
 const _: () = assert!(MAX_DEVICE_COUNT <= 32);
 
@@ -69,7 +77,8 @@ pub struct PhysicalLink {
     pub capabilities: TopologyCapabilities,
     /// The worst scaled NUMA distance of any hop.
     pub numa_distance: u8,
-    /// Number of hops.
+    /// Number of hops, an xGMI link counting the fabric hops its weight
+    /// says it spans ([`KFD_XGMI_HOP_WEIGHT`]).
     pub hop_count: usize,
     /// The narrowest `max_bandwidth` over the hops (MB/s), 0 when unknown.
     pub min_bandwidth: u32,
@@ -160,9 +169,19 @@ pub fn physical_link(path: &PeerMemoryPath) -> Result<PhysicalLink> {
         coherent: access_mode(path.fine),
         capabilities,
         numa_distance,
-        hop_count: path.hops.len(),
+        hop_count: path.hops.iter().map(fabric_hops).sum(),
         min_bandwidth,
     })
+}
+
+/// The hops one HSA link hop stands for: an xGMI link of weight `15 k`
+/// spans `k` fabric hops (one when the weight says nothing).
+fn fabric_hops(hop: &LinkInfo) -> usize {
+    if hop.link_type() == LinkType::Xgmi {
+        (hop.numa_distance / KFD_XGMI_HOP_WEIGHT).max(1) as usize
+    } else {
+        1
+    }
 }
 
 /// IREE's copy cost and latency class of a link class.
@@ -254,10 +273,29 @@ mod tests {
     }
 
     #[test]
+    fn an_xgmi_peer_without_a_direct_link_costs_its_fabric_hops() {
+        // The KFD's io_link to a hive GPU two or three xGMI hops away: weight
+        // 30 or 45, no bandwidth (an MI250X's GCD pairs across packages).
+        let two = allowed(vec![hop(LinkType::Xgmi, 30, 0)]);
+        let three = allowed(vec![hop(LinkType::Xgmi, 45, 0)]);
+        let one_link = allowed(vec![hop(LinkType::Xgmi, 15, 50_000)]);
+        let e = refined(&two, &two, false);
+        assert_eq!((e.copy_cost(), e.latency_class()), (4, 4));
+        let e = refined(&three, &three, false);
+        assert_eq!((e.copy_cost(), e.latency_class()), (5, 5));
+        // A direct narrow link costs what two hops cost, never more.
+        assert_eq!(refined(&one_link, &one_link, false).copy_cost(), 4);
+        assert_eq!(refined(&one_link, &one_link, false).latency_class(), 3);
+        // A weight that is not a hop multiple (or unknown) is one hop.
+        assert_eq!(fabric_hops(&hop(LinkType::Xgmi, 0, 0)), 1);
+        assert_eq!(fabric_hops(&hop(LinkType::Pcie, 52, 0)), 1);
+    }
+
+    #[test]
     fn xgmi_is_nvlink_if_with_low_copy_cost() {
         let wide = allowed(vec![hop(LinkType::Xgmi, 15, 200_000)]);
-        let mid = allowed(vec![hop(LinkType::Xgmi, 30, 100_000)]);
-        let narrow = allowed(vec![hop(LinkType::Xgmi, 30, 50_000)]);
+        let mid = allowed(vec![hop(LinkType::Xgmi, 15, 100_000)]);
+        let narrow = allowed(vec![hop(LinkType::Xgmi, 15, 50_000)]);
         let e = refined(&wide, &wide, false);
         assert_eq!(e.link_class(), LinkClass::NvlinkIf);
         assert_eq!(
@@ -266,7 +304,7 @@ mod tests {
         );
         assert_eq!(refined(&mid, &mid, false).copy_cost(), 3);
         assert_eq!(refined(&narrow, &narrow, false).copy_cost(), 4);
-        assert_eq!(refined(&narrow, &narrow, false).numa_distance(), 10);
+        assert_eq!(refined(&narrow, &narrow, false).numa_distance(), 2);
         assert_eq!(e.buffer_read_mode_noncoherent(), InteropMode::Native);
         assert_eq!(e.buffer_write_mode_coherent(), InteropMode::Native);
         let caps = e.capabilities();

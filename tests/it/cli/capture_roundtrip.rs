@@ -20,7 +20,7 @@ use amdgpu_sim::presets::PRESETS;
 /// without a GPU, one that fails the same way on both).
 fn executable_for(preset: &str) -> &'static str {
     match preset {
-        "w7900" => "fixtures/iree/matmul.gfx1100.amd1",
+        "w7900" | "rx7900xtx" => "fixtures/iree/matmul.gfx1100.amd1",
         "mi250x-4" | "mixed-isa" => "fixtures/iree/matmul.gfx90a.amd1",
         _ => "fixtures/iree/matmul.gfx942.amd1",
     }

@@ -77,7 +77,16 @@ fn machines_lists_every_preset() {
         .collect();
     assert_eq!(
         names,
-        ["mi300x-8", "mi250x-4", "w7900", "mixed-isa", "cpu-only"]
+        [
+            "mi300x-8",
+            "mi250x-4",
+            "w7900",
+            "mixed-isa",
+            "cpu-only",
+            "mi325x-8",
+            "mi300a-4",
+            "rx7900xtx"
+        ]
     );
     assert_eq!(doc["machines"][0]["default"], true);
     assert_eq!(doc["machines"][4]["gpu_agents"], 0);

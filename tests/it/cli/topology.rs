@@ -52,7 +52,8 @@ fn json_on_mi250x() {
     assert!(edges.iter().all(|row| row.as_array().unwrap().len() == 8));
     assert_eq!(v["edges"][0][1]["link_class"], "nvlink_if");
     assert_eq!(v["edges"][0][1]["copy_cost"], 2);
-    assert_eq!(v["edges"][0][3]["copy_cost"], 4);
+    // GCD0 and GCD2 share one xGMI link (50 GB/s, the KFD's one-link figure).
+    assert_eq!(v["edges"][0][2]["copy_cost"], 4);
     assert_eq!(v["edges"][3][3]["lo"], "0x00000000009ff000");
     assert_eq!(v["devices"][0]["can_p2p_with"], 254);
     assert_eq!(v["devices"][5]["base_axis"], "0x0100000500000000");

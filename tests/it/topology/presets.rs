@@ -84,10 +84,16 @@ fn mi250x_shows_its_mix() {
     for package in 0..4 {
         assert_eq!(cost(2 * package, 2 * package + 1), 2);
     }
+    // A single link between packages, or two xGMI hops (KFD weight 30),
+    // cost 4; the two pairs three hops apart (weight 45) 5.
+    assert_eq!(cost(0, 2), 4);
+    assert_eq!(cost(0, 3), 4);
+    assert_eq!(cost(1, 7), 5);
+    assert_eq!(cost(3, 5), 5);
     let mut costs: Vec<u8> = pairs(8).map(|(i, j)| cost(i, j)).collect();
     costs.sort_unstable();
     costs.dedup();
-    assert_eq!(costs, [2, 3, 4]);
+    assert_eq!(costs, [2, 4, 5]);
     for (i, j) in pairs(8) {
         assert_eq!(t.edge(i, j).unwrap().link_class(), LinkClass::NvlinkIf);
         assert_eq!(cost(i, j), cost(j, i));

@@ -8,6 +8,7 @@ mod hip_streams;
 mod iree_symbols;
 mod kernels;
 mod pinned_memory;
+mod published_dumps;
 mod rocminfo;
 mod signals;
 mod sim_libs;
