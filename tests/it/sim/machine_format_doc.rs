@@ -21,6 +21,7 @@ fn sections() -> Vec<(&'static str, String)> {
     vec![
         ("## Top level", "name = \"x\"\nbogus = 1\n".to_owned()),
         ("## `[hip]`", "name = \"x\"\n[hip]\nbogus = 1\n".to_owned()),
+        ("## `[hsa]`", "name = \"x\"\n[hsa]\nbogus = 1\n".to_owned()),
         ("## `[[agents]]`", format!("name = \"x\"\n{CPU}bogus = 1\n")),
         (
             "## `[agents.hsa]`",
