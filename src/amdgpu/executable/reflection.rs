@@ -86,7 +86,8 @@ pub struct Reflection {
 pub(crate) fn export_out_of_range(ordinal: u64, count: usize) -> Status {
     crate::status!(
         OutOfRange,
-        "export ordinal {ordinal} out of range; executable has {count} exports"
+        "export ordinal {ordinal} out of range; executable has {count} export{}",
+        if count == 1 { "" } else { "s" }
     )
 }
 
@@ -227,6 +228,11 @@ mod tests {
         let err = r.export_info(3).unwrap_err();
         assert_eq!(err.code(), StatusCode::OutOfRange);
         assert!(err.mentions("export ordinal 3 out of range; executable has 3 exports"));
+        assert!(
+            export_out_of_range(1, 1)
+                .to_string()
+                .ends_with("export ordinal 1 out of range; executable has 1 export")
+        );
         assert_eq!(
             r.export_parameters(u64::MAX).unwrap_err().code(),
             StatusCode::OutOfRange
