@@ -30,9 +30,10 @@ declare -A MODULES=(
     [output]="src/escape.rs src/json_writer/mod.rs | lib cli::conventions"
     [inspect]="src/report/inspect/mod.rs src/report/inspect/export.rs src/report/inspect/json.rs | lib wrapped::inspect cli::conventions codeobj::notes"
     [names]="src/codeobj/metadata/unique.rs src/codeobj/metadata/prehashed.rs src/codeobj/metadata/model.rs | codeobj::unique codeobj::metadata wrapped::inspect"
+    [vmfb]="src/wrapped/vmfb.rs src/report/vmfb.rs | lib wrapped::vmfb cli::vmfb"
     [release]="src/input.rs filemap/src/lib.rs | lib inputs::memory_bounds"
 )
-ORDER=(edge capabilities queue_affinity target_id hip_path kernarg metadata output inspect names release)
+ORDER=(edge capabilities queue_affinity target_id hip_path kernarg metadata output inspect names vmfb release)
 
 usage() {
     echo "usage: $0 MODULE|all|--list [cargo-mutants args...]" >&2
