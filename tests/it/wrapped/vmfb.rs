@@ -202,6 +202,20 @@ fn built_module(segments: &[(u64, u64)], tail: usize) -> Vec<u8> {
 }
 
 #[test]
+fn a_flatbuffer_that_ends_the_file_is_read() {
+    // No segment area after it: the size prefix counts every byte left.
+    let mut data = built_module(&[], 0);
+    let length = u32::from_le_bytes(data[..4].try_into().unwrap()) as usize;
+    data.truncate(4 + length);
+    let module = vmfb::parse(&data).unwrap();
+    assert_eq!((module.name, module.segments), ("built", 0));
+    // One byte fewer than the prefix claims is out of bounds.
+    data.pop();
+    let err = vmfb::parse(&data).unwrap_err();
+    assert!(err.to_string().contains("length prefix out of bounds"), "{err}");
+}
+
+#[test]
 fn external_segments_must_lie_inside_the_file() {
     let data = built_module(&[(0, 8)], 8);
     assert!(vmfb::is_vmfb(&data));
