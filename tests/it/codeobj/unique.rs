@@ -99,3 +99,37 @@ proptest! {
         }
     }
 }
+
+/// A kernel's export name: a non-empty `.name`, else `.symbol` without
+/// `.kd` (IREE's `hsaco_metadata.c`).
+#[test]
+fn a_kernels_export_name_is_its_name_else_its_symbol() {
+    use amdgpu_hal::codeobj::metadata::reflection_name;
+    assert_eq!(reflection_name(Some("add"), "add_0.kd"), "add");
+    assert_eq!(reflection_name(Some(""), "add_0.kd"), "add_0");
+    assert_eq!(reflection_name(None, "add_0.kd"), "add_0");
+    assert_eq!(reflection_name(None, "plain"), "plain");
+}
+
+/// Every `.value_kind` of LLVM's AMDGPUUsage code object V3+ argument
+/// table, classified; IREE's projection skips exactly the hidden ones.
+#[test]
+fn value_kinds_classify_as_amdgpu_usage_lists_them() {
+    use amdgpu_hal::codeobj::metadata::ValueKind as K;
+    for (name, kind) in [
+        ("by_value", K::ByValue),
+        ("global_buffer", K::GlobalBuffer),
+        ("dynamic_shared_pointer", K::DynamicSharedPointer),
+        ("image", K::Image),
+        ("sampler", K::Sampler),
+        ("pipe", K::Pipe),
+        ("queue", K::Queue),
+        ("hidden_none", K::HiddenNone),
+        ("hidden_global_offset_x", K::Hidden),
+        ("hidden_multigrid_sync_arg", K::Hidden),
+        ("vendor_thing", K::Unknown),
+    ] {
+        assert_eq!(K::classify(name), kind, "{name}");
+        assert_eq!(kind.is_hidden(), name.starts_with("hidden_"), "{name}");
+    }
+}

@@ -778,3 +778,36 @@ fn exports_out_of_metadata_order_get_their_own_kernels() {
         );
     }
 }
+
+/// An export's name is its debug name, or where that is absent or empty its
+/// symbol without `.kd` (IREE's `executable.c`).
+#[test]
+fn an_empty_debug_name_falls_back_to_the_symbol() {
+    use amdgpu_hal::wrapped::builder::{
+        BindingBits, ExecutableSpec, ExportDebugSpec, ExportSpec, build_amd1,
+    };
+    let data = std::fs::read(root().join("fixtures/iree/elementwise.gfx942.amd1")).unwrap();
+    let image = module_image(&data);
+    let first = inspect(&data, &DeviceLimits::AMDGPU, &()).unwrap().exports[0].clone();
+    let export = |debug: Option<&str>| ExportSpec {
+        symbol_name: first.symbol.to_string(),
+        workgroup_size: Some(first.workgroup_size),
+        constant_count: first.constant_count.unwrap(),
+        binding_flags: vec![BindingBits::empty(); first.binding_count.unwrap() as usize],
+        debug: debug.map(|name| ExportDebugSpec {
+            name: name.to_owned(),
+            location: None,
+        }),
+    };
+    let rebuilt = build_amd1(&ExecutableSpec {
+        isa: Some("gfx942".into()),
+        exports: vec![export(Some("")), export(Some("named")), export(None)],
+        images: vec![&image],
+        source_files: vec![],
+    })
+    .unwrap();
+    let report = inspect(&rebuilt, &DeviceLimits::AMDGPU, &()).unwrap();
+    let bare = first.symbol.strip_suffix(".kd").unwrap();
+    let names: Vec<_> = report.exports.iter().map(|export| export.name).collect();
+    assert_eq!(names, [bare, "named", bare]);
+}

@@ -212,7 +212,10 @@ fn a_flatbuffer_that_ends_the_file_is_read() {
     // One byte fewer than the prefix claims is out of bounds.
     data.pop();
     let err = vmfb::parse(&data).unwrap_err();
-    assert!(err.to_string().contains("length prefix out of bounds"), "{err}");
+    assert!(
+        err.to_string().contains("length prefix out of bounds"),
+        "{err}"
+    );
 }
 
 #[test]
