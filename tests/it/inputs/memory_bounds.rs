@@ -456,6 +456,35 @@ fn kernel_count_reservation_follows_the_input_size() {
     check("100,000 one-byte kernel maps", blob.len(), peak);
 }
 
+/// The same claim inside a code object, raw and wrapped: `inspect`
+/// reserves its export reports by what the code object could hold, not by
+/// the count.
+#[test]
+fn inspect_reserves_by_the_code_object_not_the_claimed_count() {
+    use amdgpu_hal::wrapped::builder::{ExecutableSpec, build_amd1};
+    const CLAIMED: u32 = 100_000;
+    let mut blob = b"\x81\xaeamdhsa.kernels\xdd".to_vec();
+    blob.extend_from_slice(&CLAIMED.to_be_bytes());
+    blob.resize(blob.len() + CLAIMED as usize, 0x80);
+    let elf = crate::support::elf_with_metadata(&blob);
+    let wrapped = build_amd1(&ExecutableSpec {
+        isa: Some("gfx942".into()),
+        exports: vec![],
+        images: vec![&elf],
+        source_files: vec![],
+    })
+    .unwrap();
+    for (what, data) in [("raw", &elf), ("AMD1", &wrapped)] {
+        let mut result = None;
+        let peak = peak_of(|| {
+            result = Some(inspect(data, &DeviceLimits::AMDGPU, &()).map(drop));
+        });
+        let err = result.unwrap().unwrap_err();
+        assert!(err.to_string().contains("kernel 0"), "{what}: {err}");
+        check(what, data.len(), peak);
+    }
+}
+
 /// Files from `MAP_THRESHOLD_BYTES` up are mapped, not copied: the bytes are
 /// the file's, the heap holds none of them, and the checks are `read_file`'s
 /// (an oversized sparse file is refused from its size, unmapped and unread).
