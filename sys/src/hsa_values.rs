@@ -156,6 +156,20 @@ pub const GLOBAL_FLAG_COARSE_GRAINED: u32 = 4;
 /// fine-grained with device-scope atomics.
 pub const GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED: u32 = 8;
 
+/// `HSA_REGION_SEGMENT_GLOBAL` (`hsa_region_segment_t`; the pools'
+/// `hsa_amd_segment_t` values 0–3 are the regions' own).
+pub const REGION_SEGMENT_GLOBAL: u32 = 0;
+/// `HSA_REGION_SEGMENT_GROUP`.
+pub const REGION_SEGMENT_GROUP: u32 = 3;
+/// `HSA_REGION_GLOBAL_FLAG_KERNARG` (the pools' `KERNARG_INIT` bit).
+pub const REGION_GLOBAL_FLAG_KERNARG: u32 = 1;
+/// `HSA_REGION_GLOBAL_FLAG_FINE_GRAINED`.
+pub const REGION_GLOBAL_FLAG_FINE_GRAINED: u32 = 2;
+/// `HSA_REGION_GLOBAL_FLAG_COARSE_GRAINED`.
+pub const REGION_GLOBAL_FLAG_COARSE_GRAINED: u32 = 4;
+/// `HSA_REGION_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED` (ROCm 6).
+pub const REGION_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED: u32 = 8;
+
 /// `HSA_AMD_MEMORY_POOL_STANDARD_FLAG`: the allocation flags word IREE passes
 /// to `hsa_amd_memory_pool_allocate`.
 pub const MEMORY_POOL_STANDARD_FLAG: u32 = 0;

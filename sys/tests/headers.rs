@@ -21,7 +21,7 @@ use amdgpu_sys::hip_types::{
 };
 use amdgpu_sys::hsa_info::{
     AgentInfo, AgentMemoryPoolInfo, ExecutableSymbolInfo, IsaInfo, LoadedCodeObjectInfo,
-    MemoryPoolInfo, SystemInfo,
+    MemoryPoolInfo, RegionInfo, SystemInfo,
 };
 use amdgpu_sys::hsa_status::{HSA_STATUSES, hsa_status_t};
 use amdgpu_sys::hsa_types::*;
@@ -64,6 +64,7 @@ const ROCM6_ONLY: &[&str] = &[
     "HSA_IOMMU_SUPPORT_NONE",
     "HSA_IOMMU_SUPPORT_V2",
     "HSA_AMD_MEMORY_PROPERTY_AGENT_IS_APU",
+    "HSA_REGION_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED",
 ];
 
 /// `(C enumerator, value)` of every HSA value this crate defines; without
@@ -86,6 +87,7 @@ fn hsa_values(rocm6: bool) -> Vec<(String, u64)> {
         SystemInfo,
         IsaInfo,
         MemoryPoolInfo,
+        RegionInfo,
         AgentMemoryPoolInfo,
         ExecutableSymbolInfo,
         LoadedCodeObjectInfo
@@ -169,6 +171,21 @@ fn hsa_values(rocm6: bool) -> Vec<(String, u64)> {
         (
             "HSA_AMD_MEMORY_PROPERTY_AGENT_IS_APU",
             MEMORY_PROPERTY_AGENT_IS_APU,
+        ),
+        ("HSA_REGION_SEGMENT_GLOBAL", REGION_SEGMENT_GLOBAL),
+        ("HSA_REGION_SEGMENT_GROUP", REGION_SEGMENT_GROUP),
+        ("HSA_REGION_GLOBAL_FLAG_KERNARG", REGION_GLOBAL_FLAG_KERNARG),
+        (
+            "HSA_REGION_GLOBAL_FLAG_FINE_GRAINED",
+            REGION_GLOBAL_FLAG_FINE_GRAINED,
+        ),
+        (
+            "HSA_REGION_GLOBAL_FLAG_COARSE_GRAINED",
+            REGION_GLOBAL_FLAG_COARSE_GRAINED,
+        ),
+        (
+            "HSA_REGION_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED",
+            REGION_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED,
         ),
         ("HSA_WAIT_STATE_BLOCKED", WAIT_STATE_BLOCKED),
         ("HSA_WAIT_STATE_ACTIVE", WAIT_STATE_ACTIVE),

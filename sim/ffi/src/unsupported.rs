@@ -44,7 +44,6 @@ pub(crate) fn fail_with<T: Copy + 'static>(value: T) -> T {
 type QueueCallback = Option<extern "C" fn(hsa_status_t, *mut c_void, *mut c_void)>;
 type SystemEventCallback = Option<extern "C" fn(*const c_void, *mut c_void) -> hsa_status_t>;
 type CacheCallback = Option<extern "C" fn(hsa_cache_t, *mut c_void) -> hsa_status_t>;
-type RegionCallback = Option<extern "C" fn(hsa_region_t, *mut c_void) -> hsa_status_t>;
 type Alloc = Option<extern "C" fn(usize) -> *mut c_void>;
 
 unsupported! { HSA_STATUS_ERROR, hsa_status_t;
@@ -75,8 +74,6 @@ unsupported! { HSA_STATUS_ERROR, hsa_status_t;
     fn hsa_amd_register_system_event_handler(callback: SystemEventCallback, data: *mut c_void);
     fn hsa_agent_iterate_caches(agent: hsa_agent_t, callback: CacheCallback, data: *mut c_void);
     fn hsa_cache_get_info(cache: hsa_cache_t, attribute: c_enum, value: *mut c_void);
-    fn hsa_agent_iterate_regions(agent: hsa_agent_t, callback: RegionCallback, data: *mut c_void);
-    fn hsa_region_get_info(region: hsa_region_t, attribute: c_enum, value: *mut c_void);
     fn hsa_amd_ipc_signal_create(signal: hsa_signal_t, handle: *mut c_void);
     fn hsa_amd_ipc_signal_attach(handle: *const c_void, signal: *mut hsa_signal_t);
     fn hsa_queue_create(agent: hsa_agent_t, size: u32, queue_type: u32, callback: QueueCallback,
