@@ -51,7 +51,7 @@ pub mod validate;
 pub use codes::{CclCode, HipCode, HsaCode};
 pub use faults::{CallRecord, Fault, Trigger};
 pub use loader::{LoadedInfo, SymbolInfo};
-pub use node::{LiveObjects, Sim};
+pub use node::{LiveObjects, QueueAgent, Sim};
 pub use shared_bytes::{ByteOwner, SharedBytes};
 pub use validate::{Format, Machine, MachineError};
 

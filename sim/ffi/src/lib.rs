@@ -44,6 +44,7 @@ mod last_error;
 mod loader;
 pub mod node;
 mod ptr;
+mod queue;
 mod signal;
 pub mod spec;
 mod stream;

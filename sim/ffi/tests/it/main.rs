@@ -9,6 +9,7 @@ mod iree_symbols;
 mod kernels;
 mod pinned_memory;
 mod published_dumps;
+mod queues;
 mod regions;
 mod rocminfo;
 mod signals;
