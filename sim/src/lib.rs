@@ -28,6 +28,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod aql;
 pub mod codes;
 pub mod elf;
 pub mod faults;

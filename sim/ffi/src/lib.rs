@@ -33,6 +33,7 @@ mod abi {
     pub use amdgpu_sys::hsa_status::*;
     pub use amdgpu_sys::hsa_types::*;
 }
+mod aql;
 mod graph;
 mod hip;
 mod hip_runtime;

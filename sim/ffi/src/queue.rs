@@ -32,6 +32,7 @@ use std::ffi::c_void;
 use std::mem::offset_of;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::thread::JoinHandle;
 
 use amdgpu_sim::HsaCode;
 use amdgpu_sys::hsa_types::{amd_queue_t, hsa_queue_t};
@@ -73,7 +74,7 @@ const _: () = assert!(size_of::<Slot>() == 64 && align_of::<Slot>() == 64);
 #[repr(C, align(64))]
 #[allow(dead_code)]
 pub(crate) struct AmdQueue {
-    hsa_queue: hsa_queue_t,
+    pub(crate) hsa_queue: hsa_queue_t,
     caps: u32,
     reserved1: [u32; 3],
     pub(crate) write_dispatch_id: AtomicU64,
@@ -126,16 +127,17 @@ const _: () = {
 pub(crate) struct Queue {
     pub(crate) amd: Box<AmdQueue>,
     /// The ring the client writes through `base_address`.
-    #[allow(dead_code)]
     pub(crate) ring: Box<[Slot]>,
     pub(crate) doorbell: u64,
     pub(crate) doorbell_word: Arc<AtomicU64>,
     pub(crate) agent: u64,
     /// The client's error callback and its data pointer (as an address).
-    #[allow(dead_code)]
     pub(crate) callback: QueueCallback,
-    #[allow(dead_code)]
     pub(crate) data: usize,
+    /// Set when the queue is destroyed: the packet processor stops.
+    stop: AtomicBool,
+    /// The packet processor's thread, joined when the queue is destroyed.
+    worker: Mutex<Option<JoinHandle<()>>>,
 }
 
 impl Queue {
@@ -175,9 +177,45 @@ impl Registry {
         lock(&self.live).get(&address).cloned()
     }
 
+    /// Takes the queue at `address` out of the registry.
+    fn remove(&self, address: u64) -> Option<Arc<Queue>> {
+        lock(&self.live).remove(&address)
+    }
+
     /// Live queues.
     pub(crate) fn live(&self) -> usize {
         lock(&self.live).len()
+    }
+}
+
+/// Stops a queue's packet processor and waits for it (unless called from
+/// it, by its own error callback); the queue is released with the last
+/// reference.
+fn shut(queue: &Queue) {
+    queue.stop.store(true, Ordering::Release);
+    signal::registry().wake();
+    let worker = lock(&queue.worker).take();
+    if let Some(worker) = worker
+        && worker.thread().id() != std::thread::current().id()
+    {
+        let _ = worker.join();
+    }
+}
+
+impl Queue {
+    /// Whether the queue was destroyed.
+    pub(crate) fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Acquire)
+    }
+
+    /// The queue's index mask (`size` - 1).
+    pub(crate) fn mask(&self) -> u64 {
+        u64::from(self.amd.hsa_queue.size) - 1
+    }
+
+    /// The queue as its client holds it.
+    pub(crate) fn client_pointer(&self) -> *mut hsa_queue_t {
+        self.address() as *mut hsa_queue_t
     }
 }
 
@@ -298,6 +336,8 @@ fn build(
         agent: agent.handle,
         callback,
         data: data as usize,
+        stop: AtomicBool::new(false),
+        worker: Mutex::new(None),
     })
 }
 
@@ -333,11 +373,27 @@ c_exports! {
                 if queue.is_null() {
                     return Err(INVALID);
                 }
-                let built = build(agent, size, queue_type, callback, data, private_segment_size)?;
+                let built = Arc::new(build(
+                    agent,
+                    size,
+                    queue_type,
+                    callback,
+                    data,
+                    private_segment_size,
+                )?);
                 let address = built.address();
+                let worker = Arc::clone(&built);
+                let spawned = std::thread::Builder::new()
+                    .name(format!("aql-queue-{}", built.amd.hsa_queue.id))
+                    .spawn(move || crate::aql::process(&worker))
+                    .map_err(|_| HsaCode::OUT_OF_RESOURCES)?;
+                *lock(&built.worker) = Some(spawned);
+                lock(&registry().live).insert(address, Arc::clone(&built));
                 // SAFETY: the caller's contract (above); checked non-NULL.
-                unsafe { put(queue.cast(), address as usize) }?;
-                lock(&registry().live).insert(address, Arc::new(built));
+                if let Err(code) = unsafe { put(queue.cast(), address as usize) } {
+                    shut(&registry().remove(address).unwrap_or(built));
+                    return Err(code);
+                }
                 Ok(())
             },
         ))
@@ -355,8 +411,9 @@ c_exports! {
                 if queue.is_null() {
                     return Err(INVALID);
                 }
-                let removed = lock(&registry().live).remove(&(queue as u64));
-                removed.map(drop).ok_or(HsaCode::INVALID_QUEUE)
+                let removed = registry().remove(queue as u64).ok_or(HsaCode::INVALID_QUEUE)?;
+                shut(&removed);
+                Ok(())
             },
         ))
     }

@@ -117,6 +117,11 @@ impl Signal {
     pub(crate) fn load(&self, order: Ordering) -> i64 {
         self.value.load(order)
     }
+
+    /// Subtracts `amount` with release (a packet's completion).
+    pub(crate) fn subtract(&self, amount: i64) {
+        self.value.fetch_sub(amount, Ordering::AcqRel);
+    }
 }
 
 /// A queue's doorbell signal and the word its `hardware_doorbell_ptr`
@@ -199,7 +204,7 @@ impl Registry {
 
     /// Waits until `done` answers `Some` or `deadline` passes (`None`: no
     /// deadline); `None` on timeout.
-    fn wait_until<T>(
+    pub(crate) fn wait_until<T>(
         &self,
         deadline: Option<Instant>,
         mut done: impl FnMut() -> Option<T>,

@@ -4,6 +4,7 @@
 // Shared with `rocminfo` (its parser has unit tests of its own).
 mod rocminfo_format;
 
+mod aql;
 mod hip_streams;
 mod iree_symbols;
 mod kernels;
