@@ -100,11 +100,16 @@ run_module() {
     # those seeds describe mutated code, so the files are put back after.
     local saved
     saved=$(mktemp -d)
-    find tests -path '*/proptest-regressions/*' -type f -exec cp --parents {} "$saved" \;
+    # (The lib's unit tests keep theirs in proptest-regressions/ at the root.)
+    local seeds=(tests)
+    [[ -d proptest-regressions ]] && seeds+=(proptest-regressions)
+    find "${seeds[@]}" -path '*proptest-regressions/*' -type f -exec cp --parents {} "$saved" \;
     local rc=0
     cargo "${args[@]}" || rc=$?
-    find tests -path '*/proptest-regressions/*' -type f -newer "$saved" -exec rm {} +
+    find tests proptest-regressions -path '*proptest-regressions/*' -type f -newer "$saved" -exec rm {} + 2>/dev/null || true
+    find proptest-regressions -type d -empty -delete 2>/dev/null || true
     cp -r "$saved/tests" . 2>/dev/null || true
+    cp -r "$saved/proptest-regressions" . 2>/dev/null || true
     rm -rf "$saved"
     [[ $rc -eq 0 || $rc -eq 2 || $rc -eq 3 ]] || return "$rc"
 }

@@ -14,10 +14,12 @@
 
 use amdgpu_sys::hsa_info::{
     AgentInfo, AgentMemoryPoolInfo, ExecutableSymbolInfo, IsaInfo, LoadedCodeObjectInfo,
-    MemoryPoolInfo, SystemInfo,
+    MemoryPoolInfo, RegionInfo, SystemInfo,
 };
 use amdgpu_sys::hsa_types::{LINK_INFO_SIZE, hsa_amd_memory_pool_link_info_t};
-use amdgpu_sys::hsa_values::{DeviceType, SymbolKind as CSymbolKind};
+use amdgpu_sys::hsa_values::{
+    DeviceType, GLOBAL_FLAG_FINE_GRAINED, REGION_SEGMENT_GLOBAL, SymbolKind as CSymbolKind,
+};
 
 use crate::codes::HsaCode;
 use crate::elf::SymbolKind;
@@ -255,6 +257,89 @@ impl Sim {
         })?
     }
 
+    /// `hsa_agent_iterate_regions`: ROCr's regions are its memory pools
+    /// (the same handles). A GPU lists its own pools, then every CPU's
+    /// fine-grained pools, then every CPU's other pools (ROCr's
+    /// `system_regions_fine` and `system_regions_coarse`); a CPU lists
+    /// those two alone, so each CPU sees the system memory of every socket.
+    pub fn agent_iterate_regions(&self, agent: u64) -> Result<Vec<u64>, HsaCode> {
+        self.hsa(
+            "hsa_agent_iterate_regions",
+            || format!("{agent:#x}"),
+            |sim, _| {
+                let i = sim.agent_index(agent)?;
+                let me = sim.agent(agent)?;
+                // (pool table index, global flags) of each pool of agent `index`.
+                let own = |index: usize, a: &crate::validate::Agent| -> Vec<(usize, u32)> {
+                    let start = sim.tables.pool_start.get(index).copied().unwrap_or(0);
+                    (start..).zip(a.pools.iter().map(|p| p.flags)).collect()
+                };
+                let mut regions = Vec::new();
+                if me.kind == AgentKind::Gpu {
+                    regions.extend(own(i, me).into_iter().map(|(p, _)| p));
+                }
+                let cpus = || {
+                    (sim.machine.agents.iter().enumerate())
+                        .filter(|(_, a)| a.kind == AgentKind::Cpu)
+                };
+                for fine in [true, false] {
+                    for (index, cpu) in cpus() {
+                        regions.extend(
+                            own(index, cpu)
+                                .into_iter()
+                                .filter(|(_, flags)| {
+                                    (flags & GLOBAL_FLAG_FINE_GRAINED != 0) == fine
+                                })
+                                .map(|(p, _)| p),
+                        );
+                    }
+                }
+                Ok(regions
+                    .into_iter()
+                    .map(|p| crate::node::handle(crate::node::TAG_POOL, p as u64 + 1))
+                    .collect())
+            },
+        )
+    }
+
+    /// `hsa_region_get_info`: a region is a pool, and ROCr answers the
+    /// attributes a pool shares with its region (`SEGMENT` … `ALIGNMENT`,
+    /// the same numbers) from the same code, so these are the pool's
+    /// values; `GLOBAL_FLAGS` is 0 outside the global segment, and
+    /// `HSA_AMD_REGION_INFO_HOST_ACCESSIBLE` is true for system (CPU) memory.
+    /// A handle that is not a region is `HSA_STATUS_ERROR_INVALID_REGION`
+    /// (`hsa.h`).
+    pub fn region_get_info(&self, region: u64, attribute: RegionInfo) -> Result<Vec<u8>, HsaCode> {
+        use RegionInfo as I;
+        self.hsa(
+            "hsa_region_get_info",
+            || format!("{region:#x}, {}", attribute.name()),
+            |sim, _| {
+                let (owner, p) = sim.pool(region).map_err(|_| HsaCode::INVALID_REGION)?;
+                let system = sim
+                    .machine
+                    .agents
+                    .get(owner)
+                    .is_some_and(|a| a.kind == AgentKind::Cpu);
+                match attribute {
+                    I::Segment => Ok(p.segment.c_bytes()),
+                    I::GlobalFlags => Ok(if p.segment == REGION_SEGMENT_GLOBAL {
+                        p.flags
+                    } else {
+                        0
+                    }
+                    .c_bytes()),
+                    I::Size => size_t(p.size),
+                    I::AllocMaxSize => size_t(p.alloc_max_size),
+                    I::RuntimeAllocAllowed => Ok(p.alloc_allowed.c_bytes()),
+                    I::RuntimeAllocGranule => size_t(p.granule),
+                    I::RuntimeAllocAlignment => size_t(p.alignment),
+                    I::HostAccessible => Ok(system.c_bytes()),
+                }
+            },
+        )
+    }
+
     /// `hsa_amd_agent_memory_pool_get_info`: the owner and pools accessible
     /// by all are allowed by default, pools reachable over a link
     /// disallowed by default, others never; one link entry per hop.
@@ -349,6 +434,59 @@ mod tests {
             .chunks(4)
             .map(|c| u32::from_ne_bytes(c.try_into().expect("4 bytes")))
             .collect()
+    }
+
+    /// mi300x-8 has two CPU agents (0, 1): each lists every socket's
+    /// fine-grained system pools, then every socket's others (ROCr's
+    /// `system_regions_fine` then `system_regions_coarse`); a GPU its own
+    /// pools first. Every region answers exactly its C type.
+    #[test]
+    fn regions_span_every_socket_in_rocr_order() {
+        use amdgpu_sys::hsa_values::GLOBAL_FLAG_FINE_GRAINED as FINE;
+        let sim = node();
+        let flags = |p: u64| {
+            u32::from_ne_bytes(
+                sim.memory_pool_get_info(p, MemoryPoolInfo::GlobalFlags)
+                    .expect("flags")
+                    .try_into()
+                    .expect("4 bytes"),
+            )
+        };
+        let (cpu0, cpu1) = (Sim::agent_handle(0), Sim::agent_handle(1));
+        assert_eq!(
+            sim.agent_get_info(cpu1, AgentInfo::Device).expect("device"),
+            DeviceType::Cpu.raw().c_bytes()
+        );
+        let pools: Vec<u64> = [cpu0, cpu1]
+            .into_iter()
+            .flat_map(|c| sim.agent_iterate_memory_pools(c).expect("pools"))
+            .collect();
+        let mut expected: Vec<u64> = pools
+            .iter()
+            .copied()
+            .filter(|&p| flags(p) & FINE != 0)
+            .collect();
+        expected.extend(pools.iter().copied().filter(|&p| flags(p) & FINE == 0));
+        assert_eq!(sim.agent_iterate_regions(cpu0).expect("regions"), expected);
+        assert_eq!(sim.agent_iterate_regions(cpu1).expect("regions"), expected);
+        let gpu = Sim::agent_handle(2);
+        let mut gpu_expected = sim.agent_iterate_memory_pools(gpu).expect("pools");
+        gpu_expected.extend(&expected);
+        let gpu_regions = sim.agent_iterate_regions(gpu).expect("regions");
+        assert_eq!(gpu_regions, gpu_expected);
+        for region in gpu_regions {
+            for &attribute in RegionInfo::ALL {
+                let InfoSize::Fixed(size) = attribute.size() else {
+                    panic!("{attribute:?} is counted");
+                };
+                let bytes = sim.region_get_info(region, attribute).expect("answered");
+                assert_eq!(bytes.len(), size, "{attribute:?}");
+            }
+        }
+        assert_eq!(
+            sim.region_get_info(gpu, RegionInfo::Size),
+            Err(HsaCode::INVALID_REGION)
+        );
     }
 
     #[test]

@@ -28,6 +28,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod aql;
 pub mod codes;
 pub mod elf;
 pub mod faults;
@@ -51,7 +52,7 @@ pub mod validate;
 pub use codes::{CclCode, HipCode, HsaCode};
 pub use faults::{CallRecord, Fault, Trigger};
 pub use loader::{LoadedInfo, SymbolInfo};
-pub use node::{LiveObjects, Sim};
+pub use node::{LiveObjects, QueueAgent, Sim};
 pub use shared_bytes::{ByteOwner, SharedBytes};
 pub use validate::{Format, Machine, MachineError};
 

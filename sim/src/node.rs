@@ -38,6 +38,24 @@ fn index(handle: u64, tag: u64) -> Option<usize> {
     serial(handle, tag).and_then(|s| usize::try_from(s - 1).ok())
 }
 
+/// An agent's queue attributes (`Sim::queue_agent`): ROCr's
+/// `hsa_queue_create` checks and what its `amd_queue_t` records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueueAgent {
+    /// A GPU (a CPU agent has no AQL packet processor).
+    pub gpu: bool,
+    /// `HSA_AGENT_INFO_QUEUE_TYPE`.
+    pub queue_type: u32,
+    /// `HSA_AGENT_INFO_QUEUE_MIN_SIZE` (packets).
+    pub min_size: u32,
+    /// `HSA_AGENT_INFO_QUEUE_MAX_SIZE` (packets).
+    pub max_size: u32,
+    /// `HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT`.
+    pub compute_units: u32,
+    /// `HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU`.
+    pub max_waves_per_cu: u32,
+}
+
 /// Objects the simulator has handed out and not yet taken back, and the
 /// runtime state calls leave behind.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -365,7 +383,7 @@ impl Sim {
                 state.record(|| CallRecord {
                     op,
                     args: args(),
-                    outcome: format!("{code:x?}"),
+                    outcome: code.to_string(),
                     injected,
                 });
                 return Err(code);
@@ -588,6 +606,21 @@ impl Sim {
             .and_then(|a| a.pools.get(p))
             .ok_or(HsaCode::INVALID_MEMORY_POOL)?;
         Ok((agent, pool))
+    }
+
+    /// What `hsa_queue_create` checks and records for `agent` (asked by the
+    /// C library's own queue code, inside its counted call; not an HSA
+    /// call); `None` for a handle that is not an agent.
+    pub fn queue_agent(&self, agent: u64) -> Option<QueueAgent> {
+        let a = self.agent(agent).ok()?;
+        Some(QueueAgent {
+            gpu: a.kind == crate::machine::AgentKind::Gpu,
+            queue_type: a.hsa.queue_type,
+            min_size: a.hsa.queue_min_size,
+            max_size: a.hsa.queue_max_size,
+            compute_units: a.compute_units,
+            max_waves_per_cu: a.hsa.max_waves_per_cu,
+        })
     }
 
     /// Whether `agent` is one of this node's agent handles (asked by the

@@ -1,6 +1,7 @@
 //! The HSA info attributes as enums: `hsa_system_info_t`,
 //! `hsa_agent_info_t` (+ `hsa_amd_agent_info_t`), `hsa_isa_info_t`,
-//! `hsa_amd_memory_pool_info_t`, `hsa_amd_agent_memory_pool_info_t`,
+//! `hsa_amd_memory_pool_info_t`, `hsa_region_info_t`,
+//! `hsa_amd_agent_memory_pool_info_t`,
 //! `hsa_executable_symbol_info_t` and
 //! `hsa_ven_amd_loader_loaded_code_object_info_t`, each with its C value,
 //! its enumerator and the size of the C value a `*_get_info` call writes.
@@ -268,6 +269,28 @@ info_attributes! {
         RuntimeAllocRecGranule = 18, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE, SIZE_T;
     }
 
+    /// `hsa_region_info_t` (+ `hsa_amd_region_info_t`; `hsa_region_get_info`).
+    /// ROCr's regions are its memory pools: the values a pool shares with
+    /// its region are the same attribute numbers (`Segment` … `RuntimeAllocAlignment`).
+    "hsa_region_info_t" enum RegionInfo {
+        /// `hsa_region_segment_t`.
+        Segment = 0, HSA_REGION_INFO_SEGMENT, U32;
+        /// `uint32_t` of `hsa_region_global_flag_t` bits (0 outside the global segment).
+        GlobalFlags = 1, HSA_REGION_INFO_GLOBAL_FLAGS, U32;
+        /// `size_t` (bytes).
+        Size = 2, HSA_REGION_INFO_SIZE, SIZE_T;
+        /// `size_t` (bytes).
+        AllocMaxSize = 4, HSA_REGION_INFO_ALLOC_MAX_SIZE, SIZE_T;
+        /// `bool`.
+        RuntimeAllocAllowed = 5, HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED, BOOL;
+        /// `size_t` (bytes).
+        RuntimeAllocGranule = 6, HSA_REGION_INFO_RUNTIME_ALLOC_GRANULE, SIZE_T;
+        /// `size_t` (bytes).
+        RuntimeAllocAlignment = 7, HSA_REGION_INFO_RUNTIME_ALLOC_ALIGNMENT, SIZE_T;
+        /// `bool`: system memory (a CPU's region).
+        HostAccessible = 0xA000, HSA_AMD_REGION_INFO_HOST_ACCESSIBLE, BOOL;
+    }
+
     /// `hsa_amd_agent_memory_pool_info_t` (`hsa_amd_agent_memory_pool_get_info`).
     "hsa_amd_agent_memory_pool_info_t" enum AgentMemoryPoolInfo {
         /// `hsa_amd_memory_pool_access_t`.
@@ -338,6 +361,16 @@ mod tests {
         for &a in ExecutableSymbolInfo::ALL {
             assert_eq!(ExecutableSymbolInfo::from_raw(a.raw()), Some(a));
         }
+        for &a in RegionInfo::ALL {
+            assert_eq!(RegionInfo::from_raw(a.raw()), Some(a));
+            assert!(
+                a.name().starts_with("HSA_REGION_INFO_")
+                    || a.name().starts_with("HSA_AMD_REGION_INFO_")
+            );
+        }
+        // HSA_REGION_INFO_ALLOC_MAX_PRIVATE_WORKGROUP_SIZE: ROCr answers
+        // INVALID_ARGUMENT, so it is not listed.
+        assert_eq!(RegionInfo::from_raw(8), None);
         assert_eq!(AgentInfo::from_raw(20), None);
         assert_eq!(AgentInfo::Uuid.size(), InfoSize::Fixed(21));
         assert_eq!(AgentMemoryPoolInfo::LinkInfo.size(), InfoSize::Counted(28));

@@ -230,3 +230,124 @@ const _: () = {
     assert!(offset_of!(S, queue_ptr) == 48);
     assert!(offset_of!(S, reserved3) == 56);
 };
+
+/// `hsa_queue_t` (`hsa.h`): the user-visible part of a queue, the first
+/// member of ROCr's [`amd_queue_t`]. `base_address` is a `void*` (hosts
+/// are 64-bit: asserted below).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct hsa_queue_t {
+    /// `hsa_queue_type32_t type`.
+    pub type_: u32,
+    /// `uint32_t features` (`hsa_queue_feature_t` bits).
+    pub features: u32,
+    /// `void* base_address`: the ring of `size` 64-byte AQL packets.
+    pub base_address: u64,
+    /// `hsa_signal_t doorbell_signal`.
+    pub doorbell_signal: hsa_signal_t,
+    /// `uint32_t size`: packets, a power of two.
+    pub size: u32,
+    /// `uint32_t reserved1`.
+    pub reserved1: u32,
+    /// `uint64_t id`.
+    pub id: u64,
+}
+
+const _: () = {
+    type Q = hsa_queue_t;
+    assert!(size_of::<usize>() == 8);
+    assert!(size_of::<Q>() == 40 && align_of::<Q>() == 8);
+    assert!(offset_of!(Q, type_) == 0);
+    assert!(offset_of!(Q, features) == 4);
+    assert!(offset_of!(Q, base_address) == 8);
+    assert!(offset_of!(Q, doorbell_signal) == 16);
+    assert!(offset_of!(Q, size) == 24);
+    assert!(offset_of!(Q, reserved1) == 28);
+    assert!(offset_of!(Q, id) == 32);
+};
+
+/// `amd_queue_t` (ROCr's `amd_hsa_queue.h`, as ROCm 6 and IREE's vendored
+/// headers define it): what an `hsa_queue_t*` from `hsa_queue_create`
+/// points into. Clients advance `write_dispatch_id` and read
+/// `read_dispatch_id` with their own atomics (IREE's AMDGPU driver does).
+/// ROCm 5.2's header names `caps`/`reserved1` `reserved1[4]` and
+/// `reserved3` `scratch_backing_memory_byte_size`; every other offset is
+/// the same.
+#[repr(C, align(64))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct amd_queue_t {
+    /// `hsa_queue_t hsa_queue`.
+    pub hsa_queue: hsa_queue_t,
+    /// `uint32_t caps` (`amd_queue_capabilities32_t`).
+    pub caps: u32,
+    /// `uint32_t reserved1[3]`.
+    pub reserved1: [u32; 3],
+    /// `volatile uint64_t write_dispatch_id`.
+    pub write_dispatch_id: u64,
+    /// `uint32_t group_segment_aperture_base_hi`.
+    pub group_segment_aperture_base_hi: u32,
+    /// `uint32_t private_segment_aperture_base_hi`.
+    pub private_segment_aperture_base_hi: u32,
+    /// `uint32_t max_cu_id`.
+    pub max_cu_id: u32,
+    /// `uint32_t max_wave_id`.
+    pub max_wave_id: u32,
+    /// `volatile uint64_t max_legacy_doorbell_dispatch_id_plus_1`.
+    pub max_legacy_doorbell_dispatch_id_plus_1: u64,
+    /// `volatile uint32_t legacy_doorbell_lock`.
+    pub legacy_doorbell_lock: u32,
+    /// `uint32_t reserved2[9]`.
+    pub reserved2: [u32; 9],
+    /// `volatile uint64_t read_dispatch_id`.
+    pub read_dispatch_id: u64,
+    /// `uint32_t read_dispatch_id_field_base_byte_offset`.
+    pub read_dispatch_id_field_base_byte_offset: u32,
+    /// `uint32_t compute_tmpring_size`.
+    pub compute_tmpring_size: u32,
+    /// `uint32_t scratch_resource_descriptor[4]`.
+    pub scratch_resource_descriptor: [u32; 4],
+    /// `uint64_t scratch_backing_memory_location`.
+    pub scratch_backing_memory_location: u64,
+    /// `uint32_t reserved3[2]`.
+    pub reserved3: [u32; 2],
+    /// `uint32_t scratch_wave64_lane_byte_size`.
+    pub scratch_wave64_lane_byte_size: u32,
+    /// `amd_queue_properties32_t queue_properties`.
+    pub queue_properties: u32,
+    /// `uint32_t reserved4[2]`.
+    pub reserved4: [u32; 2],
+    /// `hsa_signal_t queue_inactive_signal`.
+    pub queue_inactive_signal: hsa_signal_t,
+    /// `uint32_t reserved5[14]`.
+    pub reserved5: [u32; 14],
+}
+
+/// `AMD_QUEUE_ALIGN_BYTES`.
+pub const AMD_QUEUE_ALIGN_BYTES: usize = 64;
+
+const _: () = {
+    type A = amd_queue_t;
+    assert!(size_of::<A>() == 256 && align_of::<A>() == AMD_QUEUE_ALIGN_BYTES);
+    assert!(offset_of!(A, hsa_queue) == 0);
+    assert!(offset_of!(A, caps) == 40);
+    assert!(offset_of!(A, reserved1) == 44);
+    assert!(offset_of!(A, write_dispatch_id) == 56);
+    assert!(offset_of!(A, group_segment_aperture_base_hi) == 64);
+    assert!(offset_of!(A, private_segment_aperture_base_hi) == 68);
+    assert!(offset_of!(A, max_cu_id) == 72);
+    assert!(offset_of!(A, max_wave_id) == 76);
+    assert!(offset_of!(A, max_legacy_doorbell_dispatch_id_plus_1) == 80);
+    assert!(offset_of!(A, legacy_doorbell_lock) == 88);
+    assert!(offset_of!(A, reserved2) == 92);
+    assert!(offset_of!(A, read_dispatch_id) == 128);
+    assert!(offset_of!(A, read_dispatch_id_field_base_byte_offset) == 136);
+    assert!(offset_of!(A, compute_tmpring_size) == 140);
+    assert!(offset_of!(A, scratch_resource_descriptor) == 144);
+    assert!(offset_of!(A, scratch_backing_memory_location) == 160);
+    assert!(offset_of!(A, reserved3) == 168);
+    assert!(offset_of!(A, scratch_wave64_lane_byte_size) == 176);
+    assert!(offset_of!(A, queue_properties) == 180);
+    assert!(offset_of!(A, reserved4) == 184);
+    assert!(offset_of!(A, queue_inactive_signal) == 192);
+    assert!(offset_of!(A, reserved5) == 200);
+};

@@ -156,6 +156,20 @@ pub const GLOBAL_FLAG_COARSE_GRAINED: u32 = 4;
 /// fine-grained with device-scope atomics.
 pub const GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED: u32 = 8;
 
+/// `HSA_REGION_SEGMENT_GLOBAL` (`hsa_region_segment_t`; the pools'
+/// `hsa_amd_segment_t` values 0–3 are the regions' own).
+pub const REGION_SEGMENT_GLOBAL: u32 = 0;
+/// `HSA_REGION_SEGMENT_GROUP`.
+pub const REGION_SEGMENT_GROUP: u32 = 3;
+/// `HSA_REGION_GLOBAL_FLAG_KERNARG` (the pools' `KERNARG_INIT` bit).
+pub const REGION_GLOBAL_FLAG_KERNARG: u32 = 1;
+/// `HSA_REGION_GLOBAL_FLAG_FINE_GRAINED`.
+pub const REGION_GLOBAL_FLAG_FINE_GRAINED: u32 = 2;
+/// `HSA_REGION_GLOBAL_FLAG_COARSE_GRAINED`.
+pub const REGION_GLOBAL_FLAG_COARSE_GRAINED: u32 = 4;
+/// `HSA_REGION_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED` (ROCm 6).
+pub const REGION_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED: u32 = 8;
+
 /// `HSA_AMD_MEMORY_POOL_STANDARD_FLAG`: the allocation flags word IREE passes
 /// to `hsa_amd_memory_pool_allocate`.
 pub const MEMORY_POOL_STANDARD_FLAG: u32 = 0;
@@ -166,6 +180,40 @@ pub const ENDIANNESS_LITTLE: u32 = 0;
 pub const MACHINE_MODEL_LARGE: u32 = 1;
 /// `HSA_QUEUE_TYPE_MULTI`: the queue type ROCr reports for every agent.
 pub const QUEUE_TYPE_MULTI: u32 = 0;
+/// `HSA_QUEUE_TYPE_SINGLE`.
+pub const QUEUE_TYPE_SINGLE: u32 = 1;
+/// `HSA_QUEUE_TYPE_COOPERATIVE`.
+pub const QUEUE_TYPE_COOPERATIVE: u32 = 2;
+/// `HSA_QUEUE_FEATURE_KERNEL_DISPATCH` (`hsa_queue_feature_t`).
+pub const QUEUE_FEATURE_KERNEL_DISPATCH: u32 = 1;
+/// `AMD_QUEUE_PROPERTIES_IS_PTR64` (`amd_hsa_queue.h`: bit 1).
+pub const AMD_QUEUE_PROPERTIES_IS_PTR64: u32 = 2;
+/// `HSA_AMD_QUEUE_INFO_AGENT` (`hsa_queue_info_attribute_t`): `hsa_agent_t`.
+pub const AMD_QUEUE_INFO_AGENT: u32 = 0;
+/// `HSA_AMD_QUEUE_INFO_DOORBELL_ID`: `uint64_t`, the doorbell's address.
+pub const AMD_QUEUE_INFO_DOORBELL_ID: u32 = 1;
+/// `HSA_PACKET_TYPE_VENDOR_SPECIFIC` (`hsa_packet_type_t`).
+pub const PACKET_TYPE_VENDOR_SPECIFIC: u16 = 0;
+/// `HSA_PACKET_TYPE_INVALID`: a slot the packet processor must not take.
+pub const PACKET_TYPE_INVALID: u16 = 1;
+/// `HSA_PACKET_TYPE_KERNEL_DISPATCH`.
+pub const PACKET_TYPE_KERNEL_DISPATCH: u16 = 2;
+/// `HSA_PACKET_TYPE_BARRIER_AND`.
+pub const PACKET_TYPE_BARRIER_AND: u16 = 3;
+/// `HSA_PACKET_TYPE_AGENT_DISPATCH`.
+pub const PACKET_TYPE_AGENT_DISPATCH: u16 = 4;
+/// `HSA_PACKET_TYPE_BARRIER_OR`.
+pub const PACKET_TYPE_BARRIER_OR: u16 = 5;
+/// `HSA_PACKET_HEADER_TYPE` (`hsa_packet_header_t`): the type's bit offset.
+pub const PACKET_HEADER_TYPE: u16 = 0;
+/// `HSA_PACKET_HEADER_WIDTH_TYPE`.
+pub const PACKET_HEADER_WIDTH_TYPE: u16 = 8;
+/// `HSA_PACKET_HEADER_BARRIER`: the barrier bit's offset.
+pub const PACKET_HEADER_BARRIER: u16 = 8;
+/// `HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE`.
+pub const PACKET_HEADER_SCACQUIRE_FENCE_SCOPE: u16 = 9;
+/// `HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE`.
+pub const PACKET_HEADER_SCRELEASE_FENCE_SCOPE: u16 = 11;
 /// `HSA_AGENT_FEATURE_KERNEL_DISPATCH`.
 pub const AGENT_FEATURE_KERNEL_DISPATCH: u32 = 1;
 /// `HSA_IOMMU_SUPPORT_NONE` (`hsa_amd_iommu_version_t`, ROCm 6).

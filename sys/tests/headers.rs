@@ -21,7 +21,7 @@ use amdgpu_sys::hip_types::{
 };
 use amdgpu_sys::hsa_info::{
     AgentInfo, AgentMemoryPoolInfo, ExecutableSymbolInfo, IsaInfo, LoadedCodeObjectInfo,
-    MemoryPoolInfo, SystemInfo,
+    MemoryPoolInfo, RegionInfo, SystemInfo,
 };
 use amdgpu_sys::hsa_status::{HSA_STATUSES, hsa_status_t};
 use amdgpu_sys::hsa_types::*;
@@ -64,6 +64,9 @@ const ROCM6_ONLY: &[&str] = &[
     "HSA_IOMMU_SUPPORT_NONE",
     "HSA_IOMMU_SUPPORT_V2",
     "HSA_AMD_MEMORY_PROPERTY_AGENT_IS_APU",
+    "HSA_REGION_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED",
+    "HSA_AMD_QUEUE_INFO_AGENT",
+    "HSA_AMD_QUEUE_INFO_DOORBELL_ID",
 ];
 
 /// `(C enumerator, value)` of every HSA value this crate defines; without
@@ -86,6 +89,7 @@ fn hsa_values(rocm6: bool) -> Vec<(String, u64)> {
         SystemInfo,
         IsaInfo,
         MemoryPoolInfo,
+        RegionInfo,
         AgentMemoryPoolInfo,
         ExecutableSymbolInfo,
         LoadedCodeObjectInfo
@@ -156,6 +160,56 @@ fn hsa_values(rocm6: bool) -> Vec<(String, u64)> {
         ("HSA_ENDIANNESS_LITTLE", ENDIANNESS_LITTLE),
         ("HSA_MACHINE_MODEL_LARGE", MACHINE_MODEL_LARGE),
         ("HSA_QUEUE_TYPE_MULTI", QUEUE_TYPE_MULTI),
+        ("HSA_QUEUE_TYPE_SINGLE", QUEUE_TYPE_SINGLE),
+        ("HSA_QUEUE_TYPE_COOPERATIVE", QUEUE_TYPE_COOPERATIVE),
+        (
+            "HSA_QUEUE_FEATURE_KERNEL_DISPATCH",
+            QUEUE_FEATURE_KERNEL_DISPATCH,
+        ),
+        (
+            "AMD_QUEUE_PROPERTIES_IS_PTR64",
+            AMD_QUEUE_PROPERTIES_IS_PTR64,
+        ),
+        ("HSA_AMD_QUEUE_INFO_AGENT", AMD_QUEUE_INFO_AGENT),
+        (
+            "HSA_PACKET_TYPE_VENDOR_SPECIFIC",
+            u32::from(PACKET_TYPE_VENDOR_SPECIFIC),
+        ),
+        ("HSA_PACKET_TYPE_INVALID", u32::from(PACKET_TYPE_INVALID)),
+        (
+            "HSA_PACKET_TYPE_KERNEL_DISPATCH",
+            u32::from(PACKET_TYPE_KERNEL_DISPATCH),
+        ),
+        (
+            "HSA_PACKET_TYPE_BARRIER_AND",
+            u32::from(PACKET_TYPE_BARRIER_AND),
+        ),
+        (
+            "HSA_PACKET_TYPE_AGENT_DISPATCH",
+            u32::from(PACKET_TYPE_AGENT_DISPATCH),
+        ),
+        (
+            "HSA_PACKET_TYPE_BARRIER_OR",
+            u32::from(PACKET_TYPE_BARRIER_OR),
+        ),
+        ("HSA_PACKET_HEADER_TYPE", u32::from(PACKET_HEADER_TYPE)),
+        (
+            "HSA_PACKET_HEADER_WIDTH_TYPE",
+            u32::from(PACKET_HEADER_WIDTH_TYPE),
+        ),
+        (
+            "HSA_PACKET_HEADER_BARRIER",
+            u32::from(PACKET_HEADER_BARRIER),
+        ),
+        (
+            "HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE",
+            u32::from(PACKET_HEADER_SCACQUIRE_FENCE_SCOPE),
+        ),
+        (
+            "HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE",
+            u32::from(PACKET_HEADER_SCRELEASE_FENCE_SCOPE),
+        ),
+        ("HSA_AMD_QUEUE_INFO_DOORBELL_ID", AMD_QUEUE_INFO_DOORBELL_ID),
         (
             "HSA_AGENT_FEATURE_KERNEL_DISPATCH",
             AGENT_FEATURE_KERNEL_DISPATCH,
@@ -169,6 +223,21 @@ fn hsa_values(rocm6: bool) -> Vec<(String, u64)> {
         (
             "HSA_AMD_MEMORY_PROPERTY_AGENT_IS_APU",
             MEMORY_PROPERTY_AGENT_IS_APU,
+        ),
+        ("HSA_REGION_SEGMENT_GLOBAL", REGION_SEGMENT_GLOBAL),
+        ("HSA_REGION_SEGMENT_GROUP", REGION_SEGMENT_GROUP),
+        ("HSA_REGION_GLOBAL_FLAG_KERNARG", REGION_GLOBAL_FLAG_KERNARG),
+        (
+            "HSA_REGION_GLOBAL_FLAG_FINE_GRAINED",
+            REGION_GLOBAL_FLAG_FINE_GRAINED,
+        ),
+        (
+            "HSA_REGION_GLOBAL_FLAG_COARSE_GRAINED",
+            REGION_GLOBAL_FLAG_COARSE_GRAINED,
+        ),
+        (
+            "HSA_REGION_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED",
+            REGION_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED,
         ),
         ("HSA_WAIT_STATE_BLOCKED", WAIT_STATE_BLOCKED),
         ("HSA_WAIT_STATE_ACTIVE", WAIT_STATE_ACTIVE),
@@ -212,6 +281,8 @@ fn hsa_sizes() -> Vec<Size> {
         ),
         ("hsa_signal_t", size_of::<hsa_signal_t>()),
         ("amd_signal_t", size_of::<amd_signal_t>()),
+        ("hsa_queue_t", size_of::<hsa_queue_t>()),
+        ("amd_queue_t", size_of::<amd_queue_t>()),
         ("hsa_region_t", size_of::<hsa_region_t>()),
         ("hsa_cache_t", size_of::<hsa_cache_t>()),
         ("hsa_dim3_t", size_of::<hsa_dim3_t>()),
@@ -248,7 +319,75 @@ fn hsa_offsets() -> Vec<Offset> {
     let table = "hsa_ven_amd_loader_1_03_pfn_t";
     type S = amd_signal_t;
     let signal = "amd_signal_t";
+    type Q = hsa_queue_t;
+    let hsa_queue = "hsa_queue_t";
+    type A = amd_queue_t;
+    let queue = "amd_queue_t";
     vec![
+        (hsa_queue, "type", offset_of!(Q, type_)),
+        (hsa_queue, "features", offset_of!(Q, features)),
+        (hsa_queue, "base_address", offset_of!(Q, base_address)),
+        (hsa_queue, "doorbell_signal", offset_of!(Q, doorbell_signal)),
+        (hsa_queue, "size", offset_of!(Q, size)),
+        (hsa_queue, "reserved1", offset_of!(Q, reserved1)),
+        (hsa_queue, "id", offset_of!(Q, id)),
+        (queue, "hsa_queue", offset_of!(A, hsa_queue)),
+        (queue, "write_dispatch_id", offset_of!(A, write_dispatch_id)),
+        (
+            queue,
+            "group_segment_aperture_base_hi",
+            offset_of!(A, group_segment_aperture_base_hi),
+        ),
+        (
+            queue,
+            "private_segment_aperture_base_hi",
+            offset_of!(A, private_segment_aperture_base_hi),
+        ),
+        (queue, "max_cu_id", offset_of!(A, max_cu_id)),
+        (queue, "max_wave_id", offset_of!(A, max_wave_id)),
+        (
+            queue,
+            "max_legacy_doorbell_dispatch_id_plus_1",
+            offset_of!(A, max_legacy_doorbell_dispatch_id_plus_1),
+        ),
+        (
+            queue,
+            "legacy_doorbell_lock",
+            offset_of!(A, legacy_doorbell_lock),
+        ),
+        (queue, "reserved2", offset_of!(A, reserved2)),
+        (queue, "read_dispatch_id", offset_of!(A, read_dispatch_id)),
+        (
+            queue,
+            "read_dispatch_id_field_base_byte_offset",
+            offset_of!(A, read_dispatch_id_field_base_byte_offset),
+        ),
+        (
+            queue,
+            "compute_tmpring_size",
+            offset_of!(A, compute_tmpring_size),
+        ),
+        (
+            queue,
+            "scratch_resource_descriptor",
+            offset_of!(A, scratch_resource_descriptor),
+        ),
+        (
+            queue,
+            "scratch_backing_memory_location",
+            offset_of!(A, scratch_backing_memory_location),
+        ),
+        (
+            queue,
+            "scratch_wave64_lane_byte_size",
+            offset_of!(A, scratch_wave64_lane_byte_size),
+        ),
+        (queue, "queue_properties", offset_of!(A, queue_properties)),
+        (
+            queue,
+            "queue_inactive_signal",
+            offset_of!(A, queue_inactive_signal),
+        ),
         (signal, "kind", offset_of!(S, kind)),
         (signal, "value", offset_of!(S, value)),
         (signal, "hardware_doorbell_ptr", offset_of!(S, value)),
@@ -319,6 +458,21 @@ fn hsa_offsets() -> Vec<Offset> {
             "hsa_ven_amd_loader_iterate_executables",
             offset_of!(T, iterate_executables),
         ),
+    ]
+}
+
+/// The fields of `amd_queue_t` only ROCm 6's header names (5.2's
+/// `reserved1[4]` covers `caps` and `reserved1[3]`, its
+/// `scratch_backing_memory_byte_size` is 6's `reserved3[2]`).
+fn hsa_offsets_rocm6() -> Vec<Offset> {
+    type A = amd_queue_t;
+    let queue = "amd_queue_t";
+    vec![
+        (queue, "caps", offset_of!(A, caps)),
+        (queue, "reserved1", offset_of!(A, reserved1)),
+        (queue, "reserved3", offset_of!(A, reserved3)),
+        (queue, "reserved4", offset_of!(A, reserved4)),
+        (queue, "reserved5", offset_of!(A, reserved5)),
     ]
 }
 
@@ -502,7 +656,7 @@ fn values_sizes_and_offsets_match_the_hsa_headers() {
     }
     let source = assertions(
         "#include <hsa/hsa.h>\n#include <hsa/hsa_ext_amd.h>\n#include <hsa/hsa_ven_amd_loader.h>\n\
-         #include <hsa/amd_hsa_signal.h>\n",
+         #include <hsa/amd_hsa_signal.h>\n#include <hsa/amd_hsa_queue.h>\n",
         &values,
         &hsa_sizes(),
         &hsa_offsets(),
@@ -641,12 +795,14 @@ fn rocm6_values_match_rocm6_headers() {
     for needed in ROCM6_ONLY {
         assert!(values.iter().any(|(n, _)| n == needed), "{needed}");
     }
+    let mut offsets = hsa_offsets();
+    offsets.extend(hsa_offsets_rocm6());
     let source = assertions(
         "#include <hsa/hsa.h>\n#include <hsa/hsa_ext_amd.h>\n#include <hsa/hsa_ven_amd_loader.h>\n\
-         #include <hsa/amd_hsa_signal.h>\n",
+         #include <hsa/amd_hsa_signal.h>\n#include <hsa/amd_hsa_queue.h>\n",
         &values,
         &hsa_sizes(),
-        &hsa_offsets(),
+        &offsets,
     );
     let include = include.display().to_string();
     // Its directory first, so its headers win over Debian's.

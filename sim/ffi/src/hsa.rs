@@ -12,7 +12,8 @@ use std::ffi::{c_char, c_void};
 
 use amdgpu_sim::{HsaCode, Sim};
 use amdgpu_sys::hsa_info::{
-    AgentInfo, AgentMemoryPoolInfo, ExecutableSymbolInfo, IsaInfo, MemoryPoolInfo, SystemInfo,
+    AgentInfo, AgentMemoryPoolInfo, ExecutableSymbolInfo, IsaInfo, MemoryPoolInfo, RegionInfo,
+    SystemInfo,
 };
 
 use crate::abi::*;
@@ -323,6 +324,41 @@ c_exports! {
             unsafe {
                 get_info(value, AgentMemoryPoolInfo::from_raw(attribute), |a| {
                     node.sim.agent_memory_pool_get_info(agent.handle, pool.handle, a)
+                })
+            }
+        })
+    }
+
+    /// `hsa_agent_iterate_regions`: the agent's memory pools as ROCr lists
+    /// its regions (the same handles; `Sim::agent_iterate_regions`).
+    fn hsa_agent_iterate_regions(
+        agent: hsa_agent_t,
+        callback: Callback<hsa_region_t>,
+        data: *mut c_void,
+    ) -> hsa_status_t {
+        iterate_on_node(
+            |sim| {
+                Ok(sim
+                    .agent_iterate_regions(agent.handle)?
+                    .into_iter()
+                    .map(|handle| hsa_region_t { handle })
+                    .collect())
+            },
+            callback,
+            data,
+        )
+    }
+
+    /// `hsa_region_get_info`.
+    ///
+    /// # Safety
+    /// `value` is NULL or has room for the attribute's C type.
+    unsafe fn hsa_region_get_info(region: hsa_region_t, attribute: u32, value: *mut c_void) -> hsa_status_t {
+        on_node(|node| {
+            // SAFETY: the caller's contract (above).
+            unsafe {
+                get_info(value, RegionInfo::from_raw(attribute), |a| {
+                    node.sim.region_get_info(region.handle, a)
                 })
             }
         })

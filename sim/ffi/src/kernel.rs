@@ -13,7 +13,7 @@ use crate::ptr;
 /// The host memory HIP knows (allocations and registrations), which a
 /// kernel reaches through the same addresses as the host; any other host
 /// address is a fault, never a dereference.
-struct KnownHostMemory;
+pub(crate) struct KnownHostMemory;
 
 impl Memory for KnownHostMemory {
     fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds> {

@@ -33,6 +33,7 @@ mod abi {
     pub use amdgpu_sys::hsa_status::*;
     pub use amdgpu_sys::hsa_types::*;
 }
+mod aql;
 mod graph;
 mod hip;
 mod hip_runtime;
@@ -44,6 +45,7 @@ mod last_error;
 mod loader;
 pub mod node;
 mod ptr;
+mod queue;
 mod signal;
 pub mod spec;
 mod stream;

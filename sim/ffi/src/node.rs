@@ -191,7 +191,7 @@ pub fn report(sim: &Sim) -> String {
         "allocations {}\nallocated_bytes {}\nreaders {}\nexecutables {}\n\
          hip_contexts {}\nhip_pools {}\nhip_modules {}\nhip_streams {streams}\n\
          hip_events {events}\nhip_graphs {graphs}\nhip_graph_execs {graph_execs}\nhost_allocations {host_allocations}\n\
-         host_registrations {host_registrations}\nhsa_signals {}\nimage_mappings {}\nshared_images {}\n",
+         host_registrations {host_registrations}\nhsa_signals {}\nhsa_queues {}\nimage_mappings {}\nshared_images {}\n",
         live.allocations,
         live.allocated_bytes,
         live.readers,
@@ -200,6 +200,7 @@ pub fn report(sim: &Sim) -> String {
         live.hip_pools,
         live.hip_modules,
         crate::signal::registry().live(),
+        crate::queue::registry().live(),
         images.mappings,
         images.shared_images
     );

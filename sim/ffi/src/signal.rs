@@ -34,7 +34,8 @@ use std::time::{Duration, Instant};
 use amdgpu_sim::HsaCode;
 use amdgpu_sys::hsa_types::amd_signal_t;
 use amdgpu_sys::hsa_values::{
-    AMD_SIGNAL_AMD_GPU_ONLY, AMD_SIGNAL_IPC, AMD_SIGNAL_KIND_USER, SignalCondition,
+    AMD_SIGNAL_AMD_GPU_ONLY, AMD_SIGNAL_IPC, AMD_SIGNAL_KIND_DOORBELL, AMD_SIGNAL_KIND_USER,
+    SignalCondition,
 };
 
 use crate::abi::*;
@@ -100,15 +101,39 @@ impl Signal {
         }
     }
 
+    /// A queue's doorbell: `AMD_SIGNAL_KIND_DOORBELL`, its
+    /// `hardware_doorbell_ptr` (the union with `value`) the address of the
+    /// doorbell word, `queue_ptr` the queue's `amd_queue_t`.
+    fn doorbell(word: u64, queue: u64) -> Signal {
+        Signal {
+            kind: AMD_SIGNAL_KIND_DOORBELL,
+            value: AtomicI64::new(word as i64),
+            queue_ptr: AtomicU64::new(queue),
+            ..Signal::new(0)
+        }
+    }
+
     /// The current value.
     pub(crate) fn load(&self, order: Ordering) -> i64 {
         self.value.load(order)
     }
+
+    /// Subtracts `amount` with release (a packet's completion).
+    pub(crate) fn subtract(&self, amount: i64) {
+        self.value.fetch_sub(amount, Ordering::AcqRel);
+    }
 }
 
-/// The live signals by handle, and the wake-up of waiters.
+/// A queue's doorbell signal and the word its `hardware_doorbell_ptr`
+/// points at.
+type Doorbell = (Arc<Signal>, Arc<AtomicU64>);
+
+/// The live signals by handle, the queues' doorbells (not clients'
+/// signals: not destroyable by `hsa_signal_destroy`, not in the report's
+/// count), and the wake-up of waiters.
 pub(crate) struct Registry {
     live: Mutex<HashMap<u64, Arc<Signal>>>,
+    doorbells: Mutex<HashMap<u64, Doorbell>>,
     generation: Mutex<u64>,
     changed: Condvar,
 }
@@ -117,6 +142,7 @@ pub(crate) fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
     REGISTRY.get_or_init(|| Registry {
         live: Mutex::new(HashMap::new()),
+        doorbells: Mutex::new(HashMap::new()),
         generation: Mutex::new(0),
         changed: Condvar::new(),
     })
@@ -140,6 +166,26 @@ impl Registry {
         lock(&self.live).remove(&handle).is_some()
     }
 
+    /// A doorbell signal for the queue at `queue` ringing `word`; its handle.
+    pub(crate) fn create_doorbell(&self, word: Arc<AtomicU64>, queue: u64) -> u64 {
+        let signal = Arc::new(Signal::doorbell(Arc::as_ptr(&word) as u64, queue));
+        let handle = Arc::as_ptr(&signal) as u64;
+        lock(&self.doorbells).insert(handle, (signal, word));
+        handle
+    }
+
+    /// Removes a queue's doorbell signal.
+    pub(crate) fn destroy_doorbell(&self, handle: u64) {
+        lock(&self.doorbells).remove(&handle);
+    }
+
+    /// The doorbell word behind a doorbell signal's handle.
+    fn doorbell_word(&self, handle: u64) -> Option<Arc<AtomicU64>> {
+        lock(&self.doorbells)
+            .get(&handle)
+            .map(|(_, word)| Arc::clone(word))
+    }
+
     /// The live signal behind `handle`, if it is one.
     pub(crate) fn get(&self, handle: u64) -> Option<Arc<Signal>> {
         lock(&self.live).get(&handle).cloned()
@@ -158,7 +204,7 @@ impl Registry {
 
     /// Waits until `done` answers `Some` or `deadline` passes (`None`: no
     /// deadline); `None` on timeout.
-    fn wait_until<T>(
+    pub(crate) fn wait_until<T>(
         &self,
         deadline: Option<Instant>,
         mut done: impl FnMut() -> Option<T>,
@@ -525,8 +571,14 @@ macro_rules! signal_ops {
         }
     )*} };
     (store $wake:literal: $($name:ident => $order:ident;)*) => { c_exports! {$(
-        #[doc = concat!("`", stringify!($name), "`.")]
+        #[doc = concat!("`", stringify!($name), "` (on a queue's doorbell: rings it).")]
         fn $name(signal: hsa_signal_t, value: hsa_signal_value_t) {
+            if let Some(word) = registry().doorbell_word(signal.handle) {
+                // ROCr's doorbell store: the value goes to the doorbell word.
+                word.store(value as u64, Ordering::$order);
+                registry().wake();
+                return;
+            }
             with(stringify!($name), signal, |s| s.value.store(value, Ordering::$order));
             if $wake {
                 registry().wake();

@@ -7,9 +7,9 @@
 //! `HSA_STATUS_ERROR` (ROCm 5.2's headers have no "not supported" status), HIP calls with
 //! `hipErrorNotSupported`. Signatures are the headers' own.
 //!
-//! The HSA calls without a status return here operate on a queue, which no
-//! call here can create; they return the value of "nothing happened" (`0`)
-//! and store nothing. Signals are modelled (`signal`).
+//! Signals (`signal`), queues and their index operations (`queue`) and
+//! regions (`hsa`) are modelled; the queue calls here (`hsa_soft_queue_create`,
+//! `hsa_queue_inactivate`, CU masks, priorities, profiling) are not.
 
 #![allow(clippy::too_many_arguments, non_camel_case_types)]
 
@@ -41,10 +41,8 @@ pub(crate) fn fail_with<T: Copy + 'static>(value: T) -> T {
     value
 }
 
-type QueueCallback = Option<extern "C" fn(hsa_status_t, *mut c_void, *mut c_void)>;
 type SystemEventCallback = Option<extern "C" fn(*const c_void, *mut c_void) -> hsa_status_t>;
 type CacheCallback = Option<extern "C" fn(hsa_cache_t, *mut c_void) -> hsa_status_t>;
-type RegionCallback = Option<extern "C" fn(hsa_region_t, *mut c_void) -> hsa_status_t>;
 type Alloc = Option<extern "C" fn(usize) -> *mut c_void>;
 
 unsupported! { HSA_STATUS_ERROR, hsa_status_t;
@@ -75,23 +73,16 @@ unsupported! { HSA_STATUS_ERROR, hsa_status_t;
     fn hsa_amd_register_system_event_handler(callback: SystemEventCallback, data: *mut c_void);
     fn hsa_agent_iterate_caches(agent: hsa_agent_t, callback: CacheCallback, data: *mut c_void);
     fn hsa_cache_get_info(cache: hsa_cache_t, attribute: c_enum, value: *mut c_void);
-    fn hsa_agent_iterate_regions(agent: hsa_agent_t, callback: RegionCallback, data: *mut c_void);
-    fn hsa_region_get_info(region: hsa_region_t, attribute: c_enum, value: *mut c_void);
     fn hsa_amd_ipc_signal_create(signal: hsa_signal_t, handle: *mut c_void);
     fn hsa_amd_ipc_signal_attach(handle: *const c_void, signal: *mut hsa_signal_t);
-    fn hsa_queue_create(agent: hsa_agent_t, size: u32, queue_type: u32, callback: QueueCallback,
-        data: *mut c_void, private_segment_size: u32, group_segment_size: u32,
-        queue: *mut *mut c_void);
     fn hsa_soft_queue_create(region: hsa_region_t, size: u32, queue_type: u32, features: u32,
         doorbell_signal: hsa_signal_t, queue: *mut *mut c_void);
-    fn hsa_queue_destroy(queue: *mut c_void);
     fn hsa_queue_inactivate(queue: *mut c_void);
     fn hsa_amd_queue_cu_set_mask(queue: *const c_void, num_cu_mask_count: u32, cu_mask: *const u32);
     fn hsa_amd_queue_set_priority(queue: *mut c_void, priority: c_enum);
     fn hsa_amd_profiling_set_profiler_enabled(queue: *mut c_void, enable: c_int);
     fn hsa_executable_validate_alt(executable: hsa_executable_t, options: *const c_char,
         result: *mut u32);
-    fn hsa_amd_queue_get_info(queue: *mut c_void, attribute: c_enum, value: *mut c_void);
     fn hsa_amd_portable_export_dmabuf(ptr: *const c_void, size: usize, dmabuf: *mut c_int,
         offset: *mut u64);
     fn hsa_amd_portable_close_dmabuf(dmabuf: c_int);
@@ -106,28 +97,6 @@ unsupported! { HSA_STATUS_ERROR, hsa_status_t;
     fn hsa_amd_vmem_map(va: *mut c_void, size: usize, in_offset: usize, memory_handle: u64,
         flags: u64);
     fn hsa_amd_vmem_unmap(va: *mut c_void, size: usize);
-}
-
-unsupported! { 0, u64;
-    fn hsa_queue_load_read_index_scacquire(queue: *const c_void);
-    fn hsa_queue_load_read_index_relaxed(queue: *const c_void);
-    fn hsa_queue_load_write_index_scacquire(queue: *const c_void);
-    fn hsa_queue_load_write_index_relaxed(queue: *const c_void);
-    fn hsa_queue_add_write_index_scacq_screl(queue: *const c_void, value: u64);
-    fn hsa_queue_add_write_index_scacquire(queue: *const c_void, value: u64);
-    fn hsa_queue_add_write_index_screlease(queue: *const c_void, value: u64);
-    fn hsa_queue_add_write_index_relaxed(queue: *const c_void, value: u64);
-    fn hsa_queue_cas_write_index_scacq_screl(queue: *const c_void, expected: u64, value: u64);
-    fn hsa_queue_cas_write_index_scacquire(queue: *const c_void, expected: u64, value: u64);
-    fn hsa_queue_cas_write_index_screlease(queue: *const c_void, expected: u64, value: u64);
-    fn hsa_queue_cas_write_index_relaxed(queue: *const c_void, expected: u64, value: u64);
-}
-
-unsupported! { (), ();
-    fn hsa_queue_store_write_index_relaxed(queue: *const c_void, value: u64);
-    fn hsa_queue_store_write_index_screlease(queue: *const c_void, value: u64);
-    fn hsa_queue_store_read_index_relaxed(queue: *const c_void, value: u64);
-    fn hsa_queue_store_read_index_screlease(queue: *const c_void, value: u64);
 }
 
 /// HIP handles (`hipCtx_t`, `hipStream_t`, `hipEvent_t`, graphs, modules…)

@@ -4,11 +4,14 @@
 // Shared with `rocminfo` (its parser has unit tests of its own).
 mod rocminfo_format;
 
+mod aql;
 mod hip_streams;
 mod iree_symbols;
 mod kernels;
 mod pinned_memory;
 mod published_dumps;
+mod queues;
+mod regions;
 mod rocminfo;
 mod signals;
 mod sim_libs;

@@ -123,7 +123,7 @@ const MS: u64 = 1_000_000;
 const GPU_ONLY: u64 = 1;
 const IPC: u64 = 2;
 
-fn setup() {
+pub(crate) fn setup() {
     static ONCE: Once = Once::new();
     // SAFETY: under a `Once`, before this test's first call into the
     // library; `hip_streams::setup` names the same machine.

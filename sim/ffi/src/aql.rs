@@ -1,0 +1,192 @@
+//! The packet processor of each queue (a thread per queue, started by
+//! `hsa_queue_create`, stopped and joined by `hsa_queue_destroy`): it
+//! takes the packet at `read_dispatch_id` once its header's type is no
+//! longer `HSA_PACKET_TYPE_INVALID` (producers write the header last, with
+//! release), runs it to completion, decrements its completion signal (when
+//! not the zero handle) by 1, writes `HSA_PACKET_TYPE_INVALID` back into the
+//! header and advances `read_dispatch_id`. Packets complete one at a time
+//! in queue order, so a packet's barrier bit (wait for every earlier packet
+//! to complete) always holds; the acquire and release fence scopes are
+//! the process's own coherence.
+//!
+//! - `HSA_PACKET_TYPE_KERNEL_DISPATCH`: executed by `amdgpu_sim`'s
+//!   `aql_dispatch` (the kernel object a kernel the node loaded on the
+//!   queue's agent, kernargs in the node's memory or the client's host
+//!   memory HIP knows), or not executed under `AMDGPU_SIM_KERNELS=skip`.
+//! - `HSA_PACKET_TYPE_BARRIER_AND` / `_OR`: wait until every / any non-zero
+//!   dependent signal reads 0 (handles that are not live signals read 0,
+//!   as `hsa_amd_signal_wait_all` treats them; an OR with no dependent
+//!   signal completes at once).
+//! - Any other type (vendor-specific, agent dispatch) and malformed
+//!   dispatches stop the queue: its error callback (when given) receives
+//!   `HSA_STATUS_ERROR_INVALID_PACKET_FORMAT`; a kernel that faults or whose
+//!   kernel object is no loaded kernel `HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION`,
+//!   one the interpreter cannot run `HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION`
+//!   — each said on stderr. The packet stays unprocessed, as on a queue
+//!   ROCr has made inactive after an error.
+
+use std::sync::atomic::Ordering;
+
+use amdgpu_sim::aql::{AqlDispatch, AqlError};
+use amdgpu_sys::hsa_values::{
+    PACKET_HEADER_WIDTH_TYPE, PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR, PACKET_TYPE_INVALID,
+    PACKET_TYPE_KERNEL_DISPATCH,
+};
+
+use crate::abi::*;
+use crate::node::node;
+use crate::queue::{Queue, Slot};
+use crate::signal;
+
+/// The packet's type (the header's low `HSA_PACKET_HEADER_WIDTH_TYPE` bits).
+fn packet_type(header: u16) -> u16 {
+    header & ((1 << PACKET_HEADER_WIDTH_TYPE) - 1)
+}
+
+/// The `uint64_t` at byte `offset` (8-aligned, past the header and setup
+/// words) of a packet.
+fn u64_at(slot: &Slot, offset: usize) -> u64 {
+    let i = (offset - 4) / 4;
+    let word = |i: usize| slot.body.get(i).map_or(0, |w| w.load(Ordering::Relaxed));
+    u64::from(word(i)) | (u64::from(word(i + 1)) << 32)
+}
+
+/// The `uint32_t` at byte `offset` (4-aligned, past the header).
+fn u32_at(slot: &Slot, offset: usize) -> u32 {
+    slot.body
+        .get((offset - 4) / 4)
+        .map_or(0, |w| w.load(Ordering::Relaxed))
+}
+
+/// `hsa_kernel_dispatch_packet_t` (`hsa.h`): setup at 2, work-group sizes at
+/// 4/6/8, grid sizes at 12/16/20, segment sizes at 24/28, kernel object at
+/// 32, kernarg address at 40.
+fn dispatch_packet(slot: &Slot) -> AqlDispatch {
+    let halves = |offset: usize| {
+        let word = u32_at(slot, offset);
+        [word as u16, (word >> 16) as u16]
+    };
+    let [x, y] = halves(4);
+    let [z, _] = halves(8);
+    AqlDispatch {
+        setup: slot.setup.load(Ordering::Relaxed),
+        workgroup_size: [x, y, z],
+        grid_size: [u32_at(slot, 12), u32_at(slot, 16), u32_at(slot, 20)],
+        private_segment_size: u32_at(slot, 24),
+        group_segment_size: u32_at(slot, 28),
+        kernel_object: u64_at(slot, 32),
+        kernarg_address: u64_at(slot, 40),
+        packet_address: std::ptr::from_ref(slot) as u64,
+    }
+}
+
+/// The completion signal, at byte 56 of every packet type.
+const COMPLETION_SIGNAL: usize = 56;
+/// A barrier packet's five dependent signals, from byte 8.
+const DEP_SIGNALS: usize = 8;
+
+/// Waits until the dependent signals of a barrier packet allow it to
+/// complete; `false` when the queue was destroyed meanwhile.
+fn barrier(queue: &Queue, slot: &Slot, any: bool) -> bool {
+    let deps: Vec<u64> = (0..5)
+        .map(|i| u64_at(slot, DEP_SIGNALS + 8 * i))
+        .filter(|&h| h != 0)
+        .collect();
+    if any && deps.is_empty() {
+        return true;
+    }
+    let zero = |h: &u64| {
+        signal::registry()
+            .get(*h)
+            .is_none_or(|s| s.load(Ordering::Acquire) == 0)
+    };
+    signal::registry()
+        .wait_until(None, || {
+            if queue.stopped() {
+                return Some(false);
+            }
+            let done = if any {
+                deps.iter().any(zero)
+            } else {
+                deps.iter().all(zero)
+            };
+            done.then_some(true)
+        })
+        .unwrap_or(false)
+}
+
+/// Tells the client the queue stopped on an error.
+fn fail(queue: &Queue, status: hsa_status_t, what: &str) {
+    eprintln!(
+        "amdgpu-sim-ffi: queue {} stopped at packet {}: {what}",
+        queue.amd.hsa_queue.id,
+        queue.amd.read_dispatch_id.load(Ordering::Relaxed)
+    );
+    if let Some(callback) = queue.callback {
+        callback(status, queue.client_pointer(), queue.data as *mut _);
+    }
+}
+
+/// Runs one queue's packets until it is destroyed or a packet fails.
+pub(crate) fn process(queue: &Queue) {
+    loop {
+        let read = queue.amd.read_dispatch_id.load(Ordering::Acquire);
+        let index = usize::try_from(read & queue.mask()).unwrap_or(0);
+        let Some(slot) = queue.ring.get(index) else {
+            return;
+        };
+        let header = signal::registry().wait_until(None, || {
+            if queue.stopped() {
+                return Some(None);
+            }
+            let header = slot.header.load(Ordering::Acquire);
+            (packet_type(header) != PACKET_TYPE_INVALID).then_some(Some(header))
+        });
+        let Some(Some(header)) = header else { return };
+        match packet_type(header) {
+            PACKET_TYPE_KERNEL_DISPATCH => {
+                let Some(node) = node() else { return };
+                let packet = dispatch_packet(slot);
+                let result = node.sim.aql_dispatch(
+                    queue.agent,
+                    &packet,
+                    &mut crate::kernel::KnownHostMemory,
+                );
+                if let Err(error) = result {
+                    let status = match error {
+                        AqlError::Packet(_) => HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
+                        AqlError::Fault(_) => HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION,
+                        AqlError::Unsupported(_) => HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION,
+                    };
+                    fail(queue, status, &error.to_string());
+                    return;
+                }
+            }
+            kind @ (PACKET_TYPE_BARRIER_AND | PACKET_TYPE_BARRIER_OR) => {
+                if !barrier(queue, slot, kind == PACKET_TYPE_BARRIER_OR) {
+                    return;
+                }
+            }
+            other => {
+                fail(
+                    queue,
+                    HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
+                    &format!("packet type {other} is not processed"),
+                );
+                return;
+            }
+        }
+        let completion = u64_at(slot, COMPLETION_SIGNAL);
+        if completion != 0
+            && let Some(s) = signal::registry().get(completion)
+        {
+            s.subtract(1);
+        }
+        slot.header.store(PACKET_TYPE_INVALID, Ordering::Release);
+        queue
+            .amd
+            .read_dispatch_id
+            .store(read.wrapping_add(1), Ordering::Release);
+        signal::registry().wake();
+    }
+}

@@ -1,0 +1,306 @@
+//! Kernel dispatch packets from an HSA queue (`hsa_kernel_dispatch_packet_t`)
+//! executed on the node: the packet's `kernel_object` must be the kernel
+//! descriptor of a kernel loaded on the queue's agent (a kernel symbol's
+//! `HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT`), its kernarg segment (the
+//! descriptor's `kernarg_size` bytes, as the loader read it) is read at `kernarg_address` from the
+//! node's memory or the client's host memory, and the grid of work-items
+//! is whole work-groups. The C library's packet processor calls this for
+//! each dispatch packet, in queue order.
+
+use std::sync::Arc;
+
+use amdgpu_isa::{
+    Chip, Dispatch, KernelDescriptor, Memory as KernelMemory, OutOfBounds, run_dispatch,
+};
+
+use crate::elf::SymbolKind;
+use crate::kernel_exec::{KernelMode, MAX_KERNARG_BYTES, decode_kernel};
+use crate::memory::Memory;
+use crate::node::Sim;
+
+/// A kernel dispatch packet's fields (`hsa.h`'s `hsa_kernel_dispatch_packet_t`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AqlDispatch {
+    /// `setup`: dimensions in bits 0-1.
+    pub setup: u16,
+    /// `workgroup_size_{x,y,z}`.
+    pub workgroup_size: [u16; 3],
+    /// `grid_size_{x,y,z}` (work-items).
+    pub grid_size: [u32; 3],
+    /// `private_segment_size` (bytes per work-item).
+    pub private_segment_size: u32,
+    /// `group_segment_size` (bytes per work-group).
+    pub group_segment_size: u32,
+    /// `kernel_object`.
+    pub kernel_object: u64,
+    /// `kernarg_address`.
+    pub kernarg_address: u64,
+    /// The packet's own address (what the kernel's dispatch pointer reads).
+    pub packet_address: u64,
+}
+
+/// Why a dispatch packet did not complete: the packet processor reports
+/// it to the queue's error callback and stops, as ROCr's queue does when
+/// the device reports an error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AqlError {
+    /// The packet is malformed (dimensions, sizes, partial work-groups):
+    /// `HSA_STATUS_ERROR_INVALID_PACKET_FORMAT`.
+    Packet(String),
+    /// The kernel object is no kernel loaded on the agent, the kernel cannot
+    /// be read, or it faulted (an access outside memory):
+    /// `HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION`.
+    Fault(String),
+    /// The interpreter does not run this kernel (its chip, its code):
+    /// `HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION`.
+    Unsupported(String),
+}
+
+impl std::fmt::Display for AqlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AqlError::Packet(s) | AqlError::Fault(s) | AqlError::Unsupported(s) => f.write_str(s),
+        }
+    }
+}
+
+/// Device memory, then the client's host memory through `host`.
+struct NodeMemory<'a> {
+    device: &'a mut Memory,
+    host: &'a mut dyn KernelMemory,
+}
+
+impl KernelMemory for NodeMemory<'_> {
+    fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds> {
+        match self.device.read(address, out) {
+            Ok(()) => Ok(()),
+            Err(_) => self.host.read(address, out),
+        }
+    }
+
+    fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds> {
+        if self.device.region_of(address).is_some() {
+            return self.device.write(address, data).map_err(|_| OutOfBounds);
+        }
+        self.host.write(address, data)
+    }
+}
+
+/// Work-groups per dimension: the grid must be whole work-groups of at
+/// least one work-item in each of the `setup` dimensions (1-3).
+fn groups(p: &AqlDispatch) -> Result<[u32; 3], AqlError> {
+    let dims = usize::from(p.setup & 3);
+    if dims == 0 {
+        return Err(AqlError::Packet("setup names 0 dimensions".into()));
+    }
+    let mut grid = [1u32; 3];
+    let axes = grid.iter_mut().zip(p.grid_size).zip(p.workgroup_size);
+    for (i, ((groups, size), wg)) in axes.enumerate() {
+        let wg = u32::from(wg);
+        if i >= dims {
+            if size > 1 || wg > 1 {
+                return Err(AqlError::Packet(format!(
+                    "dimension {i} beyond setup's {dims}"
+                )));
+            }
+            continue;
+        }
+        if size == 0 || wg == 0 {
+            return Err(AqlError::Packet(format!(
+                "dimension {i}: grid {size}, work-group {wg}"
+            )));
+        }
+        if size % wg != 0 {
+            return Err(AqlError::Packet(format!(
+                "dimension {i}: a grid of {size} is not whole work-groups of {wg} \
+                 (partial work-groups are not executed)"
+            )));
+        }
+        *groups = size / wg;
+    }
+    Ok(grid)
+}
+
+impl Sim {
+    /// Executes one kernel dispatch packet of a queue on `agent` over the
+    /// node's memory and `host` (the client's host memory). Counted with
+    /// the launches (`kernel_counts`): executed, skipped
+    /// (`AMDGPU_SIM_KERNELS=skip`) or faulted.
+    pub fn aql_dispatch(
+        &self,
+        agent: u64,
+        packet: &AqlDispatch,
+        host: &mut dyn KernelMemory,
+    ) -> Result<(), AqlError> {
+        let grid = groups(packet)?;
+        let agent_index = self
+            .agent_index(agent)
+            .map_err(|_| AqlError::Fault(format!("{agent:#x} is no agent")))?;
+        let mut state = self.lock();
+        let object = packet.kernel_object;
+        let fault = |what: String| AqlError::Fault(what);
+        let loaded = state
+            .loaded
+            .values()
+            .find(|l| l.agent == agent_index && (l.base..l.base + l.size).contains(&object))
+            .ok_or_else(|| {
+                fault(format!(
+                    "kernel object {object:#x} is in no code object loaded on the agent"
+                ))
+            })?;
+        let code = Arc::clone(&loaded.code.code);
+        let delta = loaded.delta;
+        let (symbol, kernarg_size) = code
+            .symbols
+            .iter()
+            .find_map(|s| match s.kind {
+                SymbolKind::Kernel { kernarg_size, .. }
+                    if s.value.wrapping_add_signed(delta) == object =>
+                {
+                    Some((s, kernarg_size))
+                }
+                _ => None,
+            })
+            .ok_or_else(|| fault(format!("{object:#x} is no kernel's descriptor")))?;
+        let name = symbol
+            .name
+            .strip_suffix(".kd")
+            .unwrap_or(&symbol.name)
+            .to_owned();
+        let mut kd = [0u8; 64];
+        state
+            .memory
+            .read(object, &mut kd)
+            .map_err(|_| fault(format!("kernel `{name}`: its descriptor cannot be read")))?;
+        let descriptor = KernelDescriptor::parse(&kd)
+            .ok_or_else(|| fault(format!("kernel `{name}`: a malformed descriptor")))?;
+        if state.hip_rt.modules.kernel_mode == KernelMode::Skip {
+            state.hip_rt.modules.kernel_counts.skipped += 1;
+            return Ok(());
+        }
+        let unsupported =
+            |reason: String| AqlError::Unsupported(format!("kernel `{name}`: {reason}"));
+        let processor = self
+            .machine
+            .agents
+            .get(agent_index)
+            .and_then(|a| a.isas.first())
+            .map(|i| i.name.clone())
+            .unwrap_or_default();
+        let chip = Chip::from_name(&processor)
+            .ok_or_else(|| unsupported(format!("the interpreter does not run {processor}")))?;
+        let code_size = code
+            .functions
+            .iter()
+            .find(|(f, _, _)| *f == name)
+            .map(|&(_, _, size)| size)
+            .ok_or_else(|| unsupported("no function symbol gives its code's size".into()))?;
+        let program = {
+            let memory = &mut state.memory;
+            let mut read = |address: u64, out: &mut [u8]| memory.read(address, out).is_ok();
+            decode_kernel(chip, &descriptor, object, code_size, &mut read).map_err(unsupported)?
+        };
+        if kernarg_size > MAX_KERNARG_BYTES {
+            return Err(unsupported(format!(
+                "a {kernarg_size}-byte kernarg segment"
+            )));
+        }
+        let mut kernargs = vec![0u8; kernarg_size as usize];
+        let mut memory = NodeMemory {
+            device: &mut state.memory,
+            host,
+        };
+        if kernarg_size > 0 {
+            memory.read(packet.kernarg_address, &mut kernargs).map_err(|_| {
+                fault(format!(
+                    "kernel `{name}`: its {kernarg_size} kernarg bytes at {:#x} are in no memory",
+                    packet.kernarg_address
+                ))
+            })?;
+        }
+        let dispatch = Dispatch {
+            program: &program,
+            descriptor,
+            kernel_object: object,
+            grid,
+            block: packet.workgroup_size.map(u32::from),
+            dynamic_lds: packet
+                .group_segment_size
+                .saturating_sub(descriptor.group_segment_fixed_size),
+            kernarg_address: packet.kernarg_address,
+            kernargs: &kernargs,
+            packet_address: packet.packet_address,
+            instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
+        };
+        let result = run_dispatch(&dispatch, &mut memory);
+        let counts = &mut state.hip_rt.modules.kernel_counts;
+        match result {
+            Ok(_) => {
+                counts.executed += 1;
+                Ok(())
+            }
+            Err(f) => {
+                counts.faulted += 1;
+                Err(fault(format!("kernel `{name}` faulted: {f}")))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn packet(setup: u16, wg: [u16; 3], grid: [u32; 3]) -> AqlDispatch {
+        AqlDispatch {
+            setup,
+            workgroup_size: wg,
+            grid_size: grid,
+            ..AqlDispatch::default()
+        }
+    }
+
+    #[test]
+    fn grids_are_whole_work_groups_in_setup_dimensions() {
+        assert_eq!(groups(&packet(1, [64, 1, 1], [256, 1, 1])), Ok([4, 1, 1]));
+        assert_eq!(groups(&packet(2, [8, 8, 1], [16, 32, 1])), Ok([2, 4, 1]));
+        assert!(matches!(
+            groups(&packet(0, [1, 1, 1], [1, 1, 1])),
+            Err(AqlError::Packet(_))
+        ));
+        assert!(matches!(
+            groups(&packet(1, [64, 1, 1], [100, 1, 1])),
+            Err(AqlError::Packet(_))
+        ));
+        assert!(matches!(
+            groups(&packet(1, [64, 2, 1], [64, 2, 1])),
+            Err(AqlError::Packet(_))
+        ));
+        assert!(matches!(
+            groups(&packet(1, [0, 1, 1], [64, 1, 1])),
+            Err(AqlError::Packet(_))
+        ));
+    }
+
+    #[test]
+    fn a_kernel_object_nothing_loaded_is_a_fault() {
+        let sim = Sim::preset("mi300x-8").expect("preset").expect("valid");
+        sim.hsa_init().expect("hsa_init");
+        struct NoHost;
+        impl KernelMemory for NoHost {
+            fn read(&mut self, _: u64, _: &mut [u8]) -> Result<(), OutOfBounds> {
+                Err(OutOfBounds)
+            }
+            fn write(&mut self, _: u64, _: &[u8]) -> Result<(), OutOfBounds> {
+                Err(OutOfBounds)
+            }
+        }
+        let p = AqlDispatch {
+            kernel_object: crate::loader::code_base(2) + 0x1000,
+            ..packet(1, [64, 1, 1], [64, 1, 1])
+        };
+        let result = sim.aql_dispatch(Sim::agent_handle(2), &p, &mut NoHost);
+        assert!(matches!(result, Err(AqlError::Fault(_))), "{result:?}");
+        assert_eq!(sim.kernel_counts().executed, 0);
+    }
+}
