@@ -252,7 +252,10 @@ mod tests {
         for prefix in [0u8, 5, 7, 8] {
             data[0] = prefix;
             let err = parse(&data).unwrap_err();
-            assert!(err.to_string().contains("identifier is not `IREE`"), "{err}");
+            assert!(
+                err.to_string().contains("identifier is not `IREE`"),
+                "{err}"
+            );
         }
     }
 

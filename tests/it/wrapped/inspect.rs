@@ -811,3 +811,26 @@ fn an_empty_debug_name_falls_back_to_the_symbol() {
     let names: Vec<_> = report.exports.iter().map(|export| export.name).collect();
     assert_eq!(names, [bare, "named", bare]);
 }
+
+/// A `HIP1` export's empty debug name falls back to its kernel name, as an
+/// `AMD1`'s does to its symbol: the fixture's name emptied in place.
+#[test]
+fn a_hip1_exports_empty_debug_name_falls_back_to_its_kernel_name() {
+    use amdgpu_hal::wrapped::{DataExtent, Hip1Executable};
+    let mut data = std::fs::read(root().join("fixtures/iree/matmul.gfx942.hip1")).unwrap();
+    let (at, kernel_name) = {
+        let exe = Hip1Executable::parse(&data, DataExtent::Known).unwrap();
+        let export = exe.def.exports().unwrap().get(0);
+        let name = export.debug_info().unwrap().name().unwrap();
+        assert!(!name.is_empty());
+        (
+            name.as_ptr() as usize - data.as_ptr() as usize,
+            export.kernel_name().unwrap().to_owned(),
+        )
+    };
+    // A FlatBuffer string: its length before it, a NUL after it.
+    data[at - 4..at].copy_from_slice(&0u32.to_le_bytes());
+    data[at] = 0;
+    let report = inspect(&data, &DeviceLimits::AMDGPU, &()).unwrap();
+    assert_eq!(report.exports[0].name, kernel_name);
+}
