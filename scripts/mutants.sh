@@ -74,7 +74,8 @@ run_module() {
         # Every suite (tests/it/AREA/NAME.rs of an area main.rs declares) not chosen.
         local area path
         for area in $(sed -n 's/^mod \([a-z_0-9]*\);$/\1/p' tests/it/main.rs); do
-            [[ -f tests/it/$area/mod.rs ]] || continue
+            # Areas only: the helper folders (support, sweep, ...) hold no suites.
+            [[ -f tests/it/$area/mod.rs && ! $area =~ ^(support|exec_support|sweep|real_support)$ ]] || continue
             for path in tests/it/$area/*.rs; do
                 suite=$(basename "$path" .rs)
                 [[ $suite != mod ]] || continue
