@@ -9,13 +9,10 @@
 
 use std::sync::Arc;
 
-use amdgpu_isa::{
-    Chip, Dispatch, KernelDescriptor, Memory as KernelMemory, OutOfBounds, run_dispatch,
-};
+use amdgpu_isa::{Chip, Dispatch, KernelDescriptor, Memory as KernelMemory};
 
 use crate::elf::SymbolKind;
-use crate::kernel_exec::{KernelMode, MAX_KERNARG_BYTES, decode_kernel};
-use crate::memory::Memory;
+use crate::kernel_exec::{KernelMode, MAX_KERNARG_BYTES, NodeMemory, decode_kernel, run_counted};
 use crate::node::Sim;
 
 /// A kernel dispatch packet's fields (`hsa.h`'s `hsa_kernel_dispatch_packet_t`).
@@ -61,28 +58,6 @@ impl std::fmt::Display for AqlError {
         match self {
             AqlError::Packet(s) | AqlError::Fault(s) | AqlError::Unsupported(s) => f.write_str(s),
         }
-    }
-}
-
-/// Device memory, then the client's host memory through `host`.
-struct NodeMemory<'a> {
-    device: &'a mut Memory,
-    host: &'a mut dyn KernelMemory,
-}
-
-impl KernelMemory for NodeMemory<'_> {
-    fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds> {
-        match self.device.read(address, out) {
-            Ok(()) => Ok(()),
-            Err(_) => self.host.read(address, out),
-        }
-    }
-
-    fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds> {
-        if self.device.region_of(address).is_some() {
-            return self.device.write(address, data).map_err(|_| OutOfBounds);
-        }
-        self.host.write(address, data)
     }
 }
 
@@ -206,6 +181,7 @@ impl Sim {
             )));
         }
         let mut kernargs = vec![0u8; kernarg_size as usize];
+        let state = &mut *state;
         let mut memory = NodeMemory {
             device: &mut state.memory,
             host,
@@ -232,18 +208,12 @@ impl Sim {
             packet_address: packet.packet_address,
             instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
         };
-        let result = run_dispatch(&dispatch, &mut memory);
-        let counts = &mut state.hip_rt.modules.kernel_counts;
-        match result {
-            Ok(_) => {
-                counts.executed += 1;
-                Ok(())
-            }
-            Err(f) => {
-                counts.faulted += 1;
-                Err(fault(format!("kernel `{name}` faulted: {f}")))
-            }
-        }
+        run_counted(
+            &mut state.hip_rt.modules.kernel_counts,
+            &dispatch,
+            &mut memory,
+        )
+        .map_err(|f| fault(format!("kernel `{name}` faulted: {f}")))
     }
 }
 
@@ -286,6 +256,7 @@ mod tests {
     fn a_kernel_object_nothing_loaded_is_a_fault() {
         let sim = Sim::preset("mi300x-8").expect("preset").expect("valid");
         sim.hsa_init().expect("hsa_init");
+        use amdgpu_isa::OutOfBounds;
         struct NoHost;
         impl KernelMemory for NoHost {
             fn read(&mut self, _: u64, _: &mut [u8]) -> Result<(), OutOfBounds> {

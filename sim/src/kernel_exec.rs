@@ -11,7 +11,8 @@
 use std::sync::Arc;
 
 use amdgpu_isa::{
-    Chip, Dispatch, KernelDescriptor, Memory as KernelMemory, OutOfBounds, Program, run_dispatch,
+    Chip, Dispatch, Fault, KernelDescriptor, Memory as KernelMemory, OutOfBounds, Program,
+    run_dispatch,
 };
 
 use crate::codes::HipCode;
@@ -179,9 +180,25 @@ pub(crate) fn decode_kernel(
 
 /// Device memory, then the client's host memory (pinned or registered,
 /// which kernels may address directly) through `host`.
-struct NodeMemory<'a> {
-    device: &'a mut Memory,
-    host: &'a mut dyn KernelMemory,
+pub(crate) struct NodeMemory<'a> {
+    pub(crate) device: &'a mut Memory,
+    pub(crate) host: &'a mut dyn KernelMemory,
+}
+
+/// Runs `dispatch` over `memory`, counting it executed or faulted: what a
+/// HIP launch and an AQL kernel dispatch share.
+pub(crate) fn run_counted(
+    counts: &mut KernelCounts,
+    dispatch: &Dispatch<'_>,
+    memory: &mut NodeMemory<'_>,
+) -> Result<(), Fault> {
+    let result = run_dispatch(dispatch, memory);
+    if result.is_ok() {
+        counts.executed += 1;
+    } else {
+        counts.faulted += 1;
+    }
+    result.map(drop)
 }
 
 impl KernelMemory for NodeMemory<'_> {
@@ -224,23 +241,20 @@ impl Sim {
             packet_address: PACKET_ADDRESS,
             instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
         };
+        let state = &mut *state;
         let mut memory = NodeMemory {
             device: &mut state.memory,
             host,
         };
-        let result = run_dispatch(&dispatch, &mut memory);
-        let counts = &mut state.hip_rt.modules.kernel_counts;
-        match result {
-            Ok(_) => {
-                counts.executed += 1;
-                Ok(())
-            }
-            Err(fault) => {
-                counts.faulted += 1;
-                eprintln!("amdgpu-sim: kernel `{}` faulted: {fault}", run.kernel);
-                Err(HipCode::ILLEGAL_ADDRESS)
-            }
-        }
+        run_counted(
+            &mut state.hip_rt.modules.kernel_counts,
+            &dispatch,
+            &mut memory,
+        )
+        .map_err(|fault| {
+            eprintln!("amdgpu-sim: kernel `{}` faulted: {fault}", run.kernel);
+            HipCode::ILLEGAL_ADDRESS
+        })
     }
 
     /// Whether launches execute their kernels (`AMDGPU_SIM_KERNELS`).
