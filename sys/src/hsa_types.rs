@@ -45,6 +45,9 @@ handles! {
     hsa_region_t;
     /// `hsa_cache_t`.
     hsa_cache_t;
+    /// `hsa_amd_vmem_alloc_handle_t` (ROCm 6): a physical memory handle of
+    /// the virtual-memory API.
+    hsa_amd_vmem_alloc_handle_t;
 }
 
 /// `hsa_dim3_t`: grid extents.
@@ -350,4 +353,66 @@ const _: () = {
     assert!(offset_of!(A, reserved4) == 184);
     assert!(offset_of!(A, queue_inactive_signal) == 192);
     assert!(offset_of!(A, reserved5) == 200);
+};
+
+/// `hsa_amd_pointer_info_t` (`hsa_ext_amd.h`): what
+/// `hsa_amd_pointer_info` answers about an address. The caller sets `size`
+/// to the bytes it has room for; the runtime fills at most that much.
+/// ROCm 6 adds `registered`, inside the padding of 5.2's layout (both are
+/// 56 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct hsa_amd_pointer_info_t {
+    /// `uint32_t size`.
+    pub size: u32,
+    /// `hsa_amd_pointer_type_t type`
+    /// ([`POINTER_TYPE_UNKNOWN`](crate::hsa_values::POINTER_TYPE_UNKNOWN), ...).
+    pub type_: u32,
+    /// `void* agentBaseAddress`.
+    pub agent_base_address: u64,
+    /// `void* hostBaseAddress`.
+    pub host_base_address: u64,
+    /// `size_t sizeInBytes`.
+    pub size_in_bytes: u64,
+    /// `void* userData`.
+    pub user_data: u64,
+    /// `hsa_agent_t agentOwner`.
+    pub agent_owner: hsa_agent_t,
+    /// `uint32_t global_flags` (`hsa_amd_memory_pool_global_flag_t` bits).
+    pub global_flags: u32,
+    /// `bool registered` (ROCm 6).
+    pub registered: bool,
+}
+
+const _: () = {
+    type P = hsa_amd_pointer_info_t;
+    assert!(size_of::<P>() == 56 && align_of::<P>() == 8);
+    assert!(offset_of!(P, size) == 0);
+    assert!(offset_of!(P, type_) == 4);
+    assert!(offset_of!(P, agent_base_address) == 8);
+    assert!(offset_of!(P, host_base_address) == 16);
+    assert!(offset_of!(P, size_in_bytes) == 24);
+    assert!(offset_of!(P, user_data) == 32);
+    assert!(offset_of!(P, agent_owner) == 40);
+    assert!(offset_of!(P, global_flags) == 48);
+    assert!(offset_of!(P, registered) == 52);
+};
+
+/// `hsa_amd_memory_access_desc_t` (ROCm 6's `hsa_ext_amd.h`): one agent's
+/// permission for `hsa_amd_vmem_set_access`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct hsa_amd_memory_access_desc_t {
+    /// `hsa_access_permission_t permissions`
+    /// ([`ACCESS_PERMISSION_RW`](crate::hsa_values::ACCESS_PERMISSION_RW), ...).
+    pub permissions: u32,
+    /// `hsa_agent_t agent_handle`.
+    pub agent_handle: hsa_agent_t,
+}
+
+const _: () = {
+    type D = hsa_amd_memory_access_desc_t;
+    assert!(size_of::<D>() == 16 && align_of::<D>() == 8);
+    assert!(offset_of!(D, permissions) == 0);
+    assert!(offset_of!(D, agent_handle) == 8);
 };

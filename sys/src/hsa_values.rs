@@ -320,6 +320,40 @@ pub const AMD_SIGNAL_AMD_GPU_ONLY: u64 = 1;
 /// `HSA_AMD_SIGNAL_IPC`.
 pub const AMD_SIGNAL_IPC: u64 = 2;
 
+/// `HSA_ACCESS_PERMISSION_NONE` (`hsa_access_permission_t`, ROCm 6).
+pub const ACCESS_PERMISSION_NONE: u32 = 0;
+/// `HSA_ACCESS_PERMISSION_RO`.
+pub const ACCESS_PERMISSION_RO: u32 = 1;
+/// `HSA_ACCESS_PERMISSION_WO`.
+pub const ACCESS_PERMISSION_WO: u32 = 2;
+/// `HSA_ACCESS_PERMISSION_RW`.
+pub const ACCESS_PERMISSION_RW: u32 = 3;
+
+/// `HSA_EXT_POINTER_TYPE_UNKNOWN` (`hsa_amd_pointer_type_t`): memory the
+/// runtime does not know.
+pub const POINTER_TYPE_UNKNOWN: u32 = 0;
+/// `HSA_EXT_POINTER_TYPE_HSA`: an HSA allocation.
+pub const POINTER_TYPE_HSA: u32 = 1;
+/// `HSA_EXT_POINTER_TYPE_LOCKED`: host memory locked for agents.
+pub const POINTER_TYPE_LOCKED: u32 = 2;
+/// `HSA_EXT_POINTER_TYPE_GRAPHICS`.
+pub const POINTER_TYPE_GRAPHICS: u32 = 3;
+/// `HSA_EXT_POINTER_TYPE_IPC`.
+pub const POINTER_TYPE_IPC: u32 = 4;
+/// `HSA_EXT_POINTER_TYPE_RESERVED_ADDR` (ROCm 6): a virtual-memory
+/// reservation.
+pub const POINTER_TYPE_RESERVED_ADDR: u32 = 5;
+/// `HSA_EXT_POINTER_TYPE_HSA_VMEM` (ROCm 6).
+pub const POINTER_TYPE_HSA_VMEM: u32 = 6;
+
+/// `MEMORY_TYPE_NONE` (`hsa_amd_memory_type_t`, ROCm 6): a virtual-memory
+/// handle's default memory.
+pub const VMEM_MEMORY_TYPE_NONE: u32 = 0;
+/// `MEMORY_TYPE_PINNED`.
+pub const VMEM_MEMORY_TYPE_PINNED: u32 = 1;
+/// `HSA_AMD_VMEM_ADDRESS_NO_REGISTER` (`hsa_amd_vmem_address_reserve_flag_t`, ROCm 6).
+pub const VMEM_ADDRESS_NO_REGISTER: u64 = 1;
+
 /// `hsa_amd_memory_pool_access_t` (`HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PoolAccess {

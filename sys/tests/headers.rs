@@ -67,6 +67,12 @@ const ROCM6_ONLY: &[&str] = &[
     "HSA_REGION_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED",
     "HSA_AMD_QUEUE_INFO_AGENT",
     "HSA_AMD_QUEUE_INFO_DOORBELL_ID",
+    "HSA_ACCESS_PERMISSION_NONE",
+    "HSA_EXT_POINTER_TYPE_RESERVED_ADDR",
+    "HSA_EXT_POINTER_TYPE_HSA_VMEM",
+    "MEMORY_TYPE_NONE",
+    "MEMORY_TYPE_PINNED",
+    "HSA_AMD_VMEM_ADDRESS_NO_REGISTER",
 ];
 
 /// `(C enumerator, value)` of every HSA value this crate defines; without
@@ -241,6 +247,19 @@ fn hsa_values(rocm6: bool) -> Vec<(String, u64)> {
         ),
         ("HSA_WAIT_STATE_BLOCKED", WAIT_STATE_BLOCKED),
         ("HSA_WAIT_STATE_ACTIVE", WAIT_STATE_ACTIVE),
+        ("HSA_ACCESS_PERMISSION_NONE", ACCESS_PERMISSION_NONE),
+        ("HSA_ACCESS_PERMISSION_RO", ACCESS_PERMISSION_RO),
+        ("HSA_ACCESS_PERMISSION_WO", ACCESS_PERMISSION_WO),
+        ("HSA_ACCESS_PERMISSION_RW", ACCESS_PERMISSION_RW),
+        ("HSA_EXT_POINTER_TYPE_UNKNOWN", POINTER_TYPE_UNKNOWN),
+        ("HSA_EXT_POINTER_TYPE_HSA", POINTER_TYPE_HSA),
+        ("HSA_EXT_POINTER_TYPE_LOCKED", POINTER_TYPE_LOCKED),
+        ("HSA_EXT_POINTER_TYPE_GRAPHICS", POINTER_TYPE_GRAPHICS),
+        ("HSA_EXT_POINTER_TYPE_IPC", POINTER_TYPE_IPC),
+        ("HSA_EXT_POINTER_TYPE_RESERVED_ADDR", POINTER_TYPE_RESERVED_ADDR),
+        ("HSA_EXT_POINTER_TYPE_HSA_VMEM", POINTER_TYPE_HSA_VMEM),
+        ("MEMORY_TYPE_NONE", VMEM_MEMORY_TYPE_NONE),
+        ("MEMORY_TYPE_PINNED", VMEM_MEMORY_TYPE_PINNED),
     ] {
         add(name, value);
     }
@@ -250,6 +269,7 @@ fn hsa_values(rocm6: bool) -> Vec<(String, u64)> {
     for (name, value) in [
         ("HSA_AMD_SIGNAL_AMD_GPU_ONLY", AMD_SIGNAL_AMD_GPU_ONLY),
         ("HSA_AMD_SIGNAL_IPC", AMD_SIGNAL_IPC),
+        ("HSA_AMD_VMEM_ADDRESS_NO_REGISTER", VMEM_ADDRESS_NO_REGISTER),
     ] {
         values.push((name.to_string(), value));
     }
@@ -285,6 +305,7 @@ fn hsa_sizes() -> Vec<Size> {
         ("amd_queue_t", size_of::<amd_queue_t>()),
         ("hsa_region_t", size_of::<hsa_region_t>()),
         ("hsa_cache_t", size_of::<hsa_cache_t>()),
+        ("hsa_amd_pointer_info_t", size_of::<hsa_amd_pointer_info_t>()),
         ("hsa_dim3_t", size_of::<hsa_dim3_t>()),
         (
             "hsa_amd_memory_pool_link_info_t",
@@ -323,6 +344,8 @@ fn hsa_offsets() -> Vec<Offset> {
     let hsa_queue = "hsa_queue_t";
     type A = amd_queue_t;
     let queue = "amd_queue_t";
+    type P = hsa_amd_pointer_info_t;
+    let pointer = "hsa_amd_pointer_info_t";
     vec![
         (hsa_queue, "type", offset_of!(Q, type_)),
         (hsa_queue, "features", offset_of!(Q, features)),
@@ -403,6 +426,14 @@ fn hsa_offsets() -> Vec<Offset> {
         (signal, "queue_ptr", offset_of!(S, queue_ptr)),
         (signal, "reserved2", offset_of!(S, queue_ptr)),
         (signal, "reserved3", offset_of!(S, reserved3)),
+        (pointer, "size", offset_of!(P, size)),
+        (pointer, "type", offset_of!(P, type_)),
+        (pointer, "agentBaseAddress", offset_of!(P, agent_base_address)),
+        (pointer, "hostBaseAddress", offset_of!(P, host_base_address)),
+        (pointer, "sizeInBytes", offset_of!(P, size_in_bytes)),
+        (pointer, "userData", offset_of!(P, user_data)),
+        (pointer, "agentOwner", offset_of!(P, agent_owner)),
+        (pointer, "global_flags", offset_of!(P, global_flags)),
         ("hsa_dim3_t", "x", offset_of!(hsa_dim3_t, x)),
         ("hsa_dim3_t", "y", offset_of!(hsa_dim3_t, y)),
         ("hsa_dim3_t", "z", offset_of!(hsa_dim3_t, z)),
@@ -467,7 +498,16 @@ fn hsa_offsets() -> Vec<Offset> {
 fn hsa_offsets_rocm6() -> Vec<Offset> {
     type A = amd_queue_t;
     let queue = "amd_queue_t";
+    type D = hsa_amd_memory_access_desc_t;
+    let desc = "hsa_amd_memory_access_desc_t";
     vec![
+        (
+            "hsa_amd_pointer_info_t",
+            "registered",
+            offset_of!(hsa_amd_pointer_info_t, registered),
+        ),
+        (desc, "permissions", offset_of!(D, permissions)),
+        (desc, "agent_handle", offset_of!(D, agent_handle)),
         (queue, "caps", offset_of!(A, caps)),
         (queue, "reserved1", offset_of!(A, reserved1)),
         (queue, "reserved3", offset_of!(A, reserved3)),
@@ -797,11 +837,25 @@ fn rocm6_values_match_rocm6_headers() {
     }
     let mut offsets = hsa_offsets();
     offsets.extend(hsa_offsets_rocm6());
+    let mut sizes = hsa_sizes();
+    sizes.extend([
+        (
+            "hsa_amd_memory_access_desc_t",
+            size_of::<hsa_amd_memory_access_desc_t>(),
+        ),
+        (
+            "hsa_amd_vmem_alloc_handle_t",
+            size_of::<hsa_amd_vmem_alloc_handle_t>(),
+        ),
+        ("hsa_access_permission_t", size_of::<u32>()),
+        ("hsa_amd_pointer_type_t", size_of::<u32>()),
+        ("hsa_amd_memory_type_t", size_of::<u32>()),
+    ]);
     let source = assertions(
         "#include <hsa/hsa.h>\n#include <hsa/hsa_ext_amd.h>\n#include <hsa/hsa_ven_amd_loader.h>\n\
          #include <hsa/amd_hsa_signal.h>\n#include <hsa/amd_hsa_queue.h>\n",
         &values,
-        &hsa_sizes(),
+        &sizes,
         &offsets,
     );
     let include = include.display().to_string();
