@@ -12,7 +12,9 @@ use std::sync::Arc;
 use amdgpu_isa::{Chip, Dispatch, KernelDescriptor, Memory as KernelMemory};
 
 use crate::elf::SymbolKind;
-use crate::kernel_exec::{KernelMode, MAX_KERNARG_BYTES, NodeMemory, decode_kernel, run_counted};
+use crate::kernel_exec::{
+    AgentReach, KernelMode, MAX_KERNARG_BYTES, NodeMemory, decode_kernel, run_counted,
+};
 use crate::node::Sim;
 
 /// A kernel dispatch packet's fields (`hsa.h`'s `hsa_kernel_dispatch_packet_t`).
@@ -97,6 +99,25 @@ fn groups(p: &AqlDispatch) -> Result<[u32; 3], AqlError> {
 }
 
 impl Sim {
+    /// Per global pool index: whether agent `agent`'s kernels reach it
+    /// without `hsa_amd_agents_allow_access` (its own pools, and those
+    /// accessible by all: `HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT`).
+    fn pools_reached_by(&self, agent: usize) -> Vec<bool> {
+        self.tables
+            .pools
+            .iter()
+            .map(|&(owner, p)| {
+                owner == agent
+                    || self
+                        .machine
+                        .agents
+                        .get(owner)
+                        .and_then(|a| a.pools.get(p))
+                        .is_some_and(|pool| pool.accessible_by_all)
+            })
+            .collect()
+    }
+
     /// Executes one kernel dispatch packet of a queue on `agent` over the
     /// node's memory and `host` (the client's host memory). Counted with
     /// the launches (`kernel_counts`): executed, skipped
@@ -181,10 +202,16 @@ impl Sim {
             )));
         }
         let mut kernargs = vec![0u8; kernarg_size as usize];
+        let pools = self.pools_reached_by(agent_index);
         let state = &mut *state;
         let mut memory = NodeMemory {
             device: &mut state.memory,
             host,
+            agent: Some(AgentReach {
+                index: agent_index,
+                pools,
+                grants: &state.access,
+            }),
         };
         if kernarg_size > 0 {
             memory.read(packet.kernarg_address, &mut kernargs).map_err(|_| {

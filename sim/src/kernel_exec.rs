@@ -8,6 +8,7 @@
 //! sizes, grid dimensions), and a dispatch packet describes the grid. The
 //! kernel sees both at addresses of their own, outside every pool.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use amdgpu_isa::{
@@ -17,7 +18,7 @@ use amdgpu_isa::{
 
 use crate::codes::HipCode;
 use crate::kernel_meta::KernelLaunchInfo;
-use crate::memory::Memory;
+use crate::memory::{Memory, RegionKind};
 use crate::node::Sim;
 
 /// The environment variable the C library reads for [`KernelMode`]:
@@ -183,6 +184,46 @@ pub(crate) fn decode_kernel(
 pub(crate) struct NodeMemory<'a> {
     pub(crate) device: &'a mut Memory,
     pub(crate) host: &'a mut dyn KernelMemory,
+    /// The agent a dispatch runs on, held to what it may reach; `None`
+    /// (HIP launches): every device region.
+    pub(crate) agent: Option<AgentReach<'a>>,
+}
+
+/// What an agent's kernels may reach of device memory: the pools it
+/// reaches by default (its own, and those accessible by all), the
+/// allocations `hsa_amd_agents_allow_access` granted it, and the
+/// virtual-memory mappings `hsa_amd_vmem_set_access` gave it a
+/// permission on.
+pub(crate) struct AgentReach<'a> {
+    pub(crate) index: usize,
+    /// Per global pool index: reached without a grant.
+    pub(crate) pools: Vec<bool>,
+    /// Allocation base → the agents granted access.
+    pub(crate) grants: &'a BTreeMap<u64, BTreeSet<usize>>,
+}
+
+impl NodeMemory<'_> {
+    /// Whether the dispatching agent may touch `len` bytes at `address`
+    /// (device memory; `write` for a store).
+    fn reaches(&self, address: u64, len: usize, write: bool) -> bool {
+        let Some(agent) = &self.agent else {
+            return true;
+        };
+        match self.device.region_of(address) {
+            Some((base, RegionKind::Allocation { pool })) => {
+                agent.pools.get(pool).copied().unwrap_or(false)
+                    || agent
+                        .grants
+                        .get(&base)
+                        .is_some_and(|g| g.contains(&agent.index))
+            }
+            Some((_, RegionKind::Mapping { .. })) => {
+                self.device
+                    .agent_may(agent.index, address, len as u64, write)
+            }
+            _ => true,
+        }
+    }
 }
 
 /// Runs `dispatch` over `memory`, counting it executed or faulted: what a
@@ -203,14 +244,20 @@ pub(crate) fn run_counted(
 
 impl KernelMemory for NodeMemory<'_> {
     fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds> {
-        match self.device.read(address, out) {
-            Ok(()) => Ok(()),
-            Err(_) => self.host.read(address, out),
+        if self.device.region_of(address).is_some() {
+            if !self.reaches(address, out.len(), false) {
+                return Err(OutOfBounds);
+            }
+            return self.device.read(address, out).map_err(|_| OutOfBounds);
         }
+        self.host.read(address, out)
     }
 
     fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds> {
         if self.device.region_of(address).is_some() {
+            if !self.reaches(address, data.len(), true) {
+                return Err(OutOfBounds);
+            }
             return self.device.write(address, data).map_err(|_| OutOfBounds);
         }
         self.host.write(address, data)
@@ -245,6 +292,7 @@ impl Sim {
         let mut memory = NodeMemory {
             device: &mut state.memory,
             host,
+            agent: None,
         };
         run_counted(
             &mut state.hip_rt.modules.kernel_counts,

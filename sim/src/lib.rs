@@ -37,6 +37,7 @@ pub mod hip;
 pub mod hip_memory;
 pub mod hip_module;
 pub mod hsa_info;
+pub mod hsa_memory;
 pub mod isa;
 pub mod kernel_exec;
 pub mod kernel_meta;
@@ -48,6 +49,7 @@ pub mod presets;
 pub mod shared_bytes;
 pub mod suggest;
 pub mod validate;
+pub mod vmem;
 
 pub use codes::{CclCode, HipCode, HsaCode};
 pub use faults::{CallRecord, Fault, Trigger};

@@ -16,8 +16,11 @@ use crate::shared_bytes::SharedBytes;
 
 /// Largest image one code object may load as.
 pub const MAX_LOAD_BYTES: u64 = 1 << 32;
-/// Bytes of simulated code addresses per agent.
-pub const CODE_WINDOW_BYTES: u64 = 1 << 40;
+/// Start of the code windows (see [`crate::memory`]'s address layout).
+pub const CODE_WINDOWS_BASE: u64 = 1 << 40;
+/// Bytes of simulated code addresses per agent: the code windows of
+/// [`crate::validate::MAX_AGENTS`] agents fill 1 TiB.
+pub const CODE_WINDOW_BYTES: u64 = 8 << 30;
 /// Alignment of load bases.
 pub const LOAD_ALIGNMENT: u64 = 1 << 16;
 /// `HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED`.
@@ -25,7 +28,7 @@ const VARIABLE_ALREADY_DEFINED: HsaCode = HsaCode(0x1014);
 
 /// Start of agent `agent`'s window of code addresses.
 pub fn code_base(agent: usize) -> u64 {
-    0x4000_0000_0000_0000 | ((agent as u64) << 40)
+    CODE_WINDOWS_BASE + agent as u64 * CODE_WINDOW_BYTES
 }
 
 /// What a symbol query returns.
@@ -79,8 +82,9 @@ impl Sim {
             .ok_or(HsaCode::INVALID_ARGUMENT)
     }
 
-    /// Places `code`'s `image` in `agent`'s code window (the mapping shares
-    /// the image; nothing is copied) and returns its base and the load delta.
+    /// Places `code`'s `image` in `agent`'s code window (after the last
+    /// load while the window lasts, then wherever it fits) and returns its
+    /// base and the load delta.
     pub(crate) fn map_code_object(
         &self,
         state: &mut crate::node::State,
@@ -89,18 +93,23 @@ impl Sim {
         image: &Arc<Image>,
     ) -> Result<(u64, u64), HsaCode> {
         let min_vaddr = code.min_vaddr();
-        let load_size = image.size();
+        let window = code_base(agent_index);
+        let len = crate::memory::align_up(image.size(), LOAD_ALIGNMENT)
+            .ok_or(HsaCode::OUT_OF_RESOURCES)?;
         let next = state.code_next.get(agent_index).copied().unwrap_or(0);
-        if next
-            .checked_add(load_size)
-            .is_none_or(|end| end > CODE_WINDOW_BYTES)
-        {
-            return Err(HsaCode::OUT_OF_RESOURCES);
-        }
-        let base = code_base(agent_index) + next;
-        state.memory.map_image(base, Arc::clone(image));
+        let base = next
+            .checked_add(len)
+            .filter(|&end| end <= CODE_WINDOW_BYTES)
+            .map(|_| window + next)
+            .or_else(|| {
+                state
+                    .memory
+                    .first_fit(window, CODE_WINDOW_BYTES, len, LOAD_ALIGNMENT)
+            })
+            .ok_or(HsaCode::OUT_OF_RESOURCES)?;
+        state.memory.map_image(base, Arc::clone(image))?;
         if let Some(n) = state.code_next.get_mut(agent_index) {
-            *n = (next + load_size).div_ceil(LOAD_ALIGNMENT) * LOAD_ALIGNMENT;
+            *n = base - window + len;
         }
         Ok((base, base.wrapping_sub(min_vaddr)))
     }

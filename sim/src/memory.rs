@@ -1,21 +1,39 @@
-//! Simulated device memory: allocations per pool with capacity enforced,
-//! loaded code-object images, and sparse byte storage so that copies really
-//! copy (tests read what they wrote) without backing terabytes.
+//! Simulated device memory: what lies where — allocations per pool with
+//! capacity enforced, loaded code-object images, virtual-memory mappings —
+//! with every access checked against it, over a [`ByteStore`] that holds
+//! the bytes (by default [`SparseStore`], the simulator's own pages; the C
+//! library's store puts them in process mappings at the same addresses).
 //!
-//! A loaded image is not copied per mapping: every mapping of one code
-//! object references one shared [`Image`] (the code object's bytes and where
-//! its segments lie), and a write into a mapping copies the pages it touches
-//! into that mapping alone (copy-on-write), so reads see what was written
-//! there and every other mapping of the image is unchanged.
+//! # Address layout
+//!
+//! Every simulated address lies in user space on x86-64 Linux (below
+//! 2^47), so that a store can back it at the very address it has:
+//!
+//! | addresses | what |
+//! |---|---|
+//! | `[512 GiB, 1 TiB)` | [`VMEM_WINDOW_BASE`]: virtual-memory reservations (`hsa_amd_vmem_address_reserve`) |
+//! | `[1 TiB, 2 TiB)` | code windows, 8 GiB per agent ([`crate::loader::code_base`]) |
+//! | from 2 TiB | pool windows, 2 TiB each ([`pool_base`]) |
+//!
+//! The 40 pools of the largest presets end at 82 TiB, far below where
+//! Linux puts a position-independent program (about 85 TiB) and its
+//! shared mappings (below 128 TiB).
+
+mod image;
+mod sparse;
+mod store;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::Range;
 use std::sync::Arc;
 
-use crate::codes::HsaCode;
-use crate::shared_bytes::SharedBytes;
+pub use image::Image;
+pub use sparse::SparseStore;
+pub use store::ByteStore;
 
-/// Bytes per storage page.
+use crate::codes::HsaCode;
+
+/// Bytes per page: the unit every region is placed and backed in (ROCr
+/// rounds every allocation up to whole pages).
 pub const PAGE_BYTES: u64 = 4096;
 /// Simulated address window of each pool (2 TiB): small enough that the
 /// windows of the first 127 pools lie below 2^48, the base a buffer
@@ -25,6 +43,10 @@ pub const PAGE_BYTES: u64 = 4096;
 pub const POOL_WINDOW_BYTES: u64 = 1 << 41;
 /// Largest single `memory_copy`.
 pub const MAX_COPY_BYTES: u64 = 1 << 32;
+/// Start of the window of virtual-memory reservations.
+pub const VMEM_WINDOW_BASE: u64 = 1 << 39;
+/// Bytes of the window of virtual-memory reservations.
+pub const VMEM_WINDOW_BYTES: u64 = 1 << 39;
 
 /// What a region of simulated memory is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,85 +58,26 @@ pub enum RegionKind {
     },
     /// A loaded code object's image.
     CodeObject,
+    /// Physical memory `handle` of the virtual-memory API mapped into a
+    /// reservation.
+    Mapping {
+        /// The physical memory's handle.
+        handle: u64,
+    },
 }
 
-/// The contents of a loaded code object's image, shared by every mapping
-/// of it: the code object's bytes and, for each segment, where its file
-/// image lies in the loaded image. Bytes no segment covers read as zero.
 #[derive(Debug)]
-pub struct Image {
-    bytes: SharedBytes,
-    /// `(offset in the image, range of `bytes`)`, in segment order: where
-    /// two overlap, the later one is what a read sees (as if each had been
-    /// written in turn).
-    pieces: Vec<(u64, Range<usize>)>,
-    size: u64,
-}
-
-impl Image {
-    /// An image of `size` bytes made of `pieces` of `bytes` (each as
-    /// `(offset in the image, range of bytes)`); `None` when a range lies
-    /// outside `bytes` or a piece outside the image.
-    pub fn new(
-        bytes: impl Into<SharedBytes>,
-        size: u64,
-        pieces: Vec<(u64, Range<usize>)>,
-    ) -> Option<Image> {
-        let bytes = bytes.into();
-        let fits = pieces.iter().all(|(at, range)| {
-            range.start <= range.end
-                && range.end <= bytes.len()
-                && at
-                    .checked_add((range.end - range.start) as u64)
-                    .is_some_and(|end| end <= size)
-        });
-        fits.then_some(Image {
-            bytes,
-            pieces,
-            size,
-        })
-    }
-
-    /// The image's size in bytes.
-    pub fn size(&self) -> u64 {
-        self.size
-    }
-
-    /// The bytes the pieces are ranges of.
-    pub fn bytes(&self) -> &SharedBytes {
-        &self.bytes
-    }
-
-    /// Reads `out.len()` bytes at `offset` of the image (zero where no
-    /// piece covers them).
-    fn read(&self, offset: u64, out: &mut [u8]) {
-        out.fill(0);
-        let end = offset.saturating_add(out.len() as u64);
-        for (at, range) in &self.pieces {
-            let piece_end = at + (range.end - range.start) as u64;
-            let (from, to) = (offset.max(*at), end.min(piece_end));
-            if from >= to {
-                continue;
-            }
-            let src = range.start + (from - at) as usize..range.start + (to - at) as usize;
-            let dst = (from - offset) as usize..(to - offset) as usize;
-            if let (Some(dst), Some(src)) = (out.get_mut(dst), self.bytes.get(src)) {
-                dst.copy_from_slice(src);
-            }
-        }
-    }
-}
-
-#[derive(Clone, Debug)]
 struct Region {
     kind: RegionKind,
     size: u64,
     reserved: u64,
     /// The shared contents of a mapped image (code objects only).
     image: Option<Arc<Image>>,
-    // Sparse contents: absent pages read as the image (zero without one);
-    // a page of an image is copied here when it is first written.
-    pages: BTreeMap<u64, Box<[u8]>>,
+    /// A mapping's reservation: reads and writes run on across mappings
+    /// of one reservation that touch, as the addresses are contiguous.
+    reservation: Option<u64>,
+    /// A mapping's permission per agent index (`hsa_access_permission_t`).
+    access: BTreeMap<usize, u32>,
 }
 
 /// What the mapped code-object images hold (for tests and reports).
@@ -140,14 +103,17 @@ pub struct PoolUsage {
     pub reserved_bytes: u64,
     /// Live allocations.
     pub allocations: u64,
+    /// Bytes of live physical memory of the virtual-memory API.
+    pub physical_bytes: u64,
 }
 
 /// All simulated memory.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug)]
 pub struct Memory {
     regions: BTreeMap<u64, Region>,
     usage: Vec<PoolUsage>,
     next: Vec<u64>,
+    store: Box<dyn ByteStore>,
 }
 
 /// Start of pool `pool`'s address window.
@@ -155,13 +121,31 @@ pub fn pool_base(pool: usize) -> u64 {
     (pool as u64 + 1) * POOL_WINDOW_BYTES
 }
 
+/// `value` rounded up to a multiple of `align` (a power of two).
+pub(crate) fn align_up(value: u64, align: u64) -> Option<u64> {
+    value.checked_add(align - 1).map(|v| v & !(align - 1))
+}
+
+/// Whether a mapping's `permission` lets an agent read (`write` false) or
+/// write: `HSA_ACCESS_PERMISSION_RO` (1), `_WO` (2), `_RW` (3); anything
+/// else is no access.
+pub fn permits(permission: u32, write: bool) -> bool {
+    matches!((permission, write), (1 | 3, false) | (2 | 3, true))
+}
+
 impl Memory {
-    /// Memory for `pool_count` pools.
+    /// Memory for `pool_count` pools in the simulator's own pages.
     pub fn new(pool_count: usize) -> Memory {
+        Memory::with_store(pool_count, Box::new(SparseStore::new()))
+    }
+
+    /// Memory for `pool_count` pools whose bytes `store` holds.
+    pub fn with_store(pool_count: usize, store: Box<dyn ByteStore>) -> Memory {
         Memory {
             regions: BTreeMap::new(),
             usage: vec![PoolUsage::default(); pool_count],
             next: vec![0; pool_count],
+            store,
         }
     }
 
@@ -175,8 +159,9 @@ impl Memory {
         self.usage.iter().map(|u| u.allocations).sum()
     }
 
-    /// Reserves `size` bytes (rounded up to `granule`, aligned to `alignment`)
-    /// in pool `pool` of capacity `capacity`.
+    /// Reserves `size` bytes (rounded up to `granule` and whole pages,
+    /// aligned to `alignment`, the granule and a page) in pool `pool` of
+    /// capacity `capacity`.
     pub fn allocate(
         &mut self,
         pool: usize,
@@ -185,20 +170,13 @@ impl Memory {
         alignment: u64,
         capacity: u64,
     ) -> Result<u64, HsaCode> {
-        let granule = granule.max(1);
+        let granule = granule.max(1).next_power_of_two().max(PAGE_BYTES);
         let reserved = size
             .div_ceil(granule)
             .checked_mul(granule)
             .ok_or(HsaCode::OUT_OF_RESOURCES)?;
-        let usage = self.usage.get(pool).ok_or(HsaCode::INVALID_MEMORY_POOL)?;
-        if usage
-            .reserved_bytes
-            .checked_add(reserved)
-            .is_none_or(|total| total > capacity)
-        {
-            return Err(HsaCode::OUT_OF_RESOURCES);
-        }
-        let align = alignment.max(granule).max(1).next_power_of_two();
+        self.charge(pool, reserved, capacity)?;
+        let align = alignment.max(granule).next_power_of_two();
         let base = pool_base(pool);
         let next = self.next.get(pool).copied().unwrap_or(0);
         // Addresses are handed out in order and never reused while space
@@ -208,42 +186,56 @@ impl Memory {
                 o.checked_add(reserved)
                     .is_some_and(|end| end <= POOL_WINDOW_BYTES)
             })
-            .or_else(|| self.first_fit(pool, reserved, align))
+            .map(|o| base + o)
+            .or_else(|| self.first_fit(base, POOL_WINDOW_BYTES, reserved, align))
             .ok_or(HsaCode::OUT_OF_RESOURCES)?;
-        let address = base + offset;
+        self.store.back(offset, reserved)?;
         self.regions.insert(
-            address,
+            offset,
             Region {
                 kind: RegionKind::Allocation { pool },
                 size,
                 reserved,
                 image: None,
-                pages: BTreeMap::new(),
+                reservation: None,
+                access: BTreeMap::new(),
             },
         );
         if let Some(n) = self.next.get_mut(pool) {
-            *n = offset + reserved;
+            *n = offset - base + reserved;
         }
         if let Some(u) = self.usage.get_mut(pool) {
             u.reserved_bytes += reserved;
             u.allocations += 1;
         }
-        Ok(address)
+        Ok(offset)
     }
 
-    fn first_fit(&self, pool: usize, reserved: u64, align: u64) -> Option<u64> {
-        let base = pool_base(pool);
-        let mut cursor = 0u64;
-        for (&address, region) in self.regions.range(base..base + POOL_WINDOW_BYTES) {
-            let start = address - base;
+    /// Whether `bytes` more fit in pool `pool` of capacity `capacity`.
+    fn charge(&self, pool: usize, bytes: u64, capacity: u64) -> Result<(), HsaCode> {
+        let usage = self.usage.get(pool).ok_or(HsaCode::INVALID_MEMORY_POOL)?;
+        usage
+            .reserved_bytes
+            .checked_add(usage.physical_bytes)
+            .and_then(|used| used.checked_add(bytes))
+            .filter(|&total| total <= capacity)
+            .map(drop)
+            .ok_or(HsaCode::OUT_OF_RESOURCES)
+    }
+
+    /// The lowest address of `[base, base + window)` where `len` bytes
+    /// aligned to `align` fit between the regions there.
+    pub fn first_fit(&self, base: u64, window: u64, len: u64, align: u64) -> Option<u64> {
+        let mut cursor = base;
+        for (&address, region) in self.regions.range(base..base + window) {
             let candidate = align_up(cursor, align)?;
-            if candidate.checked_add(reserved)? <= start {
+            if candidate.checked_add(len)? <= address {
                 return Some(candidate);
             }
-            cursor = start + region.reserved;
+            cursor = address + region.reserved;
         }
         let candidate = align_up(cursor, align)?;
-        (candidate.checked_add(reserved)? <= POOL_WINDOW_BYTES).then_some(candidate)
+        (candidate.checked_add(len)? <= base + window).then_some(candidate)
     }
 
     /// Frees the allocation starting at `address`.
@@ -256,6 +248,7 @@ impl Memory {
             }) => {
                 let (pool, reserved) = (*pool, *reserved);
                 self.regions.remove(&address);
+                self.store.drop_range(address, reserved);
                 if let Some(u) = self.usage.get_mut(pool) {
                     u.reserved_bytes -= reserved;
                     u.allocations -= 1;
@@ -266,32 +259,37 @@ impl Memory {
         }
     }
 
-    /// Maps `image` at `address`: the mapping references the shared image
-    /// and copies nothing until it is written.
-    pub fn map_image(&mut self, address: u64, image: Arc<Image>) {
+    /// Maps `image` at `address` (page-aligned, free): the bytes of its
+    /// segments, zeros elsewhere; `OUT_OF_RESOURCES` when the store cannot
+    /// back it.
+    pub fn map_image(&mut self, address: u64, image: Arc<Image>) -> Result<(), HsaCode> {
+        let reserved = align_up(image.size(), PAGE_BYTES).ok_or(HsaCode::OUT_OF_RESOURCES)?;
+        self.store.back_image(address, reserved, &image)?;
         self.regions.insert(
             address,
             Region {
                 kind: RegionKind::CodeObject,
-                size: image.size,
-                reserved: image.size,
+                size: image.size(),
+                reserved,
                 image: Some(image),
-                pages: BTreeMap::new(),
+                reservation: None,
+                access: BTreeMap::new(),
             },
         );
+        Ok(())
     }
 
     /// What the mapped code-object images hold.
     pub fn image_usage(&self) -> ImageUsage {
         let mut usage = ImageUsage::default();
         let mut seen = BTreeSet::new();
-        for region in self.regions.values() {
+        for (&base, region) in &self.regions {
             let Some(image) = &region.image else { continue };
             usage.mappings += 1;
-            usage.private_pages += region.pages.len() as u64;
+            usage.private_pages += self.store.written_image_pages(base, region.reserved);
             if seen.insert(Arc::as_ptr(image)) {
                 usage.shared_images += 1;
-                usage.shared_bytes += image.bytes.len() as u64;
+                usage.shared_bytes += image.bytes().len() as u64;
             }
         }
         usage
@@ -307,35 +305,86 @@ impl Memory {
 
     /// Unmaps a code-object image.
     pub fn unmap_image(&mut self, address: u64) {
-        if matches!(
-            self.regions.get(&address),
-            Some(Region {
-                kind: RegionKind::CodeObject,
-                ..
-            })
-        ) {
+        if let Some(Region {
+            kind: RegionKind::CodeObject,
+            reserved,
+            ..
+        }) = self.regions.get(&address)
+        {
+            let reserved = *reserved;
             self.regions.remove(&address);
+            self.store.drop_range(address, reserved);
         }
-    }
-
-    /// The region holding `[address, address + len)`, as (base, region).
-    fn region_mut(&mut self, address: u64, len: u64) -> Result<(u64, &mut Region), HsaCode> {
-        let (&base, region) = self
-            .regions
-            .range_mut(..=address)
-            .next_back()
-            .ok_or(HsaCode::INVALID_ARGUMENT)?;
-        let end = address.checked_add(len).ok_or(HsaCode::INVALID_ARGUMENT)?;
-        if end > base + region.size {
-            return Err(HsaCode::INVALID_ARGUMENT);
-        }
-        Ok((base, region))
     }
 
     /// The kind of region that holds `address`, and its base.
     pub fn region_of(&self, address: u64) -> Option<(u64, RegionKind)> {
+        let (base, region) = self.region_at(address)?;
+        Some((base, region.kind))
+    }
+
+    /// The region holding `address`, and its base.
+    fn region_at(&self, address: u64) -> Option<(u64, &Region)> {
         let (&base, region) = self.regions.range(..=address).next_back()?;
-        (address < base + region.size).then_some((base, region.kind))
+        (address - base < region.size).then_some((base, region))
+    }
+
+    /// The size the region at `base` was asked for (`None`: no region
+    /// starts there).
+    pub fn region_size(&self, base: u64) -> Option<u64> {
+        self.regions.get(&base).map(|r| r.size)
+    }
+
+    /// The pieces of `[address, address + len)`, each inside one region
+    /// (`(address, length, region base)`): one region, or mappings of one
+    /// reservation that touch. `INVALID_ARGUMENT` when any byte lies
+    /// outside them.
+    fn pieces(&self, address: u64, len: u64) -> Result<Vec<(u64, u64, u64)>, HsaCode> {
+        let end = address.checked_add(len).ok_or(HsaCode::INVALID_ARGUMENT)?;
+        let mut pieces = Vec::new();
+        let mut at = address;
+        let mut reservation = None;
+        loop {
+            let (base, region) = self.region_at(at).ok_or(HsaCode::INVALID_ARGUMENT)?;
+            if at != address && (region.reservation.is_none() || region.reservation != reservation)
+            {
+                return Err(HsaCode::INVALID_ARGUMENT);
+            }
+            reservation = region.reservation;
+            let piece_end = end.min(base + region.size);
+            pieces.push((at, piece_end - at, base));
+            if piece_end == end {
+                return Ok(pieces);
+            }
+            at = piece_end;
+        }
+    }
+
+    /// Checks that `len` bytes at `address` lie in simulated memory (one
+    /// region, or touching mappings of one reservation).
+    pub fn check(&self, address: u64, len: u64) -> Result<(), HsaCode> {
+        if len > MAX_COPY_BYTES {
+            return Err(HsaCode::INVALID_ARGUMENT);
+        }
+        self.pieces(address, len.max(1)).map(drop)
+    }
+
+    /// Whether agent `agent` may read (or `write`) `len` bytes at
+    /// `address`: anywhere outside mappings, and in mappings where
+    /// `hsa_amd_vmem_set_access` (or `hsa_amd_agents_allow_access`) gave
+    /// it that permission.
+    pub fn agent_may(&self, agent: usize, address: u64, len: u64, write: bool) -> bool {
+        let Ok(pieces) = self.pieces(address, len.max(1)) else {
+            return false;
+        };
+        pieces.iter().all(|&(_, _, base)| {
+            self.regions.get(&base).is_some_and(|r| {
+                r.reservation.is_none()
+                    || r.access
+                        .get(&agent)
+                        .is_some_and(|&permission| permits(permission, write))
+            })
+        })
     }
 
     /// Writes `bytes` at `address`.
@@ -344,29 +393,17 @@ impl Memory {
         if len > MAX_COPY_BYTES {
             return Err(HsaCode::INVALID_ARGUMENT);
         }
-        let (base, region) = self.region_mut(address, len)?;
-        let mut done = 0u64;
-        while done < len {
-            let offset = address - base + done;
-            let page = offset / PAGE_BYTES;
-            let in_page = offset % PAGE_BYTES;
-            let n = (PAGE_BYTES - in_page).min(len - done);
-            let image = &region.image;
-            let storage = region.pages.entry(page).or_insert_with(|| {
-                let mut fresh = vec![0u8; PAGE_BYTES as usize].into_boxed_slice();
-                if let Some(image) = image {
-                    image.read(page * PAGE_BYTES, &mut fresh);
+        for (at, n, base) in self.pieces(address, len)? {
+            let from = (at - address) as usize;
+            let Some(data) = bytes.get(from..from + n as usize) else {
+                continue;
+            };
+            match self.regions.get(&base).map(|r| r.kind) {
+                Some(RegionKind::Mapping { handle }) => {
+                    self.store.write_physical(handle, at - base, data);
                 }
-                fresh
-            });
-            let (src_start, src_end) = (done as usize, (done + n) as usize);
-            if let (Some(dst), Some(src)) = (
-                storage.get_mut(in_page as usize..(in_page + n) as usize),
-                bytes.get(src_start..src_end),
-            ) {
-                dst.copy_from_slice(src);
+                _ => self.store.write(at, data),
             }
-            done += n;
         }
         Ok(())
     }
@@ -377,31 +414,166 @@ impl Memory {
         if len > MAX_COPY_BYTES {
             return Err(HsaCode::INVALID_ARGUMENT);
         }
-        let (base, region) = self.region_mut(address, len)?;
-        let mut done = 0u64;
-        while done < len {
-            let offset = address - base + done;
-            let page = offset / PAGE_BYTES;
-            let in_page = offset % PAGE_BYTES;
-            let n = (PAGE_BYTES - in_page).min(len - done);
-            if let Some(dst) = out.get_mut(done as usize..(done + n) as usize) {
-                match (region.pages.get(&page), &region.image) {
-                    (Some(p), _) => match p.get(in_page as usize..(in_page + n) as usize) {
-                        Some(src) => dst.copy_from_slice(src),
-                        None => dst.fill(0),
-                    },
-                    (None, Some(image)) => image.read(offset, dst),
-                    (None, None) => dst.fill(0),
+        for (at, n, base) in self.pieces(address, len)? {
+            let from = (at - address) as usize;
+            let Some(dst) = out.get_mut(from..from + n as usize) else {
+                continue;
+            };
+            match self.regions.get(&base).map(|r| r.kind) {
+                Some(RegionKind::Mapping { handle }) => {
+                    self.store.read_physical(handle, at - base, dst);
                 }
+                _ => self.store.read(at, dst),
             }
-            done += n;
         }
         Ok(())
     }
-}
 
-fn align_up(value: u64, align: u64) -> Option<u64> {
-    value.checked_add(align - 1).map(|v| v & !(align - 1))
+    // --- Virtual memory (the bookkeeping of reservations and handles is
+    // `crate::vmem`'s; these place and drop the bytes) ---
+
+    /// Backs a reservation of `len` bytes at `address` (nothing readable).
+    pub(crate) fn reserve(&mut self, address: u64, len: u64) -> Result<(), HsaCode> {
+        self.store.reserve(address, len)
+    }
+
+    /// Gives a reservation's addresses back.
+    pub(crate) fn unreserve(&mut self, address: u64, len: u64) {
+        self.store.unreserve(address, len);
+    }
+
+    /// Creates physical memory `handle` of `len` bytes charged to pool
+    /// `pool` of capacity `capacity`.
+    pub(crate) fn create_physical(
+        &mut self,
+        pool: usize,
+        handle: u64,
+        len: u64,
+        capacity: u64,
+    ) -> Result<(), HsaCode> {
+        self.charge(pool, len, capacity)?;
+        self.store.create_physical(handle, len)?;
+        if let Some(u) = self.usage.get_mut(pool) {
+            u.physical_bytes += len;
+        }
+        Ok(())
+    }
+
+    /// Frees physical memory `handle` of `len` bytes of pool `pool`.
+    pub(crate) fn release_physical(&mut self, pool: usize, handle: u64, len: u64) {
+        self.store.release_physical(handle);
+        if let Some(u) = self.usage.get_mut(pool) {
+            u.physical_bytes = u.physical_bytes.saturating_sub(len);
+        }
+    }
+
+    /// Maps the first `len` bytes of physical memory `handle` at `address`
+    /// in the reservation at `reservation`.
+    pub(crate) fn map_physical(
+        &mut self,
+        address: u64,
+        len: u64,
+        handle: u64,
+        reservation: u64,
+    ) -> Result<(), HsaCode> {
+        self.store.map_physical(address, len, handle)?;
+        self.regions.insert(
+            address,
+            Region {
+                kind: RegionKind::Mapping { handle },
+                size: len,
+                reserved: len,
+                image: None,
+                reservation: Some(reservation),
+                access: BTreeMap::new(),
+            },
+        );
+        Ok(())
+    }
+
+    /// Unmaps the mapping at `address`.
+    pub(crate) fn unmap_physical(&mut self, address: u64) -> Result<(), HsaCode> {
+        let len = match self.regions.get(&address) {
+            Some(r) if r.reservation.is_some() => r.size,
+            _ => return Err(HsaCode::INVALID_ALLOCATION),
+        };
+        self.store.unmap_physical(address, len)?;
+        self.regions.remove(&address);
+        Ok(())
+    }
+
+    /// The mappings at and after `address` in `[address, end)`, as
+    /// `(base, size)`, stopping at the first gap.
+    pub(crate) fn mappings_from(&self, address: u64, end: u64) -> Vec<(u64, u64)> {
+        let mut out = Vec::new();
+        let mut at = address;
+        while at < end {
+            match self.regions.get(&at) {
+                Some(r) if r.reservation.is_some() => {
+                    out.push((at, r.size));
+                    at += r.size;
+                }
+                _ => break,
+            }
+        }
+        out
+    }
+
+    /// The mapping holding `address` (its base and size), `end` inclusive
+    /// when `inclusive`.
+    pub(crate) fn mapping_at(&self, address: u64, inclusive: bool) -> Option<(u64, u64)> {
+        let (&base, region) = self.regions.range(..=address).next_back()?;
+        let inside = if inclusive {
+            address - base <= region.size
+        } else {
+            address - base < region.size
+        };
+        (region.reservation.is_some() && inside).then_some((base, region.size))
+    }
+
+    /// Live virtual-memory mappings.
+    pub(crate) fn mapping_count(&self) -> u64 {
+        self.regions
+            .values()
+            .filter(|r| r.reservation.is_some())
+            .count() as u64
+    }
+
+    /// Whether any region lies in `[address, address + len)`.
+    pub(crate) fn any_region_in(&self, address: u64, len: u64) -> bool {
+        let end = address.saturating_add(len);
+        self.regions
+            .range(..end)
+            .next_back()
+            .is_some_and(|(&base, region)| base + region.reserved > address)
+    }
+
+    /// Agent `agent`'s permission on the mapping at `base`.
+    pub(crate) fn mapping_access(&self, base: u64, agent: usize) -> Option<u32> {
+        self.regions.get(&base)?.access.get(&agent).copied()
+    }
+
+    /// Sets agent `agent`'s permission on the mapping at `base`; a CPU
+    /// agent's (`host`) also sets what the host may do there.
+    pub(crate) fn set_mapping_access(
+        &mut self,
+        base: u64,
+        agent: usize,
+        permission: u32,
+        host: bool,
+    ) -> Result<(), HsaCode> {
+        let len = match self.regions.get(&base) {
+            Some(r) if r.reservation.is_some() => r.size,
+            _ => return Err(HsaCode::INVALID_ALLOCATION),
+        };
+        if host {
+            self.store.set_host_access(base, len, permission)?;
+        }
+        if let Some(r) = self.regions.get_mut(&base) {
+            r.access.insert(agent, permission);
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -415,6 +587,15 @@ mod tests {
         assert!(pool_base(126) + POOL_WINDOW_BYTES <= 1 << 48);
         assert!(pool_base(127) + POOL_WINDOW_BYTES > 1 << 48);
         assert_eq!(pool_base(0), POOL_WINDOW_BYTES);
+    }
+
+    #[test]
+    fn the_windows_do_not_overlap_and_lie_in_user_space() {
+        let code_end = crate::loader::code_base(crate::validate::MAX_AGENTS);
+        assert!(VMEM_WINDOW_BASE + VMEM_WINDOW_BYTES <= crate::loader::code_base(0));
+        assert!(code_end <= pool_base(0));
+        // x86-64's user space ends at 2^47; the presets' 40 pools fit well below.
+        assert!(pool_base(40) < 1 << 47);
     }
 
     #[test]
@@ -436,6 +617,31 @@ mod tests {
         assert_eq!(memory.free(a), Err(HsaCode::INVALID_ALLOCATION));
         memory.free(b).unwrap();
         assert_eq!(memory.live_allocations(), 0);
+    }
+
+    #[test]
+    fn a_freed_allocations_bytes_do_not_come_back() {
+        let mut memory = Memory::new(1);
+        let a = memory.allocate(0, 4096, 4096, 4096, 8192).unwrap();
+        memory.write(a, &[7; 16]).unwrap();
+        memory.free(a).unwrap();
+        // The window is handed out in order: the next allocation is elsewhere,
+        // and reads as zero.
+        let b = memory.allocate(0, 4096, 4096, 4096, 8192).unwrap();
+        assert_ne!(a, b);
+        let mut out = [1u8; 16];
+        memory.read(b, &mut out).unwrap();
+        assert_eq!(out, [0; 16]);
+    }
+
+    #[test]
+    fn allocations_are_whole_pages_whatever_the_granule() {
+        // ROCr rounds every allocation up to whole pages.
+        let mut memory = Memory::new(1);
+        let a = memory.allocate(0, 10, 4, 4, 1 << 20).unwrap();
+        let b = memory.allocate(0, 10, 4, 4, 1 << 20).unwrap();
+        assert_eq!((a % PAGE_BYTES, b - a), (0, PAGE_BYTES));
+        assert_eq!(memory.usage(0).reserved_bytes, 2 * PAGE_BYTES);
     }
 
     /// An image of two pieces over 3 pages: bytes 1..=200 at 100, and
@@ -463,9 +669,10 @@ mod tests {
         let (image, flat) = image();
         let (a, b) = (1 << 40, 2 << 40);
         let mut memory = Memory::new(0);
-        memory.map_image(a, Arc::clone(&image));
-        memory.map_image(b, Arc::clone(&image));
-        assert_eq!(Arc::strong_count(&image), 3);
+        memory.map_image(a, Arc::clone(&image)).unwrap();
+        memory.map_image(b, Arc::clone(&image)).unwrap();
+        // The regions and the store hold one reference each.
+        assert_eq!(Arc::strong_count(&image), 5);
         assert_eq!(read_all(&mut memory, a, flat.len()), flat);
         // Unaligned reads inside and across pieces and pages.
         let mut out = [0u8; 20];
@@ -496,11 +703,11 @@ mod tests {
             Err(HsaCode::INVALID_ARGUMENT)
         );
 
-        // Each unmap drops its reference once; unmapping twice, or an
+        // Each unmap drops its references once; unmapping twice, or an
         // allocation's address, drops nothing.
         memory.unmap_image(a);
         memory.unmap_image(a);
-        assert_eq!(Arc::strong_count(&image), 2);
+        assert_eq!(Arc::strong_count(&image), 3);
         assert_eq!(memory.image_usage().mappings, 1);
         memory.unmap_image(b);
         assert_eq!(Arc::strong_count(&image), 1);
@@ -508,11 +715,48 @@ mod tests {
     }
 
     #[test]
-    fn an_image_refuses_pieces_outside_its_bytes_or_its_size() {
-        let bytes: Arc<[u8]> = Arc::from(&[1u8; 16][..]);
-        assert!(Image::new(Arc::clone(&bytes), 32, vec![(0, 0..17)]).is_none());
-        assert!(Image::new(Arc::clone(&bytes), 32, vec![(17, 0..16)]).is_none());
-        assert!(Image::new(Arc::clone(&bytes), 32, vec![(u64::MAX, 0..16)]).is_none());
-        assert!(Image::new(bytes, 32, vec![(16, 0..16)]).is_some());
+    fn one_physical_handle_mapped_twice_shows_the_same_bytes() {
+        let mut memory = Memory::new(1);
+        let (reservation, len) = (VMEM_WINDOW_BASE, 2 * PAGE_BYTES);
+        memory.reserve(reservation, 3 * len).unwrap();
+        memory.create_physical(0, 9, len, 1 << 20).unwrap();
+        assert_eq!(memory.usage(0).physical_bytes, len);
+        for i in 0..3 {
+            memory
+                .map_physical(reservation + i * len, len, 9, reservation)
+                .unwrap();
+        }
+        // A write through the middle mapping, across its end into the
+        // third: the same physical bytes, seen through all three.
+        memory
+            .write(reservation + 2 * len - 2, &[1, 2, 3, 4])
+            .unwrap();
+        let mut out = [0u8; 4];
+        memory.read(reservation + len - 2, &mut out).unwrap();
+        assert_eq!(out, [1, 2, 3, 4]);
+        memory
+            .read(reservation + 3 * len - 2, &mut out[..2])
+            .unwrap();
+        assert_eq!(out[..2], [1, 2]);
+        // Past the last mapping is outside memory.
+        assert_eq!(
+            memory.read(reservation + 3 * len - 1, &mut out[..2]),
+            Err(HsaCode::INVALID_ARGUMENT)
+        );
+        // An agent needs a permission on every mapping it touches.
+        assert!(!memory.agent_may(1, reservation, 4, false));
+        memory.set_mapping_access(reservation, 1, 1, false).unwrap();
+        assert!(memory.agent_may(1, reservation, 4, false));
+        assert!(!memory.agent_may(1, reservation, 4, true));
+        assert!(!memory.agent_may(1, reservation + len - 2, 4, false));
+        for i in 0..3 {
+            memory.unmap_physical(reservation + i * len).unwrap();
+        }
+        assert_eq!(
+            memory.unmap_physical(reservation),
+            Err(HsaCode::INVALID_ALLOCATION)
+        );
+        memory.release_physical(0, 9, len);
+        assert_eq!(memory.usage(0), PoolUsage::default());
     }
 }

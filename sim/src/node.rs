@@ -15,7 +15,7 @@ use amdgpu_sys::hsa_values::PoolAccess;
 use crate::codes::{HipCode, HsaCode};
 use crate::elf::{CodeObject, ElfError};
 use crate::faults::{CallRecord, Fault, FaultSet, MAX_CALL_LOG};
-use crate::memory::{ImageUsage, Memory, PoolUsage};
+use crate::memory::{ByteStore, ImageUsage, Memory, PoolUsage, SparseStore};
 use crate::validate::{Agent, Isa, Link, Machine, Pool};
 
 pub(crate) const TAG_AGENT: u64 = 1;
@@ -82,6 +82,12 @@ pub struct LiveObjects {
     pub hip_peer_access: u64,
     /// The HIP current device (`hipSetDevice`; 0 before any call).
     pub hip_current_device: i32,
+    /// Virtual-memory reservations (`hsa_amd_vmem_address_reserve`).
+    pub vmem_reservations: u64,
+    /// Virtual-memory physical handles (`hsa_amd_vmem_handle_create`).
+    pub vmem_handles: u64,
+    /// Virtual-memory mappings (`hsa_amd_vmem_map`).
+    pub vmem_mappings: u64,
 }
 
 impl LiveObjects {
@@ -97,6 +103,9 @@ impl LiveObjects {
             && self.hip_contexts == 0
             && self.hip_pools == 0
             && self.hip_modules == 0
+            && self.vmem_reservations == 0
+            && self.vmem_handles == 0
+            && self.vmem_mappings == 0
     }
 }
 
@@ -180,6 +189,7 @@ pub(crate) struct State {
     pub(crate) hip_current: i32,
     pub(crate) hip_peers: BTreeSet<(i32, i32)>,
     pub(crate) hip_rt: crate::hip_memory::HipRuntime,
+    pub(crate) vmem: crate::vmem::VirtualMemory,
     hsa_faults: FaultSet<HsaCode>,
     hip_faults: FaultSet<HipCode>,
     log: Vec<CallRecord>,
@@ -259,8 +269,16 @@ pub(crate) fn outcome<T: Debug, C: Debug>(result: &Result<T, C>) -> String {
 }
 
 impl Sim {
-    /// A node running `machine`, HSA not yet initialized.
+    /// A node running `machine`, HSA not yet initialized, its memory in
+    /// the simulator's own pages.
     pub fn new(machine: Machine) -> Sim {
+        Sim::with_store(machine, Box::new(SparseStore::new()))
+    }
+
+    /// A node running `machine` whose memory's bytes `store` holds (the C
+    /// library's store makes them process memory at the simulated
+    /// addresses).
+    pub fn with_store(machine: Machine, store: Box<dyn ByteStore>) -> Sim {
         let mut pools = Vec::new();
         let mut pool_start = Vec::with_capacity(machine.agents.len());
         let mut isas: Vec<Isa> = Vec::new();
@@ -286,7 +304,7 @@ impl Sim {
         let gpus = machine.gpu_indices();
         let state = State {
             init_refs: 0,
-            memory: Memory::new(pools.len()),
+            memory: Memory::with_store(pools.len(), store),
             readers: BTreeMap::new(),
             executables: BTreeMap::new(),
             loaded: BTreeMap::new(),
@@ -297,6 +315,7 @@ impl Sim {
             hip_current: 0,
             hip_peers: BTreeSet::new(),
             hip_rt: crate::hip_memory::HipRuntime::default(),
+            vmem: crate::vmem::VirtualMemory::default(),
             hsa_faults: FaultSet::default(),
             hip_faults: FaultSet::default(),
             log: Vec::new(),
@@ -536,6 +555,9 @@ impl Sim {
             hsa_init_refs: state.init_refs,
             hip_peer_access: state.hip_peers.len() as u64,
             hip_current_device: state.hip_current,
+            vmem_reservations: state.vmem.reservation_count(),
+            vmem_handles: state.vmem.handle_count(),
+            vmem_mappings: state.memory.mapping_count(),
         }
     }
 
@@ -834,116 +856,6 @@ impl Sim {
                     PoolAccess::NeverAllowed
                 };
                 Ok(read(access, link))
-            },
-        )
-    }
-
-    // --- HSA: memory ------------------------------------------------------
-
-    /// `hsa_amd_memory_pool_allocate`.
-    pub fn memory_pool_allocate(&self, pool: u64, size: u64, flags: u32) -> Result<u64, HsaCode> {
-        self.hsa(
-            "hsa_amd_memory_pool_allocate",
-            || format!("{pool:#x}, {size}, {flags:#x}"),
-            |sim, state| {
-                let index = sim.pool_index(pool)?;
-                let (_, info) = sim.pool(pool)?;
-                if size == 0 {
-                    return Err(HsaCode::INVALID_ARGUMENT);
-                }
-                if !info.alloc_allowed || size > info.alloc_max_size {
-                    return Err(HsaCode::INVALID_ALLOCATION);
-                }
-                state
-                    .memory
-                    .allocate(index, size, info.granule, info.alignment, info.size)
-            },
-        )
-    }
-
-    /// `hsa_amd_memory_pool_free`.
-    pub fn memory_pool_free(&self, ptr: u64) -> Result<(), HsaCode> {
-        self.hsa(
-            "hsa_amd_memory_pool_free",
-            || format!("{ptr:#x}"),
-            |_, state| {
-                state.memory.free(ptr)?;
-                state.access.remove(&ptr);
-                Ok(())
-            },
-        )
-    }
-
-    /// `hsa_memory_copy` from host bytes to device memory.
-    pub fn memory_copy_to_device(&self, dst: u64, src: &[u8]) -> Result<(), HsaCode> {
-        self.hsa(
-            "hsa_memory_copy",
-            || format!("{dst:#x}, host, {}", src.len()),
-            |_, state| {
-                if src.is_empty() {
-                    Ok(())
-                } else {
-                    state.memory.write(dst, src)
-                }
-            },
-        )
-    }
-
-    /// `hsa_memory_copy` from device memory to host bytes.
-    pub fn memory_copy_from_device(&self, dst: &mut [u8], src: u64) -> Result<(), HsaCode> {
-        let len = dst.len();
-        self.hsa(
-            "hsa_memory_copy",
-            || format!("host, {src:#x}, {len}"),
-            |_, state| {
-                if dst.is_empty() {
-                    Ok(())
-                } else {
-                    state.memory.read(src, dst)
-                }
-            },
-        )
-    }
-
-    /// `hsa_memory_copy` between device allocations.
-    pub fn memory_copy(&self, dst: u64, src: u64, size: u64) -> Result<(), HsaCode> {
-        self.hsa(
-            "hsa_memory_copy",
-            || format!("{dst:#x}, {src:#x}, {size}"),
-            |_, state| {
-                if size == 0 {
-                    return Ok(());
-                }
-                if size > crate::memory::MAX_COPY_BYTES {
-                    return Err(HsaCode::INVALID_ARGUMENT);
-                }
-                let mut buffer =
-                    vec![0u8; usize::try_from(size).map_err(|_| HsaCode::INVALID_ARGUMENT)?];
-                state.memory.read(src, &mut buffer)?;
-                state.memory.write(dst, &buffer)
-            },
-        )
-    }
-
-    /// `hsa_amd_agents_allow_access`.
-    pub fn agents_allow_access(&self, agents: &[u64], ptr: u64) -> Result<(), HsaCode> {
-        self.hsa(
-            "hsa_amd_agents_allow_access",
-            || format!("{agents:x?}, {ptr:#x}"),
-            |sim, state| {
-                if agents.is_empty() {
-                    return Err(HsaCode::INVALID_ARGUMENT);
-                }
-                let indices = agents
-                    .iter()
-                    .map(|&a| sim.agent_index(a))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let (base, _) = state
-                    .memory
-                    .region_of(ptr)
-                    .ok_or(HsaCode::INVALID_ARGUMENT)?;
-                state.access.entry(base).or_default().extend(indices);
-                Ok(())
             },
         )
     }

@@ -256,7 +256,10 @@ fn hsa_values(rocm6: bool) -> Vec<(String, u64)> {
         ("HSA_EXT_POINTER_TYPE_LOCKED", POINTER_TYPE_LOCKED),
         ("HSA_EXT_POINTER_TYPE_GRAPHICS", POINTER_TYPE_GRAPHICS),
         ("HSA_EXT_POINTER_TYPE_IPC", POINTER_TYPE_IPC),
-        ("HSA_EXT_POINTER_TYPE_RESERVED_ADDR", POINTER_TYPE_RESERVED_ADDR),
+        (
+            "HSA_EXT_POINTER_TYPE_RESERVED_ADDR",
+            POINTER_TYPE_RESERVED_ADDR,
+        ),
         ("HSA_EXT_POINTER_TYPE_HSA_VMEM", POINTER_TYPE_HSA_VMEM),
         ("MEMORY_TYPE_NONE", VMEM_MEMORY_TYPE_NONE),
         ("MEMORY_TYPE_PINNED", VMEM_MEMORY_TYPE_PINNED),
@@ -305,7 +308,10 @@ fn hsa_sizes() -> Vec<Size> {
         ("amd_queue_t", size_of::<amd_queue_t>()),
         ("hsa_region_t", size_of::<hsa_region_t>()),
         ("hsa_cache_t", size_of::<hsa_cache_t>()),
-        ("hsa_amd_pointer_info_t", size_of::<hsa_amd_pointer_info_t>()),
+        (
+            "hsa_amd_pointer_info_t",
+            size_of::<hsa_amd_pointer_info_t>(),
+        ),
         ("hsa_dim3_t", size_of::<hsa_dim3_t>()),
         (
             "hsa_amd_memory_pool_link_info_t",
@@ -428,7 +434,11 @@ fn hsa_offsets() -> Vec<Offset> {
         (signal, "reserved3", offset_of!(S, reserved3)),
         (pointer, "size", offset_of!(P, size)),
         (pointer, "type", offset_of!(P, type_)),
-        (pointer, "agentBaseAddress", offset_of!(P, agent_base_address)),
+        (
+            pointer,
+            "agentBaseAddress",
+            offset_of!(P, agent_base_address),
+        ),
         (pointer, "hostBaseAddress", offset_of!(P, host_base_address)),
         (pointer, "sizeInBytes", offset_of!(P, size_in_bytes)),
         (pointer, "userData", offset_of!(P, user_data)),

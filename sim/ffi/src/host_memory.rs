@@ -1,7 +1,8 @@
-//! Host memory of the HIP runtime: `hipHostMalloc` and `hipMallocManaged`
+//! Host memory the runtimes know: `hipHostMalloc` and `hipMallocManaged`
 //! give real host memory (the client reads and writes it directly, as it
-//! would pinned or managed memory), and `hipHostRegister` records ranges.
-//! Each live allocation and registration is counted in the leak report.
+//! would pinned or managed memory), `hipHostRegister` records ranges, and
+//! so does `hsa_amd_memory_lock` (kernels may reach all of them). Each
+//! live allocation, registration and lock is counted in the leak report.
 
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, OnceLock};
@@ -22,10 +23,24 @@ pub(crate) enum HostKind {
     Managed,
 }
 
+/// A range `hsa_amd_memory_lock` locked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Locked {
+    /// Its size in bytes.
+    pub(crate) size: usize,
+    /// The agents it was locked for (empty: every GPU).
+    pub(crate) agents: Vec<u64>,
+    /// Its global flags as pointer info reports them.
+    pub(crate) global_flags: u32,
+    /// Locks not yet unlocked (the driver counts registrations of one range).
+    count: u64,
+}
+
 #[derive(Default)]
 pub(crate) struct HostMemory {
     allocations: BTreeMap<usize, (usize, HostKind)>,
     registered: BTreeMap<usize, usize>,
+    locked: BTreeMap<usize, Locked>,
 }
 
 pub(crate) fn host_memory() -> MutexGuard<'static, HostMemory> {
@@ -65,23 +80,14 @@ impl HostMemory {
             .is_some_and(|&(_, kind)| kind == HostKind::Managed)
     }
 
-    /// Whether `address` lies in host memory HIP knows (allocated or registered).
+    /// Whether `address` lies in host memory the runtimes know (allocated,
+    /// registered or locked).
     pub(crate) fn is_known(&self, address: usize) -> bool {
-        let inside = |map: &BTreeMap<usize, usize>| {
-            map.range(..=address)
-                .next_back()
-                .is_some_and(|(&base, &size)| address - base < size.max(1))
-        };
-        inside(&self.registered)
-            || self
-                .allocations
-                .range(..=address)
-                .next_back()
-                .is_some_and(|(&base, &(size, _))| address - base < size.max(1))
+        self.is_known_range(address, 1)
     }
 
-    /// Whether all `len` bytes at `address` lie in one allocation or
-    /// registration HIP knows.
+    /// Whether all `len` bytes at `address` lie in one allocation,
+    /// registration or lock.
     pub(crate) fn is_known_range(&self, address: usize, len: usize) -> bool {
         let Some(last) = address.checked_add(len.max(1) - 1) else {
             return false;
@@ -96,6 +102,59 @@ impl HostMemory {
                 .range(..=address)
                 .next_back()
                 .is_some_and(|(&base, &(size, _))| holds(base, size))
+            || self
+                .locked
+                .range(..=address)
+                .next_back()
+                .is_some_and(|(&base, l)| holds(base, l.size))
+    }
+
+    /// The host allocation holding `address`: its base, size and kind.
+    pub(crate) fn allocation_at(&self, address: usize) -> Option<(usize, usize, HostKind)> {
+        let (&base, &(size, kind)) = self.allocations.range(..=address).next_back()?;
+        (address - base < size.max(1)).then_some((base, size, kind))
+    }
+
+    /// The registration (`hipHostRegister`) holding `address`: base, size.
+    pub(crate) fn registration_at(&self, address: usize) -> Option<(usize, usize)> {
+        let (&base, &size) = self.registered.range(..=address).next_back()?;
+        (address - base < size.max(1)).then_some((base, size))
+    }
+
+    /// The lock holding `address`, with its base.
+    pub(crate) fn lock_at(&self, address: usize) -> Option<(usize, &Locked)> {
+        let (&base, locked) = self.locked.range(..=address).next_back()?;
+        (address - base < locked.size.max(1)).then_some((base, locked))
+    }
+
+    /// `hsa_amd_memory_lock`: records `size` bytes at `address` for
+    /// `agents`; locking a range again counts once more.
+    pub(crate) fn lock(&mut self, address: usize, size: usize, agents: &[u64], global_flags: u32) {
+        self.locked
+            .entry(address)
+            .and_modify(|l| l.count += 1)
+            .or_insert_with(|| Locked {
+                size,
+                agents: agents.to_vec(),
+                global_flags,
+                count: 1,
+            });
+    }
+
+    /// `hsa_amd_memory_unlock`: drops one lock of the range at `address`
+    /// (nothing for an address that is none: ROCr ignores it too).
+    pub(crate) fn unlock(&mut self, address: usize) {
+        if let Some(l) = self.locked.get_mut(&address) {
+            l.count -= 1;
+            if l.count == 0 {
+                self.locked.remove(&address);
+            }
+        }
+    }
+
+    /// Locked ranges.
+    pub(crate) fn locks(&self) -> usize {
+        self.locked.len()
     }
 
     /// `hipHostRegister`.

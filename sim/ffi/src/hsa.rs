@@ -124,41 +124,6 @@ fn iterate_on_node<T: Copy>(
     }
 }
 
-/// `hsa_memory_copy`: each side is simulated memory when it lies in a live
-/// allocation or a code-object window, host memory otherwise.
-///
-/// # Safety
-/// A host side holds `size` bytes (readable `src`, writable `dst`).
-unsafe fn memory_copy(node: &Node, dst: *mut c_void, src: *const c_void, size: usize) -> Call {
-    let (dst_addr, src_addr) = (dst as u64, src as u64);
-    let size64 = u64::try_from(size).map_err(|_| INVALID)?;
-    match (node.is_device(dst_addr), node.is_device(src_addr)) {
-        (true, true) => node.sim.memory_copy(dst_addr, src_addr, size64),
-        (true, false) => {
-            if size64 > amdgpu_sim::memory::MAX_COPY_BYTES {
-                return Err(INVALID);
-            }
-            // SAFETY: a host source of `size` bytes (the caller's promise).
-            let bytes = unsafe { ptr::read_bytes(src, size) }.ok_or(INVALID)?;
-            node.sim.memory_copy_to_device(dst_addr, &bytes)
-        }
-        (false, true) => {
-            if size64 > amdgpu_sim::memory::MAX_COPY_BYTES {
-                return Err(INVALID);
-            }
-            if dst.is_null() && size != 0 {
-                return Err(INVALID);
-            }
-            let mut bytes = vec![0u8; size];
-            node.sim.memory_copy_from_device(&mut bytes, src_addr)?;
-            // SAFETY: a host destination of `size` bytes (the caller's promise).
-            unsafe { put_bytes(dst, &bytes) }
-        }
-        // Host-to-host copies are outside the simulator's model.
-        (false, false) => Err(INVALID),
-    }
-}
-
 c_exports! {
     /// `hsa_init`: creates the node from the environment on first use.
     fn hsa_init() -> hsa_status_t {
@@ -361,68 +326,6 @@ c_exports! {
                     node.sim.region_get_info(region.handle, a)
                 })
             }
-        })
-    }
-
-    /// `hsa_amd_memory_pool_allocate`: simulated memory (its address is not
-    /// host memory and must not be dereferenced).
-    ///
-    /// # Safety
-    /// `ptr` is NULL or points at a writable `void*`.
-    unsafe fn hsa_amd_memory_pool_allocate(
-        pool: hsa_amd_memory_pool_t,
-        size: usize,
-        flags: u32,
-        ptr: *mut *mut c_void,
-    ) -> hsa_status_t {
-        on_node(|node| {
-            if ptr.is_null() {
-                return Err(INVALID);
-            }
-            let size = u64::try_from(size).map_err(|_| INVALID)?;
-            let base = node.sim.memory_pool_allocate(pool.handle, size, flags)?;
-            node.allocated(base, size);
-            // SAFETY: the caller's contract (above).
-            unsafe { put(ptr.cast(), base as usize) }
-        })
-    }
-
-    /// `hsa_amd_memory_pool_free`.
-    fn hsa_amd_memory_pool_free(ptr: *mut c_void) -> hsa_status_t {
-        on_node(|node| {
-            node.sim.memory_pool_free(ptr as u64)?;
-            node.freed(ptr as u64);
-            Ok(())
-        })
-    }
-
-    /// `hsa_memory_copy` between host memory and simulated memory.
-    ///
-    /// # Safety
-    /// A side that is not simulated memory is `size` bytes of the caller's
-    /// host memory (readable `src`, writable `dst`).
-    unsafe fn hsa_memory_copy(dst: *mut c_void, src: *const c_void, size: usize) -> hsa_status_t {
-        // SAFETY: the caller's contract (above).
-        on_node(|node| unsafe { memory_copy(node, dst, src, size) })
-    }
-
-    /// `hsa_amd_agents_allow_access`.
-    ///
-    /// # Safety
-    /// `agents` is NULL or points at `num_agents` agents.
-    unsafe fn hsa_amd_agents_allow_access(
-        num_agents: u32,
-        agents: *const hsa_agent_t,
-        flags: *const u32,
-        ptr: *const c_void,
-    ) -> hsa_status_t {
-        let _ = flags; // reserved: must be NULL, and ROCr ignores it
-        on_node(|node| {
-            let count = usize::try_from(num_agents).map_err(|_| INVALID)?;
-            // SAFETY: the caller's contract (above).
-            let agents = unsafe { ptr::read_array(agents, count) }.ok_or(INVALID)?;
-            let raw: Vec<u64> = agents.iter().map(|a| a.handle).collect();
-            node.sim.agents_allow_access(&raw, ptr as u64)
         })
     }
 

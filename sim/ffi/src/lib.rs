@@ -9,6 +9,10 @@
 //! - [`node`]: the one node per process, chosen by `AMDGPU_SIM_MACHINE`
 //!   (preset name or description file), faults from `AMDGPU_SIM_FAULTS`
 //!   ([`spec`]), a leak report at `hsa_shut_down` in `AMDGPU_SIM_REPORT`.
+//! - `mapped_store`: simulated memory as process mappings at the simulated
+//!   addresses (pool allocations, loaded code, virtual memory), so a
+//!   client and the node's kernels share its bytes; `memory`, `vmem` and
+//!   `async_copy`: HSA's memory calls over it.
 //! - `hsa` / `info` / `loader` / `hip`: the modelled calls, with the
 //!   headers' exact signatures, struct layouts and enum values (all of them
 //!   `amdgpu-sys`'s, asserted against the headers there); every `*_get_info`
@@ -34,6 +38,7 @@ mod abi {
     pub use amdgpu_sys::hsa_types::*;
 }
 mod aql;
+mod async_copy;
 mod graph;
 mod hip;
 mod hip_runtime;
@@ -43,6 +48,8 @@ mod image;
 mod kernel;
 mod last_error;
 mod loader;
+mod mapped_store;
+mod memory;
 pub mod node;
 mod ptr;
 mod queue;
@@ -51,3 +58,4 @@ pub mod spec;
 mod stream;
 mod texts;
 mod unsupported;
+mod vmem;

@@ -1,25 +1,48 @@
 //! The AMD loader extension (`hsa_ven_amd_loader.h`, version 1.03): the
 //! function table `hsa_system_get_major_extension_table` hands out.
 //!
-//! The simulator models loaded code objects; the host-address,
-//! segment-descriptor, executable-lookup, file-reader and
-//! executable-iteration entries are outside its model and fail with
-//! `HSA_STATUS_ERROR` (HSA has no "not supported" status).
+//! The simulator models loaded code objects, whose images are process
+//! memory at their device addresses (`mapped_store`): a device address in
+//! one is its own host address. The segment-descriptor, executable-lookup,
+//! file-reader and executable-iteration entries are outside its model and
+//! fail with `HSA_STATUS_ERROR` (HSA has no "not supported" status).
 
 use std::ffi::c_void;
 
 use amdgpu_sys::hsa_info::LoadedCodeObjectInfo;
 
 use crate::abi::*;
-use crate::hsa::{get_info, on_node};
+use amdgpu_sim::HsaCode;
+
+use crate::hsa::{get_info, on_node, put};
 use crate::ptr::{self, c_exports};
 
+/// `hsa_ven_amd_loader_query_host_address`: an address in a loaded code
+/// object is its own host address; any other is `INVALID_ARGUMENT`, as in
+/// ROCr.
+///
+/// # Safety
+/// `host_address` is NULL or points at a writable `const void*`.
 unsafe extern "C" fn query_host_address(
     device_address: *const c_void,
     host_address: *mut *const c_void,
 ) -> hsa_status_t {
-    let _ = (device_address, host_address);
-    HSA_STATUS_ERROR
+    on_node(|node| {
+        node.sim.hsa_external(
+            "hsa_ven_amd_loader_query_host_address",
+            || format!("{device_address:?}"),
+            || {
+                if device_address.is_null() || host_address.is_null() {
+                    return Err(HsaCode::INVALID_ARGUMENT);
+                }
+                if !node.sim.is_loaded_code(device_address as u64) {
+                    return Err(HsaCode::INVALID_ARGUMENT);
+                }
+                // SAFETY: the caller's contract (non-NULL, checked above).
+                unsafe { put(host_address.cast(), device_address) }
+            },
+        )
+    })
 }
 
 unsafe extern "C" fn query_segment_descriptors(

@@ -14,9 +14,8 @@
 //! leaves no node: `hsa_init` fails like a machine without `/dev/kfd` and
 //! the reason is printed once on stderr.
 
-use std::collections::BTreeMap;
 use std::io::Read;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use amdgpu_sim::kernel_exec::{KERNELS_ENV, KernelMode};
 use amdgpu_sim::validate::{Format, MAX_DESCRIPTION_BYTES};
@@ -33,19 +32,11 @@ pub const TRACE_ENV: &str = "AMDGPU_SIM_TRACE";
 /// Environment variable naming the report file.
 pub const REPORT_ENV: &str = "AMDGPU_SIM_REPORT";
 
-/// Addresses at or above this are the simulator's code-object windows
-/// (`loader::code_base`): never a host address on x86-64 or AArch64, whose
-/// user space ends far below bit 62.
-pub const CODE_WINDOW_START: u64 = 1 << 62;
-
 /// The node and what the C side needs besides it.
 pub(crate) struct Node {
-    /// The simulator.
+    /// The simulator, its memory process mappings at the simulated
+    /// addresses (`mapped_store`).
     pub(crate) sim: Sim,
-    /// Live pool allocations (base → size): the simulator's pool windows
-    /// overlap host addresses, so `hsa_memory_copy` tells device memory from
-    /// host memory by this table.
-    allocations: Mutex<BTreeMap<u64, u64>>,
     report: Option<String>,
 }
 
@@ -106,7 +97,16 @@ impl Node {
             format!("{MACHINE_ENV} is not set (a machine preset name or description file)")
         })?;
         let machine = load_machine(&machine).map_err(|e| format!("{MACHINE_ENV}: {e}"))?;
-        let sim = Sim::new(machine);
+        let sim = match crate::mapped_store::MappedStore::new() {
+            Some(store) => Sim::with_store(machine, Box::new(store)),
+            None => {
+                eprintln!(
+                    "amdgpu-sim-ffi: the host's pages are not 4 KiB: simulated memory is \
+                     not host memory (pool allocations must not be dereferenced)"
+                );
+                Sim::new(machine)
+            }
+        };
         match env(TRACE_ENV).as_deref() {
             Some("1") => sim.set_trace(true),
             Some("threads") => sim.set_trace_threads(true),
@@ -127,37 +127,8 @@ impl Node {
         crate::ptr::at_exit(write_report_at_exit);
         Ok(Node {
             sim,
-            allocations: Mutex::new(BTreeMap::new()),
             report: env(REPORT_ENV),
         })
-    }
-
-    fn allocations(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, u64>> {
-        self.allocations
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// Records a pool allocation the simulator handed out.
-    pub(crate) fn allocated(&self, base: u64, size: u64) {
-        self.allocations().insert(base, size);
-    }
-
-    /// Forgets a freed allocation.
-    pub(crate) fn freed(&self, base: u64) {
-        self.allocations().remove(&base);
-    }
-
-    /// Whether `address` is simulated memory: inside a live allocation or
-    /// in the code-object windows.
-    pub(crate) fn is_device(&self, address: u64) -> bool {
-        if address >= CODE_WINDOW_START {
-            return true;
-        }
-        self.allocations()
-            .range(..=address)
-            .next_back()
-            .is_some_and(|(&base, &size)| address - base < size.max(1))
     }
 
     /// Rewrites the report file (when one is named).
@@ -191,7 +162,8 @@ pub fn report(sim: &Sim) -> String {
         "allocations {}\nallocated_bytes {}\nreaders {}\nexecutables {}\n\
          hip_contexts {}\nhip_pools {}\nhip_modules {}\nhip_streams {streams}\n\
          hip_events {events}\nhip_graphs {graphs}\nhip_graph_execs {graph_execs}\nhost_allocations {host_allocations}\n\
-         host_registrations {host_registrations}\nhsa_signals {}\nhsa_queues {}\nimage_mappings {}\nshared_images {}\n",
+         host_registrations {host_registrations}\nhsa_signals {}\nhsa_queues {}\nimage_mappings {}\nshared_images {}\n\
+         vmem_reservations {}\nvmem_handles {}\nvmem_mappings {}\nhsa_locked {}\nhsa_async_copies {}\n",
         live.allocations,
         live.allocated_bytes,
         live.readers,
@@ -202,7 +174,12 @@ pub fn report(sim: &Sim) -> String {
         crate::signal::registry().live(),
         crate::queue::registry().live(),
         images.mappings,
-        images.shared_images
+        images.shared_images,
+        live.vmem_reservations,
+        live.vmem_handles,
+        live.vmem_mappings,
+        crate::host_memory::host_memory().locks(),
+        crate::async_copy::pending(),
     );
     let (log, _) = sim.call_log();
     for record in log.iter().filter(|r| r.injected) {

@@ -1,15 +1,17 @@
 //! The rest of the vendor tables the `amdgpu-hal` dylib backend requires
 //! at load, and the rest of IREE's AMDGPU driver's `libhsa_tables.h`:
-//! queues, virtual memory (`hsa_amd_vmem_*`), dmabuf export, host-pinned and
-//! IPC memory, SVM, and HIP graphs and runtime-API launches (IREE runs
-//! command buffers on streams unless `--hip_use_streams=false`). The
-//! simulated node models none of them, so each one fails: HSA calls with
-//! `HSA_STATUS_ERROR` (ROCm 5.2's headers have no "not supported" status), HIP calls with
-//! `hipErrorNotSupported`. Signatures are the headers' own.
+//! dmabuf export, IPC memory and signals, interop, SVM attributes, system
+//! events, caches, some queue calls, executable validation, and HIP's
+//! runtime-API launches. The simulated node models none of them, so each
+//! one fails: HSA calls with `HSA_STATUS_ERROR` (ROCm 5.2's headers have no
+//! "not supported" status), HIP calls with `hipErrorNotSupported`.
+//! Signatures are the headers' own.
 //!
-//! Signals (`signal`), queues and their index operations (`queue`) and
-//! regions (`hsa`) are modelled; the queue calls here (`hsa_soft_queue_create`,
-//! `hsa_queue_inactivate`, CU masks, priorities, profiling) are not.
+//! Signals (`signal`), queues and their index operations (`queue`), regions
+//! (`hsa`), memory copies, fills, pointer info and locked host memory
+//! (`memory`, `async_copy`) and virtual memory (`vmem`) are modelled; the
+//! queue calls here (`hsa_soft_queue_create`, `hsa_queue_inactivate`, CU
+//! masks, priorities, profiling) are not.
 
 #![allow(clippy::too_many_arguments, non_camel_case_types)]
 
@@ -43,19 +45,8 @@ pub(crate) fn fail_with<T: Copy + 'static>(value: T) -> T {
 
 type SystemEventCallback = Option<extern "C" fn(*const c_void, *mut c_void) -> hsa_status_t>;
 type CacheCallback = Option<extern "C" fn(hsa_cache_t, *mut c_void) -> hsa_status_t>;
-type Alloc = Option<extern "C" fn(usize) -> *mut c_void>;
 
 unsupported! { HSA_STATUS_ERROR, hsa_status_t;
-    fn hsa_amd_memory_async_copy(dst: *mut c_void, dst_agent: hsa_agent_t, src: *const c_void,
-        src_agent: hsa_agent_t, size: usize, num_dep_signals: u32, dep_signals: *const hsa_signal_t,
-        completion_signal: hsa_signal_t);
-    fn hsa_amd_memory_lock(host_ptr: *mut c_void, size: usize, agents: *mut hsa_agent_t,
-        num_agent: c_int, agent_ptr: *mut *mut c_void);
-    fn hsa_amd_memory_lock_to_pool(host_ptr: *mut c_void, size: usize, agents: *mut hsa_agent_t,
-        num_agent: c_int, pool: hsa_amd_memory_pool_t, flags: u32, agent_ptr: *mut *mut c_void);
-    fn hsa_amd_memory_unlock(host_ptr: *mut c_void);
-    fn hsa_amd_pointer_info(ptr: *const c_void, info: *mut c_void, alloc: Alloc,
-        num_agents_accessible: *mut u32, accessible: *mut *mut hsa_agent_t);
     fn hsa_amd_ipc_memory_create(ptr: *mut c_void, len: usize, handle: *mut c_void);
     fn hsa_amd_ipc_memory_attach(handle: *const c_void, len: usize, num_agents: u32,
         mapping_agents: *const hsa_agent_t, mapped_ptr: *mut *mut c_void);
@@ -86,17 +77,6 @@ unsupported! { HSA_STATUS_ERROR, hsa_status_t;
     fn hsa_amd_portable_export_dmabuf(ptr: *const c_void, size: usize, dmabuf: *mut c_int,
         offset: *mut u64);
     fn hsa_amd_portable_close_dmabuf(dmabuf: c_int);
-    fn hsa_amd_vmem_address_reserve_align(va: *mut *mut c_void, size: usize, address: u64,
-        alignment: u64, flags: u64);
-    fn hsa_amd_vmem_address_free(va: *mut c_void, size: usize);
-    fn hsa_amd_vmem_set_access(va: *mut c_void, size: usize, desc: *const c_void,
-        desc_cnt: usize);
-    fn hsa_amd_vmem_handle_create(pool: hsa_amd_memory_pool_t, size: usize, memory_type: c_enum,
-        flags: u64, memory_handle: *mut u64);
-    fn hsa_amd_vmem_handle_release(memory_handle: u64);
-    fn hsa_amd_vmem_map(va: *mut c_void, size: usize, in_offset: usize, memory_handle: u64,
-        flags: u64);
-    fn hsa_amd_vmem_unmap(va: *mut c_void, size: usize);
 }
 
 /// HIP handles (`hipCtx_t`, `hipStream_t`, `hipEvent_t`, graphs, modules…)
