@@ -263,7 +263,7 @@ impl Sim {
             "hsa_amd_memory_fill",
             || format!("{ptr:#x}, {value:#x}, {count}"),
             |_, state| {
-                if ptr == 0 || ptr % 4 != 0 {
+                if ptr == 0 || !ptr.is_multiple_of(4) {
                     return Err(HsaCode::INVALID_ARGUMENT);
                 }
                 if count == 0 {

@@ -97,7 +97,7 @@ impl VirtualMemory {
     /// else after the last reservation while the window lasts, else the
     /// first gap that fits.
     fn place(&self, hint: u64, len: u64, align: u64) -> Option<u64> {
-        if hint != 0 && hint % align == 0 && self.is_free(hint, len) {
+        if hint != 0 && hint.is_multiple_of(align) && self.is_free(hint, len) {
             return Some(hint);
         }
         let after = align_up(VMEM_WINDOW_BASE + self.next, align)?;
@@ -159,7 +159,10 @@ impl Sim {
                 } else {
                     alignment
                 };
-                if !align.is_power_of_two() || align < PAGE_BYTES || size % PAGE_BYTES != 0 {
+                if !align.is_power_of_two()
+                    || align < PAGE_BYTES
+                    || !size.is_multiple_of(PAGE_BYTES)
+                {
                     return Err(HsaCode::OUT_OF_RESOURCES);
                 }
                 let base = state
@@ -225,7 +228,7 @@ impl Sim {
                     .pool_index(pool)
                     .map_err(|_| HsaCode::INVALID_ARGUMENT)?;
                 let (_, info) = sim.pool(pool).map_err(|_| HsaCode::INVALID_ARGUMENT)?;
-                if size % PAGE_BYTES != 0 {
+                if !size.is_multiple_of(PAGE_BYTES) {
                     return Err(HsaCode::INVALID_ARGUMENT);
                 }
                 if !info.alloc_allowed || size > info.alloc_max_size {
@@ -297,7 +300,7 @@ impl Sim {
                     .handles
                     .get(&memory_handle)
                     .ok_or(HsaCode::INVALID_ARGUMENT)?;
-                if va % PAGE_BYTES != 0 || size % PAGE_BYTES != 0 {
+                if !va.is_multiple_of(PAGE_BYTES) || !size.is_multiple_of(PAGE_BYTES) {
                     return Err(HsaCode::INVALID_ARGUMENT);
                 }
                 // The driver exports no more than the handle holds.

@@ -91,7 +91,7 @@ unsafe extern "C" {
 
 // hsa.h: hsa_packet_type_t and hsa_packet_header_t.
 const TYPE_INVALID: u16 = 1;
-const TYPE_KERNEL_DISPATCH: u16 = 2;
+pub(crate) const TYPE_KERNEL_DISPATCH: u16 = 2;
 const TYPE_BARRIER_AND: u16 = 3;
 const TYPE_BARRIER_OR: u16 = 5;
 const HEADER_BARRIER: u16 = 8;
@@ -108,14 +108,14 @@ const TEN_SECONDS: u64 = 10_000_000_000;
 const KERNEL_OBJECT: u32 = 22;
 const KERNARG_SEGMENT_SIZE: u32 = 11;
 
-const KERNEL: &[u8] = b"elementwise_dispatch_0_elementwise_4096_f32.kd\0";
-const N: usize = 4096;
+pub(crate) const KERNEL: &[u8] = b"elementwise_dispatch_0_elementwise_4096_f32.kd\0";
+pub(crate) const N: usize = 4096;
 
-fn ok(status: hsa_status_t) {
+pub(crate) fn ok(status: hsa_status_t) {
     assert_eq!(status, HSA_STATUS_SUCCESS);
 }
 
-fn signal(initial: i64) -> hsa_signal_t {
+pub(crate) fn signal(initial: i64) -> hsa_signal_t {
     let mut s = hsa_signal_t { handle: 0 };
     // SAFETY: a valid out-pointer; no consumers.
     ok(unsafe { hsa_amd_signal_create(initial, 0, std::ptr::null(), 0, &mut s) });
@@ -130,7 +130,7 @@ fn header(kind: u16) -> u16 {
 
 /// Writes one packet as IREE does: reserve, body, header+setup last, doorbell.
 /// `body` is the packet's bytes 4..64.
-fn submit(queue: *mut hsa_queue_t, kind: u16, setup: u16, body: &[u8; 60]) -> u64 {
+pub(crate) fn submit(queue: *mut hsa_queue_t, kind: u16, setup: u16, body: &[u8; 60]) -> u64 {
     // SAFETY: the live queue's hsa_queue_t; its ring holds `size` 64-byte
     // slots at `base_address`; its doorbell signal is an amd_signal_t whose
     // hardware_doorbell_ptr (offset 8) is the doorbell word.
@@ -147,7 +147,7 @@ fn submit(queue: *mut hsa_queue_t, kind: u16, setup: u16, body: &[u8; 60]) -> u6
     }
 }
 
-fn put(body: &mut [u8; 60], offset: usize, bytes: &[u8]) {
+pub(crate) fn put(body: &mut [u8; 60], offset: usize, bytes: &[u8]) {
     body[offset - 4..offset - 4 + bytes.len()].copy_from_slice(bytes);
 }
 
@@ -160,12 +160,12 @@ fn barrier_body(deps: &[hsa_signal_t], completion: hsa_signal_t) -> [u8; 60] {
     body
 }
 
-fn read_index(queue: *mut hsa_queue_t) -> u64 {
+pub(crate) fn read_index(queue: *mut hsa_queue_t) -> u64 {
     // SAFETY: plain C call on a live queue.
     unsafe { hsa_queue_load_read_index_scacquire(queue) }
 }
 
-fn wait_zero(s: hsa_signal_t) -> i64 {
+pub(crate) fn wait_zero(s: hsa_signal_t) -> i64 {
     // SAFETY: plain C call on a live signal.
     unsafe { hsa_signal_wait_scacquire(s, EQ, 0, TEN_SECONDS, BLOCKED) }
 }
@@ -224,7 +224,7 @@ extern "C" fn push_pool(pool: hsa_amd_memory_pool_t, data: *mut c_void) -> hsa_s
     HSA_STATUS_SUCCESS
 }
 
-fn pools(agent: hsa_agent_t) -> Vec<hsa_amd_memory_pool_t> {
+pub(crate) fn pools(agent: hsa_agent_t) -> Vec<hsa_amd_memory_pool_t> {
     let mut out: Vec<hsa_amd_memory_pool_t> = Vec::new();
     // SAFETY: the callback pushes onto `out`.
     ok(unsafe {
@@ -233,7 +233,7 @@ fn pools(agent: hsa_agent_t) -> Vec<hsa_amd_memory_pool_t> {
     out
 }
 
-fn allocate(pool: hsa_amd_memory_pool_t, bytes: &[u8]) -> *mut c_void {
+pub(crate) fn allocate(pool: hsa_amd_memory_pool_t, bytes: &[u8]) -> *mut c_void {
     let mut p = std::ptr::null_mut();
     // SAFETY: a valid out-pointer; `bytes` is the source of the copy.
     unsafe {
@@ -243,23 +243,31 @@ fn allocate(pool: hsa_amd_memory_pool_t, bytes: &[u8]) -> *mut c_void {
     p
 }
 
-fn f32_bytes(values: &[f32]) -> Vec<u8> {
+pub(crate) fn f32_bytes(values: &[f32]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
-struct Kernel {
-    reader: hsa_code_object_reader_t,
-    executable: hsa_executable_t,
-    object: u64,
-    kernarg_size: u32,
+pub(crate) struct Kernel {
+    pub(crate) reader: hsa_code_object_reader_t,
+    pub(crate) executable: hsa_executable_t,
+    pub(crate) object: u64,
+    pub(crate) kernarg_size: u32,
 }
 
-fn load(gpu: hsa_agent_t) -> Kernel {
-    let image = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../fixtures/iree/elementwise.gfx1100.hsaco"
-    ))
-    .expect("fixture");
+pub(crate) fn load(gpu: hsa_agent_t) -> Kernel {
+    load_fixture(gpu, "elementwise.gfx1100.hsaco")
+}
+
+/// The path of `fixtures/iree/NAME`.
+pub(crate) fn fixture(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/iree")
+        .join(name)
+}
+
+/// Loads IREE's `elementwise` kernel from `fixtures/iree/NAME` on `gpu`.
+pub(crate) fn load_fixture(gpu: hsa_agent_t, name: &str) -> Kernel {
+    let image = std::fs::read(fixture(name)).expect("fixture");
     let mut k = Kernel {
         reader: hsa_code_object_reader_t { handle: 0 },
         executable: hsa_executable_t { handle: 0 },
@@ -308,7 +316,11 @@ fn load(gpu: hsa_agent_t) -> Kernel {
     k
 }
 
-fn dispatch_body(object: u64, kernargs: *mut c_void, completion: hsa_signal_t) -> [u8; 60] {
+pub(crate) fn dispatch_body(
+    object: u64,
+    kernargs: *mut c_void,
+    completion: hsa_signal_t,
+) -> [u8; 60] {
     let mut body = [0u8; 60];
     put(&mut body, 4, &32u16.to_le_bytes()); // workgroup_size_x
     put(&mut body, 6, &1u16.to_le_bytes());
