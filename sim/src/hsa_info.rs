@@ -76,9 +76,11 @@ pub struct SystemInfo {
 /// (`HSA_VERSION_*`), extension 1.0 (its `HSA_AMD_INTERFACE_VERSION_*`),
 /// none of the ROCm 6 features. SVM is answered supported, as by every
 /// release on a KFD with SVM (HMM), and as IREE's AMDGPU driver requires
-/// (`util/info.c`), ahead of the node's model: `hsa_amd_svm_*` (and, where
-/// a description answers the virtual-memory API supported, `hsa_amd_vmem_*`)
-/// fail with `HSA_STATUS_ERROR`. `SVM_ACCESSIBLE_BY_DEFAULT` follows the
+/// (`util/info.c`), ahead of the node's model: `hsa_amd_svm_*` fail with
+/// `HSA_STATUS_ERROR`. Where a description answers the virtual-memory API
+/// supported, `hsa_amd_vmem_*` are modelled ([`crate::vmem`]); where it
+/// does not, they refuse as ROCr does (`INVALID_ARGUMENT`).
+/// `SVM_ACCESSIBLE_BY_DEFAULT` follows the
 /// machine's GPU ISAs ([`crate::Sim::system_get_info`]).
 pub const SYSTEM: SystemInfo = SystemInfo {
     version_major: 1,
