@@ -61,7 +61,8 @@ fn c_info(info: &PointerInfo) -> hsa_amd_pointer_info_t {
         user_data: 0,
         agent_owner: hsa_agent_t { handle: info.owner },
         global_flags: info.global_flags,
-        registered: true,
+        // ROCr's `PtrInfo` never sets it.
+        registered: false,
     }
 }
 
