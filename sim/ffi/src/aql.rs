@@ -30,13 +30,14 @@ use std::sync::atomic::Ordering;
 use amdgpu_sim::aql::{AqlDispatch, AqlError};
 use amdgpu_sys::hsa_values::{
     PACKET_HEADER_WIDTH_TYPE, PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR, PACKET_TYPE_INVALID,
-    PACKET_TYPE_KERNEL_DISPATCH,
+    PACKET_TYPE_KERNEL_DISPATCH, PACKET_TYPE_VENDOR_SPECIFIC,
 };
 
 use crate::abi::*;
 use crate::node::node;
 use crate::queue::{Queue, Slot};
 use crate::signal;
+use crate::vendor::{self, Outcome};
 
 /// The packet's type (the header's low `HSA_PACKET_HEADER_WIDTH_TYPE` bits).
 fn packet_type(header: u16) -> u16 {
@@ -45,14 +46,14 @@ fn packet_type(header: u16) -> u16 {
 
 /// The `uint64_t` at byte `offset` (8-aligned, past the header and setup
 /// words) of a packet.
-fn u64_at(slot: &Slot, offset: usize) -> u64 {
+pub(crate) fn u64_at(slot: &Slot, offset: usize) -> u64 {
     let i = (offset - 4) / 4;
     let word = |i: usize| slot.body.get(i).map_or(0, |w| w.load(Ordering::Relaxed));
     u64::from(word(i)) | (u64::from(word(i + 1)) << 32)
 }
 
 /// The `uint32_t` at byte `offset` (4-aligned, past the header).
-fn u32_at(slot: &Slot, offset: usize) -> u32 {
+pub(crate) fn u32_at(slot: &Slot, offset: usize) -> u32 {
     slot.body
         .get((offset - 4) / 4)
         .map_or(0, |w| w.load(Ordering::Relaxed))
@@ -167,6 +168,14 @@ pub(crate) fn process(queue: &Queue) {
                     return;
                 }
             }
+            PACKET_TYPE_VENDOR_SPECIFIC => match vendor::run(queue, slot) {
+                Outcome::Complete => {}
+                Outcome::Stopped => return,
+                Outcome::Failed(status, what) => {
+                    fail(queue, status, &what);
+                    return;
+                }
+            },
             other => {
                 fail(
                     queue,
@@ -178,9 +187,12 @@ pub(crate) fn process(queue: &Queue) {
         }
         let completion = u64_at(slot, COMPLETION_SIGNAL);
         if completion != 0
-            && let Some(s) = signal::registry().get(completion)
+            && let Err(outcome) = vendor::complete(completion)
         {
-            s.subtract(1);
+            if let Outcome::Failed(status, what) = outcome {
+                fail(queue, status, &what);
+            }
+            return;
         }
         slot.header.store(PACKET_TYPE_INVALID, Ordering::Release);
         queue

@@ -34,6 +34,7 @@ mod abi {
     pub use amdgpu_sys::hsa_types::*;
 }
 mod aql;
+mod clock;
 mod graph;
 mod hip;
 mod hip_runtime;
@@ -51,3 +52,4 @@ pub mod spec;
 mod stream;
 mod texts;
 mod unsupported;
+mod vendor;

@@ -131,6 +131,8 @@ pub(crate) struct Queue {
     pub(crate) doorbell: u64,
     pub(crate) doorbell_word: Arc<AtomicU64>,
     pub(crate) agent: u64,
+    /// The agent's PM4 forms (`None`: it takes no PM4-IB packets).
+    pub(crate) pm4: Option<amdgpu_sim::pm4::Generation>,
     /// The client's error callback and its data pointer (as an address).
     pub(crate) callback: QueueCallback,
     pub(crate) data: usize,
@@ -334,6 +336,7 @@ fn build(
         doorbell,
         doorbell_word,
         agent: agent.handle,
+        pm4: info.pm4,
         callback,
         data: data as usize,
         stop: AtomicBool::new(false),

@@ -111,11 +111,11 @@ const KERNARG_SEGMENT_SIZE: u32 = 11;
 const KERNEL: &[u8] = b"elementwise_dispatch_0_elementwise_4096_f32.kd\0";
 const N: usize = 4096;
 
-fn ok(status: hsa_status_t) {
+pub(crate) fn ok(status: hsa_status_t) {
     assert_eq!(status, HSA_STATUS_SUCCESS);
 }
 
-fn signal(initial: i64) -> hsa_signal_t {
+pub(crate) fn signal(initial: i64) -> hsa_signal_t {
     let mut s = hsa_signal_t { handle: 0 };
     // SAFETY: a valid out-pointer; no consumers.
     ok(unsafe { hsa_amd_signal_create(initial, 0, std::ptr::null(), 0, &mut s) });
@@ -160,12 +160,12 @@ fn barrier_body(deps: &[hsa_signal_t], completion: hsa_signal_t) -> [u8; 60] {
     body
 }
 
-fn read_index(queue: *mut hsa_queue_t) -> u64 {
+pub(crate) fn read_index(queue: *mut hsa_queue_t) -> u64 {
     // SAFETY: plain C call on a live queue.
     unsafe { hsa_queue_load_read_index_scacquire(queue) }
 }
 
-fn wait_zero(s: hsa_signal_t) -> i64 {
+pub(crate) fn wait_zero(s: hsa_signal_t) -> i64 {
     // SAFETY: plain C call on a live signal.
     unsafe { hsa_signal_wait_scacquire(s, EQ, 0, TEN_SECONDS, BLOCKED) }
 }
@@ -224,7 +224,7 @@ extern "C" fn push_pool(pool: hsa_amd_memory_pool_t, data: *mut c_void) -> hsa_s
     HSA_STATUS_SUCCESS
 }
 
-fn pools(agent: hsa_agent_t) -> Vec<hsa_amd_memory_pool_t> {
+pub(crate) fn pools(agent: hsa_agent_t) -> Vec<hsa_amd_memory_pool_t> {
     let mut out: Vec<hsa_amd_memory_pool_t> = Vec::new();
     // SAFETY: the callback pushes onto `out`.
     ok(unsafe {
@@ -233,7 +233,7 @@ fn pools(agent: hsa_agent_t) -> Vec<hsa_amd_memory_pool_t> {
     out
 }
 
-fn allocate(pool: hsa_amd_memory_pool_t, bytes: &[u8]) -> *mut c_void {
+pub(crate) fn allocate(pool: hsa_amd_memory_pool_t, bytes: &[u8]) -> *mut c_void {
     let mut p = std::ptr::null_mut();
     // SAFETY: a valid out-pointer; `bytes` is the source of the copy.
     unsafe {

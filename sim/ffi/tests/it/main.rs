@@ -15,3 +15,4 @@ mod regions;
 mod rocminfo;
 mod signals;
 mod sim_libs;
+mod vendor_packets;
