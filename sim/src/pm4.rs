@@ -429,29 +429,69 @@ impl Packet<'_> {
     }
 }
 
-/// Decodes the dwords of an indirect buffer into commands, checking each
-/// packet against the encoding and `generation`'s forms.
-pub fn decode(dwords: &[u32], generation: Generation) -> Result<Vec<Command>, Pm4Error> {
-    let mut commands = Vec::new();
-    let mut at = 0usize;
-    while let Some(&word) = dwords.get(at) {
-        let header = Header::parse(word).map_err(|e| at_dword(e, at))?;
-        let words = dwords.get(at..at + header.dwords).ok_or_else(|| {
-            Pm4Error::Malformed(format!(
-                "{} at dword {at} has {} dwords, past the buffer's {}",
-                name(header.opcode),
-                header.dwords,
-                dwords.len()
-            ))
-        })?;
-        let packet = Packet {
-            words,
-            opcode: header.opcode,
-        };
-        command(&packet, generation, &mut commands).map_err(|e| at_dword(e, at))?;
-        at += header.dwords;
+/// The packets of an indirect buffer, each checked against the encoding
+/// and `generation`'s forms and turned into its commands, in order; after
+/// a refused packet, nothing more (the command processor stops there, the
+/// packets before it having run).
+pub fn packets(dwords: &[u32], generation: Generation) -> Packets<'_> {
+    Packets {
+        dwords,
+        at: 0,
+        generation,
+        stopped: false,
     }
-    Ok(commands)
+}
+
+/// The iterator of [`packets`].
+pub struct Packets<'a> {
+    dwords: &'a [u32],
+    at: usize,
+    generation: Generation,
+    stopped: bool,
+}
+
+impl Iterator for Packets<'_> {
+    type Item = Result<Vec<Command>, Pm4Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.stopped {
+            return None;
+        }
+        let at = self.at;
+        let word = *self.dwords.get(at)?;
+        let decoded = Header::parse(word).and_then(|header| {
+            let words = self.dwords.get(at..at + header.dwords).ok_or_else(|| {
+                Pm4Error::Malformed(format!(
+                    "{} of {} dwords runs past the buffer's {}",
+                    name(header.opcode),
+                    header.dwords,
+                    self.dwords.len()
+                ))
+            })?;
+            let packet = Packet {
+                words,
+                opcode: header.opcode,
+            };
+            let mut commands = Vec::with_capacity(2);
+            command(&packet, self.generation, &mut commands)?;
+            self.at += header.dwords;
+            Ok(commands)
+        });
+        if decoded.is_err() {
+            self.stopped = true;
+        }
+        Some(decoded.map_err(|e| at_dword(e, at)))
+    }
+}
+
+/// Every command of an indirect buffer ([`packets`] collected), or the
+/// first refusal.
+pub fn decode(dwords: &[u32], generation: Generation) -> Result<Vec<Command>, Pm4Error> {
+    let mut all = Vec::new();
+    for commands in packets(dwords, generation) {
+        all.extend(commands?);
+    }
+    Ok(all)
 }
 
 fn at_dword(error: Pm4Error, at: usize) -> Pm4Error {
@@ -919,6 +959,31 @@ mod tests {
         assert!(s.contains("0x22"), "{s}");
         let s = refused(&[packet3(0x46, 2), 0x14 | 5 << 8]);
         assert!(s.contains("EVENT_WRITE"), "{s}");
+    }
+
+    #[test]
+    fn packets_before_a_refusal_come_out_and_none_after() {
+        let ib = [
+            packet3(0x10, 2),
+            0,
+            packet3(0x76, 3),
+            0x240,
+            7,
+            packet3(0x10, 2),
+            0,
+        ];
+        let mut it = packets(&ib, Generation::Gfx10Plus);
+        assert_eq!(it.next(), Some(Ok(vec![Command::Nothing("NOP")])));
+        match it.next() {
+            Some(Err(Pm4Error::NotModelled(s))) => {
+                assert!(
+                    s.contains("COMPUTE_USER_DATA") && s.contains("dword 2"),
+                    "{s}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(it.next(), None);
     }
 
     #[test]

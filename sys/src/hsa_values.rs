@@ -188,6 +188,10 @@ pub const QUEUE_TYPE_COOPERATIVE: u32 = 2;
 pub const QUEUE_FEATURE_KERNEL_DISPATCH: u32 = 1;
 /// `AMD_QUEUE_PROPERTIES_IS_PTR64` (`amd_hsa_queue.h`: bit 1).
 pub const AMD_QUEUE_PROPERTIES_IS_PTR64: u32 = 2;
+/// `AMD_QUEUE_PROPERTIES_ENABLE_PROFILING` (`amd_hsa_queue.h`: bit 3): the
+/// packet processor writes each dispatch's start and end GPU timestamps
+/// into its completion signal (`hsa_amd_profiling_set_profiler_enabled`).
+pub const AMD_QUEUE_PROPERTIES_ENABLE_PROFILING: u32 = 8;
 /// `HSA_AMD_QUEUE_INFO_AGENT` (`hsa_queue_info_attribute_t`): `hsa_agent_t`.
 pub const AMD_QUEUE_INFO_AGENT: u32 = 0;
 /// `HSA_AMD_QUEUE_INFO_DOORBELL_ID`: `uint64_t`, the doorbell's address.

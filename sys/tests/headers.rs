@@ -170,6 +170,10 @@ fn hsa_values(rocm6: bool) -> Vec<(String, u64)> {
             "AMD_QUEUE_PROPERTIES_IS_PTR64",
             AMD_QUEUE_PROPERTIES_IS_PTR64,
         ),
+        (
+            "AMD_QUEUE_PROPERTIES_ENABLE_PROFILING",
+            AMD_QUEUE_PROPERTIES_ENABLE_PROFILING,
+        ),
         ("HSA_AMD_QUEUE_INFO_AGENT", AMD_QUEUE_INFO_AGENT),
         (
             "HSA_PACKET_TYPE_VENDOR_SPECIFIC",

@@ -144,10 +144,13 @@ pub(crate) fn process(queue: &Queue) {
             (packet_type(header) != PACKET_TYPE_INVALID).then_some(Some(header))
         });
         let Some(Some(header)) = header else { return };
+        // A profiled dispatch's start and end GPU timestamps.
+        let mut times = None;
         match packet_type(header) {
             PACKET_TYPE_KERNEL_DISPATCH => {
                 let Some(node) = node() else { return };
                 let packet = dispatch_packet(slot);
+                let start = crate::clock::gpu_clock();
                 let result = node.sim.aql_dispatch(
                     queue.agent,
                     &packet,
@@ -161,6 +164,9 @@ pub(crate) fn process(queue: &Queue) {
                     };
                     fail(queue, status, &error.to_string());
                     return;
+                }
+                if queue.profiling() {
+                    times = Some((start, crate::clock::gpu_clock()));
                 }
             }
             kind @ (PACKET_TYPE_BARRIER_AND | PACKET_TYPE_BARRIER_OR) => {
@@ -187,7 +193,7 @@ pub(crate) fn process(queue: &Queue) {
         }
         let completion = u64_at(slot, COMPLETION_SIGNAL);
         if completion != 0
-            && let Err(outcome) = vendor::complete(completion)
+            && let Err(outcome) = vendor::complete(completion, times)
         {
             if let Outcome::Failed(status, what) = outcome {
                 fail(queue, status, &what);

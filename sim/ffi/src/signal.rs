@@ -123,6 +123,13 @@ impl Signal {
         self.value.fetch_sub(amount, Ordering::AcqRel);
     }
 
+    /// Records a dispatch's start and end GPU timestamps (`start_ts`,
+    /// `end_ts`), as a profiling queue's packet processor does.
+    pub(crate) fn set_times(&self, start: u64, end: u64) {
+        self.start_ts.store(start, Ordering::Relaxed);
+        self.end_ts.store(end, Ordering::Release);
+    }
+
     /// Replaces the value by `f` of it, atomically (a packet processor's
     /// write into part of it).
     pub(crate) fn update(&self, mut f: impl FnMut(i64) -> i64) {

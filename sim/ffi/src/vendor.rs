@@ -127,19 +127,32 @@ fn signal_value(handle: u64) -> Result<i64, Outcome> {
     Ok(i64::from_le_bytes(bytes))
 }
 
-/// Decrements the completion signal `handle` as the command processor
-/// does: a live signal's atomic, or the value of the `amd_signal_t` in
-/// memory at `handle` (IREE's profiling signals live in its own memory).
-pub(crate) fn complete(handle: u64) -> Result<(), Outcome> {
+/// Completes a packet on the completion signal `handle` as the command
+/// processor does: first the dispatch's start and end times (`times`,
+/// on a profiling queue) into `start_ts`/`end_ts`, then the value
+/// decremented — a live signal's atomics, or the `amd_signal_t` in memory
+/// at `handle` (IREE keeps its profiling signals in its own memory).
+pub(crate) fn complete(handle: u64, times: Option<(u64, u64)>) -> Result<(), Outcome> {
     if let Some(s) = signal::registry().get(handle) {
+        if let Some((start, end)) = times {
+            s.set_times(start, end);
+        }
         s.subtract(1);
         return Ok(());
+    }
+    let unwritable = || fault(format!("completion signal {handle:#x} cannot be written"));
+    if let Some((start, end)) = times {
+        let mut bytes = [0u8; 16];
+        bytes[..8].copy_from_slice(&start.to_le_bytes());
+        bytes[8..].copy_from_slice(&end.to_le_bytes());
+        let at = handle.wrapping_add(offset_of!(amd_signal_t, start_ts) as u64);
+        PacketMemory.write(at, &bytes).map_err(|_| unwritable())?;
     }
     let value = signal_value(handle)?;
     let at = handle.wrapping_add(offset_of!(amd_signal_t, value) as u64);
     PacketMemory
         .write(at, &value.wrapping_sub(1).to_le_bytes())
-        .map_err(|_| fault(format!("completion signal {handle:#x} cannot be written")))
+        .map_err(|_| unwritable())
 }
 
 /// `hsa_amd_barrier_value_packet_t`: waits for its condition.
