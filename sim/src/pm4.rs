@@ -15,7 +15,8 @@
 //! `util/pm4_emitter.h`, which shows what IREE's AMDGPU driver writes.
 //!
 //! What is carried out is what IREE emits on gfx90a, gfx942 and gfx1100
-//! (ARCHITECTURE.md lists each packet with the IREE source that emits it);
+//! (docs/SIMULATOR.md lists each packet with the IREE source that emits
+//! it);
 //! register writes, dispatches and anything else the node does not model
 //! are refused by name ([`Pm4Error::NotModelled`]), never skipped.
 

@@ -2,28 +2,39 @@
 //! `hsa_queue_create`, stopped and joined by `hsa_queue_destroy`): it
 //! takes the packet at `read_dispatch_id` once its header's type is no
 //! longer `HSA_PACKET_TYPE_INVALID` (producers write the header last, with
-//! release), runs it to completion, decrements its completion signal (when
-//! not the zero handle) by 1, writes `HSA_PACKET_TYPE_INVALID` back into the
-//! header and advances `read_dispatch_id`. Packets complete one at a time
-//! in queue order, so a packet's barrier bit (wait for every earlier packet
-//! to complete) always holds; the acquire and release fence scopes are
-//! the process's own coherence.
+//! release), runs it to completion, completes its completion signal (when
+//! not the zero handle: decremented by 1), writes `HSA_PACKET_TYPE_INVALID`
+//! back into the header and advances `read_dispatch_id`. Packets complete
+//! one at a time in queue order, so a packet's barrier bit (wait for every
+//! earlier packet to complete) always holds; the acquire and release fence
+//! scopes are the process's own coherence.
 //!
 //! - `HSA_PACKET_TYPE_KERNEL_DISPATCH`: executed by `amdgpu_sim`'s
 //!   `aql_dispatch` (the kernel object a kernel the node loaded on the
 //!   queue's agent, kernargs in the node's memory or the client's host
-//!   memory HIP knows), or not executed under `AMDGPU_SIM_KERNELS=skip`.
+//!   memory HIP knows), or not executed under `AMDGPU_SIM_KERNELS=skip`. On
+//!   a queue with profiling on (`hsa_amd_profiling_set_profiler_enabled`)
+//!   its start and end GPU clock go into the completion signal's
+//!   `start_ts`/`end_ts` first.
 //! - `HSA_PACKET_TYPE_BARRIER_AND` / `_OR`: wait until every / any non-zero
 //!   dependent signal reads 0 (handles that are not live signals read 0,
 //!   as `hsa_amd_signal_wait_all` treats them; an OR with no dependent
 //!   signal completes at once).
-//! - Any other type (vendor-specific, agent dispatch) and malformed
-//!   dispatches stop the queue: its error callback (when given) receives
+//! - `HSA_PACKET_TYPE_VENDOR_SPECIFIC`: AMD's packets, by their format
+//!   (`crate::vendor`): `BARRIER_VALUE` waits for a signal's value,
+//!   `PM4_IB` runs an indirect buffer of PM4 (memory writes, copies, waits,
+//!   GPU timestamps).
+//! - A completion signal is a live signal of this library or, as the
+//!   command processor sees every handle, the `amd_signal_t` in memory it
+//!   names (IREE's profiling signals).
+//! - Any other type (agent dispatch) and malformed packets stop the queue:
+//!   its error callback (when given) receives
 //!   `HSA_STATUS_ERROR_INVALID_PACKET_FORMAT`; a kernel that faults or whose
-//!   kernel object is no loaded kernel `HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION`,
-//!   one the interpreter cannot run `HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION`
-//!   — each said on stderr. The packet stays unprocessed, as on a queue
-//!   ROCr has made inactive after an error.
+//!   kernel object is no loaded kernel, or memory a packet names that is
+//!   nowhere, `HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION`; a kernel the
+//!   interpreter cannot run `HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION` — each
+//!   said on stderr. The packet stays unprocessed, as on a queue ROCr has
+//!   made inactive after an error.
 
 use std::sync::atomic::Ordering;
 

@@ -373,7 +373,7 @@ fn iree_s_selection_for_the_simulated_targets() {
         return skip(WHAT, &reason);
     }
     // (gfx IP, capability bits, timestamp strategy, wait strategy) as
-    // ARCHITECTURE.md's table describes them: gfx90a PM4-IB and
+    // docs/SIMULATOR.md's table describes them: gfx90a PM4-IB and
     // BARRIER_VALUE; gfx942 also EVENT_WRITE, SET_SH_REG, ACQUIRE_MEM (gfx9
     // form), DISPATCH_DIRECT; gfx1100 WAIT_REG_MEM64, WRITE_DATA,
     // COPY_DATA, register and counter readbacks, ACQUIRE_MEM (gfx10 form).
