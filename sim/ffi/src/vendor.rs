@@ -148,6 +148,8 @@ pub(crate) fn complete(handle: u64, times: Option<(u64, u64)>) -> Result<(), Out
         let at = handle.wrapping_add(offset_of!(amd_signal_t, start_ts) as u64);
         PacketMemory.write(at, &bytes).map_err(|_| unwritable())?;
     }
+    // A read and a write, not one atomic: nothing else decrements such a
+    // record, and its owner reads it only after the packet has completed.
     let value = signal_value(handle)?;
     let at = handle.wrapping_add(offset_of!(amd_signal_t, value) as u64);
     PacketMemory
