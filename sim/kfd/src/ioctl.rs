@@ -90,9 +90,9 @@ const SYSTEM_CLOCK_COUNTER: usize = 16;
 const SYSTEM_CLOCK_FREQ: usize = 24;
 const GPU_ID: usize = 32;
 
-/// `EINVAL`: the KFD's answer to a request number it does not know.
+/// `EINVAL` (Linux's 22): the KFD's answer to a request number it does not know.
 pub const EINVAL: i32 = 22;
-/// `EFAULT`: an argument the driver cannot copy.
+/// `EFAULT` (Linux's 14): an argument the driver cannot copy.
 pub const EFAULT: i32 = 14;
 
 /// A request the stand-in answers.
