@@ -8,6 +8,7 @@ mod aql;
 mod hip_streams;
 mod iree_symbols;
 mod kernels;
+mod kfd;
 mod pinned_memory;
 mod published_dumps;
 mod queues;
