@@ -9,6 +9,7 @@ mod hip_streams;
 mod iree_packets;
 mod iree_symbols;
 mod kernels;
+mod kfd;
 mod pinned_memory;
 mod published_dumps;
 mod queues;
