@@ -58,6 +58,10 @@ pub struct QueueAgent {
     /// PM4 forms its vendor packets take; `None` where the agent has no
     /// AQL PM4-IB packets (a CPU, a GPU before gfx9).
     pub pm4: Option<crate::pm4::Generation>,
+    /// Ticks per second of its clock counter (`crate::clock`): the node's
+    /// `HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY`, which the `/dev/kfd` stand-in
+    /// reports the GPU counter at too.
+    pub gpu_clock_hz: u64,
 }
 
 /// Objects the simulator has handed out and not yet taken back, and the
@@ -629,6 +633,7 @@ impl Sim {
                 .first()
                 .and_then(|isa| crate::isa::Target::parse(&isa.name))
                 .and_then(|t| crate::pm4::Generation::of_processor(&t.processor)),
+            gpu_clock_hz: self.machine.system.timestamp_frequency,
         })
     }
 

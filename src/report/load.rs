@@ -201,7 +201,10 @@ fn describe(
     let mut code_object_loads = Vec::with_capacity(devices.len());
     for &device in &devices {
         let ordinal = u32::try_from(device).map_err(|_| {
-            status!(OutOfRange, "physical device ordinal {device} exceeds uint32_t")
+            status!(
+                OutOfRange,
+                "physical device ordinal {device} exceeds uint32_t"
+            )
         })?;
         let record = registry.lookup_code_object_load(exe.profile_id(), ordinal)?;
         code_object_loads.push(CodeObjectLoadJson {

@@ -161,7 +161,7 @@ pub(crate) fn process(queue: &Queue) {
             PACKET_TYPE_KERNEL_DISPATCH => {
                 let Some(node) = node() else { return };
                 let packet = dispatch_packet(slot);
-                let start = crate::clock::gpu_clock();
+                let start = crate::clock::gpu_clock(queue.gpu_clock_hz);
                 let result = node.sim.aql_dispatch(
                     queue.agent,
                     &packet,
@@ -177,7 +177,7 @@ pub(crate) fn process(queue: &Queue) {
                     return;
                 }
                 if queue.profiling() {
-                    times = Some((start, crate::clock::gpu_clock()));
+                    times = Some((start, crate::clock::gpu_clock(queue.gpu_clock_hz)));
                 }
             }
             kind @ (PACKET_TYPE_BARRIER_AND | PACKET_TYPE_BARRIER_OR) => {

@@ -1,13 +1,14 @@
-//! The host clock behind the node's timestamps: `CLOCK_BOOTTIME` in
-//! nanoseconds, ROCr's system timestamp (`os::ReadSystemClock`, 1 GHz), and
-//! the GPU clock counter derived from it (`amdgpu_sim::clock`: 100 MHz, in
-//! step). Reading it is a call into the C library, hence here.
+//! The GPU clock counter as the packet processor reads it (PM4
+//! timestamps, profiled dispatches): `amdgpu_sim::clock`'s definition,
+//! shared with the `/dev/kfd` stand-in's `gpu_clock_counter`, over the
+//! host's `CLOCK_MONOTONIC_RAW`. Reading the clock is a call into the C
+//! library, hence here.
 
 use std::ffi::c_int;
 
-/// `CLOCK_BOOTTIME` (Linux's `<linux/time.h>`): monotonic, counting
-/// suspend, the clock ROCr and the KFD use for the system timestamp.
-const CLOCK_BOOTTIME: c_int = 7;
+/// `CLOCK_MONOTONIC_RAW` (Linux's `<linux/time.h>`): the unslewed clock
+/// the KFD's `cpu_clock_counter` reads.
+const CLOCK_MONOTONIC_RAW: c_int = 4;
 
 /// `struct timespec` on 64-bit Linux.
 #[repr(C)]
@@ -20,16 +21,16 @@ unsafe extern "C" {
     fn clock_gettime(clock: c_int, time: *mut Timespec) -> c_int;
 }
 
-/// The system timestamp: nanoseconds of `CLOCK_BOOTTIME` (0 if the clock
-/// cannot be read, which Linux never refuses for this clock).
-pub(crate) fn system_timestamp() -> u64 {
+/// Nanoseconds of `CLOCK_MONOTONIC_RAW` (0 if the clock cannot be read,
+/// which Linux never refuses for this clock).
+fn raw_monotonic_ns() -> u64 {
     let mut time = Timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
     // SAFETY: `time` is a valid, writable `struct timespec` for the call's
     // duration; the clock id is one Linux defines.
-    if unsafe { clock_gettime(CLOCK_BOOTTIME, &mut time) } != 0 {
+    if unsafe { clock_gettime(CLOCK_MONOTONIC_RAW, &mut time) } != 0 {
         return 0;
     }
     let seconds = u64::try_from(time.tv_sec).unwrap_or(0);
@@ -37,8 +38,8 @@ pub(crate) fn system_timestamp() -> u64 {
     seconds.saturating_mul(1_000_000_000).saturating_add(nanos)
 }
 
-/// The GPU clock counter now (every GPU's counter reads the same: one
-/// reference clock).
-pub(crate) fn gpu_clock() -> u64 {
-    amdgpu_sim::clock::gpu_clock_at(system_timestamp())
+/// The GPU clock counter now, for a counter of `frequency_hz` (the
+/// queue's agent's, [`amdgpu_sim::QueueAgent::gpu_clock_hz`]).
+pub(crate) fn gpu_clock(frequency_hz: u64) -> u64 {
+    amdgpu_sim::clock::gpu_clock_at(raw_monotonic_ns(), frequency_hz)
 }

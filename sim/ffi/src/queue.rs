@@ -134,6 +134,8 @@ pub(crate) struct Queue {
     pub(crate) agent: u64,
     /// The agent's PM4 forms (`None`: it takes no PM4-IB packets).
     pub(crate) pm4: Option<amdgpu_sim::pm4::Generation>,
+    /// The agent's clock counter rate (`crate::clock`).
+    pub(crate) gpu_clock_hz: u64,
     /// The client's error callback and its data pointer (as an address).
     pub(crate) callback: QueueCallback,
     pub(crate) data: usize,
@@ -345,6 +347,7 @@ fn build(
         doorbell_word,
         agent: agent.handle,
         pm4: info.pm4,
+        gpu_clock_hz: info.gpu_clock_hz,
         callback,
         data: data as usize,
         stop: AtomicBool::new(false),

@@ -287,7 +287,7 @@ fn execute(queue: &Queue, command: Command) -> Result<(), Outcome> {
                     read_value(address, width).map_err(|_| nowhere("COPY_DATA source", address))?
                 }
                 Source::Immediate(value) => value,
-                Source::GpuClock => crate::clock::gpu_clock(),
+                Source::GpuClock => crate::clock::gpu_clock(queue.gpu_clock_hz),
             };
             write_value(destination, width, value).map_err(|_| nowhere("write", destination))?;
             signal::registry().wake();

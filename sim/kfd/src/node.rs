@@ -42,9 +42,6 @@ pub const KFD_VERSION_LINUX_6_1: KfdVersion = KfdVersion {
 /// we use 1GHz frequency").
 pub const SYSTEM_CLOCK_FREQUENCY_HZ: u64 = 1_000_000_000;
 
-/// Nanoseconds per second, for converting the host's clock to GPU ticks.
-const NANOS_PER_SECOND: u128 = 1_000_000_000;
-
 /// The KFD facts of one machine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KfdNode {
@@ -68,9 +65,10 @@ impl KfdNode {
     /// The GPU counter runs at the node's timestamp frequency
     /// (`HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY`, the machine's resolved
     /// `[hsa]` answers): the simulator reports no other rate
-    /// (`HSA_AMD_AGENT_INFO_TIMESTAMP_FREQUENCY` is not answered, profiling
-    /// is unsupported, signals carry no timestamps), so a client fitting GPU
-    /// ticks against host time finds the rate the node reports.
+    /// (`HSA_AMD_AGENT_INFO_TIMESTAMP_FREQUENCY` is not answered), so a
+    /// client fitting GPU ticks against host time finds the rate the node
+    /// reports; the packet processor's PM4 timestamps and profiled dispatch
+    /// times are the same counter (`amdgpu_sim::clock`).
     pub fn of(machine: &Machine) -> KfdNode {
         let gpu_ids = machine
             .agents
@@ -113,8 +111,7 @@ impl KfdNode {
     /// crystal and the host's do over a clock-correlation window), and
     /// never 0 on a booted host.
     pub fn gpu_counter(&self, raw_ns: u64) -> u64 {
-        let ticks =
-            u128::from(raw_ns) * u128::from(self.gpu_counter_frequency_hz) / NANOS_PER_SECOND;
-        u64::try_from(ticks).unwrap_or(u64::MAX)
+        // The one definition the packet processor's timestamps share.
+        amdgpu_sim::clock::gpu_clock_at(raw_ns, self.gpu_counter_frequency_hz)
     }
 }

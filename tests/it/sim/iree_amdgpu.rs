@@ -75,11 +75,18 @@ fn iree_amdgpu_tests_pass_but_for_the_listed_ones() {
     assert_eq!(runs.len(), PRESETS.len() * 2, "a run per preset and suite");
     let mut problems = Vec::new();
     for run in runs {
-        let (preset, suite) = (run["preset"].as_str().unwrap(), run["suite"].as_str().unwrap());
+        let (preset, suite) = (
+            run["preset"].as_str().unwrap(),
+            run["suite"].as_str().unwrap(),
+        );
         let label = format!("{preset} {suite}");
         let tests = run["tests"].as_object().expect("tests");
         let least = MIN_TESTS.iter().find(|(s, _)| *s == suite).unwrap().1;
-        assert!(tests.len() >= least, "{label}: only {} tests ran", tests.len());
+        assert!(
+            tests.len() >= least,
+            "{label}: only {} tests ran",
+            tests.len()
+        );
         let allowed: BTreeSet<String> = expected
             .iter()
             .filter(|(_, p, t)| (p == preset || p == "all") && t.starts_with(&format!("{suite}:")))
@@ -92,15 +99,21 @@ fn iree_amdgpu_tests_pass_but_for_the_listed_ones() {
                 "failed" => {
                     not_passing.insert(test.clone());
                 }
-                outcome => problems.push(format!("{label}: {test} {outcome}: {}", result["message"])),
+                outcome => {
+                    problems.push(format!("{label}: {test} {outcome}: {}", result["message"]))
+                }
             }
         }
         for test in not_passing.difference(&allowed) {
             let message = tests[test]["message"].as_str().unwrap_or("");
-            problems.push(format!("{label}: {test} failed, not in expected-amdgpu.txt:\n{message}"));
+            problems.push(format!(
+                "{label}: {test} failed, not in expected-amdgpu.txt:\n{message}"
+            ));
         }
         for test in allowed.difference(&not_passing) {
-            let outcome = tests.get(test).map_or("did not run", |r| r["outcome"].as_str().unwrap());
+            let outcome = tests
+                .get(test)
+                .map_or("did not run", |r| r["outcome"].as_str().unwrap());
             problems.push(format!(
                 "{label}: {test} is in expected-amdgpu.txt but {outcome} (remove it there)"
             ));
@@ -119,8 +132,14 @@ fn the_expectations_name_known_classes_and_presets() {
             docs.contains(&format!("`{class}`")),
             "docs/IREE-CTS.md does not explain {class}"
         );
-        assert!(preset == "all" || presets.contains(&preset.as_str()), "{preset} ({test})");
-        assert!(test.starts_with("cts:") || test.starts_with("device:"), "{test}");
+        assert!(
+            preset == "all" || presets.contains(&preset.as_str()),
+            "{preset} ({test})"
+        );
+        assert!(
+            test.starts_with("cts:") || test.starts_with("device:"),
+            "{test}"
+        );
     }
     let unique: BTreeSet<_> = expected.iter().map(|(_, p, t)| (p, t)).collect();
     assert_eq!(unique.len(), expected.len(), "a test listed twice");

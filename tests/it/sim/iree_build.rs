@@ -52,7 +52,10 @@ pub(crate) fn hsa_library_dir() -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     for (name, target) in [
         ("libhsa-runtime64.so.1", library()),
-        ("libamdgpu_sim_kfd.so", built_library("libamdgpu_sim_kfd.so")),
+        (
+            "libamdgpu_sim_kfd.so",
+            built_library("libamdgpu_sim_kfd.so"),
+        ),
     ] {
         let link = dir.join(name);
         let _ = std::fs::remove_file(&link);

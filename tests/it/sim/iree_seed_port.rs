@@ -80,7 +80,9 @@ fn seed(probe: &Path, libdir: &Path, preset: &str, file: &Path, affinity: Option
 
 fn port(preset: &str, file: &Path, affinity: Option<u64>) -> Value {
     let mut command = Command::new(env!("CARGO_BIN_EXE_amdgpu-hal"));
-    command.args(["--machine", preset, "load", "--json"]).arg(file);
+    command
+        .args(["--machine", preset, "load", "--json"])
+        .arg(file);
     if let Some(affinity) = affinity {
         command.args(["--affinity", &format!("{affinity:#x}")]);
     }
@@ -98,7 +100,11 @@ fn differences(seed: &Value, port: &Value) -> Vec<String> {
     };
     let seed_exports = seed["exports"].as_array().unwrap();
     let port_exports = port["exports"].as_array().unwrap();
-    same("export count".into(), &seed_exports.len().into(), &port_exports.len().into());
+    same(
+        "export count".into(),
+        &seed_exports.len().into(),
+        &port_exports.len().into(),
+    );
     let deltas: Vec<(u64, u64)> = port["code_object_loads"]
         .as_array()
         .unwrap()
@@ -137,10 +143,19 @@ fn differences(seed: &Value, port: &Value) -> Vec<String> {
                 .find(|d| d["device"].as_u64() == Some(*device))
                 .expect("a device entry per loaded device");
             let at = format!("{name} on device {device}");
-            let seed_offset = sd["kernel_object"].as_u64().unwrap() - sd["load_base"].as_u64().unwrap();
+            let seed_offset =
+                sd["kernel_object"].as_u64().unwrap() - sd["load_base"].as_u64().unwrap();
             let port_offset = hex(&pd["kernel_object"]).wrapping_sub(*delta);
-            same(format!("{at}: kernel object offset"), &seed_offset.into(), &port_offset.into());
-            same(format!("{at}: kernarg_size"), &sd["kernarg_size"], &args["kernarg_size"]);
+            same(
+                format!("{at}: kernel object offset"),
+                &seed_offset.into(),
+                &port_offset.into(),
+            );
+            same(
+                format!("{at}: kernarg_size"),
+                &sd["kernarg_size"],
+                &args["kernarg_size"],
+            );
             same(
                 format!("{at}: kernarg_alignment"),
                 &sd["kernarg_alignment"],
@@ -168,16 +183,28 @@ fn iree_and_amdgpu_hal_register_the_same_executables() {
     let mut compared = 0;
     for (preset, processor, affinities) in PRESETS {
         let files = fixtures(processor);
-        assert!(files.len() >= 4, "{processor}: only {} fixtures", files.len());
+        assert!(
+            files.len() >= 4,
+            "{processor}: only {} fixtures",
+            files.len()
+        );
         for file in &files {
             for affinity in std::iter::once(None).chain(affinities.iter().copied().map(Some)) {
                 let seed = seed(&probe, &libdir, preset, file, affinity);
                 let port = port(preset, file, affinity);
                 let label = format!("{preset} {} affinity {affinity:?}", file.display());
-                problems.extend(differences(&seed, &port).into_iter().map(|d| format!("{label}: {d}")));
+                problems.extend(
+                    differences(&seed, &port)
+                        .into_iter()
+                        .map(|d| format!("{label}: {d}")),
+                );
                 compared += 1;
             }
         }
     }
-    assert!(problems.is_empty(), "{compared} loads compared:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{compared} loads compared:\n{}",
+        problems.join("\n")
+    );
 }

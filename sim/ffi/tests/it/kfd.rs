@@ -68,8 +68,8 @@ struct GetVersionArgs {
 }
 #[repr(C)]
 #[derive(Default, Debug, Clone, Copy)]
-struct GetClockCountersArgs {
-    gpu_clock_counter: u64,
+pub(crate) struct GetClockCountersArgs {
+    pub(crate) gpu_clock_counter: u64,
     cpu_clock_counter: u64,
     system_clock_counter: u64,
     system_clock_freq: u64,
@@ -95,7 +95,7 @@ const KFD: &CStr = c"/dev/kfd";
 const CHILD_ENV: &str = "AMDGPU_SIM_KFD_CHILD";
 
 /// The stand-in as cargo built it beside this test binary (a dev-dependency).
-fn preload() -> PathBuf {
+pub(crate) fn preload() -> PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
     let so = exe.parent().expect("deps dir").join("libamdgpu_sim_kfd.so");
     assert!(so.is_file(), "{} is not built", so.display());
@@ -185,14 +185,14 @@ fn node() -> Node {
     }
 }
 
-fn open_kfd(flags: c_int) -> c_int {
+pub(crate) fn open_kfd(flags: c_int) -> c_int {
     // SAFETY: a NUL-terminated path; no mode needed without O_CREAT.
     let fd = unsafe { libc::open(KFD.as_ptr(), flags) };
     assert!(fd >= 0, "open(/dev/kfd): errno {}", errno());
     fd
 }
 
-fn close(fd: c_int) {
+pub(crate) fn close(fd: c_int) {
     // SAFETY: closing a descriptor this test opened.
     assert_eq!(unsafe { libc::close(fd) }, 0, "close: errno {}", errno());
 }
@@ -207,7 +207,7 @@ fn ioctl(fd: c_int, request: c_ulong, arg: *mut c_void) -> Result<(), c_int> {
     }
 }
 
-fn clock_counters(fd: c_int, gpu_id: u32) -> GetClockCountersArgs {
+pub(crate) fn clock_counters(fd: c_int, gpu_id: u32) -> GetClockCountersArgs {
     let mut args = GetClockCountersArgs {
         gpu_id,
         ..Default::default()

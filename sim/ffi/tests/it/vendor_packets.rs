@@ -7,8 +7,9 @@
 //! `WRITE_DATA`, `WAIT_REG_MEM`, `RELEASE_MEM` fields of `nvd.h`, Mesa's
 //! `COPY_DATA` selects (`sid.h`), ROCr's `INDIRECT_BUFFER` dwords and
 //! `dw_cnt_remain` (`amd_gpu_pm4.h`, `AqlQueue::ExecutePM4`). Expected
-//! clock readings come from the test's own `CLOCK_BOOTTIME` at amdgpu's
-//! 100 MHz GPU counter rate.
+//! clock readings come from the test's own `CLOCK_MONOTONIC_RAW` at the
+//! node's reported timestamp frequency, the domain the `/dev/kfd`
+//! stand-in's GPU counter is specified in.
 
 use std::ffi::c_void;
 use std::mem::offset_of;
@@ -46,23 +47,38 @@ unsafe extern "C" {
     fn hsa_amd_memory_pool_free(ptr: *mut c_void) -> hsa_status_t;
     fn hsa_memory_copy(dst: *mut c_void, src: *const c_void, size: usize) -> hsa_status_t;
     fn clock_gettime(clock: i32, time: *mut [i64; 2]) -> i32;
+    fn hsa_system_get_info(attribute: u32, value: *mut c_void) -> hsa_status_t;
+    fn hsa_init() -> hsa_status_t;
+    fn hsa_shut_down() -> hsa_status_t;
+    fn hsa_agent_get_info(agent: hsa_agent_t, attribute: u32, value: *mut c_void) -> hsa_status_t;
 }
 
 /// `HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS` (`hsa_amd_memory_pool_info_t`).
 const POOL_INFO_GLOBAL_FLAGS: u32 = 1;
-/// `CLOCK_BOOTTIME` (Linux): ROCr's system timestamp clock.
-const CLOCK_BOOTTIME: i32 = 7;
-/// amdgpu's GPU counter: 100 MHz, 10 ns a tick.
-const NS_PER_GPU_TICK: u64 = 10;
+/// `CLOCK_MONOTONIC_RAW` (Linux): the clock the KFD's CPU counter reads.
+const CLOCK_MONOTONIC_RAW: i32 = 4;
+/// `HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY` (`hsa_system_info_t`).
+const SYSTEM_INFO_TIMESTAMP_FREQUENCY: u32 = 3;
 /// How long a blocked packet is given to (wrongly) complete.
 const SETTLE: Duration = Duration::from_millis(30);
 
-/// The GPU clock counter now, from the test's own clock.
+/// The rate the node reports for its timestamps (Hz).
+pub(crate) fn timestamp_frequency() -> u64 {
+    let mut hz = 0u64;
+    // SAFETY: the attribute is a uint64_t.
+    ok(unsafe { hsa_system_get_info(SYSTEM_INFO_TIMESTAMP_FREQUENCY, (&raw mut hz).cast()) });
+    hz
+}
+
+/// The GPU clock counter now, from the test's own clock: the raw
+/// monotonic clock at the node's reported timestamp frequency, as the
+/// `/dev/kfd` stand-in's `gpu_clock_counter` runs (docs/SIMULATOR.md).
 pub(crate) fn gpu_clock_now() -> u64 {
     let mut time = [0i64; 2];
     // SAFETY: `time` has the layout of a 64-bit `struct timespec`.
-    assert_eq!(unsafe { clock_gettime(CLOCK_BOOTTIME, &mut time) }, 0);
-    (time[0] as u64 * 1_000_000_000 + time[1] as u64) / NS_PER_GPU_TICK
+    assert_eq!(unsafe { clock_gettime(CLOCK_MONOTONIC_RAW, &mut time) }, 0);
+    let ns = time[0] as u128 * 1_000_000_000 + time[1] as u128;
+    (ns * u128::from(timestamp_frequency()) / 1_000_000_000) as u64
 }
 
 /// Linux's `PACKET3(op, n)` for a packet of `dwords` dwords.
@@ -401,7 +417,10 @@ fn pm4_ib_writes_copies_waits_and_reads_the_clock() {
         "GPU clock readings {copied} and {released} outside {before}..={after}"
     );
     // The copied clock was read before the two 30 ms waits that followed.
-    assert!(released - copied >= 5_000_000, "{copied} then {released}");
+    assert!(
+        released - copied >= timestamp_frequency() / 20,
+        "{copied} then {released}"
+    );
     assert_eq!(peek_u64(data + 56), 0x0102_0304_0506_0708);
     assert_eq!(read_index(queue), 1);
     destroy(queue);
@@ -526,4 +545,67 @@ fn waits_end_when_the_queue_is_destroyed() {
     assert!(start.elapsed() < Duration::from_secs(1));
     assert_eq!(load(done), 1);
     release(&[done], &[memory]);
+}
+
+const KFD_CHILD_ENV: &str = "AMDGPU_SIM_VENDOR_PACKETS_KFD_CHILD";
+/// `HSA_AMD_AGENT_INFO_DRIVER_UID`: the KFD's `gpu_id` of a GPU.
+const AGENT_INFO_DRIVER_UID: u32 = 0xA112;
+
+/// Under the `/dev/kfd` stand-in: a PM4 timestamp falls between two
+/// `AMDKFD_IOC_GET_CLOCK_COUNTERS` readings of the GPU's counter, the
+/// correlation IREE's profiling relies on.
+#[test]
+#[ignore = "a child of pm4_timestamps_are_the_kfd_s_gpu_clock"]
+fn child_under_the_kfd() {
+    if std::env::var_os(KFD_CHILD_ENV).is_none() {
+        return;
+    }
+    // SAFETY: plain C call.
+    assert_eq!(unsafe { hsa_init() }, HSA_STATUS_SUCCESS);
+    let (_, gpu) = agents();
+    let mut gpu_id = 0u32;
+    // SAFETY: the attribute is a uint32_t.
+    ok(unsafe { hsa_agent_get_info(gpu, AGENT_INFO_DRIVER_UID, (&raw mut gpu_id).cast()) });
+    let memory = allocate(pool_with(gpu, GLOBAL_FLAG_COARSE_GRAINED), &[0u8; 64]);
+    let (ib, stamp) = (memory as u64, memory as u64 + 32);
+    poke(ib, &dword_bytes(&pm4::copy_data(9, 0, stamp, true)));
+    let kfd = crate::kfd::open_kfd(libc::O_RDWR | libc::O_CLOEXEC);
+    let done = signal(1);
+    let queue = create(gpu, 64);
+    let before = crate::kfd::clock_counters(kfd, gpu_id).gpu_clock_counter;
+    submit(queue, pm4_ib(ib, 6, done));
+    assert_eq!(wait_zero(done), 0);
+    let after = crate::kfd::clock_counters(kfd, gpu_id).gpu_clock_counter;
+    let t = peek_u64(stamp);
+    assert!(
+        before <= t && t <= after,
+        "PM4 GPU clock {t} outside the KFD's {before}..={after}"
+    );
+    crate::kfd::close(kfd);
+    destroy(queue);
+    release(&[done], &[memory]);
+    // SAFETY: plain C call.
+    assert_eq!(unsafe { hsa_shut_down() }, HSA_STATUS_SUCCESS);
+}
+
+#[test]
+fn pm4_timestamps_are_the_kfd_s_gpu_clock() {
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "vendor_packets::child_under_the_kfd",
+            "--ignored",
+            "--test-threads=1",
+        ])
+        .env(KFD_CHILD_ENV, "1")
+        .env("LD_PRELOAD", crate::kfd::preload())
+        .env("AMDGPU_SIM_MACHINE", "mi300x-8")
+        .output()
+        .expect("run the child");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("1 passed"),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
