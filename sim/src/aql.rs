@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use amdgpu_isa::{Chip, Dispatch, KernelDescriptor, Memory as KernelMemory};
+use amdgpu_isa::{Chip, Dispatch, KernelDescriptor, Memory as KernelMemory, OutOfBounds};
 
 use crate::elf::SymbolKind;
 use crate::kernel_exec::{
@@ -244,6 +244,45 @@ impl Sim {
     }
 }
 
+impl Sim {
+    /// Reads memory the packet processor addresses (an indirect buffer, a
+    /// PM4 command's source or polled word): the node's memory, then
+    /// `host`, the way a dispatch reads its kernargs.
+    pub fn packet_read(
+        &self,
+        host: &mut dyn KernelMemory,
+        address: u64,
+        out: &mut [u8],
+    ) -> Result<(), OutOfBounds> {
+        let mut state = self.lock();
+        // The command processor is not held to an agent's access (only
+        // kernels are).
+        let mut memory = NodeMemory {
+            device: &mut state.memory,
+            host,
+            agent: None,
+        };
+        memory.read(address, out)
+    }
+
+    /// Writes memory the packet processor addresses (a PM4 command's
+    /// destination), as a kernel's stores reach it.
+    pub fn packet_write(
+        &self,
+        host: &mut dyn KernelMemory,
+        address: u64,
+        data: &[u8],
+    ) -> Result<(), OutOfBounds> {
+        let mut state = self.lock();
+        let mut memory = NodeMemory {
+            device: &mut state.memory,
+            host,
+            agent: None,
+        };
+        memory.write(address, data)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,7 +322,6 @@ mod tests {
     fn a_kernel_object_nothing_loaded_is_a_fault() {
         let sim = Sim::preset("mi300x-8").expect("preset").expect("valid");
         sim.hsa_init().expect("hsa_init");
-        use amdgpu_isa::OutOfBounds;
         struct NoHost;
         impl KernelMemory for NoHost {
             fn read(&mut self, _: u64, _: &mut [u8]) -> Result<(), OutOfBounds> {

@@ -29,6 +29,7 @@
 #![warn(missing_docs)]
 
 pub mod aql;
+pub mod clock;
 pub mod codes;
 pub mod elf;
 pub mod faults;
@@ -45,6 +46,7 @@ pub mod loader;
 pub mod machine;
 pub mod memory;
 mod node;
+pub mod pm4;
 pub mod presets;
 pub mod shared_bytes;
 pub mod suggest;

@@ -54,6 +54,14 @@ pub struct QueueAgent {
     pub compute_units: u32,
     /// `HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU`.
     pub max_waves_per_cu: u32,
+    /// The command processor generation of its first ISA, which decides the
+    /// PM4 forms its vendor packets take; `None` where the agent has no
+    /// AQL PM4-IB packets (a CPU, a GPU before gfx9).
+    pub pm4: Option<crate::pm4::Generation>,
+    /// Ticks per second of its clock counter (`crate::clock`): the node's
+    /// `HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY`, which the `/dev/kfd` stand-in
+    /// reports the GPU counter at too.
+    pub gpu_clock_hz: u64,
 }
 
 /// Objects the simulator has handed out and not yet taken back, and the
@@ -642,6 +650,12 @@ impl Sim {
             max_size: a.hsa.queue_max_size,
             compute_units: a.compute_units,
             max_waves_per_cu: a.hsa.max_waves_per_cu,
+            pm4: a
+                .isas
+                .first()
+                .and_then(|isa| crate::isa::Target::parse(&isa.name))
+                .and_then(|t| crate::pm4::Generation::of_processor(&t.processor)),
+            gpu_clock_hz: self.machine.system.timestamp_frequency,
         })
     }
 

@@ -95,8 +95,25 @@ pub struct LoadJson {
     pub profile_id: u64,
     /// The 128-bit code-object hash, two hex words.
     pub code_object_hash: [String; 2],
+    /// Where the loader placed the code object on each loaded device, as the
+    /// profile registry records it (IREE's profile code-object load info).
+    pub code_object_loads: Vec<CodeObjectLoadJson>,
     /// Exports in ordinal order.
     pub exports: Vec<LoadExportJson>,
+}
+
+/// The code object's placement on one device.
+#[derive(Debug, Serialize)]
+pub struct CodeObjectLoadJson {
+    /// Physical device ordinal.
+    pub device: usize,
+    /// Load base minus the code object's lowest segment address
+    /// (`HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_DELTA`), as the
+    /// 64-bit two's complement: a kernel object is this plus its `.kd`
+    /// symbol's value.
+    pub load_delta: Hex,
+    /// Loaded bytes (`..._LOAD_SIZE`).
+    pub load_size: u64,
 }
 
 /// The executable a `load` of a bytecode module took.
@@ -174,8 +191,28 @@ pub struct DeviceExportJson {
     pub max_dynamic_workgroup_local_memory: u32,
 }
 
-fn describe(backend: &Backend, format: String, exe: &Executable) -> Result<LoadJson> {
+fn describe(
+    backend: &Backend,
+    format: String,
+    exe: &Executable,
+    registry: &ProfileRegistry,
+) -> Result<LoadJson> {
     let devices = exe.loaded_devices();
+    let mut code_object_loads = Vec::with_capacity(devices.len());
+    for &device in &devices {
+        let ordinal = u32::try_from(device).map_err(|_| {
+            status!(
+                OutOfRange,
+                "physical device ordinal {device} exceeds uint32_t"
+            )
+        })?;
+        let record = registry.lookup_code_object_load(exe.profile_id(), ordinal)?;
+        code_object_loads.push(CodeObjectLoadJson {
+            device,
+            load_delta: Hex(record.load.load_delta as u64),
+            load_size: record.load.load_size,
+        });
+    }
     let mut exports = Vec::with_capacity(exe.export_count());
     for ordinal in 0..exe.export_count() as u64 {
         let info = exe.export_info(ordinal)?;
@@ -226,6 +263,7 @@ fn describe(backend: &Backend, format: String, exe: &Executable) -> Result<LoadJ
         loaded_devices: devices,
         profile_id: exe.profile_id(),
         code_object_hash: [format!("0x{:016x}", hash[0]), format!("0x{:016x}", hash[1])],
+        code_object_loads,
         exports,
     })
 }
@@ -313,15 +351,10 @@ pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
             bytes: &data,
             progress: &ReleaseBehind::new(&file),
         };
-        let exe = create_shared(
-            backend.hsa_arc()?,
-            &topology,
-            &params,
-            &ProfileRegistry::new(),
-            shared,
-        )
-        .annotate_with(|| format!("loading `{path}`"))?;
-        let mut doc = describe(backend, inferred.format.clone(), &exe)?;
+        let registry = ProfileRegistry::new();
+        let exe = create_shared(backend.hsa_arc()?, &topology, &params, &registry, shared)
+            .annotate_with(|| format!("loading `{path}`"))?;
+        let mut doc = describe(backend, inferred.format.clone(), &exe, &registry)?;
         doc.embedded = embedded;
         Ok(doc)
     })();

@@ -5,7 +5,7 @@
 
 use std::io::{self, Write};
 
-use super::load::{DeviceExportJson, LoadExportJson, LoadJson};
+use super::load::{CodeObjectLoadJson, DeviceExportJson, LoadExportJson, LoadJson};
 use crate::json_writer::JsonChunks;
 
 /// Writes `doc` as pretty JSON (no trailing newline) to `out`.
@@ -39,7 +39,18 @@ fn write_document(json: &mut JsonChunks<'_>, doc: &LoadJson) -> io::Result<()> {
     json.string(&doc.code_object_hash[0]);
     json.raw(b",\n    ");
     json.string(&doc.code_object_hash[1]);
-    json.raw(b"\n  ],\n  \"exports\": ");
+    json.raw(b"\n  ],\n  \"code_object_loads\": ");
+    if doc.code_object_loads.is_empty() {
+        json.raw(b"[]");
+    } else {
+        json.raw(b"[");
+        for (i, load) in doc.code_object_loads.iter().enumerate() {
+            json.raw(if i == 0 { b"\n" } else { b",\n" });
+            write_code_object_load(json, load);
+        }
+        json.raw(b"\n  ]");
+    }
+    json.raw(b",\n  \"exports\": ");
     if doc.exports.is_empty() {
         json.raw(b"[]");
     } else {
@@ -53,6 +64,16 @@ fn write_document(json: &mut JsonChunks<'_>, doc: &LoadJson) -> io::Result<()> {
     }
     json.raw(b"\n}");
     json.flush()
+}
+
+fn write_code_object_load(json: &mut JsonChunks<'_>, load: &CodeObjectLoadJson) {
+    json.raw(b"    {\n      \"device\": ");
+    json.int(load.device);
+    json.raw(b",\n      \"load_delta\": ");
+    json.hex_string(load.load_delta.0);
+    json.raw(b",\n      \"load_size\": ");
+    json.int(load.load_size);
+    json.raw(b"\n    }");
 }
 
 fn write_export(json: &mut JsonChunks<'_>, export: &LoadExportJson) {
@@ -136,7 +157,7 @@ fn write_device(json: &mut JsonChunks<'_>, device: &DeviceExportJson) {
 mod tests {
     use super::*;
     use crate::report::load::EmbeddedSource;
-    use crate::report::load::{Hex, KernelArgsJson};
+    use crate::report::load::{CodeObjectLoadJson, Hex, KernelArgsJson};
     use proptest::prelude::*;
 
     fn device(n: usize, names: &str) -> DeviceExportJson {
@@ -167,6 +188,13 @@ mod tests {
             loaded_devices: (0..devices).collect(),
             profile_id: u64::MAX,
             code_object_hash: ["0x0123".into(), "0xabcd".into()],
+            code_object_loads: (0..devices)
+                .map(|d| CodeObjectLoadJson {
+                    device: d,
+                    load_delta: Hex((d as u64).wrapping_neg()),
+                    load_size: d as u64 * 4096,
+                })
+                .collect(),
             exports: (0..exports)
                 .map(|e| LoadExportJson {
                     name: format!("{name}{e}"),

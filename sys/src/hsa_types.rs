@@ -416,3 +416,96 @@ const _: () = {
     assert!(offset_of!(D, permissions) == 0);
     assert!(offset_of!(D, agent_handle) == 8);
 };
+
+/// `hsa_amd_vendor_packet_header_t` (`hsa_ext_amd.h`): the first 4 bytes of
+/// an AMD vendor-specific AQL packet — the AQL header (type
+/// `HSA_PACKET_TYPE_VENDOR_SPECIFIC`), then the AMD format where other
+/// packets have `setup`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct hsa_amd_vendor_packet_header_t {
+    /// `uint16_t header`.
+    pub header: u16,
+    /// `hsa_amd_packet_type8_t AmdFormat`.
+    pub amd_format: u8,
+    /// `uint8_t reserved` (must be 0).
+    pub reserved: u8,
+}
+
+const _: () = {
+    type H = hsa_amd_vendor_packet_header_t;
+    assert!(size_of::<H>() == 4 && align_of::<H>() == 2);
+    assert!(offset_of!(H, amd_format) == 2);
+    assert!(offset_of!(H, reserved) == 3);
+};
+
+/// `hsa_amd_barrier_value_packet_t` (`hsa_ext_amd.h`): the packet processor
+/// waits until `(signal's value & mask) cond value`, then completes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct hsa_amd_barrier_value_packet_t {
+    /// `hsa_amd_vendor_packet_header_t header`.
+    pub header: hsa_amd_vendor_packet_header_t,
+    /// `uint32_t reserved0` (must be 0).
+    pub reserved0: u32,
+    /// `hsa_signal_t signal` (0: a satisfied dependency).
+    pub signal: hsa_signal_t,
+    /// `hsa_signal_value_t value`.
+    pub value: i64,
+    /// `hsa_signal_value_t mask`.
+    pub mask: i64,
+    /// `hsa_signal_condition32_t cond`.
+    pub cond: u32,
+    /// `uint32_t reserved1` (must be 0).
+    pub reserved1: u32,
+    /// `uint64_t reserved2` (must be 0).
+    pub reserved2: u64,
+    /// `uint64_t reserved3` (must be 0).
+    pub reserved3: u64,
+    /// `hsa_signal_t completion_signal`.
+    pub completion_signal: hsa_signal_t,
+}
+
+const _: () = {
+    type B = hsa_amd_barrier_value_packet_t;
+    assert!(size_of::<B>() == 64 && align_of::<B>() == 8);
+    assert!(offset_of!(B, reserved0) == 4);
+    assert!(offset_of!(B, signal) == 8);
+    assert!(offset_of!(B, value) == 16);
+    assert!(offset_of!(B, mask) == 24);
+    assert!(offset_of!(B, cond) == 32);
+    assert!(offset_of!(B, reserved1) == 36);
+    assert!(offset_of!(B, reserved2) == 40);
+    assert!(offset_of!(B, reserved3) == 48);
+    assert!(offset_of!(B, completion_signal) == 56);
+};
+
+/// ROCr's PM4 indirect-buffer AQL packet (`struct amd_aql_pm4_ib` in
+/// `amd_aql_queue.cpp`'s `AqlQueue::ExecutePM4`, IREE's
+/// `iree_hsa_amd_aql_pm4_ib_packet_t`): a vendor header with format
+/// [`AMD_AQL_FORMAT_PM4_IB`](crate::hsa_values::AMD_AQL_FORMAT_PM4_IB), a
+/// PM4 `INDIRECT_BUFFER` command the command processor runs, the dwords it
+/// then skips, and a completion signal at the offset every AQL packet has it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct amd_aql_pm4_ib_packet_t {
+    /// The vendor header (`uint16_t header; uint16_t ven_hdr` in ROCr).
+    pub header: hsa_amd_vendor_packet_header_t,
+    /// `uint32_t ib_jump_cmd[4]`: the PM4 `INDIRECT_BUFFER` packet.
+    pub ib_jump_cmd: [u32; 4],
+    /// `uint32_t dw_cnt_remain`.
+    pub dw_cnt_remain: u32,
+    /// `uint32_t reserved[8]`.
+    pub reserved: [u32; 8],
+    /// `hsa_signal_t completion_signal`.
+    pub completion_signal: hsa_signal_t,
+}
+
+const _: () = {
+    type P = amd_aql_pm4_ib_packet_t;
+    assert!(size_of::<P>() == 64 && align_of::<P>() == 8);
+    assert!(offset_of!(P, ib_jump_cmd) == 4);
+    assert!(offset_of!(P, dw_cnt_remain) == 20);
+    assert!(offset_of!(P, reserved) == 24);
+    assert!(offset_of!(P, completion_signal) == 56);
+};

@@ -188,6 +188,10 @@ pub const QUEUE_TYPE_COOPERATIVE: u32 = 2;
 pub const QUEUE_FEATURE_KERNEL_DISPATCH: u32 = 1;
 /// `AMD_QUEUE_PROPERTIES_IS_PTR64` (`amd_hsa_queue.h`: bit 1).
 pub const AMD_QUEUE_PROPERTIES_IS_PTR64: u32 = 2;
+/// `AMD_QUEUE_PROPERTIES_ENABLE_PROFILING` (`amd_hsa_queue.h`: bit 3): the
+/// packet processor writes each dispatch's start and end GPU timestamps
+/// into its completion signal (`hsa_amd_profiling_set_profiler_enabled`).
+pub const AMD_QUEUE_PROPERTIES_ENABLE_PROFILING: u32 = 8;
 /// `HSA_AMD_QUEUE_INFO_AGENT` (`hsa_queue_info_attribute_t`): `hsa_agent_t`.
 pub const AMD_QUEUE_INFO_AGENT: u32 = 0;
 /// `HSA_AMD_QUEUE_INFO_DOORBELL_ID`: `uint64_t`, the doorbell's address.
@@ -214,6 +218,21 @@ pub const PACKET_HEADER_BARRIER: u16 = 8;
 pub const PACKET_HEADER_SCACQUIRE_FENCE_SCOPE: u16 = 9;
 /// `HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE`.
 pub const PACKET_HEADER_SCRELEASE_FENCE_SCOPE: u16 = 11;
+/// `HSA_AMD_PACKET_TYPE_BARRIER_VALUE` (`hsa_amd_packet_type_t`,
+/// `hsa_ext_amd.h`): the `AmdFormat` of a vendor-specific packet that is an
+/// `hsa_amd_barrier_value_packet_t`.
+pub const AMD_PACKET_TYPE_BARRIER_VALUE: u8 = 2;
+/// The `AmdFormat` of ROCr's PM4 indirect-buffer packet
+/// ([`amd_aql_pm4_ib_packet_t`](crate::hsa_types::amd_aql_pm4_ib_packet_t)):
+/// `AMD_AQL_FORMAT_PM4_IB` in ROCr's `amd_aql_queue.cpp`
+/// (`AqlQueue::ExecutePM4`) and `IREE_HSA_AMD_AQL_FORMAT_PM4_IB` in IREE's
+/// `abi/queue.h`; no public HSA header names it.
+pub const AMD_AQL_FORMAT_PM4_IB: u8 = 1;
+/// What follows the PM4 `INDIRECT_BUFFER` command in an
+/// [`amd_aql_pm4_ib_packet_t`](crate::hsa_types::amd_aql_pm4_ib_packet_t):
+/// the `dw_cnt_remain` ROCr and IREE write, the dwords left in the 64-byte
+/// slot that the command processor skips.
+pub const AMD_AQL_PM4_IB_DW_CNT_REMAIN: u32 = 0xA;
 /// `HSA_AGENT_FEATURE_KERNEL_DISPATCH`.
 pub const AGENT_FEATURE_KERNEL_DISPATCH: u32 = 1;
 /// `HSA_IOMMU_SUPPORT_NONE` (`hsa_amd_iommu_version_t`, ROCm 6).

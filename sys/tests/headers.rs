@@ -176,6 +176,10 @@ fn hsa_values(rocm6: bool) -> Vec<(String, u64)> {
             "AMD_QUEUE_PROPERTIES_IS_PTR64",
             AMD_QUEUE_PROPERTIES_IS_PTR64,
         ),
+        (
+            "AMD_QUEUE_PROPERTIES_ENABLE_PROFILING",
+            AMD_QUEUE_PROPERTIES_ENABLE_PROFILING,
+        ),
         ("HSA_AMD_QUEUE_INFO_AGENT", AMD_QUEUE_INFO_AGENT),
         (
             "HSA_PACKET_TYPE_VENDOR_SPECIFIC",
@@ -245,6 +249,10 @@ fn hsa_values(rocm6: bool) -> Vec<(String, u64)> {
             "HSA_REGION_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED",
             REGION_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED,
         ),
+        (
+            "HSA_AMD_PACKET_TYPE_BARRIER_VALUE",
+            u32::from(AMD_PACKET_TYPE_BARRIER_VALUE),
+        ),
         ("HSA_WAIT_STATE_BLOCKED", WAIT_STATE_BLOCKED),
         ("HSA_WAIT_STATE_ACTIVE", WAIT_STATE_ACTIVE),
         ("HSA_ACCESS_PERMISSION_NONE", ACCESS_PERMISSION_NONE),
@@ -307,6 +315,14 @@ fn hsa_sizes() -> Vec<Size> {
         ("hsa_queue_t", size_of::<hsa_queue_t>()),
         ("amd_queue_t", size_of::<amd_queue_t>()),
         ("hsa_region_t", size_of::<hsa_region_t>()),
+        (
+            "hsa_amd_vendor_packet_header_t",
+            size_of::<hsa_amd_vendor_packet_header_t>(),
+        ),
+        (
+            "hsa_amd_barrier_value_packet_t",
+            size_of::<hsa_amd_barrier_value_packet_t>(),
+        ),
         ("hsa_cache_t", size_of::<hsa_cache_t>()),
         (
             "hsa_amd_pointer_info_t",
@@ -352,6 +368,10 @@ fn hsa_offsets() -> Vec<Offset> {
     let queue = "amd_queue_t";
     type P = hsa_amd_pointer_info_t;
     let pointer = "hsa_amd_pointer_info_t";
+    type V = hsa_amd_vendor_packet_header_t;
+    let vendor = "hsa_amd_vendor_packet_header_t";
+    type B = hsa_amd_barrier_value_packet_t;
+    let barrier = "hsa_amd_barrier_value_packet_t";
     vec![
         (hsa_queue, "type", offset_of!(Q, type_)),
         (hsa_queue, "features", offset_of!(Q, features)),
@@ -444,6 +464,23 @@ fn hsa_offsets() -> Vec<Offset> {
         (pointer, "userData", offset_of!(P, user_data)),
         (pointer, "agentOwner", offset_of!(P, agent_owner)),
         (pointer, "global_flags", offset_of!(P, global_flags)),
+        (vendor, "header", offset_of!(V, header)),
+        (vendor, "AmdFormat", offset_of!(V, amd_format)),
+        (vendor, "reserved", offset_of!(V, reserved)),
+        (barrier, "header", offset_of!(B, header)),
+        (barrier, "reserved0", offset_of!(B, reserved0)),
+        (barrier, "signal", offset_of!(B, signal)),
+        (barrier, "value", offset_of!(B, value)),
+        (barrier, "mask", offset_of!(B, mask)),
+        (barrier, "cond", offset_of!(B, cond)),
+        (barrier, "reserved1", offset_of!(B, reserved1)),
+        (barrier, "reserved2", offset_of!(B, reserved2)),
+        (barrier, "reserved3", offset_of!(B, reserved3)),
+        (
+            barrier,
+            "completion_signal",
+            offset_of!(B, completion_signal),
+        ),
         ("hsa_dim3_t", "x", offset_of!(hsa_dim3_t, x)),
         ("hsa_dim3_t", "y", offset_of!(hsa_dim3_t, y)),
         ("hsa_dim3_t", "z", offset_of!(hsa_dim3_t, z)),

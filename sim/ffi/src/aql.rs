@@ -2,41 +2,53 @@
 //! `hsa_queue_create`, stopped and joined by `hsa_queue_destroy`): it
 //! takes the packet at `read_dispatch_id` once its header's type is no
 //! longer `HSA_PACKET_TYPE_INVALID` (producers write the header last, with
-//! release), runs it to completion, decrements its completion signal (when
-//! not the zero handle) by 1, writes `HSA_PACKET_TYPE_INVALID` back into the
-//! header and advances `read_dispatch_id`. Packets complete one at a time
-//! in queue order, so a packet's barrier bit (wait for every earlier packet
-//! to complete) always holds; the acquire and release fence scopes are
-//! the process's own coherence.
+//! release), runs it to completion, completes its completion signal (when
+//! not the zero handle: decremented by 1), writes `HSA_PACKET_TYPE_INVALID`
+//! back into the header and advances `read_dispatch_id`. Packets complete
+//! one at a time in queue order, so a packet's barrier bit (wait for every
+//! earlier packet to complete) always holds; the acquire and release fence
+//! scopes are the process's own coherence.
 //!
 //! - `HSA_PACKET_TYPE_KERNEL_DISPATCH`: executed by `amdgpu_sim`'s
 //!   `aql_dispatch` (the kernel object a kernel the node loaded on the
 //!   queue's agent, kernargs in the node's memory or the client's host
-//!   memory HIP knows), or not executed under `AMDGPU_SIM_KERNELS=skip`.
+//!   memory HIP knows), or not executed under `AMDGPU_SIM_KERNELS=skip`. On
+//!   a queue with profiling on (`hsa_amd_profiling_set_profiler_enabled`)
+//!   its start and end GPU clock go into the completion signal's
+//!   `start_ts`/`end_ts` first.
 //! - `HSA_PACKET_TYPE_BARRIER_AND` / `_OR`: wait until every / any non-zero
 //!   dependent signal reads 0 (handles that are not live signals read 0,
 //!   as `hsa_amd_signal_wait_all` treats them; an OR with no dependent
 //!   signal completes at once).
-//! - Any other type (vendor-specific, agent dispatch) and malformed
-//!   dispatches stop the queue: its error callback (when given) receives
+//! - `HSA_PACKET_TYPE_VENDOR_SPECIFIC`: AMD's packets, by their format
+//!   (`crate::vendor`): `BARRIER_VALUE` waits for a signal's value,
+//!   `PM4_IB` runs an indirect buffer of PM4 (memory writes, copies, waits,
+//!   GPU timestamps).
+//! - A completion signal is a live signal of this library or, as the
+//!   command processor sees every handle, the `amd_signal_t` in memory it
+//!   names (IREE's profiling signals).
+//! - Any other type (agent dispatch) and malformed packets stop the queue:
+//!   its error callback (when given) receives
 //!   `HSA_STATUS_ERROR_INVALID_PACKET_FORMAT`; a kernel that faults or whose
-//!   kernel object is no loaded kernel `HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION`,
-//!   one the interpreter cannot run `HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION`
-//!   — each said on stderr. The packet stays unprocessed, as on a queue
-//!   ROCr has made inactive after an error.
+//!   kernel object is no loaded kernel, or memory a packet names that is
+//!   nowhere, `HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION`; a kernel the
+//!   interpreter cannot run `HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION` — each
+//!   said on stderr. The packet stays unprocessed, as on a queue ROCr has
+//!   made inactive after an error.
 
 use std::sync::atomic::Ordering;
 
 use amdgpu_sim::aql::{AqlDispatch, AqlError};
 use amdgpu_sys::hsa_values::{
     PACKET_HEADER_WIDTH_TYPE, PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR, PACKET_TYPE_INVALID,
-    PACKET_TYPE_KERNEL_DISPATCH,
+    PACKET_TYPE_KERNEL_DISPATCH, PACKET_TYPE_VENDOR_SPECIFIC,
 };
 
 use crate::abi::*;
 use crate::node::node;
 use crate::queue::{Queue, Slot};
 use crate::signal;
+use crate::vendor::{self, Outcome};
 
 /// The packet's type (the header's low `HSA_PACKET_HEADER_WIDTH_TYPE` bits).
 fn packet_type(header: u16) -> u16 {
@@ -45,14 +57,14 @@ fn packet_type(header: u16) -> u16 {
 
 /// The `uint64_t` at byte `offset` (8-aligned, past the header and setup
 /// words) of a packet.
-fn u64_at(slot: &Slot, offset: usize) -> u64 {
+pub(crate) fn u64_at(slot: &Slot, offset: usize) -> u64 {
     let i = (offset - 4) / 4;
     let word = |i: usize| slot.body.get(i).map_or(0, |w| w.load(Ordering::Relaxed));
     u64::from(word(i)) | (u64::from(word(i + 1)) << 32)
 }
 
 /// The `uint32_t` at byte `offset` (4-aligned, past the header).
-fn u32_at(slot: &Slot, offset: usize) -> u32 {
+pub(crate) fn u32_at(slot: &Slot, offset: usize) -> u32 {
     slot.body
         .get((offset - 4) / 4)
         .map_or(0, |w| w.load(Ordering::Relaxed))
@@ -143,10 +155,13 @@ pub(crate) fn process(queue: &Queue) {
             (packet_type(header) != PACKET_TYPE_INVALID).then_some(Some(header))
         });
         let Some(Some(header)) = header else { return };
+        // A profiled dispatch's start and end GPU timestamps.
+        let mut times = None;
         match packet_type(header) {
             PACKET_TYPE_KERNEL_DISPATCH => {
                 let Some(node) = node() else { return };
                 let packet = dispatch_packet(slot);
+                let start = crate::clock::gpu_clock(queue.gpu_clock_hz);
                 let result = node.sim.aql_dispatch(
                     queue.agent,
                     &packet,
@@ -161,12 +176,23 @@ pub(crate) fn process(queue: &Queue) {
                     fail(queue, status, &error.to_string());
                     return;
                 }
+                if queue.profiling() {
+                    times = Some((start, crate::clock::gpu_clock(queue.gpu_clock_hz)));
+                }
             }
             kind @ (PACKET_TYPE_BARRIER_AND | PACKET_TYPE_BARRIER_OR) => {
                 if !barrier(queue, slot, kind == PACKET_TYPE_BARRIER_OR) {
                     return;
                 }
             }
+            PACKET_TYPE_VENDOR_SPECIFIC => match vendor::run(queue, slot) {
+                Outcome::Complete => {}
+                Outcome::Stopped => return,
+                Outcome::Failed(status, what) => {
+                    fail(queue, status, &what);
+                    return;
+                }
+            },
             other => {
                 fail(
                     queue,
@@ -178,9 +204,12 @@ pub(crate) fn process(queue: &Queue) {
         }
         let completion = u64_at(slot, COMPLETION_SIGNAL);
         if completion != 0
-            && let Some(s) = signal::registry().get(completion)
+            && let Err(outcome) = vendor::complete(completion, times)
         {
-            s.subtract(1);
+            if let Outcome::Failed(status, what) = outcome {
+                fail(queue, status, &what);
+            }
+            return;
         }
         slot.header.store(PACKET_TYPE_INVALID, Ordering::Release);
         queue

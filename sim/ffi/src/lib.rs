@@ -39,6 +39,7 @@ mod abi {
 }
 mod aql;
 mod async_copy;
+mod clock;
 mod graph;
 mod hip;
 mod hip_runtime;
@@ -58,4 +59,5 @@ pub mod spec;
 mod stream;
 mod texts;
 mod unsupported;
+mod vendor;
 mod vmem;

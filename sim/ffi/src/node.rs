@@ -2,7 +2,9 @@
 //! when a library function is first called:
 //!
 //! - [`MACHINE_ENV`] (`AMDGPU_SIM_MACHINE`): a preset name or a TOML/JSON
-//!   machine description file (JSON when it ends in `.json`);
+//!   machine description file (JSON when it ends in `.json`), resolved by
+//!   `amdgpu_sim::presets::machine_from_env` (the `/dev/kfd` stand-in,
+//!   `amdgpu-sim-kfd`, resolves it the same way);
 //! - [`FAULTS_ENV`] (`AMDGPU_SIM_FAULTS`): faults armed on the node (see
 //!   [`crate::spec`]);
 //! - [`REPORT_ENV`] (`AMDGPU_SIM_REPORT`): a file rewritten at every
@@ -14,15 +16,11 @@
 //! leaves no node: `hsa_init` fails like a machine without `/dev/kfd` and
 //! the reason is printed once on stderr.
 
-use std::io::Read;
 use std::sync::OnceLock;
 
+use amdgpu_sim::Sim;
 use amdgpu_sim::kernel_exec::{KERNELS_ENV, KernelMode};
-use amdgpu_sim::validate::{Format, MAX_DESCRIPTION_BYTES};
-use amdgpu_sim::{Machine, Sim};
-
-/// Environment variable naming the machine (preset or file).
-pub const MACHINE_ENV: &str = "AMDGPU_SIM_MACHINE";
+pub use amdgpu_sim::presets::{MACHINE_ENV, load_machine};
 /// Environment variable holding the fault specification.
 pub const FAULTS_ENV: &str = "AMDGPU_SIM_FAULTS";
 /// Environment variable that, set to `1`, prints every call on stderr;
@@ -65,38 +63,9 @@ fn env(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.is_empty())
 }
 
-/// Loads a preset by name, else a description file.
-pub fn load_machine(name_or_path: &str) -> Result<Machine, String> {
-    if let Some(preset) = amdgpu_sim::presets::load_preset(name_or_path) {
-        return preset.map_err(|e| e.to_string());
-    }
-    let file = std::fs::File::open(name_or_path).map_err(|e| {
-        let presets: Vec<&str> = amdgpu_sim::presets::PRESETS
-            .iter()
-            .map(|(n, _)| *n)
-            .collect();
-        let suggestion = amdgpu_sim::suggest::closest(name_or_path, presets.iter().copied())
-            .map(|close| format!("; did you mean '{close}'?"))
-            .unwrap_or_default();
-        format!(
-            "no machine preset or file named '{name_or_path}' ({e}){suggestion}; presets: {}",
-            presets.join(", ")
-        )
-    })?;
-    let mut text = String::new();
-    file.take(MAX_DESCRIPTION_BYTES as u64 + 1)
-        .read_to_string(&mut text)
-        .map_err(|e| format!("machine description '{name_or_path}': {e}"))?;
-    Machine::parse(name_or_path, &text, Format::from_file_name(name_or_path))
-        .map_err(|e| e.to_string())
-}
-
 impl Node {
     fn from_env() -> Result<Node, String> {
-        let machine = env(MACHINE_ENV).ok_or_else(|| {
-            format!("{MACHINE_ENV} is not set (a machine preset name or description file)")
-        })?;
-        let machine = load_machine(&machine).map_err(|e| format!("{MACHINE_ENV}: {e}"))?;
+        let machine = amdgpu_sim::presets::machine_from_env()?;
         let sim = match crate::mapped_store::MappedStore::new() {
             Some(store) => Sim::with_store(machine, Box::new(store)),
             None => {

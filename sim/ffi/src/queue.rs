@@ -28,7 +28,7 @@
 //!   ignored — loads read 0, nothing is stored — said once on stderr.
 
 use std::collections::HashMap;
-use std::ffi::c_void;
+use std::ffi::{c_int, c_void};
 use std::mem::offset_of;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -37,8 +37,9 @@ use std::thread::JoinHandle;
 use amdgpu_sim::HsaCode;
 use amdgpu_sys::hsa_types::{amd_queue_t, hsa_queue_t};
 use amdgpu_sys::hsa_values::{
-    AMD_QUEUE_INFO_AGENT, AMD_QUEUE_INFO_DOORBELL_ID, AMD_QUEUE_PROPERTIES_IS_PTR64,
-    PACKET_TYPE_INVALID, QUEUE_FEATURE_KERNEL_DISPATCH, QUEUE_TYPE_COOPERATIVE, QUEUE_TYPE_SINGLE,
+    AMD_QUEUE_INFO_AGENT, AMD_QUEUE_INFO_DOORBELL_ID, AMD_QUEUE_PROPERTIES_ENABLE_PROFILING,
+    AMD_QUEUE_PROPERTIES_IS_PTR64, PACKET_TYPE_INVALID, QUEUE_FEATURE_KERNEL_DISPATCH,
+    QUEUE_TYPE_COOPERATIVE, QUEUE_TYPE_SINGLE,
 };
 
 use crate::abi::*;
@@ -92,7 +93,7 @@ pub(crate) struct AmdQueue {
     scratch_backing_memory_location: u64,
     reserved3: [u32; 2],
     scratch_wave64_lane_byte_size: u32,
-    queue_properties: u32,
+    pub(crate) queue_properties: AtomicU32,
     reserved4: [u32; 2],
     queue_inactive_signal: hsa_signal_t,
     reserved5: [u32; 14],
@@ -131,6 +132,10 @@ pub(crate) struct Queue {
     pub(crate) doorbell: u64,
     pub(crate) doorbell_word: Arc<AtomicU64>,
     pub(crate) agent: u64,
+    /// The agent's PM4 forms (`None`: it takes no PM4-IB packets).
+    pub(crate) pm4: Option<amdgpu_sim::pm4::Generation>,
+    /// The agent's clock counter rate (`crate::clock`).
+    pub(crate) gpu_clock_hz: u64,
     /// The client's error callback and its data pointer (as an address).
     pub(crate) callback: QueueCallback,
     pub(crate) data: usize,
@@ -216,6 +221,13 @@ impl Queue {
     /// The queue as its client holds it.
     pub(crate) fn client_pointer(&self) -> *mut hsa_queue_t {
         self.address() as *mut hsa_queue_t
+    }
+
+    /// Whether dispatches record their start and end times in their
+    /// completion signals (`AMD_QUEUE_PROPERTIES_ENABLE_PROFILING`).
+    pub(crate) fn profiling(&self) -> bool {
+        self.amd.queue_properties.load(Ordering::Acquire) & AMD_QUEUE_PROPERTIES_ENABLE_PROFILING
+            != 0
     }
 }
 
@@ -319,7 +331,7 @@ fn build(
         scratch_backing_memory_location: 0,
         reserved3: [0; 2],
         scratch_wave64_lane_byte_size: 0,
-        queue_properties: AMD_QUEUE_PROPERTIES_IS_PTR64,
+        queue_properties: AtomicU32::new(AMD_QUEUE_PROPERTIES_IS_PTR64),
         reserved4: [0; 2],
         queue_inactive_signal: hsa_signal_t { handle: 0 },
         reserved5: [0; 14],
@@ -334,6 +346,8 @@ fn build(
         doorbell,
         doorbell_word,
         agent: agent.handle,
+        pm4: info.pm4,
+        gpu_clock_hz: info.gpu_clock_hz,
         callback,
         data: data as usize,
         stop: AtomicBool::new(false),
@@ -444,6 +458,32 @@ c_exports! {
                 // SAFETY: the caller's contract (above); both attributes
                 // are 8 bytes (`hsa_agent_t`, `uint64_t`).
                 unsafe { put(value, answer) }
+            },
+        ))
+    }
+}
+
+c_exports! {
+    /// `hsa_amd_profiling_set_profiler_enabled`: from now on the packet
+    /// processor writes each kernel dispatch's start and end GPU clock
+    /// (`amd_signal_t.start_ts`/`end_ts`) into its completion signal
+    /// (`enable` non-zero), or stops; ROCr's `AqlQueue::SetProfiling`
+    /// flips `AMD_QUEUE_PROPERTIES_ENABLE_PROFILING` the same way. A
+    /// pointer that is not a live queue (NULL included) is
+    /// `INVALID_QUEUE`, as ROCr's `IS_VALID` answers.
+    fn hsa_amd_profiling_set_profiler_enabled(queue: *mut hsa_queue_t, enable: c_int) -> hsa_status_t {
+        let Some(node) = node() else { return HSA_STATUS_ERROR_NOT_INITIALIZED };
+        status(node.sim.hsa_external(
+            "hsa_amd_profiling_set_profiler_enabled",
+            || format!("{:#x}, {enable}", queue as u64),
+            || {
+                let q = registry().get(queue as u64).ok_or(HsaCode::INVALID_QUEUE)?;
+                if enable != 0 {
+                    q.amd.queue_properties.fetch_or(AMD_QUEUE_PROPERTIES_ENABLE_PROFILING, Ordering::AcqRel);
+                } else {
+                    q.amd.queue_properties.fetch_and(!AMD_QUEUE_PROPERTIES_ENABLE_PROFILING, Ordering::AcqRel);
+                }
+                Ok(())
             },
         ))
     }

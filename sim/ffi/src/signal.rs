@@ -32,7 +32,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use amdgpu_sim::HsaCode;
-use amdgpu_sys::hsa_types::amd_signal_t;
+use amdgpu_sys::hsa_types::{AMD_SIGNAL_ALIGN_BYTES, amd_signal_t};
 use amdgpu_sys::hsa_values::{
     AMD_SIGNAL_AMD_GPU_ONLY, AMD_SIGNAL_IPC, AMD_SIGNAL_KIND_DOORBELL, AMD_SIGNAL_KIND_USER,
     SignalCondition,
@@ -122,6 +122,21 @@ impl Signal {
     pub(crate) fn subtract(&self, amount: i64) {
         self.value.fetch_sub(amount, Ordering::AcqRel);
     }
+
+    /// Records a dispatch's start and end GPU timestamps (`start_ts`,
+    /// `end_ts`), as a profiling queue's packet processor does.
+    pub(crate) fn set_times(&self, start: u64, end: u64) {
+        self.start_ts.store(start, Ordering::Relaxed);
+        self.end_ts.store(end, Ordering::Release);
+    }
+
+    /// Replaces the value by `f` of it, atomically (a packet processor's
+    /// write into part of it).
+    pub(crate) fn update(&self, mut f: impl FnMut(i64) -> i64) {
+        let _ = self
+            .value
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| Some(f(v)));
+    }
 }
 
 /// A queue's doorbell signal and the word its `hardware_doorbell_ptr`
@@ -189,6 +204,20 @@ impl Registry {
     /// The live signal behind `handle`, if it is one.
     pub(crate) fn get(&self, handle: u64) -> Option<Arc<Signal>> {
         lock(&self.live).get(&handle).cloned()
+    }
+
+    /// The live signal whose `value` holds the `len` bytes at `address`,
+    /// and where in the value they start: a packet processor's memory
+    /// access that lands on a signal (a PM4 wait polling it, a write into
+    /// it) goes through the signal's atomics.
+    pub(crate) fn value_at(&self, address: u64, len: usize) -> Option<(Arc<Signal>, usize)> {
+        let handle = address & !(AMD_SIGNAL_ALIGN_BYTES as u64 - 1);
+        let start = usize::try_from(address - handle).ok()?;
+        let value = offset_of!(Signal, value);
+        let inside = start.checked_sub(value)?;
+        (inside + len <= size_of::<i64>())
+            .then(|| self.get(handle).map(|s| (s, inside)))
+            .flatten()
     }
 
     /// Live signals.

@@ -113,6 +113,7 @@ pub const KNOWN_OPS: &[&str] = &[
     "hsa_amd_memory_pool_get_info",
     "hsa_amd_memory_unlock",
     "hsa_amd_pointer_info",
+    "hsa_amd_profiling_set_profiler_enabled",
     "hsa_amd_queue_get_info",
     "hsa_amd_signal_create",
     "hsa_amd_signal_wait_all",

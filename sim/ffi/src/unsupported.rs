@@ -11,7 +11,7 @@
 //! (`hsa`), memory copies, fills, pointer info and locked host memory
 //! (`memory`, `async_copy`) and virtual memory (`vmem`) are modelled; the
 //! queue calls here (`hsa_soft_queue_create`, `hsa_queue_inactivate`, CU
-//! masks, priorities, profiling) are not.
+//! masks, priorities) are not.
 
 #![allow(clippy::too_many_arguments, non_camel_case_types)]
 
@@ -71,7 +71,6 @@ unsupported! { HSA_STATUS_ERROR, hsa_status_t;
     fn hsa_queue_inactivate(queue: *mut c_void);
     fn hsa_amd_queue_cu_set_mask(queue: *const c_void, num_cu_mask_count: u32, cu_mask: *const u32);
     fn hsa_amd_queue_set_priority(queue: *mut c_void, priority: c_enum);
-    fn hsa_amd_profiling_set_profiler_enabled(queue: *mut c_void, enable: c_int);
     fn hsa_executable_validate_alt(executable: hsa_executable_t, options: *const c_char,
         result: *mut u32);
     fn hsa_amd_portable_export_dmabuf(ptr: *const c_void, size: usize, dmabuf: *mut c_int,

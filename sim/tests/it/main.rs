@@ -5,3 +5,4 @@
 mod elf_props;
 mod machine_limits;
 mod machine_validation;
+mod pm4_props;

@@ -12,20 +12,15 @@
 //! - with IREE's lists, every test that runs passes, the dispatch tests
 //!   included: their kernels execute on the node's ISA interpreter.
 //!
-//! The source: `IREE_SOURCE_DIR` (a checkout with submodules), else
-//! `../shared/iree/iree-b48a5955-src.tar.gz`. The tools: cmake, ninja and
-//! iree-compile from pip, clang-19 from Debian; without one of them (or the
-//! source) the test prints one line and passes, unless
-//! `AMDGPU_HAL_REQUIRE_ALL=1`.
-
-use crate::support;
+//! Needs IREE's build (`iree_build`); without it the test prints one line and
+//! passes, unless `AMDGPU_HAL_REQUIRE_ALL=1`.
 
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use support::requires::{Package, program, requires};
+use super::iree_build::{built, library, root, run};
 
 /// The presets and the chip of the testdata each one runs.
 const PRESETS: &[(&str, &str)] = &[
@@ -37,52 +32,6 @@ const PRESETS: &[(&str, &str)] = &[
 /// any test's run time, so that only a real hang reaches it on a loaded
 /// two-core machine.
 const HANG_AFTER_SECS: &str = "120";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The IREE source the harness builds, if there is one.
-fn source() -> Option<(&'static str, PathBuf)> {
-    if let Some(dir) = std::env::var_os("IREE_SOURCE_DIR") {
-        return Some(("IREE_SOURCE_DIR", PathBuf::from(dir)));
-    }
-    let tarball = root().join("../shared/iree/iree-b48a5955-src.tar.gz");
-    tarball
-        .is_file()
-        .then_some(("IREE_SOURCE_TARBALL", tarball))
-}
-
-/// The C library, as Cargo builds it for this test binary.
-fn library() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let so = exe.parent().expect("deps dir").join("libamdgpu_sim_ffi.so");
-    assert!(so.is_file(), "{} is not built", so.display());
-    so
-}
-
-/// Everything the harness needs, or `None` after the skip line.
-fn prerequisites() -> Option<(&'static str, PathBuf)> {
-    const WHAT: &str = "IREE's HIP CTS on the simulated node";
-    let tools = [
-        ("iree-compile", Package::Pip("iree-base-compiler==3.13.0")),
-        ("cmake", Package::Pip("cmake")),
-        ("ninja", Package::Pip("ninja")),
-        ("clang-19", Package::Debian("clang-19")),
-        ("clang++-19", Package::Debian("clang-19")),
-    ];
-    for (tool, package) in tools {
-        if !requires(WHAT, package, program(tool)) {
-            return None;
-        }
-    }
-    let found = source();
-    let where_ = Package::Source(
-        "IREE's source: IREE_SOURCE_DIR, or ../shared/iree/iree-b48a5955-src.tar.gz",
-    );
-    requires(WHAT, where_, found.is_some()).then_some(())?;
-    found
-}
 
 /// `(class, mode, test)` lines of `expected.txt`.
 fn expected() -> Vec<(String, String, String)> {
@@ -106,30 +55,11 @@ fn expected_in(expected: &[(String, String, String)], mode: &str) -> BTreeSet<St
         .collect()
 }
 
-fn run(command: &mut Command, what: &str) -> String {
-    let output = command.output().unwrap_or_else(|e| panic!("{what}: {e}"));
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "{what} failed: {}\n{stdout}\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    stdout
-}
-
 #[test]
 fn iree_cts_passes_but_for_the_listed_tests() {
-    let Some((variable, source)) = prerequisites() else {
+    let Some(work) = built("IREE's HIP CTS on the simulated node") else {
         return;
     };
-    let work = root().join("target/iree-cts");
-    run(
-        Command::new(root().join("scripts/iree-cts/build.sh"))
-            .arg(&work)
-            .env(variable, &source),
-        "scripts/iree-cts/build.sh",
-    );
     let out = work.join("results-test");
     let mut command = Command::new("python3");
     command

@@ -1,11 +1,14 @@
-//! The simulated node: HIP, images, the loader, memory, faults and sweeps, and IREE's own runtime and CTS as its clients.
+//! The simulated node: HIP, images, the loader, memory, faults and sweeps, and IREE's own runtime, CTS and AMDGPU driver as its clients.
 
 mod fault_sweep;
 mod faults;
 mod hip;
 mod images;
+mod iree_amdgpu;
+mod iree_build;
 pub(crate) mod iree_client;
 mod iree_cts;
+mod iree_seed_port;
 mod kernels_corpus;
 mod loader;
 mod machine_format_doc;

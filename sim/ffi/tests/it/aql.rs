@@ -82,6 +82,8 @@ unsafe extern "C" {
         agent: *const hsa_agent_t,
         symbol: *mut hsa_executable_symbol_t,
     ) -> hsa_status_t;
+    fn hsa_amd_profiling_set_profiler_enabled(queue: *mut hsa_queue_t, enable: i32)
+    -> hsa_status_t;
     fn hsa_executable_symbol_get_info(
         symbol: hsa_executable_symbol_t,
         attribute: u32,
@@ -377,6 +379,107 @@ fn a_dispatch_packet_runs_its_kernel() {
     unsafe {
         ok(hsa_signal_destroy(done));
         for p in [da, db, dc, kernargs] {
+            ok(hsa_amd_memory_pool_free(p));
+        }
+        ok(hsa_executable_destroy(k.executable));
+        ok(hsa_code_object_reader_destroy(k.reader));
+    }
+}
+
+/// `amd_signal_t.start_ts` and `end_ts` (`amd_hsa_signal.h`: offsets 32, 40).
+fn signal_times(s: hsa_signal_t) -> (u64, u64) {
+    // SAFETY: a live signal's handle is the address of its amd_signal_t.
+    unsafe {
+        let base = s.handle as *const u64;
+        (base.add(4).read_volatile(), base.add(5).read_volatile())
+    }
+}
+
+#[test]
+fn a_profiling_queue_times_its_dispatches() {
+    setup();
+    let (cpu, gpu) = agents();
+    let k = load(gpu);
+    let (vram, kernarg_pool) = (pools(gpu)[0], pools(cpu)[2]);
+    let buffers: Vec<*mut c_void> = (0..3).map(|_| allocate(vram, &vec![0u8; N * 4])).collect();
+    let mut args = vec![0u8; k.kernarg_size as usize];
+    for (i, p) in buffers.iter().enumerate() {
+        args[8 * i..8 * i + 8].copy_from_slice(&(*p as u64).to_le_bytes());
+    }
+    let kernargs = allocate(kernarg_pool, &args);
+    let queue = create(gpu, 64);
+    // amd_queue_t.queue_properties (offset 180): AMD_QUEUE_PROPERTIES_ENABLE_PROFILING is bit 3.
+    let properties = || {
+        // SAFETY: the live queue's amd_queue_t.
+        unsafe { queue.cast::<u8>().add(180).cast::<u32>().read_volatile() }
+    };
+    assert_eq!(properties() & 1 << 3, 0);
+    let (untimed, timed) = (signal(1), signal(1));
+    submit(
+        queue,
+        TYPE_KERNEL_DISPATCH,
+        1,
+        &dispatch_body(k.object, kernargs, untimed),
+    );
+    assert_eq!(wait_zero(untimed), 0);
+    assert_eq!(signal_times(untimed), (0, 0), "profiling is off");
+    // SAFETY (below): plain C calls.
+    ok(unsafe { hsa_amd_profiling_set_profiler_enabled(queue, 1) });
+    assert_eq!(properties() & 1 << 3, 1 << 3);
+    let before = crate::vendor_packets::gpu_clock_now();
+    submit(
+        queue,
+        TYPE_KERNEL_DISPATCH,
+        1,
+        &dispatch_body(k.object, kernargs, timed),
+    );
+    assert_eq!(wait_zero(timed), 0);
+    let after = crate::vendor_packets::gpu_clock_now();
+    let (start, end) = signal_times(timed);
+    assert!(
+        before <= start && start <= end && end <= after,
+        "dispatch times {start}..{end} outside {before}..={after}"
+    );
+    // IREE's profiling completion signals: amd_signal_t records in its own
+    // memory, value -1 (host_queue_profile_events.c).
+    let record = allocate(vram, &[0u8; 64]) as u64;
+    let mut amd_signal = [0u8; 64];
+    amd_signal[..8].copy_from_slice(&1i64.to_le_bytes()); // AMD_SIGNAL_KIND_USER
+    amd_signal[8..16].copy_from_slice(&(-1i64).to_le_bytes());
+    crate::vendor_packets::poke(record, &amd_signal);
+    let record_signal = hsa_signal_t { handle: record };
+    submit(
+        queue,
+        TYPE_KERNEL_DISPATCH,
+        1,
+        &dispatch_body(k.object, kernargs, record_signal),
+    );
+    let deadline = Instant::now() + std::time::Duration::from_secs(10);
+    while read_index(queue) < 3 && Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    assert_eq!(read_index(queue), 3);
+    let peek = |offset: u64| crate::vendor_packets::peek_u64(record + offset);
+    let (start, end) = (peek(32), peek(40));
+    assert!(end <= crate::vendor_packets::gpu_clock_now() && after <= start && start <= end);
+    assert_eq!(peek(8) as i64, -2);
+    ok(unsafe { hsa_amd_profiling_set_profiler_enabled(queue, 0) });
+    assert_eq!(properties() & 1 << 3, 0);
+    let not_a_queue = 0x1000 as *mut hsa_queue_t;
+    assert_eq!(
+        unsafe { hsa_amd_profiling_set_profiler_enabled(not_a_queue, 1) },
+        HSA_STATUS_ERROR_INVALID_QUEUE
+    );
+    assert_eq!(
+        unsafe { hsa_amd_profiling_set_profiler_enabled(std::ptr::null_mut(), 1) },
+        HSA_STATUS_ERROR_INVALID_QUEUE
+    );
+    destroy(queue);
+    // SAFETY: this test's objects.
+    unsafe {
+        ok(hsa_signal_destroy(untimed));
+        ok(hsa_signal_destroy(timed));
+        for p in buffers.into_iter().chain([kernargs, record as *mut c_void]) {
             ok(hsa_amd_memory_pool_free(p));
         }
         ok(hsa_executable_destroy(k.executable));

@@ -6,8 +6,10 @@ mod rocminfo_format;
 
 mod aql;
 mod hip_streams;
+mod iree_packets;
 mod iree_symbols;
 mod kernels;
+mod kfd;
 mod pinned_memory;
 mod pool_memory;
 mod published_dumps;
@@ -16,4 +18,5 @@ mod regions;
 mod rocminfo;
 mod signals;
 mod sim_libs;
+mod vendor_packets;
 mod vmem;

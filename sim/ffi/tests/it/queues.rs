@@ -36,6 +36,8 @@ unsafe extern "C" {
         queue: *mut *mut hsa_queue_t,
     ) -> hsa_status_t;
     fn hsa_queue_destroy(queue: *mut hsa_queue_t) -> hsa_status_t;
+    fn hsa_amd_profiling_set_profiler_enabled(queue: *mut hsa_queue_t, enable: i32)
+    -> hsa_status_t;
     fn hsa_agent_get_info(agent: hsa_agent_t, attribute: u32, value: *mut c_void) -> hsa_status_t;
     fn hsa_amd_queue_get_info(
         queue: *mut hsa_queue_t,
@@ -359,6 +361,16 @@ fn child_with_faults() {
     );
     let freed = create(gpu, MIN);
     destroy(freed);
+    // The first profiling switch fails as injected, the second takes.
+    // SAFETY (below): plain C calls on a live queue.
+    assert_eq!(
+        unsafe { hsa_amd_profiling_set_profiler_enabled(kept, 1) },
+        HSA_STATUS_ERROR_OUT_OF_RESOURCES
+    );
+    assert_eq!(
+        unsafe { hsa_amd_profiling_set_profiler_enabled(kept, 1) },
+        HSA_STATUS_SUCCESS
+    );
     let _ = kept; // left alive for the report
     // SAFETY: plain C call.
     assert_eq!(unsafe { hsa_shut_down() }, HSA_STATUS_SUCCESS);
@@ -377,7 +389,10 @@ fn faults_and_the_leak_report() {
         ])
         .env(CHILD_ENV, "1")
         .env("AMDGPU_SIM_MACHINE", "mi300x-8")
-        .env("AMDGPU_SIM_FAULTS", "hsa_queue_create@2=0x1008")
+        .env(
+            "AMDGPU_SIM_FAULTS",
+            "hsa_queue_create@2=0x1008;hsa_amd_profiling_set_profiler_enabled@1=0x1008",
+        )
         .env("AMDGPU_SIM_REPORT", &report)
         .output()
         .expect("run the child");
@@ -400,7 +415,10 @@ fn faults_and_the_leak_report() {
         .collect();
     assert_eq!(
         injected,
-        ["injected hsa_queue_create -> 0x1008 HSA_STATUS_ERROR_OUT_OF_RESOURCES"],
+        [
+            "injected hsa_queue_create -> 0x1008 HSA_STATUS_ERROR_OUT_OF_RESOURCES",
+            "injected hsa_amd_profiling_set_profiler_enabled -> 0x1008 HSA_STATUS_ERROR_OUT_OF_RESOURCES"
+        ],
         "{text}"
     );
 }

@@ -1,5 +1,6 @@
 //! `scripts/sim-libs.sh`: the loader file names of the vendor runtimes as
-//! links to the library this build made.
+//! links to the library this build made, and the `/dev/kfd` stand-in's link
+//! to the stand-in built beside it.
 
 use std::path::Path;
 use std::process::Command;
@@ -39,6 +40,19 @@ fn sim_libs_links_every_loader_name_to_the_built_library() {
         assert!(target.is_relative(), "{name} -> {}", target.display());
         assert_eq!(link.canonicalize().expect(name), expected, "{name}");
     }
+    let stand_in = out.join("libamdgpu_sim_kfd.so");
+    assert!(
+        std::fs::read_link(&stand_in)
+            .expect("stand-in link")
+            .is_relative()
+    );
+    assert_eq!(
+        stand_in.canonicalize().expect("stand-in"),
+        built
+            .with_file_name("libamdgpu_sim_kfd.so")
+            .canonicalize()
+            .expect("the stand-in, built beside the library")
+    );
 
     // A missing library is named, not linked.
     let empty = Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-target");
