@@ -101,7 +101,7 @@ fn bench_kernel(
         program: &program,
         descriptor,
         kernel_object: 0x2000_0000_0000,
-        grid: [grid, 1, 1],
+        grid_size: [grid * 64, 1, 1],
         block: [64, 1, 1],
         dynamic_lds: 0,
         kernarg_address: 0x3000_0000_0000,

@@ -12,6 +12,13 @@ preset, each program's vmfb/NAME.CHIP.vmfb runs under iree-run-module on
 --device=hip with AMDGPU_SIM_MACHINE=MACHINE and the program's inputs (the
 `// INPUTS:` lines of src/NAME.mlir).
 
+With --device amdgpu, LIB is instead a directory holding the
+libhsa-runtime64.so.1 to test and the /dev/kfd stand-in
+libamdgpu_sim_kfd.so (scripts/sim-libs.sh's directory), and the modules run
+on IREE's AMDGPU driver: --device=amdgpu with IREE_HAL_AMDGPU_LIBHSA_PATH=LIB
+and LD_PRELOAD=LIB/libamdgpu_sim_kfd.so (an iree-run-module built with that
+driver: scripts/iree-cts/build.sh's).
+
   --preset MACHINE=CHIP  a simulated machine and the chip its modules were built
                          for, e.g. mi300x-8=gfx942, mi250x-4=gfx90a,
                          w7900=gfx1100; repeatable
@@ -19,6 +26,10 @@ preset, each program's vmfb/NAME.CHIP.vmfb runs under iree-run-module on
   --cpu                  self-check of the corpus and the comparator: run
                          NAME.cpu.vmfb on --device=local-task instead (no LIB,
                          no presets); every program must pass
+  --device D             hip (default) or amdgpu: the IREE driver (see LIB)
+  --modules DIR          the modules (default: CORPUS/vmfb)
+  --report               check the simulator's leak report (AMDGPU_SIM_REPORT)
+                         of every run: anything left alive makes it a leak
   --json OUT             also write every run's outcome to OUT
   --timeout S            seconds one iree-run-module may take (default 120)
   --jobs N               runs at once (default: the cores)
@@ -43,7 +54,9 @@ llvm.minnum computes what arith.minnumf does).
 
 Statuses: pass; mismatch (the first differing result and index, both values,
 and how many elements differ); error (iree-run-module failed or printed
-something unparsable: the tail of its stderr); timeout.
+something unparsable: the tail of its stderr); timeout; leak (with --report:
+the results matched but the report counts live objects, or none was
+written). With --report each record also has the report's counts ("report").
 
 Exit status: 0 when every run passed, 1 when any did not, 2 on a usage error.
 """
@@ -57,12 +70,15 @@ import shlex
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAX_ELEMENTS = 100000
 FLOAT_TYPES = {"f16", "bf16", "f32", "f64"}
 RESULT_LINE = re.compile(r"^result\[(\d+)\]: (.*)$")
+# The /dev/kfd stand-in IREE's AMDGPU driver needs preloaded, in LIB.
+KFD_STAND_IN = "libamdgpu_sim_kfd.so"
 
 
 class Program:
@@ -230,16 +246,28 @@ def run_one(args, program, target):
     machine, chip = target
     record = {"program": program.name, "machine": machine, "chip": chip,
               "tolerance": program.tolerance()}
-    module = os.path.join(args.corpus, "vmfb", f"{program.name}.{chip}.vmfb")
+    module = os.path.join(args.modules, f"{program.name}.{chip}.vmfb")
     if not os.path.exists(module):
         record.update(status="error", detail=f"no module {os.path.relpath(module)}")
         return record
     if chip == "cpu":
         device = ["--device=local-task"]
         env = dict(os.environ)
+    elif args.device == "amdgpu":
+        device = ["--device=amdgpu"]
+        env = dict(os.environ, AMDGPU_SIM_MACHINE=machine,
+                   IREE_HAL_AMDGPU_LIBHSA_PATH=args.lib,
+                   LD_PRELOAD=os.path.join(args.lib, KFD_STAND_IN))
     else:
         device = ["--device=hip", f"--hip_dylib_path=file:{args.lib}"]
         env = dict(os.environ, AMDGPU_SIM_MACHINE=machine)
+    env.pop("AMDGPU_SIM_FAULTS", None)
+    report = None
+    if args.report and chip != "cpu":
+        fd, report = tempfile.mkstemp(prefix=f"kernels-check-{program.name}-{machine}-")
+        os.close(fd)
+        os.unlink(report)
+        env["AMDGPU_SIM_REPORT"] = report
     command = [args.iree_run_module, *device, f"--module={module}",
                f"--function={program.name}",
                f"--output_max_element_count={MAX_ELEMENTS}", *program.inputs]
@@ -259,6 +287,8 @@ def run_one(args, program, target):
         return record
     record["seconds"] = round(time.monotonic() - start, 2)
     record["rc"] = child.returncode
+    if report is not None:
+        record["report"] = read_report(report)
     if child.returncode != 0:
         what = (f"signal {-child.returncode}" if child.returncode < 0
                 else f"rc={child.returncode}")
@@ -276,11 +306,39 @@ def run_one(args, program, target):
     if chip != "cpu":
         want = [want[program.gpu_computes.get(i, i)] for i in range(len(want))]
     diff = compare(got, want, program)
-    if diff is None:
-        record.update(status="pass", detail="")
-    else:
+    if diff is not None:
         record.update(status="mismatch", detail=diff[0], first_mismatch=diff[1])
+    elif report is not None and (alive := live_objects(record["report"])):
+        record.update(status="leak", detail="left alive: " + ", ".join(
+            f"{k} {v}" for k, v in alive.items()))
+    else:
+        record.update(status="pass", detail="")
     return record
+
+
+def read_report(path):
+    """The counts of the simulator's report (`key value` lines; the
+    `injected` lines are not counts); the file is removed."""
+    counts = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                key, _, value = line.strip().partition(" ")
+                if value.isdigit():
+                    counts[key] = int(value)
+        os.unlink(path)
+    except OSError:
+        pass
+    return counts
+
+
+def live_objects(counts):
+    """What a report says is alive: every count but the call and launch
+    tallies; a missing report counts as one problem."""
+    if not counts:
+        return {"no report written": 1}
+    return {k: v for k, v in counts.items()
+            if v and not k.endswith("_calls") and not k.startswith("launches")}
 
 
 def print_table(records, out=sys.stdout):
@@ -295,7 +353,8 @@ def print_table(records, out=sys.stdout):
     counts = {}
     for r in records:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
-    summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("pass", "mismatch", "error", "timeout"))
+    statuses = ("pass", "mismatch", "error", "timeout") + (("leak",) if "leak" in counts else ())
+    summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in statuses)
     print(f"\n{len(records)} runs: {summary}", file=out)
 
 
@@ -327,7 +386,11 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--iree-run-module", dest="iree_run_module")
     parser.add_argument("--corpus", default=os.path.join(ROOT, "fixtures", "kernels"))
+    parser.add_argument("--modules", metavar="DIR")
+    parser.add_argument("--device", choices=("hip", "amdgpu"), default="hip")
+    parser.add_argument("--report", action="store_true")
     args = parser.parse_args()
+    args.modules = args.modules or os.path.join(args.corpus, "vmfb")
 
     if args.cpu:
         if args.lib or args.preset:
@@ -336,7 +399,10 @@ def main():
     else:
         if not args.lib or not args.preset:
             parser.error("give LIB and at least one --preset MACHINE=CHIP (or --cpu)")
-        if not os.path.isfile(args.lib):
+        if args.device == "amdgpu":
+            if not os.path.isfile(os.path.join(args.lib, KFD_STAND_IN)):
+                parser.error(f"no {KFD_STAND_IN} in {args.lib} (--device amdgpu takes a directory)")
+        elif not os.path.isfile(args.lib):
             parser.error(f"no such library: {args.lib}")
         args.lib = os.path.abspath(args.lib)
         targets = []

@@ -511,7 +511,8 @@ pub fn isa_program(data: &[u8]) -> bool {
         program: &program,
         descriptor,
         kernel_object: 0x1000,
-        grid: [dim(0), dim(1), dim(2)],
+        // Work-items, not always whole work-groups: partial ones too.
+        grid_size: [dim(0) * 37, dim(1) * 3, dim(2)],
         block: [
             u32::from(shape[3] % 128) + 1,
             u32::from(shape[4] % 4) + 1,

@@ -24,9 +24,13 @@ pub enum Chip {
 
 impl Chip {
     /// The chip of a processor name (`gfx942`, or a target ID such as
-    /// `gfx942:sramecc+:xnack-` or `amdgcn-amd-amdhsa--gfx90a`).
+    /// `gfx942:sramecc+:xnack-` or `amdgcn-amd-amdhsa--gfx90a`, or an ISA
+    /// name as HSA gives it, `amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-`).
     pub fn from_name(name: &str) -> Option<Chip> {
-        let processor = name.rsplit('-').next()?.split(':').next()?;
+        // The processor follows the triple's `--` and precedes the features
+        // (whose `xnack-` ends in the triple's separator).
+        let target = name.rsplit_once("--").map_or(name, |(_, target)| target);
+        let processor = target.split(':').next()?;
         match processor {
             "gfx90a" => Some(Chip::Gfx90a),
             "gfx940" | "gfx941" | "gfx942" => Some(Chip::Gfx942),
@@ -62,5 +66,36 @@ impl Chip {
     /// gfx940+ and GFX11 (AMDGPUUsage, "Initial Kernel Execution State").
     pub fn packed_workitem_ids(self) -> bool {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_spelling_of_a_processor_names_its_chip() {
+        // As ROCr names ISAs (rocminfo's "Name:" of an ISA), as LLVM names
+        // target IDs, and bare processors.
+        for (name, chip) in [
+            (
+                "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-",
+                Some(Chip::Gfx942),
+            ),
+            (
+                "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-",
+                Some(Chip::Gfx90a),
+            ),
+            ("amdgcn-amd-amdhsa--gfx90a:xnack+", Some(Chip::Gfx90a)),
+            ("amdgcn-amd-amdhsa--gfx1100", Some(Chip::Gfx1100)),
+            ("gfx942:sramecc+:xnack-", Some(Chip::Gfx942)),
+            ("gfx940", Some(Chip::Gfx942)),
+            ("gfx1100", Some(Chip::Gfx1100)),
+            ("amdgcn-amd-amdhsa--gfx908:sramecc+:xnack-", None),
+            ("amdgcn-amd-amdhsa--gfx11-generic", None),
+            ("", None),
+        ] {
+            assert_eq!(Chip::from_name(name), chip, "{name}");
+        }
     }
 }

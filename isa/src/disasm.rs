@@ -148,6 +148,10 @@ impl Printer<'_> {
     /// Prints the operands and modifiers; returns the mnemonic as printed.
     fn print(&mut self) -> String {
         let inst = self.inst;
+        if matches!(inst.op, Op::Illegal) {
+            // LLVM prints the trap alone, whatever its encoding's fields.
+            return inst.mnemonic.to_string();
+        }
         match inst.syntax.encoding {
             Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopc => self.salu(),
             Encoding::Sopk => self.sopk(),
@@ -889,6 +893,14 @@ impl Printer<'_> {
 
     fn mubuf(&mut self) {
         let inst = self.inst;
+        if matches!(inst.op, Op::Nop) {
+            // A cache write-back or invalidation: no address; LLVM prints
+            // the scope bits on gfx940's (`buffer_wbl2 sc0 sc1`) only.
+            if self.chip == Chip::Gfx942 {
+                self.cache_policy();
+            }
+            return;
+        }
         let (ret, data) = self.data_kinds();
         let lds = inst.has(flags::LDS);
         let returns = match inst.op {

@@ -2,6 +2,11 @@
 //! work-group's waves set up as the packet processor sets them up
 //! (AMDGPUUsage, "Initial Kernel Execution State") and run in turns between
 //! barriers, over the caller's memory.
+//!
+//! The grid is counted in work-items, as the AQL packet counts it: where
+//! the work-group size does not divide it, the last work-group of that
+//! dimension is partial (HSA's "partial work-groups") and holds only the
+//! work-items inside the grid; its waves beyond them are not launched.
 
 use std::fmt;
 
@@ -32,8 +37,9 @@ pub struct Dispatch<'a> {
     pub descriptor: KernelDescriptor,
     /// The descriptor's address (the dispatch packet's `kernel_object`).
     pub kernel_object: u64,
-    /// Work-groups per dimension.
-    pub grid: [u32; 3],
+    /// Work-items per dimension (the dispatch packet's `grid_size`): a
+    /// dimension `block` does not divide ends in a partial work-group.
+    pub grid_size: [u32; 3],
     /// Work-items per work-group per dimension.
     pub block: [u32; 3],
     /// Dynamic LDS bytes, beyond the descriptor's static LDS.
@@ -86,7 +92,7 @@ pub struct Stats {
 /// `hsa_kernel_dispatch_packet_t` as the packet processor would read it.
 fn packet(d: &Dispatch) -> [u8; 64] {
     let mut p = [0u8; 64];
-    let extent = |i: usize| u64::from(d.grid[i]) * u64::from(d.block[i]);
+    let extent = |i: usize| d.grid_size[i];
     let dims = if extent(2) > 1 {
         3u16
     } else if extent(1) > 1 {
@@ -104,10 +110,7 @@ fn packet(d: &Dispatch) -> [u8; 64] {
     put(2, &dims.to_le_bytes());
     for i in 0..3 {
         put(4 + 2 * i, &(d.block[i] as u16).to_le_bytes());
-        put(
-            12 + 4 * i,
-            &d.grid[i].wrapping_mul(d.block[i]).to_le_bytes(),
-        );
+        put(12 + 4 * i, &d.grid_size[i].to_le_bytes());
     }
     put(24, &d.descriptor.private_segment_fixed_size.to_le_bytes());
     let lds = d.descriptor.group_segment_fixed_size + d.dynamic_lds;
@@ -145,6 +148,9 @@ pub fn run_dispatch(d: &Dispatch, memory: &mut dyn Memory) -> Result<Stats, Faul
     if items == 0 || items > 1024 {
         return Err(refuse(format!("{items} work-items per work-group")));
     }
+    if d.grid_size.contains(&0) {
+        return Err(refuse(format!("a grid of {:?} work-items", d.grid_size)));
+    }
     let mut segments = Segments {
         memory,
         kernarg_address: d.kernarg_address,
@@ -154,7 +160,7 @@ pub fn run_dispatch(d: &Dispatch, memory: &mut dyn Memory) -> Result<Stats, Faul
     };
     let wave_count = items.div_ceil(lanes as u64) as usize;
     let mut waves = take_waves(wave_count, lanes);
-    let result = run_groups(d, chip, items, lds_bytes, &mut segments, &mut waves);
+    let result = run_groups(d, chip, lds_bytes, &mut segments, &mut waves);
     return_waves(waves);
     result
 }
@@ -163,20 +169,29 @@ pub fn run_dispatch(d: &Dispatch, memory: &mut dyn Memory) -> Result<Stats, Faul
 fn run_groups(
     d: &Dispatch,
     chip: Chip,
-    items: u64,
     lds_bytes: u32,
     segments: &mut Segments,
     waves: &mut [Wave],
 ) -> Result<Stats, Fault> {
     let mut lds = vec![0u8; lds_bytes as usize];
     let mut stats = Stats::default();
-    for z in 0..d.grid[2] {
-        for y in 0..d.grid[1] {
-            for x in 0..d.grid[0] {
+    let groups: [u32; 3] = std::array::from_fn(|i| d.grid_size[i].div_ceil(d.block[i]));
+    for z in 0..groups[2] {
+        for y in 0..groups[1] {
+            for x in 0..groups[0] {
                 let group = [x, y, z];
+                // The work-items of this work-group inside the grid.
+                let shape: [u32; 3] =
+                    std::array::from_fn(|i| d.block[i].min(d.grid_size[i] - group[i] * d.block[i]));
+                let items: u64 = shape.iter().map(|&n| u64::from(n)).product();
                 lds.fill(0);
                 for wave in waves.iter_mut() {
-                    set_up(wave, d, chip, group, items);
+                    if u64::from(wave.index) * wave.lanes as u64 >= items {
+                        // Beyond a partial work-group's items: not launched.
+                        wave.done = true;
+                        continue;
+                    }
+                    set_up(wave, d, chip, group, shape, items);
                 }
                 let mut context = Context {
                     memory: segments,
@@ -231,8 +246,10 @@ fn return_waves(waves: Vec<Wave>) {
     });
 }
 
-/// Sets a wave up for work-group `group` as the packet processor does.
-fn set_up(wave: &mut Wave, d: &Dispatch, chip: Chip, group: [u32; 3], items: u64) {
+/// Sets a wave up for work-group `group`, of `items` work-items in a box of
+/// `shape` (the block, or less in a partial work-group), as the packet
+/// processor does.
+fn set_up(wave: &mut Wave, d: &Dispatch, chip: Chip, group: [u32; 3], shape: [u32; 3], items: u64) {
     let kd = &d.descriptor;
     wave.s.fill(0);
     let private = kd.private_segment_fixed_size as usize;
@@ -323,8 +340,9 @@ fn set_up(wave: &mut Wave, d: &Dispatch, chip: Chip, group: [u32; 3], items: u64
     if kd.private_segment_enabled() {
         wave.set_sreg(next, 0);
     }
-    // Work-item IDs: packed into v0 (10 bits each) on the chips modelled.
-    let [bx, by, _] = d.block;
+    // Work-item IDs: packed into v0 (10 bits each) on the chips modelled;
+    // a partial work-group numbers its items within its own box.
+    let [bx, by, _] = shape;
     for lane in 0..wave.lanes {
         let flat = first_item + lane as u64;
         let x = (flat % u64::from(bx)) as u32;
@@ -352,7 +370,7 @@ fn run_group(
     context: &mut Context,
     stats: &mut Stats,
 ) -> Result<(), (String, u32)> {
-    stats.waves += waves.len() as u64;
+    stats.waves += waves.iter().filter(|w| !w.done).count() as u64;
     loop {
         let mut progressed = false;
         for wave in waves.iter_mut() {

@@ -24,12 +24,28 @@ impl Op {
             return mfma(rest);
         }
         match mnemonic {
+            "v_illegal" => return Some(Op::Illegal),
             "v_wmma_f32_16x16x16_f16" => return Some(Op::Wmma(Ty::F16)),
             "v_wmma_f32_16x16x16_bf16" => return Some(Op::Wmma(Ty::U16)),
             _ => {}
         }
         if let Some(rest) = mnemonic.strip_prefix("ds_") {
             return lds(rest).map(Op::Lds);
+        }
+        // Cache write-backs and invalidations: memory here has no caches
+        // (a work-group's stores are in memory before the next one runs),
+        // so there is nothing to write back or drop.
+        if matches!(
+            mnemonic,
+            "buffer_wbl2"
+                | "buffer_inv"
+                | "buffer_invl2"
+                | "buffer_wbinvl1"
+                | "buffer_wbinvl1_vol"
+                | "buffer_gl0_inv"
+                | "buffer_gl1_inv"
+        ) {
+            return Some(Op::Nop);
         }
         for (prefix, segment) in [
             ("buffer_", Segment::Buffer),
@@ -71,6 +87,7 @@ fn scalar(m: &str) -> Option<Op> {
         | "sleep"
         | "icache_inv"
         | "dcache_inv"
+        | "gl1_inv"
         | "dcache_wb"
         | "ttracedata"
         | "sethalt" => {
@@ -301,11 +318,19 @@ fn memory(rest: &str, segment: Segment) -> Option<Op> {
     } else {
         (false, rest.strip_prefix("store_")?)
     };
-    let (rest, d16_hi) = match rest.strip_suffix("_d16_hi") {
+    // GFX9 spells the half-register forms as a suffix (`ubyte_d16_hi`),
+    // GFX11 as a prefix (`d16_hi_u8`).
+    let (rest, d16_hi) = match rest
+        .strip_suffix("_d16_hi")
+        .or_else(|| rest.strip_prefix("d16_hi_"))
+    {
         Some(r) => (r, true),
         None => (rest, false),
     };
-    let (rest, d16) = match rest.strip_suffix("_d16") {
+    let (rest, d16) = match rest
+        .strip_suffix("_d16")
+        .or_else(|| rest.strip_prefix("d16_"))
+    {
         Some(r) => (r, true),
         None => (rest, d16_hi),
     };
@@ -664,4 +689,56 @@ fn vector(m: &str) -> Option<Valu> {
         "permlane16_b32" => Permlane16,
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// GFX11's names of the half-register loads and stores are GFX9's
+    /// renamed: LLVM 19's assembler takes each GFX9 spelling on gfx1100 and
+    /// prints the GFX11 one (`llvm-mc-19 -mcpu=gfx1100 -show-encoding`:
+    /// `global_load_ubyte_d16` is `global_load_d16_u8`, `_sbyte_d16_hi`
+    /// is `_d16_hi_i8`, `_short_d16` is `_d16_b16`, `store_byte_d16_hi` is
+    /// `store_d16_hi_b8`), so both name one operation.
+    #[test]
+    fn gfx11_half_register_names_are_gfx9_s_operations() {
+        for segment in ["global", "flat", "scratch", "buffer"] {
+            for (gfx11, gfx9) in [
+                ("load_d16_u8", "load_ubyte_d16"),
+                ("load_d16_i8", "load_sbyte_d16"),
+                ("load_d16_b16", "load_short_d16"),
+                ("load_d16_hi_u8", "load_ubyte_d16_hi"),
+                ("load_d16_hi_i8", "load_sbyte_d16_hi"),
+                ("load_d16_hi_b16", "load_short_d16_hi"),
+                ("store_d16_hi_b8", "store_byte_d16_hi"),
+                ("store_d16_hi_b16", "store_short_d16_hi"),
+            ] {
+                let (new, old) = (format!("{segment}_{gfx11}"), format!("{segment}_{gfx9}"));
+                let op = Op::from_mnemonic(&new);
+                assert!(op.is_some(), "{new}");
+                assert_eq!(op, Op::from_mnemonic(&old), "{new} and {old}");
+            }
+        }
+        // The packed-format forms stay unsupported under either spelling.
+        assert_eq!(Op::from_mnemonic("buffer_load_d16_format_x"), None);
+        assert_eq!(Op::from_mnemonic("buffer_load_format_d16_x"), None);
+    }
+
+    /// Cache write-backs and invalidations of every chip modelled (LLVM's
+    /// names on gfx90a, gfx940 and gfx1100) run as no-ops.
+    #[test]
+    fn cache_maintenance_is_a_no_op() {
+        for name in [
+            "buffer_wbl2",
+            "buffer_inv",
+            "buffer_wbinvl1",
+            "buffer_wbinvl1_vol",
+            "buffer_gl0_inv",
+            "buffer_gl1_inv",
+        ] {
+            assert_eq!(Op::from_mnemonic(name), Some(Op::Nop), "{name}");
+        }
+        assert_eq!(Op::from_mnemonic("v_illegal"), Some(Op::Illegal));
+    }
 }

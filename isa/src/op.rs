@@ -479,6 +479,10 @@ pub enum Op {
     /// `s_delay_alu`, `s_clause`, prefetch, priority, `s_sendmsg` of
     /// `MSG_DEALLOC_VGPRS`, ...).
     Nop,
+    /// GFX11's `v_illegal`: the illegal-instruction trap. It decodes (its
+    /// encoding is all zero bits, the padding between kernels in a code
+    /// object) and ends the dispatch if a wave executes it.
+    Illegal,
     /// `s_getpc_b64`.
     Getpc,
     /// `s_setpc_b64`.

@@ -73,7 +73,7 @@ fn run(
         program,
         descriptor,
         kernel_object: 0x1000,
-        grid,
+        grid_size: std::array::from_fn(|i| grid[i] * block[i]),
         block,
         dynamic_lds: 0,
         kernarg_address: 0x1_0000_0000,

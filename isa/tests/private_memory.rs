@@ -100,7 +100,7 @@ fn private_arrays_hold_each_work_items_values_on_every_chip() {
             program: &program,
             descriptor,
             kernel_object: 0x1000,
-            grid: [(ITEMS / 64) as u32, 1, 1],
+            grid_size: [ITEMS as u32, 1, 1],
             block: [64, 1, 1],
             dynamic_lds: 0,
             kernarg_address: 0x30_0000,

@@ -20,8 +20,9 @@
 # WORK/bin-amdgpu (the AMDGPU CTS, cts_<category>_tests or
 # cts_<category>_<chip>_tests, and the driver's tests by name, e.g.
 # system_test, util_vmem_test), WORK/executable_probe (what the AMDGPU
-# driver registers for an executable) and WORK/build.log. Reruns rebuild only what
-# changed.
+# driver registers for an executable), WORK/iree-run-module (IREE's tool
+# with the HIP and AMDGPU drivers, for --device=amdgpu) and WORK/build.log.
+# Reruns rebuild only what changed.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -122,6 +123,10 @@ for test in "${AMDGPU_TESTS[@]}"; do
   targets+=("${amdgpu}_${test//\//_}")
 done
 targets+=("${amdgpu}_cts_amdgpu_hal_executable_probe")
+# IREE's module runner: the drivers this configuration enables (HIP and
+# AMDGPU; IREE_HAL_DRIVER_DEFAULTS=OFF leaves out the rest) register
+# through iree/hal/drivers/init.c.
+targets+=(iree-run-module)
 step "build" ninja -C "$WORK/build" -j"$JOBS" "${targets[@]}"
 
 out=$WORK/build/runtime/src/iree/hal/drivers/hip/cts/amdgpu_hal
@@ -153,4 +158,5 @@ for test in "${AMDGPU_TESTS[@]}"; do
   ln -s "$amdgpu_out/$test" "$WORK/bin-amdgpu/${test//\//_}"
 done
 ln -sfn "$WORK/build/$amdgpu_cts/amdgpu_hal/executable_probe" "$WORK/executable_probe"
+ln -sfn "$WORK/build/tools/iree-run-module" "$WORK/iree-run-module"
 cat "$WORK/times.txt"

@@ -4,8 +4,9 @@
 //! `HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT`), its kernarg segment (the
 //! descriptor's `kernarg_size` bytes, as the loader read it) is read at `kernarg_address` from the
 //! node's memory or the client's host memory, and the grid of work-items
-//! is whole work-groups. The C library's packet processor calls this for
-//! each dispatch packet, in queue order.
+//! runs as HSA defines it, a last partial work-group in a dimension the
+//! work-group size does not divide included. The C library's packet
+//! processor calls this for each dispatch packet, in queue order.
 
 use std::sync::Arc;
 
@@ -43,7 +44,7 @@ pub struct AqlDispatch {
 /// the device reports an error.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AqlError {
-    /// The packet is malformed (dimensions, sizes, partial work-groups):
+    /// The packet is malformed (dimensions, zero sizes):
     /// `HSA_STATUS_ERROR_INVALID_PACKET_FORMAT`.
     Packet(String),
     /// The kernel object is no kernel loaded on the agent, the kernel cannot
@@ -63,17 +64,16 @@ impl std::fmt::Display for AqlError {
     }
 }
 
-/// Work-groups per dimension: the grid must be whole work-groups of at
-/// least one work-item in each of the `setup` dimensions (1-3).
-fn groups(p: &AqlDispatch) -> Result<[u32; 3], AqlError> {
+/// Work-items per dimension: at least one work-item and a work-group of
+/// at least one in each of the `setup` dimensions (1-3), one in the rest.
+fn grid_size(p: &AqlDispatch) -> Result<[u32; 3], AqlError> {
     let dims = usize::from(p.setup & 3);
     if dims == 0 {
         return Err(AqlError::Packet("setup names 0 dimensions".into()));
     }
     let mut grid = [1u32; 3];
     let axes = grid.iter_mut().zip(p.grid_size).zip(p.workgroup_size);
-    for (i, ((groups, size), wg)) in axes.enumerate() {
-        let wg = u32::from(wg);
+    for (i, ((items, size), wg)) in axes.enumerate() {
         if i >= dims {
             if size > 1 || wg > 1 {
                 return Err(AqlError::Packet(format!(
@@ -87,13 +87,9 @@ fn groups(p: &AqlDispatch) -> Result<[u32; 3], AqlError> {
                 "dimension {i}: grid {size}, work-group {wg}"
             )));
         }
-        if size % wg != 0 {
-            return Err(AqlError::Packet(format!(
-                "dimension {i}: a grid of {size} is not whole work-groups of {wg} \
-                 (partial work-groups are not executed)"
-            )));
-        }
-        *groups = size / wg;
+        // A size the work-group does not divide ends in a partial
+        // work-group (HSA allows it; IREE's blit kernels rely on it).
+        *items = size;
     }
     Ok(grid)
 }
@@ -128,7 +124,7 @@ impl Sim {
         packet: &AqlDispatch,
         host: &mut dyn KernelMemory,
     ) -> Result<(), AqlError> {
-        let grid = groups(packet)?;
+        let grid = grid_size(packet)?;
         let agent_index = self
             .agent_index(agent)
             .map_err(|_| AqlError::Fault(format!("{agent:#x} is no agent")))?;
@@ -225,7 +221,7 @@ impl Sim {
             program: &program,
             descriptor,
             kernel_object: object,
-            grid,
+            grid_size: grid,
             block: packet.workgroup_size.map(u32::from),
             dynamic_lds: packet
                 .group_segment_size
@@ -297,23 +293,34 @@ mod tests {
     }
 
     #[test]
-    fn grids_are_whole_work_groups_in_setup_dimensions() {
-        assert_eq!(groups(&packet(1, [64, 1, 1], [256, 1, 1])), Ok([4, 1, 1]));
-        assert_eq!(groups(&packet(2, [8, 8, 1], [16, 32, 1])), Ok([2, 4, 1]));
+    fn grids_are_work_items_in_setup_dimensions() {
+        assert_eq!(
+            grid_size(&packet(1, [64, 1, 1], [256, 1, 1])),
+            Ok([256, 1, 1])
+        );
+        assert_eq!(
+            grid_size(&packet(2, [8, 8, 1], [16, 32, 1])),
+            Ok([16, 32, 1])
+        );
+        // A partial last work-group (HSA allows it).
+        assert_eq!(
+            grid_size(&packet(1, [64, 1, 1], [100, 1, 1])),
+            Ok([100, 1, 1])
+        );
         assert!(matches!(
-            groups(&packet(0, [1, 1, 1], [1, 1, 1])),
+            grid_size(&packet(0, [1, 1, 1], [1, 1, 1])),
             Err(AqlError::Packet(_))
         ));
         assert!(matches!(
-            groups(&packet(1, [64, 1, 1], [100, 1, 1])),
+            grid_size(&packet(1, [64, 2, 1], [64, 2, 1])),
             Err(AqlError::Packet(_))
         ));
         assert!(matches!(
-            groups(&packet(1, [64, 2, 1], [64, 2, 1])),
+            grid_size(&packet(1, [0, 1, 1], [64, 1, 1])),
             Err(AqlError::Packet(_))
         ));
         assert!(matches!(
-            groups(&packet(1, [0, 1, 1], [64, 1, 1])),
+            grid_size(&packet(1, [64, 1, 1], [0, 1, 1])),
             Err(AqlError::Packet(_))
         ));
     }

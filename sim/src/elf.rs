@@ -100,7 +100,11 @@ pub struct CodeObject {
     /// Kernels and variables from the dynamic symbol table.
     pub symbols: Vec<Symbol>,
     /// Functions (`STT_FUNC`: a kernel's code, by the kernel's name) from
-    /// the dynamic symbol table: `(name, st_value, st_size)`.
+    /// the dynamic symbol table: `(name, st_value, st_size)`. A kernel with
+    /// no function symbol (IREE's prebuilt device library keeps only the
+    /// descriptors) gets one made from its descriptor: its code runs from
+    /// the entry the descriptor names to the next kernel's entry, or to the
+    /// end of the segment holding it ([`kernel_code_extents`]).
     pub functions: Vec<Function>,
 }
 
@@ -226,11 +230,12 @@ impl CodeObject {
         if segments.is_empty() {
             return err("no PT_LOAD segment");
         }
-        let (symbols, functions) = if shnum > 0 {
+        let (symbols, mut functions) = if shnum > 0 {
             read_dynamic_symbols(&b, &segments, shoff, shentsize, shnum)?
         } else {
             (Vec::new(), Vec::new())
         };
+        functions.extend(kernel_code_extents(&b, &segments, &symbols, &functions));
         Ok(CodeObject {
             e_flags,
             abi_version,
@@ -392,6 +397,68 @@ fn read_dynamic_symbols(
     Ok((out, functions))
 }
 
+/// Byte offset of `kernel_code_entry_byte_offset` (an `i64`, from the
+/// descriptor's own address) in an AMDHSA kernel descriptor.
+const KERNEL_CODE_ENTRY_OFFSET: u64 = 16;
+
+/// Function entries for the kernels `functions` does not name: each from
+/// the entry its descriptor names to the next entry of any kernel or
+/// function, or to the end of the file image of the segment holding it. A
+/// descriptor whose entry lies outside every segment gets none (a dispatch
+/// of it is then refused, as with no symbol at all).
+fn kernel_code_extents(
+    b: &Bytes<'_>,
+    segments: &[Segment],
+    symbols: &[Symbol],
+    functions: &[Function],
+) -> Vec<Function> {
+    let entry_of = |kd: &Symbol| -> Option<u64> {
+        let field = segment_bytes(
+            segments,
+            b.0,
+            kd.value.checked_add(KERNEL_CODE_ENTRY_OFFSET)?,
+            8,
+        )?;
+        let offset = i64::from_le_bytes(field.try_into().ok()?);
+        kd.value.checked_add_signed(offset)
+    };
+    let kernels: Vec<(&str, u64)> = symbols
+        .iter()
+        .filter(|s| matches!(s.kind, SymbolKind::Kernel { .. }))
+        .filter_map(|s| Some((s.name.strip_suffix(".kd")?, entry_of(s)?)))
+        .collect();
+    let mut starts: Vec<u64> = kernels
+        .iter()
+        .map(|&(_, entry)| entry)
+        .chain(functions.iter().map(|&(_, start, _)| start))
+        .collect();
+    starts.sort_unstable();
+    let named: std::collections::HashSet<&str> =
+        functions.iter().map(|(f, _, _)| f.as_str()).collect();
+    let mut by_address: Vec<&Segment> = segments.iter().collect();
+    by_address.sort_unstable_by_key(|s| s.vaddr);
+    kernels
+        .into_iter()
+        .filter(|(name, _)| !named.contains(name))
+        .filter_map(|(name, entry)| {
+            // The last segment starting at or below the entry.
+            let segment = by_address
+                .get(
+                    by_address
+                        .partition_point(|s| s.vaddr <= entry)
+                        .checked_sub(1)?,
+                )
+                .filter(|s| entry - s.vaddr < s.filesz)?;
+            let segment_end = segment.vaddr + segment.filesz;
+            let next = starts
+                .get(starts.partition_point(|&start| start <= entry))
+                .copied()
+                .unwrap_or(segment_end);
+            Some((name.to_owned(), entry, next.min(segment_end) - entry))
+        })
+        .collect()
+}
+
 fn symbol_name(strtab: &[u8], offset: usize) -> Result<String, ElfError> {
     let tail = strtab
         .get(offset..)
@@ -420,5 +487,53 @@ mod tests {
         let mut header = vec![0u8; 64];
         header[..4].copy_from_slice(b"\x7fELF");
         assert!(CodeObject::parse(&header).is_err());
+    }
+
+    fn fixture(path: &str) -> CodeObject {
+        let bytes = std::fs::read(format!("{}/../fixtures/{path}", env!("CARGO_MANIFEST_DIR")))
+            .expect("fixture");
+        CodeObject::parse(&bytes).expect("a valid code object")
+    }
+
+    /// IREE's device library keeps only kernel descriptors; each kernel's
+    /// code is found from them. Expected entries from `llvm-readelf-19` and
+    /// `llvm-objdump-19` of the fixture: descriptors in `.rodata`, whose
+    /// entry offsets name 256-byte-aligned starts in the executable segment
+    /// 0x3b00..0x5c8c, the last kernel (the timestamp harvester) at 0x5c00.
+    #[test]
+    fn kernels_without_function_symbols_run_to_the_next_kernel() {
+        let code = fixture("iree/device/amdgcn-amd-amdhsa--gfx11-generic.so");
+        let kernels = code
+            .symbols
+            .iter()
+            .filter(|s| matches!(s.kind, SymbolKind::Kernel { .. }))
+            .count();
+        assert_eq!(kernels, 14);
+        assert_eq!(code.functions.len(), 14, "one function per kernel");
+        let mut extents: Vec<(u64, u64)> = code.functions.iter().map(|f| (f.1, f.2)).collect();
+        extents.sort_unstable();
+        assert_eq!(extents.first().map(|e| e.0), Some(0x3b00));
+        assert_eq!(extents.last(), Some(&(0x5c00, 0x8c)));
+        for pair in extents.windows(2) {
+            assert_eq!(pair[0].0 + pair[0].1, pair[1].0, "contiguous: {pair:?}");
+        }
+        let function = |name: &str| {
+            code.functions
+                .iter()
+                .find(|f| f.0 == name)
+                .map(|f| (f.1, f.2))
+        };
+        assert_eq!(
+            function("iree_hal_amdgpu_device_buffer_fill_block_x16"),
+            Some((0x4e00, 0x300))
+        );
+    }
+
+    /// A code object with function symbols keeps exactly those.
+    #[test]
+    fn function_symbols_are_kept_as_they_are() {
+        let code = fixture("isa/partial_groups.gfx1100.hsaco");
+        assert_eq!(code.functions.len(), 1);
+        assert_eq!(code.functions[0].0, "partial_groups");
     }
 }

@@ -280,7 +280,17 @@ impl Sim {
             program: &run.program,
             descriptor: run.descriptor,
             kernel_object: run.kernel_object,
-            grid: run.grid,
+            // HIP grids are whole blocks; the launch checks keep each
+            // dimension's work-items within 32 bits.
+            grid_size: {
+                let [gx, gy, gz] = run.grid;
+                let [bx, by, bz] = run.block;
+                [
+                    gx.saturating_mul(bx),
+                    gy.saturating_mul(by),
+                    gz.saturating_mul(bz),
+                ]
+            },
             block: run.block,
             dynamic_lds: run.dynamic_lds,
             kernarg_address: KERNARG_ADDRESS,

@@ -61,6 +61,9 @@ pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flo
         Op::Endpgm => return Ok(Flow::End),
         Op::Barrier => return Ok(Flow::Barrier),
         Op::Nop => {}
+        Op::Illegal => {
+            return Err("v_illegal: the illegal-instruction trap".to_string());
+        }
         Op::Getpc => {
             let next = u64::from(inst.pc) + u64::from(inst.len);
             wave.set_scalar64(inst.dst[0], next);

@@ -1,6 +1,9 @@
 //! The ISA interpreter's decoder against LLVM's disassembler: every
 //! instruction of every kernel of the IREE fixture code objects
-//! (`fixtures/iree/*.hsaco`) and of the kernel corpus's modules
+//! (`fixtures/iree/*.hsaco`), of IREE's device library (its blit kernels,
+//! `fixtures/iree/device/*.so`, which keep no function symbols: a kernel's
+//! code runs from its descriptor's entry to the next kernel's) and of the
+//! kernel corpus's modules
 //! (`fixtures/kernels/vmfb/*.{gfx942,gfx90a,gfx1100}.vmfb`) decodes, at the
 //! address `llvm-objdump-19 -d` gives it, to the instruction objdump
 //! prints: `Program::disassembly` (`amdgpu_isa::disassemble` per
@@ -56,6 +59,81 @@ fn iree_fixtures() -> Vec<CodeObject> {
                 elf: std::fs::read(&path).unwrap(),
                 chip: Chip::from_name(processor).unwrap(),
             }
+        })
+        .collect()
+}
+
+/// IREE's device library for each chip (IREE's target map: generic code
+/// objects for gfx942 and gfx1100).
+fn device_libraries() -> Vec<CodeObject> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/iree/device");
+    [
+        ("gfx9-4-generic", Chip::Gfx942),
+        ("gfx90a", Chip::Gfx90a),
+        ("gfx11-generic", Chip::Gfx1100),
+    ]
+    .into_iter()
+    .map(|(target, chip)| {
+        let name = format!("amdgcn-amd-amdhsa--{target}.so");
+        CodeObject {
+            label: format!("fixtures/iree/device/{name}"),
+            elf: std::fs::read(dir.join(&name)).unwrap(),
+            chip,
+        }
+    })
+    .collect()
+}
+
+/// Each kernel's code: `(name, address, bytes)` from its function symbol,
+/// or, where a code object keeps none, from its descriptor's entry
+/// (`kernel_code_entry_byte_offset`, an `i64` at byte 16) to the next
+/// kernel's entry or the end of the section.
+fn kernel_code(parsed: &Elf, elf: &[u8]) -> Vec<(String, u64, u64)> {
+    let name_of = |s: &goblin::elf::Sym| parsed.dynstrtab.get_at(s.st_name).unwrap().to_string();
+    let functions: Vec<(String, u64, u64)> = parsed
+        .dynsyms
+        .iter()
+        .filter(|s| s.st_type() == goblin::elf::sym::STT_FUNC)
+        .map(|s| (name_of(&s), s.st_value, s.st_size))
+        .collect();
+    if !functions.is_empty() {
+        return functions;
+    }
+    let file_offset = |address: u64| {
+        let h = parsed
+            .section_headers
+            .iter()
+            .find(|h| address >= h.sh_addr && address < h.sh_addr + h.sh_size)
+            .unwrap();
+        (h.sh_offset + address - h.sh_addr) as usize
+    };
+    let mut entries: Vec<(u64, String)> = parsed
+        .dynsyms
+        .iter()
+        .filter_map(|s| {
+            let name = name_of(&s);
+            let kernel = name.strip_suffix(".kd")?.to_string();
+            let at = file_offset(s.st_value) + 16;
+            let offset = i64::from_le_bytes(elf[at..at + 8].try_into().unwrap());
+            Some((s.st_value.checked_add_signed(offset).unwrap(), kernel))
+        })
+        .collect();
+    entries.sort();
+    let text_end = |address: u64| {
+        let h = parsed
+            .section_headers
+            .iter()
+            .find(|h| address >= h.sh_addr && address < h.sh_addr + h.sh_size)
+            .unwrap();
+        h.sh_addr + h.sh_size
+    };
+    (0..entries.len())
+        .map(|i| {
+            let (entry, name) = &entries[i];
+            let end = entries
+                .get(i + 1)
+                .map_or_else(|| text_end(*entry), |(next, _)| *next);
+            (name.clone(), *entry, end - entry)
         })
         .collect()
 }
@@ -126,7 +204,11 @@ struct Theirs {
 /// objdump's instructions by address.
 fn objdump(path: &Path, chip: Chip) -> BTreeMap<u64, Theirs> {
     let output = Command::new("llvm-objdump-19")
-        .args(["-d", &format!("--mcpu={}", chip.name())])
+        .args([
+            "-d",
+            "--triple=amdgcn-amd-amdhsa",
+            &format!("--mcpu={}", chip.name()),
+        ])
         .arg(path)
         .output()
         .unwrap();
@@ -356,33 +438,32 @@ fn check(object: &CodeObject, path: &Path) -> Checked {
     let parsed = Elf::parse(elf).unwrap();
     let mut checked = Checked::default();
     let mut rows = Vec::new();
-    for sym in parsed
-        .dynsyms
-        .iter()
-        .filter(|s| s.st_type() == goblin::elf::sym::STT_FUNC)
-    {
+    for (name, st_value, st_size) in kernel_code(&parsed, elf) {
         checked.kernels += 1;
-        let name = parsed.dynstrtab.get_at(sym.st_name).unwrap();
-        let section = &parsed.section_headers[sym.st_shndx];
-        let offset = (section.sh_offset + sym.st_value - section.sh_addr) as usize;
-        let code = &elf[offset..offset + sym.st_size as usize];
+        let section = parsed
+            .section_headers
+            .iter()
+            .find(|h| st_value >= h.sh_addr && st_value < h.sh_addr + h.sh_size)
+            .unwrap();
+        let offset = (section.sh_offset + st_value - section.sh_addr) as usize;
+        let code = &elf[offset..offset + st_size as usize];
         let program =
             Program::decode(chip, code).unwrap_or_else(|e| panic!("{label}: {name}: {e}"));
         let mut ours: BTreeMap<u64, (usize, Vec<String>)> = BTreeMap::new();
         for inst in program.instructions() {
             let entry = ours
-                .entry(sym.st_value + u64::from(inst.pc))
+                .entry(st_value + u64::from(inst.pc))
                 .or_insert((usize::from(inst.len.max(4)), Vec::new()));
             entry.1.push(inst.mnemonic.to_string());
         }
         let mut texts: BTreeMap<u64, String> = program
             .disassembly()
             .into_iter()
-            .map(|(pc, text)| (sym.st_value + u64::from(pc), normalize(&text)))
+            .map(|(pc, text)| (st_value + u64::from(pc), normalize(&text)))
             .collect();
-        let end = sym.st_value + sym.st_size;
+        let end = st_value + st_size;
         let theirs: BTreeMap<u64, &Theirs> = expected
-            .range(sym.st_value..end)
+            .range(st_value..end)
             .map(|(a, t)| (*a, t))
             .collect();
         // objdump starts an instruction where we do, except after a
@@ -399,7 +480,7 @@ fn check(object: &CodeObject, path: &Path) -> Checked {
             }
         }
         for (address, (len, mnemonics)) in ours {
-            let at = (address - sym.st_value) as usize;
+            let at = (address - st_value) as usize;
             rows.push(Row {
                 kernel: name.to_string(),
                 address,
@@ -489,6 +570,7 @@ fn every_fixture_instruction_decodes_as_llvm_objdump_prints_it() {
     std::fs::create_dir_all(&dir).unwrap();
     let objects: Vec<CodeObject> = iree_fixtures()
         .into_iter()
+        .chain(device_libraries())
         .chain(corpus_modules())
         .collect();
     // objdump and llvm-mc per object, on a few threads.

@@ -51,7 +51,7 @@ const WHAT: &str = "IREE's AMDGPU packet emitters on the packet processor";
 
 /// IREE's source tree: `IREE_SOURCE_DIR`, or the headers and sources the
 /// oracle needs unpacked from the shared archive.
-fn iree_source() -> Result<PathBuf, String> {
+pub(crate) fn iree_source() -> Result<PathBuf, String> {
     const EMITTER: &str = "runtime/src/iree/hal/drivers/amdgpu/util/pm4_emitter.h";
     if let Some(dir) = std::env::var_os("IREE_SOURCE_DIR") {
         let dir = PathBuf::from(dir);

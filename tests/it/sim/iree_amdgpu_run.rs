@@ -1,0 +1,163 @@
+//! Whole IREE programs on IREE's own AMDGPU driver: `iree-run-module
+//! --device=amdgpu`, built from IREE's source by `scripts/iree-cts/build.sh`
+//! (`iree_build`), runs every module of `fixtures/iree/amdgpu/` on the
+//! simulated node — mi300x-8 with the gfx942 modules, mi250x-4 with gfx90a,
+//! w7900 with gfx1100 — with the C library as `libhsa-runtime64.so.1` and the
+//! `/dev/kfd` stand-in preloaded:
+//!
+//! - every run ends within [`HANG_AFTER_SECS`] with exit status 0;
+//! - its results are those of the same program on IREE's CPU backend
+//!   (`fixtures/iree/expected/`, made by `fixtures/iree/build-amdgpu.sh`
+//!   with PyPI's runtime on `local-task`), under each program's tolerance;
+//! - the library's report (`AMDGPU_SIM_REPORT`) shows nothing alive and no
+//!   kernel skipped or faulted.
+//!
+//! `scripts/kernels-check.py` (`--device amdgpu --report`) does the runs and
+//! the comparison, as it does for the kernel corpus on the HIP driver. The
+//! oracle itself is checked where PyPI's runtime is installed: the expected
+//! outputs are what the CPU modules print now, and the HIP modules of the
+//! same programs return them through IREE's HIP driver on the same node.
+//!
+//! Needs IREE's build (`iree_build`); without it the test prints one line and
+//! passes, unless `AMDGPU_HAL_REQUIRE_ALL=1`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::iree_build::{built, hsa_library_dir, results, root};
+use crate::sim::iree_client::{iree, library};
+
+const WHAT: &str = "IREE's iree-run-module --device=amdgpu on the simulated node";
+/// The presets and the chip of the modules each one runs.
+const PRESETS: &[&str] = &["mi300x-8=gfx942", "mi250x-4=gfx90a", "w7900=gfx1100"];
+/// Seconds one run may take before it counts as hung: far above a run's
+/// time on a loaded two-core machine.
+const HANG_AFTER_SECS: &str = "120";
+/// The programs of `fixtures/iree/src/`, with the fewest kernels each one
+/// dispatches (its own; IREE's built-in fill and copy kernels come on top).
+const PROGRAMS: &[(&str, u64)] = &[
+    ("add", 1),
+    ("data_move", 0),
+    ("dynamic", 1),
+    ("elementwise", 1),
+    ("matmul", 1),
+    ("multi_dispatch", 3),
+];
+
+fn corpus() -> PathBuf {
+    root().join("fixtures/iree")
+}
+
+/// Runs `scripts/kernels-check.py ARGS` over the fixture programs with
+/// `tool`; its table and, when `json` is given, the parsed record of every
+/// run. Fails when the checker does (a run that did not pass).
+fn check(args: &[&str], tool: &Path, json: Option<&Path>) -> (String, Option<serde_json::Value>) {
+    let corpus = corpus();
+    let mut command = Command::new("python3");
+    command
+        .arg(root().join("scripts/kernels-check.py"))
+        .args(args)
+        .args(["--corpus", &corpus.display().to_string()])
+        .args(["--iree-run-module", &tool.display().to_string()])
+        .args(["--timeout", HANG_AFTER_SECS]);
+    if let Some(json) = json {
+        command.args(["--json", &json.display().to_string()]);
+    }
+    let output = command.output().expect("python3");
+    let table = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "kernels-check.py {args:?}:\n{table}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let _ = std::io::stderr().lock().write_all(table.as_bytes());
+    (table, json.map(results))
+}
+
+#[test]
+fn every_fixture_module_returns_the_cpu_results_on_each_preset() {
+    let Some(work) = built(WHAT) else {
+        return;
+    };
+    let libdir = hsa_library_dir().display().to_string();
+    let modules = corpus().join("amdgpu").display().to_string();
+    let mut args = vec![
+        libdir.as_str(),
+        "--device",
+        "amdgpu",
+        "--modules",
+        &modules,
+        "--report",
+    ];
+    for preset in PRESETS {
+        args.extend(["--preset", preset]);
+    }
+    let json = work.join("results-amdgpu-run.json");
+    let (table, document) = check(&args, &work.join("iree-run-module"), Some(&json));
+    let runs = document.unwrap()["runs"].as_array().expect("runs").clone();
+    let n = PROGRAMS.len() * PRESETS.len();
+    assert_eq!(runs.len(), n, "{table}");
+    assert!(table.contains(&format!("{n} runs: {n} pass")), "{table}");
+    for run in &runs {
+        let program = run["program"].as_str().unwrap();
+        let what = format!("{program} on {}", run["machine"]);
+        let report = &run["report"];
+        let count = |key: &str| {
+            report[key]
+                .as_u64()
+                .unwrap_or_else(|| panic!("{what}: no {key} in {report}"))
+        };
+        let own = PROGRAMS.iter().find(|(p, _)| *p == program).unwrap().1;
+        assert!(
+            count("launches_executed") >= own,
+            "{what}: {} kernels executed, the program dispatches {own}",
+            count("launches_executed")
+        );
+        assert_eq!(count("launches_skipped"), 0, "{what}");
+        assert_eq!(count("launches_faulted"), 0, "{what}");
+        assert!(count("hsa_calls") > 0, "{what}: no HSA call");
+        assert_eq!(
+            count("hip_calls"),
+            0,
+            "{what}: the AMDGPU driver made HIP calls"
+        );
+    }
+}
+
+#[test]
+fn the_expected_outputs_are_what_the_cpu_modules_print() {
+    let Some(tool) = iree("the CPU oracle of the AMDGPU fixture modules") else {
+        return;
+    };
+    let modules = corpus().join("amdgpu").display().to_string();
+    let (table, _) = check(&["--cpu", "--modules", &modules], &tool, None);
+    let n = PROGRAMS.len();
+    assert!(table.contains(&format!("{n} runs: {n} pass")), "{table}");
+}
+
+#[test]
+fn the_hip_modules_of_the_same_programs_return_the_expected_outputs() {
+    let Some(tool) = iree("the CPU oracle against IREE's HIP driver on the simulated node") else {
+        return;
+    };
+    // `vmfb/` (build-vmfb.sh) holds the HIP modules of every program but
+    // `add`, which only scripts/iree-run-cost.sh compiles.
+    let lib = library().display().to_string();
+    let with_hip: Vec<&str> = PROGRAMS
+        .iter()
+        .map(|(p, _)| *p)
+        .filter(|p| corpus().join(format!("vmfb/{p}.gfx942.vmfb")).is_file())
+        .collect();
+    assert_eq!(with_hip.len(), PROGRAMS.len() - 1, "{with_hip:?}");
+    let mut args = vec![lib.as_str(), "--report"];
+    for preset in PRESETS {
+        args.extend(["--preset", preset]);
+    }
+    for program in &with_hip {
+        args.extend(["--program", program]);
+    }
+    let (table, _) = check(&args, &tool, None);
+    let n = with_hip.len() * PRESETS.len();
+    assert!(table.contains(&format!("{n} runs: {n} pass")), "{table}");
+}
