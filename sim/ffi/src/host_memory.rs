@@ -3,6 +3,11 @@
 //! would pinned or managed memory), `hipHostRegister` records ranges, and
 //! so does `hsa_amd_memory_lock` (kernels may reach all of them). Each
 //! live allocation, registration and lock is counted in the leak report.
+//! The HSA runtime's own host memory that the command processor and
+//! kernels address (each queue's packet ring and `amd_queue_t`, in system
+//! memory as ROCr places them: IREE's device library rewrites the next
+//! packet of a ring in place) is known here too, while its owner lives;
+//! it is counted with its owner, not here.
 
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, OnceLock};
@@ -41,6 +46,8 @@ pub(crate) struct HostMemory {
     allocations: BTreeMap<usize, (usize, HostKind)>,
     registered: BTreeMap<usize, usize>,
     locked: BTreeMap<usize, Locked>,
+    /// Ranges the runtime placed in host memory for the agents: base -> size.
+    runtime: BTreeMap<usize, usize>,
 }
 
 pub(crate) fn host_memory() -> MutexGuard<'static, HostMemory> {
@@ -107,6 +114,22 @@ impl HostMemory {
                 .range(..=address)
                 .next_back()
                 .is_some_and(|(&base, l)| holds(base, l.size))
+            || self
+                .runtime
+                .range(..=address)
+                .next_back()
+                .is_some_and(|(&base, &size)| holds(base, size))
+    }
+
+    /// Records `size` bytes at `address` as the runtime's own host memory
+    /// that agents address (a queue's ring), until [`Self::forget_runtime`].
+    pub(crate) fn add_runtime(&mut self, address: usize, size: usize) {
+        self.runtime.insert(address, size);
+    }
+
+    /// Forgets the runtime range at `address`.
+    pub(crate) fn forget_runtime(&mut self, address: usize) {
+        self.runtime.remove(&address);
     }
 
     /// The host allocation holding `address`: its base, size and kind.

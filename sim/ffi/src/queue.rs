@@ -44,6 +44,7 @@ use amdgpu_sys::hsa_values::{
 
 use crate::abi::*;
 use crate::hsa::{Call, INVALID, put};
+use crate::host_memory::host_memory;
 use crate::node::node;
 use crate::ptr::c_exports;
 use crate::signal;
@@ -154,6 +155,10 @@ impl Queue {
 
 impl Drop for Queue {
     fn drop(&mut self) {
+        let mut host = host_memory();
+        host.forget_runtime(self.ring.as_ptr() as usize);
+        host.forget_runtime(self.address() as usize);
+        drop(host);
         signal::registry().destroy_doorbell(self.doorbell);
     }
 }
@@ -337,6 +342,12 @@ fn build(
         reserved5: [0; 14],
     });
     let address = std::ptr::from_ref::<AmdQueue>(&amd) as u64;
+    // The command processor reads the ring and kernels may write it (IREE's
+    // indirect-dispatch patch kernel fills in the next packet's grid).
+    let mut host = host_memory();
+    host.add_runtime(ring.as_ptr() as usize, std::mem::size_of_val(&*ring));
+    host.add_runtime(address as usize, std::mem::size_of::<AmdQueue>());
+    drop(host);
     let doorbell_word = Arc::new(AtomicU64::new(0));
     let doorbell = signal::registry().create_doorbell(Arc::clone(&doorbell_word), address);
     amd.hsa_queue.doorbell_signal = hsa_signal_t { handle: doorbell };
