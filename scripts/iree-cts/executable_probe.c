@@ -5,111 +5,33 @@
 //
 // usage: executable_probe FILE [QUEUE_AFFINITY]
 //
-// Creates the driver's default device (every GPU of the node), prepares
-// FILE (a raw HSACO or an AMD1 executable, format inferred by the driver)
-// with QUEUE_AFFINITY (default: any queue), and prints one JSON document:
-// for every export its HAL facts and, on every physical device, the kernel
-// arguments the driver uploaded for it (lookup_kernel_args_for_device), with
-// the load base of the code object that holds the kernel object, from the
-// HSA loader extension's segment descriptors (the lowest segment of that
-// code object on that agent). A device outside the affinity is listed with
-// "loaded": false.
+// Creates the driver's default device (every GPU of the node) in a device
+// group, as IREE's tools and CTS do (a proactor pool and a frontier
+// tracker, which give the device its host queues), prepares FILE (a raw
+// HSACO or an AMD1 executable, format inferred by the driver) with
+// QUEUE_AFFINITY (default: any queue), and prints one JSON document: where
+// the driver's profile metadata registry says the code object was loaded on
+// each device (load delta and size, from the HSA loader extension), and for
+// every export its HAL facts and, on every physical device, the kernel
+// arguments the driver uploaded for it (lookup_kernel_args_for_device); a
+// device outside the affinity is listed with "loaded": false.
 //
-// HSA comes from IREE_HAL_AMDGPU_LIBHSA_PATH (a directory holding
-// libhsa-runtime64.so.1), the library the driver itself loads.
+// HSA comes from IREE_HAL_AMDGPU_LIBHSA_PATH, as for the driver itself.
 
-#include <dlfcn.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hsa/hsa.h"
-#include "hsa/hsa_ven_amd_loader.h"
+#include "iree/async/frontier_tracker.h"
+#include "iree/async/util/proactor_pool.h"
 #include "iree/base/api.h"
+#include "iree/base/threading/numa.h"
 #include "iree/hal/api.h"
 #include "iree/hal/drivers/amdgpu/executable.h"
 #include "iree/hal/drivers/amdgpu/logical_device.h"
 #include "iree/hal/drivers/amdgpu/registration/driver_module.h"
 #include "iree/io/file_contents.h"
-
-// Most loaded segments the probe reads (the node holds a few per loaded
-// code object: the driver's device library and the probed executable).
-#define PROBE_MAX_SEGMENTS 4096
-
-typedef hsa_status_t (*get_extension_table_fn)(uint16_t, uint16_t, size_t,
-                                               void*);
-
-static hsa_ven_amd_loader_segment_descriptor_t segments[PROBE_MAX_SEGMENTS];
-static size_t segment_count = 0;
-
-static iree_status_t read_segments(void) {
-  const char* dir = getenv("IREE_HAL_AMDGPU_LIBHSA_PATH");
-  if (!dir) {
-    return iree_make_status(IREE_STATUS_FAILED_PRECONDITION,
-                            "IREE_HAL_AMDGPU_LIBHSA_PATH is not set");
-  }
-  char path[4096];
-  snprintf(path, sizeof(path), "%s/libhsa-runtime64.so.1", dir);
-  void* library = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
-  if (!library) {
-    return iree_make_status(IREE_STATUS_NOT_FOUND,
-                            "the driver did not load %s", path);
-  }
-  get_extension_table_fn get_table = (get_extension_table_fn)dlsym(
-      library, "hsa_system_get_major_extension_table");
-  hsa_ven_amd_loader_1_00_pfn_t loader;
-  memset(&loader, 0, sizeof(loader));
-  iree_status_t status = iree_ok_status();
-  if (!get_table || get_table(HSA_EXTENSION_AMD_LOADER, 1, sizeof(loader),
-                              &loader) != HSA_STATUS_SUCCESS) {
-    status = iree_make_status(IREE_STATUS_UNAVAILABLE,
-                              "no HSA AMD loader extension table");
-  }
-  size_t count = 0;
-  if (iree_status_is_ok(status) &&
-      loader.hsa_ven_amd_loader_query_segment_descriptors(NULL, &count) !=
-          HSA_STATUS_SUCCESS) {
-    status = iree_make_status(IREE_STATUS_INTERNAL,
-                              "counting the loaded segments failed");
-  }
-  if (iree_status_is_ok(status) && count > PROBE_MAX_SEGMENTS) {
-    status = iree_make_status(IREE_STATUS_RESOURCE_EXHAUSTED,
-                              "%zu loaded segments, more than %d", count,
-                              PROBE_MAX_SEGMENTS);
-  }
-  if (iree_status_is_ok(status) &&
-      loader.hsa_ven_amd_loader_query_segment_descriptors(
-          segments, &count) != HSA_STATUS_SUCCESS) {
-    status = iree_make_status(IREE_STATUS_INTERNAL,
-                              "reading the loaded segments failed");
-  }
-  segment_count = iree_status_is_ok(status) ? count : 0;
-  dlclose(library);
-  return status;
-}
-
-// The load base of the code object whose segment holds `address`: the
-// lowest segment base of that code object on that agent; 0 when none does.
-static uint64_t load_base_of(uint64_t address) {
-  for (size_t i = 0; i < segment_count; ++i) {
-    const hsa_ven_amd_loader_segment_descriptor_t* s = &segments[i];
-    uint64_t base = (uint64_t)(uintptr_t)s->segment_base;
-    if (address < base || address - base >= s->segment_size) continue;
-    uint64_t lowest = base;
-    for (size_t j = 0; j < segment_count; ++j) {
-      const hsa_ven_amd_loader_segment_descriptor_t* t = &segments[j];
-      if (t->agent.handle == s->agent.handle &&
-          t->executable.handle == s->executable.handle &&
-          t->code_object_storage_base == s->code_object_storage_base &&
-          (uint64_t)(uintptr_t)t->segment_base < lowest) {
-        lowest = (uint64_t)(uintptr_t)t->segment_base;
-      }
-    }
-    return lowest;
-  }
-  return 0;
-}
 
 static void print_export(iree_hal_executable_t* executable, uint64_t ordinal,
                          iree_host_size_t device_count) {
@@ -136,9 +58,8 @@ static void print_export(iree_hal_executable_t* executable, uint64_t ordinal,
       printf(", \"loaded\": false}");
       continue;
     }
-    printf(", \"loaded\": true, \"kernel_object\": %" PRIu64
-           ", \"load_base\": %" PRIu64,
-           args->kernel_object, load_base_of(args->kernel_object));
+    printf(", \"loaded\": true, \"kernel_object\": %" PRIu64,
+           args->kernel_object);
     printf(", \"setup\": %u, \"workgroup_size\": [%u, %u, %u]", args->setup,
            args->workgroup_size[0], args->workgroup_size[1],
            args->workgroup_size[2]);
@@ -156,19 +77,38 @@ static iree_status_t probe(const char* file, uint64_t affinity) {
   iree_allocator_t host_allocator = iree_allocator_system();
   IREE_RETURN_IF_ERROR(iree_hal_amdgpu_driver_module_register(
       iree_hal_driver_registry_default()));
+  iree_async_proactor_pool_t* proactor_pool = NULL;
+  iree_async_frontier_tracker_t* frontier_tracker = NULL;
   iree_hal_driver_t* driver = NULL;
   iree_hal_device_t* device = NULL;
+  iree_hal_device_group_t* group = NULL;
   iree_hal_executable_cache_t* cache = NULL;
   iree_hal_executable_t* executable = NULL;
   iree_io_file_contents_t* contents = NULL;
-  iree_status_t status = iree_hal_driver_registry_try_create(
-      iree_hal_driver_registry_default(), IREE_SV("amdgpu"), host_allocator,
-      &driver);
+  iree_status_t status = iree_async_proactor_pool_create(
+      iree_numa_node_count(), /*node_ids=*/NULL,
+      iree_async_proactor_pool_options_default(), host_allocator,
+      &proactor_pool);
+  if (iree_status_is_ok(status)) {
+    status = iree_async_frontier_tracker_create(
+        iree_async_frontier_tracker_options_default(), host_allocator,
+        &frontier_tracker);
+  }
+  if (iree_status_is_ok(status)) {
+    status = iree_hal_driver_registry_try_create(
+        iree_hal_driver_registry_default(), IREE_SV("amdgpu"), host_allocator,
+        &driver);
+  }
   if (iree_status_is_ok(status)) {
     iree_hal_device_create_params_t params =
         iree_hal_device_create_params_default();
+    params.proactor_pool = proactor_pool;
     status = iree_hal_driver_create_default_device(driver, &params,
                                                    host_allocator, &device);
+  }
+  if (iree_status_is_ok(status)) {
+    status = iree_hal_device_group_create_from_device(
+        device, frontier_tracker, host_allocator, &group);
   }
   if (iree_status_is_ok(status)) {
     status = iree_io_file_contents_read(iree_make_cstring_view(file),
@@ -194,14 +134,32 @@ static iree_status_t probe(const char* file, uint64_t affinity) {
     status = iree_hal_executable_cache_prepare_executable(cache, &params,
                                                           &executable);
   }
-  if (iree_status_is_ok(status)) status = read_segments();
   if (iree_status_is_ok(status)) {
     // The driver's default device is its logical device (no wrapper).
-    iree_host_size_t device_count =
-        ((iree_hal_amdgpu_logical_device_t*)device)->physical_device_count;
+    iree_hal_amdgpu_logical_device_t* logical_device =
+        (iree_hal_amdgpu_logical_device_t*)device;
+    iree_host_size_t device_count = logical_device->physical_device_count;
+    uint64_t executable_id = iree_hal_amdgpu_executable_profile_id(executable);
     printf("{\"format\": \"%s\", \"physical_devices\": %" PRIhsz
-           ", \"exports\": [",
+           ", \"code_object_loads\": [",
            format, device_count);
+    bool first = true;
+    for (iree_host_size_t d = 0; d < device_count; ++d) {
+      iree_hal_profile_executable_code_object_load_record_t record;
+      iree_status_t lookup =
+          iree_hal_amdgpu_profile_metadata_lookup_code_object_load(
+              &logical_device->profile_metadata, executable_id, (uint32_t)d,
+              &record);
+      if (!iree_status_is_ok(lookup)) {
+        iree_status_ignore(lookup);
+        continue;
+      }
+      printf("%s\n  {\"device\": %" PRIhsz ", \"load_delta\": %" PRId64
+             ", \"load_size\": %" PRIu64 "}",
+             first ? "" : ",", d, record.load_delta, record.load_size);
+      first = false;
+    }
+    printf("], \"exports\": [");
     iree_host_size_t count = iree_hal_executable_function_count(executable);
     for (iree_host_size_t i = 0; i < count; ++i) {
       print_export(executable, i, device_count);
@@ -211,8 +169,11 @@ static iree_status_t probe(const char* file, uint64_t affinity) {
   iree_hal_executable_release(executable);
   iree_hal_executable_cache_release(cache);
   iree_io_file_contents_free(contents);
+  iree_hal_device_group_release(group);
   iree_hal_device_release(device);
   iree_hal_driver_release(driver);
+  iree_async_frontier_tracker_release(frontier_tracker);
+  iree_async_proactor_pool_release(proactor_pool);
   return status;
 }
 

@@ -277,7 +277,10 @@ iree_cc_binary(
   NAME executable_probe
   SRCS "executable_probe.c"
   DEPS
+    iree::async
+    iree::async::util::proactor_pool
     iree::base
+    iree::base::threading
     iree::hal
     iree::hal::drivers::amdgpu
     iree::hal::drivers::amdgpu::registration

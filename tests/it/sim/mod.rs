@@ -5,6 +5,7 @@ mod faults;
 mod hip;
 mod images;
 mod iree_amdgpu;
+mod iree_amdgpu_faults;
 mod iree_amdgpu_run;
 mod iree_build;
 pub(crate) mod iree_client;
