@@ -24,9 +24,10 @@ pub enum Chip {
 
 impl Chip {
     /// The chip of a processor name (`gfx942`, or a target ID such as
-    /// `gfx942:sramecc+:xnack-` or `amdgcn-amd-amdhsa--gfx90a`).
+    /// `gfx942:sramecc+:xnack-` or `amdgcn-amd-amdhsa--gfx90a`). The
+    /// features go first: `xnack-` ends in the `-` the triple is split on.
     pub fn from_name(name: &str) -> Option<Chip> {
-        let processor = name.rsplit('-').next()?.split(':').next()?;
+        let processor = name.split(':').next()?.rsplit('-').next()?;
         match processor {
             "gfx90a" => Some(Chip::Gfx90a),
             "gfx940" | "gfx941" | "gfx942" => Some(Chip::Gfx942),
@@ -62,5 +63,27 @@ impl Chip {
     /// gfx940+ and GFX11 (AMDGPUUsage, "Initial Kernel Execution State").
     pub fn packed_workitem_ids(self) -> bool {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Chip;
+
+    #[test]
+    fn processors_and_full_isa_names_with_features() {
+        for (name, chip) in [
+            ("gfx942", Some(Chip::Gfx942)),
+            ("gfx942:sramecc+:xnack-", Some(Chip::Gfx942)),
+            (
+                "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-",
+                Some(Chip::Gfx942),
+            ),
+            ("amdgcn-amd-amdhsa--gfx90a:xnack-", Some(Chip::Gfx90a)),
+            ("amdgcn-amd-amdhsa--gfx1100", Some(Chip::Gfx1100)),
+            ("amdgcn-amd-amdhsa--gfx908:xnack-", None),
+        ] {
+            assert_eq!(Chip::from_name(name), chip, "{name}");
+        }
     }
 }
