@@ -24,7 +24,8 @@ heavy_for() {
     case $1 in
     pip:iree-base-runtime) echo sim::iree_client:: sim::kernels_corpus:: ;;
     pip:iree-base-compiler | pip:cmake | pip:ninja | clang-19)
-        echo sim::iree_cts:: sim::iree_amdgpu:: sim::iree_seed_port:: sim::iree_amdgpu_run:: ;;
+        echo sim::iree_cts:: sim::iree_amdgpu:: sim::iree_amdgpu_faults:: sim::iree_seed_port:: \
+            sim::iree_amdgpu_run:: ;;
     graphviz | rocminfo) echo cli::readme_walkthrough::every_sh_block_runs ;;
     esac
 }
