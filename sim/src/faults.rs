@@ -167,8 +167,13 @@ impl<C: Copy> FaultSet<C> {
 /// checked for leaks. A fault that names the call fails it as usual.
 pub const RELEASE_CALLS: &[&str] = &[
     "hsa_amd_memory_pool_free",
+    "hsa_amd_memory_unlock",
+    "hsa_amd_vmem_address_free",
+    "hsa_amd_vmem_handle_release",
+    "hsa_amd_vmem_unmap",
     "hsa_code_object_reader_destroy",
     "hsa_executable_destroy",
+    "hsa_queue_destroy",
     "hsa_shut_down",
     "hsa_signal_destroy",
     "hipDevicePrimaryCtxRelease",

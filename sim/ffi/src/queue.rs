@@ -43,8 +43,8 @@ use amdgpu_sys::hsa_values::{
 };
 
 use crate::abi::*;
-use crate::hsa::{Call, INVALID, put};
 use crate::host_memory::host_memory;
+use crate::hsa::{Call, INVALID, put};
 use crate::node::node;
 use crate::ptr::c_exports;
 use crate::signal;
