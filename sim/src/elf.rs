@@ -104,7 +104,7 @@ pub struct CodeObject {
     /// no function symbol (IREE's prebuilt device library keeps only the
     /// descriptors) gets one made from its descriptor: its code runs from
     /// the entry the descriptor names to the next kernel's entry, or to the
-    /// end of the segment holding it ([`kernel_code_extents`]).
+    /// end of the segment holding it (`kernel_code_extents`).
     pub functions: Vec<Function>,
 }
 
