@@ -19,7 +19,7 @@
 # <variant>_<category>_tests or <variant>_<category>_<chip>_tests),
 # WORK/bin-amdgpu (the AMDGPU CTS, cts_<category>_tests or
 # cts_<category>_<chip>_tests, and the driver's tests by name, e.g.
-# system_test, util_vmem_test), WORK/executable_probe (what the AMDGPU
+# system_test, util_vmem_test, or <chip>_<name> for those built per chip), WORK/executable_probe (what the AMDGPU
 # driver registers for an executable), WORK/iree-run-module (IREE's tool
 # with the HIP and AMDGPU drivers, for --device=amdgpu) and WORK/build.log.
 # Reruns rebuild only what changed.
@@ -107,13 +107,18 @@ amdgpu_cts=runtime/src/iree/hal/drivers/amdgpu/cts
 for category in buffer command_buffer core file queue; do
   targets+=("${amdgpu}_cts_${category}_tests")
 done
+# host_queue_command_buffer_test embeds the CTS testdata: built per chip.
+AMDGPU_CHIP_TESTS=(host_queue_command_buffer_test)
 for chip in $CHIPS; do
   for category in dispatch executable queue_dispatch; do
     targets+=("${amdgpu}_cts_amdgpu_hal_${chip}_${category}_tests")
   done
+  for test in "${AMDGPU_CHIP_TESTS[@]}"; do
+    targets+=("${amdgpu}_cts_amdgpu_hal_${chip}_${test}")
+  done
 done
 AMDGPU_TESTS=(allocator_test aql_block_processor_test driver_options_test
-  executable_test host_queue_command_buffer_test host_queue_pending_test
+  executable_test host_queue_pending_test
   host_queue_staging_test host_queue_submission_test semaphore_test
   slab_provider_test system_test util/device_clock_test
   util/device_library_test util/kfd_test util/libaqlprofile_test
@@ -156,6 +161,11 @@ for chip in $CHIPS; do
 done
 for test in "${AMDGPU_TESTS[@]}"; do
   ln -s "$amdgpu_out/$test" "$WORK/bin-amdgpu/${test//\//_}"
+done
+for chip in $CHIPS; do
+  for test in "${AMDGPU_CHIP_TESTS[@]}"; do
+    ln -s "$WORK/build/$amdgpu_cts/amdgpu_hal/$chip/$test" "$WORK/bin-amdgpu/${chip}_${test}"
+  done
 done
 ln -sfn "$WORK/build/$amdgpu_cts/amdgpu_hal/executable_probe" "$WORK/executable_probe"
 ln -sfn "$WORK/build/tools/iree-run-module" "$WORK/iree-run-module"

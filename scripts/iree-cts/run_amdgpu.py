@@ -25,7 +25,8 @@ Suites: "cts" is IREE's HAL CTS for the driver, each category binary run
 whole with IREE's own list (HAL events unsupported), the executable
 categories with testdata for the preset's chip; "device" is every test of
 the driver that opens HSA (system_test, allocator_test, the host-queue
-tests, util_vmem_test, ...). Hung and crashed tests are recorded and the
+tests, util_vmem_test, ...; host_queue_command_buffer_test with the
+preset's chip's testdata). Hung and crashed tests are recorded and the
 binary run again without them (gtest_runs.py).
 
 Outcomes: passed, failed, skipped, hung, crashed. OUT/<preset>/<suite>/
@@ -58,9 +59,17 @@ def binaries(bin_dir, suite, chip):
         names = [(c, f"cts_{c}_tests") for c in PLAIN]
         names += [(c, f"cts_{c}_{chip}_tests") for c in EXECUTABLE]
     else:
-        names = sorted(
-            (n, n) for n in os.listdir(bin_dir) if not n.startswith("cts_")
-        )
+        # The driver's tests; those built per chip (<chip>_<name>) for the
+        # preset's chip only, under their own name.
+        names = []
+        for n in sorted(os.listdir(bin_dir)):
+            if n.startswith("cts_"):
+                continue
+            if n.startswith("gfx"):
+                if n.startswith(chip + "_"):
+                    names.append((n[len(chip) + 1 :], n))
+                continue
+            names.append((n, n))
     return [(category, os.path.join(bin_dir, name)) for category, name in names]
 
 
