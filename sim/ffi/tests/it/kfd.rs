@@ -21,6 +21,7 @@ use std::time::Duration;
 use amdgpu_sys::hsa_status::HSA_STATUS_SUCCESS;
 use amdgpu_sys::hsa_types::hsa_agent_t;
 
+use super::iree_built::{iree_amdgpu_test, sim_lib_dir};
 use super::rocminfo::skip;
 
 // Links the library's exports into this test binary (the child asks the
@@ -583,42 +584,22 @@ fn without_a_machine_dev_kfd_is_the_system_s() {
     }
 }
 
-/// IREE's AMDGPU driver tests, as `target/iree-cts` builds them.
-fn iree_amdgpu_tests() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../target/iree-cts/build/runtime/src/iree/hal/drivers/amdgpu")
-}
-
 /// IREE's `util/kfd_test` (its `KFDTest` suite opens `/dev/kfd` and reads
 /// the first GPU's clock counters) and `util/device_clock_test`, on
 /// mi300x-8 under the preload: every test runs and passes.
 #[test]
 fn iree_kfd_and_device_clock_tests_pass_under_the_preload() {
-    let dir = iree_amdgpu_tests().join("util");
-    let tests = ["kfd_test", "device_clock_test"];
-    if !tests.iter().all(|test| dir.join(test).is_file()) {
-        skip(
-            "IREE's kfd_test and device_clock_test under the /dev/kfd stand-in",
-            "needs IREE's AMDGPU driver tests built in target/iree-cts",
-        );
-        return;
+    const WHAT: &str = "IREE's kfd_test and device_clock_test under the /dev/kfd stand-in";
+    let mut binaries = Vec::new();
+    for test in ["kfd_test", "device_clock_test"] {
+        let Some(binary) = iree_amdgpu_test(&format!("util/{test}"), WHAT) else {
+            return;
+        };
+        binaries.push((test, binary));
     }
-    let exe = std::env::current_exe().expect("test binary path");
-    let library = exe.parent().expect("deps dir").join("libamdgpu_sim_ffi.so");
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("kfd-sim-lib");
-    let linked =
-        Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/sim-libs.sh"))
-            .arg(format!("--lib={}", library.display()))
-            .arg(&out)
-            .output()
-            .expect("run scripts/sim-libs.sh");
-    assert!(
-        linked.status.success(),
-        "{}",
-        String::from_utf8_lossy(&linked.stderr)
-    );
-    for test in tests {
-        let output = Command::new(dir.join(test))
+    let out = sim_lib_dir("kfd-sim-lib");
+    for (test, binary) in binaries {
+        let output = Command::new(binary)
             .env("AMDGPU_SIM_MACHINE", "mi300x-8")
             .env("IREE_HAL_AMDGPU_LIBHSA_PATH", &out)
             .env("LD_PRELOAD", out.join("libamdgpu_sim_kfd.so"))

@@ -7,6 +7,7 @@ mod rocminfo_format;
 mod aql;
 mod hip_streams;
 mod iree_blits;
+mod iree_built;
 mod iree_packets;
 mod iree_symbols;
 mod kernels;

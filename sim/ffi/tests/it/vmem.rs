@@ -25,9 +25,9 @@ use amdgpu_sys::hsa_types::*;
 use crate::aql::{
     N, TYPE_KERNEL_DISPATCH, dispatch_body, f32_bytes, load, ok, pools, signal, submit, wait_zero,
 };
+use crate::iree_built::{iree_amdgpu_test, sim_lib_dir};
 use crate::pool_memory::raw_allocate;
 use crate::queues::{agents, destroy};
-use crate::rocminfo::skip;
 use crate::signals::setup;
 
 unsafe extern "C" {
@@ -815,39 +815,18 @@ fn faults_leave_nothing_alive_and_leaks_show() {
     assert_eq!(value(&lines, "vmem_reservations"), 0);
 }
 
-/// IREE's AMDGPU driver tests, as `target/iree-cts` builds them.
-fn iree_amdgpu_tests() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../target/iree-cts/build/runtime/src/iree/hal/drivers/amdgpu")
-}
-
 /// IREE's own `util/vmem_test` (pool lookup, ring-buffer lifetime and
 /// wrap) on three presets: all 4 tests run and pass, and nothing is left
 /// alive.
 #[test]
 fn iree_vmem_test_passes() {
-    let test = iree_amdgpu_tests().join("util/vmem_test");
-    if !test.is_file() {
-        skip(
-            "IREE's util/vmem_test on the simulated node",
-            "needs IREE's AMDGPU driver tests built in target/iree-cts",
-        );
+    let Some(test) = iree_amdgpu_test(
+        "util/vmem_test",
+        "IREE's util/vmem_test on the simulated node",
+    ) else {
         return;
-    }
-    let exe = std::env::current_exe().expect("test binary path");
-    let library = exe.parent().expect("deps dir").join("libamdgpu_sim_ffi.so");
-    let libs = Path::new(env!("CARGO_TARGET_TMPDIR")).join("vmem-sim-lib");
-    let linked =
-        Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/sim-libs.sh"))
-            .arg(format!("--lib={}", library.display()))
-            .arg(&libs)
-            .output()
-            .expect("run scripts/sim-libs.sh");
-    assert!(
-        linked.status.success(),
-        "{}",
-        String::from_utf8_lossy(&linked.stderr)
-    );
+    };
+    let libs = sim_lib_dir("vmem-sim-lib");
     for machine in ["mi300x-8", "mi250x-4", "w7900"] {
         let report =
             Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("vmem-test-{machine}.txt"));
