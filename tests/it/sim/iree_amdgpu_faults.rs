@@ -13,9 +13,10 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
+use super::faulted_run::{self, Outcome, Run};
 use super::iree_build::{built, hsa_library_dir, root};
 
 const WHAT: &str = "the HSA fault sweep through IREE's AMDGPU driver";
@@ -65,57 +66,6 @@ fn kept_by_failed_release(op: &str, leaks: &[(&str, u64)]) -> bool {
         && leaks.iter().all(|(k, _)| k == key || extra.contains(k))
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Outcome {
-    /// Exit 0 or 1, nothing left alive.
-    Clean,
-    /// Exit 0 or 1 with objects left alive.
-    Leak,
-    /// Killed by a signal or another exit status.
-    Crash,
-    /// Still running after [`HANG_AFTER`].
-    Hang,
-}
-
-struct Run {
-    status: Option<std::process::ExitStatus>,
-    stderr: String,
-    report: BTreeMap<String, u64>,
-}
-
-impl Run {
-    fn outcome(&self) -> Outcome {
-        match self.status.map(|s| s.code()) {
-            None => Outcome::Hang,
-            Some(Some(0 | 1)) if self.leaks().is_empty() => Outcome::Clean,
-            Some(Some(0 | 1)) => Outcome::Leak,
-            Some(_) => Outcome::Crash,
-        }
-    }
-
-    /// Live objects in the report (every count but the call and launch tallies).
-    fn leaks(&self) -> Vec<(&str, u64)> {
-        if self.report.is_empty() {
-            return vec![("no report written", 1)];
-        }
-        self.report
-            .iter()
-            .filter(|(k, v)| **v != 0 && !k.ends_with("_calls") && !k.starts_with("launches"))
-            .map(|(k, v)| (k.as_str(), *v))
-            .collect()
-    }
-
-    /// The HSA calls the fault failed, in order, from the call trace.
-    fn injected_ops(&self) -> Vec<&str> {
-        self.stderr
-            .lines()
-            .filter(|l| l.ends_with("[injected]"))
-            .filter_map(|l| l.strip_prefix("amdgpu-sim: "))
-            .filter_map(|l| l.split('(').next())
-            .collect()
-    }
-}
-
 /// Runs `program args` on [`MACHINE`] with `faults` armed.
 fn run(program: &Path, args: &[String], libdir: &Path, faults: Option<&str>) -> Run {
     let dir = std::env::temp_dir().join(format!("amdgpu-iree-amdgpu-{}", std::process::id()));
@@ -125,52 +75,17 @@ fn run(program: &Path, args: &[String], libdir: &Path, faults: Option<&str>) -> 
         program.file_name().unwrap().to_string_lossy(),
         faults.unwrap_or("none").replace(['@', '=', '+'], "_")
     ));
-    let _ = std::fs::remove_file(&report);
     let mut command = Command::new(program);
     command
         .args(args)
         .env("AMDGPU_SIM_MACHINE", MACHINE)
-        .env("AMDGPU_SIM_REPORT", &report)
-        .env("AMDGPU_SIM_TRACE", "1")
         .env("IREE_HAL_AMDGPU_LIBHSA_PATH", libdir)
         .env("LD_PRELOAD", libdir.join("libamdgpu_sim_kfd.so"))
-        .env_remove("AMDGPU_SIM_FAULTS")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
+        .env_remove("AMDGPU_SIM_FAULTS");
     if let Some(f) = faults {
         command.env("AMDGPU_SIM_FAULTS", f);
     }
-    let mut child = command.spawn().expect("spawn");
-    let mut err = child.stderr.take().unwrap();
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = std::io::Read::read_to_string(&mut err, &mut s);
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break Some(status);
-        }
-        if start.elapsed() > HANG_AFTER {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let report = std::fs::read_to_string(&report)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| l.split_once(' '))
-        .filter_map(|(k, v)| Some((k.to_string(), v.parse().ok()?)))
-        .collect();
-    Run {
-        status,
-        stderr: err.join().unwrap(),
-        report,
-    }
+    faulted_run::run(command, &report, HANG_AFTER)
 }
 
 /// Fails every HSA call of `program args`'s clean run in turn (once, and

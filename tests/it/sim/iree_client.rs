@@ -25,8 +25,9 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use super::faulted_run::{self, Outcome, Run};
 use support::requires::{Package, requires};
 
 const IREE_VERSION: &str = "3.13.0";
@@ -133,20 +134,6 @@ fn kept_by_failed_release(op: &str, leaks: &[(&str, u64)]) -> bool {
         .any(|(release, kept)| *release == op && leaks == *kept)
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Outcome {
-    /// Exit 0 or 1, nothing left alive.
-    Clean,
-    /// Exit 0 or 1 with objects left alive.
-    Leak,
-    /// A signal, or IREE's crash handler's exit status.
-    Crash,
-    /// Still running after [`HANG_AFTER`].
-    Hang,
-    /// Either of the two (an allowance only).
-    HangOrCrash,
-}
-
 /// What a skip line says these tests need.
 pub(crate) const IREE_RUNTIME_PACKAGE: &str = "iree-base-runtime==3.13.0: its iree-run-module, as \
      `python3 -c 'import iree._runtime_libs'` finds it with the python3 on PATH";
@@ -200,51 +187,6 @@ fn fixture(program: &str, processor: &str) -> String {
     )
 }
 
-struct Run {
-    status: Option<std::process::ExitStatus>,
-    stdout: String,
-    stderr: String,
-    report: BTreeMap<String, u64>,
-}
-
-impl Run {
-    fn exit_code(&self) -> Option<i32> {
-        self.status.and_then(|s| s.code())
-    }
-
-    fn outcome(&self) -> Outcome {
-        match self.exit_code() {
-            None if self.status.is_none() => Outcome::Hang,
-            Some(0 | 1) if self.leaks().is_empty() => Outcome::Clean,
-            Some(0 | 1) => Outcome::Leak,
-            _ => Outcome::Crash,
-        }
-    }
-
-    /// Live objects in the report (every count but the call and launch tallies).
-    fn leaks(&self) -> Vec<(&str, u64)> {
-        if self.report.is_empty() {
-            return vec![("no report written", 1)];
-        }
-        self.report
-            .iter()
-            .filter(|(k, v)| **v != 0 && !k.ends_with("_calls") && !k.starts_with("launches"))
-            .map(|(k, v)| (k.as_str(), *v))
-            .collect()
-    }
-
-    /// The HIP calls the fault failed, in order, from the call trace (one
-    /// for `hip@N`; for `hip@N+` every later call but the releases).
-    fn injected_ops(&self) -> Vec<&str> {
-        self.stderr
-            .lines()
-            .filter(|l| l.ends_with("[injected]"))
-            .filter_map(|l| l.strip_prefix("amdgpu-sim: "))
-            .filter_map(|l| l.split('(').next())
-            .collect()
-    }
-}
-
 /// Runs `iree-run-module ARGS` on `machine` with `faults` armed.
 fn run(iree: &Path, machine: &str, args: &[String], faults: Option<&str>) -> Run {
     run_with(iree, machine, args, faults, &[])
@@ -268,61 +210,18 @@ fn run_with(
     ));
     std::fs::create_dir_all(&dir).unwrap();
     let report = dir.join(format!("report-{machine}-{}", faults.unwrap_or("none")));
-    let _ = std::fs::remove_file(&report);
     let mut command = Command::new(iree);
     command
         .arg(format!("--hip_dylib_path=file:{}", library().display()))
         .args(args)
         .env("AMDGPU_SIM_MACHINE", machine)
-        .env("AMDGPU_SIM_REPORT", &report)
-        .env("AMDGPU_SIM_TRACE", "1")
         .env_remove("AMDGPU_SIM_FAULTS")
         .env_remove("AMDGPU_SIM_KERNELS")
-        .envs(env.iter().copied())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .envs(env.iter().copied());
     if let Some(f) = faults {
         command.env("AMDGPU_SIM_FAULTS", f);
     }
-    let mut child = command.spawn().expect("spawn iree-run-module");
-    // Drain the pipes on threads so a chatty child cannot block on them.
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let out = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = std::io::Read::read_to_string(&mut out, &mut s);
-        s
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = std::io::Read::read_to_string(&mut err, &mut s);
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break Some(status);
-        }
-        if start.elapsed() > HANG_AFTER {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let report = std::fs::read_to_string(&report)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| l.split_once(' '))
-        .filter_map(|(k, v)| Some((k.to_string(), v.parse().ok()?)))
-        .collect();
-    Run {
-        status,
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
-        report,
-    }
+    faulted_run::run(command, &report, HANG_AFTER)
 }
 
 fn module_args(program: &str, processor: &str, inputs: &[&str]) -> Vec<String> {
@@ -587,10 +486,7 @@ fn sweep(iree: &Path, machine: &str, processor: &str) -> (usize, BTreeMap<String
         // Any failed call of the run may be the one that reached a defect
         // (a persistent fault fails every later call too).
         let explained = IREE_DEFECTS.iter().any(|(_, ops, allowed)| {
-            injected.iter().any(|op| ops.contains(op))
-                && (*allowed == outcome
-                    || (*allowed == Outcome::HangOrCrash
-                        && matches!(outcome, Outcome::Hang | Outcome::Crash)))
+            injected.iter().any(|op| ops.contains(op)) && allowed.allows(outcome)
         });
         if !explained {
             unexplained.push(format!(

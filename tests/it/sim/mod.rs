@@ -1,6 +1,7 @@
 //! The simulated node: HIP, images, the loader, memory, faults and sweeps, and IREE's own runtime, CTS and AMDGPU driver as its clients.
 
 mod fault_sweep;
+mod faulted_run;
 mod faults;
 mod hip;
 mod images;
