@@ -244,23 +244,23 @@ pub(crate) fn run_counted(
 
 impl KernelMemory for NodeMemory<'_> {
     fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds> {
-        if self.device.region_of(address).is_none() {
-            return self.host.read(address, out);
+        if self.device.region_of(address).is_some() {
+            if !self.reaches(address, out.len(), false) {
+                return Err(OutOfBounds);
+            }
+            return self.device.read(address, out).map_err(|_| OutOfBounds);
         }
-        if !self.reaches(address, out.len(), false) {
-            return Err(OutOfBounds);
-        }
-        self.device.read(address, out).map_err(|_| OutOfBounds)
+        self.host.read(address, out)
     }
 
     fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds> {
-        if self.device.region_of(address).is_none() {
-            return self.host.write(address, data);
+        if self.device.region_of(address).is_some() {
+            if !self.reaches(address, data.len(), true) {
+                return Err(OutOfBounds);
+            }
+            return self.device.write(address, data).map_err(|_| OutOfBounds);
         }
-        if !self.reaches(address, data.len(), true) {
-            return Err(OutOfBounds);
-        }
-        self.device.write(address, data).map_err(|_| OutOfBounds)
+        self.host.write(address, data)
     }
 }
 

@@ -389,30 +389,11 @@ impl Memory {
         })
     }
 
-    /// The region holding all `len` bytes at `address` alone, as its base
-    /// and kind: the common case, found without building pieces.
-    fn within_one(&self, address: u64, len: u64) -> Option<(u64, RegionKind)> {
-        let (base, region) = self.region_at(address)?;
-        let end = address.checked_add(len)?;
-        (end <= base + region.size).then_some((base, region.kind))
-    }
-
     /// Writes `bytes` at `address`.
     pub fn write(&mut self, address: u64, bytes: &[u8]) -> Result<(), HsaCode> {
         let len = bytes.len() as u64;
         if len > MAX_COPY_BYTES {
             return Err(HsaCode::INVALID_ARGUMENT);
-        }
-        match self.within_one(address, len) {
-            Some((base, RegionKind::Mapping { handle })) => {
-                self.store.write_physical(handle, address - base, bytes);
-                return Ok(());
-            }
-            Some(_) => {
-                self.store.write(address, bytes);
-                return Ok(());
-            }
-            None => {}
         }
         for (at, n, base) in self.pieces(address, len)? {
             let from = (at - address) as usize;
@@ -434,19 +415,6 @@ impl Memory {
         let len = out.len() as u64;
         if len > MAX_COPY_BYTES {
             return Err(HsaCode::INVALID_ARGUMENT);
-        }
-        // One region holds most reads whole (every access a kernel makes
-        // but one across touching mappings): no pieces to build.
-        match self.within_one(address, len) {
-            Some((base, RegionKind::Mapping { handle })) => {
-                self.store.read_physical(handle, address - base, out);
-                return Ok(());
-            }
-            Some(_) => {
-                self.store.read(address, out);
-                return Ok(());
-            }
-            None => {}
         }
         for (at, n, base) in self.pieces(address, len)? {
             let from = (at - address) as usize;
