@@ -11,7 +11,9 @@
 
 use std::hint::black_box;
 
-use amdgpu_isa::{Chip, Dispatch, KernelDescriptor, Memory, OutOfBounds, Program, run_dispatch};
+use amdgpu_isa::{
+    Chip, Dispatch, Inputs, KernelDescriptor, Memory, OutOfBounds, Program, run_dispatch,
+};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use goblin::elf::Elf;
 
@@ -100,13 +102,15 @@ fn bench_kernel(
     let dispatch = Dispatch {
         program: &program,
         descriptor,
-        kernel_object: 0x2000_0000_0000,
         grid_size: [grid * 64, 1, 1],
         block: [64, 1, 1],
         dynamic_lds: 0,
-        kernarg_address: 0x3000_0000_0000,
-        kernargs: &kernargs,
-        packet_address: 0x4000_0000_0000,
+        inputs: Inputs::Packet {
+            kernel_object: 0x2000_0000_0000,
+            kernarg_address: 0x3000_0000_0000,
+            kernargs: &kernargs,
+            packet_address: 0x4000_0000_0000,
+        },
         instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
     };
     let instructions = run_dispatch(&dispatch, &mut memory)

@@ -489,7 +489,7 @@ impl amdgpu_isa::Memory for IsaMemory {
 /// runs to its end, a fault or a 10,000-instruction limit per wave over
 /// 64 KiB of memory. Accepted: the code decoded.
 pub fn isa_program(data: &[u8]) -> bool {
-    use amdgpu_isa::{Chip, Dispatch, KernelDescriptor, Program, run_dispatch};
+    use amdgpu_isa::{Chip, Dispatch, Inputs, KernelDescriptor, Program, run_dispatch};
     let Some((&chip, rest)) = data.split_first() else {
         return false;
     };
@@ -510,7 +510,6 @@ pub fn isa_program(data: &[u8]) -> bool {
     let dispatch = Dispatch {
         program: &program,
         descriptor,
-        kernel_object: 0x1000,
         // Work-items, not always whole work-groups: partial ones too.
         grid_size: [dim(0) * 37, dim(1) * 3, dim(2)],
         block: [
@@ -519,9 +518,12 @@ pub fn isa_program(data: &[u8]) -> bool {
             1,
         ],
         dynamic_lds: u32::from(shape[5]) * 64,
-        kernarg_address: 0x1_0000_0000,
-        kernargs,
-        packet_address: 0x2_0000_0000,
+        inputs: Inputs::Packet {
+            kernel_object: 0x1000,
+            kernarg_address: 0x1_0000_0000,
+            kernargs,
+            packet_address: 0x2_0000_0000,
+        },
         instruction_limit: 10_000,
     };
     let _ = run_dispatch(&dispatch, &mut IsaMemory(vec![0; 64 << 10]));

@@ -14,7 +14,7 @@ use crate::arch::Chip;
 use crate::descriptor::KernelDescriptor;
 use crate::exec::{Context, Flow, step};
 use crate::inst::{EXEC, VCC};
-use crate::memory::{Memory, Segments};
+use crate::memory::{AqlSegments, Memory, Segments};
 use crate::program::Program;
 use crate::wave::{AGPR_BASE, LANES, SCRATCH_APERTURE, Wave};
 
@@ -33,10 +33,9 @@ pub const MAX_SCRATCH_BYTES: u32 = 128 << 10;
 pub struct Dispatch<'a> {
     /// The decoded kernel.
     pub program: &'a Program,
-    /// Its descriptor.
+    /// Its descriptor (for a PM4 dispatch, as the compute registers give
+    /// it: the resource registers, wave32 and the LDS they allocate).
     pub descriptor: KernelDescriptor,
-    /// The descriptor's address (the dispatch packet's `kernel_object`).
-    pub kernel_object: u64,
     /// Work-items per dimension (the dispatch packet's `grid_size`): a
     /// dimension `block` does not divide ends in a partial work-group.
     pub grid_size: [u32; 3],
@@ -44,16 +43,38 @@ pub struct Dispatch<'a> {
     pub block: [u32; 3],
     /// Dynamic LDS bytes, beyond the descriptor's static LDS.
     pub dynamic_lds: u32,
-    /// Where the kernarg segment is, and its bytes (explicit and hidden
-    /// arguments laid out by the runtime). The kernel reads them there.
-    pub kernarg_address: u64,
-    /// The kernarg segment's bytes.
-    pub kernargs: &'a [u8],
-    /// Where the dispatch packet is (read through the dispatch pointer).
-    pub packet_address: u64,
+    /// What sets up the waves' user SGPRs.
+    pub inputs: Inputs<'a>,
     /// Most instructions one wave may execute ([`MAX_WAVE_INSTRUCTIONS`]
     /// unless a caller needs a tighter bound).
     pub instruction_limit: u64,
+}
+
+/// What sets up a dispatch's user SGPRs, and where its kernel finds its
+/// arguments.
+#[derive(Clone, Copy, Debug)]
+pub enum Inputs<'a> {
+    /// An AQL kernel dispatch packet: the packet processor sets the user
+    /// SGPRs the descriptor's code properties enable (AMDGPUUsage's
+    /// order), and the kernel sees the kernarg segment and the packet at
+    /// their addresses.
+    Packet {
+        /// The descriptor's address (the packet's `kernel_object`).
+        kernel_object: u64,
+        /// Where the kernarg segment is.
+        kernarg_address: u64,
+        /// Its bytes (explicit and hidden arguments laid out by the
+        /// runtime).
+        kernargs: &'a [u8],
+        /// Where the dispatch packet is (read through the dispatch
+        /// pointer).
+        packet_address: u64,
+    },
+    /// A PM4 `DISPATCH_DIRECT`: the user SGPRs are the
+    /// `COMPUTE_USER_DATA_*` registers the command stream wrote, one per
+    /// SGPR of `COMPUTE_PGM_RSRC2.USER_SGPR_COUNT`; whatever they point at
+    /// is read from memory.
+    UserData(&'a [u32]),
 }
 
 /// Why a dispatch stopped early.
@@ -90,7 +111,7 @@ pub struct Stats {
 }
 
 /// `hsa_kernel_dispatch_packet_t` as the packet processor would read it.
-fn packet(d: &Dispatch) -> [u8; 64] {
+fn packet(d: &Dispatch, kernel_object: u64, kernarg_address: u64) -> [u8; 64] {
     let mut p = [0u8; 64];
     let extent = |i: usize| d.grid_size[i];
     let dims = if extent(2) > 1 {
@@ -115,8 +136,8 @@ fn packet(d: &Dispatch) -> [u8; 64] {
     put(24, &d.descriptor.private_segment_fixed_size.to_le_bytes());
     let lds = d.descriptor.group_segment_fixed_size + d.dynamic_lds;
     put(28, &lds.to_le_bytes());
-    put(32, &d.kernel_object.to_le_bytes());
-    put(40, &d.kernarg_address.to_le_bytes());
+    put(32, &kernel_object.to_le_bytes());
+    put(40, &kernarg_address.to_le_bytes());
     p
 }
 
@@ -151,13 +172,30 @@ pub fn run_dispatch(d: &Dispatch, memory: &mut dyn Memory) -> Result<Stats, Faul
     if d.grid_size.contains(&0) {
         return Err(refuse(format!("a grid of {:?} work-items", d.grid_size)));
     }
-    let mut segments = Segments {
-        memory,
-        kernarg_address: d.kernarg_address,
-        kernargs: d.kernargs,
-        packet_address: d.packet_address,
-        packet: packet(d),
+    let aql = match d.inputs {
+        Inputs::Packet {
+            kernel_object,
+            kernarg_address,
+            kernargs,
+            packet_address,
+        } => Some(AqlSegments {
+            kernarg_address,
+            kernargs,
+            packet_address,
+            packet: packet(d, kernel_object, kernarg_address),
+        }),
+        Inputs::UserData(values) => {
+            if values.len() != d.descriptor.user_sgpr_count() as usize {
+                return Err(refuse(format!(
+                    "{} user data values for USER_SGPR_COUNT {}",
+                    values.len(),
+                    d.descriptor.user_sgpr_count()
+                )));
+            }
+            None
+        }
     };
+    let mut segments = Segments { memory, aql };
     let wave_count = items.div_ceil(lanes as u64) as usize;
     let mut waves = take_waves(wave_count, lanes);
     let result = run_groups(d, chip, lds_bytes, &mut segments, &mut waves);
@@ -287,46 +325,18 @@ fn set_up(wave: &mut Wave, d: &Dispatch, chip: Chip, group: [u32; 3], shape: [u3
     wave.s[EXEC as usize] = exec as u32;
     wave.s[EXEC as usize + 1] = (exec >> 32) as u32;
     wave.s[VCC as usize] = 0;
-    // User SGPRs, in AMDGPUUsage's order, as the kernel code properties
-    // enable them.
-    let mut next = 0usize;
-    let mut push = |wave: &mut Wave, value: u64, count: usize| {
-        for i in 0..count {
-            wave.set_sreg(
-                next + i,
-                value.checked_shr(32 * i as u32).unwrap_or(0) as u32,
-            );
+    match d.inputs {
+        Inputs::Packet {
+            kernarg_address,
+            packet_address,
+            ..
+        } => aql_user_sgprs(wave, kd, kernarg_address, packet_address),
+        Inputs::UserData(values) => {
+            for (i, &value) in values.iter().enumerate() {
+                wave.set_sreg(i, value);
+            }
         }
-        next += count;
-    };
-    if kd.property(0) {
-        // The private segment buffer: a raw buffer resource whose base is
-        // the scratch aperture, its range all of it.
-        push(wave, SCRATCH_APERTURE, 2);
-        push(wave, u64::from(u32::MAX), 1);
-        push(wave, 0x0002_7000, 1);
     }
-    if kd.property(1) {
-        push(wave, d.packet_address, 2);
-    }
-    if kd.property(2) {
-        push(wave, 0, 2);
-    }
-    if kd.property(3) {
-        push(wave, d.kernarg_address, 2);
-    }
-    if kd.property(4) {
-        push(wave, 0, 2);
-    }
-    if kd.property(5) {
-        push(wave, 0, 2);
-    }
-    if kd.property(6) {
-        push(wave, u64::from(kd.private_segment_fixed_size), 1);
-    }
-    // Preloaded kernargs (counted in USER_SGPR_COUNT) are left to the
-    // kernel's own prologue, which loads them when execution starts at the
-    // entry rather than 256 bytes after it.
     let mut next = kd.user_sgpr_count() as usize;
     for (dim, enabled) in kd.workgroup_id_enabled().into_iter().enumerate() {
         if enabled {
@@ -361,6 +371,54 @@ fn set_up(wave: &mut Wave, d: &Dispatch, chip: Chip, group: [u32; 3], shape: [u3
             }
         }
     }
+}
+
+/// The user SGPRs an AQL packet processor sets, in AMDGPUUsage's order, as
+/// the kernel code properties enable them.
+fn aql_user_sgprs(
+    wave: &mut Wave,
+    kd: &KernelDescriptor,
+    kernarg_address: u64,
+    packet_address: u64,
+) {
+    let mut next = 0usize;
+    let mut push = |wave: &mut Wave, value: u64, count: usize| {
+        for i in 0..count {
+            wave.set_sreg(
+                next + i,
+                value.checked_shr(32 * i as u32).unwrap_or(0) as u32,
+            );
+        }
+        next += count;
+    };
+    if kd.property(0) {
+        // The private segment buffer: a raw buffer resource whose base is
+        // the scratch aperture, its range all of it.
+        push(wave, SCRATCH_APERTURE, 2);
+        push(wave, u64::from(u32::MAX), 1);
+        push(wave, 0x0002_7000, 1);
+    }
+    if kd.property(1) {
+        push(wave, packet_address, 2);
+    }
+    if kd.property(2) {
+        push(wave, 0, 2);
+    }
+    if kd.property(3) {
+        push(wave, kernarg_address, 2);
+    }
+    if kd.property(4) {
+        push(wave, 0, 2);
+    }
+    if kd.property(5) {
+        push(wave, 0, 2);
+    }
+    if kd.property(6) {
+        push(wave, u64::from(kd.private_segment_fixed_size), 1);
+    }
+    // Preloaded kernargs (counted in USER_SGPR_COUNT) are left to the
+    // kernel's own prologue, which loads them when execution starts at the
+    // entry rather than 256 bytes after it.
 }
 
 /// Runs one work-group's waves: each until it ends or reaches a barrier,

@@ -37,7 +37,7 @@ mod wave;
 pub use arch::{Chip, Family};
 pub use descriptor::KernelDescriptor;
 pub use disasm::disassemble;
-pub use dispatch::{Dispatch, Fault, MAX_WAVE_INSTRUCTIONS, Stats, run_dispatch};
+pub use dispatch::{Dispatch, Fault, Inputs, MAX_WAVE_INSTRUCTIONS, Stats, run_dispatch};
 pub use inst::{Encoding, Inst, Operand, Syntax, flags, modifiers};
 pub use memory::{Memory, OutOfBounds};
 pub use op::Op;

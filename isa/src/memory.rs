@@ -19,6 +19,13 @@ pub trait Memory {
 /// in front of the caller's memory.
 pub(crate) struct Segments<'a> {
     pub(crate) memory: &'a mut dyn Memory,
+    /// The kernarg segment and the dispatch packet with their addresses;
+    /// `None` where the kernel reads both from memory (a PM4 dispatch).
+    pub(crate) aql: Option<AqlSegments<'a>>,
+}
+
+/// An AQL dispatch's kernarg segment and packet.
+pub(crate) struct AqlSegments<'a> {
     pub(crate) kernarg_address: u64,
     pub(crate) kernargs: &'a [u8],
     pub(crate) packet_address: u64,
@@ -27,9 +34,10 @@ pub(crate) struct Segments<'a> {
 
 impl Segments<'_> {
     fn overlay(&self, address: u64, len: usize) -> Option<&[u8]> {
+        let aql = self.aql.as_ref()?;
         for (base, bytes) in [
-            (self.kernarg_address, self.kernargs),
-            (self.packet_address, &self.packet[..]),
+            (aql.kernarg_address, aql.kernargs),
+            (aql.packet_address, &aql.packet[..]),
         ] {
             if let Some(offset) = address.checked_sub(base)
                 && let Ok(offset) = usize::try_from(offset)

@@ -4,7 +4,9 @@
 //! kernarg bytes — no panic, no overflow (tests run with overflow checks),
 //! no allocation beyond the named limits.
 
-use amdgpu_isa::{Chip, Dispatch, KernelDescriptor, Memory, OutOfBounds, Program, run_dispatch};
+use amdgpu_isa::{
+    Chip, Dispatch, Inputs, KernelDescriptor, Memory, OutOfBounds, Program, run_dispatch,
+};
 use proptest::prelude::*;
 
 /// 64 KiB of memory at address 0x1000, reads and writes checked.
@@ -72,13 +74,15 @@ fn run(
     let dispatch = Dispatch {
         program,
         descriptor,
-        kernel_object: 0x1000,
         grid_size: std::array::from_fn(|i| grid[i] * block[i]),
         block,
         dynamic_lds: 0,
-        kernarg_address: 0x1_0000_0000,
-        kernargs,
-        packet_address: 0x2_0000_0000,
+        inputs: Inputs::Packet {
+            kernel_object: 0x1000,
+            kernarg_address: 0x1_0000_0000,
+            kernargs,
+            packet_address: 0x2_0000_0000,
+        },
         instruction_limit: 2_000,
     };
     let mut memory = Small(vec![0; 64 << 10]);

@@ -9,7 +9,7 @@
 //! nothing outside it (the output is wider and taller than the grid).
 
 use amdgpu_isa::{
-    Chip, Dispatch, KernelDescriptor, MAX_WAVE_INSTRUCTIONS, Memory, OutOfBounds, Program,
+    Chip, Dispatch, Inputs, KernelDescriptor, MAX_WAVE_INSTRUCTIONS, Memory, OutOfBounds, Program,
     run_dispatch,
 };
 use goblin::elf::Elf;
@@ -92,13 +92,15 @@ fn partial_work_groups_run_exactly_the_work_items_inside_the_grid() {
             let dispatch = Dispatch {
                 program: &program,
                 descriptor,
-                kernel_object: 0x1000,
                 grid_size: [grid[0], grid[1], 1],
                 block: BLOCK,
                 dynamic_lds: 0,
-                kernarg_address: 0x30_0000,
-                kernargs: &kernargs,
-                packet_address: 0x40_0000,
+                inputs: Inputs::Packet {
+                    kernel_object: 0x1000,
+                    kernarg_address: 0x30_0000,
+                    kernargs: &kernargs,
+                    packet_address: 0x40_0000,
+                },
                 instruction_limit: MAX_WAVE_INSTRUCTIONS,
             };
             let what = format!("{chip:?}, grid {grid:?}");

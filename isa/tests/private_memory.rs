@@ -6,7 +6,7 @@
 //! the expected values follow from the source, not from the interpreter.
 
 use amdgpu_isa::{
-    Chip, Dispatch, KernelDescriptor, MAX_WAVE_INSTRUCTIONS, Memory, OutOfBounds, Program,
+    Chip, Dispatch, Inputs, KernelDescriptor, MAX_WAVE_INSTRUCTIONS, Memory, OutOfBounds, Program,
     run_dispatch,
 };
 use goblin::elf::Elf;
@@ -99,13 +99,15 @@ fn private_arrays_hold_each_work_items_values_on_every_chip() {
         let dispatch = Dispatch {
             program: &program,
             descriptor,
-            kernel_object: 0x1000,
             grid_size: [ITEMS as u32, 1, 1],
             block: [64, 1, 1],
             dynamic_lds: 0,
-            kernarg_address: 0x30_0000,
-            kernargs: &kernargs,
-            packet_address: 0x40_0000,
+            inputs: Inputs::Packet {
+                kernel_object: 0x1000,
+                kernarg_address: 0x30_0000,
+                kernargs: &kernargs,
+                packet_address: 0x40_0000,
+            },
             instruction_limit: MAX_WAVE_INSTRUCTIONS,
         };
         run_dispatch(&dispatch, &mut memory).unwrap_or_else(|e| panic!("{chip:?}: {e}"));

@@ -8,15 +8,20 @@
 //! work-group size does not divide included. The C library's packet
 //! processor calls this for each dispatch packet, in queue order.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use amdgpu_isa::{Chip, Dispatch, KernelDescriptor, Memory as KernelMemory, OutOfBounds};
+use amdgpu_isa::{
+    Chip, Dispatch, Inputs, KernelDescriptor, Memory as KernelMemory, OutOfBounds, Program,
+};
 
 use crate::elf::SymbolKind;
 use crate::kernel_exec::{
     AgentReach, KernelMode, MAX_KERNARG_BYTES, NodeMemory, decode_kernel, run_counted,
 };
-use crate::node::Sim;
+use crate::memory::Memory;
+use crate::node::{Sim, State};
+use crate::pm4::ComputeLaunch;
 
 /// A kernel dispatch packet's fields (`hsa.h`'s `hsa_kernel_dispatch_packet_t`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -130,30 +135,170 @@ impl Sim {
             .map_err(|_| AqlError::Fault(format!("{agent:#x} is no agent")))?;
         let mut state = self.lock();
         let object = packet.kernel_object;
+        let Some(kernel) = self.agent_kernel(&mut state, agent_index, Find::Descriptor(object))?
+        else {
+            return Ok(());
+        };
         let fault = |what: String| AqlError::Fault(what);
-        let loaded = state
-            .loaded
-            .values()
-            .find(|l| l.agent == agent_index && (l.base..l.base + l.size).contains(&object))
-            .ok_or_else(|| {
+        let name = &kernel.name;
+        let kernarg_size = kernel.kernarg_size;
+        if kernarg_size > MAX_KERNARG_BYTES {
+            return Err(AqlError::Unsupported(format!(
+                "kernel `{name}`: a {kernarg_size}-byte kernarg segment"
+            )));
+        }
+        let mut kernargs = vec![0u8; kernarg_size as usize];
+        let state = &mut *state;
+        let mut memory = self.agent_memory(agent_index, &mut state.memory, &state.access, host);
+        if kernarg_size > 0 {
+            memory.read(packet.kernarg_address, &mut kernargs).map_err(|_| {
                 fault(format!(
-                    "kernel object {object:#x} is in no code object loaded on the agent"
+                    "kernel `{name}`: its {kernarg_size} kernarg bytes at {:#x} are in no memory",
+                    packet.kernarg_address
                 ))
             })?;
-        let code = Arc::clone(&loaded.code.code);
-        let delta = loaded.delta;
-        let (symbol, kernarg_size) = code
-            .symbols
-            .iter()
-            .find_map(|s| match s.kind {
-                SymbolKind::Kernel { kernarg_size, .. }
-                    if s.value.wrapping_add_signed(delta) == object =>
-                {
-                    Some((s, kernarg_size))
+        }
+        let descriptor = kernel.descriptor;
+        let dispatch = Dispatch {
+            program: &kernel.program,
+            descriptor,
+            grid_size: grid,
+            block: packet.workgroup_size.map(u32::from),
+            dynamic_lds: packet
+                .group_segment_size
+                .saturating_sub(descriptor.group_segment_fixed_size),
+            inputs: Inputs::Packet {
+                kernel_object: object,
+                kernarg_address: packet.kernarg_address,
+                kernargs: &kernargs,
+                packet_address: packet.packet_address,
+            },
+            instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
+        };
+        run_counted(
+            &mut state.hip_rt.modules.kernel_counts,
+            &dispatch,
+            &mut memory,
+        )
+        .map_err(|f| fault(format!("kernel `{name}` faulted: {f}")))
+    }
+
+    /// Executes a PM4 `DISPATCH_DIRECT` of a queue on `agent`: the kernel
+    /// whose code starts at the launch's entry, set up from the compute
+    /// registers alone (resources, user SGPRs, LDS, wave size) as the
+    /// command processor sets it up, its arguments read from memory
+    /// through the user SGPRs. Counted as [`Sim::aql_dispatch`] counts.
+    pub fn pm4_dispatch(
+        &self,
+        agent: u64,
+        launch: &ComputeLaunch,
+        host: &mut dyn KernelMemory,
+    ) -> Result<(), AqlError> {
+        let agent_index = self
+            .agent_index(agent)
+            .map_err(|_| AqlError::Fault(format!("{agent:#x} is no agent")))?;
+        let mut state = self.lock();
+        let Some(kernel) = self.agent_kernel(&mut state, agent_index, Find::Entry(launch.entry))?
+        else {
+            return Ok(());
+        };
+        let [rsrc1, rsrc2, rsrc3] = launch.resources;
+        let descriptor = KernelDescriptor {
+            group_segment_fixed_size: launch.lds_bytes,
+            private_segment_fixed_size: 0,
+            kernel_code_entry_byte_offset: kernel.descriptor.kernel_code_entry_byte_offset,
+            compute_pgm_rsrc1: rsrc1,
+            compute_pgm_rsrc2: rsrc2,
+            compute_pgm_rsrc3: rsrc3,
+            // The user SGPRs come from the registers; only the wave size
+            // is read from here.
+            kernel_code_properties: if launch.wave32 { WAVE32 } else { 0 },
+        };
+        let dispatch = Dispatch {
+            program: &kernel.program,
+            descriptor,
+            grid_size: launch.grid_size,
+            block: launch.block,
+            dynamic_lds: 0,
+            inputs: Inputs::UserData(&launch.user_data),
+            instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
+        };
+        let state = &mut *state;
+        let mut memory = self.agent_memory(agent_index, &mut state.memory, &state.access, host);
+        run_counted(
+            &mut state.hip_rt.modules.kernel_counts,
+            &dispatch,
+            &mut memory,
+        )
+        .map_err(|f| AqlError::Fault(format!("kernel `{}` faulted: {f}", kernel.name)))
+    }
+
+    /// The memory a kernel on agent `agent_index` reaches: the node's
+    /// device memory held to the agent's access, then `host`.
+    fn agent_memory<'a>(
+        &self,
+        agent_index: usize,
+        device: &'a mut Memory,
+        grants: &'a BTreeMap<u64, BTreeSet<usize>>,
+        host: &'a mut dyn KernelMemory,
+    ) -> NodeMemory<'a> {
+        NodeMemory {
+            device,
+            host,
+            agent: Some(AgentReach {
+                index: agent_index,
+                pools: self.pools_reached_by(agent_index),
+                grants,
+            }),
+        }
+    }
+
+    /// The kernel loaded on agent `agent_index` that `find` names,
+    /// decoded; `None` under `AMDGPU_SIM_KERNELS=skip` (counted skipped).
+    fn agent_kernel(
+        &self,
+        state: &mut State,
+        agent_index: usize,
+        find: Find,
+    ) -> Result<Option<AgentKernel>, AqlError> {
+        let fault = |what: String| AqlError::Fault(what);
+        let mut found = None;
+        for loaded in state.loaded.values().filter(|l| l.agent == agent_index) {
+            for symbol in &loaded.code.code.symbols {
+                let SymbolKind::Kernel { kernarg_size, .. } = symbol.kind else {
+                    continue;
+                };
+                let object = symbol.value.wrapping_add_signed(loaded.delta);
+                let hit = match find {
+                    Find::Descriptor(wanted) => object == wanted,
+                    Find::Entry(entry) => {
+                        let mut kd = [0u8; 64];
+                        state.memory.read(object, &mut kd).is_ok()
+                            && KernelDescriptor::parse(&kd).is_some_and(|d| {
+                                object.wrapping_add_signed(d.kernel_code_entry_byte_offset) == entry
+                            })
+                    }
+                };
+                if hit {
+                    found = Some((Arc::clone(&loaded.code), symbol, object, kernarg_size));
+                    break;
                 }
-                _ => None,
-            })
-            .ok_or_else(|| fault(format!("{object:#x} is no kernel's descriptor")))?;
+            }
+            if found.is_some() {
+                break;
+            }
+        }
+        let Some((code, symbol, object, kernarg_size)) = found else {
+            return Err(fault(match find {
+                Find::Descriptor(object) => {
+                    format!("kernel object {object:#x} is no kernel loaded on the agent")
+                }
+                Find::Entry(entry) => format!(
+                    "a PM4 dispatch's program at {entry:#x} (COMPUTE_PGM_LO/HI) is the entry of \
+                     no kernel loaded on the agent"
+                ),
+            }));
+        };
         let name = symbol
             .name
             .strip_suffix(".kd")
@@ -168,7 +313,7 @@ impl Sim {
             .ok_or_else(|| fault(format!("kernel `{name}`: a malformed descriptor")))?;
         if state.hip_rt.modules.kernel_mode == KernelMode::Skip {
             state.hip_rt.modules.kernel_counts.skipped += 1;
-            return Ok(());
+            return Ok(None);
         }
         let unsupported =
             |reason: String| AqlError::Unsupported(format!("kernel `{name}`: {reason}"));
@@ -182,6 +327,7 @@ impl Sim {
         let chip = Chip::from_name(&processor)
             .ok_or_else(|| unsupported(format!("the interpreter does not run {processor}")))?;
         let code_size = code
+            .code
             .functions
             .iter()
             .find(|(f, _, _)| *f == name)
@@ -192,53 +338,35 @@ impl Sim {
             let mut read = |address: u64, out: &mut [u8]| memory.read(address, out).is_ok();
             decode_kernel(chip, &descriptor, object, code_size, &mut read).map_err(unsupported)?
         };
-        if kernarg_size > MAX_KERNARG_BYTES {
-            return Err(unsupported(format!(
-                "a {kernarg_size}-byte kernarg segment"
-            )));
-        }
-        let mut kernargs = vec![0u8; kernarg_size as usize];
-        let pools = self.pools_reached_by(agent_index);
-        let state = &mut *state;
-        let mut memory = NodeMemory {
-            device: &mut state.memory,
-            host,
-            agent: Some(AgentReach {
-                index: agent_index,
-                pools,
-                grants: &state.access,
-            }),
-        };
-        if kernarg_size > 0 {
-            memory.read(packet.kernarg_address, &mut kernargs).map_err(|_| {
-                fault(format!(
-                    "kernel `{name}`: its {kernarg_size} kernarg bytes at {:#x} are in no memory",
-                    packet.kernarg_address
-                ))
-            })?;
-        }
-        let dispatch = Dispatch {
-            program: &program,
+        Ok(Some(AgentKernel {
+            name,
+            program,
             descriptor,
-            kernel_object: object,
-            grid_size: grid,
-            block: packet.workgroup_size.map(u32::from),
-            dynamic_lds: packet
-                .group_segment_size
-                .saturating_sub(descriptor.group_segment_fixed_size),
-            kernarg_address: packet.kernarg_address,
-            kernargs: &kernargs,
-            packet_address: packet.packet_address,
-            instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
-        };
-        run_counted(
-            &mut state.hip_rt.modules.kernel_counts,
-            &dispatch,
-            &mut memory,
-        )
-        .map_err(|f| fault(format!("kernel `{name}` faulted: {f}")))
+            kernarg_size,
+        }))
     }
 }
+
+/// How [`Sim::agent_kernel`] finds a kernel: by its descriptor's address
+/// (an AQL packet's `kernel_object`), or by where its code starts (a PM4
+/// dispatch's `COMPUTE_PGM_LO/HI`).
+#[derive(Clone, Copy)]
+enum Find {
+    Descriptor(u64),
+    Entry(u64),
+}
+
+/// A loaded kernel, decoded.
+struct AgentKernel {
+    name: String,
+    program: Program,
+    /// Its descriptor as loaded.
+    descriptor: KernelDescriptor,
+    kernarg_size: u32,
+}
+
+/// `KERNEL_CODE_PROPERTIES.ENABLE_WAVEFRONT_SIZE32`.
+const WAVE32: u16 = 1 << 10;
 
 impl Sim {
     /// Reads memory the packet processor addresses (an indirect buffer, a

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use amdgpu_isa::{
-    Chip, Dispatch, Fault, KernelDescriptor, Memory as KernelMemory, OutOfBounds, Program,
+    Chip, Dispatch, Fault, Inputs, KernelDescriptor, Memory as KernelMemory, OutOfBounds, Program,
     run_dispatch,
 };
 
@@ -279,7 +279,6 @@ impl Sim {
         let dispatch = Dispatch {
             program: &run.program,
             descriptor: run.descriptor,
-            kernel_object: run.kernel_object,
             // HIP grids are whole blocks; the launch checks keep each
             // dimension's work-items within 32 bits.
             grid_size: {
@@ -293,9 +292,12 @@ impl Sim {
             },
             block: run.block,
             dynamic_lds: run.dynamic_lds,
-            kernarg_address: KERNARG_ADDRESS,
-            kernargs: &run.kernargs,
-            packet_address: PACKET_ADDRESS,
+            inputs: Inputs::Packet {
+                kernel_object: run.kernel_object,
+                kernarg_address: KERNARG_ADDRESS,
+                kernargs: &run.kernargs,
+                packet_address: PACKET_ADDRESS,
+            },
             instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
         };
         let state = &mut *state;

@@ -39,6 +39,7 @@
 use std::sync::atomic::Ordering;
 
 use amdgpu_sim::aql::{AqlDispatch, AqlError};
+use amdgpu_sim::pm4::ComputeRegisters;
 use amdgpu_sys::hsa_values::{
     PACKET_HEADER_WIDTH_TYPE, PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR, PACKET_TYPE_INVALID,
     PACKET_TYPE_KERNEL_DISPATCH, PACKET_TYPE_VENDOR_SPECIFIC,
@@ -139,8 +140,18 @@ fn fail(queue: &Queue, status: hsa_status_t, what: &str) {
     }
 }
 
+/// The status a failed kernel dispatch stops its queue with.
+pub(crate) fn dispatch_status(error: &AqlError) -> hsa_status_t {
+    match error {
+        AqlError::Packet(_) => HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
+        AqlError::Fault(_) => HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION,
+        AqlError::Unsupported(_) => HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION,
+    }
+}
+
 /// Runs one queue's packets until it is destroyed or a packet fails.
 pub(crate) fn process(queue: &Queue) {
+    let mut registers = ComputeRegisters::default();
     loop {
         let read = queue.amd.read_dispatch_id.load(Ordering::Acquire);
         let index = usize::try_from(read & queue.mask()).unwrap_or(0);
@@ -167,13 +178,11 @@ pub(crate) fn process(queue: &Queue) {
                     &packet,
                     &mut crate::kernel::KnownHostMemory,
                 );
+                // The command processor reprograms the compute registers
+                // for an AQL dispatch.
+                registers.forget();
                 if let Err(error) = result {
-                    let status = match error {
-                        AqlError::Packet(_) => HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
-                        AqlError::Fault(_) => HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION,
-                        AqlError::Unsupported(_) => HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION,
-                    };
-                    fail(queue, status, &error.to_string());
+                    fail(queue, dispatch_status(&error), &error.to_string());
                     return;
                 }
                 if queue.profiling() {
@@ -185,7 +194,7 @@ pub(crate) fn process(queue: &Queue) {
                     return;
                 }
             }
-            PACKET_TYPE_VENDOR_SPECIFIC => match vendor::run(queue, slot) {
+            PACKET_TYPE_VENDOR_SPECIFIC => match vendor::run(queue, slot, &mut registers) {
                 Outcome::Complete => {}
                 Outcome::Stopped => return,
                 Outcome::Failed(status, what) => {

@@ -29,7 +29,7 @@ use std::mem::offset_of;
 use std::sync::atomic::Ordering;
 
 use amdgpu_isa::{Memory, OutOfBounds};
-use amdgpu_sim::pm4::{self, Command, Source, Width};
+use amdgpu_sim::pm4::{self, Command, ComputeRegisters, Source, Width};
 use amdgpu_sys::hsa_types::{amd_aql_pm4_ib_packet_t, hsa_amd_barrier_value_packet_t};
 use amdgpu_sys::hsa_values::{
     AMD_AQL_FORMAT_PM4_IB, AMD_AQL_PM4_IB_DW_CNT_REMAIN, AMD_PACKET_TYPE_BARRIER_VALUE,
@@ -61,8 +61,9 @@ fn fault(what: String) -> Outcome {
     Outcome::Failed(HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION, what)
 }
 
-/// Runs the vendor packet in `slot` to its end.
-pub(crate) fn run(queue: &Queue, slot: &Slot) -> Outcome {
+/// Runs the vendor packet in `slot` to its end; `registers` are the
+/// queue's compute registers, which PM4 sets and dispatches from.
+pub(crate) fn run(queue: &Queue, slot: &Slot, registers: &mut ComputeRegisters) -> Outcome {
     let setup = slot.setup.load(Ordering::Relaxed);
     let (format, reserved) = (setup as u8, (setup >> 8) as u8);
     if reserved != 0 {
@@ -72,7 +73,7 @@ pub(crate) fn run(queue: &Queue, slot: &Slot) -> Outcome {
     }
     match format {
         AMD_PACKET_TYPE_BARRIER_VALUE => barrier_value(queue, slot),
-        AMD_AQL_FORMAT_PM4_IB => pm4_ib(queue, slot),
+        AMD_AQL_FORMAT_PM4_IB => pm4_ib(queue, slot, registers),
         other => malformed(format!(
             "AMD vendor packet format {other} is not one the CP runs"
         )),
@@ -197,7 +198,7 @@ fn barrier_value(queue: &Queue, slot: &Slot) -> Outcome {
 }
 
 /// ROCr's PM4-IB packet: runs its indirect buffer.
-fn pm4_ib(queue: &Queue, slot: &Slot) -> Outcome {
+fn pm4_ib(queue: &Queue, slot: &Slot, registers: &mut ComputeRegisters) -> Outcome {
     type P = amd_aql_pm4_ib_packet_t;
     let Some(generation) = queue.pm4 else {
         return malformed("a PM4-IB packet on an agent whose command processor takes none".into());
@@ -234,7 +235,7 @@ fn pm4_ib(queue: &Queue, slot: &Slot) -> Outcome {
             Err(e) => return malformed(format!("PM4-IB at {:#x}: {e}", ib.address)),
         };
         for command in commands {
-            if let Err(outcome) = execute(queue, command) {
+            if let Err(outcome) = execute(queue, generation, registers, command) {
                 return outcome;
             }
         }
@@ -255,7 +256,12 @@ fn write_value(address: u64, width: Width, value: u64) -> Result<(), OutOfBounds
 }
 
 /// Carries out one PM4 command; `Err` ends the packet.
-fn execute(queue: &Queue, command: Command) -> Result<(), Outcome> {
+fn execute(
+    queue: &Queue,
+    generation: pm4::Generation,
+    registers: &mut ComputeRegisters,
+    command: Command,
+) -> Result<(), Outcome> {
     let nowhere =
         |what: &str, address: u64| fault(format!("PM4 {what} at {address:#x}: in no memory"));
     match command {
@@ -311,6 +317,24 @@ fn execute(queue: &Queue, command: Command) -> Result<(), Outcome> {
             done.unwrap_or(Err(Outcome::Stopped))?;
         }
         Command::Interrupt => signal::registry().wake(),
+        Command::SetShRegisters { first, values } => registers.set(first, &values),
+        Command::DispatchDirect {
+            dimensions,
+            initiator,
+        } => {
+            let launch = registers
+                .launch(dimensions, initiator, generation)
+                .map_err(|e| malformed(format!("PM4 DISPATCH_DIRECT: {e}")))?;
+            let (Some(launch), Some(node)) = (launch, node()) else {
+                return Ok(());
+            };
+            node.sim
+                .pm4_dispatch(queue.agent, &launch, &mut KnownHostMemory)
+                .map_err(|error| {
+                    Outcome::Failed(crate::aql::dispatch_status(&error), error.to_string())
+                })?;
+            signal::registry().wake();
+        }
     }
     Ok(())
 }

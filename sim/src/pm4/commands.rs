@@ -16,27 +16,38 @@ pub(super) fn command(
         opcode::EVENT_WRITE => out.push(event_write(p)?),
         opcode::ACQUIRE_MEM => out.push(acquire_mem(p, generation)?),
         opcode::RELEASE_MEM => release_mem(p, out)?,
-        opcode::SET_SH_REG | opcode::SET_UCONFIG_REG => {
-            let start = if p.opcode == opcode::SET_SH_REG {
-                SH_REG_START
-            } else {
-                UCONFIG_REG_START
-            };
+        opcode::SET_SH_REG => {
             if p.len() < 3 {
-                return malformed(format!("{} of {} dwords", name(p.opcode), p.len()));
+                return malformed(format!("SET_SH_REG of {} dwords sets nothing", p.len()));
+            }
+            let values = p.words.get(2..).unwrap_or_default().to_vec();
+            let first = compute::sh_registers(p.dw(1), values.len())?;
+            out.push(Command::SetShRegisters { first, values });
+        }
+        opcode::SET_UCONFIG_REG => {
+            if p.len() < 3 {
+                return malformed(format!(
+                    "SET_UCONFIG_REG of {} dwords sets nothing",
+                    p.len()
+                ));
             }
             return not_modelled(format!(
-                "{} writes {}: the node has no shader or configuration registers",
-                name(p.opcode),
-                register(start + (p.dw(1) & 0xFFFF))
+                "SET_UCONFIG_REG writes {}: the node has no configuration registers",
+                register(UCONFIG_REG_START + (p.dw(1) & 0xFFFF))
             ));
         }
-        opcode::DISPATCH_DIRECT | opcode::DISPATCH_INDIRECT => {
-            return not_modelled(format!(
-                "{}: PM4 dispatches (IREE's opt-in PM4 command buffers) are not run; \
-                 kernels run from AQL dispatch packets",
-                name(p.opcode)
-            ));
+        opcode::DISPATCH_DIRECT => {
+            p.exactly(5)?;
+            out.push(Command::DispatchDirect {
+                dimensions: [p.dw(1), p.dw(2), p.dw(3)],
+                initiator: p.dw(4),
+            });
+        }
+        opcode::DISPATCH_INDIRECT => {
+            return not_modelled(
+                "DISPATCH_INDIRECT (0x16): dimensions read from memory by the command processor"
+                    .into(),
+            );
         }
         opcode::INDIRECT_BUFFER => {
             return not_modelled("an INDIRECT_BUFFER chained from an indirect buffer".into());

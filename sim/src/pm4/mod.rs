@@ -16,9 +16,10 @@
 //!
 //! What is carried out is what IREE emits on gfx90a, gfx942 and gfx1100
 //! (docs/SIMULATOR.md lists each packet with the IREE source that emits
-//! it);
-//! register writes, dispatches and anything else the node does not model
-//! are refused by name ([`Pm4Error::NotModelled`]), never skipped.
+//! it), its PM4 command buffers' compute register writes and
+//! `DISPATCH_DIRECT` included ([`ComputeRegisters`]); anything else the
+//! node does not model is refused by name ([`Pm4Error::NotModelled`]),
+//! never skipped.
 
 use std::fmt;
 
@@ -109,8 +110,9 @@ impl Generation {
 pub enum Pm4Error {
     /// The packet breaks the encoding (header, length, a reserved value).
     Malformed(String),
-    /// A well-formed packet doing what the node does not model (registers,
-    /// dispatches, interrupts of other kinds): refused rather than skipped.
+    /// A well-formed packet doing what the node does not model
+    /// (configuration registers, indirect dispatches, interrupts of other
+    /// kinds): refused rather than skipped.
     NotModelled(String),
 }
 
@@ -230,22 +232,27 @@ pub fn name(opcode: u8) -> String {
     format!("{known} ({opcode:#04x})")
 }
 
-/// The compute registers IREE's PM4 dispatch setup writes, by name
-/// (IREE's `pm4_emitter.h` `*_REGISTER` values), for refusals.
-fn register_name(register: u32) -> Option<&'static str> {
+/// The compute registers a dispatch reads, by name (Mesa's `sid.h`
+/// `R_00B8xx_COMPUTE_*`, IREE's `pm4_emitter.h` `*_REGISTER`), for
+/// messages.
+fn register_name(register: u32) -> Option<String> {
+    let xyz = |first: u32, name: &str| {
+        let axis = ["X", "Y", "Z"].get((register - first) as usize).copied();
+        format!("{name}_{}", axis.unwrap_or("?"))
+    };
     Some(match register {
-        0x2E00 => "COMPUTE_DISPATCH_INITIATOR",
-        0x2E04 => "COMPUTE_START_X",
-        0x2E07 => "COMPUTE_NUM_THREAD_X",
-        0x2E0C => "COMPUTE_PGM_LO",
-        0x2E0D => "COMPUTE_PGM_HI",
-        0x2E12 => "COMPUTE_PGM_RSRC1",
-        0x2E13 => "COMPUTE_PGM_RSRC2",
-        0x2E15 => "COMPUTE_RESOURCE_LIMITS",
-        0x2E18 => "COMPUTE_TMPRING_SIZE",
-        0x2E1B => "COMPUTE_RESTART_X",
-        0x2E28 => "COMPUTE_PGM_RSRC3",
-        0x2E40..=0x2E4F => "COMPUTE_USER_DATA_*",
+        0x2E00 => "COMPUTE_DISPATCH_INITIATOR".into(),
+        0x2E04..=0x2E06 => xyz(0x2E04, "COMPUTE_START"),
+        0x2E07..=0x2E09 => xyz(0x2E07, "COMPUTE_NUM_THREAD"),
+        0x2E0C => "COMPUTE_PGM_LO".into(),
+        0x2E0D => "COMPUTE_PGM_HI".into(),
+        0x2E12 => "COMPUTE_PGM_RSRC1".into(),
+        0x2E13 => "COMPUTE_PGM_RSRC2".into(),
+        0x2E15 => "COMPUTE_RESOURCE_LIMITS".into(),
+        0x2E18 => "COMPUTE_TMPRING_SIZE".into(),
+        0x2E1B..=0x2E1D => xyz(0x2E1B, "COMPUTE_RESTART"),
+        0x2E28 => "COMPUTE_PGM_RSRC3".into(),
+        0x2E40..=0x2E4F => format!("COMPUTE_USER_DATA_{}", register - 0x2E40),
         _ => return None,
     })
 }
@@ -389,6 +396,24 @@ pub enum Command {
     /// `RELEASE_MEM`'s interrupt (`INT_SEL` 1 to 3): wakes the host's
     /// waiters, which is all an interrupt does for them.
     Interrupt,
+    /// `SET_SH_REG`: `values` into the queue's registers from `first` (a
+    /// dword register address inside the SH space), kept in its
+    /// [`ComputeRegisters`].
+    SetShRegisters {
+        /// The first register.
+        first: u32,
+        /// One value per register.
+        values: Vec<u32>,
+    },
+    /// `DISPATCH_DIRECT`: a kernel launched from the queue's registers
+    /// ([`ComputeRegisters::launch`]).
+    DispatchDirect {
+        /// Work-groups per dimension (work-items under
+        /// `USE_THREAD_DIMENSIONS`).
+        dimensions: [u32; 3],
+        /// `COMPUTE_DISPATCH_INITIATOR`.
+        initiator: u32,
+    },
 }
 
 /// The dwords of one packet, by position (0 the header), reading 0 past
@@ -503,7 +528,9 @@ fn at_dword(error: Pm4Error, at: usize) -> Pm4Error {
 }
 
 mod commands;
+mod compute;
 #[cfg(test)]
 mod tests;
 
 use commands::command;
+pub use compute::{ComputeLaunch, ComputeRegisters, LDS_GRANULE_BYTES, MAX_USER_DATA, SH_REG_END};

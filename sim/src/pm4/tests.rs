@@ -188,16 +188,10 @@ fn refusals_name_what_they_refuse() {
         Err(Pm4Error::NotModelled(s)) => s,
         other => panic!("{other:?}"),
     };
-    // SET_SH_REG COMPUTE_PGM_LO (0x2E0C = 0x2C00 + 0x20C).
-    let s = refused(&[packet3(0x76, 3), 0x20C, 0x1234]);
-    assert!(
-        s.contains("COMPUTE_PGM_LO") && s.contains("SET_SH_REG"),
-        "{s}"
-    );
     let s = refused(&[packet3(0x79, 3), 0x100, 1]);
     assert!(s.contains("0xc100") && s.contains("SET_UCONFIG_REG"), "{s}");
-    let s = refused(&[packet3(0x15, 5) | 2, 1, 1, 1, 1]);
-    assert!(s.contains("DISPATCH_DIRECT"), "{s}");
+    let s = refused(&[packet3(0x16, 4), 0x1000, 0, 1]);
+    assert!(s.contains("DISPATCH_INDIRECT"), "{s}");
     let s = refused(&[packet3(0x40, 6), 4 | 5 << 8, 0x3400, 0, 0x1000, 0]);
     assert!(s.contains("performance counter"), "{s}");
     let s = refused(&[packet3(0x37, 5), 0, 0x2E00, 0, 1]);
@@ -213,7 +207,7 @@ fn packets_before_a_refusal_come_out_and_none_after() {
     let ib = [
         packet3(0x10, 2),
         0,
-        packet3(0x76, 3),
+        packet3(0x79, 3),
         0x240,
         7,
         packet3(0x10, 2),
@@ -224,7 +218,7 @@ fn packets_before_a_refusal_come_out_and_none_after() {
     match it.next() {
         Some(Err(Pm4Error::NotModelled(s))) => {
             assert!(
-                s.contains("COMPUTE_USER_DATA") && s.contains("dword 2"),
+                s.contains("SET_UCONFIG_REG") && s.contains("dword 2"),
                 "{s}"
             )
         }
@@ -251,4 +245,234 @@ fn malformed_streams() {
     );
     assert!(bad(&[0x4000_0000]), "type 1");
     assert!(bad(&[packet3(0x37, 4), 2 << 8, 0, 0]), "no data");
+    assert!(
+        bad(&[packet3(0x15, 6), 1, 1, 1, 1, 0]),
+        "DISPATCH_DIRECT length"
+    );
+    assert!(bad(&[packet3(0x76, 2), 0x20C]), "SET_SH_REG of nothing");
+    // The SH space ends at 0x2FFF (offset 0x3FF): two values from 0x3FF.
+    assert!(bad(&[packet3(0x76, 4), 0x3FF, 1, 2]), "past the SH space");
+    assert!(bad(&[packet3(0x76, 3), 0x1_020C, 1]), "offset bits past 15");
+}
+
+/// IREE's PM4 dispatch as `util/pm4_dispatch.c` lays it out (its setup
+/// of 36 dwords, then the user data, then `DISPATCH_DIRECT`), with the
+/// register offsets from the SH space's start of Mesa's `sid.h`
+/// (`R_00B830_COMPUTE_PGM_LO` = dword 0x2E0C = 0x2C00 + 0x20C, and so on).
+fn iree_dispatch(
+    entry: u64,
+    rsrc: [u32; 3],
+    block: [u32; 3],
+    user_data: &[u32],
+    groups: [u32; 3],
+    initiator: u32,
+) -> Vec<u32> {
+    let set = |offset: u32, values: &[u32]| {
+        let mut p = vec![packet3(0x76, 2 + values.len() as u32), offset];
+        p.extend_from_slice(values);
+        p
+    };
+    let program = entry >> 8;
+    let mut ib = set(0x20C, &[program as u32, (program >> 32) as u32, 0, 0, 0, 0]);
+    ib.extend(set(0x212, &rsrc[..2]));
+    ib.extend(set(0x228, &rsrc[2..]));
+    ib.extend(set(0x218, &[0]));
+    ib.extend(set(0x21B, &[0, 0, 0]));
+    ib.extend(set(0x215, &[0]));
+    ib.extend(set(0x204, &[0, 0, 0, block[0], block[1], block[2], 0, 0]));
+    assert_eq!(
+        ib.len(),
+        36,
+        "IREE_HAL_AMDGPU_PM4_DISPATCH_SETUP_DWORD_COUNT"
+    );
+    if !user_data.is_empty() {
+        ib.extend(set(0x240, user_data));
+    }
+    ib.extend([packet3(0x15, 5), groups[0], groups[1], groups[2], initiator]);
+    ib
+}
+
+/// Runs an indirect buffer's register writes and returns its dispatch's
+/// launch.
+fn launch_of(ib: &[u32], generation: Generation) -> Result<Option<ComputeLaunch>, Pm4Error> {
+    let mut registers = ComputeRegisters::default();
+    let mut launch = None;
+    for command in decode(ib, generation)? {
+        match command {
+            Command::SetShRegisters { first, values } => registers.set(first, &values),
+            Command::DispatchDirect {
+                dimensions,
+                initiator,
+            } => launch = Some(registers.launch(dimensions, initiator, generation)),
+            other => panic!("{other:?}"),
+        }
+    }
+    launch.expect("a dispatch")
+}
+
+/// `COMPUTE_DISPATCH_INITIATOR`: `COMPUTE_SHADER_EN` | `FORCE_START_AT_000`
+/// (IREE's every dispatch), and `CS_W32_EN` for wave32.
+const INITIATOR: u32 = 1 | 1 << 2;
+const W32: u32 = 1 << 15;
+
+#[test]
+fn iree_s_dispatch_launches_from_the_registers_it_wrote() {
+    // A wave32 kernel at 0x7f12_3456_7800 with USER_SGPR_COUNT 4 (bits
+    // 5:1 of RSRC2), work-group ids X and Y (bits 7, 8) and 66 LDS
+    // granules (23:15): the kernarg pointer and two preloaded dwords.
+    let rsrc2 = 4 << 1 | 1 << 7 | 1 << 8 | 66 << 15;
+    let ib = iree_dispatch(
+        0x7f12_3456_7800,
+        [0x60af_0040, rsrc2, 0x10],
+        [32, 4, 1],
+        &[0x2000_0000, 0x7f00, 0xaa, 0xbb],
+        [5, 3, 1],
+        INITIATOR | W32,
+    );
+    let launch = launch_of(&ib, Generation::Gfx10Plus)
+        .expect("modelled")
+        .expect("launched");
+    assert_eq!(
+        launch,
+        ComputeLaunch {
+            entry: 0x7f12_3456_7800,
+            resources: [0x60af_0040, rsrc2, 0x10],
+            block: [32, 4, 1],
+            grid_size: [160, 12, 1],
+            user_data: vec![0x2000_0000, 0x7f00, 0xaa, 0xbb],
+            lds_bytes: 66 * 512,
+            wave32: true,
+        }
+    );
+}
+
+#[test]
+fn thread_dimensions_count_work_items() {
+    // USE_THREAD_DIMENSIONS (bit 5): 100 work-items of groups of 64.
+    let ib = iree_dispatch(
+        0x1000,
+        [0, 2 << 1, 0],
+        [64, 1, 1],
+        &[1, 2],
+        [100, 1, 1],
+        INITIATOR | 1 << 5,
+    );
+    let launch = launch_of(&ib, Generation::Gfx9).unwrap().unwrap();
+    assert_eq!(launch.grid_size, [100, 1, 1]);
+    assert!(!launch.wave32);
+    // A dimension of 0 launches nothing.
+    let ib = iree_dispatch(0x1000, [0, 0, 0], [64, 1, 1], &[], [0, 1, 1], INITIATOR);
+    assert_eq!(launch_of(&ib, Generation::Gfx9), Ok(None));
+}
+
+#[test]
+fn a_dispatch_reads_only_registers_written_since_the_last_aql_dispatch() {
+    let ib = iree_dispatch(
+        0x1000,
+        [0, 2 << 1, 0],
+        [64, 1, 1],
+        &[1, 2],
+        [1, 1, 1],
+        INITIATOR,
+    );
+    let (setup, dispatch) = ib.split_at(ib.len() - 5);
+    let mut registers = ComputeRegisters::default();
+    for command in decode(setup, Generation::Gfx9).unwrap() {
+        if let Command::SetShRegisters { first, values } = command {
+            registers.set(first, &values);
+        }
+    }
+    let [dimensions, initiator] = [[dispatch[1], dispatch[2], dispatch[3]], [dispatch[4]; 3]];
+    let initiator = initiator[0];
+    assert_eq!(
+        decode(dispatch, Generation::Gfx9),
+        Ok(vec![Command::DispatchDirect {
+            dimensions,
+            initiator
+        }])
+    );
+    assert!(matches!(
+        registers.launch(dimensions, initiator, Generation::Gfx9),
+        Ok(Some(_))
+    ));
+    registers.forget();
+    match registers.launch(dimensions, initiator, Generation::Gfx9) {
+        Err(Pm4Error::Malformed(s)) => assert!(s.contains("COMPUTE_PGM_HI"), "{s}"),
+        other => panic!("{other:?}"),
+    }
+    // One user-data register short of USER_SGPR_COUNT 3.
+    let ib = iree_dispatch(
+        0x1000,
+        [0, 3 << 1, 0],
+        [64, 1, 1],
+        &[1, 2],
+        [1, 1, 1],
+        INITIATOR,
+    );
+    match launch_of(&ib, Generation::Gfx9) {
+        Err(Pm4Error::Malformed(s)) => assert!(s.contains("COMPUTE_USER_DATA_2"), "{s}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn dispatches_the_node_does_not_run_are_refused_by_name() {
+    let run = |rsrc2: u32, block: [u32; 3], initiator: u32, generation: Generation| {
+        let user: Vec<u32> = (0..(rsrc2 >> 1) & 0x1F).collect();
+        launch_of(
+            &iree_dispatch(0x1000, [0, rsrc2, 0], block, &user, [1, 1, 1], initiator),
+            generation,
+        )
+    };
+    let refusal = |result: Result<Option<ComputeLaunch>, Pm4Error>| match result {
+        Err(Pm4Error::Malformed(s)) => ("malformed", s),
+        Err(Pm4Error::NotModelled(s)) => ("not modelled", s),
+        other => panic!("{other:?}"),
+    };
+    let (kind, s) = refusal(run(0, [64, 1, 1], INITIATOR | W32, Generation::Gfx9));
+    assert!(kind == "malformed" && s.contains("CS_W32_EN"), "{s}");
+    // PARTIAL_TG_EN (bit 1).
+    let (kind, s) = refusal(run(0, [64, 1, 1], INITIATOR | 2, Generation::Gfx9));
+    assert!(kind == "not modelled" && s.contains("0x2"), "{s}");
+    let (kind, s) = refusal(run(0, [64, 1, 1], 1 << 2, Generation::Gfx9));
+    assert!(
+        kind == "malformed" && s.contains("COMPUTE_SHADER_EN"),
+        "{s}"
+    );
+    // SCRATCH_EN (RSRC2 bit 0).
+    let (kind, s) = refusal(run(1, [64, 1, 1], INITIATOR, Generation::Gfx9));
+    assert!(kind == "not modelled" && s.contains("scratch"), "{s}");
+    let (kind, s) = refusal(run(17 << 1, [64, 1, 1], INITIATOR, Generation::Gfx9));
+    assert!(
+        kind == "malformed" && s.contains("USER_SGPR_COUNT 17"),
+        "{s}"
+    );
+    for block in [[0, 1, 1], [64, 32, 1]] {
+        let (kind, s) = refusal(run(0, block, INITIATOR, Generation::Gfx9));
+        assert!(kind == "malformed" && s.contains("NUM_THREAD"), "{s}");
+    }
+    // Without FORCE_START_AT_000, COMPUTE_START_X/Y/Z count: IREE's 0s
+    // launch; another start is refused.
+    assert!(matches!(
+        run(0, [64, 1, 1], 1, Generation::Gfx9),
+        Ok(Some(_))
+    ));
+    let mut ib = iree_dispatch(0x1000, [0, 0, 0], [64, 1, 1], &[], [1, 1, 1], 1);
+    ib[29] = 2; // COMPUTE_START_Y (the START_X packet is at dword 26)
+    let (kind, s) = refusal(launch_of(&ib, Generation::Gfx9));
+    assert!(
+        kind == "not modelled" && s.contains("COMPUTE_START_Y"),
+        "{s}"
+    );
+    // Work-items past 32 bits in a dimension.
+    let ib = iree_dispatch(
+        0x1000,
+        [0, 0, 0],
+        [1024, 1, 1],
+        &[],
+        [1 << 23, 1, 1],
+        INITIATOR,
+    );
+    let (kind, _) = refusal(launch_of(&ib, Generation::Gfx9));
+    assert_eq!(kind, "not modelled");
 }

@@ -269,7 +269,13 @@ pub(crate) fn fixture(name: &str) -> std::path::PathBuf {
 
 /// Loads IREE's `elementwise` kernel from `fixtures/iree/NAME` on `gpu`.
 pub(crate) fn load_fixture(gpu: hsa_agent_t, name: &str) -> Kernel {
-    let image = std::fs::read(fixture(name)).expect("fixture");
+    load_kernel(gpu, &fixture(name), KERNEL)
+}
+
+/// Loads the kernel whose descriptor symbol is `symbol` (NUL-terminated)
+/// from the code object at `path` on `gpu`.
+pub(crate) fn load_kernel(gpu: hsa_agent_t, path: &std::path::Path, symbol_name: &[u8]) -> Kernel {
+    let image = std::fs::read(path).expect("fixture");
     let mut k = Kernel {
         reader: hsa_code_object_reader_t { handle: 0 },
         executable: hsa_executable_t { handle: 0 },
@@ -300,7 +306,7 @@ pub(crate) fn load_fixture(gpu: hsa_agent_t, name: &str) -> Kernel {
         ok(hsa_executable_freeze(k.executable, std::ptr::null()));
         ok(hsa_executable_get_symbol_by_name(
             k.executable,
-            KERNEL.as_ptr().cast(),
+            symbol_name.as_ptr().cast(),
             &gpu,
             &mut symbol,
         ));

@@ -16,8 +16,18 @@
 //   fill TARGET VALUE BYTES IB COMPLETION     queue_fill's PM4 WRITE_DATA
 //   copy SOURCE TARGET BYTES IB COMPLETION    queue_copy's PM4 COPY_DATA
 //   barrier IB COMPLETION                     a PM4 command-buffer barrier
-//   set_sh_reg REGISTER VALUE IB COMPLETION   a dispatch-setup register
 //   perfcounter REGISTER TARGET IB COMPLETION a counter readback
+//   dispatch DESCRIPTOR KERNARGS_HEX OBJECT WG_X WG_Y WG_Z COUNT_X COUNT_Y
+//            COUNT_Z KERNARGS IB COMPLETION   a PM4 command buffer's
+//                                             dispatch (pm4_dispatch.c, as
+//                                             pm4_command_buffer.c records
+//                                             it) of the kernel whose
+//                                             64-byte descriptor (hex) is
+//                                             at OBJECT, its kernarg bytes
+//                                             (hex) at KERNARGS
+//   dispatch_alone ...                        the same without its setup
+//                                             and user data: only
+//                                             DISPATCH_DIRECT
 // Output: "packet" and 16 dwords (the AQL slot as committed: header and
 // setup in dword 0), then "ib" and its dwords; or "unsupported" when IREE
 // would not emit the packet for this GFX.
@@ -32,6 +42,8 @@
 #include "iree/hal/drivers/amdgpu/util/aql_emitter.h"
 #include "iree/hal/drivers/amdgpu/util/aql_ring.h"
 #include "iree/hal/drivers/amdgpu/util/pm4_barrier.h"
+#include "iree/hal/drivers/amdgpu/util/pm4_capabilities.h"
+#include "iree/hal/drivers/amdgpu/util/pm4_dispatch.h"
 #include "iree/hal/drivers/amdgpu/util/pm4_emitter.h"
 
 // physical_device_capabilities.c reports failures this oracle never takes;
@@ -87,6 +99,92 @@ static void print_pm4_ib(const iree_hal_amdgpu_pm4_ib_slot_t* slot,
       (iree_hsa_signal_t){.handle = completion}, &setup);
   print_packet(&packet, header, setup);
   print_ib(slot->dwords, count);
+}
+
+// Reads |bytes| bytes of hex into |out|; false on a short or odd string.
+static bool parse_hex(const char* text, uint8_t* out, size_t bytes) {
+  if (strlen(text) != 2 * bytes) return false;
+  for (size_t i = 0; i < bytes; ++i) {
+    unsigned value = 0;
+    if (sscanf(text + 2 * i, "%2x", &value) != 1) return false;
+    out[i] = (uint8_t)value;
+  }
+  return true;
+}
+
+// A PM4 command buffer's dispatch: the launch state IREE derives from the
+// descriptor at executable load (executable.c), its 36 setup dwords, the
+// user data with the kernarg address (and preloaded kernargs), and
+// DISPATCH_DIRECT with the workgroup count, in one indirect buffer.
+static int dispatch(iree_hal_amdgpu_vendor_packet_capability_flags_t caps,
+                    char** argv, bool alone) {
+  if (!iree_hal_amdgpu_vendor_packet_capabilities_support_pm4_dispatch_command_buffers(
+          caps)) {
+    printf("unsupported\n");
+    return 0;
+  }
+  iree_hal_amdgpu_kernel_descriptor_t descriptor;
+  uint8_t kernargs[256] = {0};
+  const size_t kernarg_bytes = strlen(argv[4]) / 2;
+  if (!parse_hex(argv[3], (uint8_t*)&descriptor, sizeof(descriptor)) ||
+      kernarg_bytes > sizeof(kernargs) ||
+      !parse_hex(argv[4], kernargs, kernarg_bytes)) {
+    return 2;
+  }
+  const uint64_t object = arg(argv, 5);
+  const uint16_t workgroup_size[3] = {
+      (uint16_t)arg(argv, 6), (uint16_t)arg(argv, 7), (uint16_t)arg(argv, 8)};
+  iree_hal_amdgpu_pm4_dispatch_launch_state_t state;
+  if (!iree_hal_amdgpu_pm4_dispatch_launch_state_is_supported_gfx10(
+          &descriptor, object, workgroup_size,
+          IREE_HAL_AMDGPU_PM4_DISPATCH_LAUNCH_FLAG_NONE) ||
+      !iree_status_is_ok(
+          iree_hal_amdgpu_pm4_dispatch_launch_state_initialize_gfx10(
+              &descriptor, object, workgroup_size,
+              IREE_HAL_AMDGPU_PM4_DISPATCH_LAUNCH_FLAG_NONE, &state))) {
+    printf("unsupported\n");
+    return 0;
+  }
+  uint32_t dwords[IREE_HAL_AMDGPU_PM4_DISPATCH_SETUP_DWORD_COUNT + 2 +
+                  IREE_HAL_AMDGPU_PM4_DISPATCH_USER_DATA_DWORD_CAPACITY +
+                  IREE_HAL_AMDGPU_PM4_DISPATCH_DIRECT_DWORD_COUNT];
+  uint32_t count = 0, emitted = 0;
+  if (!alone) {
+    if (!iree_status_is_ok(iree_hal_amdgpu_pm4_dispatch_emit_setup(
+            &state, IREE_HAL_AMDGPU_PM4_DISPATCH_SETUP_DWORD_COUNT, dwords,
+            &emitted))) {
+      return 3;
+    }
+    count += emitted;
+    if (!iree_status_is_ok(iree_hal_amdgpu_pm4_dispatch_emit_user_data(
+            &state, arg(argv, 12),
+            kernargs + state.kernarg_preload_dword_offset * sizeof(uint32_t),
+            2 + IREE_HAL_AMDGPU_PM4_DISPATCH_USER_DATA_DWORD_CAPACITY,
+            dwords + count, &emitted))) {
+      return 3;
+    }
+    count += emitted;
+  }
+  uint32_t* direct = dwords + count;
+  direct[0] = iree_hal_amdgpu_pm4_make_compute_header(
+      IREE_HAL_AMDGPU_PM4_HDR_IT_OPCODE_DISPATCH_DIRECT,
+      IREE_HAL_AMDGPU_PM4_DISPATCH_DIRECT_DWORD_COUNT);
+  direct[1] = (uint32_t)arg(argv, 9);
+  direct[2] = (uint32_t)arg(argv, 10);
+  direct[3] = (uint32_t)arg(argv, 11);
+  direct[4] = state.dispatch_initiator;
+  count += IREE_HAL_AMDGPU_PM4_DISPATCH_DIRECT_DWORD_COUNT;
+  const uint64_t ib = arg(argv, 13);
+  iree_hal_amdgpu_aql_packet_t packet;
+  memset(&packet, 0xAB, sizeof(packet));
+  uint16_t setup = 0;
+  uint16_t header = iree_hal_amdgpu_aql_emit_pm4_ib_dwords(
+      &packet.pm4_ib, (const uint32_t*)(uintptr_t)ib, count,
+      iree_hal_amdgpu_aql_packet_control_barrier_system(),
+      (iree_hsa_signal_t){.handle = arg(argv, 14)}, &setup);
+  print_packet(&packet, header, setup);
+  print_ib(dwords, count);
+  return 0;
 }
 
 int main(int argc, char** argv) {
@@ -183,6 +281,10 @@ int main(int argc, char** argv) {
     print_packet(&packet, header, setup);
     return 0;
   }
+  if ((!strcmp(command, "dispatch") || !strcmp(command, "dispatch_alone")) &&
+      argc == 15) {
+    return dispatch(caps, argv, !strcmp(command, "dispatch_alone"));
+  }
   bool emitted = false;
   int rest = 0;  // index of IB and COMPLETION in argv
   if (!strcmp(command, "timestamps") && argc == 7) {
@@ -228,10 +330,6 @@ int main(int argc, char** argv) {
         IREE_HAL_AMDGPU_PM4_IB_SLOT_DWORD_CAPACITY, slot.dwords, &count);
     builder.dword_count = count;
     rest = 3;
-  } else if (!strcmp(command, "set_sh_reg") && argc == 7) {
-    emitted = iree_hal_amdgpu_pm4_ib_builder_emit_set_sh_reg(
-        &builder, (uint32_t)arg(argv, 3), (uint32_t)arg(argv, 4));
-    rest = 5;
   } else if (!strcmp(command, "perfcounter") && argc == 7) {
     emitted = iree_hal_amdgpu_pm4_ib_builder_emit_copy_register32_to_memory(
         &builder, IREE_HAL_AMDGPU_PM4_REGISTER_SPACE_PERFCOUNTER,

@@ -7,9 +7,11 @@
 //! `host_queue_waits.c` (BARRIER_VALUE on gfx90a and gfx942, PM4
 //! `WAIT_REG_MEM64` on gfx1100), the profiling timestamp range, the PM4
 //! fill and copy of `host_queue_blit.c`, the PM4 command-buffer barrier,
-//! and the register writes IREE's opt-in PM4 paths use, which the node
-//! refuses. gfx1100 runs in this process (w7900); gfx942 (mi300x-8) and
-//! gfx90a (mi250x-4) in child processes.
+//! a counter readback, which the node refuses, and a PM4 command buffer's
+//! kernel dispatch (`util/pm4_dispatch.c`, compiled in: compute registers
+//! and `DISPATCH_DIRECT`) of IREE's `elementwise` kernel, whose results
+//! are checked. gfx1100 runs in this process (w7900); gfx942 (mi300x-8)
+//! and gfx90a (mi250x-4) in child processes.
 //!
 //! IREE's source comes from `IREE_SOURCE_DIR` or the shared archive
 //! `../shared/iree/iree-b48a5955-src.tar.gz`; without it, or without a C
@@ -113,6 +115,7 @@ fn oracle() -> Result<&'static Path, String> {
                     source
                         .join("runtime/src/iree/hal/drivers/amdgpu/physical_device_capabilities.c"),
                 )
+                .arg(source.join("runtime/src/iree/hal/drivers/amdgpu/util/pm4_dispatch.c"))
                 .arg("-o")
                 .arg(&program)
                 .output()
@@ -132,13 +135,13 @@ fn oracle() -> Result<&'static Path, String> {
 }
 
 /// What IREE wrote: the AQL packet and its indirect buffer.
-struct Emitted {
-    packet: [u32; 16],
-    ib: Vec<u32>,
+pub(crate) struct Emitted {
+    pub(crate) packet: [u32; 16],
+    pub(crate) ib: Vec<u32>,
 }
 
 /// Runs the oracle; `None` when IREE would not emit this for `gfx`.
-fn emit(gfx: &str, args: &[&str]) -> Option<Emitted> {
+pub(crate) fn emit(gfx: &str, args: &[&str]) -> Option<Emitted> {
     let text = run_oracle(gfx, args);
     if text.trim() == "unsupported" {
         return None;
@@ -170,12 +173,12 @@ fn run_oracle(gfx: &str, args: &[&str]) -> String {
     String::from_utf8(output.stdout).expect("text")
 }
 
-fn hex(value: u64) -> String {
+pub(crate) fn hex(value: u64) -> String {
     format!("{value:#x}")
 }
 
 /// Places an emitted IB (if any) and submits its packet.
-fn place_and_submit(queue: *mut hsa_queue_t, ib: u64, emitted: &Emitted) {
+pub(crate) fn place_and_submit(queue: *mut hsa_queue_t, ib: u64, emitted: &Emitted) {
     if !emitted.ib.is_empty() {
         poke(ib, &dword_bytes(&emitted.ib));
     }
@@ -316,25 +319,29 @@ fn scenario(gfx: &str) {
     assert_eq!(read_index(queue), next);
     destroy(queue);
 
-    // What the node refuses: a dispatch-setup register, a counter readback.
-    let (ib_arg, done_arg, target_arg) = (hex(ib), hex(done.handle), hex(target));
-    for args in [
-        ["set_sh_reg", "0x2e0c", "0x1000", &ib_arg, &done_arg],
-        ["perfcounter", "0x3400", &target_arg, &ib_arg, &done_arg],
-    ] {
-        let refused = emit(gfx, &args).expect("IREE's builders write it on every target");
-        let (queue, cell) = watched_queue(gpu);
-        place_and_submit(queue, ib, &refused);
-        assert_eq!(
-            stopped_with(cell),
-            HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
-            "{gfx}: {}",
-            args[0]
-        );
-        assert_eq!(read_index(queue), 0);
-        destroy(queue);
-    }
-    release(&[epoch, done], &[ib_memory, data_memory]);
+    // What the node refuses: a counter readback.
+    let refused = emit(
+        gfx,
+        &[
+            "perfcounter",
+            "0x3400",
+            &hex(target),
+            &hex(ib),
+            &hex(done.handle),
+        ],
+    )
+    .expect("IREE's builders write it on every target");
+    let (queue, cell) = watched_queue(gpu);
+    place_and_submit(queue, ib, &refused);
+    assert_eq!(
+        stopped_with(cell),
+        HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
+        "{gfx}: perfcounter"
+    );
+    assert_eq!(read_index(queue), 0);
+    destroy(queue);
+    release(&[epoch, done], &[]);
+    crate::iree_pm4_dispatch::scenarios(gfx, gpu, ib_memory, data_memory);
 }
 
 #[test]

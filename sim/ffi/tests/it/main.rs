@@ -9,6 +9,7 @@ mod hip_streams;
 mod iree_blits;
 mod iree_built;
 mod iree_packets;
+mod iree_pm4_dispatch;
 mod iree_symbols;
 mod kernels;
 mod kfd;

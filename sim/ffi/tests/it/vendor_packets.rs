@@ -498,9 +498,9 @@ fn malformed_vendor_packets_stop_the_queue() {
         invalid,
     ));
     cases.push((
-        "SET_SH_REG COMPUTE_PGM_LO",
-        pm4_ib(ib, 3, done),
-        vec![packet3(0x76, 3), 0x20C, 0x1000],
+        "DISPATCH_DIRECT before any compute register is written",
+        pm4_ib(ib, 5, done),
+        vec![packet3(0x15, 5), 1, 1, 1, 1],
         invalid,
     ));
     cases.push((
