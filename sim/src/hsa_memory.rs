@@ -144,12 +144,19 @@ impl Sim {
         )
     }
 
-    /// `hsa_amd_memory_pool_free`.
+    /// `hsa_amd_memory_pool_free`: NULL frees nothing and succeeds, as in
+    /// ROCr; an address that is no allocation's base is
+    /// `INVALID_ALLOCATION`.
     pub fn memory_pool_free(&self, ptr: u64) -> Result<(), HsaCode> {
         self.hsa(
             "hsa_amd_memory_pool_free",
             || format!("{ptr:#x}"),
             |_, state| {
+                // ROCr frees nothing for NULL and succeeds
+                // (`hsa_memory_free`, which `hsa_amd_memory_pool_free` calls).
+                if ptr == 0 {
+                    return Ok(());
+                }
                 state.memory.free(ptr)?;
                 state.access.remove(&ptr);
                 Ok(())

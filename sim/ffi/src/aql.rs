@@ -23,7 +23,9 @@
 //! - `HSA_PACKET_TYPE_VENDOR_SPECIFIC`: AMD's packets, by their format
 //!   (`crate::vendor`): `BARRIER_VALUE` waits for a signal's value,
 //!   `PM4_IB` runs an indirect buffer of PM4 (memory writes, copies, waits,
-//!   GPU timestamps).
+//!   GPU timestamps, compute registers and dispatches from them: the
+//!   queue's register file lives here, and an AQL kernel dispatch leaves
+//!   it unknown, as the command processor's firmware reprograms it).
 //! - A completion signal is a live signal of this library or, as the
 //!   command processor sees every handle, the `amd_signal_t` in memory it
 //!   names (IREE's profiling signals).

@@ -13,16 +13,20 @@
 //!   dispatch reads its kernargs from and run in order (`amdgpu_sim::pm4`):
 //!   writes and copies to memory, waits on memory, the GPU clock
 //!   (`crate::clock`), cache operations and partial flushes that have
-//!   nothing left to do here. `dw_cnt_remain` must be ROCr's 10 and the
-//!   reserved dwords 0.
+//!   nothing left to do here, compute register writes into the queue's
+//!   register file and `DISPATCH_DIRECT`s launched from it on the
+//!   interpreter (`amdgpu_sim`'s `pm4_dispatch`). `dw_cnt_remain` must be
+//!   ROCr's 10 and the reserved dwords 0.
 //!
 //! Reserved fields that are not 0, an unknown `AmdFormat`, a PM4 stream the
-//! node refuses (malformed, or doing what it does not model: registers,
-//! PM4 dispatches) stop the queue with `HSA_STATUS_ERROR_INVALID_PACKET_FORMAT`
+//! node refuses (malformed, or doing what it does not model: configuration
+//! registers, indirect dispatches, a dispatch from registers nothing
+//! wrote) stop the queue with `HSA_STATUS_ERROR_INVALID_PACKET_FORMAT`
 //! (ROCr's answer to the KFD's `EC_QUEUE_PACKET_VENDOR_UNSUPPORTED`); memory
 //! that is nowhere (the buffer, a source, a destination, a polled word)
 //! with `HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION` (its answer to
-//! `EC_DEVICE_MEMORY_VIOLATION`). The packets of a buffer before the one
+//! `EC_DEVICE_MEMORY_VIOLATION`), as is a PM4 dispatch's kernel that
+//! faults. The packets of a buffer before the one
 //! refused have run, as on the command processor.
 
 use std::mem::offset_of;

@@ -476,3 +476,61 @@ fn dispatches_the_node_does_not_run_are_refused_by_name() {
     let (kind, _) = refusal(launch_of(&ib, Generation::Gfx9));
     assert_eq!(kind, "not modelled");
 }
+
+mod hostile {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A dword that is often a type-3 header of an opcode the decoder
+    /// knows, with a short count, so that streams reach the packets' own
+    /// checks rather than stopping at the first header.
+    fn dword() -> impl Strategy<Value = u32> {
+        let opcodes = prop::sample::select(vec![
+            0x10u8, 0x15, 0x16, 0x37, 0x3C, 0x3F, 0x40, 0x46, 0x49, 0x58, 0x76, 0x79, 0x93,
+        ]);
+        prop_oneof![
+            any::<u32>(),
+            (opcodes, 0u32..12, any::<bool>()).prop_map(|(op, count, odd)| 3 << 30
+                | count << 16
+                | u32::from(op) << 8
+                | u32::from(odd)),
+            0x2C00u32..0x3000,
+            0u32..4,
+        ]
+    }
+
+    proptest! {
+        /// An indirect buffer is client memory: whatever it holds, decoding
+        /// it and launching from the registers it sets ends in commands or
+        /// a refusal, never a panic, and register writes stay inside the SH
+        /// space.
+        #[test]
+        fn any_stream_decodes_or_is_refused(
+            ib in prop::collection::vec(dword(), 0..64),
+            gfx9 in any::<bool>(),
+        ) {
+            let generation = if gfx9 { Generation::Gfx9 } else { Generation::Gfx10Plus };
+            let mut registers = ComputeRegisters::default();
+            for commands in packets(&ib, generation) {
+                let Ok(commands) = commands else { break };
+                for command in commands {
+                    match command {
+                        Command::SetShRegisters { first, values } => {
+                            prop_assert!(first >= 0x2C00);
+                            prop_assert!(u64::from(first) + values.len() as u64 - 1 <= u64::from(SH_REG_END));
+                            registers.set(first, &values);
+                        }
+                        Command::DispatchDirect { dimensions, initiator } => {
+                            if let Ok(Some(launch)) = registers.launch(dimensions, initiator, generation) {
+                                prop_assert!(launch.user_data.len() <= MAX_USER_DATA as usize);
+                                prop_assert!(launch.block.iter().product::<u32>() <= 1024);
+                                prop_assert_eq!(launch.entry % 256, 0);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+}

@@ -18,7 +18,8 @@ pub(crate) fn iree_amdgpu_test(relative: &str, what: &str) -> Option<PathBuf> {
     }
     skip(
         what,
-        "needs IREE's AMDGPU driver tests built in target/iree-cts",
+        "needs IREE's AMDGPU driver tests built in target/iree-cts \
+         (scripts/iree-cts/build.sh, which the root crate's sim::iree_build runs)",
     );
     None
 }

@@ -684,3 +684,34 @@ fn kernels_reach_locked_host_memory() {
         ok(hsa_code_object_reader_destroy(k.reader));
     }
 }
+
+#[test]
+fn freeing_takes_an_allocation_base_or_null_as_rocr() {
+    setup();
+    let (_, gpu) = agents();
+    let v = raw_allocate(pools(gpu)[0], 4096);
+    let local = 0u8;
+    // SAFETY: plain C calls; none of these pointers is dereferenced.
+    unsafe {
+        // ROCr's hsa_memory_free (hsa.cpp): NULL succeeds, freeing nothing;
+        // Runtime::FreeMemory: an address not in its allocation map is
+        // INVALID_ALLOCATION.
+        ok(hsa_amd_memory_pool_free(std::ptr::null_mut()));
+        for ptr in [
+            v.wrapping_add(64).cast(),
+            (&raw const local).cast_mut().cast(),
+        ] {
+            assert_eq!(
+                hsa_amd_memory_pool_free(ptr),
+                HSA_STATUS_ERROR_INVALID_ALLOCATION
+            );
+        }
+    }
+    free(v);
+    // SAFETY: as above; `v` was freed.
+    assert_eq!(
+        unsafe { hsa_amd_memory_pool_free(v.cast()) },
+        HSA_STATUS_ERROR_INVALID_ALLOCATION,
+        "freed twice"
+    );
+}
