@@ -1,6 +1,7 @@
 //! Every HSA call of IREE's AMDGPU driver failed in turn: a device creation
 //! with an executable load (`executable_probe`, built from IREE's source
-//! with the driver) and one CTS dispatch test, on w7900. Each HSA call the
+//! with the driver), one CTS dispatch test, and one of the driver's PM4
+//! command-buffer tests (register writes and `DISPATCH_DIRECT`), on w7900. Each HSA call the
 //! clean run makes is failed once (`AMDGPU_SIM_FAULTS=hsa@N=...`), and for
 //! the device creation also from then on (`hsa@N+`); every run must end
 //! with IREE's error or success and the library's report must show nothing
@@ -29,6 +30,10 @@ const INJECTED: &str = "0x1008";
 const HANG_AFTER: Duration = Duration::from_secs(30);
 /// The CTS test whose HSA calls are swept.
 const DISPATCH_TEST: &str = "CTS/DispatchConstantsTest.DispatchWithDispatchConstants/amdgpu_amdgpu";
+/// The driver test whose HSA calls are swept: a reusable PM4 command buffer
+/// of two dispatches, executed and checked.
+const PM4_TEST: &str =
+    "HostQueueCommandBufferTest.Pm4DispatchUsesResidentPrepublishedCommandBuffer";
 
 /// Defects of IREE's AMDGPU driver that an injected HSA failure exposes:
 /// (what and where, the HSA calls whose failure reaches it, the outcome).
@@ -180,9 +185,11 @@ fn failing_every_hsa_call_in_turn_ends_in_an_iree_error_with_nothing_alive() {
     let libdir = hsa_library_dir();
     let probe = work.join("executable_probe");
     let cts = work.join("bin-amdgpu/cts_dispatch_gfx1100_tests");
+    let pm4 = work.join("bin-amdgpu/gfx1100_host_queue_command_buffer_test");
     let clients = [
         (probe, vec![fixture().display().to_string()], true),
         (cts, vec![format!("--gtest_filter={DISPATCH_TEST}")], false),
+        (pm4, vec![format!("--gtest_filter={PM4_TEST}")], false),
     ];
     let mut problems = Vec::new();
     for (program, args, persistent) in &clients {
