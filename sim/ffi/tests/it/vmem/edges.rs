@@ -3,7 +3,8 @@
 //! `VMemoryHandleMap` (the driver exports no more than the handle holds:
 //! `OUT_OF_RESOURCES`), `amd_memory_region.cpp`'s `AllocateImpl` (a handle
 //! up to the pool's `ALLOC_MAX_SIZE`, `INVALID_ALLOCATION` past it),
-//! `hsa_ext_amd.cpp`'s `IS_TRUE(VirtualMemApiSupported())`
+//! `VMemoryHandleRelease` (a handle released while mapped stays until its
+//! last mapping goes), `hsa_ext_amd.cpp`'s `IS_TRUE(VirtualMemApiSupported())`
 //! (`INVALID_ARGUMENT` on a node without the API), and ROCr's CPU mapping:
 //! the host may touch a mapping once a CPU agent, not a GPU, has access.
 //! Placement in the window (docs/SIMULATOR.md: freed addresses are not
@@ -19,8 +20,10 @@ use amdgpu_sys::hsa_types::*;
 
 use super::{
     GRANULE, MEMORY_TYPE_NONE, RO, RW, access, handle, host_permissions, hsa_amd_vmem_address_free,
-    hsa_amd_vmem_address_reserve_align, hsa_amd_vmem_handle_create, hsa_amd_vmem_handle_release,
-    hsa_amd_vmem_map, hsa_amd_vmem_unmap, hsa_init, hsa_shut_down, reserve, set_access,
+    hsa_amd_vmem_address_reserve_align, hsa_amd_vmem_get_alloc_properties_from_handle,
+    hsa_amd_vmem_handle_create, hsa_amd_vmem_handle_release, hsa_amd_vmem_map,
+    hsa_amd_vmem_retain_alloc_handle, hsa_amd_vmem_unmap, hsa_init, hsa_shut_down, reserve,
+    set_access,
 };
 use crate::aql::{ok, pools};
 use crate::queues::agents;
@@ -166,9 +169,25 @@ fn mapped_memory_edges(pool: hsa_amd_memory_pool_t) {
     ok(map(va, PAGE, two));
     // A reservation with a mapping left is not freed.
     assert_eq!(free(va, 2 * PAGE), HSA_STATUS_ERROR_RESOURCE_FREE);
-    unmap(va, PAGE);
     release(one);
+    // A handle whose last reference is dropped while it is mapped stays
+    // (ROCr frees it with its last mapping): found by its mapping, with
+    // its properties.
     release(two);
+    let (mut pool_of, mut kind) = (hsa_amd_memory_pool_t::default(), 9u32);
+    // SAFETY: valid out-pointers.
+    ok(unsafe { hsa_amd_vmem_get_alloc_properties_from_handle(two, &mut pool_of, &mut kind) });
+    assert_eq!((pool_of, kind), (pool, MEMORY_TYPE_NONE));
+    let mut retained = hsa_amd_vmem_alloc_handle_t::default();
+    // SAFETY: a valid out-pointer.
+    ok(unsafe { hsa_amd_vmem_retain_alloc_handle(&mut retained, va.cast()) });
+    assert_eq!(retained, two);
+    release(retained);
+    unmap(va, PAGE);
+    // SAFETY: valid out-pointers.
+    let gone =
+        unsafe { hsa_amd_vmem_get_alloc_properties_from_handle(two, &mut pool_of, &mut kind) };
+    assert_eq!(gone, HSA_STATUS_ERROR_INVALID_ALLOCATION);
     ok(free(va, 2 * PAGE));
 
     // A handle as large as the pool allows, and not a page more.
