@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Mutation testing (cargo-mutants) of the modules whose answers users rely
 # on, each against the few test suites that check that module (modules of
-# the integration-test binary tests/it/, chosen by test-name filter), so one
-# run stays within minutes on a small machine (a full-suite run per mutant is
-# far too slow). Figures and the equivalent survivors: docs/TESTING.md.
+# the integration-test binary tests/it/, chosen by test-name filter; for a
+# module of another workspace package, its tests chosen by one name filter),
+# so one run stays within minutes on a small machine (a full-suite run per
+# mutant is far too slow). Figures and the equivalent survivors:
+# docs/TESTING.md.
 #
 #   scripts/mutants.sh MODULE [CARGO-MUTANTS ARGS...]   one module (no `--`)
 #   scripts/mutants.sh all [CARGO-MUTANTS ARGS...]      every module in turn
@@ -33,7 +35,16 @@ declare -A MODULES=(
     [vmfb]="src/wrapped/vmfb.rs src/report/vmfb.rs | lib wrapped::vmfb cli::vmfb"
     [release]="src/input.rs filemap/src/lib.rs | lib inputs::memory_bounds"
 )
-ORDER=(edge capabilities queue_affinity target_id hip_path kernarg metadata output inspect names vmfb release)
+# Modules of the workspace's other packages: MODULE -> "PACKAGE TEST-PACKAGE
+# TARGET[,TARGET] FILTER | FILE...": FILEs of PACKAGE, tested by the TARGETs
+# of TEST-PACKAGE (`lib`: its unit tests; `it`: its tests/it binary) whose
+# test names contain FILTER (cargo test's own name filter).
+declare -A PACKAGE_MODULES=(
+    [pm4]="amdgpu-sim amdgpu-sim lib,it pm4 | sim/src/pm4/mod.rs sim/src/pm4/compute.rs sim/src/pm4/commands.rs"
+    [vmem]="amdgpu-sim amdgpu-sim-ffi it vmem:: | sim/src/vmem.rs"
+    [kfd]="amdgpu-sim-kfd amdgpu-sim-ffi it kfd:: | sim/kfd/src/ioctl.rs sim/kfd/src/files.rs"
+)
+ORDER=(edge capabilities queue_affinity target_id hip_path kernarg metadata output inspect names vmfb release pm4 vmem kfd)
 
 usage() {
     echo "usage: $0 MODULE|all|--list [cargo-mutants args...]" >&2
@@ -44,6 +55,10 @@ usage() {
 run_module() {
     local module=$1
     shift
+    if [[ -n ${PACKAGE_MODULES[$module]:-} ]]; then
+        run_package_module "$module" "$@"
+        return
+    fi
     local spec=${MODULES[$module]:-}
     [[ -n $spec ]] || usage
     local files=${spec%%|*} tests=${spec#*|}
@@ -93,26 +108,71 @@ run_module() {
         done
     fi
     args+=("$@" -- -- "${skips[@]}")
-    mkdir -p "target/mutation/$module"
     echo "== $module: suites ${suites[*]}: cargo ${args[*]}" >&2
+    run_mutants "$module" "${args[@]}"
+}
+
+run_package_module() {
+    local module=$1
+    shift
+    local spec=${PACKAGE_MODULES[$module]}
+    local files=${spec#*|} package tested targets filter
+    read -r package tested targets filter <<<"${spec%%|*}"
+    local args=(mutants --in-place --no-shuffle --profile mutants
+        -o "target/mutation/$module" -p "$package")
+    local file target selection=()
+    for file in $files; do args+=(-f "$file"); done
+    for target in ${targets//,/ }; do
+        case $target in
+            lib) selection+=(--lib) ;;
+            it) selection+=(--test=it) ;;
+            *) echo "$0: $module: target $target is neither lib nor it" >&2; return 2 ;;
+        esac
+    done
+    for target in "${selection[@]}"; do args+=("--cargo-arg=$target"); done
+    if [[ $tested == "$package" ]]; then
+        args+=(--minimum-test-timeout 60)
+    else
+        # cargo-mutants 27 runs its baseline with the mutated package's
+        # tests, not --test-package's (a target that package may not have):
+        # the unmutated tests run here instead, and its baseline is skipped
+        # (so its test timeout is set, not measured).
+        echo "== $module: baseline: cargo test -p $tested ${selection[*]} $filter" >&2
+        cargo test --profile mutants -p "$tested" "${selection[@]}" "$filter" >&2
+        args+=(--test-package "$tested" --baseline=skip --timeout 120)
+    fi
+    args+=("$@" -- "$filter")
+    echo "== $module: $tested's tests matching $filter: cargo ${args[*]}" >&2
+    run_mutants "$module" "${args[@]}"
+}
+
+# `cargo` ARGS (a cargo-mutants run) for MODULE.
+run_mutants() {
+    local module=$1
+    shift
+    mkdir -p "target/mutation/$module"
     # cargo-mutants exits 2 when mutants survive, 3 on timeouts: results, not
     # failures of the run; anything else (a failing baseline: 4) stops.
     # proptest records every failure a mutant causes as a regression seed;
     # those seeds describe mutated code, so the files are put back after.
     local saved
     saved=$(mktemp -d)
-    # (The lib's unit tests keep theirs in proptest-regressions/ at the root.)
-    local seeds=(tests)
-    [[ -d proptest-regressions ]] && seeds+=(proptest-regressions)
-    find "${seeds[@]}" -path '*proptest-regressions/*' -type f -exec cp --parents {} "$saved" \;
+    seed_files -exec cp --parents {} "$saved" \;
     local rc=0
-    cargo "${args[@]}" || rc=$?
-    find tests proptest-regressions -path '*proptest-regressions/*' -type f -newer "$saved" -exec rm {} + 2>/dev/null || true
-    find proptest-regressions -type d -empty -delete 2>/dev/null || true
-    cp -r "$saved/tests" . 2>/dev/null || true
-    cp -r "$saved/proptest-regressions" . 2>/dev/null || true
+    cargo "$@" || rc=$?
+    seed_files -newer "$saved" -exec rm {} +
+    find . \( -name target -o -name .git \) -prune -o -type d -name proptest-regressions -empty -print0 |
+        xargs -0r rmdir
+    cp -r "$saved/." .
     rm -rf "$saved"
     [[ $rc -eq 0 || $rc -eq 2 || $rc -eq 3 ]] || return "$rc"
+}
+
+# The workspace's proptest regression files (each package's tests keep
+# theirs in tests/proptest-regressions/, its unit tests in
+# proptest-regressions/ beside its Cargo.toml), acted on by find's ARGS.
+seed_files() {
+    find . \( -name target -o -name .git \) -prune -o -path '*/proptest-regressions/*' -type f "$@"
 }
 
 case ${1:-} in

@@ -530,6 +530,8 @@ fn at_dword(error: Pm4Error, at: usize) -> Pm4Error {
 mod commands;
 mod compute;
 #[cfg(test)]
+mod encoding_tests;
+#[cfg(test)]
 mod tests;
 
 use commands::command;

@@ -3,7 +3,7 @@
 use super::*;
 
 /// Linux's `PACKET3(op, n)`: `n` is the packet's dwords less 2.
-fn packet3(op: u8, dwords: u32) -> u32 {
+pub(super) fn packet3(op: u8, dwords: u32) -> u32 {
     3 << 30 | u32::from(op) << 8 | (dwords - 2) << 16
 }
 
@@ -259,7 +259,7 @@ fn malformed_streams() {
 /// of 36 dwords, then the user data, then `DISPATCH_DIRECT`), with the
 /// register offsets from the SH space's start of Mesa's `sid.h`
 /// (`R_00B830_COMPUTE_PGM_LO` = dword 0x2E0C = 0x2C00 + 0x20C, and so on).
-fn iree_dispatch(
+pub(super) fn iree_dispatch(
     entry: u64,
     rsrc: [u32; 3],
     block: [u32; 3],
@@ -294,7 +294,10 @@ fn iree_dispatch(
 
 /// Runs an indirect buffer's register writes and returns its dispatch's
 /// launch.
-fn launch_of(ib: &[u32], generation: Generation) -> Result<Option<ComputeLaunch>, Pm4Error> {
+pub(super) fn launch_of(
+    ib: &[u32],
+    generation: Generation,
+) -> Result<Option<ComputeLaunch>, Pm4Error> {
     let mut registers = ComputeRegisters::default();
     let mut launch = None;
     for command in decode(ib, generation)? {
@@ -312,7 +315,7 @@ fn launch_of(ib: &[u32], generation: Generation) -> Result<Option<ComputeLaunch>
 
 /// `COMPUTE_DISPATCH_INITIATOR`: `COMPUTE_SHADER_EN` | `FORCE_START_AT_000`
 /// (IREE's every dispatch), and `CS_W32_EN` for wave32.
-const INITIATOR: u32 = 1 | 1 << 2;
+pub(super) const INITIATOR: u32 = 1 | 1 << 2;
 const W32: u32 = 1 << 15;
 
 #[test]

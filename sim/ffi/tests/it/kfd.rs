@@ -10,7 +10,8 @@
 //! to the node's `HSA_AMD_AGENT_INFO_DRIVER_UID`s and its version to the
 //! KFD that ROCr needs for the node's system answers (`runtime.cpp`: DMA-buf
 //! export from 1.12, the virtual-memory API from 1.15); every other file
-//! opens, closes and takes ioctls as without the preload. Then IREE's own
+//! opens, closes and takes ioctls as without the preload; sizes, NULL
+//! arguments and descriptor numbers at their edges (`edges`). Then IREE's own
 //! `util/kfd_test` and `util/device_clock_test` under the preload.
 
 use std::ffi::{CStr, c_char, c_int, c_ulong, c_void};
@@ -22,6 +23,8 @@ use amdgpu_sys::hsa_status::HSA_STATUS_SUCCESS;
 use amdgpu_sys::hsa_types::hsa_agent_t;
 
 use super::iree_built::{iree_amdgpu_test, sim_lib_dir};
+
+mod edges;
 use super::rocminfo::skip;
 
 // Links the library's exports into this test binary (the child asks the
@@ -500,9 +503,11 @@ fn child_under_the_preload() {
     gpu_counters_advance_at_the_node_s_frequency(fd, &node);
     the_caller_s_size_is_copied(fd);
     unknown_requests_fail(fd);
+    edges::null_arguments(fd);
     for fd in fds {
         close(fd);
     }
+    edges::descriptors_at_the_edges();
     other_files_are_the_system_s();
 }
 

@@ -11,7 +11,9 @@
 //! - in child processes, a failure injected into each creation call of the
 //!   ring buffer leaves nothing alive after IREE's cleanup, and a failed
 //!   release shows in the report;
-//! - IREE's own `util/vmem_test` on three presets.
+//! - IREE's own `util/vmem_test` on three presets;
+//! - the API at its edges (`edges`): statuses at each limit, the host's
+//!   access, placement in the window, a node without the API.
 
 use std::ffi::{c_int, c_void};
 use std::path::Path;
@@ -29,6 +31,8 @@ use crate::iree_built::{iree_amdgpu_test, sim_lib_dir};
 use crate::pool_memory::raw_allocate;
 use crate::queues::{agents, destroy};
 use crate::signals::setup;
+
+mod edges;
 
 unsafe extern "C" {
     fn hsa_init() -> hsa_status_t;
@@ -813,6 +817,11 @@ fn faults_leave_nothing_alive_and_leaks_show() {
     assert_eq!(value(&lines, "vmem_handles"), 1);
     assert_eq!(value(&lines, "vmem_mappings"), 0);
     assert_eq!(value(&lines, "vmem_reservations"), 0);
+    // So does a reservation whose free fails.
+    let lines = child_report("hsa_amd_vmem_address_free=0x1000");
+    assert_eq!(value(&lines, "vmem_reservations"), 1);
+    assert_eq!(value(&lines, "vmem_handles"), 0);
+    assert_eq!(value(&lines, "vmem_mappings"), 0);
 }
 
 /// IREE's own `util/vmem_test` (pool lookup, ring-buffer lifetime and
