@@ -527,24 +527,13 @@ fn in_child(machine: &str, chip: &str) {
         Ok(program) => program,
         Err(reason) => return skip(WHAT, &reason),
     };
-    let output = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "iree_blits::child",
-            "--ignored",
-            "--test-threads=1",
-        ])
+    let output = crate::child::command("iree_blits::child")
         .env(ORACLE_ENV, program)
         .env(CHILD_CHIP_ENV, chip)
         .env("AMDGPU_SIM_MACHINE", machine)
         .output()
         .expect("run the child");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success() && stdout.contains("1 passed"),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    crate::child::assert_passed(&output, machine);
 }
 
 #[test]

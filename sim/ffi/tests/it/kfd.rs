@@ -513,14 +513,8 @@ fn child_under_the_preload() {
 
 /// Runs the child under the preload with `machine` (unset for `None`).
 fn run_child(machine: Option<&str>) -> std::process::Output {
-    let mut command = Command::new(std::env::current_exe().unwrap());
+    let mut command = crate::child::command("kfd::child_under_the_preload");
     command
-        .args([
-            "--exact",
-            "kfd::child_under_the_preload",
-            "--ignored",
-            "--test-threads=1",
-        ])
         .env(CHILD_ENV, "1")
         .env("LD_PRELOAD", preload())
         .env_remove("AMDGPU_SIM_MACHINE");
@@ -538,12 +532,7 @@ fn the_stand_in_answers_as_the_kfd() {
     // C library's resolution); mixed-isa: Debian's ROCr 5.2.3 answers.
     for machine in ["mi300x-8", w7900_file.to_str().unwrap(), "mixed-isa"] {
         let output = run_child(Some(machine));
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        assert!(
-            output.status.success() && stdout.contains("1 passed"),
-            "{machine}: {stdout}{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        crate::child::assert_passed(&output, machine);
     }
 }
 

@@ -8,7 +8,6 @@
 //! the leak report.
 
 use std::ffi::c_void;
-use std::process::Command;
 use std::sync::atomic::{AtomicI64, AtomicU16, AtomicU64, Ordering};
 
 use amdgpu_sys::hsa_status::*;
@@ -380,13 +379,7 @@ fn child_with_faults() {
 fn faults_and_the_leak_report() {
     let report = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("queues-report.txt");
     let _ = std::fs::remove_file(&report);
-    let output = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "queues::child_with_faults",
-            "--ignored",
-            "--test-threads=1",
-        ])
+    let output = crate::child::command("queues::child_with_faults")
         .env(CHILD_ENV, "1")
         .env("AMDGPU_SIM_MACHINE", "mi300x-8")
         .env(
@@ -396,13 +389,7 @@ fn faults_and_the_leak_report() {
         .env("AMDGPU_SIM_REPORT", &report)
         .output()
         .expect("run the child");
-    assert!(
-        output.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(String::from_utf8_lossy(&output.stdout).contains("1 passed"));
+    crate::child::assert_passed(&output, "the child with faults");
     let text = std::fs::read_to_string(&report).expect("the report");
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines.contains(&"hsa_queues 1"), "{text}");

@@ -590,22 +590,11 @@ fn child_under_the_kfd() {
 
 #[test]
 fn pm4_timestamps_are_the_kfd_s_gpu_clock() {
-    let output = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "vendor_packets::child_under_the_kfd",
-            "--ignored",
-            "--test-threads=1",
-        ])
+    let output = crate::child::command("vendor_packets::child_under_the_kfd")
         .env(KFD_CHILD_ENV, "1")
         .env("LD_PRELOAD", crate::kfd::preload())
         .env("AMDGPU_SIM_MACHINE", "mi300x-8")
         .output()
         .expect("run the child");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success() && stdout.contains("1 passed"),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    crate::child::assert_passed(&output, "mi300x-8 under the /dev/kfd stand-in");
 }

@@ -754,25 +754,14 @@ fn child_report(faults: &str) -> Vec<String> {
     let name = faults.replace(|c: char| !c.is_ascii_alphanumeric(), "_");
     let report = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("vmem-{name}.txt"));
     let _ = std::fs::remove_file(&report);
-    let output = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "vmem::child_ring_buffer",
-            "--ignored",
-            "--test-threads=1",
-        ])
+    let output = crate::child::command("vmem::child_ring_buffer")
         .env(CHILD_ENV, "1")
         .env("AMDGPU_SIM_MACHINE", "mi300x-8")
         .env("AMDGPU_SIM_FAULTS", faults)
         .env("AMDGPU_SIM_REPORT", &report)
         .output()
         .expect("run the child");
-    assert!(
-        output.status.success(),
-        "{faults}: {}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    crate::child::assert_passed(&output, faults);
     let text = std::fs::read_to_string(&report).expect("the report");
     text.lines().map(str::to_string).collect()
 }

@@ -13,7 +13,6 @@
 //! whole capacity.
 
 use std::ffi::c_void;
-use std::process::Command;
 
 use amdgpu_sys::hsa_status::*;
 use amdgpu_sys::hsa_types::*;
@@ -105,23 +104,12 @@ fn a_gpu_s_access_leaves_the_host_out() {
 
 /// Runs `child_at_the_edges` on `machine`.
 fn run_child(machine: &str) {
-    let output = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "vmem::edges::child_at_the_edges",
-            "--ignored",
-            "--test-threads=1",
-        ])
+    let output = crate::child::command("vmem::edges::child_at_the_edges")
         .env(EDGES_CHILD, "1")
         .env("AMDGPU_SIM_MACHINE", machine)
         .output()
         .expect("run the child");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success() && stdout.contains("1 passed"),
-        "{machine}: {stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    crate::child::assert_passed(&output, machine);
 }
 
 #[test]
