@@ -224,15 +224,7 @@ impl Sim {
         address: u64,
         out: &mut [u8],
     ) -> Result<(), OutOfBounds> {
-        let mut state = self.lock();
-        // The command processor is not held to an agent's access (only
-        // kernels are).
-        let mut memory = NodeMemory {
-            device: &mut state.memory,
-            host,
-            agent: None,
-        };
-        memory.read(address, out)
+        self.packet_memory(host, |memory| memory.read(address, out))
     }
 
     /// Writes memory the packet processor addresses (a PM4 command's
@@ -243,13 +235,22 @@ impl Sim {
         address: u64,
         data: &[u8],
     ) -> Result<(), OutOfBounds> {
+        self.packet_memory(host, |memory| memory.write(address, data))
+    }
+
+    /// `access` over the node's memory and `host` as the command processor
+    /// reaches them: not held to an agent's access (only kernels are).
+    fn packet_memory<T>(
+        &self,
+        host: &mut dyn KernelMemory,
+        access: impl FnOnce(&mut NodeMemory<'_>) -> T,
+    ) -> T {
         let mut state = self.lock();
-        let mut memory = NodeMemory {
+        access(&mut NodeMemory {
             device: &mut state.memory,
             host,
             agent: None,
-        };
-        memory.write(address, data)
+        })
     }
 }
 
