@@ -44,8 +44,9 @@ mod initiator {
     pub const COMPUTE_SHADER_EN: u32 = 1 << 0;
     pub const FORCE_START_AT_000: u32 = 1 << 2;
     pub const USE_THREAD_DIMENSIONS: u32 = 1 << 5;
-    /// Lets waves of later work-groups launch before earlier ones end: an
-    /// ordering hint with nothing to change on the node.
+    /// How waves are ordered at launch (IREE sets it "for wave launch
+    /// overlap"): scheduling only, nothing to change on the node, which
+    /// runs work-groups one after another.
     pub const ORDER_MODE: u32 = 1 << 6;
     /// gfx10+: the dispatch runs wave32.
     pub const CS_W32_EN: u32 = 1 << 15;
