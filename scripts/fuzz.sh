@@ -12,7 +12,7 @@ shift
 cd "$(dirname "$0")/../fuzz"
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(codeobj_elf codeobj_metadata target_id wrapped hip_path machine wrapped_build isa_program)
+  targets=(codeobj_elf codeobj_metadata target_id wrapped hip_path machine wrapped_build isa_program pm4)
 fi
 export RUSTC_BOOTSTRAP=1
 # cargo-fuzz is a cargo subcommand of its own; without it cargo says only
@@ -40,6 +40,7 @@ for target in "${targets[@]}"; do
     machine) dict=(-dict=dict/machine.dict); max_len=65536 ;;
     wrapped_build) max_len=4096 ;;
     isa_program) max_len=8192 ;;
+    pm4) dict=(-dict=dict/pm4.dict); max_len=16385 ;;
   esac
   mkdir -p work/"$target" artifacts/"$target"
   for dir in "${seeds[@]}"; do mkdir -p "$dir"; done

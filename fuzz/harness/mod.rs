@@ -484,10 +484,12 @@ impl amdgpu_isa::Memory for IsaMemory {
 
 /// `isa_program`: machine code for the ISA interpreter. Byte 0 picks the
 /// chip, bytes 1..65 are the kernel descriptor, the next 6 the grid and
-/// block (one byte per dimension), the next 64 the kernarg segment, the
-/// rest the code. The code decodes or is refused; a program that decodes
-/// runs to its end, a fault or a 10,000-instruction limit per wave over
-/// 64 KiB of memory. Accepted: the code decoded.
+/// block (one byte per dimension; the last one's top bit: user SGPRs as a
+/// PM4 dispatch's user-data registers give them, else as an AQL packet
+/// processor sets them), the next 64 the kernarg segment (or the user
+/// data), the rest the code. The code decodes or is refused; a program that
+/// decodes runs to its end, a fault or a 10,000-instruction limit per wave
+/// over 64 KiB of memory. Accepted: the code decoded.
 pub fn isa_program(data: &[u8]) -> bool {
     use amdgpu_isa::{Chip, Dispatch, Inputs, KernelDescriptor, Program, run_dispatch};
     let Some((&chip, rest)) = data.split_first() else {
@@ -507,6 +509,7 @@ pub fn isa_program(data: &[u8]) -> bool {
         return true;
     };
     let dim = |i: usize| u32::from(shape[i] % 4) + 1;
+    let user_data: Vec<u32>;
     let dispatch = Dispatch {
         program: &program,
         descriptor,
@@ -517,15 +520,100 @@ pub fn isa_program(data: &[u8]) -> bool {
             u32::from(shape[4] % 4) + 1,
             1,
         ],
-        dynamic_lds: u32::from(shape[5]) * 64,
-        inputs: Inputs::Packet {
-            kernel_object: 0x1000,
-            kernarg_address: 0x1_0000_0000,
-            kernargs,
-            packet_address: 0x2_0000_0000,
+        dynamic_lds: u32::from(shape[5] & 0x7F) * 64,
+        inputs: if shape[5] & 0x80 == 0 {
+            Inputs::Packet {
+                kernel_object: 0x1000,
+                kernarg_address: 0x1_0000_0000,
+                kernargs,
+                packet_address: 0x2_0000_0000,
+            }
+        } else {
+            // USER_SGPR_COUNT values when the 16 dwords hold them; fewer
+            // (a count past 16) are refused by the dispatch.
+            user_data = kernargs
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .take(descriptor.user_sgpr_count() as usize)
+                .collect();
+            Inputs::UserData(&user_data)
         },
         instruction_limit: 10_000,
     };
     let _ = run_dispatch(&dispatch, &mut IsaMemory(vec![0; 64 << 10]));
+    true
+}
+
+/// Most dwords of a `pm4` input: 16 KiB of indirect buffer.
+pub const MAX_PM4_DWORDS: usize = 4096;
+
+/// `pm4`: an indirect buffer as the packet processor reads it from client
+/// memory. Byte 0 picks the command processor's generation (even gfx9,
+/// odd gfx10+), the rest are the buffer's dwords (little-endian; a
+/// trailing partial dword is dropped). Every packet decodes into commands
+/// or is refused, and the stream stops at the first refusal; register
+/// writes stay inside the SH space and go into a queue's register file;
+/// each `DISPATCH_DIRECT` launches from it or is refused, and a launch
+/// holds at most 16 user-data values, a work-group of at most 1,024
+/// work-items, whole work-groups unless `USE_THREAD_DIMENSIONS`, and a
+/// 256-byte-aligned entry. Accepted: the whole buffer decoded.
+pub fn pm4(data: &[u8]) -> bool {
+    use amdgpu_sim::pm4::{
+        Command, ComputeRegisters, Generation, MAX_USER_DATA, SH_REG_END, packets,
+    };
+    let Some((&generation, rest)) = data.split_first() else {
+        return false;
+    };
+    let generation = if generation % 2 == 0 {
+        Generation::Gfx9
+    } else {
+        Generation::Gfx10Plus
+    };
+    let dwords: Vec<u32> = rest
+        .chunks_exact(4)
+        .take(MAX_PM4_DWORDS)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let mut registers = ComputeRegisters::default();
+    for commands in packets(&dwords, generation) {
+        let Ok(commands) = commands else {
+            return false;
+        };
+        for command in commands {
+            match command {
+                Command::SetShRegisters { first, values } => {
+                    let last = u64::from(first) + values.len() as u64 - 1;
+                    assert!(
+                        first >= 0x2C00 && last <= u64::from(SH_REG_END),
+                        "SET_SH_REG outside the SH space: {first:#x}..={last:#x}"
+                    );
+                    registers.set(first, &values);
+                }
+                Command::DispatchDirect {
+                    dimensions,
+                    initiator,
+                } => {
+                    if let Ok(Some(launch)) = registers.launch(dimensions, initiator, generation) {
+                        assert!(launch.user_data.len() <= MAX_USER_DATA as usize);
+                        let items: u64 = launch.block.iter().map(|&b| u64::from(b)).product();
+                        assert!((1..=1024).contains(&items), "{launch:?}");
+                        assert_eq!(launch.entry % 256, 0, "{launch:?}");
+                        if initiator & (1 << 5) == 0 {
+                            for (axis, groups) in dimensions.into_iter().enumerate() {
+                                assert_eq!(
+                                    u64::from(launch.grid_size[axis]),
+                                    u64::from(groups) * u64::from(launch.block[axis]),
+                                    "{launch:?}"
+                                );
+                            }
+                        } else {
+                            assert_eq!(launch.grid_size, dimensions);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
     true
 }

@@ -86,7 +86,10 @@ impl ComputeRegisters {
     /// `SET_SH_REG`: `values` into consecutive registers from `first`,
     /// which the decoder has kept inside the SH space.
     pub fn set(&mut self, first: u32, values: &[u32]) {
-        for (register, &value) in (first..).zip(values) {
+        // Registers past the last address do not exist: nothing is written
+        // there (the decoder never asks for them).
+        let registers = (0..values.len()).map_while(|i| first.checked_add(u32::try_from(i).ok()?));
+        for (register, &value) in registers.zip(values) {
             self.written.insert(register, value);
         }
     }
@@ -179,7 +182,8 @@ impl ComputeRegisters {
             // PARTIAL_TG_EN, which is refused above.
             *size = self.read(reg::NUM_THREAD_X + axis)? & 0xFFFF;
         }
-        let items: u32 = block.iter().product();
+        // Each size is 16 bits: their product needs 48.
+        let items: u64 = block.iter().map(|&n| u64::from(n)).product();
         if items == 0 || items > 1024 {
             return malformed(format!(
                 "COMPUTE_NUM_THREAD_X/Y/Z {block:?}: {items} work-items per work-group"

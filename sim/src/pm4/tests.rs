@@ -450,7 +450,8 @@ fn dispatches_the_node_does_not_run_are_refused_by_name() {
         kind == "malformed" && s.contains("USER_SGPR_COUNT 17"),
         "{s}"
     );
-    for block in [[0, 1, 1], [64, 32, 1]] {
+    // 0xFFFF³ and 0x8000 × 0x8000 × 4 (2^32) do not fit 32 bits.
+    for block in [[0, 1, 1], [64, 32, 1], [0xFFFF; 3], [0x8000, 0x8000, 4]] {
         let (kind, s) = refusal(run(0, block, INITIATOR, Generation::Gfx9));
         assert!(kind == "malformed" && s.contains("NUM_THREAD"), "{s}");
     }
@@ -535,5 +536,19 @@ mod hostile {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn registers_past_the_last_address_are_not_written() {
+    // The decoder keeps writes inside the SH space; the register file
+    // itself must not wrap past u32::MAX either (a caller's first register).
+    let mut registers = ComputeRegisters::default();
+    registers.set(u32::MAX, &[7, 8]);
+    registers.set(0x2E12, &[1, 2]);
+    let launch = registers.launch([1, 1, 1], INITIATOR, Generation::Gfx9);
+    match launch {
+        Err(Pm4Error::Malformed(s)) => assert!(s.contains("COMPUTE_PGM_HI"), "{s}"),
+        other => panic!("{other:?}"),
     }
 }

@@ -29,7 +29,7 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 
 /// The fewest inputs each target's committed corpus holds: a corpus that
 /// went missing or was emptied fails the replay instead of replaying nothing.
-const MIN_CORPUS: [(&str, usize); 7] = [
+const MIN_CORPUS: [(&str, usize); 8] = [
     ("codeobj_elf", 12),
     ("codeobj_metadata", 3),
     ("target_id", 4),
@@ -37,6 +37,7 @@ const MIN_CORPUS: [(&str, usize); 7] = [
     ("hip_path", 400),
     ("machine", 12),
     ("wrapped_build", 900),
+    ("pm4", 21),
 ];
 
 /// The committed corpus (which must exist and hold at least the target's
@@ -168,4 +169,25 @@ fn wrapped_build_round_trips_generated_specs() {
         accepted += usize::from(harness::wrapped_build(&input));
     }
     assert!(accepted > 20, "only {accepted} of 200 built");
+}
+
+#[test]
+fn pm4_decodes_every_buffer_iree_emits_and_replays_its_corpus() {
+    // The seeds are IREE's own buffers (fuzz/pm4_seeds.py, named
+    // CHIP.BUFFER): each decodes whole but the counter readback, a register
+    // read the node refuses. Other inputs (regressions, a fuzzer's corpus)
+    // only replay.
+    let corpus = committed("pm4");
+    let mut seeds = 0;
+    for (name, data) in &corpus {
+        let file = Path::new(name).file_name().unwrap().to_string_lossy();
+        if !file.starts_with("gfx") {
+            continue;
+        }
+        seeds += 1;
+        let refused = file.ends_with(".perfcounter");
+        assert_eq!(harness::pm4(data), !refused, "{name}");
+    }
+    assert!(seeds >= 21, "{seeds} of IREE's buffers");
+    replay(&corpus, harness::pm4);
 }
