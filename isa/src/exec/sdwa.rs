@@ -37,12 +37,9 @@ fn insert(result: u32, sel: u32, unused: u32, old: u32) -> u32 {
         2 => (old & !mask) | field,
         1 => {
             let negative = field >> (shift + width - 1) & 1 == 1;
-            let high = if negative {
-                !((1u32 << (shift + width)) - 1)
-            } else {
-                0
-            };
-            field | high
+            // The bits above the field (none above BYTE_3 or WORD_1).
+            let above = 1u32.checked_shl(shift + width).map_or(0, |bit| !(bit - 1));
+            if negative { field | above } else { field }
         }
         _ => field,
     }
@@ -78,4 +75,26 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flow
         wave.set_vreg(dst, 0, lane, insert(result, dst_sel, unused, old));
     }
     Ok(flow)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::insert;
+
+    #[test]
+    fn a_sign_extended_result_fills_only_the_bits_above_its_field() {
+        // The ISA manuals' SDWA DST_UNUSED = UNUSED_SEXT: the result in the
+        // DST_SEL field, its sign in every bit above, zeros below.
+        // BYTE_1 (1): 0x80 at bits 15:8, negative.
+        assert_eq!(insert(0x80, 1, 1, 0xFFFF_FFFF), 0xFFFF_8000);
+        assert_eq!(insert(0x7F, 1, 1, 0xFFFF_FFFF), 0x0000_7F00);
+        // BYTE_3 (3) and WORD_1 (5) end at bit 31: nothing above to fill.
+        assert_eq!(insert(0x80, 3, 1, 0), 0x8000_0000);
+        assert_eq!(insert(0x8000, 5, 1, 0), 0x8000_0000);
+        // WORD_0 (4): 0x8001 at bits 15:0.
+        assert_eq!(insert(0x8001, 4, 1, 0), 0xFFFF_8001);
+        // UNUSED_PRESERVE (2) keeps the other bits; UNUSED_PAD (0) zeros them.
+        assert_eq!(insert(0xAB, 2, 2, 0x1122_3344), 0x11AB_3344);
+        assert_eq!(insert(0xAB, 2, 0, 0x1122_3344), 0x00AB_0000);
+    }
 }

@@ -191,3 +191,13 @@ fn pm4_decodes_every_buffer_iree_emits_and_replays_its_corpus() {
     assert!(seeds >= 21, "{seeds} of IREE's buffers");
     replay(&corpus, harness::pm4);
 }
+
+#[test]
+fn isa_program_replays_its_regressions() {
+    // No committed corpus (random code; isa/tests/hostile_code.rs mutates
+    // real instructions): the crash regressions, and FUZZ_REPLAY_DIR's.
+    let mut inputs = files(&root().join("fuzz/regressions/isa_program"));
+    assert!(!inputs.is_empty(), "fuzz/regressions/isa_program is empty");
+    inputs.extend(extra("isa_program"));
+    replay(&inputs, harness::isa_program);
+}
