@@ -63,33 +63,38 @@ impl Sim {
         find: Find,
     ) -> Result<Option<AgentKernel>, AqlError> {
         let fault = |what: String| AqlError::Fault(what);
-        let mut found = None;
-        for loaded in state.loaded.values().filter(|l| l.agent == agent_index) {
-            for symbol in &loaded.code.code.symbols {
-                let SymbolKind::Kernel { kernarg_size, .. } = symbol.kind else {
-                    continue;
-                };
-                let object = symbol.value.wrapping_add_signed(loaded.delta);
-                let hit = match find {
-                    Find::Descriptor(wanted) => object == wanted,
-                    Find::Entry(entry) => {
-                        let mut kd = [0u8; 64];
-                        state.memory.read(object, &mut kd).is_ok()
-                            && KernelDescriptor::parse(&kd).is_some_and(|d| {
-                                object.wrapping_add_signed(d.kernel_code_entry_byte_offset) == entry
-                            })
-                    }
-                };
-                if hit {
-                    found = Some((Arc::clone(&loaded.code), symbol, object, kernarg_size));
-                    break;
-                }
-            }
-            if found.is_some() {
-                break;
-            }
-        }
-        let Some((code, symbol, object, kernarg_size)) = found else {
+        let memory = &mut state.memory;
+        let mut starts_at = |object: u64, entry: u64| {
+            let mut kd = [0u8; 64];
+            memory.read(object, &mut kd).is_ok()
+                && KernelDescriptor::parse(&kd).is_some_and(|d| {
+                    object.wrapping_add_signed(d.kernel_code_entry_byte_offset) == entry
+                })
+        };
+        let found = state
+            .loaded
+            .values()
+            .filter(|l| l.agent == agent_index)
+            .flat_map(|l| {
+                l.code
+                    .code
+                    .symbols
+                    .iter()
+                    .filter_map(move |s| match s.kind {
+                        SymbolKind::Kernel { kernarg_size, .. } => {
+                            Some((l, s, s.value.wrapping_add_signed(l.delta), kernarg_size))
+                        }
+                        SymbolKind::Variable => None,
+                    })
+            })
+            .find(|&(_, _, object, _)| match find {
+                Find::Descriptor(wanted) => object == wanted,
+                Find::Entry(entry) => starts_at(object, entry),
+            })
+            .map(|(l, s, object, kernarg_size)| {
+                (Arc::clone(&l.code), s.name.clone(), object, kernarg_size)
+            });
+        let Some((code, symbol_name, object, kernarg_size)) = found else {
             return Err(fault(match find {
                 Find::Descriptor(object) => {
                     format!("kernel object {object:#x} is no kernel loaded on the agent")
@@ -100,10 +105,9 @@ impl Sim {
                 ),
             }));
         };
-        let name = symbol
-            .name
+        let name = symbol_name
             .strip_suffix(".kd")
-            .unwrap_or(&symbol.name)
+            .unwrap_or(&symbol_name)
             .to_owned();
         let mut kd = [0u8; 64];
         state
