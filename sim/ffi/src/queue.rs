@@ -266,6 +266,21 @@ fn with<T>(op: &str, queue: *const hsa_queue_t, body: impl FnOnce(&Queue) -> T) 
     }
 }
 
+/// A ring of `slots` packets whose headers say INVALID, as ROCr hands one
+/// out. Made from zeroed memory: IREE asks for rings of 64 K packets on
+/// every queue, and building them slot by slot dominated device creation.
+fn invalid_ring(slots: usize) -> Box<[Slot]> {
+    let zeroed = Box::<[Slot]>::new_zeroed_slice(slots);
+    // SAFETY: a `Slot` is atomics alone, for which all-zero bytes are a
+    // valid value (`AtomicU16`/`AtomicU32` have the layout of their
+    // integers).
+    let ring = unsafe { zeroed.assume_init() };
+    for slot in &ring {
+        slot.header.store(PACKET_TYPE_INVALID, Ordering::Relaxed);
+    }
+    ring
+}
+
 /// Builds a queue after ROCr's checks; `Err` is the status returned.
 fn build(
     agent: hsa_agent_t,
@@ -302,13 +317,7 @@ fn build(
         return Err(HsaCode::OUT_OF_RESOURCES);
     }
     let slots = usize::try_from(size).map_err(|_| INVALID)?;
-    let ring: Box<[Slot]> = (0..slots)
-        .map(|_| Slot {
-            header: AtomicU16::new(PACKET_TYPE_INVALID),
-            setup: AtomicU16::new(0),
-            body: std::array::from_fn(|_| AtomicU32::new(0)),
-        })
-        .collect();
+    let ring = invalid_ring(slots);
     let mut amd = Box::new(AmdQueue {
         hsa_queue: hsa_queue_t {
             type_: queue_type,
