@@ -7,7 +7,10 @@
 //! stand-in preloaded, on mi300x-8 (gfx942 testdata), mi250x-4 (gfx90a) and
 //! w7900 (gfx1100):
 //!
-//! - no test hangs or crashes;
+//! - no test hangs or crashes, but for the class of IREE's own race that
+//!   hangs a test when a completion thread starts late (IREE defect 10,
+//!   which `iree_defect_10_hangs_a_parked_host_action_for_good` reproduces
+//!   every time);
 //! - the tests that do not pass are exactly those of
 //!   `scripts/iree-cts/expected-amdgpu.txt` for that preset, each with its
 //!   reason (docs/IREE-CTS.md gives IREE's message and source line).
@@ -17,7 +20,9 @@
 
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::process::Command;
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
 
 use super::iree_build::{built, hsa_library_dir, results, root, run};
 
@@ -34,6 +39,10 @@ const HANG_AFTER_SECS: &str = "120";
 /// Fewest tests a run of each suite must report (IREE's CTS has 202, the
 /// driver's own tests well over 100): a build that lost binaries fails.
 const MIN_TESTS: &[(&str, usize)] = &[("cts", 200), ("device", 150)];
+
+/// Classes of `expected-amdgpu.txt` whose tests pass or hang, by a race of
+/// IREE's, never fail: on a loaded machine, in one run of several.
+const MAY_HANG: &[&str] = &["iree-late-completion-thread"];
 
 /// `(class, preset, test)` lines of `expected-amdgpu.txt`; preset `all`
 /// stands for every preset.
@@ -87,39 +96,67 @@ fn iree_amdgpu_tests_pass_but_for_the_listed_ones() {
             "{label}: only {} tests ran",
             tests.len()
         );
-        let allowed: BTreeSet<String> = expected
-            .iter()
-            .filter(|(_, p, t)| (p == preset || p == "all") && t.starts_with(&format!("{suite}:")))
-            .map(|(_, _, t)| t[suite.len() + 1..].to_string())
-            .collect();
-        let mut not_passing = BTreeSet::new();
-        for (test, result) in tests {
-            match result["outcome"].as_str().unwrap() {
-                "passed" | "skipped" => {}
-                "failed" => {
-                    not_passing.insert(test.clone());
-                }
-                outcome => {
-                    problems.push(format!("{label}: {test} {outcome}: {}", result["message"]))
-                }
-            }
-        }
-        for test in not_passing.difference(&allowed) {
-            let message = tests[test]["message"].as_str().unwrap_or("");
-            problems.push(format!(
-                "{label}: {test} failed, not in expected-amdgpu.txt:\n{message}"
-            ));
-        }
-        for test in allowed.difference(&not_passing) {
-            let outcome = tests
-                .get(test)
-                .map_or("did not run", |r| r["outcome"].as_str().unwrap());
-            problems.push(format!(
-                "{label}: {test} is in expected-amdgpu.txt but {outcome} (remove it there)"
-            ));
-        }
+        problems.extend(judge(preset, suite, tests, &expected));
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// What is wrong with one run's `tests` (gtest name to outcome and message)
+/// of `suite` on `preset`, against the `expected` lines: every problem, or
+/// none.
+fn judge(
+    preset: &str,
+    suite: &str,
+    tests: &serde_json::Map<String, serde_json::Value>,
+    expected: &[(String, String, String)],
+) -> Vec<String> {
+    let label = format!("{preset} {suite}");
+    let mut problems = Vec::new();
+    let listed = |hangs: bool| -> BTreeSet<String> {
+        expected
+            .iter()
+            .filter(|(c, p, t)| {
+                MAY_HANG.contains(&c.as_str()) == hangs
+                    && (p == preset || p == "all")
+                    && t.starts_with(&format!("{suite}:"))
+            })
+            .map(|(_, _, t)| t[suite.len() + 1..].to_string())
+            .collect()
+    };
+    let (allowed, may_hang) = (listed(false), listed(true));
+    let mut not_passing = BTreeSet::new();
+    for (test, result) in tests {
+        match result["outcome"].as_str().unwrap() {
+            "passed" | "skipped" => {}
+            "hung" if may_hang.contains(test) => {
+                eprintln!("{label}: {test} hung (IREE defect 10, docs/IREE-DEFECTS.md)");
+            }
+            "failed" => {
+                not_passing.insert(test.clone());
+            }
+            outcome => problems.push(format!("{label}: {test} {outcome}: {}", result["message"])),
+        }
+    }
+    for test in may_hang.iter().filter(|t| !tests.contains_key(*t)) {
+        problems.push(format!(
+            "{label}: {test} is in expected-amdgpu.txt but did not run"
+        ));
+    }
+    for test in not_passing.difference(&allowed) {
+        let message = tests[test]["message"].as_str().unwrap_or("");
+        problems.push(format!(
+            "{label}: {test} failed, not in expected-amdgpu.txt:\n{message}"
+        ));
+    }
+    for test in allowed.difference(&not_passing) {
+        let outcome = tests
+            .get(test)
+            .map_or("did not run", |r| r["outcome"].as_str().unwrap());
+        problems.push(format!(
+            "{label}: {test} is in expected-amdgpu.txt but {outcome} (remove it there)"
+        ));
+    }
+    problems
 }
 
 #[test]
@@ -143,4 +180,166 @@ fn the_expectations_name_known_classes_and_presets() {
     }
     let unique: BTreeSet<_> = expected.iter().map(|(_, p, t)| (p, t)).collect();
     assert_eq!(unique.len(), expected.len(), "a test listed twice");
+}
+
+/// The driver's test that parks a host action until the queue next drains.
+const PARKED_HOST_ACTION: &str =
+    "HostQueuePendingTest.CapacityParkedHostActionRetriesAfterPostDrain";
+
+/// Runs IREE's `host_queue_pending_test` on w7900 with `filter`, the
+/// `/dev/kfd` stand-in and `late` preloaded, the program's own threads
+/// starting `late_ms` late, output to `log`.
+fn pending_test(work: &Path, filter: &str, late: &Path, late_ms: u32, log: &Path) -> Child {
+    let libs = hsa_library_dir();
+    let preload = format!(
+        "{} {}",
+        libs.join("libamdgpu_sim_kfd.so").display(),
+        late.display()
+    );
+    Command::new(work.join("bin-amdgpu/host_queue_pending_test"))
+        .arg(format!("--gtest_filter={filter}"))
+        .env("AMDGPU_SIM_MACHINE", "w7900")
+        .env("IREE_HAL_AMDGPU_LIBHSA_PATH", &libs)
+        .env("LD_PRELOAD", preload)
+        .env("LATE_THREADS_MS", late_ms.to_string())
+        .stdout(std::fs::File::create(log).unwrap())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// The child's exit status, or `None` (child killed) when it is still
+/// running after `limit`.
+fn exit_within(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// IREE defect 10 (docs/IREE-DEFECTS.md), every time rather than on a
+/// loaded machine: with IREE's threads started late
+/// (`scripts/iree-cts/late_threads.c`), the queue's completion thread
+/// starts after the test's own wait has drained the fill, arms its wait
+/// past it, and the host action parked for the next drain never runs. The
+/// driver's other pending-queue tests pass with the same late threads, so
+/// late threads alone break nothing.
+#[test]
+fn iree_defect_10_hangs_a_parked_host_action_for_good() {
+    let Some(work) = built(WHAT) else {
+        return;
+    };
+    let dir = work.join("late-threads");
+    std::fs::create_dir_all(&dir).unwrap();
+    let late = dir.join("late_threads.so");
+    let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    run(
+        Command::new(compiler)
+            .args(["-shared", "-fPIC", "-o"])
+            .arg(&late)
+            .arg(root().join("scripts/iree-cts/late_threads.c"))
+            .arg("-ldl"),
+        "cc scripts/iree-cts/late_threads.c",
+    );
+
+    let others = format!("HostQueuePendingTest.*:-{PARKED_HOST_ACTION}");
+    let log = dir.join("others.log");
+    let mut child = pending_test(&work, &others, &late, 200, &log);
+    let status = exit_within(&mut child, Duration::from_secs(120));
+    let output = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        status.is_some_and(|s| s.success()) && output.contains("[  PASSED  ] 8 tests."),
+        "the other pending-queue tests with late threads ({status:?}):\n{output}"
+    );
+
+    // Threads 2 s late: the test's fill completes and is drained by its own
+    // wait long before the completion thread starts.
+    let log = dir.join("parked.log");
+    let mut child = pending_test(&work, PARKED_HOST_ACTION, &late, 2000, &log);
+    let status = exit_within(&mut child, Duration::from_secs(8));
+    let output = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        status.is_none() && output.contains(&format!("[ RUN      ] {PARKED_HOST_ACTION}")),
+        "{PARKED_HOST_ACTION} with late threads should still wait for its host \
+         action after 8 s; it ended ({status:?}):\n{output}"
+    );
+}
+
+/// The judge of a run, on outcomes made up for it: a listed failure and a
+/// may-hang test's hang pass; a failure, hang or crash anywhere else, a
+/// listed test that passes, and a may-hang test that fails or did not run
+/// are problems.
+#[test]
+fn a_run_is_judged_against_the_listed_classes() {
+    let expected: Vec<(String, String, String)> = [
+        ("iree-needs-aqlprofile", "all", "device:b:Listed.Fails"),
+        (
+            "iree-late-completion-thread",
+            "all",
+            "device:p:Parked.Action",
+        ),
+        ("iree-needs-aqlprofile", "w7900", "device:b:Only.OnW7900"),
+    ]
+    .iter()
+    .map(|(c, p, t)| (c.to_string(), p.to_string(), t.to_string()))
+    .collect();
+    let run = |outcomes: &[(&str, &str)]| -> Vec<String> {
+        let tests: serde_json::Map<String, serde_json::Value> = outcomes
+            .iter()
+            .map(|(t, o)| {
+                (
+                    t.to_string(),
+                    serde_json::json!({"outcome": o, "message": ""}),
+                )
+            })
+            .collect();
+        judge("mi300x-8", "device", &tests, &expected)
+    };
+    let clean = [("b:Listed.Fails", "failed"), ("p:Parked.Action", "passed")];
+    assert_eq!(run(&clean), Vec::<String>::new());
+    let hung = [("b:Listed.Fails", "failed"), ("p:Parked.Action", "hung")];
+    assert_eq!(run(&hung), Vec::<String>::new());
+
+    let one_problem = |outcomes: &[(&str, &str)], words: &str| {
+        let problems = run(outcomes);
+        assert!(
+            problems.len() == 1 && problems[0].contains(words),
+            "{outcomes:?}: {problems:?}"
+        );
+    };
+    let base = ("b:Listed.Fails", "failed");
+    one_problem(
+        &[base, ("p:Parked.Action", "failed")],
+        "p:Parked.Action failed, not in",
+    );
+    one_problem(
+        &[base],
+        "p:Parked.Action is in expected-amdgpu.txt but did not run",
+    );
+    one_problem(
+        &[base, ("p:Parked.Action", "passed"), ("x:Other", "hung")],
+        "x:Other hung",
+    );
+    one_problem(
+        &[base, ("p:Parked.Action", "crashed")],
+        "p:Parked.Action crashed",
+    );
+    one_problem(
+        &[("b:Listed.Fails", "passed"), ("p:Parked.Action", "passed")],
+        "b:Listed.Fails is in expected-amdgpu.txt but passed",
+    );
+    one_problem(
+        &[
+            base,
+            ("p:Parked.Action", "passed"),
+            ("b:Only.OnW7900", "failed"),
+        ],
+        "b:Only.OnW7900 failed, not in",
+    );
 }
