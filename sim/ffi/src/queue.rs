@@ -27,6 +27,7 @@
 //!   is not a live queue of this library (ROCr's behaviour is undefined) is
 //!   ignored — loads read 0, nothing is stored — said once on stderr.
 
+use std::alloc::Layout;
 use std::collections::HashMap;
 use std::ffi::{c_int, c_void};
 use std::mem::offset_of;
@@ -267,18 +268,26 @@ fn with<T>(op: &str, queue: *const hsa_queue_t, body: impl FnOnce(&Queue) -> T) 
 }
 
 /// A ring of `slots` packets whose headers say INVALID, as ROCr hands one
-/// out. Made from zeroed memory: IREE asks for rings of 64 K packets on
-/// every queue, and building them slot by slot dominated device creation.
-fn invalid_ring(slots: usize) -> Box<[Slot]> {
-    let zeroed = Box::<[Slot]>::new_zeroed_slice(slots);
-    // SAFETY: a `Slot` is atomics alone, for which all-zero bytes are a
-    // valid value (`AtomicU16`/`AtomicU32` have the layout of their
-    // integers).
-    let ring = unsafe { zeroed.assume_init() };
+/// out. Made from zeroed memory, so that IREE's rings of 64 K packets a
+/// queue cost little to create, in unoptimized builds too.
+fn invalid_ring(slots: usize) -> Result<Box<[Slot]>, HsaCode> {
+    let layout = Layout::array::<Slot>(slots).map_err(|_| HsaCode::OUT_OF_RESOURCES)?;
+    if layout.size() == 0 {
+        return Err(INVALID);
+    }
+    // SAFETY: the layout's size is not zero (checked above).
+    let memory = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Slot>();
+    if memory.is_null() {
+        return Err(HsaCode::OUT_OF_RESOURCES);
+    }
+    // SAFETY: `memory` holds `slots` zeroed `Slot`s, allocated by the
+    // global allocator with `Slot`'s array layout, as a boxed slice is; a
+    // `Slot` is atomics alone, for which all-zero bytes are a valid value.
+    let ring = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(memory, slots)) };
     for slot in &ring {
         slot.header.store(PACKET_TYPE_INVALID, Ordering::Relaxed);
     }
-    ring
+    Ok(ring)
 }
 
 /// Builds a queue after ROCr's checks; `Err` is the status returned.
@@ -317,7 +326,7 @@ fn build(
         return Err(HsaCode::OUT_OF_RESOURCES);
     }
     let slots = usize::try_from(size).map_err(|_| INVALID)?;
-    let ring = invalid_ring(slots);
+    let ring = invalid_ring(slots)?;
     let mut amd = Box::new(AmdQueue {
         hsa_queue: hsa_queue_t {
             type_: queue_type,
