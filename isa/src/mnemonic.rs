@@ -659,6 +659,8 @@ fn vector(m: &str) -> Option<Valu> {
         "alignbyte_b32" => AlignbyteB32,
         "perm_b32" => PermB32,
         "bcnt_u32_b32" => BcntU32,
+        "mbcnt_lo_u32_b32" => Mbcnt(false),
+        "mbcnt_hi_u32_b32" => Mbcnt(true),
         "ffbh_u32" | "clz_i32_u32" => FfbhU32,
         "ffbl_b32" | "ctz_i32_b32" => FfblB32,
         "ffbh_i32" | "cls_i32" => FfbhI32,

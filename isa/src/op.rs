@@ -314,6 +314,10 @@ pub enum Valu {
     AlignbyteB32,
     PermB32,
     BcntU32,
+    /// `v_mbcnt_lo_u32_b32`/`_hi`: the set bits of the source below the
+    /// lane's own, in the low (`false`) or high (`true`) 32 lanes, plus the
+    /// second source.
+    Mbcnt(bool),
     FfbhU32,
     FfblB32,
     FfbhI32,

@@ -157,6 +157,35 @@ fn u32_op<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([u32; N]) -> 
     scatter(&mut wave.v, dst, exec, &out[..n]);
 }
 
+/// `v_mbcnt_lo/hi_u32_b32`: per lane, the set bits of the first source
+/// that stand for lanes below this one among lanes 0-31 (`high`: 32-63),
+/// plus the second source.
+fn mbcnt(wave: &mut Wave, inst: &Inst, high: bool) {
+    let sources = sources32::<2>(wave, inst, Width::B32);
+    let Some(dst) = wave.vbase(inst.dst[0], 0) else {
+        return;
+    };
+    let n = wave.lanes;
+    let mut args = [[0u32; LANES]; 2];
+    for (source, lanes) in sources.iter().zip(args.iter_mut()) {
+        source.gather(&wave.v, &mut lanes[..n]);
+    }
+    let mut out = [0u32; LANES];
+    for (lane, slot) in out[..n].iter_mut().enumerate() {
+        let below = (1u64 << lane) - 1;
+        let mask = if high {
+            below >> 32
+        } else {
+            below & 0xffff_ffff
+        } as u32;
+        *slot = (args[0][lane] & mask)
+            .count_ones()
+            .wrapping_add(args[1][lane]);
+    }
+    let exec = wave.exec();
+    scatter(&mut wave.v, dst, exec, &out[..n]);
+}
+
 /// 32-bit integer add/sub with a carry (or borrow) out per lane in `dst[1]`
 /// and, for the `c`/`b` forms, a carry in from `src[2]`.
 fn carry_op(
@@ -658,6 +687,7 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         }),
         PermB32 => u32_op::<3>(wave, inst, |[a, b, sel]| perm(a, b, sel)),
         BcntU32 => u32_op::<2>(wave, inst, |[a, b]| a.count_ones().wrapping_add(b)),
+        Mbcnt(high) => mbcnt(wave, inst, high),
         FfbhU32 => u32_op::<1>(wave, inst, |[a]| {
             if a == 0 { u32::MAX } else { a.leading_zeros() }
         }),
