@@ -11,40 +11,9 @@
 
 use std::hint::black_box;
 
-use amdgpu_isa::{
-    Chip, Dispatch, Inputs, KernelDescriptor, Memory, OutOfBounds, Program, run_dispatch,
-};
+use amdgpu_isa::{Chip, Dispatch, Inputs, KernelDescriptor, Program, Regions, run_dispatch};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use goblin::elf::Elf;
-
-/// Plain regions of host memory at fixed device addresses.
-struct Regions(Vec<(u64, Vec<u8>)>);
-
-impl Regions {
-    fn slice(&mut self, address: u64, len: usize) -> Result<&mut [u8], OutOfBounds> {
-        for (base, bytes) in &mut self.0 {
-            if let Some(offset) = address.checked_sub(*base) {
-                let start = offset as usize;
-                if let Some(s) = bytes.get_mut(start..start + len) {
-                    return Ok(s);
-                }
-            }
-        }
-        Err(OutOfBounds)
-    }
-}
-
-impl Memory for Regions {
-    fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds> {
-        out.copy_from_slice(self.slice(address, out.len())?);
-        Ok(())
-    }
-
-    fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds> {
-        self.slice(address, data.len())?.copy_from_slice(data);
-        Ok(())
-    }
-}
 
 /// The first code object inside `bytes` (a vmfb embeds its HSACO).
 fn code_object(bytes: &[u8]) -> &[u8] {
@@ -88,17 +57,11 @@ fn bench_kernel(
     buffers: usize,
     grid: u32,
 ) {
-    let mut memory = Regions(
-        (0..buffers)
-            .map(|i| {
-                (
-                    0x1000_0000_0000 + (i as u64) * 0x100_0000,
-                    vec![0x3fu8; 64 << 10],
-                )
-            })
-            .collect(),
-    );
-    let kernargs: Vec<u8> = memory.0.iter().flat_map(|(a, _)| a.to_le_bytes()).collect();
+    let bases: Vec<u64> = (0..buffers)
+        .map(|i| 0x1000_0000_0000 + (i as u64) * 0x100_0000)
+        .collect();
+    let mut memory = Regions::new(bases.iter().map(|&a| (a, vec![0x3fu8; 64 << 10])).collect());
+    let kernargs: Vec<u8> = bases.iter().flat_map(|a| a.to_le_bytes()).collect();
     let dispatch = Dispatch {
         program: &program,
         descriptor,

@@ -457,31 +457,6 @@ fn build_from(u: &mut Unstructured<'_>) -> ArbitraryResult<bool> {
     Ok(accepted)
 }
 
-/// Memory for `isa_program`: 64 KiB at address 0x1000.
-struct IsaMemory(Vec<u8>);
-
-impl amdgpu_isa::Memory for IsaMemory {
-    fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), amdgpu_isa::OutOfBounds> {
-        let start = address.checked_sub(0x1000).ok_or(amdgpu_isa::OutOfBounds)? as usize;
-        let bytes = start
-            .checked_add(out.len())
-            .and_then(|end| self.0.get(start..end))
-            .ok_or(amdgpu_isa::OutOfBounds)?;
-        out.copy_from_slice(bytes);
-        Ok(())
-    }
-
-    fn write(&mut self, address: u64, data: &[u8]) -> Result<(), amdgpu_isa::OutOfBounds> {
-        let start = address.checked_sub(0x1000).ok_or(amdgpu_isa::OutOfBounds)? as usize;
-        let bytes = start
-            .checked_add(data.len())
-            .and_then(|end| self.0.get_mut(start..end))
-            .ok_or(amdgpu_isa::OutOfBounds)?;
-        bytes.copy_from_slice(data);
-        Ok(())
-    }
-}
-
 /// `isa_program`: machine code for the ISA interpreter. Byte 0 picks the
 /// chip, bytes 1..65 are the kernel descriptor, the next 6 the grid and
 /// block (one byte per dimension; the last one's top bit: user SGPRs as a
@@ -540,7 +515,9 @@ pub fn isa_program(data: &[u8]) -> bool {
         },
         instruction_limit: 10_000,
     };
-    let _ = run_dispatch(&dispatch, &mut IsaMemory(vec![0; 64 << 10]));
+    // 64 KiB of memory at 0x1000.
+    let mut memory = amdgpu_isa::Regions::new(vec![(0x1000, vec![0; 64 << 10])]);
+    let _ = run_dispatch(&dispatch, &mut memory);
     true
 }
 

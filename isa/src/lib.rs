@@ -39,6 +39,6 @@ pub use descriptor::KernelDescriptor;
 pub use disasm::disassemble;
 pub use dispatch::{Dispatch, Fault, Inputs, MAX_WAVE_INSTRUCTIONS, Stats, run_dispatch};
 pub use inst::{Encoding, Inst, Operand, Syntax, flags, modifiers};
-pub use memory::{Memory, OutOfBounds};
+pub use memory::{Memory, OutOfBounds, Regions};
 pub use op::Op;
 pub use program::{DecodeError, MAX_CODE_BYTES, Program};

@@ -11,8 +11,9 @@
 
 mod fixture;
 
+use amdgpu_isa::Regions;
 use amdgpu_isa::{Chip, Dispatch, Inputs, MAX_WAVE_INSTRUCTIONS, run_dispatch};
-use fixture::{Buffers, kernel};
+use fixture::{kernel, words};
 
 const COUNTER: u64 = 0x10_0000;
 const TICKETS: u64 = 0x20_0000;
@@ -28,7 +29,7 @@ fn every_work_item_takes_one_ticket_and_knows_its_lane() {
         for chip in [Chip::Gfx90a, Chip::Gfx942, Chip::Gfx1100] {
             let (program, descriptor, kernarg_size) = kernel("atomic_tickets", chip);
             let padded = count.next_multiple_of(BLOCK) as usize;
-            let mut memory = Buffers::new(vec![
+            let mut memory = Regions::new(vec![
                 (COUNTER, vec![0; 4]),
                 (TICKETS, vec![0xff; padded * 4]),
                 (LANES, vec![0xff; padded * 4]),
@@ -57,13 +58,13 @@ fn every_work_item_takes_one_ticket_and_knows_its_lane() {
             let what = format!("{chip:?}, {count} work-items");
             run_dispatch(&dispatch, &mut memory).unwrap_or_else(|e| panic!("{what}: {e}"));
 
-            assert_eq!(memory.words(COUNTER), [count], "{what}: the counter");
-            let tickets = memory.words(TICKETS);
+            assert_eq!(words(&memory, COUNTER), [count], "{what}: the counter");
+            let tickets = words(&memory, TICKETS);
             let mut taken = tickets[..count as usize].to_vec();
             taken.sort_unstable();
             assert_eq!(taken, (0..count).collect::<Vec<_>>(), "{what}: tickets");
             let wave = if chip == Chip::Gfx1100 { 32 } else { 64 };
-            for (id, lane) in memory.words(LANES).iter().enumerate() {
+            for (id, lane) in words(&memory, LANES).iter().enumerate() {
                 let want = if id < count as usize {
                     id as u32 % wave
                 } else {

@@ -4,33 +4,8 @@
 //! kernarg bytes — no panic, no overflow (tests run with overflow checks),
 //! no allocation beyond the named limits.
 
-use amdgpu_isa::{
-    Chip, Dispatch, Inputs, KernelDescriptor, Memory, OutOfBounds, Program, run_dispatch,
-};
+use amdgpu_isa::{Chip, Dispatch, Inputs, KernelDescriptor, Program, Regions, run_dispatch};
 use proptest::prelude::*;
-
-/// 64 KiB of memory at address 0x1000, reads and writes checked.
-struct Small(Vec<u8>);
-
-impl Small {
-    fn range(&mut self, address: u64, len: usize) -> Result<&mut [u8], OutOfBounds> {
-        let start = address.checked_sub(0x1000).ok_or(OutOfBounds)? as usize;
-        let end = start.checked_add(len).ok_or(OutOfBounds)?;
-        self.0.get_mut(start..end).ok_or(OutOfBounds)
-    }
-}
-
-impl Memory for Small {
-    fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds> {
-        out.copy_from_slice(self.range(address, out.len())?);
-        Ok(())
-    }
-
-    fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds> {
-        self.range(address, data.len())?.copy_from_slice(data);
-        Ok(())
-    }
-}
 
 const CHIPS: [Chip; 3] = [Chip::Gfx90a, Chip::Gfx942, Chip::Gfx1100];
 
@@ -85,7 +60,7 @@ fn run(
         },
         instruction_limit: 2_000,
     };
-    let mut memory = Small(vec![0; 64 << 10]);
+    let mut memory = Regions::new(vec![(0x1000, vec![0; 64 << 10])]);
     // Any outcome but a panic is correct for random code.
     let _ = run_dispatch(&dispatch, &mut memory);
 }

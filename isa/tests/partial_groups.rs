@@ -10,8 +10,9 @@
 
 mod fixture;
 
+use amdgpu_isa::Regions;
 use amdgpu_isa::{Chip, Dispatch, Inputs, MAX_WAVE_INSTRUCTIONS, run_dispatch};
-use fixture::{Buffers, kernel};
+use fixture::{kernel, words};
 
 const OUT: u64 = 0x10_0000;
 /// The kernel's `reqd_work_group_size`.
@@ -28,7 +29,7 @@ fn partial_work_groups_run_exactly_the_work_items_inside_the_grid() {
     for grid in [[16, 8], [20, 8], [20, 10], [3, 1]] {
         for chip in [Chip::Gfx90a, Chip::Gfx942, Chip::Gfx1100] {
             let (program, descriptor, kernarg_size) = kernel("partial_groups", chip);
-            let mut memory = Buffers::new(vec![(OUT, vec![0; (WIDTH * HEIGHT * 4) as usize])]);
+            let mut memory = Regions::new(vec![(OUT, vec![0; (WIDTH * HEIGHT * 4) as usize])]);
             let mut kernargs = vec![0u8; kernarg_size as usize];
             kernargs[0..8].copy_from_slice(&OUT.to_le_bytes());
             kernargs[8..12].copy_from_slice(&WIDTH.to_le_bytes());
@@ -48,7 +49,7 @@ fn partial_work_groups_run_exactly_the_work_items_inside_the_grid() {
             };
             let what = format!("{chip:?}, grid {grid:?}");
             run_dispatch(&dispatch, &mut memory).unwrap_or_else(|e| panic!("{what}: {e}"));
-            for (i, got) in memory.words(OUT).into_iter().enumerate() {
+            for (i, got) in words(&memory, OUT).into_iter().enumerate() {
                 let (x, y) = (i as u32 % WIDTH, i as u32 / WIDTH);
                 let inside = x < grid[0] && y < grid[1];
                 let want = if inside {

@@ -7,8 +7,9 @@
 
 mod fixture;
 
+use amdgpu_isa::Regions;
 use amdgpu_isa::{Chip, Dispatch, Inputs, MAX_WAVE_INSTRUCTIONS, run_dispatch};
-use fixture::{Buffers, kernel};
+use fixture::{kernel, words};
 
 const OUT: u64 = 0x10_0000;
 const INDEX: u64 = 0x20_0000;
@@ -24,7 +25,7 @@ fn private_arrays_hold_each_work_items_values_on_every_chip() {
             "{chip:?}: no scratch"
         );
         let index: Vec<i32> = (0..ITEMS as i32).map(|i| (i * 37 + 5) % 1000).collect();
-        let mut memory = Buffers::new(vec![
+        let mut memory = Regions::new(vec![
             (OUT, vec![0; ITEMS * 4]),
             (INDEX, index.iter().flat_map(|v| v.to_le_bytes()).collect()),
         ]);
@@ -47,7 +48,7 @@ fn private_arrays_hold_each_work_items_values_on_every_chip() {
             instruction_limit: MAX_WAVE_INSTRUCTIONS,
         };
         run_dispatch(&dispatch, &mut memory).unwrap_or_else(|e| panic!("{chip:?}: {e}"));
-        for (id, word) in memory.words(OUT).into_iter().enumerate() {
+        for (id, word) in words(&memory, OUT).into_iter().enumerate() {
             let got = word as i32;
             // table[i] = id * scale + i.
             let entry = |i: i32| id as i32 * SCALE + i;
