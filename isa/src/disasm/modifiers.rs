@@ -1,0 +1,186 @@
+//! The modifiers after a vector ALU instruction's operands, in LLVM's
+//! order: VOP3's `op_sel`, `clamp` and output modifier, VOP3P's
+//! `op_sel`, `op_sel_hi`, `neg_lo` and `neg_hi`, DPP's lane control
+//! (`quad_perm`, `row_shl`, `dpp8`, ...) with its masks, and SDWA's
+//! operand selects.
+
+use std::fmt::Write as _;
+
+use super::Printer;
+use super::operand::hex;
+use crate::arch::Family;
+use crate::inst::{Encoding, flags};
+use crate::op::{Op, Valu};
+
+impl Printer<'_> {
+    pub(super) fn vop3_tail(&mut self, sources: usize) {
+        use Valu::*;
+        let inst = self.inst;
+        let bit = |b: u8| u8::from(inst.op_sel & (1 << b) != 0);
+        let gfx11 = self.family == Family::Gfx11;
+        // The operations LLVM 19 gives an op_sel operand; it ignores the
+        // field of the others (GFX11's 16-bit operations are its "fake16"
+        // forms, which cannot name a high half), and prints nothing.
+        let selected = match inst.op {
+            Op::V(FmaF16 | PackB32F16) => Some(sources),
+            // The accumulator's bit counts too.
+            Op::V(FmacF16) if gfx11 => Some(3),
+            Op::V(AddU16 | SubU16) if gfx11 => Some(sources),
+            _ => None,
+        };
+        if matches!(inst.op, Op::V(Permlane16 | Permlanex16)) {
+            // `fi` and `bound_ctrl` live in the op_sel bits.
+            if inst.op_sel & 3 != 0 {
+                let _ = write!(self.tail, " op_sel:[{},{}]", bit(0), bit(1));
+            }
+        } else if let Some(n) = selected
+            && inst.op_sel & (((1u8 << n) - 1) | 8) != 0
+        {
+            let mut values: Vec<String> = (0..n as u8).map(|b| bit(b).to_string()).collect();
+            values.push(bit(3).to_string());
+            let _ = write!(self.tail, " op_sel:[{}]", values.join(","));
+        }
+        self.clamp_omod();
+    }
+
+    fn clamp_omod(&mut self) {
+        let inst = self.inst;
+        if inst.clamp {
+            self.tail.push_str(" clamp");
+        }
+        match inst.omod {
+            1 => self.tail.push_str(" mul:2"),
+            2 => self.tail.push_str(" mul:4"),
+            3 => self.tail.push_str(" div:2"),
+            _ => {}
+        }
+    }
+
+    pub(super) fn vop3p_tail(&mut self, sources: usize) {
+        let inst = self.inst;
+        if let Op::Mfma(_) = inst.op {
+            return;
+        }
+        let list = |bits: u8| {
+            (0..sources)
+                .map(|i| u8::from(bits & (1 << i) != 0).to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let mask = ((1u16 << sources) - 1) as u8;
+        // LLVM 19's f32 WMMA has no op_sel operands (it ignores the bits).
+        let wmma = matches!(inst.op, Op::Wmma(_));
+        if !wmma && inst.op_sel & mask != 0 {
+            let _ = write!(self.tail, " op_sel:[{}]", list(inst.op_sel));
+        }
+        // Packed operations read the high halves by default.
+        if !wmma && inst.op_sel_hi & mask != mask {
+            let _ = write!(self.tail, " op_sel_hi:[{}]", list(inst.op_sel_hi));
+        }
+        if inst.neg & mask != 0 {
+            let _ = write!(self.tail, " neg_lo:[{}]", list(inst.neg));
+        }
+        if inst.neg_hi & mask != 0 {
+            let _ = write!(self.tail, " neg_hi:[{}]", list(inst.neg_hi));
+        }
+        if inst.clamp {
+            self.tail.push_str(" clamp");
+        }
+    }
+
+    pub(super) fn dpp_tail(&mut self) {
+        let inst = self.inst;
+        let fi = inst.has(flags::FETCH_INACTIVE) && self.family == Family::Gfx11;
+        if inst.has(flags::DPP8) {
+            let lanes: Vec<String> = (0..8)
+                .map(|i| ((inst.imm >> (3 * i)) & 7).to_string())
+                .collect();
+            let _ = write!(self.tail, " dpp8:[{}]", lanes.join(","));
+            if fi {
+                self.tail.push_str(" fi:1");
+            }
+            return;
+        }
+        let ctrl = inst.imm as u32 & 0x1ff;
+        let gfx9 = self.family == Family::Gfx9;
+        let text = match ctrl {
+            0..=0xff => format!(
+                "quad_perm:[{},{},{},{}]",
+                ctrl & 3,
+                (ctrl >> 2) & 3,
+                (ctrl >> 4) & 3,
+                (ctrl >> 6) & 3
+            ),
+            0x101..=0x10f => format!("row_shl:{}", ctrl - 0x100),
+            0x111..=0x11f => format!("row_shr:{}", ctrl - 0x110),
+            0x121..=0x12f => format!("row_ror:{}", ctrl - 0x120),
+            0x130 | 0x134 | 0x138 | 0x13c | 0x142 | 0x143 if !gfx9 => {
+                let what = match ctrl {
+                    0x130 => "wave_shl",
+                    0x134 => "wave_rol",
+                    0x138 => "wave_shr",
+                    0x13c => "wave_ror",
+                    _ => "row_bcast",
+                };
+                format!("/* {what} is not supported starting from GFX10 */")
+            }
+            0x130 => "wave_shl:1".to_string(),
+            0x134 => "wave_rol:1".to_string(),
+            0x138 => "wave_shr:1".to_string(),
+            0x13c => "wave_ror:1".to_string(),
+            0x140 => "row_mirror".to_string(),
+            0x141 => "row_half_mirror".to_string(),
+            0x142 => "row_bcast:15".to_string(),
+            0x143 => "row_bcast:31".to_string(),
+            // gfx90a and gfx942 broadcast a lane within each row
+            // (`row_newbcast`); GFX10+ share a row's lane (`row_share`).
+            0x150..=0x15f if gfx9 => format!("row_newbcast:{}", ctrl - 0x150),
+            0x150..=0x15f => format!("row_share:{}", ctrl - 0x150),
+            0x160..=0x16f if gfx9 => {
+                "/* row_xmask is not supported on ASICs earlier than GFX10 */".to_string()
+            }
+            0x160..=0x16f => format!("row_xmask:{}", ctrl - 0x160),
+            _ => "/* Invalid dpp_ctrl value */".to_string(),
+        };
+        let _ = write!(
+            self.tail,
+            " {text} row_mask:{} bank_mask:{}",
+            hex(u64::from((inst.imm2 as u32 >> 4) & 0xf)),
+            hex(u64::from(inst.imm2 as u32 & 0xf))
+        );
+        if inst.has(flags::BOUND_CTRL) {
+            self.tail.push_str(" bound_ctrl:1");
+        }
+        if fi {
+            self.tail.push_str(" fi:1");
+        }
+    }
+
+    pub(super) fn sdwa_tail(&mut self) {
+        let inst = self.inst;
+        let s = inst.imm as u32;
+        let sel = |v: u32| match v & 7 {
+            0 => "BYTE_0",
+            1 => "BYTE_1",
+            2 => "BYTE_2",
+            3 => "BYTE_3",
+            4 => "WORD_0",
+            5 => "WORD_1",
+            _ => "DWORD",
+        };
+        let encoding = inst.syntax.encoding;
+        if encoding != Encoding::Vopc {
+            self.clamp_omod();
+            let unused = match (s >> 11) & 3 {
+                0 => "UNUSED_PAD",
+                1 => "UNUSED_SEXT",
+                _ => "UNUSED_PRESERVE",
+            };
+            let _ = write!(self.tail, " dst_sel:{} dst_unused:{unused}", sel(s >> 8));
+        }
+        let _ = write!(self.tail, " src0_sel:{}", sel(s));
+        if encoding != Encoding::Vop1 {
+            let _ = write!(self.tail, " src1_sel:{}", sel(s >> 4));
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! The scalar ALU and program-control encodings (SOP1, SOP2, SOPC, SOPK,
+//! SOPP): destination and sources as their operand types print, SOPK's
+//! 16-bit constant, and SOPP's immediate (a branch offset, a count, or a
+//! special immediate in LLVM's symbolic notation).
+
+use super::Printer;
+use super::kind::{B32, scalar_shape};
+use super::operand::hex;
+use super::special::{delay_alu, depctr};
+use crate::inst::Encoding;
+use crate::op::Op;
+
+impl Printer<'_> {
+    pub(super) fn salu(&mut self) {
+        let inst = self.inst;
+        let shape = scalar_shape(inst.op);
+        match inst.syntax.encoding {
+            Encoding::Sopc => {}
+            _ if inst.op == Op::Setpc => {}
+            _ => self.push(self.operand(inst.dst[0], shape.dst[0])),
+        }
+        let sources = match inst.syntax.encoding {
+            Encoding::Sop1 if inst.op == Op::Getpc => 0,
+            Encoding::Sop1 => 1,
+            _ => 2,
+        };
+        for i in 0..sources {
+            let (Some(&op), Some(&kind)) = (inst.src.get(i), shape.src.get(i)) else {
+                continue;
+            };
+            self.push(self.operand(op, kind));
+        }
+    }
+
+    pub(super) fn sopk(&mut self) {
+        let inst = self.inst;
+        self.push(self.operand(inst.dst[0], B32));
+        self.push(hex(u64::from(inst.imm as u16)));
+    }
+
+    pub(super) fn sopp(&mut self) {
+        let inst = self.inst;
+        let imm = inst.imm as u16;
+        let name = inst.mnemonic.strip_prefix("s_").unwrap_or(inst.mnemonic);
+        let text = match inst.op {
+            // The branch offset in dwords, as an unsigned 16-bit number
+            // (objdump adds the target in its comment).
+            Op::Branch(_) => imm.to_string(),
+            _ => match name {
+                "waitcnt" => self.waitcnt(imm),
+                "delay_alu" => delay_alu(imm),
+                "waitcnt_depctr" => depctr(imm),
+                "sendmsg" | "sendmsghalt" => self.sendmsg(imm),
+                "clause"
+                | "set_inst_prefetch_distance"
+                | "inst_prefetch"
+                | "round_mode"
+                | "wait_event"
+                | "ttracedata_imm" => hex(u64::from(imm)),
+                "barrier"
+                | "icache_inv"
+                | "wakeup"
+                | "ttracedata"
+                | "code_end"
+                | "wait_idle"
+                | "endpgm_saved"
+                | "endpgm_ordered_ps_done"
+                | "set_gpr_idx_off" => String::new(),
+                "endpgm" if imm == 0 => String::new(),
+                "endpgm" => imm.to_string(),
+                // `s_nop`, `s_sleep`, `s_setprio`, `s_sethalt`, ...: small
+                // values in decimal, others in hex.
+                _ if imm <= 64 => imm.to_string(),
+                _ => hex(u64::from(imm)),
+            },
+        };
+        if !text.is_empty() {
+            self.push(text);
+        }
+    }
+}
