@@ -130,12 +130,11 @@ fn barrier(queue: &Queue, slot: &Slot, any: bool) -> bool {
         .unwrap_or(false)
 }
 
-/// Tells the client the queue stopped on an error.
-fn fail(queue: &Queue, status: hsa_status_t, what: &str) {
+/// Tells the client the queue stopped on an error at packet `packet`.
+fn fail(queue: &Queue, packet: u64, status: hsa_status_t, what: &str) {
     eprintln!(
-        "amdgpu-sim-ffi: queue {} stopped at packet {}: {what}",
-        queue.amd.hsa_queue.id,
-        queue.amd.read_dispatch_id.load(Ordering::Relaxed)
+        "amdgpu-sim-ffi: queue {} stopped at packet {packet}: {what}",
+        queue.amd.hsa_queue.id
     );
     if let Some(callback) = queue.callback {
         callback(status, queue.client_pointer(), queue.data as *mut _);
@@ -184,7 +183,7 @@ pub(crate) fn process(queue: &Queue) {
                 // for an AQL dispatch.
                 registers.forget();
                 if let Err(error) = result {
-                    fail(queue, dispatch_status(&error), &error.to_string());
+                    fail(queue, read, dispatch_status(&error), &error.to_string());
                     return;
                 }
                 if queue.profiling() {
@@ -200,33 +199,38 @@ pub(crate) fn process(queue: &Queue) {
                 Outcome::Complete => {}
                 Outcome::Stopped => return,
                 Outcome::Failed(status, what) => {
-                    fail(queue, status, &what);
+                    fail(queue, read, status, &what);
                     return;
                 }
             },
             other => {
                 fail(
                     queue,
+                    read,
                     HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
                     &format!("packet type {other} is not processed"),
                 );
                 return;
             }
         }
+        // The packet is consumed before its completion signal changes, as
+        // a packet processor fetches packets ahead of their completion: a
+        // client that sees the signal finds the slot free and the read
+        // index past it.
         let completion = u64_at(slot, COMPLETION_SIGNAL);
-        if completion != 0
-            && let Err(outcome) = vendor::complete(completion, times)
-        {
-            if let Outcome::Failed(status, what) = outcome {
-                fail(queue, status, &what);
-            }
-            return;
-        }
         slot.header.store(PACKET_TYPE_INVALID, Ordering::Release);
         queue
             .amd
             .read_dispatch_id
             .store(read.wrapping_add(1), Ordering::Release);
+        if completion != 0
+            && let Err(outcome) = vendor::complete(completion, times)
+        {
+            if let Outcome::Failed(status, what) = outcome {
+                fail(queue, read, status, &what);
+            }
+            return;
+        }
         signal::registry().wake();
     }
 }

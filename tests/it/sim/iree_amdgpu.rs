@@ -41,7 +41,7 @@ const HANG_AFTER_SECS: &str = "120";
 const MIN_TESTS: &[(&str, usize)] = &[("cts", 200), ("device", 150)];
 
 /// Classes of `expected-amdgpu.txt` whose tests pass or hang, by a race of
-/// IREE's, never fail: on a loaded machine, in one run of several.
+/// IREE's, never fail: on a loaded machine, about one run of several dozen.
 const MAY_HANG: &[&str] = &["iree-late-completion-thread"];
 
 /// `(class, preset, test)` lines of `expected-amdgpu.txt`; preset `all`
