@@ -33,6 +33,8 @@ impl std::error::Error for DecodeError {}
 #[derive(Clone, Debug)]
 pub struct Program {
     chip: Chip,
+    /// The device address of the first code byte ([`Program::at`]).
+    entry: u64,
     insts: Vec<Inst>,
     /// For each dword of the code, the index of the instruction starting
     /// there plus one (0: no instruction starts there).
@@ -68,9 +70,25 @@ impl Program {
         }
         Ok(Program {
             chip,
+            entry: 0,
             insts,
             starts,
         })
+    }
+
+    /// The program with its code at device address `entry` (the kernel
+    /// descriptor's address plus its `kernel_code_entry_byte_offset`):
+    /// what `s_getpc_b64` reads and `s_setpc_b64` jumps by are absolute
+    /// addresses, and a kernel reaches its constant tables through them. A
+    /// program decoded without one is at address 0.
+    pub fn at(mut self, entry: u64) -> Program {
+        self.entry = entry;
+        self
+    }
+
+    /// The device address of the first instruction.
+    pub fn entry(&self) -> u64 {
+        self.entry
     }
 
     /// The processor it was decoded for.
@@ -81,6 +99,11 @@ impl Program {
     /// The instructions, in address order.
     pub fn instructions(&self) -> &[Inst] {
         &self.insts
+    }
+
+    /// Bytes of code decoded.
+    pub fn code_bytes(&self) -> u64 {
+        self.starts.len() as u64 * 4
     }
 
     /// The instruction at index `i`.

@@ -176,7 +176,11 @@ pub(crate) fn decode_kernel(
             "kernel code at {entry:#x} is outside the loaded image"
         ));
     }
-    Program::decode(chip, &code).map_err(|e| e.to_string())
+    // The code runs where it was loaded: `s_getpc_b64` reads absolute
+    // addresses, through which kernels reach their constant tables.
+    Program::decode(chip, &code)
+        .map(|program| program.at(entry))
+        .map_err(|e| e.to_string())
 }
 
 /// Device memory, then the client's host memory (pinned or registered,

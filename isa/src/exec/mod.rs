@@ -16,7 +16,7 @@ use crate::inst::{Inst, flags};
 use crate::memory::Segments;
 use crate::op::{Branch, Op};
 use crate::program::Program;
-use crate::wave::Wave;
+use crate::wave::{Wave, Width};
 
 /// What the wave does after an instruction.
 pub(crate) enum Flow {
@@ -65,16 +65,15 @@ pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flo
             return Err("v_illegal: the illegal-instruction trap".to_string());
         }
         Op::Getpc => {
-            let next = u64::from(inst.pc) + u64::from(inst.len);
+            // The absolute address of the next instruction: kernels add a
+            // PC-relative offset to it to reach their constant tables.
+            let next = cx
+                .program
+                .entry()
+                .wrapping_add(u64::from(inst.pc) + u64::from(inst.len));
             wave.set_scalar64(inst.dst[0], next);
         }
-        Op::Setpc | Op::Swappc => {
-            return Err(
-                "indirect branches (s_setpc_b64, s_swappc_b64) are not supported by \
-                        the interpreter"
-                    .to_string(),
-            );
-        }
+        Op::Setpc | Op::Swappc => return indirect(wave, inst, cx.program),
         Op::V(op) => vector::alu(wave, inst, op, cx.chip)?,
         Op::VCmp(cmp, ty, exec) => compare::vector(wave, inst, cmp, ty, exec, cx.chip),
         Op::VCmpClass(ty, exec) => compare::class(wave, inst, ty, exec, cx.chip),
@@ -86,6 +85,41 @@ pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flo
         Op::Lds(op) => lds::run(wave, inst, op, cx.lds, cx.chip),
     }
     Ok(Flow::Next)
+}
+
+/// `s_setpc_b64` and `s_swappc_b64`: a jump to the absolute address in the
+/// source pair (`s_swappc_b64` first writes the next instruction's address
+/// to its destination, after reading the source, which may be the same
+/// pair). Only a target inside the decoded program can run; anything else
+/// (a call into another function's code) is a fault that names it.
+fn indirect(wave: &mut Wave, inst: &Inst, program: &Program) -> Result<Flow, String> {
+    let target = wave.scalar64(inst.src[0], Width::B64);
+    if inst.op == Op::Swappc {
+        let next = program
+            .entry()
+            .wrapping_add(u64::from(inst.pc) + u64::from(inst.len));
+        wave.set_scalar64(inst.dst[0], next);
+    }
+    let offset = target.wrapping_sub(program.entry());
+    if offset >= program.code_bytes() {
+        return Err(format!(
+            "{} to {target:#x}, outside the kernel's code ({} bytes at {:#x}): calls into \
+             other code are not supported by the interpreter",
+            inst.mnemonic,
+            program.code_bytes(),
+            program.entry()
+        ));
+    }
+    i64::try_from(offset)
+        .ok()
+        .and_then(|offset| program.index_at(offset))
+        .map(Flow::Jump)
+        .ok_or_else(|| {
+            format!(
+                "{} to {target:#x} (entry{offset:+#x}), where no instruction starts",
+                inst.mnemonic
+            )
+        })
 }
 
 fn branch(wave: &Wave, inst: &Inst, b: Branch, program: &Program) -> Result<Flow, String> {
