@@ -1,6 +1,7 @@
 //! Vector memory: buffer, global and flat loads, stores and atomics, lane
 //! by lane through the dispatch's memory. A buffer access outside its
-//! resource's range reads 0 and writes nothing, as on hardware; any other
+//! resource's range reads 0 and writes nothing, as on hardware, each dword
+//! of a multi-dword access of a raw buffer judged on its own; any other
 //! address the memory does not hold is a memory fault.
 
 use crate::exec::Context;
@@ -15,6 +16,10 @@ enum Target {
     Address(u64),
     /// A byte offset in the lane's private (scratch) memory.
     Scratch(u64),
+    /// A multi-dword raw buffer access across the end of the resource's
+    /// range: its first `dwords` dwords are inside (read and written at
+    /// the address), the rest outside (read 0, writes dropped).
+    Clipped(u64, u8),
     /// Outside the buffer resource's range: reads 0, writes dropped.
     OutOfRange,
 }
@@ -55,10 +60,28 @@ fn target(
             // The offset is 32-bit arithmetic: a negative VGPR offset plus
             // the instruction's offset wraps to the byte it names.
             let within = u64::from((voffset as u32).wrapping_add(offset as u32));
-            let in_range = if stride == 0 {
-                within.saturating_add(bytes) <= records
+            // Dwords of the access inside the range. A raw buffer (stride
+            // 0) judges each dword of a multi-dword access on its own, dword
+            // `i` inside when `within + 4 * i + 4 <= records`, so those
+            // inside are a prefix; a shorter access is judged whole. LLVM
+            // relies on it unless told otherwise (its `relaxed-buffer-oob-mode`
+            // feature, off by default, is what lets an access be judged with
+            // its neighbours), and so do MLIR's amdgpu dialect and IREE for
+            // vector loads at a tensor's edge. A structured buffer judges the
+            // whole record.
+            let dwords = bytes.div_ceil(4);
+            let inside = if stride == 0 {
+                if bytes > 4 {
+                    (records.saturating_sub(within) / 4).min(dwords)
+                } else if within.saturating_add(bytes) <= records {
+                    dwords
+                } else {
+                    0
+                }
+            } else if index < records && within < stride {
+                dwords
             } else {
-                index < records && within < stride
+                0
             };
             if let Some(private) = base.checked_sub(SCRATCH_APERTURE)
                 && private < SCRATCH_APERTURE_BYTES
@@ -67,14 +90,17 @@ fn target(
                 let offset = private.wrapping_add(soffset).wrapping_add(within);
                 return Ok(Target::Scratch(offset & 0xffff_ffff));
             }
-            if !in_range {
-                return Ok(Target::OutOfRange);
-            }
-            Ok(Target::Address(
-                base.wrapping_add(soffset)
-                    .wrapping_add(within)
-                    .wrapping_add(stride.wrapping_mul(index)),
-            ))
+            let address = base
+                .wrapping_add(soffset)
+                .wrapping_add(within)
+                .wrapping_add(stride.wrapping_mul(index));
+            Ok(if inside == dwords {
+                Target::Address(address)
+            } else if inside == 0 {
+                Target::OutOfRange
+            } else {
+                Target::Clipped(address, inside as u8)
+            })
         }
         Segment::Global | Segment::Flat => {
             let address = match inst.src[3] {
@@ -110,7 +136,7 @@ fn scratch_fault(kind: &str, bytes: usize, offset: u64, lane: usize, per_lane: u
 }
 
 /// Reads `out.len()` bytes for `lane` at `target` (an out-of-range buffer
-/// access reads zeros).
+/// access, or dword of one, reads zeros).
 fn read(
     wave: &Wave,
     cx: &mut Context,
@@ -133,6 +159,13 @@ fn read(
             out.copy_from_slice(bytes);
             Ok(())
         }
+        Target::Clipped(address, dwords) => {
+            let (inside, outside) = out.split_at_mut((4 * usize::from(dwords)).min(out.len()));
+            outside.fill(0);
+            cx.memory
+                .read(address, inside)
+                .map_err(|_| fault("load", inside.len() as u64, address, lane))
+        }
         Target::OutOfRange => {
             out.fill(0);
             Ok(())
@@ -140,8 +173,8 @@ fn read(
     }
 }
 
-/// Writes `data` for `lane` at `target` (an out-of-range buffer access
-/// writes nothing).
+/// Writes `data` for `lane` at `target` (an out-of-range buffer access,
+/// or dword of one, writes nothing).
 fn write(
     wave: &mut Wave,
     cx: &mut Context,
@@ -162,6 +195,12 @@ fn write(
                 .ok_or_else(|| scratch_fault("store", data.len(), offset, lane, per_lane))?;
             bytes.copy_from_slice(data);
             Ok(())
+        }
+        Target::Clipped(address, dwords) => {
+            let inside = data.get(..4 * usize::from(dwords)).unwrap_or(data);
+            cx.memory
+                .write(address, inside)
+                .map_err(|_| fault("store", inside.len() as u64, address, lane))
         }
         Target::OutOfRange => Ok(()),
     }
@@ -307,7 +346,8 @@ pub(crate) fn atomic(
         };
         let (data, cmp) = (register(0), register(regs));
         let at = target(wave, inst, segment, lane, len)?;
-        if let Target::OutOfRange = at {
+        // An atomic is judged whole, a 64-bit one included.
+        if let Target::OutOfRange | Target::Clipped(..) = at {
             continue;
         }
         let mut buf = [0u8; 8];
