@@ -81,6 +81,26 @@ impl<C> Fault<C> {
     }
 }
 
+/// A kernel made to fault: the N-th kernel to start on the node (HIP
+/// launches and graph kernel nodes as their streams reach them, AQL and PM4
+/// dispatches as their queues do; 1-based), once or from then on. It ends
+/// before its first instruction as a memory access fault ends a kernel, so
+/// a client sees exactly what a faulting kernel shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelFault {
+    /// Which kernel (1-based, in the order kernels start).
+    pub nth: u64,
+    /// Every kernel from the N-th on.
+    pub persistent: bool,
+}
+
+impl KernelFault {
+    /// Whether the `n`-th kernel to start faults.
+    pub fn fires(&self, n: u64) -> bool {
+        n == self.nth || (self.persistent && n > self.nth)
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct Armed<C> {
     fault: Fault<C>,

@@ -110,6 +110,8 @@ pub(crate) struct Modules {
     launch_count: u64,
     pub(crate) kernel_mode: KernelMode,
     pub(crate) kernel_counts: KernelCounts,
+    /// Kernels made to fault (`Sim::inject_kernel_fault`).
+    pub(crate) kernel_faults: Vec<crate::faults::KernelFault>,
     skip_said: bool,
     /// The code of live modules, so that loading the same bytes on another
     /// device (IREE loads a module once per device) shares it; an entry dies

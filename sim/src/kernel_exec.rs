@@ -17,6 +17,7 @@ use amdgpu_isa::{
 };
 
 use crate::codes::HipCode;
+use crate::faults::KernelFault;
 use crate::kernel_meta::KernelLaunchInfo;
 use crate::memory::{Memory, RegionKind};
 use crate::node::Sim;
@@ -231,12 +232,23 @@ impl NodeMemory<'_> {
 }
 
 /// Runs `dispatch` over `memory`, counting it executed or faulted: what a
-/// HIP launch and an AQL kernel dispatch share.
+/// HIP launch and an AQL kernel dispatch share. A kernel `injected` names
+/// faults before its first instruction.
 pub(crate) fn run_counted(
     counts: &mut KernelCounts,
+    injected: &[KernelFault],
     dispatch: &Dispatch<'_>,
     memory: &mut NodeMemory<'_>,
 ) -> Result<(), Fault> {
+    let nth = counts.executed + counts.faulted + 1;
+    if injected.iter().any(|fault| fault.fires(nth)) {
+        counts.faulted += 1;
+        return Err(Fault {
+            reason: format!("memory access fault injected (kernel {nth} to start on the node)"),
+            offset: 0,
+            workgroup: [0; 3],
+        });
+    }
     let result = run_dispatch(dispatch, memory);
     if result.is_ok() {
         counts.executed += 1;
@@ -310,8 +322,10 @@ impl Sim {
             host,
             agent: None,
         };
+        let modules = &mut state.hip_rt.modules;
         run_counted(
-            &mut state.hip_rt.modules.kernel_counts,
+            &mut modules.kernel_counts,
+            &modules.kernel_faults,
             &dispatch,
             &mut memory,
         )

@@ -54,7 +54,7 @@ pub mod validate;
 pub mod vmem;
 
 pub use codes::{CclCode, HipCode, HsaCode};
-pub use faults::{CallRecord, Fault, Trigger};
+pub use faults::{CallRecord, Fault, KernelFault, Trigger};
 pub use loader::{LoadedInfo, SymbolInfo};
 pub use node::{LiveObjects, QueueAgent, Sim};
 pub use shared_bytes::{ByteOwner, SharedBytes};

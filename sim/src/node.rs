@@ -14,7 +14,7 @@ use amdgpu_sys::hsa_values::PoolAccess;
 
 use crate::codes::{HipCode, HsaCode};
 use crate::elf::{CodeObject, ElfError};
-use crate::faults::{CallRecord, Fault, FaultSet, MAX_CALL_LOG};
+use crate::faults::{CallRecord, Fault, FaultSet, KernelFault, MAX_CALL_LOG};
 use crate::memory::{ByteStore, ImageUsage, Memory, PoolUsage, SparseStore};
 use crate::validate::{Agent, Isa, Link, Machine, Pool};
 
@@ -514,11 +514,17 @@ impl Sim {
         self.lock().hip_faults.arm(fault);
     }
 
+    /// Makes kernels fault ([`KernelFault`]).
+    pub fn inject_kernel_fault(&self, fault: KernelFault) {
+        self.lock().hip_rt.modules.kernel_faults.push(fault);
+    }
+
     /// Disarms every fault.
     pub fn clear_faults(&self) {
         let mut state = self.lock();
         state.hsa_faults.clear();
         state.hip_faults.clear();
+        state.hip_rt.modules.kernel_faults.clear();
     }
 
     /// HSA calls made so far (what `Trigger::NthCall` counts).

@@ -722,13 +722,17 @@ c_exports! {
                     Work::Empty => {}
                     Work::Kernel { request, kernargs } => {
                         let request = LaunchRequest { ordinal, ..request.clone() };
-                        if let Some(run) = sim.hip_record_launch(&request, kernargs.clone())? {
+                        let launch = sim.hip_record_launch(&request, kernargs.clone());
+                        if let Err(HipCode::LAUNCH_FAILURE) = launch {
+                            crate::device_fault::record(ordinal, HipCode::LAUNCH_FAILURE);
+                        }
+                        if let Some(run) = launch? {
                             ops.push(Op::Kernel(Box::new(run)));
                         }
                     }
                     Work::EventRecord(e) => {
                         let event = registry().event(*e).map_err(|_| HipCode::INVALID_VALUE)?;
-                        let generation = event.begin_record();
+                        let generation = event.begin_record(ordinal);
                         ops.push(Op::Record(event, generation));
                     }
                     Work::Memset { .. } | Work::Memcpy { .. } => {

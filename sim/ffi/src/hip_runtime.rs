@@ -13,12 +13,15 @@ use amdgpu_sim::hip_module::LaunchRequest;
 use amdgpu_sim::{HipCode, Sim};
 
 use crate::abi::*;
+use crate::device_fault::check as device_fault;
 use crate::host_memory::{HostKind, host_memory};
 use crate::image::read_image;
 use crate::last_error::finish;
 use crate::node::node;
 use crate::ptr::{self, HostFn, c_exports};
-use crate::stream::{EVENT_DISABLE_TIMING, Op, Place, Stream, execute, registry, retire};
+use crate::stream::{
+    EVENT_DISABLE_TIMING, Op, Place, Stream, execute, execute_on, registry, retire,
+};
 use std::sync::Arc;
 
 type Call = Result<(), HipCode>;
@@ -154,8 +157,10 @@ impl Target {
         match self {
             Target::Null => {
                 sync_null_stream(sim)?;
+                let ordinal = current_device(sim);
                 // SAFETY: the caller's promise for `ops`.
-                ops.into_iter().try_for_each(|op| unsafe { execute(op) })
+                ops.into_iter()
+                    .try_for_each(|op| unsafe { execute_on(ordinal, op) })
             }
             Target::Stream(s) => {
                 // SAFETY: the caller's promise for `ops`.
@@ -191,9 +196,13 @@ pub(crate) fn resolve_stream(sim: &Sim, stream: handle) -> Result<(Target, i32),
     }
 }
 
+/// Waits for the current device's blocking streams; their first failure,
+/// else a fault the device keeps.
 fn sync_null_stream(sim: &Sim) -> Call {
-    let streams = registry().blocking_streams(current_device(sim));
-    streams.iter().try_for_each(|s| s.synchronize())
+    let ordinal = current_device(sim);
+    let streams = registry().blocking_streams(ordinal);
+    streams.iter().try_for_each(|s| s.synchronize())?;
+    device_fault(ordinal)
 }
 
 /// The device a stream runs on (the null stream: the current device).
@@ -241,10 +250,12 @@ unsafe fn copy(
     }
     let dst = place(sim, dst as usize, len)?;
     let src = place(sim, src as usize, len)?;
-    let (target, _) = resolve_stream(sim, stream)?;
+    let (target, ordinal) = resolve_stream(sim, stream)?;
     let op = if pageable(dst, len) {
-        // Done before returning: drain the stream, then copy here.
+        // Done before returning: drain the stream, then copy here (a
+        // device whose kernel faulted has nothing trustworthy to copy).
         target.wait_idle(sim);
+        device_fault(ordinal)?;
         // SAFETY: host places of `len` bytes, live for this call.
         return unsafe { execute(Op::Copy { dst, src, len }) };
     } else if let (Place::Host(s), true) = (src, pageable(src, len)) {
@@ -476,6 +487,34 @@ c_exports! {
         })
     }
 
+    /// `hipStreamQuery`: `hipErrorNotReady` while the stream (the null
+    /// stream: the device's blocking streams) has work left; a fault its
+    /// device keeps.
+    fn hipStreamQuery(stream: handle) -> hipError_t {
+        call_with("hipStreamQuery", || format!("{stream:?}"), |sim| {
+            let ordinal = stream_device(sim, stream)?;
+            device_fault(ordinal)?;
+            let streams = match resolve_stream(sim, stream)?.0 {
+                Target::Null => registry().blocking_streams(ordinal),
+                Target::Stream(s) => vec![s],
+            };
+            let idle = streams.iter().all(|s| s.is_idle());
+            if idle { Ok(()) } else { Err(HipCode::NOT_READY) }
+        })
+    }
+
+    /// `hipDeviceSynchronize`: waits for every stream of the current
+    /// device; their first failure, else a fault the device keeps.
+    fn hipDeviceSynchronize() -> hipError_t {
+        call("hipDeviceSynchronize", |sim| {
+            let ordinal = current_device(sim);
+            let streams = registry().device_streams(ordinal);
+            let results: Vec<Call> = streams.iter().map(|s| s.synchronize()).collect();
+            results.into_iter().collect::<Call>()?;
+            device_fault(ordinal)
+        })
+    }
+
     /// `hipStreamWaitEvent`: later work on the stream waits for the
     /// event's last record (none: no wait).
     fn hipStreamWaitEvent(stream: handle, event: handle, flags: u32) -> hipError_t {
@@ -556,31 +595,34 @@ c_exports! {
     fn hipEventRecord(event: handle, stream: handle) -> hipError_t {
         call_with("hipEventRecord", || format!("{event:?}, {stream:?}"), |sim| {
             let event = registry().event(of_handle(event))?;
-            stream_device(sim, stream)?;
-            let generation = event.begin_record();
+            let device = stream_device(sim, stream)?;
+            let generation = event.begin_record(device);
             // SAFETY: the op holds no host memory.
             unsafe { enqueue(sim, stream, Op::Record(event, generation)) }
         })
     }
 
-    /// `hipEventQuery`: `hipErrorNotReady` until the last record completes.
+    /// `hipEventQuery`: `hipErrorNotReady` until the last record completes;
+    /// a fault its device keeps, whatever the record.
     fn hipEventQuery(event: handle) -> hipError_t {
         call_with("hipEventQuery", || format!("{event:?}"), |sim| {
             let event = registry().event(of_handle(event))?;
+            event.device_fault()?;
             let (recorded, completed) = event.generations();
             sim.trace_note(|| format!("event {:#x}: #{recorded} recorded, #{completed} completed", event.handle));
             if completed >= recorded { Ok(()) } else { Err(HipCode::NOT_READY) }
         })
     }
 
-    /// `hipEventSynchronize`: waits for the last record.
+    /// `hipEventSynchronize`: waits for the last record; then a fault its
+    /// device keeps.
     fn hipEventSynchronize(event: handle) -> hipError_t {
         call_with("hipEventSynchronize", || format!("{event:?}"), |sim| {
             let event = registry().event(of_handle(event))?;
             let generation = event.last_recorded();
             sim.trace_note(|| format!("waits for event {:#x} #{generation}", event.handle));
             event.wait_for(generation);
-            Ok(())
+            event.device_fault()
         })
     }
 
@@ -1014,7 +1056,12 @@ c_exports! {
                 block: [block_dim_x, block_dim_y, block_dim_z],
                 shared_bytes: shared_mem_bytes,
             };
-            match sim.hip_module_launch_kernel(&request, kernargs)? {
+            match sim.hip_module_launch_kernel(&request, kernargs).inspect_err(|&code| {
+                // A kernel the node cannot run leaves its device failed.
+                if code == HipCode::LAUNCH_FAILURE {
+                    crate::device_fault::record(ordinal, code);
+                }
+            })? {
                 // SAFETY: a kernel op touches no memory of the caller's
                 // beyond what HIP allocated or registered.
                 Some(run) => unsafe { enqueue(sim, stream, Op::Kernel(Box::new(run))) },

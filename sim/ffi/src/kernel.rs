@@ -42,10 +42,15 @@ impl Memory for KnownHostMemory {
     }
 }
 
-/// Executes a launch's kernel on the node.
+/// Executes a launch's kernel on the node (a fault aborts the process
+/// unless `AMDGPU_SIM_ON_FAULT=report`: `crate::device_fault`).
 pub(crate) fn execute(run: &KernelRun) -> Result<(), HipCode> {
     let Some(node) = node() else {
         return Err(HipCode::INVALID_VALUE);
     };
-    node.sim.hip_execute_kernel(run, &mut KnownHostMemory)
+    let result = node.sim.hip_execute_kernel(run, &mut KnownHostMemory);
+    if result == Err(HipCode::ILLEGAL_ADDRESS) {
+        crate::device_fault::kernel_faulted(run.kernel(), None);
+    }
+    result
 }

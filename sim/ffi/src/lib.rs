@@ -40,6 +40,7 @@ mod abi {
 mod aql;
 mod async_copy;
 mod clock;
+pub mod device_fault;
 mod graph;
 mod hip;
 mod hip_runtime;

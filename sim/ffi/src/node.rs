@@ -9,7 +9,10 @@
 //!   [`crate::spec`]);
 //! - [`REPORT_ENV`] (`AMDGPU_SIM_REPORT`): a file rewritten at every
 //!   `hsa_shut_down` with the live objects and the injected faults, so a
-//!   test outside the process can check that nothing leaked.
+//!   test outside the process can check that nothing leaked;
+//! - [`ON_FAULT_ENV`] (`AMDGPU_SIM_ON_FAULT`): whether a kernel's memory
+//!   fault aborts the process, as on ROCm, or stays on its device as an
+//!   error (`crate::device_fault`).
 //!
 //! HSA and HIP share the node when both are loaded from this one library
 //! (the loader hands out one copy per process). A missing or bad variable
@@ -20,6 +23,8 @@ use std::sync::OnceLock;
 
 use amdgpu_sim::Sim;
 use amdgpu_sim::kernel_exec::{KERNELS_ENV, KernelMode};
+
+use crate::device_fault::{ON_FAULT_ENV, OnFault};
 pub use amdgpu_sim::presets::{MACHINE_ENV, load_machine};
 /// Environment variable holding the fault specification.
 pub const FAULTS_ENV: &str = "AMDGPU_SIM_FAULTS";
@@ -36,6 +41,8 @@ pub(crate) struct Node {
     /// addresses (`mapped_store`).
     pub(crate) sim: Sim,
     report: Option<String>,
+    /// What a kernel's memory fault does ([`ON_FAULT_ENV`]).
+    pub(crate) on_fault: OnFault,
 }
 
 static NODE: OnceLock<Result<Node, String>> = OnceLock::new();
@@ -90,6 +97,7 @@ impl Node {
                 ));
             }
         }
+        let on_fault = OnFault::parse(env(ON_FAULT_ENV).as_deref())?;
         if let Some(spec) = env(FAULTS_ENV) {
             crate::spec::arm(&sim, &spec).map_err(|e| format!("{FAULTS_ENV}: {e}"))?;
         }
@@ -97,6 +105,7 @@ impl Node {
         Ok(Node {
             sim,
             report: env(REPORT_ENV),
+            on_fault,
         })
     }
 

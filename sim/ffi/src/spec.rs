@@ -8,14 +8,25 @@
 //! | `OP@N`        | the N-th call of the C function `OP`, once            |
 //! | `OP@N+`       | the N-th call of `OP` and every later one (`hsa@N+`…) |
 //! | `OP`          | every call of `OP`                                    |
+//! | `kernel@N`    | the N-th kernel to start on the node, once (no code)  |
+//! | `kernel@N+`   | the N-th kernel and every later one                   |
+//! | `kernel`      | every kernel                                          |
 //!
 //! `OP` is an HSA function (`hsa_…`) or a HIP one (`hip…`) the node counts
 //! ([`KNOWN_OPS`]; any other name is refused, with the closest), which picks the
 //! family; `CODE` is the status it fails with, decimal or `0x` hex
 //! (`hsa_status_t` for HSA, `hipError_t` for HIP). Example:
 //! `hsa_executable_freeze=0x1008;hipDeviceGet@2=101`.
+//!
+//! A kernel entry takes no code: the kernel ends before its first
+//! instruction as a memory access fault ends one ([`KernelFault`]), so HIP
+//! answers `hipErrorIllegalAddress` from then on and an HSA queue reports
+//! `HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION` to its error callback.
+//! Kernels count in the order they start (HIP launches and graph kernel
+//! nodes when their stream reaches them, AQL and PM4 dispatches when their
+//! queue does), skipped ones (`AMDGPU_SIM_KERNELS=skip`) not at all.
 
-use amdgpu_sim::{Fault, HipCode, HsaCode, Sim};
+use amdgpu_sim::{Fault, HipCode, HsaCode, KernelFault, Sim};
 
 /// Every call a fault can name: the HSA and HIP functions whose calls the
 /// node counts (those it answers; the exports outside its model, in
@@ -37,6 +48,7 @@ pub const KNOWN_OPS: &[&str] = &[
     "hipDeviceGetUuid",
     "hipDevicePrimaryCtxRelease",
     "hipDevicePrimaryCtxRetain",
+    "hipDeviceSynchronize",
     "hipDriverGetVersion",
     "hipDrvGraphAddMemcpyNode",
     "hipEventCreate",
@@ -96,6 +108,7 @@ pub const KNOWN_OPS: &[&str] = &[
     "hipSetDevice",
     "hipStreamCreateWithFlags",
     "hipStreamDestroy",
+    "hipStreamQuery",
     "hipStreamSynchronize",
     "hipStreamWaitEvent",
     "hsa_agent_get_info",
@@ -170,6 +183,8 @@ pub enum Armed {
     Hsa(Fault<HsaCode>),
     /// A HIP fault.
     Hip(Fault<HipCode>),
+    /// A kernel made to fault.
+    Kernel(KernelFault),
 }
 
 fn number(text: &str) -> Option<u64> {
@@ -179,22 +194,44 @@ fn number(text: &str) -> Option<u64> {
     }
 }
 
+/// The N of `@N` (1 or more) and whether a `+` follows.
+fn nth(text: &str, n: &str) -> Result<(u64, bool), String> {
+    let (n, persistent) = match n.strip_suffix('+') {
+        Some(n) => (n, true),
+        None => (n, false),
+    };
+    let n = number(n)
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("entry '{text}': the call number must be 1 or more"))?;
+    Ok((n, persistent))
+}
+
+/// `kernel`, `kernel@N` or `kernel@N+`, which take no code.
+fn kernel_entry(text: &str, target: &str) -> Option<Result<Armed, String>> {
+    let nth = match target.split_once('@') {
+        None if target == "kernel" => Ok((1, true)),
+        Some(("kernel", n)) => nth(text, n),
+        _ => return None,
+    };
+    Some(if text.contains('=') {
+        Err(format!(
+            "entry '{text}': a kernel fault takes no '=CODE' (it is a memory access fault)"
+        ))
+    } else {
+        nth.map(|(nth, persistent)| Armed::Kernel(KernelFault { nth, persistent }))
+    })
+}
+
 fn entry(text: &str) -> Result<Armed, String> {
+    if let Some(kernel) = kernel_entry(text, text.split('=').next().unwrap_or_default().trim()) {
+        return kernel;
+    }
     let (target, code) = text
         .split_once('=')
         .ok_or_else(|| format!("entry '{text}' has no '=CODE'"))?;
     let code = number(code.trim()).ok_or_else(|| format!("entry '{text}': bad code"))?;
     let (op, nth) = match target.trim().split_once('@') {
-        Some((op, n)) => {
-            let (n, persistent) = match n.strip_suffix('+') {
-                Some(n) => (n, true),
-                None => (n, false),
-            };
-            let n = number(n)
-                .filter(|&n| n > 0)
-                .ok_or_else(|| format!("entry '{text}': the call number must be 1 or more"))?;
-            (op, Some((n, persistent)))
-        }
+        Some((op, n)) => (op, Some(nth(text, n)?)),
         None => (target.trim(), None),
     };
     if op.is_empty()
@@ -282,6 +319,7 @@ pub fn arm(sim: &Sim, spec: &str) -> Result<(), String> {
         match armed {
             Armed::Hsa(fault) => sim.inject_hsa(fault),
             Armed::Hip(fault) => sim.inject_hip(fault),
+            Armed::Kernel(fault) => sim.inject_kernel_fault(fault),
         }
     }
     Ok(())
@@ -365,6 +403,30 @@ mod tests {
             }
         );
         assert!(f.persistent);
+    }
+
+    #[test]
+    fn kernel_entries() {
+        let kernel = |nth, persistent| Armed::Kernel(KernelFault { nth, persistent });
+        assert_eq!(
+            parse("kernel@3; kernel@2+;kernel;hip@1=999").unwrap(),
+            [
+                kernel(3, false),
+                kernel(2, true),
+                kernel(1, true),
+                Armed::Hip(Fault::nth_call(1, HipCode(999))),
+            ]
+        );
+        for (spec, words) in [
+            ("kernel@1=700", "takes no '=CODE'"),
+            ("kernel=700", "takes no '=CODE'"),
+            ("kernel@0", "1 or more"),
+            ("kernel@x", "1 or more"),
+            ("kernels@1", "no '=CODE'"),
+        ] {
+            let e = parse(spec).unwrap_err();
+            assert!(e.contains(words) && e.contains(spec), "{spec}: {e}");
+        }
     }
 
     #[test]

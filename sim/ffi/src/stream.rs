@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use amdgpu_sim::HipCode;
 
+use crate::device_fault;
 use crate::node::node;
 use crate::ptr::{self, HostFn};
 
@@ -84,6 +85,8 @@ struct EventState {
     recorded: u64,
     completed: u64,
     at: Option<Instant>,
+    /// The device of the stream that last recorded it.
+    device: Option<i32>,
 }
 
 impl Event {
@@ -96,11 +99,20 @@ impl Event {
         }
     }
 
-    /// Starts a new record; the generation the record completes.
-    pub(crate) fn begin_record(&self) -> u64 {
+    /// Starts a new record on a stream of device `device`; the generation
+    /// the record completes.
+    pub(crate) fn begin_record(&self, device: i32) -> u64 {
         let mut s = lock(&self.state);
         s.recorded += 1;
+        s.device = Some(device);
         s.recorded
+    }
+
+    /// A failure left on the device of the stream that last recorded the
+    /// event (`crate::device_fault`); never recorded, none.
+    pub(crate) fn device_fault(&self) -> Result<(), HipCode> {
+        let device = lock(&self.state).device;
+        device.map_or(Ok(()), device_fault::check)
     }
 
     /// The generation a wait issued now waits for (0: never recorded).
@@ -189,7 +201,7 @@ impl Stream {
             while let Some(op) = ops.next_if(Op::runs_at_once) {
                 self.trace(&op);
                 // SAFETY: the caller's promise for `ops`.
-                if let Err(code) = unsafe { execute(op) } {
+                if let Err(code) = unsafe { execute_on(self.ordinal, op) } {
                     q.error.get_or_insert(code);
                 }
                 q.enqueued += 1;
@@ -221,14 +233,23 @@ impl Stream {
     }
 
     /// Waits for everything enqueued so far; the first failure of an
-    /// operation since the last synchronization, if any.
+    /// operation since the last synchronization, if any, else a failure
+    /// its device keeps (`crate::device_fault`).
     pub(crate) fn synchronize(&self) -> Result<(), HipCode> {
         let mut q = lock(&self.queue);
         let target = q.enqueued;
         while q.done < target {
             q = self.changed.wait(q).unwrap_or_else(|p| p.into_inner());
         }
-        q.error.take().map_or(Ok(()), Err)
+        q.error.take().map_or(Ok(()), Err)?;
+        drop(q);
+        device_fault::check(self.ordinal)
+    }
+
+    /// Whether everything enqueued so far has run (`hipStreamQuery`).
+    pub(crate) fn is_idle(&self) -> bool {
+        let q = lock(&self.queue);
+        q.done == q.enqueued
     }
 
     fn run(self: Arc<Stream>) {
@@ -248,7 +269,7 @@ impl Stream {
             self.trace(&op);
             // SAFETY: queued by `enqueue`, whose caller promised the op's
             // memory and host function stay valid until it runs.
-            let result = unsafe { execute(op) };
+            let result = unsafe { execute_on(self.ordinal, op) };
             let mut q = lock(&self.queue);
             if let Err(code) = result {
                 q.error.get_or_insert(code);
@@ -396,6 +417,21 @@ pub(crate) unsafe fn execute(op: Op) -> Result<(), HipCode> {
     }
 }
 
+/// [`execute`] for a stream of device `ordinal`: a kernel that fails
+/// leaves its error on the device (`crate::device_fault`).
+///
+/// # Safety
+/// As [`execute`].
+pub(crate) unsafe fn execute_on(ordinal: i32, op: Op) -> Result<(), HipCode> {
+    let kernel = matches!(op, Op::Kernel(_));
+    // SAFETY: the caller's promise, passed on.
+    let result = unsafe { execute(op) };
+    if let (true, Err(code)) = (kernel, result) {
+        device_fault::record(ordinal, code);
+    }
+    result
+}
+
 /// Handle values of streams, events, graphs, graph nodes and graph
 /// instances: non-null, never a host address the client could mistake for
 /// memory, never reused.
@@ -457,6 +493,15 @@ impl Registry {
         self.streams
             .remove(&handle)
             .ok_or(HipCode::INVALID_RESOURCE_HANDLE)
+    }
+
+    /// Every stream of `ordinal` (what `hipDeviceSynchronize` waits for).
+    pub(crate) fn device_streams(&self, ordinal: i32) -> Vec<Arc<Stream>> {
+        self.streams
+            .values()
+            .filter(|s| s.ordinal == ordinal)
+            .cloned()
+            .collect()
     }
 
     /// The blocking streams of `ordinal` (those the null stream waits for).

@@ -48,10 +48,18 @@ pub enum AqlError {
     /// The packet is malformed (dimensions, zero sizes):
     /// `HSA_STATUS_ERROR_INVALID_PACKET_FORMAT`.
     Packet(String),
-    /// The kernel object is no kernel loaded on the agent, the kernel cannot
-    /// be read, or it faulted (an access outside memory):
-    /// `HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION`.
+    /// The kernel object is no kernel loaded on the agent, or the kernel
+    /// cannot be read: `HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION`.
     Fault(String),
+    /// The kernel ran and faulted (an access outside memory, an injected
+    /// fault): `HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION`, as a GPU's
+    /// memory fault.
+    KernelFault {
+        /// The kernel's name.
+        kernel: String,
+        /// What the interpreter said of the fault.
+        reason: String,
+    },
     /// The interpreter does not run this kernel (its chip, its code):
     /// `HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION`.
     Unsupported(String),
@@ -61,6 +69,9 @@ impl std::fmt::Display for AqlError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             AqlError::Packet(s) | AqlError::Fault(s) | AqlError::Unsupported(s) => f.write_str(s),
+            AqlError::KernelFault { kernel, reason } => {
+                write!(f, "kernel `{kernel}` faulted: {reason}")
+            }
         }
     }
 }
@@ -152,12 +163,17 @@ impl Sim {
             },
             instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
         };
+        let modules = &mut state.hip_rt.modules;
         run_counted(
-            &mut state.hip_rt.modules.kernel_counts,
+            &mut modules.kernel_counts,
+            &modules.kernel_faults,
             &dispatch,
             &mut memory,
         )
-        .map_err(|f| fault(format!("kernel `{name}` faulted: {f}")))
+        .map_err(|f| AqlError::KernelFault {
+            kernel: name.to_string(),
+            reason: f.to_string(),
+        })
     }
 
     /// Executes a PM4 `DISPATCH_DIRECT` of a queue on `agent`: the kernel
@@ -202,12 +218,17 @@ impl Sim {
         };
         let state = &mut *state;
         let mut memory = self.agent_memory(agent_index, &mut state.memory, &state.access, host);
+        let modules = &mut state.hip_rt.modules;
         run_counted(
-            &mut state.hip_rt.modules.kernel_counts,
+            &mut modules.kernel_counts,
+            &modules.kernel_faults,
             &dispatch,
             &mut memory,
         )
-        .map_err(|f| AqlError::Fault(format!("kernel `{}` faulted: {f}", kernel.name)))
+        .map_err(|f| AqlError::KernelFault {
+            kernel: kernel.name.clone(),
+            reason: f.to_string(),
+        })
     }
 }
 

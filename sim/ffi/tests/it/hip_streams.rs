@@ -5,7 +5,6 @@
 //! tests found missing; docs/IREE-CTS.md).
 
 use std::ffi::{c_int, c_uint, c_void};
-use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -150,11 +149,7 @@ unsafe extern "C" {
 
 /// Chooses the node before any call reads the environment.
 pub(crate) fn setup() {
-    static ONCE: Once = Once::new();
-    // SAFETY: the first thing every test does, before any call into the
-    // library (the only reader of the variable) and under a `Once`, so no
-    // other thread reads the environment while it is written.
-    ONCE.call_once(|| unsafe { std::env::set_var("AMDGPU_SIM_MACHINE", "w7900") });
+    crate::node_environment();
     // SAFETY: plain C call.
     assert_eq!(unsafe { hipSetDevice(0) }, hipSuccess);
 }

@@ -1,7 +1,9 @@
 //! Kernels execute: a launch through the C symbols runs the kernel's code
 //! on the ISA interpreter in stream order; a kernel with an instruction the
 //! interpreter lacks fails its launch; a kernel that reads outside memory
-//! is reported at the next synchronization, as a device fault is.
+//! is reported at the next synchronization, as a device fault is, and by
+//! every synchronizing call on its device after that (HIP's sticky
+//! `hipErrorIllegalAddress`), while releases still succeed.
 //!
 //! The kernel is IREE's `elementwise` fixture for gfx1100 (the w7900 preset
 //! these tests run on): `c = a * b + a` over 4096 f32, 32 work-items per
@@ -38,6 +40,14 @@ unsafe extern "C" {
     fn hipStreamCreateWithFlags(stream: *mut Handle, flags: c_uint) -> hipError_t;
     fn hipStreamDestroy(stream: Handle) -> hipError_t;
     fn hipStreamSynchronize(stream: Handle) -> hipError_t;
+    fn hipStreamQuery(stream: Handle) -> hipError_t;
+    fn hipDeviceSynchronize() -> hipError_t;
+    fn hipSetDevice(device: c_int) -> hipError_t;
+    fn hipEventCreate(event: *mut Handle) -> hipError_t;
+    fn hipEventDestroy(event: Handle) -> hipError_t;
+    fn hipEventRecord(event: Handle, stream: Handle) -> hipError_t;
+    fn hipEventQuery(event: Handle) -> hipError_t;
+    fn hipEventSynchronize(event: Handle) -> hipError_t;
 }
 
 /// `hipMemcpyHostToDevice`, `hipMemcpyDeviceToHost`.
@@ -160,6 +170,12 @@ fn a_launched_kernel_computes_its_outputs() {
 
 #[test]
 fn a_kernel_with_an_instruction_the_interpreter_lacks_fails_its_launch() {
+    in_child("unsupported_instruction_child", "");
+}
+
+#[test]
+#[ignore = "run by a_kernel_with_an_instruction_the_interpreter_lacks_fails_its_launch, in a child"]
+fn unsupported_instruction_child() {
     setup();
     let mut image = fixture();
     // `v_sad_u32 v0, v1, v2, v3` for gfx1100 (llvm-mc-19 -show-encoding):
@@ -171,30 +187,159 @@ fn a_kernel_with_an_instruction_the_interpreter_lacks_fails_its_launch() {
         launch(k.function, std::ptr::null_mut(), [dc, dc, dc]),
         hipErrorLaunchFailure
     );
-    // SAFETY: handles of this test's.
+    // The device keeps the failure: nothing it was to compute is there.
+    // SAFETY: plain C calls; handles of this test's.
     unsafe {
+        assert_eq!(hipDeviceSynchronize(), hipErrorLaunchFailure);
+        assert_eq!(
+            hipStreamSynchronize(std::ptr::null_mut()),
+            hipErrorLaunchFailure
+        );
         ok(hipFree(dc));
         ok(hipModuleUnload(k.module));
     }
 }
 
+/// Runs the ignored test `kernels::NAME` in a child with `faults` armed:
+/// a faulted device stays faulted for the rest of its process, which must
+/// not be this binary's.
+fn in_child(name: &str, faults: &str) {
+    let output = crate::child::command(&format!("kernels::{name}"))
+        .env("AMDGPU_SIM_FAULTS", faults)
+        .output()
+        .expect("run the child");
+    crate::child::assert_passed(&output, name);
+}
+
 #[test]
-fn a_kernel_reading_outside_memory_faults_at_the_next_synchronization() {
-    setup();
+fn a_faulting_kernel_aborts_the_process_by_default_as_rocm_does() {
+    use std::os::unix::process::ExitStatusExt;
+    let report = std::env::temp_dir().join(format!("amdgpu-abort-{}", std::process::id()));
+    // `--nocapture`: what the library says before the abort would
+    // otherwise die with the test harness's capture.
+    let output = crate::child::command("kernels::aborting_child")
+        .arg("--nocapture")
+        .env("AMDGPU_SIM_MACHINE", "w7900")
+        .env("AMDGPU_SIM_REPORT", &report)
+        .env_remove("AMDGPU_SIM_ON_FAULT")
+        .env_remove("AMDGPU_SIM_FAULTS")
+        .output()
+        .expect("run the child");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // SIGABRT, what ROCr's fault handler ends the process with.
+    assert_eq!(
+        output.status.signal(),
+        Some(6),
+        "{:?}: {stderr}",
+        output.status
+    );
+    assert!(
+        stderr.contains("faulted: memory access fault: load of")
+            && stderr.contains("aborts the process, as on ROCm"),
+        "{stderr}"
+    );
+    // The report is written before the process ends.
+    let written = std::fs::read_to_string(&report).expect("the report");
+    let _ = std::fs::remove_file(&report);
+    assert!(written.contains("launches_faulted 1\n"), "{written}");
+}
+
+#[test]
+#[ignore = "run by a_faulting_kernel_aborts_the_process_by_default_as_rocm_does, in a child"]
+fn aborting_child() {
+    // No `setup`: the parent chose the environment (no `report` policy).
+    // SAFETY: plain C call.
+    ok(unsafe { hipSetDevice(0) });
     let k = load(&fixture());
+    let bad = 0x10usize as *mut c_void;
     let dc = device_buffer(&vec![0.0; N]);
     let mut stream = std::ptr::null_mut();
     // SAFETY: valid out-pointer.
     ok(unsafe { hipStreamCreateWithFlags(&mut stream, 0) });
+    ok(launch(k.function, stream, [bad, bad, dc]));
+    // SAFETY: a live stream; the fault has ended the process before the
+    // stream's work is done, so this never returns.
+    unsafe { hipStreamSynchronize(stream) };
+    unreachable!("a faulting kernel ends the process");
+}
+
+#[test]
+fn a_kernel_reading_outside_memory_faults_every_later_synchronization() {
+    in_child("faulted_device_child", "");
+}
+
+#[test]
+fn an_injected_kernel_fault_is_a_fault_like_any_other() {
+    in_child("injected_fault_child", "kernel@2");
+}
+
+#[test]
+#[ignore = "run by a_kernel_reading_outside_memory_faults_every_later_synchronization, in a child"]
+fn faulted_device_child() {
+    setup();
+    let k = load(&fixture());
     // Inputs at an address no allocation holds.
     let bad = 0x10usize as *mut c_void;
+    let dc = device_buffer(&vec![0.0; N]);
+    let mut stream = std::ptr::null_mut();
+    // SAFETY: valid out-pointer.
+    ok(unsafe { hipStreamCreateWithFlags(&mut stream, 0) });
     ok(launch(k.function, stream, [bad, bad, dc]));
-    assert_eq!(
-        unsafe { hipStreamSynchronize(stream) },
-        hipErrorIllegalAddress
-    );
-    // SAFETY: handles of this test's.
+    the_device_stays_faulted(k, stream, dc);
+}
+
+#[test]
+#[ignore = "run by an_injected_kernel_fault_is_a_fault_like_any_other, in a child"]
+fn injected_fault_child() {
+    setup();
+    let k = load(&fixture());
+    let (da, dc) = (device_buffer(&vec![1.0; N]), device_buffer(&vec![0.0; N]));
+    let mut stream = std::ptr::null_mut();
+    // SAFETY: valid out-pointer.
+    ok(unsafe { hipStreamCreateWithFlags(&mut stream, 0) });
+    // `kernel@2`: the first kernel computes, the second faults.
+    ok(launch(k.function, stream, [da, da, dc]));
+    ok(unsafe { hipStreamSynchronize(stream) });
+    ok(launch(k.function, stream, [da, da, dc]));
+    the_device_stays_faulted(k, stream, dc);
+    // SAFETY: a buffer of this test's.
+    ok(unsafe { hipFree(da) });
+}
+
+/// After a kernel on `stream` faulted: every synchronizing call on the
+/// device answers `hipErrorIllegalAddress`, however often and on whichever
+/// stream or event; releases succeed; the test's objects are released.
+fn the_device_stays_faulted(k: Loaded, stream: Handle, dc: *mut c_void) {
+    let faulted = |call: &str, code: hipError_t| {
+        assert_eq!(code, hipErrorIllegalAddress, "{call}");
+    };
+    // SAFETY: live handles of this test's; out-pointers valid.
     unsafe {
+        faulted("hipStreamSynchronize", hipStreamSynchronize(stream));
+        faulted("hipStreamSynchronize again", hipStreamSynchronize(stream));
+        faulted("hipStreamQuery", hipStreamQuery(stream));
+        faulted("hipDeviceSynchronize", hipDeviceSynchronize());
+        faulted(
+            "hipStreamSynchronize of the null stream",
+            hipStreamSynchronize(std::ptr::null_mut()),
+        );
+        let mut event = std::ptr::null_mut();
+        ok(hipEventCreate(&mut event));
+        ok(hipEventRecord(event, stream));
+        faulted("hipEventSynchronize", hipEventSynchronize(event));
+        faulted("hipEventQuery", hipEventQuery(event));
+        // A stream created after the fault runs on the same device.
+        let mut later = std::ptr::null_mut();
+        ok(hipStreamCreateWithFlags(&mut later, 0));
+        faulted("a later stream's synchronize", hipStreamSynchronize(later));
+        // A copy that waits for the device.
+        let mut c = vec![0f32; N];
+        faulted(
+            "hipMemcpy to the host",
+            hipMemcpy(c.as_mut_ptr().cast(), dc, N * 4, D2H),
+        );
+        ok(hipEventDestroy(event));
+        ok(hipStreamDestroy(later));
         ok(hipStreamDestroy(stream));
         ok(hipFree(dc));
         ok(hipModuleUnload(k.module));

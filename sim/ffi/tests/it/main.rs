@@ -24,3 +24,18 @@ mod signals;
 mod sim_libs;
 mod vendor_packets;
 mod vmem;
+
+/// The in-process node's environment, set once, before any test's first
+/// call into the library (the only reader of these variables): the w7900
+/// preset, and kernel faults reported rather than aborting the process
+/// (suites here make kernels fault on purpose).
+pub(crate) fn node_environment() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    // SAFETY: under a `Once` that every test passes before its first call
+    // into the library, so no other thread reads the environment while it
+    // is written.
+    ONCE.call_once(|| unsafe {
+        std::env::set_var("AMDGPU_SIM_MACHINE", "w7900");
+        std::env::set_var("AMDGPU_SIM_ON_FAULT", "report");
+    });
+}

@@ -6,7 +6,6 @@
 //! statuses `hsa_amd_signal_create`/`hsa_signal_destroy` document, and, in
 //! a child process, fault injection and the leak report.
 
-use std::sync::Once;
 use std::time::{Duration, Instant};
 
 use amdgpu_sys::hsa_status::*;
@@ -123,10 +122,7 @@ const GPU_ONLY: u64 = 1;
 const IPC: u64 = 2;
 
 pub(crate) fn setup() {
-    static ONCE: Once = Once::new();
-    // SAFETY: under a `Once`, before this test's first call into the
-    // library; `hip_streams::setup` names the same machine.
-    ONCE.call_once(|| unsafe { std::env::set_var("AMDGPU_SIM_MACHINE", "w7900") });
+    crate::node_environment();
     // SAFETY: plain C call.
     assert_eq!(unsafe { hsa_init() }, HSA_STATUS_SUCCESS);
 }
