@@ -10,7 +10,11 @@
 //!   (`fixtures/iree/expected/`, made by `fixtures/iree/build-amdgpu.sh`
 //!   with PyPI's runtime on `local-task`), under each program's tolerance;
 //! - the library's report (`AMDGPU_SIM_REPORT`) shows nothing alive and no
-//!   kernel skipped or faulted.
+//!   kernel skipped or faulted;
+//! - a kernel that faults (`AMDGPU_SIM_FAULTS=kernel@N`) ends the run with
+//!   `SIGABRT`, never a result, as on ROCm; with `AMDGPU_SIM_ON_FAULT=report`
+//!   the driver hears of it through its queue's error callback and the run
+//!   fails with IREE's error.
 //!
 //! `scripts/kernels-check.py` (`--device amdgpu --report`) does the runs and
 //! the comparison, as it does for the kernel corpus on the HIP driver. The
@@ -23,7 +27,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, ExitStatus};
 
 use super::iree_build::{built, hsa_library_dir, results, root};
 use crate::sim::iree_client::{iree, library};
@@ -123,6 +127,62 @@ fn every_fixture_module_returns_the_cpu_results_on_each_preset() {
             "{what}: the AMDGPU driver made HIP calls"
         );
     }
+}
+
+/// `iree-run-module --device=amdgpu` of `multi_dispatch` on mi300x-8 with
+/// `faults` armed and `env`; its exit status, stdout and stderr.
+fn faulted_run(work: &Path, faults: &str, env: &[(&str, &str)]) -> (ExitStatus, String, String) {
+    let libdir = hsa_library_dir();
+    let output = Command::new("timeout")
+        .args([HANG_AFTER_SECS, &work.join("iree-run-module").display().to_string()])
+        .arg("--device=amdgpu")
+        .arg(format!(
+            "--module={}",
+            corpus().join("amdgpu/multi_dispatch.gfx942.vmfb").display()
+        ))
+        .args([
+            "--function=multi_dispatch",
+            "--input=64x128xf32=1",
+            "--input=128x32xf32=1",
+        ])
+        .env("AMDGPU_SIM_MACHINE", "mi300x-8")
+        .env("IREE_HAL_AMDGPU_LIBHSA_PATH", &libdir)
+        .env("LD_PRELOAD", libdir.join("libamdgpu_sim_kfd.so"))
+        .env("AMDGPU_SIM_FAULTS", faults)
+        .env_remove("AMDGPU_SIM_ON_FAULT")
+        .envs(env.iter().copied())
+        .output()
+        .expect("run iree-run-module");
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (output.status, text(&output.stdout), text(&output.stderr))
+}
+
+#[test]
+fn a_faulting_kernel_never_ends_an_amdgpu_run_in_a_result() {
+    use std::os::unix::process::ExitStatusExt;
+    let Some(work) = built("a faulting kernel under IREE's AMDGPU driver") else {
+        return;
+    };
+    // The program's second kernel of its own (IREE's built-in kernels
+    // count too: every kernel from the second on faults).
+    let (status, stdout, stderr) = faulted_run(&work, "kernel@2+", &[]);
+    assert_eq!(status.signal(), Some(6), "{status:?}\n{stderr}");
+    assert!(
+        stderr.contains("faulted: memory access fault injected")
+            && stderr.contains("aborts the process, as on ROCm"),
+        "{stderr}"
+    );
+    assert!(!stdout.contains("result[0]"), "{stdout}");
+    // Reported instead: the queue's error callback fails the run.
+    let (status, stdout, stderr) =
+        faulted_run(&work, "kernel@2+", &[("AMDGPU_SIM_ON_FAULT", "report")]);
+    assert_eq!(status.code(), Some(1), "{status:?}\n{stderr}");
+    assert!(
+        stderr.contains("HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION")
+            || stderr.contains("hsa_queue_error_callback"),
+        "{stderr}"
+    );
+    assert!(!stdout.contains("result[0]"), "{stdout}");
 }
 
 #[test]

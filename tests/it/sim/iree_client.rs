@@ -217,6 +217,7 @@ fn run_with(
         .env("AMDGPU_SIM_MACHINE", machine)
         .env_remove("AMDGPU_SIM_FAULTS")
         .env_remove("AMDGPU_SIM_KERNELS")
+        .env_remove("AMDGPU_SIM_ON_FAULT")
         .envs(env.iter().copied());
     if let Some(f) = faults {
         command.env("AMDGPU_SIM_FAULTS", f);
@@ -301,6 +302,48 @@ fn iree_lists_and_dumps_the_devices_amdgpu_hal_shows() {
                 "{machine}: block {ordinal} is for {}",
                 block.lines().next().unwrap_or_default()
             );
+        }
+    }
+}
+
+/// A kernel that faults never lets IREE's run end in a result: in stream
+/// and graph mode, whichever kernel of the run faults (`kernel@N`), the
+/// process aborts as on ROCm, after the library's report is written. (With
+/// `AMDGPU_SIM_ON_FAULT=report` IREE 3.13's HIP driver hangs or crashes on
+/// the fault it is told of: docs/IREE-DEFECTS.md, item 4.)
+#[test]
+fn a_faulting_kernel_aborts_iree_run_module_in_stream_and_graph_mode() {
+    use std::os::unix::process::ExitStatusExt;
+    let Some(iree) = iree("a faulting kernel under IREE's iree-run-module") else {
+        return;
+    };
+    let multi: &[&str] = &["64x128xf32=1", "128x32xf32=1"];
+    let cases = [
+        ("elementwise", &["4096xf32=1", "4096xf32=2"][..], "kernel@1"),
+        ("multi_dispatch", multi, "kernel@2"),
+        ("multi_dispatch", multi, "kernel@3"),
+    ];
+    for mode in [None, Some("--hip_use_streams=false")] {
+        for (program, inputs, faults) in cases {
+            let mut args = module_args(program, "gfx942", inputs);
+            args.extend(mode.map(String::from));
+            let r = run(&iree, "mi300x-8", &args, Some(faults));
+            let what = format!("{program} with {faults} {mode:?}");
+            assert_eq!(
+                r.status.and_then(|s| s.signal()),
+                Some(6),
+                "{what}: {:?}\n{}",
+                r.status,
+                r.stderr
+            );
+            assert!(
+                r.stderr.contains("faulted: memory access fault injected")
+                    && r.stderr.contains("aborts the process, as on ROCm"),
+                "{what}: {}",
+                r.stderr
+            );
+            assert!(!r.stdout.contains("result[0]"), "{what}: {}", r.stdout);
+            assert_eq!(r.report.get("launches_faulted"), Some(&1), "{what}");
         }
     }
 }
