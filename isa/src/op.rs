@@ -330,6 +330,11 @@ pub enum Valu {
     XorB16,
     AddU16,
     SubU16,
+    SubrevU16,
+    /// `v_add_i16`/`v_add_nc_i16`: as `AddU16` but for clamp, which
+    /// saturates to the signed range.
+    AddI16,
+    SubI16,
     MulLoU16,
     LshlrevB16,
     LshrrevB16,

@@ -421,8 +421,8 @@ fn sixteen_bit(op: Op) -> (bool, bool, bool) {
         }
         Op::V(
             AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | AndB16
-            | OrB16 | XorB16 | AddU16 | SubU16 | MulLoU16 | LshlrevB16 | LshrrevB16 | AshrrevI16
-            | MinI16 | MaxI16 | MinU16 | MaxU16,
+            | OrB16 | XorB16 | AddU16 | SubU16 | SubrevU16 | AddI16 | SubI16 | MulLoU16
+            | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16 | MaxU16,
         ) => (true, true, true),
         _ => (false, false, false),
     }

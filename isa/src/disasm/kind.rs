@@ -185,8 +185,10 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
         }
         CvtF32F16 | CvtI16F16 | CvtU16F16 => *s0 = F16,
         CvtF16I16 | CvtF16U16 | CvtU32U16 | CvtI32I16 | MovB16 | NotB16 => *s0 = I16,
-        AndB16 | OrB16 | XorB16 | AddU16 | SubU16 | MulLoU16 | LshlrevB16 | LshrrevB16
-        | AshrrevI16 | MinI16 | MaxI16 | MinU16 | MaxU16 => (*s0, *s1) = (I16, I16),
+        AndB16 | OrB16 | XorB16 | AddU16 | SubU16 | SubrevU16 | AddI16 | SubI16 | MulLoU16
+        | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16 | MaxU16 => {
+            (*s0, *s1) = (I16, I16)
+        }
         PkAddF16 | PkMulF16 | PkFmaF16 | PkMinF16 | PkMaxF16 => {
             (*s0, *s1, *s2) = (v2f16, v2f16, v2f16);
         }

@@ -26,6 +26,8 @@ impl Printer<'_> {
             // The accumulator's bit counts too.
             Op::V(FmacF16) if gfx11 => Some(3),
             Op::V(AddU16 | SubU16) if gfx11 => Some(sources),
+            // VOP3-only on both families, with op_sel.
+            Op::V(AddI16 | SubI16) => Some(sources),
             _ => None,
         };
         if matches!(inst.op, Op::V(Permlane16 | Permlanex16)) {

@@ -7,6 +7,7 @@ mod lanes;
 mod lds;
 mod memory;
 mod mfma;
+mod saturate;
 mod scalar;
 mod sdwa;
 mod vector;
