@@ -2,6 +2,7 @@
 
 mod compare;
 mod dpp;
+mod dual;
 mod float;
 mod lanes;
 mod lds;
@@ -18,6 +19,8 @@ use crate::memory::Segments;
 use crate::op::{Branch, Op};
 use crate::program::Program;
 use crate::wave::{Wave, Width};
+
+pub(crate) use dual::pair;
 
 /// What the wave does after an instruction.
 pub(crate) enum Flow {
