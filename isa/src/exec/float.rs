@@ -188,14 +188,43 @@ fn frexp(x: f64) -> (f64, i32) {
     (m, exp - 1022)
 }
 
-/// IEEE minNum: a NaN operand yields the other operand.
+/// `v_min_f32` (and the f16 forms, computed in f32): IEEE minNum, a NaN
+/// operand yielding the other operand, with -0 below +0 as AMD's
+/// pseudocode orders them (`min(-0, +0)` is -0 in either order; Rust's
+/// `f32::min` may return either zero).
 pub(crate) fn min32(a: f32, b: f32) -> f32 {
-    a.min(b)
+    if a.is_nan() || (a == b && b.is_sign_negative()) || b < a {
+        b
+    } else {
+        a
+    }
 }
 
-/// IEEE maxNum.
+/// `v_max_f32`: IEEE maxNum, with +0 above -0.
 pub(crate) fn max32(a: f32, b: f32) -> f32 {
-    a.max(b)
+    if a.is_nan() || (a == b && b.is_sign_positive()) || b > a {
+        b
+    } else {
+        a
+    }
+}
+
+/// `v_min_f64`, as [`min32`].
+pub(crate) fn min64(a: f64, b: f64) -> f64 {
+    if a.is_nan() || (a == b && b.is_sign_negative()) || b < a {
+        b
+    } else {
+        a
+    }
+}
+
+/// `v_max_f64`, as [`max32`].
+pub(crate) fn max64(a: f64, b: f64) -> f64 {
+    if a.is_nan() || (a == b && b.is_sign_positive()) || b > a {
+        b
+    } else {
+        a
+    }
 }
 
 /// The median of three, as `v_med3_f32` defines it (NaN-aware).
