@@ -221,6 +221,13 @@ pub enum Valu {
     PkFmaF16,
     PkMinF16,
     PkMaxF16,
+    /// `v_fma_mix_f32`: a mixed-precision FMA (each source f32, or an f16
+    /// half), an f32 result.
+    FmaMixF32,
+    /// `v_fma_mixlo_f16`: as `FmaMixF32`, rounded to f16 into the low half.
+    FmaMixloF16,
+    /// `v_fma_mixhi_f16`: into the high half.
+    FmaMixhiF16,
     PkAddU16,
     PkAddI16,
     PkSubU16,

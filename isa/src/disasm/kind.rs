@@ -124,6 +124,7 @@ pub(super) fn float_source(op: Op, i: usize) -> bool {
             | MaxF16 | PackB32F16 | CvtI32F32 | CvtU32F32 | CvtF16F32 | CvtF32F16 | CvtF64F32
             | CvtF32F64 | CvtI32F64 | CvtU32F64 | CvtPkrtzF16F32 | CvtFlrI32F32 | CvtRpiI32F32
             | CvtI16F16 | CvtU16F16 => true,
+            FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => i < 3,
             _ => false,
         },
         _ => false,
@@ -144,11 +145,12 @@ pub(super) fn valu_sources(v: Valu) -> usize {
         | FfbhI32 | BfrevB32 | Readfirstlane => 1,
         FmaF32 | MadF32 | Min3F32 | Max3F32 | Med3F32 | DivScaleF32 | DivFmasF32 | DivFixupF32
         | FmaF64 | DivScaleF64 | DivFmasF64 | DivFixupF64 | FmaF16 | PkFmaF32 | PkFmaF16
-        | MadU32U24 | MadI32I24 | MadU64U32 | MadI64I32 | BfeU32 | BfeI32 | BfiB32 | LshlAddU32
-        | LshlOrB32 | AddLshlU32 | AndOrB32 | Or3B32 | Xor3B32 | Add3U32 | XadU32 | Min3I32
-        | Max3I32 | Med3I32 | Min3U32 | Max3U32 | Med3U32 | AlignbitB32 | AlignbyteB32
-        | PermB32 | LshlAddU64 | Permlanex16 | Permlane16 | Cndmask | AddcCoU32 | SubbCoU32
-        | SubbrevCoU32 | FmamkF32 | FmaakF32 | MadmkF32 | MadakF32 => 3,
+        | FmaMixF32 | FmaMixloF16 | FmaMixhiF16 | MadU32U24 | MadI32I24 | MadU64U32 | MadI64I32
+        | BfeU32 | BfeI32 | BfiB32 | LshlAddU32 | LshlOrB32 | AddLshlU32 | AndOrB32 | Or3B32
+        | Xor3B32 | Add3U32 | XadU32 | Min3I32 | Max3I32 | Med3I32 | Min3U32 | Max3U32
+        | Med3U32 | AlignbitB32 | AlignbyteB32 | PermB32 | LshlAddU64 | Permlanex16
+        | Permlane16 | Cndmask | AddcCoU32 | SubbCoU32 | SubbrevCoU32 | FmamkF32 | FmaakF32
+        | MadmkF32 | MadakF32 => 3,
         _ => 2,
     }
 }

@@ -75,11 +75,15 @@ impl Printer<'_> {
         if !wmma && inst.op_sel & mask != 0 {
             let _ = write!(self.tail, " op_sel:[{}]", list(inst.op_sel));
         }
-        // Packed operations read the high halves by default.
-        if !wmma && inst.op_sel_hi & mask != mask {
+        // Packed operations read the high halves by default; the mixed
+        // FMAs read f32 sources (and print their negations and absolute
+        // values on the sources).
+        let mix = super::valu::mix(inst.op);
+        let default_hi = if mix { 0 } else { mask };
+        if !wmma && inst.op_sel_hi & mask != default_hi {
             let _ = write!(self.tail, " op_sel_hi:[{}]", list(inst.op_sel_hi));
         }
-        if inst.neg & mask != 0 {
+        if inst.neg & mask != 0 && !mix {
             let _ = write!(self.tail, " neg_lo:[{}]", list(inst.neg));
         }
         if inst.neg_hi & mask != 0 {

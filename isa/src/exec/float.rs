@@ -262,6 +262,41 @@ pub(crate) fn div_fixup64(_quotient: f64, denominator: f64, numerator: f64) -> f
 /// built without the FMA instruction, the default x86-64 target included.
 #[inline(always)]
 pub(crate) fn fma32(a: f32, b: f32, c: f32) -> f32 {
+    fma_odd(a, b, c) as f32
+}
+
+/// `a * b + c` rounded once to f16 (`v_fma_mixlo_f16`): the f64 rounded
+/// to odd as for [`fma32`], then to f32 rounded to odd (24 bits, more than
+/// f16's 11 plus two), then to f16 to nearest: one correct rounding.
+pub(crate) fn fma16(a: f32, b: f32, c: f32) -> u16 {
+    f32_to_f16(odd32(fma_odd(a, b, c)))
+}
+
+/// `x` rounded to an f32 by rounding to odd: an inexact result is the
+/// neighbour whose last bit is set.
+fn odd32(x: f64) -> f32 {
+    let r = x as f32;
+    if x.is_nan() || f64::from(r) == x || r.to_bits() & 1 == 1 {
+        return r;
+    }
+    if r.is_infinite() {
+        // Past the largest finite f32, which is odd.
+        return f32::from_bits(r.to_bits() - 1);
+    }
+    // The last bit is even (r's magnitude at least its ulp, or zero when
+    // x underflowed): one ulp toward x.
+    let bits = r.to_bits();
+    f32::from_bits(if x.abs() > f64::from(r).abs() {
+        bits + 1
+    } else {
+        bits - 1
+    })
+}
+
+/// `a * b + c` in f64 rounded to odd: the product is exact in f64, the sum
+/// rounded to odd (its last bit set when inexact).
+#[inline(always)]
+fn fma_odd(a: f32, b: f32, c: f32) -> f64 {
     let product = f64::from(a) * f64::from(b);
     let c = f64::from(c);
     let sum = product + c;
@@ -282,7 +317,7 @@ pub(crate) fn fma32(a: f32, b: f32, c: f32) -> f32 {
     } else {
         bits
     };
-    f64::from_bits(odd) as f32
+    f64::from_bits(odd)
 }
 
 #[cfg(test)]

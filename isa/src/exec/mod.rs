@@ -8,6 +8,7 @@ mod lanes;
 mod lds;
 mod memory;
 mod mfma;
+mod mix;
 mod saturate;
 mod scalar;
 mod sdwa;

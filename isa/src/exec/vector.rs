@@ -444,6 +444,7 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         PkAddF16 => pk_f16::<2>(wave, inst, |[a, b]| a + b),
         PkMulF16 => pk_f16::<2>(wave, inst, |[a, b]| a * b),
         PkFmaF16 => pk_f16::<3>(wave, inst, |[a, b, c]| a.mul_add(b, c)),
+        FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => super::mix::run(wave, inst, op),
         PkMinF16 => pk_f16::<2>(wave, inst, |[a, b]| min32(a, b)),
         PkMaxF16 => pk_f16::<2>(wave, inst, |[a, b]| max32(a, b)),
         PkAddU16 => pk_16::<2>(wave, inst, |_, [a, b]| {
