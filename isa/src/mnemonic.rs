@@ -528,6 +528,8 @@ fn vector(m: &str) -> Option<Valu> {
         "ldexp_f32" => LdexpF32,
         "frexp_mant_f32" => FrexpMantF32,
         "frexp_exp_i32_f32" => FrexpExpF32,
+        "frexp_mant_f64" => FrexpMantF64,
+        "frexp_exp_i32_f64" => FrexpExpF64,
         "div_scale_f32" => DivScaleF32,
         "div_fmas_f32" => DivFmasF32,
         "div_fixup_f32" => DivFixupF32,

@@ -181,6 +181,9 @@ pub enum Valu {
     LdexpF32,
     FrexpMantF32,
     FrexpExpF32,
+    FrexpMantF64,
+    /// `v_frexp_exp_i32_f64`: an f64's exponent as an i32.
+    FrexpExpF64,
     DivScaleF32,
     DivFmasF32,
     DivFixupF32,

@@ -117,13 +117,13 @@ pub(super) fn float_source(op: Op, i: usize) -> bool {
             | MadF32 | FmamkF32 | FmaakF32 | MadmkF32 | MadakF32 | MinF32 | MaxF32 | Min3F32
             | Max3F32 | Med3F32 | ExpF32 | LogF32 | RcpF32 | RcpIflagF32 | RsqF32 | SqrtF32
             | SinF32 | CosF32 | RndneF32 | FloorF32 | CeilF32 | TruncF32 | FractF32
-            | FrexpMantF32 | FrexpExpF32 | DivScaleF32 | DivFmasF32 | DivFixupF32 | AddF64
-            | MulF64 | FmaF64 | FmacF64 | MinF64 | MaxF64 | RcpF64 | RsqF64 | SqrtF64
-            | DivScaleF64 | DivFmasF64 | DivFixupF64 | FractF64 | RndneF64 | FloorF64 | CeilF64
-            | TruncF64 | AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16
-            | MaxF16 | PackB32F16 | CvtI32F32 | CvtU32F32 | CvtF16F32 | CvtF32F16 | CvtF64F32
-            | CvtF32F64 | CvtI32F64 | CvtU32F64 | CvtPkrtzF16F32 | CvtFlrI32F32 | CvtRpiI32F32
-            | CvtI16F16 | CvtU16F16 => true,
+            | FrexpMantF32 | FrexpExpF32 | FrexpMantF64 | FrexpExpF64 | DivScaleF32
+            | DivFmasF32 | DivFixupF32 | AddF64 | MulF64 | FmaF64 | FmacF64 | MinF64 | MaxF64
+            | RcpF64 | RsqF64 | SqrtF64 | DivScaleF64 | DivFmasF64 | DivFixupF64 | FractF64
+            | RndneF64 | FloorF64 | CeilF64 | TruncF64 | AddF16 | SubF16 | SubrevF16 | MulF16
+            | FmaF16 | FmacF16 | MinF16 | MaxF16 | PackB32F16 | CvtI32F32 | CvtU32F32
+            | CvtF16F32 | CvtF32F16 | CvtF64F32 | CvtF32F64 | CvtI32F64 | CvtU32F64
+            | CvtPkrtzF16F32 | CvtFlrI32F32 | CvtRpiI32F32 | CvtI16F16 | CvtU16F16 => true,
             FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => i < 3,
             _ => false,
         },
@@ -137,12 +137,12 @@ pub(super) fn valu_sources(v: Valu) -> usize {
     match v {
         Mov32 | Mov64 | NotB32 | NotB16 | MovB16 | ExpF32 | LogF32 | RcpF32 | RcpIflagF32
         | RsqF32 | SqrtF32 | SinF32 | CosF32 | RndneF32 | FloorF32 | CeilF32 | TruncF32
-        | FractF32 | FrexpMantF32 | FrexpExpF32 | RcpF64 | RsqF64 | SqrtF64 | FractF64
-        | RndneF64 | FloorF64 | CeilF64 | TruncF64 | CvtI32F32 | CvtU32F32 | CvtF32I32
-        | CvtF32U32 | CvtF16F32 | CvtF32F16 | CvtF64F32 | CvtF32F64 | CvtI32F64 | CvtU32F64
-        | CvtF64I32 | CvtF64U32 | CvtF32Ubyte(_) | CvtFlrI32F32 | CvtRpiI32F32 | CvtI16F16
-        | CvtU16F16 | CvtF16I16 | CvtF16U16 | CvtU32U16 | CvtI32I16 | FfbhU32 | FfblB32
-        | FfbhI32 | BfrevB32 | Readfirstlane => 1,
+        | FractF32 | FrexpMantF32 | FrexpExpF32 | FrexpMantF64 | FrexpExpF64 | RcpF64 | RsqF64
+        | SqrtF64 | FractF64 | RndneF64 | FloorF64 | CeilF64 | TruncF64 | CvtI32F32 | CvtU32F32
+        | CvtF32I32 | CvtF32U32 | CvtF16F32 | CvtF32F16 | CvtF64F32 | CvtF32F64 | CvtI32F64
+        | CvtU32F64 | CvtF64I32 | CvtF64U32 | CvtF32Ubyte(_) | CvtFlrI32F32 | CvtRpiI32F32
+        | CvtI16F16 | CvtU16F16 | CvtF16I16 | CvtF16U16 | CvtU32U16 | CvtI32I16 | FfbhU32
+        | FfblB32 | FfbhI32 | BfrevB32 | Readfirstlane => 1,
         FmaF32 | MadF32 | Min3F32 | Max3F32 | Med3F32 | DivScaleF32 | DivFmasF32 | DivFixupF32
         | FmaF64 | DivScaleF64 | DivFmasF64 | DivFixupF64 | FmaF16 | PkFmaF32 | PkFmaF16
         | FmaMixF32 | FmaMixloF16 | FmaMixhiF16 | MadU32U24 | MadI32I24 | MadU64U32 | MadI64I32
@@ -174,11 +174,11 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
             (*d, *s0, *s1, *s2) = (regs(2), regs(2), regs(2), regs(2));
         }
         AddF64 | MulF64 | FmaF64 | FmacF64 | MinF64 | MaxF64 | RcpF64 | RsqF64 | SqrtF64
-        | FractF64 | RndneF64 | FloorF64 | CeilF64 | TruncF64 | DivFmasF64 | DivFixupF64
-        | DivScaleF64 => (*d, *s0, *s1, *s2) = (F64, F64, F64, F64),
+        | FractF64 | FrexpMantF64 | RndneF64 | FloorF64 | CeilF64 | TruncF64 | DivFmasF64
+        | DivFixupF64 | DivScaleF64 => (*d, *s0, *s1, *s2) = (F64, F64, F64, F64),
         LdexpF64 => (*d, *s0) = (F64, F64),
         CvtF64F32 | CvtF64I32 | CvtF64U32 => *d = F64,
-        CvtF32F64 | CvtI32F64 | CvtU32F64 => *s0 = F64,
+        CvtF32F64 | CvtI32F64 | CvtU32F64 | FrexpExpF64 => *s0 = F64,
         MadU64U32 | MadI64I32 => (*d, *s2) = (B64, B64),
         LshlrevB64 | LshrrevB64 | AshrrevI64 => (*d, *s1) = (B64, B64),
         LshlAddU64 => (*d, *s0, *s2) = (B64, B64, B64),

@@ -177,6 +177,24 @@ pub(crate) fn frexp_exp32(x: f32) -> i32 {
     frexp(f64::from(x)).1
 }
 
+/// `v_frexp_mant_f64`: as [`frexp_mant32`].
+pub(crate) fn frexp_mant64(x: f64) -> f64 {
+    if x.is_nan() || x.is_infinite() || x == 0.0 {
+        return x;
+    }
+    frexp(x).0
+}
+
+/// `v_frexp_exp_i32_f64`: as [`frexp_exp32`] (0 for zero, infinity and
+/// NaN; a denormal's exponent as if normalized, as C's `frexp`).
+pub(crate) fn frexp_exp64(x: f64) -> i32 {
+    if x.is_nan() || x.is_infinite() || x == 0.0 {
+        return 0;
+    }
+    frexp(x).1
+}
+
+/// `x` (finite, not zero) as a mantissa in [0.5, 1) times 2 to an exponent.
 fn frexp(x: f64) -> (f64, i32) {
     let bits = x.to_bits();
     let exp = ((bits >> 52) & 0x7ff) as i32;

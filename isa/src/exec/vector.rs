@@ -396,6 +396,13 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
                 wave.set_vreg(inst.dst[0], 0, lane, frexp_exp32(a) as u32);
             }
         }
+        FrexpMantF64 => f64_op::<1>(wave, inst, |[a]| frexp_mant64(a)),
+        FrexpExpF64 => {
+            for lane in lanes(wave) {
+                let a = modifiers64(wave.src64(inst.src[0], lane, Width::F64), inst, 0);
+                wave.set_vreg(inst.dst[0], 0, lane, frexp_exp64(a) as u32);
+            }
+        }
         DivScaleF32 => {
             // No scaling: the operands are used as they are (VCC clear), and
             // v_div_fixup_f32 returns the IEEE quotient.
