@@ -312,6 +312,7 @@ fn set_up(wave: &mut Wave, d: &Dispatch, chip: Chip, group: [u32; 3], shape: [u3
         }
     }
     wave.scc = false;
+    wave.mode = crate::exec::initial_mode(kd.compute_pgm_rsrc1);
     wave.next = 0;
     wave.done = false;
     wave.at_barrier = false;

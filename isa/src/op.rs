@@ -508,6 +508,14 @@ pub enum Op {
     Setpc,
     /// `s_swappc_b64`.
     Swappc,
+    /// `s_setreg_b32`, `s_setreg_imm32_b32`: a field of MODE (the only
+    /// hardware register that decodes), `imm` its `hwreg` operand (id,
+    /// offset, size - 1), `src[0]` the value.
+    Setreg,
+    /// GFX11's `s_round_mode`: MODE's FP_ROUND (bits 3:0) from `imm`.
+    RoundMode,
+    /// GFX11's `s_denorm_mode`: MODE's FP_DENORM (bits 7:4) from `imm`.
+    DenormMode,
     /// A per-lane vector ALU operation.
     V(Valu),
     /// `v_cmp_*`/`v_cmpx_*`: a lane mask; `true` also writes EXEC.

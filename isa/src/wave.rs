@@ -60,6 +60,8 @@ pub(crate) struct Wave {
     pub scratch: Vec<u8>,
     /// The kernel's private segment size per work-item.
     pub scratch_per_lane: usize,
+    /// The MODE register (`exec/mode.rs`).
+    pub mode: u32,
 }
 
 /// Where a kernel sees its private segment buffer (the buffer resource the
@@ -115,6 +117,7 @@ impl Wave {
             index,
             scratch: Vec::new(),
             scratch_per_lane: 0,
+            mode: 0,
         }
     }
 
