@@ -497,6 +497,7 @@ fn vector(m: &str) -> Option<Valu> {
         "mov_b64" => Mov64,
         "pk_mov_b32" => PkMov32,
         "cndmask_b32" => Cndmask,
+        "cndmask_b16" => CndmaskB16,
         "add_f32" => AddF32,
         "sub_f32" => SubF32,
         "subrev_f32" => SubrevF32,

@@ -335,6 +335,8 @@ pub enum Valu {
     // 16-bit integer.
     MovB16,
     NotB16,
+    /// GFX11's `v_cndmask_b16`: a 16-bit `Cndmask` (halves by `op_sel`).
+    CndmaskB16,
     AndB16,
     OrB16,
     XorB16,

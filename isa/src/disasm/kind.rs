@@ -112,7 +112,7 @@ pub(super) fn float_source(op: Op, i: usize) -> bool {
             LdexpF32 | LdexpF64 => i == 0,
             // The mask is not; LLVM gives the selected values float
             // modifiers.
-            Cndmask => i < 2,
+            Cndmask | CndmaskB16 => i < 2,
             AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmaF32 | FmacF32 | MacF32
             | MadF32 | FmamkF32 | FmaakF32 | MadmkF32 | MadakF32 | MinF32 | MaxF32 | Min3F32
             | Max3F32 | Med3F32 | ExpF32 | LogF32 | RcpF32 | RcpIflagF32 | RsqF32 | SqrtF32
@@ -149,8 +149,8 @@ pub(super) fn valu_sources(v: Valu) -> usize {
         | BfeU32 | BfeI32 | BfiB32 | LshlAddU32 | LshlOrB32 | AddLshlU32 | AndOrB32 | Or3B32
         | Xor3B32 | Add3U32 | XadU32 | Min3I32 | Max3I32 | Med3I32 | Min3U32 | Max3U32
         | Med3U32 | AlignbitB32 | AlignbyteB32 | PermB32 | LshlAddU64 | Permlanex16
-        | Permlane16 | Cndmask | AddcCoU32 | SubbCoU32 | SubbrevCoU32 | FmamkF32 | FmaakF32
-        | MadmkF32 | MadakF32 => 3,
+        | Permlane16 | Cndmask | CndmaskB16 | AddcCoU32 | SubbCoU32 | SubbrevCoU32 | FmamkF32
+        | FmaakF32 | MadmkF32 | MadakF32 => 3,
         _ => 2,
     }
 }
@@ -200,6 +200,9 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
         }
         // The condition mask or carry-in.
         Cndmask | AddcCoU32 | SubbCoU32 | SubbrevCoU32 => *s2 = lane,
+        // LLVM 19 reads its sources as 16-bit integers (a float constant
+        // prints as its f16 bits).
+        CndmaskB16 => (*s0, *s1, *s2) = (I16, I16, lane),
         FmamkF32 | FmaakF32 | MadmkF32 | MadakF32 => {
             *s2 = Kind {
                 regs: 1,

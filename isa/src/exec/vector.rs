@@ -343,6 +343,27 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
             let exec = wave.exec();
             scatter(&mut wave.v, dst, exec, &out[..n]);
         }
+        CndmaskB16 => {
+            let mask = wave.mask(inst.src[2]);
+            for lane in lanes(wave) {
+                // Source 1 where the mask is set, else source 0, its half
+                // by op_sel, the float modifiers on its sign bit.
+                let i = usize::from(mask >> lane & 1 == 1);
+                let raw = wave.src32(inst.src[i], lane, Width::F16);
+                let mut h = if inst.op_sel >> i & 1 == 1 {
+                    raw >> 16
+                } else {
+                    raw
+                } as u16;
+                if inst.abs >> i & 1 == 1 {
+                    h &= 0x7fff;
+                }
+                if inst.neg >> i & 1 == 1 {
+                    h ^= 0x8000;
+                }
+                write16(wave, inst, chip, lane, h);
+            }
+        }
         AddF32 => f32_op::<2>(wave, inst, |[a, b]| a + b),
         SubF32 => f32_op::<2>(wave, inst, |[a, b]| a - b),
         SubrevF32 => f32_op::<2>(wave, inst, |[a, b]| b - a),
