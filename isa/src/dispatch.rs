@@ -12,8 +12,8 @@ use std::fmt;
 
 use crate::arch::Chip;
 use crate::descriptor::KernelDescriptor;
-use crate::exec::{Context, Flow, step};
-use crate::inst::{EXEC, VCC};
+use crate::exec::{Context, Flow, pair, step};
+use crate::inst::{EXEC, Encoding, VCC, flags};
 use crate::memory::{AqlSegments, Memory, Segments};
 use crate::program::Program;
 use crate::wave::{AGPR_BASE, LANES, SCRATCH_APERTURE, Wave};
@@ -312,6 +312,7 @@ fn set_up(wave: &mut Wave, d: &Dispatch, chip: Chip, group: [u32; 3], shape: [u3
         }
     }
     wave.scc = false;
+    wave.mode = crate::exec::initial_mode(kd.compute_pgm_rsrc1);
     wave.next = 0;
     wave.done = false;
     wave.at_barrier = false;
@@ -479,7 +480,20 @@ fn run_wave(
                 inst.pc,
             ));
         }
-        match step(wave, inst, context).map_err(|reason| (reason, inst.pc))? {
+        // A VOPD pair's halves are executed together (their reads before
+        // their writes), then both are passed.
+        let second = (inst.syntax.encoding == Encoding::Vopd)
+            .then(|| program.get(wave.next + 1))
+            .flatten()
+            .filter(|y| y.has(flags::DUAL_Y));
+        let flow = match second {
+            Some(y) => {
+                wave.next += 1;
+                pair(wave, inst, y, context)
+            }
+            None => step(wave, inst, context),
+        };
+        match flow.map_err(|reason| (reason, inst.pc))? {
             Flow::Next => wave.next += 1,
             Flow::Jump(index) => wave.next = index,
             Flow::End => {

@@ -181,6 +181,9 @@ pub enum Valu {
     LdexpF32,
     FrexpMantF32,
     FrexpExpF32,
+    FrexpMantF64,
+    /// `v_frexp_exp_i32_f64`: an f64's exponent as an i32.
+    FrexpExpF64,
     DivScaleF32,
     DivFmasF32,
     DivFixupF32,
@@ -221,6 +224,13 @@ pub enum Valu {
     PkFmaF16,
     PkMinF16,
     PkMaxF16,
+    /// `v_fma_mix_f32`: a mixed-precision FMA (each source f32, or an f16
+    /// half), an f32 result.
+    FmaMixF32,
+    /// `v_fma_mixlo_f16`: as `FmaMixF32`, rounded to f16 into the low half.
+    FmaMixloF16,
+    /// `v_fma_mixhi_f16`: into the high half.
+    FmaMixhiF16,
     PkAddU16,
     PkAddI16,
     PkSubU16,
@@ -325,11 +335,18 @@ pub enum Valu {
     // 16-bit integer.
     MovB16,
     NotB16,
+    /// GFX11's `v_cndmask_b16`: a 16-bit `Cndmask` (halves by `op_sel`).
+    CndmaskB16,
     AndB16,
     OrB16,
     XorB16,
     AddU16,
     SubU16,
+    SubrevU16,
+    /// `v_add_i16`/`v_add_nc_i16`: as `AddU16` but for clamp, which
+    /// saturates to the signed range.
+    AddI16,
+    SubI16,
     MulLoU16,
     LshlrevB16,
     LshrrevB16,
@@ -493,6 +510,14 @@ pub enum Op {
     Setpc,
     /// `s_swappc_b64`.
     Swappc,
+    /// `s_setreg_b32`, `s_setreg_imm32_b32`: a field of MODE (the only
+    /// hardware register that decodes), `imm` its `hwreg` operand (id,
+    /// offset, size - 1), `src[0]` the value.
+    Setreg,
+    /// GFX11's `s_round_mode`: MODE's FP_ROUND (bits 3:0) from `imm`.
+    RoundMode,
+    /// GFX11's `s_denorm_mode`: MODE's FP_DENORM (bits 7:4) from `imm`.
+    DenormMode,
     /// A per-lane vector ALU operation.
     V(Valu),
     /// `v_cmp_*`/`v_cmpx_*`: a lane mask; `true` also writes EXEC.

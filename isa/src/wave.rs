@@ -7,15 +7,19 @@
 use crate::inst::{EXEC, Operand, SREGS, VCC};
 
 /// Vector registers per lane: 256 VGPRs, then 256 AGPRs (CDNA), then the
-/// interpreter's own three, which DPP and SDWA read moved or narrowed
-/// sources from and write a narrowed result to.
-pub(crate) const VREGS: usize = 515;
+/// interpreter's own four, which DPP and SDWA read moved or narrowed
+/// sources from and write a narrowed result to, and the second half of a
+/// VOPD pair reads the first half's destination from as it was.
+pub(crate) const VREGS: usize = 516;
 /// The interpreter's register for a DPP or SDWA instruction's first source.
 pub(crate) const TEMP_SRC0: u16 = 512;
 /// The interpreter's register for an SDWA instruction's second source.
 pub(crate) const TEMP_SRC1: u16 = 513;
 /// The interpreter's register for an SDWA instruction's full result.
 pub(crate) const TEMP_DST: u16 = 514;
+/// The interpreter's register for a VOPD pair's first destination as it
+/// was before the pair.
+pub(crate) const TEMP_DUAL: u16 = 515;
 /// Index of the first AGPR in the vector file.
 pub(crate) const AGPR_BASE: usize = 256;
 
@@ -56,6 +60,8 @@ pub(crate) struct Wave {
     pub scratch: Vec<u8>,
     /// The kernel's private segment size per work-item.
     pub scratch_per_lane: usize,
+    /// The MODE register (`exec/mode.rs`).
+    pub mode: u32,
 }
 
 /// Where a kernel sees its private segment buffer (the buffer resource the
@@ -111,6 +117,7 @@ impl Wave {
             index,
             scratch: Vec::new(),
             scratch_per_lane: 0,
+            mode: 0,
         }
     }
 

@@ -260,12 +260,13 @@ fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     inst.op_sel_hi = (bits(w1, 28, 27) | bits(w, 14, 14) << 2) as u8;
     inst.neg_hi = bits(w, 10, 8) as u8;
     inst.neg = bits(w1, 31, 29) as u8;
+    super::mix_modifiers(&mut inst);
     Ok(inst)
 }
 
-/// VOPD: two operations, X then Y, sharing one literal. LLVM pairs only
-/// operations that do not read each other's results, so running X before
-/// Y is what the hardware computes.
+/// VOPD: two operations, X then Y, sharing one literal; both read their
+/// sources before either writes, which execution sees to
+/// (`exec/dual.rs`).
 fn vopd(words: &Words, w: u32, out: &mut Vec<Inst>) -> Result<(), Undecodable> {
     let w1 = words.get(1)?;
     let x_name = lookup(t::VOPD_X, "VOPD X", bits(w, 25, 22))?;
@@ -421,8 +422,8 @@ fn sixteen_bit(op: Op) -> (bool, bool, bool) {
         }
         Op::V(
             AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | AndB16
-            | OrB16 | XorB16 | AddU16 | SubU16 | MulLoU16 | LshlrevB16 | LshrrevB16 | AshrrevI16
-            | MinI16 | MaxI16 | MinU16 | MaxU16,
+            | OrB16 | XorB16 | AddU16 | SubU16 | SubrevU16 | AddI16 | SubI16 | MulLoU16
+            | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16 | MaxU16,
         ) => (true, true, true),
         _ => (false, false, false),
     }

@@ -236,6 +236,7 @@ fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     inst.op_sel_hi = (bits(w1, 28, 27) | bits(w, 14, 14) << 2) as u8;
     inst.neg_hi = bits(w, 10, 8) as u8;
     inst.neg = bits(w1, 31, 29) as u8;
+    super::mix_modifiers(&mut inst);
     Ok(inst)
 }
 

@@ -238,6 +238,17 @@ pub(crate) fn vop2_implicit(inst: &mut Inst, vdst: Operand) {
     }
 }
 
+/// A VOP3P mixed-precision FMA's `neg_hi` bits take each source's
+/// absolute value (`neg_lo` negates it, as for the others): they are kept
+/// as VOP3's `abs`, which is what they mean.
+pub(crate) fn mix_modifiers(inst: &mut Inst) {
+    use crate::op::Valu::*;
+    if let Op::V(FmaMixF32 | FmaMixloF16 | FmaMixhiF16) = inst.op {
+        inst.abs = inst.neg_hi;
+        inst.neg_hi = 0;
+    }
+}
+
 /// VOP3 operations with a scalar destination in bits 14:8 (VOP3B).
 pub(crate) fn is_vop3b(op: Op) -> bool {
     use crate::op::Valu::*;

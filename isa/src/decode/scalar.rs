@@ -3,7 +3,7 @@
 
 use super::{Literal, Undecodable, Words, bits, operation, sdst, source};
 use crate::arch::Family;
-use crate::inst::{Encoding, Inst};
+use crate::inst::{Encoding, Inst, Operand};
 use crate::op::Op;
 
 pub(super) fn sop2(
@@ -31,8 +31,44 @@ pub(super) fn sopk(
 ) -> Result<Inst, Undecodable> {
     let op = operation(mnemonic)?;
     let reg = sdst(family, bits(w, 22, 16))?;
+    if op == Op::Setreg {
+        return setreg(words, mnemonic, reg, w);
+    }
     let mut inst = super::sopk(op, mnemonic, words.pc(), reg, bits(w, 15, 0));
     inst.syntax.encoding = Encoding::Sopk;
+    Ok(inst)
+}
+
+/// `hwreg` id of MODE.
+pub(crate) const HW_REG_MODE: u32 = 1;
+
+/// `s_setreg_b32` (the value in the SGPR of the destination field) and
+/// `s_setreg_imm32_b32` (in a literal; the field unused). Only MODE
+/// decodes: the other hardware registers (trap status, allocation,
+/// apertures) are not modelled, and a kernel writing one is refused.
+fn setreg(
+    words: &Words,
+    mnemonic: &'static str,
+    reg: Operand,
+    w: u32,
+) -> Result<Inst, Undecodable> {
+    let hwreg = bits(w, 15, 0);
+    let id = hwreg & 0x3f;
+    if id != HW_REG_MODE {
+        return Err(Undecodable::Feature(
+            "s_setreg of a hardware register other than MODE",
+            format!("hardware register {id}"),
+        ));
+    }
+    let mut inst = Inst::new(Op::Setreg, mnemonic, words.pc(), 4);
+    inst.syntax.encoding = Encoding::Sopk;
+    inst.imm = hwreg as i32;
+    if mnemonic.ends_with("_imm32_b32") {
+        inst.src[0] = Operand::Literal(words.get(1)?);
+        inst.len = 8;
+    } else {
+        inst.src[0] = reg;
+    }
     Ok(inst)
 }
 

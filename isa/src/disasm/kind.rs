@@ -112,18 +112,19 @@ pub(super) fn float_source(op: Op, i: usize) -> bool {
             LdexpF32 | LdexpF64 => i == 0,
             // The mask is not; LLVM gives the selected values float
             // modifiers.
-            Cndmask => i < 2,
+            Cndmask | CndmaskB16 => i < 2,
             AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmaF32 | FmacF32 | MacF32
             | MadF32 | FmamkF32 | FmaakF32 | MadmkF32 | MadakF32 | MinF32 | MaxF32 | Min3F32
             | Max3F32 | Med3F32 | ExpF32 | LogF32 | RcpF32 | RcpIflagF32 | RsqF32 | SqrtF32
             | SinF32 | CosF32 | RndneF32 | FloorF32 | CeilF32 | TruncF32 | FractF32
-            | FrexpMantF32 | FrexpExpF32 | DivScaleF32 | DivFmasF32 | DivFixupF32 | AddF64
-            | MulF64 | FmaF64 | FmacF64 | MinF64 | MaxF64 | RcpF64 | RsqF64 | SqrtF64
-            | DivScaleF64 | DivFmasF64 | DivFixupF64 | FractF64 | RndneF64 | FloorF64 | CeilF64
-            | TruncF64 | AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16
-            | MaxF16 | PackB32F16 | CvtI32F32 | CvtU32F32 | CvtF16F32 | CvtF32F16 | CvtF64F32
-            | CvtF32F64 | CvtI32F64 | CvtU32F64 | CvtPkrtzF16F32 | CvtFlrI32F32 | CvtRpiI32F32
-            | CvtI16F16 | CvtU16F16 => true,
+            | FrexpMantF32 | FrexpExpF32 | FrexpMantF64 | FrexpExpF64 | DivScaleF32
+            | DivFmasF32 | DivFixupF32 | AddF64 | MulF64 | FmaF64 | FmacF64 | MinF64 | MaxF64
+            | RcpF64 | RsqF64 | SqrtF64 | DivScaleF64 | DivFmasF64 | DivFixupF64 | FractF64
+            | RndneF64 | FloorF64 | CeilF64 | TruncF64 | AddF16 | SubF16 | SubrevF16 | MulF16
+            | FmaF16 | FmacF16 | MinF16 | MaxF16 | PackB32F16 | CvtI32F32 | CvtU32F32
+            | CvtF16F32 | CvtF32F16 | CvtF64F32 | CvtF32F64 | CvtI32F64 | CvtU32F64
+            | CvtPkrtzF16F32 | CvtFlrI32F32 | CvtRpiI32F32 | CvtI16F16 | CvtU16F16 => true,
+            FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => i < 3,
             _ => false,
         },
         _ => false,
@@ -136,19 +137,20 @@ pub(super) fn valu_sources(v: Valu) -> usize {
     match v {
         Mov32 | Mov64 | NotB32 | NotB16 | MovB16 | ExpF32 | LogF32 | RcpF32 | RcpIflagF32
         | RsqF32 | SqrtF32 | SinF32 | CosF32 | RndneF32 | FloorF32 | CeilF32 | TruncF32
-        | FractF32 | FrexpMantF32 | FrexpExpF32 | RcpF64 | RsqF64 | SqrtF64 | FractF64
-        | RndneF64 | FloorF64 | CeilF64 | TruncF64 | CvtI32F32 | CvtU32F32 | CvtF32I32
-        | CvtF32U32 | CvtF16F32 | CvtF32F16 | CvtF64F32 | CvtF32F64 | CvtI32F64 | CvtU32F64
-        | CvtF64I32 | CvtF64U32 | CvtF32Ubyte(_) | CvtFlrI32F32 | CvtRpiI32F32 | CvtI16F16
-        | CvtU16F16 | CvtF16I16 | CvtF16U16 | CvtU32U16 | CvtI32I16 | FfbhU32 | FfblB32
-        | FfbhI32 | BfrevB32 | Readfirstlane => 1,
+        | FractF32 | FrexpMantF32 | FrexpExpF32 | FrexpMantF64 | FrexpExpF64 | RcpF64 | RsqF64
+        | SqrtF64 | FractF64 | RndneF64 | FloorF64 | CeilF64 | TruncF64 | CvtI32F32 | CvtU32F32
+        | CvtF32I32 | CvtF32U32 | CvtF16F32 | CvtF32F16 | CvtF64F32 | CvtF32F64 | CvtI32F64
+        | CvtU32F64 | CvtF64I32 | CvtF64U32 | CvtF32Ubyte(_) | CvtFlrI32F32 | CvtRpiI32F32
+        | CvtI16F16 | CvtU16F16 | CvtF16I16 | CvtF16U16 | CvtU32U16 | CvtI32I16 | FfbhU32
+        | FfblB32 | FfbhI32 | BfrevB32 | Readfirstlane => 1,
         FmaF32 | MadF32 | Min3F32 | Max3F32 | Med3F32 | DivScaleF32 | DivFmasF32 | DivFixupF32
         | FmaF64 | DivScaleF64 | DivFmasF64 | DivFixupF64 | FmaF16 | PkFmaF32 | PkFmaF16
-        | MadU32U24 | MadI32I24 | MadU64U32 | MadI64I32 | BfeU32 | BfeI32 | BfiB32 | LshlAddU32
-        | LshlOrB32 | AddLshlU32 | AndOrB32 | Or3B32 | Xor3B32 | Add3U32 | XadU32 | Min3I32
-        | Max3I32 | Med3I32 | Min3U32 | Max3U32 | Med3U32 | AlignbitB32 | AlignbyteB32
-        | PermB32 | LshlAddU64 | Permlanex16 | Permlane16 | Cndmask | AddcCoU32 | SubbCoU32
-        | SubbrevCoU32 | FmamkF32 | FmaakF32 | MadmkF32 | MadakF32 => 3,
+        | FmaMixF32 | FmaMixloF16 | FmaMixhiF16 | MadU32U24 | MadI32I24 | MadU64U32 | MadI64I32
+        | BfeU32 | BfeI32 | BfiB32 | LshlAddU32 | LshlOrB32 | AddLshlU32 | AndOrB32 | Or3B32
+        | Xor3B32 | Add3U32 | XadU32 | Min3I32 | Max3I32 | Med3I32 | Min3U32 | Max3U32
+        | Med3U32 | AlignbitB32 | AlignbyteB32 | PermB32 | LshlAddU64 | Permlanex16
+        | Permlane16 | Cndmask | CndmaskB16 | AddcCoU32 | SubbCoU32 | SubbrevCoU32 | FmamkF32
+        | FmaakF32 | MadmkF32 | MadakF32 => 3,
         _ => 2,
     }
 }
@@ -172,11 +174,11 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
             (*d, *s0, *s1, *s2) = (regs(2), regs(2), regs(2), regs(2));
         }
         AddF64 | MulF64 | FmaF64 | FmacF64 | MinF64 | MaxF64 | RcpF64 | RsqF64 | SqrtF64
-        | FractF64 | RndneF64 | FloorF64 | CeilF64 | TruncF64 | DivFmasF64 | DivFixupF64
-        | DivScaleF64 => (*d, *s0, *s1, *s2) = (F64, F64, F64, F64),
+        | FractF64 | FrexpMantF64 | RndneF64 | FloorF64 | CeilF64 | TruncF64 | DivFmasF64
+        | DivFixupF64 | DivScaleF64 => (*d, *s0, *s1, *s2) = (F64, F64, F64, F64),
         LdexpF64 => (*d, *s0) = (F64, F64),
         CvtF64F32 | CvtF64I32 | CvtF64U32 => *d = F64,
-        CvtF32F64 | CvtI32F64 | CvtU32F64 => *s0 = F64,
+        CvtF32F64 | CvtI32F64 | CvtU32F64 | FrexpExpF64 => *s0 = F64,
         MadU64U32 | MadI64I32 => (*d, *s2) = (B64, B64),
         LshlrevB64 | LshrrevB64 | AshrrevI64 => (*d, *s1) = (B64, B64),
         LshlAddU64 => (*d, *s0, *s2) = (B64, B64, B64),
@@ -185,8 +187,10 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
         }
         CvtF32F16 | CvtI16F16 | CvtU16F16 => *s0 = F16,
         CvtF16I16 | CvtF16U16 | CvtU32U16 | CvtI32I16 | MovB16 | NotB16 => *s0 = I16,
-        AndB16 | OrB16 | XorB16 | AddU16 | SubU16 | MulLoU16 | LshlrevB16 | LshrrevB16
-        | AshrrevI16 | MinI16 | MaxI16 | MinU16 | MaxU16 => (*s0, *s1) = (I16, I16),
+        AndB16 | OrB16 | XorB16 | AddU16 | SubU16 | SubrevU16 | AddI16 | SubI16 | MulLoU16
+        | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16 | MaxU16 => {
+            (*s0, *s1) = (I16, I16)
+        }
         PkAddF16 | PkMulF16 | PkFmaF16 | PkMinF16 | PkMaxF16 => {
             (*s0, *s1, *s2) = (v2f16, v2f16, v2f16);
         }
@@ -196,6 +200,9 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
         }
         // The condition mask or carry-in.
         Cndmask | AddcCoU32 | SubbCoU32 | SubbrevCoU32 => *s2 = lane,
+        // LLVM 19 reads its sources as 16-bit integers (a float constant
+        // prints as its f16 bits).
+        CndmaskB16 => (*s0, *s1, *s2) = (I16, I16, lane),
         FmamkF32 | FmaakF32 | MadmkF32 | MadakF32 => {
             *s2 = Kind {
                 regs: 1,

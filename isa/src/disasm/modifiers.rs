@@ -26,6 +26,8 @@ impl Printer<'_> {
             // The accumulator's bit counts too.
             Op::V(FmacF16) if gfx11 => Some(3),
             Op::V(AddU16 | SubU16) if gfx11 => Some(sources),
+            // VOP3-only on both families, with op_sel.
+            Op::V(AddI16 | SubI16) => Some(sources),
             _ => None,
         };
         if matches!(inst.op, Op::V(Permlane16 | Permlanex16)) {
@@ -73,11 +75,15 @@ impl Printer<'_> {
         if !wmma && inst.op_sel & mask != 0 {
             let _ = write!(self.tail, " op_sel:[{}]", list(inst.op_sel));
         }
-        // Packed operations read the high halves by default.
-        if !wmma && inst.op_sel_hi & mask != mask {
+        // Packed operations read the high halves by default; the mixed
+        // FMAs read f32 sources (and print their negations and absolute
+        // values on the sources).
+        let mix = super::valu::mix(inst.op);
+        let default_hi = if mix { 0 } else { mask };
+        if !wmma && inst.op_sel_hi & mask != default_hi {
             let _ = write!(self.tail, " op_sel_hi:[{}]", list(inst.op_sel_hi));
         }
-        if inst.neg & mask != 0 {
+        if inst.neg & mask != 0 && !mix {
             let _ = write!(self.tail, " neg_lo:[{}]", list(inst.neg));
         }
         if inst.neg_hi & mask != 0 {

@@ -34,6 +34,19 @@ impl Printer<'_> {
 
     pub(super) fn sopk(&mut self) {
         let inst = self.inst;
+        if inst.op == Op::Setreg {
+            // Only MODE decodes; the whole register prints without its
+            // offset and size.
+            let hwreg = inst.imm as u32;
+            let (offset, size) = (hwreg >> 6 & 31, (hwreg >> 11 & 31) + 1);
+            self.push(if offset == 0 && size == 32 {
+                "hwreg(HW_REG_MODE)".to_string()
+            } else {
+                format!("hwreg(HW_REG_MODE, {offset}, {size})")
+            });
+            self.push(self.operand(inst.src[0], B32));
+            return;
+        }
         self.push(self.operand(inst.dst[0], B32));
         self.push(hex(u64::from(inst.imm as u16)));
     }

@@ -100,7 +100,7 @@ impl Printer<'_> {
             if i < 2 && !float && inst.imm & (8 << (4 * i)) != 0 {
                 return format!("sext({text})");
             }
-        } else if inst.syntax.encoding == Encoding::Vop3p
+        } else if (inst.syntax.encoding == Encoding::Vop3p && !mix(inst.op))
             || !(0..3).any(|j| float_source(inst.op, j))
         {
             return text;
@@ -165,7 +165,9 @@ impl Printer<'_> {
                 (0..n).collect()
             }
             _ => match inst.op {
-                Op::V(PkFmaF32 | PkFmaF16) | Op::Mfma(_) | Op::Wmma(_) => vec![0, 1, 2],
+                Op::V(PkFmaF32 | PkFmaF16 | FmaMixF32 | FmaMixloF16 | FmaMixhiF16)
+                | Op::Mfma(_)
+                | Op::Wmma(_) => vec![0, 1, 2],
                 _ => vec![0, 1],
             },
         }
@@ -207,4 +209,13 @@ impl Printer<'_> {
         }
         shape
     }
+}
+
+/// The mixed-precision FMAs: VOP3P operations whose source modifiers
+/// print on the sources (`-v1`, `|v1|`), as VOP3's do.
+pub(super) fn mix(op: Op) -> bool {
+    matches!(
+        op,
+        Op::V(Valu::FmaMixF32 | Valu::FmaMixloF16 | Valu::FmaMixhiF16)
+    )
 }

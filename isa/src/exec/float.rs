@@ -177,6 +177,24 @@ pub(crate) fn frexp_exp32(x: f32) -> i32 {
     frexp(f64::from(x)).1
 }
 
+/// `v_frexp_mant_f64`: as [`frexp_mant32`].
+pub(crate) fn frexp_mant64(x: f64) -> f64 {
+    if x.is_nan() || x.is_infinite() || x == 0.0 {
+        return x;
+    }
+    frexp(x).0
+}
+
+/// `v_frexp_exp_i32_f64`: as [`frexp_exp32`] (0 for zero, infinity and
+/// NaN; a denormal's exponent as if normalized, as C's `frexp`).
+pub(crate) fn frexp_exp64(x: f64) -> i32 {
+    if x.is_nan() || x.is_infinite() || x == 0.0 {
+        return 0;
+    }
+    frexp(x).1
+}
+
+/// `x` (finite, not zero) as a mantissa in [0.5, 1) times 2 to an exponent.
 fn frexp(x: f64) -> (f64, i32) {
     let bits = x.to_bits();
     let exp = ((bits >> 52) & 0x7ff) as i32;
@@ -188,14 +206,43 @@ fn frexp(x: f64) -> (f64, i32) {
     (m, exp - 1022)
 }
 
-/// IEEE minNum: a NaN operand yields the other operand.
+/// `v_min_f32` (and the f16 forms, computed in f32): IEEE minNum, a NaN
+/// operand yielding the other operand, with -0 below +0 as AMD's
+/// pseudocode orders them (`min(-0, +0)` is -0 in either order; Rust's
+/// `f32::min` may return either zero).
 pub(crate) fn min32(a: f32, b: f32) -> f32 {
-    a.min(b)
+    if a.is_nan() || (a == b && b.is_sign_negative()) || b < a {
+        b
+    } else {
+        a
+    }
 }
 
-/// IEEE maxNum.
+/// `v_max_f32`: IEEE maxNum, with +0 above -0.
 pub(crate) fn max32(a: f32, b: f32) -> f32 {
-    a.max(b)
+    if a.is_nan() || (a == b && b.is_sign_positive()) || b > a {
+        b
+    } else {
+        a
+    }
+}
+
+/// `v_min_f64`, as [`min32`].
+pub(crate) fn min64(a: f64, b: f64) -> f64 {
+    if a.is_nan() || (a == b && b.is_sign_negative()) || b < a {
+        b
+    } else {
+        a
+    }
+}
+
+/// `v_max_f64`, as [`max32`].
+pub(crate) fn max64(a: f64, b: f64) -> f64 {
+    if a.is_nan() || (a == b && b.is_sign_positive()) || b > a {
+        b
+    } else {
+        a
+    }
 }
 
 /// The median of three, as `v_med3_f32` defines it (NaN-aware).
@@ -233,6 +280,41 @@ pub(crate) fn div_fixup64(_quotient: f64, denominator: f64, numerator: f64) -> f
 /// built without the FMA instruction, the default x86-64 target included.
 #[inline(always)]
 pub(crate) fn fma32(a: f32, b: f32, c: f32) -> f32 {
+    fma_odd(a, b, c) as f32
+}
+
+/// `a * b + c` rounded once to f16 (`v_fma_mixlo_f16`): the f64 rounded
+/// to odd as for [`fma32`], then to f32 rounded to odd (24 bits, more than
+/// f16's 11 plus two), then to f16 to nearest: one correct rounding.
+pub(crate) fn fma16(a: f32, b: f32, c: f32) -> u16 {
+    f32_to_f16(odd32(fma_odd(a, b, c)))
+}
+
+/// `x` rounded to an f32 by rounding to odd: an inexact result is the
+/// neighbour whose last bit is set.
+fn odd32(x: f64) -> f32 {
+    let r = x as f32;
+    if x.is_nan() || f64::from(r) == x || r.to_bits() & 1 == 1 {
+        return r;
+    }
+    if r.is_infinite() {
+        // Past the largest finite f32, which is odd.
+        return f32::from_bits(r.to_bits() - 1);
+    }
+    // The last bit is even (r's magnitude at least its ulp, or zero when
+    // x underflowed): one ulp toward x.
+    let bits = r.to_bits();
+    f32::from_bits(if x.abs() > f64::from(r).abs() {
+        bits + 1
+    } else {
+        bits - 1
+    })
+}
+
+/// `a * b + c` in f64 rounded to odd: the product is exact in f64, the sum
+/// rounded to odd (its last bit set when inexact).
+#[inline(always)]
+fn fma_odd(a: f32, b: f32, c: f32) -> f64 {
     let product = f64::from(a) * f64::from(b);
     let c = f64::from(c);
     let sum = product + c;
@@ -253,7 +335,7 @@ pub(crate) fn fma32(a: f32, b: f32, c: f32) -> f32 {
     } else {
         bits
     };
-    f64::from_bits(odd) as f32
+    f64::from_bits(odd)
 }
 
 #[cfg(test)]

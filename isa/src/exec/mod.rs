@@ -2,11 +2,15 @@
 
 mod compare;
 mod dpp;
+mod dual;
 mod float;
 mod lanes;
 mod lds;
 mod memory;
 mod mfma;
+mod mix;
+mod mode;
+mod saturate;
 mod scalar;
 mod sdwa;
 mod vector;
@@ -17,6 +21,9 @@ use crate::memory::Segments;
 use crate::op::{Branch, Op};
 use crate::program::Program;
 use crate::wave::{Wave, Width};
+
+pub(crate) use dual::pair;
+pub(crate) use mode::initial as initial_mode;
 
 /// What the wave does after an instruction.
 pub(crate) enum Flow {
@@ -74,6 +81,9 @@ pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flo
             wave.set_scalar64(inst.dst[0], next);
         }
         Op::Setpc | Op::Swappc => return indirect(wave, inst, cx.program),
+        Op::Setreg => mode::setreg(wave, inst)?,
+        Op::RoundMode => mode::round_mode(wave, inst)?,
+        Op::DenormMode => mode::denorm_mode(wave, inst)?,
         Op::V(op) => vector::alu(wave, inst, op, cx.chip)?,
         Op::VCmp(cmp, ty, exec) => compare::vector(wave, inst, cmp, ty, exec, cx.chip),
         Op::VCmpClass(ty, exec) => compare::class(wave, inst, ty, exec, cx.chip),

@@ -3,6 +3,7 @@
 use crate::arch::{Chip, Family};
 use crate::exec::float::*;
 use crate::exec::lanes::{Src32, active, scatter, sign_masks32, sources32, sources64};
+use crate::exec::saturate;
 use crate::inst::{Inst, Operand};
 use crate::op::Valu;
 use crate::wave::{LANES, Wave, Width};
@@ -187,11 +188,14 @@ fn mbcnt(wave: &mut Wave, inst: &Inst, high: bool) {
 }
 
 /// 32-bit integer add/sub with a carry (or borrow) out per lane in `dst[1]`
-/// and, for the `c`/`b` forms, a carry in from `src[2]`.
+/// and, for the `c`/`b` forms, a carry in from `src[2]`. Under `clamp` a
+/// lane that carries (or borrows) gets `saturated` (the unsigned maximum
+/// for an add, 0 for a subtraction); the carry out is written either way.
 fn carry_op(
     wave: &mut Wave,
     inst: &Inst,
     carry_in: bool,
+    saturated: u32,
     f: impl Fn(u64, u64, u64) -> (u32, bool),
 ) {
     let mask_in = if carry_in { wave.mask(inst.src[2]) } else { 0 };
@@ -200,6 +204,7 @@ fn carry_op(
         let a = u64::from(wave.src32(inst.src[0], lane, Width::B32));
         let b = u64::from(wave.src32(inst.src[1], lane, Width::B32));
         let (d, carry) = f(a, b, mask_in >> lane & 1);
+        let d = if carry && inst.clamp { saturated } else { d };
         wave.set_vreg(inst.dst[0], 0, lane, d);
         if carry {
             mask_out |= 1 << lane;
@@ -296,6 +301,8 @@ fn pk_f16<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f32; N]) -> 
 
 pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<(), String> {
     use Valu::*;
+    // Integer operations that take VOP3's clamp saturate under it.
+    let clamp = inst.clamp;
     match op {
         Mov32 => u32_op::<1>(wave, inst, |[a]| a),
         Mov64 => {
@@ -335,6 +342,27 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
             }
             let exec = wave.exec();
             scatter(&mut wave.v, dst, exec, &out[..n]);
+        }
+        CndmaskB16 => {
+            let mask = wave.mask(inst.src[2]);
+            for lane in lanes(wave) {
+                // Source 1 where the mask is set, else source 0, its half
+                // by op_sel, the float modifiers on its sign bit.
+                let i = usize::from(mask >> lane & 1 == 1);
+                let raw = wave.src32(inst.src[i], lane, Width::F16);
+                let mut h = if inst.op_sel >> i & 1 == 1 {
+                    raw >> 16
+                } else {
+                    raw
+                } as u16;
+                if inst.abs >> i & 1 == 1 {
+                    h &= 0x7fff;
+                }
+                if inst.neg >> i & 1 == 1 {
+                    h ^= 0x8000;
+                }
+                write16(wave, inst, chip, lane, h);
+            }
         }
         AddF32 => f32_op::<2>(wave, inst, |[a, b]| a + b),
         SubF32 => f32_op::<2>(wave, inst, |[a, b]| a - b),
@@ -389,6 +417,13 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
                 wave.set_vreg(inst.dst[0], 0, lane, frexp_exp32(a) as u32);
             }
         }
+        FrexpMantF64 => f64_op::<1>(wave, inst, |[a]| frexp_mant64(a)),
+        FrexpExpF64 => {
+            for lane in lanes(wave) {
+                let a = modifiers64(wave.src64(inst.src[0], lane, Width::F64), inst, 0);
+                wave.set_vreg(inst.dst[0], 0, lane, frexp_exp64(a) as u32);
+            }
+        }
         DivScaleF32 => {
             // No scaling: the operands are used as they are (VCC clear), and
             // v_div_fixup_f32 returns the IEEE quotient.
@@ -400,8 +435,8 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         AddF64 => f64_op::<2>(wave, inst, |[a, b]| a + b),
         MulF64 => f64_op::<2>(wave, inst, |[a, b]| a * b),
         FmaF64 | FmacF64 => f64_op::<3>(wave, inst, |[a, b, c]| a.mul_add(b, c)),
-        MinF64 => f64_op::<2>(wave, inst, |[a, b]| a.min(b)),
-        MaxF64 => f64_op::<2>(wave, inst, |[a, b]| a.max(b)),
+        MinF64 => f64_op::<2>(wave, inst, |[a, b]| min64(a, b)),
+        MaxF64 => f64_op::<2>(wave, inst, |[a, b]| max64(a, b)),
         RcpF64 => f64_op::<1>(wave, inst, |[a]| 1.0 / a),
         RsqF64 => f64_op::<1>(wave, inst, |[a]| 1.0 / a.sqrt()),
         SqrtF64 => f64_op::<1>(wave, inst, |[a]| a.sqrt()),
@@ -429,18 +464,29 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         SubrevF16 => f16_op::<2>(wave, inst, chip, |[a, b]| b - a),
         MulF16 => f16_op::<2>(wave, inst, chip, |[a, b]| a * b),
         FmaF16 | FmacF16 => f16_op::<3>(wave, inst, chip, |[a, b, c]| a.mul_add(b, c)),
-        MinF16 => f16_op::<2>(wave, inst, chip, |[a, b]| a.min(b)),
-        MaxF16 => f16_op::<2>(wave, inst, chip, |[a, b]| a.max(b)),
+        MinF16 => f16_op::<2>(wave, inst, chip, |[a, b]| min32(a, b)),
+        MaxF16 => f16_op::<2>(wave, inst, chip, |[a, b]| max32(a, b)),
         PkAddF32 => pk_f32::<2>(wave, inst, |[a, b]| a + b),
         PkMulF32 => pk_f32::<2>(wave, inst, |[a, b]| a * b),
         PkFmaF32 => pk_f32::<3>(wave, inst, |[a, b, c]| fma32(a, b, c)),
         PkAddF16 => pk_f16::<2>(wave, inst, |[a, b]| a + b),
         PkMulF16 => pk_f16::<2>(wave, inst, |[a, b]| a * b),
         PkFmaF16 => pk_f16::<3>(wave, inst, |[a, b, c]| a.mul_add(b, c)),
-        PkMinF16 => pk_f16::<2>(wave, inst, |[a, b]| a.min(b)),
-        PkMaxF16 => pk_f16::<2>(wave, inst, |[a, b]| a.max(b)),
-        PkAddU16 | PkAddI16 => pk_16::<2>(wave, inst, |_, [a, b]| a.wrapping_add(b)),
-        PkSubU16 | PkSubI16 => pk_16::<2>(wave, inst, |_, [a, b]| a.wrapping_sub(b)),
+        FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => super::mix::run(wave, inst, op),
+        PkMinF16 => pk_f16::<2>(wave, inst, |[a, b]| min32(a, b)),
+        PkMaxF16 => pk_f16::<2>(wave, inst, |[a, b]| max32(a, b)),
+        PkAddU16 => pk_16::<2>(wave, inst, |_, [a, b]| {
+            u16_clamped(i32::from(a) + i32::from(b), clamp)
+        }),
+        PkSubU16 => pk_16::<2>(wave, inst, |_, [a, b]| {
+            u16_clamped(i32::from(a) - i32::from(b), clamp)
+        }),
+        PkAddI16 => pk_16::<2>(wave, inst, |_, [a, b]| {
+            i16_clamped(i32::from(a as i16) + i32::from(b as i16), clamp)
+        }),
+        PkSubI16 => pk_16::<2>(wave, inst, |_, [a, b]| {
+            i16_clamped(i32::from(a as i16) - i32::from(b as i16), clamp)
+        }),
         PkMulLoU16 => pk_16::<2>(wave, inst, |_, [a, b]| a.wrapping_mul(b)),
         PkLshlrevB16 => pk_16::<2>(wave, inst, |_, [a, b]| b << (a & 15)),
         PkLshrrevB16 => pk_16::<2>(wave, inst, |_, [a, b]| b >> (a & 15)),
@@ -571,29 +617,36 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
                 write16(wave, inst, chip, lane, f32_to_f16(f));
             }
         }
-        AddU32 => u32_op::<2>(wave, inst, |[a, b]| a.wrapping_add(b)),
-        SubU32 => u32_op::<2>(wave, inst, |[a, b]| a.wrapping_sub(b)),
+        AddU32 if clamp => u32_op::<2>(wave, inst, |[a, b]| a.saturating_add(b)),
+        SubU32 if clamp => u32_op::<2>(wave, inst, |[a, b]| a.saturating_sub(b)),
+        SubrevU32 if clamp => u32_op::<2>(wave, inst, |[a, b]| b.saturating_sub(a)),
+        AddI32 if clamp => u32_op::<2>(wave, inst, |[a, b]| {
+            (a as i32).saturating_add(b as i32) as u32
+        }),
+        SubI32 if clamp => u32_op::<2>(wave, inst, |[a, b]| {
+            (a as i32).saturating_sub(b as i32) as u32
+        }),
+        AddU32 | AddI32 => u32_op::<2>(wave, inst, |[a, b]| a.wrapping_add(b)),
+        SubU32 | SubI32 => u32_op::<2>(wave, inst, |[a, b]| a.wrapping_sub(b)),
         SubrevU32 => u32_op::<2>(wave, inst, |[a, b]| b.wrapping_sub(a)),
-        AddI32 => u32_op::<2>(wave, inst, |[a, b]| a.wrapping_add(b)),
-        SubI32 => u32_op::<2>(wave, inst, |[a, b]| a.wrapping_sub(b)),
-        AddCoU32 => carry_op(wave, inst, false, |a, b, _| {
+        AddCoU32 => carry_op(wave, inst, false, u32::MAX, |a, b, _| {
             let s = a + b;
             (s as u32, s >> 32 != 0)
         }),
-        AddcCoU32 => carry_op(wave, inst, true, |a, b, c| {
+        AddcCoU32 => carry_op(wave, inst, true, u32::MAX, |a, b, c| {
             let s = a + b + c;
             (s as u32, s >> 32 != 0)
         }),
-        SubCoU32 => carry_op(wave, inst, false, |a, b, _| {
+        SubCoU32 => carry_op(wave, inst, false, 0, |a, b, _| {
             (a.wrapping_sub(b) as u32, b > a)
         }),
-        SubrevCoU32 => carry_op(wave, inst, false, |a, b, _| {
+        SubrevCoU32 => carry_op(wave, inst, false, 0, |a, b, _| {
             (b.wrapping_sub(a) as u32, a > b)
         }),
-        SubbCoU32 => carry_op(wave, inst, true, |a, b, c| {
+        SubbCoU32 => carry_op(wave, inst, true, 0, |a, b, c| {
             (a.wrapping_sub(b).wrapping_sub(c) as u32, b + c > a)
         }),
-        SubbrevCoU32 => carry_op(wave, inst, true, |a, b, c| {
+        SubbrevCoU32 => carry_op(wave, inst, true, 0, |a, b, c| {
             (b.wrapping_sub(a).wrapping_sub(c) as u32, a + c > b)
         }),
         MulLoU32 => u32_op::<2>(wave, inst, |[a, b]| a.wrapping_mul(b)),
@@ -614,10 +667,12 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
             ((i64::from(i24(a)) * i64::from(i24(b))) >> 32) as u32
         }),
         MadU32U24 => u32_op::<3>(wave, inst, |[a, b, c]| {
-            (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff).wrapping_add(c)
+            let exact = i128::from(a & 0xff_ffff) * i128::from(b & 0xff_ffff) + i128::from(c);
+            saturate::unsigned(exact, 32, clamp) as u32
         }),
         MadI32I24 => u32_op::<3>(wave, inst, |[a, b, c]| {
-            (i24(a).wrapping_mul(i24(b)) as u32).wrapping_add(c)
+            let exact = i128::from(i24(a)) * i128::from(i24(b)) + i128::from(c as i32);
+            saturate::signed(exact, 32, clamp) as u32
         }),
         MadU64U32 | MadI64I32 => {
             let mut carry = 0u64;
@@ -626,11 +681,15 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
                 let b = wave.src32(inst.src[1], lane, Width::B32);
                 let c = wave.src64(inst.src[2], lane, Width::B64);
                 let (d, overflow) = if op == MadU64U32 {
-                    (u64::from(a) * u64::from(b)).overflowing_add(c)
+                    let product = u64::from(a) * u64::from(b);
+                    let (_, o) = product.overflowing_add(c);
+                    let exact = i128::from(product) + i128::from(c);
+                    (saturate::unsigned(exact, 64, clamp), o)
                 } else {
-                    let (d, o) =
-                        (i64::from(a as i32) * i64::from(b as i32)).overflowing_add(c as i64);
-                    (d as u64, o)
+                    let product = i64::from(a as i32) * i64::from(b as i32);
+                    let (_, o) = product.overflowing_add(c as i64);
+                    let exact = i128::from(product) + i128::from(c as i64);
+                    (saturate::signed(exact, 64, clamp), o)
                 };
                 wave.set_v64(inst.dst[0], lane, d);
                 if overflow {
@@ -708,8 +767,21 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         AndB16 => u16_op(wave, inst, chip, |a, b| a & b),
         OrB16 => u16_op(wave, inst, chip, |a, b| a | b),
         XorB16 => u16_op(wave, inst, chip, |a, b| a ^ b),
-        AddU16 => u16_op(wave, inst, chip, |a, b| a.wrapping_add(b)),
-        SubU16 => u16_op(wave, inst, chip, |a, b| a.wrapping_sub(b)),
+        AddU16 => u16_op(wave, inst, chip, |a, b| {
+            u16_clamped(i32::from(a) + i32::from(b), clamp)
+        }),
+        SubU16 => u16_op(wave, inst, chip, |a, b| {
+            u16_clamped(i32::from(a) - i32::from(b), clamp)
+        }),
+        SubrevU16 => u16_op(wave, inst, chip, |a, b| {
+            u16_clamped(i32::from(b) - i32::from(a), clamp)
+        }),
+        AddI16 => u16_op(wave, inst, chip, |a, b| {
+            i16_clamped(i32::from(a as i16) + i32::from(b as i16), clamp)
+        }),
+        SubI16 => u16_op(wave, inst, chip, |a, b| {
+            i16_clamped(i32::from(a as i16) - i32::from(b as i16), clamp)
+        }),
         MulLoU16 => u16_op(wave, inst, chip, |a, b| a.wrapping_mul(b)),
         LshlrevB16 => u16_op(wave, inst, chip, |a, b| b << (a & 15)),
         LshrrevB16 => u16_op(wave, inst, chip, |a, b| b >> (a & 15)),
@@ -777,6 +849,16 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         }
     }
     Ok(())
+}
+
+/// An exact 16-bit unsigned sum or difference, saturated under `clamp`.
+fn u16_clamped(exact: i32, clamp: bool) -> u16 {
+    saturate::unsigned(i128::from(exact), 16, clamp) as u16
+}
+
+/// An exact 16-bit signed sum or difference, saturated under `clamp`.
+fn i16_clamped(exact: i32, clamp: bool) -> u16 {
+    saturate::signed(i128::from(exact), 16, clamp) as u16
 }
 
 fn i24(a: u32) -> i32 {
