@@ -23,6 +23,7 @@ quick=(cli::devices:: cli::hip:: codeobj::fixtures:: codeobj::isa_decode::
 heavy_for() {
     case $1 in
     pip:iree-base-runtime) echo sim::iree_client:: sim::kernels_corpus:: ;;
+    pip:numpy) echo sim::triton_corpus:: ;;
     pip:iree-base-compiler | pip:cmake | pip:ninja | clang-19)
         echo sim::iree_cts:: sim::iree_amdgpu:: sim::iree_amdgpu_faults:: sim::iree_seed_port:: \
             sim::iree_amdgpu_run:: ;;

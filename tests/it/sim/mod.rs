@@ -16,3 +16,4 @@ mod kernels_corpus;
 mod loader;
 mod machine_format_doc;
 mod memory;
+mod triton_corpus;
