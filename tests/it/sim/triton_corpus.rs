@@ -1,7 +1,8 @@
 //! Kernels another compiler wrote compute what numpy computes: every case
 //! of `fixtures/triton/` (Triton 3.9's AMD backend, compiled ahead of time
 //! by `fixtures/triton/build.py`: the tutorials' vector add, softmax, f16
-//! layer norm, matmuls in f16, f32 and gfx942's xf32, and attention, with
+//! layer norm, matmuls in f16, bf16, fp8, f32 and gfx942's xf32, and
+//! attention, with
 //! reductions, a scan, atomics, conversions and saturating arithmetic) is
 //! launched as Triton's HIP launcher launches it, through the C library on
 //! mi300x-8 (gfx942), mi250x-4 (gfx90a) and w7900 (gfx1100), and its outputs
