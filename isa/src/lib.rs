@@ -21,6 +21,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod arch;
+mod coverage;
 mod decode;
 mod descriptor;
 mod disasm;
@@ -35,6 +36,7 @@ mod tables;
 mod wave;
 
 pub use arch::{Chip, Family};
+pub use coverage::{Coverage, opcode_coverage};
 pub use descriptor::KernelDescriptor;
 pub use disasm::disassemble;
 pub use dispatch::{Dispatch, Fault, Inputs, MAX_WAVE_INSTRUCTIONS, Stats, run_dispatch};
