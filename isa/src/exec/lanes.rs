@@ -4,6 +4,19 @@
 use crate::inst::{Inst, Operand};
 use crate::wave::{Wave, Width};
 
+/// Source `i` of `lane` as the f16 half of its register that `op_sel` bit
+/// `i` picks, its `abs` and `neg` bits applied, widened to f32 (exactly).
+pub(crate) fn half_source(wave: &Wave, inst: &Inst, i: usize, lane: usize) -> f32 {
+    let operand = inst.src.get(i).copied().unwrap_or_default();
+    let raw = wave.src32(operand, lane, Width::F16);
+    let half = if inst.op_sel >> i & 1 == 1 {
+        raw >> 16
+    } else {
+        raw
+    } as u16;
+    crate::exec::float::modifiers16(half, inst.abs >> i & 1 == 1, inst.neg >> i & 1 == 1)
+}
+
 /// A 32-bit source: a vector register (its first lane's index in the
 /// file) or one value for every lane.
 #[derive(Clone, Copy)]

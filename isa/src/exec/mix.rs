@@ -7,25 +7,19 @@
 //! destination, `mixhi` the high half, the other half kept). Clamp limits
 //! the result to [0, 1].
 
-use crate::exec::float::{clamp01, f16_to_f32, f32_to_f16, fma16, fma32, modifiers16};
-use crate::exec::lanes::active;
+use crate::exec::float::{clamp01, f16_to_f32, f32_to_f16, fma16, fma32};
+use crate::exec::lanes::{active, half_source};
 use crate::inst::Inst;
 use crate::op::Valu;
 use crate::wave::{Wave, Width};
 
 /// Source `i` of `lane`, as f32 exactly.
 fn source(wave: &Wave, inst: &Inst, i: usize, lane: usize) -> f32 {
-    let operand = inst.src.get(i).copied().unwrap_or_default();
-    let (abs, neg) = (inst.abs >> i & 1 == 1, inst.neg >> i & 1 == 1);
     if inst.op_sel_hi >> i & 1 == 1 {
-        let raw = wave.src32(operand, lane, Width::F16);
-        let half = if inst.op_sel >> i & 1 == 1 {
-            raw >> 16
-        } else {
-            raw
-        } as u16;
-        modifiers16(half, abs, neg)
+        half_source(wave, inst, i, lane)
     } else {
+        let operand = inst.src.get(i).copied().unwrap_or_default();
+        let (abs, neg) = (inst.abs >> i & 1 == 1, inst.neg >> i & 1 == 1);
         let mut bits = wave.src32(operand, lane, Width::B32);
         if abs {
             bits &= 0x7fff_ffff;

@@ -2,7 +2,7 @@
 
 use crate::arch::{Chip, Family};
 use crate::exec::float::*;
-use crate::exec::lanes::{Src32, active, scatter, sign_masks32, sources32, sources64};
+use crate::exec::lanes::{Src32, active, half_source, scatter, sign_masks32, sources32, sources64};
 use crate::exec::saturate;
 use crate::inst::{Inst, Operand};
 use crate::op::Valu;
@@ -90,17 +90,7 @@ fn f64_op<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f64; N]) -> 
 /// keeps it.
 fn f16_op<const N: usize>(wave: &mut Wave, inst: &Inst, chip: Chip, f: impl Fn([f32; N]) -> f32) {
     for lane in lanes(wave) {
-        let mut args = [0f32; N];
-        for (i, arg) in args.iter_mut().enumerate() {
-            let operand = inst.src.get(i).copied().unwrap_or_default();
-            let raw = wave.src32(operand, lane, Width::F16);
-            let half = if inst.op_sel >> i & 1 == 1 {
-                raw >> 16
-            } else {
-                raw
-            } as u16;
-            *arg = modifiers16(half, inst.abs >> i & 1 == 1, inst.neg >> i & 1 == 1);
-        }
+        let args: [f32; N] = std::array::from_fn(|i| half_source(wave, inst, i, lane));
         let mut d = f(args);
         if inst.clamp {
             d = clamp01(d);
