@@ -152,7 +152,8 @@ pub struct Inst {
     /// Sources in order (for memory instructions: address, data, data1,
     /// resource or base).
     pub src: [Operand; 4],
-    /// Immediate: SOPK/SOPP `simm16`, memory and LDS offsets, DPP control.
+    /// Immediate: SOPK/SOPP `simm16`, memory and LDS offsets, DPP control,
+    /// an MFMA's CBSZ (bits 2:0), ABID (6:3) and BLGP (9:7).
     pub imm: i32,
     /// Second immediate: `offset1` of two-address LDS instructions, a
     /// memory instruction's `soffset` register, DPP row and bank masks.

@@ -2,7 +2,7 @@
 //! disassembler prints them (without the `_e32`/`_e64`/`_dpp` suffix the
 //! opcode tables drop).
 
-use crate::op::{Atomic, Branch, Cmp, Lds, Mem, Mfma, Op, Salu, Segment, Ty, Valu};
+use crate::op::{Atomic, Branch, Cmp, Lds, MatrixType, Mem, Mfma, Op, Salu, Segment, Ty, Valu};
 
 impl Op {
     /// The operation `mnemonic` names, or `None` for one the interpreter
@@ -257,44 +257,99 @@ fn vector_compare(rest: &str, exec: bool) -> Option<Op> {
 }
 
 fn mfma(rest: &str) -> Option<Op> {
-    // gfx942 spells `f32_16x16x4_f32`, gfx90a `f32_16x16x4f32`; `4b` marks
-    // blocks on both (`f32_32x32x2f32` is 2 blocks of 32x32x1 on gfx90a,
-    // named `_32x32x2_f32` on gfx942).
-    let rest = rest.strip_prefix("f32_")?;
-    let (shape, input) = match rest.rsplit_once('_') {
-        Some((shape, input)) if ty(input).is_some() || input == "bf16" => (shape, input),
-        _ => {
-            let at = rest.find(|c: char| c.is_ascii_alphabetic() && c != 'x')?;
-            rest.split_at(at)
-        }
-    };
-    let input = match input {
-        "f32" => Ty::F32,
-        "f16" => Ty::F16,
-        _ => return None,
-    };
+    // gfx942 spells `f32_16x16x4_f32`, `f32_32x32x1_2b_f32`,
+    // `f32_16x16x32_fp8_bf8`; gfx90a `f32_16x16x4f32`, `f32_32x32x1f32`
+    // (2 blocks, unmarked), `f32_32x32x4bf16_1k`. The element types, shapes
+    // and block counts are those of AMD's matrix instruction calculator
+    // (ROCm/amd_matrix_instruction_calculator) for CDNA2 and CDNA3.
+    let (output, rest) = rest.split_once('_')?;
+    let dims_end = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == 'x'))
+        .unwrap_or(rest.len());
+    let (shape, tail) = rest.split_at(dims_end);
     let mut dims = shape.split('x').map(|d| d.parse::<u8>().ok());
     let (m, n, k) = (dims.next()??, dims.next()??, dims.next()??);
-    if dims.next().is_some() || m != n {
+    if dims.next().is_some() || m != n || m == 0 || k == 0 {
         return None;
     }
-    // The number of blocks follows from the shape (LLVM's MFMA table):
-    // 32x32x1 and 16x16x1 (f32) and 4x4x1 compute several blocks.
-    let blocks = match (m, k, input) {
-        (32, 1, Ty::F32) => 2,
-        (16, 1, Ty::F32) => 4,
-        (4, 1, Ty::F32) => 16,
-        (32, 4, Ty::F16) => 2,
-        (16, 4, Ty::F16) => 4,
-        (4, 4, Ty::F16) => 16,
-        _ => 1,
+    let mut blocks = None;
+    let mut types = Vec::new();
+    let mut k1 = false;
+    for token in tail.split('_').filter(|t| !t.is_empty()) {
+        let ty = match token {
+            "f64" => MatrixType::F64,
+            "f32" => MatrixType::F32,
+            "xf32" => MatrixType::Xf32,
+            "f16" => MatrixType::F16,
+            "bf16" => MatrixType::Bf16,
+            "i8" => MatrixType::I8,
+            "fp8" => MatrixType::Fp8,
+            "bf8" => MatrixType::Bf8,
+            "1k" => {
+                k1 = true;
+                continue;
+            }
+            _ => {
+                blocks = Some(token.strip_suffix('b')?.parse::<u8>().ok()?);
+                continue;
+            }
+        };
+        types.push(ty);
+    }
+    let (a, b) = match types[..] {
+        [a] => (a, a),
+        [a, b]
+            if matches!(a, MatrixType::Fp8 | MatrixType::Bf8)
+                && matches!(b, MatrixType::Fp8 | MatrixType::Bf8) =>
+        {
+            (a, b)
+        }
+        _ => return None,
     };
+    let expected_output = match a {
+        MatrixType::F64 => "f64",
+        MatrixType::I8 => "i32",
+        _ => "f32",
+    };
+    if output != expected_output {
+        return None;
+    }
+    // gfx90a's names leave the blocks unmarked: 4x4 shapes are 16 blocks
+    // (f64: 4), and the 32x32 and 16x16 shapes of the smallest K of their
+    // type 2 and 4 (`32x32x1f32`, `16x16x4f16`, `32x32x4i8`,
+    // `32x32x4bf16_1k`, `32x32x2bf16`).
+    let blocks = match blocks {
+        Some(blocks) => blocks,
+        None => {
+            let multi_k = match a {
+                MatrixType::F32 => 1,
+                MatrixType::F16 | MatrixType::I8 => 4,
+                MatrixType::Bf16 if k1 => 4,
+                MatrixType::Bf16 => 2,
+                _ => 0,
+            };
+            match (m, a) {
+                (4, MatrixType::F64) => 4,
+                (4, _) => 16,
+                (32, _) if k == multi_k => 2,
+                (16, _) if k == multi_k => 4,
+                _ => 1,
+            }
+        }
+    };
+    // Every lane holds whole elements of A and B, and the blocks fill the
+    // 64 lanes.
+    let lanes = u32::from(m) * u32::from(blocks);
+    if blocks == 0 || lanes > 64 || 64 % lanes != 0 || !(u32::from(k) * lanes).is_multiple_of(64) {
+        return None;
+    }
     Some(Op::Mfma(Mfma {
         m,
         n,
         k,
         blocks,
-        input,
+        a,
+        b,
     }))
 }
 

@@ -464,7 +464,42 @@ pub enum Lds {
     Swizzle,
 }
 
-/// A matrix fused multiply-add (CDNA's `v_mfma_*`).
+/// The element type of a matrix instruction's A or B input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatrixType {
+    /// IEEE binary64 (a register pair per element).
+    F64,
+    /// IEEE binary32.
+    F32,
+    /// gfx942's xf32: an f32 register read with its mantissa truncated to
+    /// 10 bits.
+    Xf32,
+    /// IEEE binary16, two per register.
+    F16,
+    /// bfloat16, two per register.
+    Bf16,
+    /// Signed 8-bit integers, four per register.
+    I8,
+    /// gfx942's fp8 (E4M3FNUZ), four per register.
+    Fp8,
+    /// gfx942's bf8 (E5M2FNUZ), four per register.
+    Bf8,
+}
+
+impl MatrixType {
+    /// Bits per element in a register.
+    pub fn bits(self) -> u8 {
+        match self {
+            MatrixType::F64 => 64,
+            MatrixType::F32 | MatrixType::Xf32 => 32,
+            MatrixType::F16 | MatrixType::Bf16 => 16,
+            MatrixType::I8 | MatrixType::Fp8 | MatrixType::Bf8 => 8,
+        }
+    }
+}
+
+/// A matrix fused multiply-add (CDNA's `v_mfma_*`): `blocks` independent
+/// products of an M×K A and a K×N B added to an M×N C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mfma {
     /// Rows of the output block (M).
@@ -475,8 +510,40 @@ pub struct Mfma {
     pub k: u8,
     /// Independent blocks computed at once.
     pub blocks: u8,
-    /// Input element type.
-    pub input: Ty,
+    /// A's element type.
+    pub a: MatrixType,
+    /// B's element type (A's but for the mixed fp8/bf8 forms).
+    pub b: MatrixType,
+}
+
+impl Mfma {
+    /// C and D hold f64 (`v_mfma_f64_*`).
+    pub fn f64_output(&self) -> bool {
+        self.a == MatrixType::F64
+    }
+
+    /// C and D hold wrapping i32 (`v_mfma_i32_*`).
+    pub fn int_output(&self) -> bool {
+        self.a == MatrixType::I8
+    }
+
+    /// Registers per lane of A (and of B): M x K x blocks elements over 64
+    /// lanes.
+    pub fn input_regs(&self) -> usize {
+        let elements = usize::from(self.m) * usize::from(self.k) * usize::from(self.blocks);
+        (elements * usize::from(self.a.bits())).div_ceil(64 * 32)
+    }
+
+    /// Registers per lane of C and D.
+    pub fn output_regs(&self) -> usize {
+        let elements = usize::from(self.m) * usize::from(self.n) * usize::from(self.blocks);
+        let per_lane = elements.div_ceil(64);
+        if self.f64_output() {
+            2 * per_lane
+        } else {
+            per_lane
+        }
+    }
 }
 
 /// An operation.

@@ -5,7 +5,7 @@ use super::{Literal, Undecodable, Words, bits, lookup, operation, sdst, source};
 use crate::arch::Chip;
 use crate::arch::Family;
 use crate::inst::{EXEC, Encoding, Inst, Operand, VCC, flags, modifiers};
-use crate::op::{Op, Segment, Valu};
+use crate::op::{MatrixType, Mfma, Op, Segment, Valu};
 use crate::tables::gfx9 as t;
 
 const F: Family = Family::Gfx9;
@@ -205,13 +205,19 @@ fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     }
     let vdst = bits(w, 7, 0) as u16;
     inst.dst[0] = Operand::Vgpr(vdst);
-    if let Op::Mfma(_) = op {
+    if let Op::Mfma(shape) = op {
         // MAI: bit 15 (`acc_cd`) puts C and D in AGPRs; bits 28:27 of the
-        // second dword put A and B in AGPRs; CBSZ/ABID/BLGP broadcasts are
-        // not supported.
-        if bits(w, 14, 8) != 0 || bits(w1, 31, 29) != 0 {
-            return Err(Undecodable::Feature("MFMA broadcast", format!("{op:?}")));
-        }
+        // second dword put A and B in AGPRs; CBSZ (10:8), ABID (14:11) and
+        // BLGP (second dword 31:29) as `mfma_modifiers` says.
+        mfma_modifiers(
+            words.chip(),
+            shape,
+            inst.mnemonic,
+            bits(w, 10, 8),
+            bits(w, 14, 11),
+            bits(w1, 31, 29),
+            &mut inst,
+        )?;
         let acc = bits(w1, 28, 27);
         for (i, bit) in [(0usize, 1u32), (1, 2)] {
             if acc & bit != 0
@@ -238,6 +244,56 @@ fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     inst.neg = bits(w1, 31, 29) as u8;
     super::mix_modifiers(&mut inst);
     Ok(inst)
+}
+
+/// An MFMA's broadcast controls, where AMD's matrix instruction
+/// calculator (ROCm/amd_matrix_instruction_calculator, its per-instruction
+/// `cbsz_abid` and `blgp` flags for CDNA2 and CDNA3) says the instruction
+/// has them: CBSZ and ABID on the multi-block shapes (not f64), CBSZ at
+/// most log2(blocks) (and 4) and ABID below 2^CBSZ; BLGP on every gfx90a
+/// shape but f64, and on gfx942's f32 and multi-block shapes; on gfx942's
+/// f64 shapes the three BLGP bits negate A, B and C (LLVM's `neg:[a,b,c]`).
+/// They are kept in `inst.imm` (CBSZ bits 2:0, ABID 6:3, BLGP 9:7) or, for
+/// the f64 negations, `inst.neg`. Anything else the calculator does not
+/// define fails to decode, naming the modifier.
+fn mfma_modifiers(
+    chip: Chip,
+    shape: Mfma,
+    mnemonic: &str,
+    cbsz: u32,
+    abid: u32,
+    blgp: u32,
+    inst: &mut Inst,
+) -> Result<(), Undecodable> {
+    let f64 = shape.a == MatrixType::F64;
+    let multi = shape.blocks > 1;
+    if cbsz != 0 || abid != 0 {
+        let max_cbsz = u32::from(shape.blocks).max(1).ilog2().min(4);
+        if !multi || f64 || cbsz > max_cbsz || abid >= 1 << cbsz {
+            return Err(Undecodable::Feature(
+                "MFMA CBSZ/ABID broadcast",
+                format!("{mnemonic} cbsz:{cbsz} abid:{abid}"),
+            ));
+        }
+    }
+    if blgp != 0 {
+        if f64 && chip == Chip::Gfx942 {
+            inst.neg = blgp as u8;
+            return Ok(());
+        }
+        let supported = match chip {
+            Chip::Gfx90a => !f64,
+            _ => multi || shape.a == MatrixType::F32,
+        };
+        if !supported {
+            return Err(Undecodable::Feature(
+                "MFMA BLGP",
+                format!("{mnemonic} blgp:{blgp}"),
+            ));
+        }
+    }
+    inst.imm = (cbsz | abid << 3 | blgp << 7) as i32;
+    Ok(())
 }
 
 fn ds(words: &Words, w: u32) -> Result<Inst, Undecodable> {

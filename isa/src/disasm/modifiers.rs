@@ -61,6 +61,26 @@ impl Printer<'_> {
     pub(super) fn vop3p_tail(&mut self, sources: usize) {
         let inst = self.inst;
         if let Op::Mfma(_) = inst.op {
+            // gfx942's f64 negations (decoded from BLGP), else the
+            // broadcast controls, as LLVM prints them.
+            if inst.neg != 0 {
+                let _ = write!(
+                    self.tail,
+                    " neg:[{},{},{}]",
+                    inst.neg & 1,
+                    inst.neg >> 1 & 1,
+                    inst.neg >> 2 & 1
+                );
+            }
+            for (name, value) in [
+                ("cbsz", inst.imm & 7),
+                ("abid", inst.imm >> 3 & 15),
+                ("blgp", inst.imm >> 7 & 7),
+            ] {
+                if value != 0 {
+                    let _ = write!(self.tail, " {name}:{value}");
+                }
+            }
             return;
         }
         let list = |bits: u8| {

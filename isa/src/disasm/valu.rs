@@ -8,7 +8,7 @@ use super::Printer;
 use super::kind::{B32, Kind, Shape, float_source, regs, ty_kind, valu_kinds, valu_sources};
 use crate::arch::Family;
 use crate::inst::{EXEC, Encoding, Operand, flags};
-use crate::op::{Op, Ty, Valu};
+use crate::op::{Op, Valu};
 
 impl Printer<'_> {
     pub(super) fn valu(&mut self) -> String {
@@ -191,12 +191,8 @@ impl Printer<'_> {
                 shape.src[0] = ty_kind(ty);
             }
             Op::Mfma(m) => {
-                let out =
-                    regs(((u16::from(m.m) * u16::from(m.n) * u16::from(m.blocks)) / 64) as u8);
-                let input = match m.input {
-                    Ty::F32 => B32,
-                    _ => regs(2),
-                };
+                let out = regs(m.output_regs() as u8);
+                let input = regs(m.input_regs() as u8);
                 shape.dst[0] = out;
                 shape.src = [input, input, out, B32];
             }

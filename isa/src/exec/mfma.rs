@@ -1,69 +1,245 @@
-//! Matrix instructions. CDNA's matrix fused multiply-add (`v_mfma_*`) for
-//! one block of 16×16 or
-//! 32×32 outputs, with the register layout of AMD's matrix instruction
-//! calculator: A's row `i` and B's column `j` sit in lane `i` (`j`) of each
-//! group of M lanes, K spread over the groups and each lane's elements; D
-//! and C hold column `lane % M` and rows by register and lane group.
+//! Matrix instructions: CDNA's matrix fused multiply-add (`v_mfma_*`) and
+//! RDNA3's wave matrix multiply-accumulate (`v_wmma_*`).
+//!
+//! # MFMA
+//!
+//! Every gfx90a and gfx942 `v_mfma_*` but the sparse `v_smfmac_*`: f32,
+//! xf32, f16, bf16 (gfx90a's `_1k` forms and its older ones with two
+//! elements per register), i8, f64, and gfx942's fp8/bf8 inputs, in one or
+//! several blocks. Where each element of A, B, C and D lies (register,
+//! bits, lane) is the general rule of AMD's matrix instruction calculator
+//! (<https://github.com/ROCm/amd_matrix_instruction_calculator>,
+//! `matrix_calculator.py`, the gfx9 class's `__get_input_reg_lanes` and
+//! `__get_output_reg_lanes`), which its per-instruction formulas
+//! (`--detail-instruction`) instantiate:
+//!
+//! - A (B alike with `j` for `i`): with `E = K * M * blocks / 64` elements
+//!   per lane, `A[i][k]` of block `b` is element `k % E` of lane
+//!   `M * b + M * blocks * (k / E) + i`; element `e` is register `e` (f32),
+//!   register pair `e` (f64), or bits `16 (e % 2)` of register `e / 2`
+//!   (f16, bf16), bits `8 (e % 4)` of register `e / 4` (i8, fp8, bf8).
+//! - C and D: rows in groups of 4 (f64: 1) registers ("multi-rows"), `64 /
+//!   N` multi-rows across the lanes of a register, blocks packed side by
+//!   side where a block takes fewer than 64 lanes; f64 in register pairs.
+//!
+//! The broadcast controls are the calculator's too: CBSZ and ABID make
+//! block `b` read A of block `(b >> CBSZ << CBSZ) + ABID`; BLGP makes the
+//! B element of lane `l` come from another lane (1: the first 32 lanes
+//! repeated, 2: the second 32, 3: rotated by 16, 4-7: one 16-lane group to
+//! all); on gfx942's f64 forms the BLGP bits negate A, B and C
+//! (`inst.neg`). The decoder refuses the values the calculator does not
+//! define.
+//!
+//! Arithmetic: each product of f32, xf32, f16, bf16 or fp8/bf8 inputs is
+//! exact in f64; they are added to C in f64, in K order, and the sum is
+//! rounded once to f32 (to nearest even), as before this module knew more
+//! shapes. The calculator and LLVM state no order of accumulation or
+//! intermediate rounding for the hardware, and none was taken from the ISA
+//! guides, so results agree with a GPU's where the sum is exact in f64 and
+//! may differ in the last bit otherwise. f64 shapes
+//! add each product to C by a fused multiply-add in K order. i8
+//! products are summed with C as wrapping i32. xf32 inputs are the f32
+//! register with its low 13 mantissa bits dropped (rounding toward zero):
+//! the CDNA3 ISA guide is reported to mention both rounding and truncation
+//! (ROCm/rocm-libraries pull request 6768, review), and ROCm's libraries
+//! report and compensate the hardware's truncation (pull request 9176:
+//! "gfx942's native `v_mfma_f32_*_xf32` truncates fp32->tf32
+//! (round-toward-zero) in hardware"; triton-lang/triton
+//! pull request 11783, a NaN whose payload lies in those bits becoming an
+//! infinity). fp8 is E4M3FNUZ (bias 8) and bf8 E5M2FNUZ (bias 16): no
+//! infinities, no negative zero, 0x80 a NaN. EXEC does not mask the
+//! instruction.
 
 use crate::exec::float::f16_to_f32;
 use crate::inst::Inst;
-use crate::op::{Mfma, Ty};
+use crate::op::{MatrixType, Mfma, Ty};
 use crate::wave::{Wave, Width};
 
-pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), String> {
+/// Where an input element lies: register (of a pair for f64), low bit,
+/// lane.
+fn input_at(
+    shape: Mfma,
+    ty: MatrixType,
+    row: usize,
+    k: usize,
+    block: usize,
+) -> (usize, u32, usize) {
     let m = usize::from(shape.m);
-    let k = usize::from(shape.k);
-    if shape.blocks != 1 || !(m == 16 || m == 32) || wave.lanes != 64 {
+    let blocks = usize::from(shape.blocks);
+    let per_lane = usize::from(shape.k) * m * blocks / 64;
+    let element = k % per_lane;
+    let lane = m * block + m * blocks * (k / per_lane) + row;
+    let (reg, bit) = match ty.bits() {
+        64 => (2 * element, 0),
+        32 => (element, 0),
+        16 => (element / 2, 16 * (element % 2) as u32),
+        _ => (element / 4, 8 * (element % 4) as u32),
+    };
+    (reg, bit, lane)
+}
+
+/// Where element `[i][j]` of block `block` of C or D lies: register (the
+/// first of a pair for f64), lane.
+fn output_at(shape: Mfma, i: usize, j: usize, block: usize) -> (usize, usize) {
+    let (m, n) = (usize::from(shape.m), usize::from(shape.n));
+    let f64 = shape.f64_output();
+    let height = if f64 { 1 } else { 4 };
+    let multirows = 64 / n;
+    let blocks_per_register = 64_usize.div_ceil(n * m / height);
+    let slot = block * (m * n / 64) + i / (height * multirows) * height + i % height;
+    let lane =
+        (block % blocks_per_register) * n + (i / height) % multirows * blocks_per_register * n + j;
+    (if f64 { 2 * slot } else { slot }, lane)
+}
+
+/// BLGP's B lane: the calculator's `_get_blgp_transformed_lane`.
+fn blgp_lane(lane: usize, blgp: i32) -> usize {
+    match blgp {
+        1 => lane % 32,
+        2 => lane % 32 + 32,
+        3 => (lane + 16) % 64,
+        4..=7 => lane % 16 + 16 * (blgp as usize - 4),
+        _ => lane,
+    }
+}
+
+/// gfx942's fp8 (E4M3FNUZ) or bf8 (E5M2FNUZ) byte as f64.
+fn fnuz8(byte: u8, exponent_bits: u32) -> f64 {
+    if byte == 0x80 {
+        return f64::NAN;
+    }
+    let mantissa_bits = 7 - exponent_bits;
+    let bias = 1 << (exponent_bits - 1);
+    let e = i32::from(byte >> mantissa_bits) & ((1 << exponent_bits) - 1);
+    let mantissa = f64::from(byte & ((1 << mantissa_bits) - 1));
+    let scale = f64::from(1u32 << mantissa_bits);
+    let magnitude = if e == 0 {
+        mantissa / scale * 2f64.powi(1 - bias)
+    } else {
+        (1.0 + mantissa / scale) * 2f64.powi(e - bias)
+    };
+    if byte & 0x80 != 0 {
+        -magnitude
+    } else {
+        magnitude
+    }
+}
+
+/// An input element's value: floats as f64 (exact), i8 as i64.
+fn element(
+    wave: &Wave,
+    operand: crate::inst::Operand,
+    ty: MatrixType,
+    at: (usize, u32, usize),
+) -> (f64, i64) {
+    let (reg, bit, lane) = at;
+    let constant = wave.src32(operand, lane, Width::B32);
+    let word = wave.vreg_or(operand, reg, lane, constant);
+    match ty {
+        MatrixType::F64 => {
+            let value = match operand {
+                crate::inst::Operand::Vgpr(_) | crate::inst::Operand::Agpr(_) => {
+                    u64::from(word) | u64::from(wave.vreg(operand, reg + 1, lane)) << 32
+                }
+                _ => wave.scalar64(operand, Width::F64),
+            };
+            (f64::from_bits(value), 0)
+        }
+        MatrixType::F32 => (f64::from(f32::from_bits(word)), 0),
+        MatrixType::Xf32 => (f64::from(f32::from_bits(word & 0xffff_e000)), 0),
+        MatrixType::F16 => (f64::from(f16_to_f32((word >> bit) as u16)), 0),
+        MatrixType::Bf16 => (f64::from(bf16_to_f32((word >> bit) as u16)), 0),
+        MatrixType::I8 => (0.0, i64::from((word >> bit) as u8 as i8)),
+        MatrixType::Fp8 => (fnuz8((word >> bit) as u8, 4), 0),
+        MatrixType::Bf8 => (fnuz8((word >> bit) as u8, 5), 0),
+    }
+}
+
+pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), String> {
+    let (m, n, kk, blocks) = (
+        usize::from(shape.m),
+        usize::from(shape.n),
+        usize::from(shape.k),
+        usize::from(shape.blocks),
+    );
+    if wave.lanes != 64 || m * blocks > 64 || m * blocks == 0 || m != n {
         return Err(format!(
-            "v_mfma with {} blocks of {m}x{m}x{k} is not supported by the interpreter",
-            shape.blocks
+            "{} in a wave of {} lanes is not supported by the interpreter",
+            inst.mnemonic, wave.lanes
         ));
     }
-    // Elements of A (and B) per lane.
-    let per_lane = m * k / 64;
-    let element = |lane: usize, e: usize, operand| -> f32 {
-        match shape.input {
-            Ty::F16 => {
-                let word = wave.src32(operand, lane, Width::B32);
-                let reg_word = wave.vreg_or(operand, e / 2, lane, word);
-                let half = if e.is_multiple_of(2) {
-                    reg_word
+    let cbsz = (inst.imm & 7) as u32;
+    let abid = (inst.imm >> 3 & 15) as usize;
+    let blgp = inst.imm >> 7 & 7;
+    let negate = |bit: u8| if inst.neg & bit != 0 { -1.0 } else { 1.0 };
+    let (neg_a, neg_b, neg_c) = (negate(1), negate(2), negate(4));
+    let [src_a, src_b, src_c, _] = inst.src;
+    let f64_out = shape.f64_output();
+    let mut out = vec![0u32; shape.output_regs() * 64];
+    for block in 0..blocks {
+        let a_block = (block >> cbsz << cbsz) + abid;
+        let a_block = if a_block < blocks { a_block } else { block };
+        let a: Vec<(f64, i64)> = (0..m * kk)
+            .map(|x| {
+                let at = input_at(shape, shape.a, x / kk, x % kk, a_block);
+                element(wave, src_a, shape.a, at)
+            })
+            .collect();
+        let b: Vec<(f64, i64)> = (0..kk * n)
+            .map(|x| {
+                let (reg, bit, lane) = input_at(shape, shape.b, x % n, x / n, block);
+                element(wave, src_b, shape.b, (reg, bit, blgp_lane(lane, blgp)))
+            })
+            .collect();
+        for i in 0..m {
+            for j in 0..n {
+                let (reg, lane) = output_at(shape, i, j, block);
+                let c = wave.src32_at(src_c, reg, lane);
+                if f64_out {
+                    let c = match src_c {
+                        crate::inst::Operand::Vgpr(_) | crate::inst::Operand::Agpr(_) => {
+                            f64::from_bits(
+                                u64::from(c) | u64::from(wave.vreg(src_c, reg + 1, lane)) << 32,
+                            )
+                        }
+                        _ => f64::from_bits(wave.scalar64(src_c, Width::F64)),
+                    };
+                    let mut acc = neg_c * c;
+                    for k in 0..kk {
+                        acc = (neg_a * a[i * kk + k].0).mul_add(neg_b * b[k * n + j].0, acc);
+                    }
+                    let bits = acc.to_bits();
+                    if let Some(slot) = out.get_mut(reg * 64 + lane) {
+                        *slot = bits as u32;
+                    }
+                    if let Some(slot) = out.get_mut((reg + 1) * 64 + lane) {
+                        *slot = (bits >> 32) as u32;
+                    }
+                    continue;
+                }
+                let value = if shape.int_output() {
+                    let mut acc = c as i32;
+                    for k in 0..kk {
+                        let product = a[i * kk + k].1 * b[k * n + j].1;
+                        acc = acc.wrapping_add(product as i32);
+                    }
+                    acc as u32
                 } else {
-                    reg_word >> 16
-                } as u16;
-                f16_to_f32(half)
+                    let mut acc = f64::from(f32::from_bits(c));
+                    for k in 0..kk {
+                        acc += a[i * kk + k].0 * b[k * n + j].0;
+                    }
+                    (acc as f32).to_bits()
+                };
+                if let Some(slot) = out.get_mut(reg * 64 + lane) {
+                    *slot = value;
+                }
             }
-            _ => f32::from_bits(wave.vreg_or(
-                operand,
-                e,
-                lane,
-                wave.src32(operand, lane, Width::B32),
-            )),
-        }
-    };
-    let a = |i: usize, kk: usize| element(i + m * (kk / per_lane), kk % per_lane, inst.src[0]);
-    let b = |kk: usize, j: usize| element(j + m * (kk / per_lane), kk % per_lane, inst.src[1]);
-    let regs = m * m / 64;
-    let mut out = vec![0u32; regs * 64];
-    for lane in 0..64 {
-        let j = lane % m;
-        for r in 0..regs {
-            let i = if m == 16 {
-                4 * (lane / 16) + r
-            } else {
-                (r % 4) + 8 * (r / 4) + 4 * (lane / 32)
-            };
-            let c = f32::from_bits(wave.src32_at(inst.src[2], r, lane));
-            let mut acc = f64::from(c);
-            for kk in 0..k {
-                acc += f64::from(a(i, kk)) * f64::from(b(kk, j));
-            }
-            out[r * 64 + lane] = (acc as f32).to_bits();
         }
     }
-    for r in 0..regs {
-        for lane in 0..64 {
-            wave.set_vreg(inst.dst[0], r, lane, out[r * 64 + lane]);
+    for (r, chunk) in out.chunks_exact(64).enumerate() {
+        for (lane, &v) in chunk.iter().enumerate() {
+            wave.set_vreg(inst.dst[0], r, lane, v);
         }
     }
     Ok(())
