@@ -261,6 +261,7 @@ fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     inst.neg_hi = bits(w, 10, 8) as u8;
     inst.neg = bits(w1, 31, 29) as u8;
     super::mix_modifiers(&mut inst);
+    super::wmma_modifiers(&inst)?;
     Ok(inst)
 }
 

@@ -249,6 +249,37 @@ pub(crate) fn mix_modifiers(inst: &mut Inst) {
     }
 }
 
+/// RDNA3 WMMA's modifiers, as AMD's matrix instruction calculator
+/// describes them (its README, "OPSEL" and "NEG"): `op_sel[2]` picks the
+/// half of C and D for 16-bit results; on float inputs `neg_lo`/`neg_hi`
+/// bits 0-1 negate the low/high-half elements of A and B, `neg_lo[2]`
+/// negates C and `neg_hi[2]` takes its absolute value; on integer inputs
+/// `neg_lo` bits 0-1 make A and B signed. Anything else (`op_sel[1:0]`,
+/// `op_sel[2]` with 32-bit results, other `neg` bits on integers, clamp
+/// on float results) fails to decode, naming it.
+pub(crate) fn wmma_modifiers(inst: &Inst) -> Result<(), Undecodable> {
+    let Op::Wmma(w) = inst.op else {
+        return Ok(());
+    };
+    let integer = w.input_bits() < 16;
+    let refused = if inst.op_sel & 3 != 0 || (inst.op_sel & 4 != 0 && !w.half_output()) {
+        Some("op_sel")
+    } else if integer && (inst.neg & 4 != 0 || inst.neg_hi != 0) {
+        Some("neg_lo[2]/neg_hi on integers")
+    } else if !integer && inst.clamp {
+        Some("clamp on float results")
+    } else {
+        None
+    };
+    match refused {
+        Some(what) => Err(Undecodable::Feature(
+            "WMMA modifier",
+            format!("{} {what}", inst.mnemonic),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// VOP3 operations with a scalar destination in bits 14:8 (VOP3B).
 pub(crate) fn is_vop3b(op: Op) -> bool {
     use crate::op::Valu::*;

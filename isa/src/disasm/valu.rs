@@ -196,9 +196,10 @@ impl Printer<'_> {
                 shape.dst[0] = out;
                 shape.src = [input, input, out, B32];
             }
-            Op::Wmma(_) => {
+            Op::Wmma(w) => {
+                let input = regs(w.input_regs());
                 shape.dst[0] = regs(8);
-                shape.src = [regs(8), regs(8), regs(8), B32];
+                shape.src = [input, input, regs(8), B32];
             }
             Op::V(v) => valu_kinds(v, &mut shape, lane),
             _ => {}
