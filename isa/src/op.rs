@@ -155,6 +155,20 @@ pub enum Valu {
     FmaF32,
     FmacF32,
     MacF32,
+    /// `v_dot2_f32_f16`: two f16 products plus an f32, one rounding.
+    Dot2F32F16,
+    /// `v_dot2c_f32_f16` (GFX11: `v_dot2acc_f32_f16`): the same, added to
+    /// the destination.
+    Dot2cF32F16,
+    /// `v_dot4_i32_i8`: four signed byte products plus an i32.
+    Dot4I32I8,
+    /// `v_dot4_u32_u8`: four unsigned byte products plus a u32.
+    Dot4U32U8,
+    /// `v_dot4c_i32_i8`: `v_dot4_i32_i8` added to the destination.
+    Dot4cI32I8,
+    /// GFX11's `v_dot4_i32_iu8`: each source's bytes signed where its
+    /// `neg_lo` bit is set.
+    Dot4I32Iu8,
     MadF32,
     FmamkF32,
     FmaakF32,

@@ -233,7 +233,9 @@ pub(crate) fn vop2_implicit(inst: &mut Inst, vdst: Operand) {
             inst.dst[1] = Operand::Sreg(VCC);
             inst.src[2] = Operand::Sreg(VCC);
         }
-        Op::V(FmacF32 | MacF32 | FmacF16 | FmacF64) => inst.src[2] = vdst,
+        Op::V(FmacF32 | MacF32 | FmacF16 | FmacF64 | Dot2cF32F16 | Dot4cI32I8) => {
+            inst.src[2] = vdst
+        }
         _ => {}
     }
 }
@@ -278,6 +280,41 @@ pub(crate) fn wmma_modifiers(inst: &Inst) -> Result<(), Undecodable> {
         )),
         None => Ok(()),
     }
+}
+
+/// The dot products' modifiers: clamp, and on GFX11's `v_dot4_i32_iu8`
+/// `neg_lo` bits 0-1 (A's and B's bytes signed). Other `op_sel`,
+/// `op_sel_hi`, `neg` or `abs` bits and output modifiers fail to decode,
+/// naming them: the instruction guides' descriptions were not checked for
+/// their meaning on these operations.
+pub(crate) fn dot_modifiers(inst: &Inst) -> Result<(), Undecodable> {
+    use crate::op::Valu::*;
+    let allowed_neg = match inst.op {
+        Op::V(Dot4I32Iu8) => 3,
+        Op::V(Dot2F32F16 | Dot2cF32F16 | Dot4I32I8 | Dot4U32U8 | Dot4cI32I8) => 0,
+        _ => return Ok(()),
+    };
+    let default_hi = if inst.syntax.encoding == crate::inst::Encoding::Vop3p {
+        7
+    } else {
+        0
+    };
+    if inst.op_sel != 0
+        || inst.op_sel_hi & 7 != default_hi
+        || inst.neg_hi != 0
+        || inst.neg & !allowed_neg != 0
+        || inst.abs != 0
+        || inst.omod != 0
+    {
+        return Err(Undecodable::Feature(
+            "dot product modifiers",
+            format!(
+                "{} op_sel/op_sel_hi/neg/abs/omod other than clamp",
+                inst.mnemonic
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// VOP3 operations with a scalar destination in bits 14:8 (VOP3B).
