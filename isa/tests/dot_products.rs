@@ -294,3 +294,22 @@ fn dot_product_modifiers_other_than_clamp_fail_to_decode_by_name() {
         assert!(err.contains("dot product modifiers"), "{chip:?}: {err}");
     }
 }
+
+#[test]
+fn gfx11_dual_issue_dot2acc_accumulates_into_its_destination() {
+    // v_dual_dot2acc_f32_f16 v6, v2, v3 :: v_dual_mov_b32 v7, v4 (v6 starts
+    // at 0 in the harness).
+    let words = [0xcb10_0702, 0x0606_0104];
+    let program = Program::decode(Chip::Gfx1100, &handmade::bytes(&words)).unwrap();
+    assert_eq!(
+        disassemble(&program.instructions()[0], Chip::Gfx1100),
+        "v_dual_dot2acc_f32_f16 v6, v2, v3"
+    );
+    // (1.5 * 2 + -0.25 * 4) + 0 = 2; -3 * 0.5 + 1 * 1 = -0.5.
+    let a = [0xb400_3e00u32, 0x3c00_c200];
+    let b = [0x4400_4000u32, 0x3c00_3800];
+    let c = [0x1234_5678u32, 0x9abc_def0];
+    let got = handmade::per_lane(Chip::Gfx1100, &words, &[&a, &b, &c]);
+    assert_eq!(got[0], u64::from(2f32.to_bits()) | 0x1234_5678 << 32);
+    assert_eq!(got[1], u64::from((-0.5f32).to_bits()) | 0x9abc_def0 << 32);
+}
