@@ -2,7 +2,9 @@
 //! disassembler prints them (without the `_e32`/`_e64`/`_dpp` suffix the
 //! opcode tables drop).
 
-use crate::op::{Atomic, Branch, Cmp, Lds, MatrixType, Mem, Mfma, Op, Salu, Segment, Ty, Valu};
+use crate::op::{
+    Atomic, Branch, Cmp, Lds, MatrixType, Mem, Mfma, Op, Salu, Segment, Ty, Valu, Wmma,
+};
 
 impl Op {
     /// The operation `mnemonic` names, or `None` for one the interpreter
@@ -25,8 +27,12 @@ impl Op {
         }
         match mnemonic {
             "v_illegal" => return Some(Op::Illegal),
-            "v_wmma_f32_16x16x16_f16" => return Some(Op::Wmma(Ty::F16)),
-            "v_wmma_f32_16x16x16_bf16" => return Some(Op::Wmma(Ty::U16)),
+            "v_wmma_f32_16x16x16_f16" => return Some(Op::Wmma(Wmma::F32F16)),
+            "v_wmma_f32_16x16x16_bf16" => return Some(Op::Wmma(Wmma::F32Bf16)),
+            "v_wmma_f16_16x16x16_f16" => return Some(Op::Wmma(Wmma::F16F16)),
+            "v_wmma_bf16_16x16x16_bf16" => return Some(Op::Wmma(Wmma::Bf16Bf16)),
+            "v_wmma_i32_16x16x16_iu8" => return Some(Op::Wmma(Wmma::I32Iu8)),
+            "v_wmma_i32_16x16x16_iu4" => return Some(Op::Wmma(Wmma::I32Iu4)),
             _ => {}
         }
         if let Some(rest) = mnemonic.strip_prefix("ds_") {
@@ -561,6 +567,12 @@ fn vector(m: &str) -> Option<Valu> {
         "fma_f32" => FmaF32,
         "fmac_f32" => FmacF32,
         "mac_f32" => MacF32,
+        "dot2_f32_f16" => Dot2F32F16,
+        "dot2c_f32_f16" | "dot2acc_f32_f16" => Dot2cF32F16,
+        "dot4_i32_i8" => Dot4I32I8,
+        "dot4_u32_u8" => Dot4U32U8,
+        "dot4c_i32_i8" => Dot4cI32I8,
+        "dot4_i32_iu8" => Dot4I32Iu8,
         "mad_f32" | "mad_legacy_f32" => MadF32,
         "fmamk_f32" => FmamkF32,
         "fmaak_f32" => FmaakF32,

@@ -155,6 +155,20 @@ pub enum Valu {
     FmaF32,
     FmacF32,
     MacF32,
+    /// `v_dot2_f32_f16`: two f16 products plus an f32, one rounding.
+    Dot2F32F16,
+    /// `v_dot2c_f32_f16` (GFX11: `v_dot2acc_f32_f16`): the same, added to
+    /// the destination.
+    Dot2cF32F16,
+    /// `v_dot4_i32_i8`: four signed byte products plus an i32.
+    Dot4I32I8,
+    /// `v_dot4_u32_u8`: four unsigned byte products plus a u32.
+    Dot4U32U8,
+    /// `v_dot4c_i32_i8`: `v_dot4_i32_i8` added to the destination.
+    Dot4cI32I8,
+    /// GFX11's `v_dot4_i32_iu8`: each source's bytes signed where its
+    /// `neg_lo` bit is set.
+    Dot4I32Iu8,
     MadF32,
     FmamkF32,
     FmaakF32,
@@ -546,6 +560,46 @@ impl Mfma {
     }
 }
 
+/// RDNA3's `v_wmma_*_16x16x16_*`: input and result types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wmma {
+    /// `v_wmma_f32_16x16x16_f16`.
+    F32F16,
+    /// `v_wmma_f32_16x16x16_bf16`.
+    F32Bf16,
+    /// `v_wmma_f16_16x16x16_f16`: f16 results in one half of each register.
+    F16F16,
+    /// `v_wmma_bf16_16x16x16_bf16`: bf16 results in one half of each
+    /// register.
+    Bf16Bf16,
+    /// `v_wmma_i32_16x16x16_iu8`: 8-bit integers, each input signed or not
+    /// by its `neg_lo` bit.
+    I32Iu8,
+    /// `v_wmma_i32_16x16x16_iu4`: 4-bit integers, likewise.
+    I32Iu4,
+}
+
+impl Wmma {
+    /// Bits per element of A and B.
+    pub fn input_bits(self) -> u8 {
+        match self {
+            Wmma::I32Iu8 => 8,
+            Wmma::I32Iu4 => 4,
+            _ => 16,
+        }
+    }
+
+    /// Registers per lane of A (and B): 16 elements of K.
+    pub fn input_regs(self) -> u8 {
+        self.input_bits() / 2
+    }
+
+    /// Results are 16-bit, in the half of each register `op_sel[2]` picks.
+    pub fn half_output(self) -> bool {
+        matches!(self, Wmma::F16F16 | Wmma::Bf16Bf16)
+    }
+}
+
 /// An operation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Op {
@@ -595,7 +649,7 @@ pub enum Op {
     Mfma(Mfma),
     /// RDNA3's 16×16×16 wave matrix multiply-accumulate (`v_wmma_f32_*`):
     /// f32 results from f16 (`F16`) or bf16 (`U16`) inputs.
-    Wmma(Ty),
+    Wmma(Wmma),
     /// A load.
     Load(Mem),
     /// A store.

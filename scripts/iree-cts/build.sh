@@ -21,7 +21,10 @@
 # cts_<category>_<chip>_tests, and the driver's tests by name, e.g.
 # system_test, util_vmem_test, or <chip>_<name> for those built per chip), WORK/executable_probe (what the AMDGPU
 # driver registers for an executable), WORK/iree-run-module (IREE's tool
-# with the HIP and AMDGPU drivers, for --device=amdgpu) and WORK/build.log.
+# with the HIP and AMDGPU drivers, for --device=amdgpu), WORK/iree-check-module
+# (the runner of IREE's e2e check suites, scripts/iree-e2e/, with the same
+# drivers), WORK/iree-e2e-{matmul,conv2d,attention}-test (the runners of its
+# generated e2e suites) and WORK/build.log.
 # Reruns rebuild only what changed.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -132,6 +135,16 @@ targets+=("${amdgpu}_cts_amdgpu_hal_executable_probe")
 # AMDGPU; IREE_HAL_DRIVER_DEFAULTS=OFF leaves out the rest) register
 # through iree/hal/drivers/init.c.
 targets+=(iree-run-module)
+# IREE's check runner: a gtest binary (its tests are a module's exported
+# functions) with the check module; IREE declares it only with
+# IREE_BUILD_TESTS, which this configuration has.
+targets+=(iree-check-module)
+# The runners of IREE's generated e2e suites (matmul, conv2d, attention:
+# modules from tests/e2e/*/generate_e2e_*.py), linked as WORK/iree-e2e-*-test.
+E2E_RUNNERS=(iree-e2e-matmul-test iree-e2e-conv2d-test iree-e2e-attention-test)
+for runner in "${E2E_RUNNERS[@]}"; do
+  targets+=("iree_tools_testing_e2e_$runner")
+done
 step "build" ninja -C "$WORK/build" -j"$JOBS" "${targets[@]}"
 
 out=$WORK/build/runtime/src/iree/hal/drivers/hip/cts/amdgpu_hal
@@ -169,4 +182,8 @@ for chip in $CHIPS; do
 done
 ln -sfn "$WORK/build/$amdgpu_cts/amdgpu_hal/executable_probe" "$WORK/executable_probe"
 ln -sfn "$WORK/build/tools/iree-run-module" "$WORK/iree-run-module"
+ln -sfn "$WORK/build/tools/iree-check-module" "$WORK/iree-check-module"
+for runner in "${E2E_RUNNERS[@]}"; do
+  ln -sfn "$WORK/build/tools/testing/e2e/$runner" "$WORK/$runner"
+done
 cat "$WORK/times.txt"

@@ -240,10 +240,18 @@ fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     }
     if matches!(
         op,
-        Op::V(Valu::FmacF32 | Valu::MacF32 | Valu::FmacF16 | Valu::FmacF64)
+        Op::V(
+            Valu::FmacF32
+                | Valu::MacF32
+                | Valu::FmacF16
+                | Valu::FmacF64
+                | Valu::Dot2cF32F16
+                | Valu::Dot4cI32I8
+        )
     ) {
         inst.src[2] = inst.dst[0];
     }
+    super::dot_modifiers(&inst)?;
     Ok(inst)
 }
 
@@ -261,6 +269,8 @@ fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     inst.neg_hi = bits(w, 10, 8) as u8;
     inst.neg = bits(w1, 31, 29) as u8;
     super::mix_modifiers(&mut inst);
+    super::dot_modifiers(&inst)?;
+    super::wmma_modifiers(&inst)?;
     Ok(inst)
 }
 

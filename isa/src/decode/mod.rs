@@ -233,7 +233,9 @@ pub(crate) fn vop2_implicit(inst: &mut Inst, vdst: Operand) {
             inst.dst[1] = Operand::Sreg(VCC);
             inst.src[2] = Operand::Sreg(VCC);
         }
-        Op::V(FmacF32 | MacF32 | FmacF16 | FmacF64) => inst.src[2] = vdst,
+        Op::V(FmacF32 | MacF32 | FmacF16 | FmacF64 | Dot2cF32F16 | Dot4cI32I8) => {
+            inst.src[2] = vdst
+        }
         _ => {}
     }
 }
@@ -247,6 +249,72 @@ pub(crate) fn mix_modifiers(inst: &mut Inst) {
         inst.abs = inst.neg_hi;
         inst.neg_hi = 0;
     }
+}
+
+/// RDNA3 WMMA's modifiers, as AMD's matrix instruction calculator
+/// describes them (its README, "OPSEL" and "NEG"): `op_sel[2]` picks the
+/// half of C and D for 16-bit results; on float inputs `neg_lo`/`neg_hi`
+/// bits 0-1 negate the low/high-half elements of A and B, `neg_lo[2]`
+/// negates C and `neg_hi[2]` takes its absolute value; on integer inputs
+/// `neg_lo` bits 0-1 make A and B signed. Anything else (`op_sel[1:0]`,
+/// `op_sel[2]` with 32-bit results, other `neg` bits on integers, clamp
+/// on float results) fails to decode, naming it.
+pub(crate) fn wmma_modifiers(inst: &Inst) -> Result<(), Undecodable> {
+    let Op::Wmma(w) = inst.op else {
+        return Ok(());
+    };
+    let integer = w.input_bits() < 16;
+    let refused = if inst.op_sel & 3 != 0 || (inst.op_sel & 4 != 0 && !w.half_output()) {
+        Some("op_sel")
+    } else if integer && (inst.neg & 4 != 0 || inst.neg_hi != 0) {
+        Some("neg_lo[2]/neg_hi on integers")
+    } else if !integer && inst.clamp {
+        Some("clamp on float results")
+    } else {
+        None
+    };
+    match refused {
+        Some(what) => Err(Undecodable::Feature(
+            "WMMA modifier",
+            format!("{} {what}", inst.mnemonic),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The dot products' modifiers: clamp, and on GFX11's `v_dot4_i32_iu8`
+/// `neg_lo` bits 0-1 (A's and B's bytes signed). Other `op_sel`,
+/// `op_sel_hi`, `neg` or `abs` bits and output modifiers fail to decode,
+/// naming them: the instruction guides' descriptions were not checked for
+/// their meaning on these operations.
+pub(crate) fn dot_modifiers(inst: &Inst) -> Result<(), Undecodable> {
+    use crate::op::Valu::*;
+    let allowed_neg = match inst.op {
+        Op::V(Dot4I32Iu8) => 3,
+        Op::V(Dot2F32F16 | Dot2cF32F16 | Dot4I32I8 | Dot4U32U8 | Dot4cI32I8) => 0,
+        _ => return Ok(()),
+    };
+    let default_hi = if inst.syntax.encoding == crate::inst::Encoding::Vop3p {
+        7
+    } else {
+        0
+    };
+    if inst.op_sel != 0
+        || inst.op_sel_hi & 7 != default_hi
+        || inst.neg_hi != 0
+        || inst.neg & !allowed_neg != 0
+        || inst.abs != 0
+        || inst.omod != 0
+    {
+        return Err(Undecodable::Feature(
+            "dot product modifiers",
+            format!(
+                "{} op_sel/op_sel_hi/neg/abs/omod other than clamp",
+                inst.mnemonic
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// VOP3 operations with a scalar destination in bits 14:8 (VOP3B).

@@ -145,12 +145,12 @@ pub(super) fn valu_sources(v: Valu) -> usize {
         | FfblB32 | FfbhI32 | BfrevB32 | Readfirstlane => 1,
         FmaF32 | MadF32 | Min3F32 | Max3F32 | Med3F32 | DivScaleF32 | DivFmasF32 | DivFixupF32
         | FmaF64 | DivScaleF64 | DivFmasF64 | DivFixupF64 | FmaF16 | PkFmaF32 | PkFmaF16
-        | FmaMixF32 | FmaMixloF16 | FmaMixhiF16 | MadU32U24 | MadI32I24 | MadU64U32 | MadI64I32
-        | BfeU32 | BfeI32 | BfiB32 | LshlAddU32 | LshlOrB32 | AddLshlU32 | AndOrB32 | Or3B32
-        | Xor3B32 | Add3U32 | XadU32 | Min3I32 | Max3I32 | Med3I32 | Min3U32 | Max3U32
-        | Med3U32 | AlignbitB32 | AlignbyteB32 | PermB32 | LshlAddU64 | Permlanex16
-        | Permlane16 | Cndmask | CndmaskB16 | AddcCoU32 | SubbCoU32 | SubbrevCoU32 | FmamkF32
-        | FmaakF32 | MadmkF32 | MadakF32 => 3,
+        | FmaMixF32 | FmaMixloF16 | FmaMixhiF16 | Dot2F32F16 | Dot4I32I8 | Dot4U32U8
+        | Dot4I32Iu8 | MadU32U24 | MadI32I24 | MadU64U32 | MadI64I32 | BfeU32 | BfeI32 | BfiB32
+        | LshlAddU32 | LshlOrB32 | AddLshlU32 | AndOrB32 | Or3B32 | Xor3B32 | Add3U32 | XadU32
+        | Min3I32 | Max3I32 | Med3I32 | Min3U32 | Max3U32 | Med3U32 | AlignbitB32
+        | AlignbyteB32 | PermB32 | LshlAddU64 | Permlanex16 | Permlane16 | Cndmask | CndmaskB16
+        | AddcCoU32 | SubbCoU32 | SubbrevCoU32 | FmamkF32 | FmaakF32 | MadmkF32 | MadakF32 => 3,
         _ => 2,
     }
 }
@@ -194,6 +194,7 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
         PkAddF16 | PkMulF16 | PkFmaF16 | PkMinF16 | PkMaxF16 => {
             (*s0, *s1, *s2) = (v2f16, v2f16, v2f16);
         }
+        Dot2F32F16 | Dot2cF32F16 => (*s0, *s1) = (v2f16, v2f16),
         PkAddU16 | PkAddI16 | PkSubU16 | PkSubI16 | PkMulLoU16 | PkLshlrevB16 | PkLshrrevB16
         | PkAshrrevI16 | PkMinI16 | PkMaxI16 | PkMinU16 | PkMaxU16 => {
             (*s0, *s1) = (v2i16, v2i16);

@@ -90,9 +90,13 @@ impl Printer<'_> {
                 .join(",")
         };
         let mask = ((1u16 << sources) - 1) as u8;
-        // LLVM 19's f32 WMMA has no op_sel operands (it ignores the bits).
-        let wmma = matches!(inst.op, Op::Wmma(_));
-        if !wmma && inst.op_sel & mask != 0 {
+        // LLVM 19's WMMA prints op_sel only for 16-bit results (bit 2:
+        // which half), never op_sel_hi (it ignores the bits).
+        let (wmma, op_sel) = match inst.op {
+            Op::Wmma(w) => (true, w.half_output()),
+            _ => (false, true),
+        };
+        if op_sel && inst.op_sel & mask != 0 {
             let _ = write!(self.tail, " op_sel:[{}]", list(inst.op_sel));
         }
         // Packed operations read the high halves by default; the mixed

@@ -165,7 +165,10 @@ impl Printer<'_> {
                 (0..n).collect()
             }
             _ => match inst.op {
-                Op::V(PkFmaF32 | PkFmaF16 | FmaMixF32 | FmaMixloF16 | FmaMixhiF16)
+                Op::V(
+                    PkFmaF32 | PkFmaF16 | FmaMixF32 | FmaMixloF16 | FmaMixhiF16 | Dot2F32F16
+                    | Dot4I32I8 | Dot4U32U8 | Dot4I32Iu8,
+                )
                 | Op::Mfma(_)
                 | Op::Wmma(_) => vec![0, 1, 2],
                 _ => vec![0, 1],
@@ -196,9 +199,10 @@ impl Printer<'_> {
                 shape.dst[0] = out;
                 shape.src = [input, input, out, B32];
             }
-            Op::Wmma(_) => {
+            Op::Wmma(w) => {
+                let input = regs(w.input_regs());
                 shape.dst[0] = regs(8);
-                shape.src = [regs(8), regs(8), regs(8), B32];
+                shape.src = [input, input, regs(8), B32];
             }
             Op::V(v) => valu_kinds(v, &mut shape, lane),
             _ => {}

@@ -292,7 +292,7 @@ pub(crate) fn fma16(a: f32, b: f32, c: f32) -> u16 {
 
 /// `x` rounded to an f32 by rounding to odd: an inexact result is the
 /// neighbour whose last bit is set.
-fn odd32(x: f64) -> f32 {
+pub(crate) fn odd32(x: f64) -> f32 {
     let r = x as f32;
     if x.is_nan() || f64::from(r) == x || r.to_bits() & 1 == 1 {
         return r;

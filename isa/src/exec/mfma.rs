@@ -50,9 +50,9 @@
 //! infinities, no negative zero, 0x80 a NaN. EXEC does not mask the
 //! instruction.
 
-use crate::exec::float::f16_to_f32;
+use crate::exec::float::{f16_to_f32, f32_to_f16, odd32};
 use crate::inst::Inst;
-use crate::op::{MatrixType, Mfma, Ty};
+use crate::op::{MatrixType, Mfma, Wmma};
 use crate::wave::{Wave, Width};
 
 /// Where an input element lies: register (of a pair for f64), low bit,
@@ -250,48 +250,125 @@ fn bf16_to_f32(h: u16) -> f32 {
     f32::from_bits(u32::from(h) << 16)
 }
 
-/// RDNA3's `v_wmma_f32_16x16x16_{f16,bf16}` in wave32 (AMD's RDNA3 WMMA
-/// layout): lane `l` holds row `l % 16` of A and column `l % 16` of B, all
-/// 16 K elements two per register (the upper half-wave repeats the lower);
-/// D and C register `r` of lane `l` is row `2r + l / 16`, column `l % 16`.
-pub(crate) fn wmma(wave: &mut Wave, inst: &Inst, input: Ty) -> Result<(), String> {
-    if wave.lanes != 32 {
-        return Err("v_wmma in wave64 is not supported by the interpreter".into());
-    }
-    if inst.neg != 0 || inst.neg_hi != 0 || inst.op_sel != 0 {
-        return Err(
-            "v_wmma with neg or op_sel modifiers is not supported by the interpreter".into(),
-        );
-    }
-    let element = |operand, lane: usize, k: usize| -> f32 {
-        let word = wave.vreg(operand, k / 2, lane);
-        let half = if k.is_multiple_of(2) {
-            word
-        } else {
-            word >> 16
-        } as u16;
-        if input == Ty::F16 {
-            f16_to_f32(half)
-        } else {
-            bf16_to_f32(half)
+/// RDNA3's `v_wmma_*_16x16x16_*`, wave32 and wave64, in the layout of
+/// AMD's matrix instruction calculator (RDNA3, "matrix element to register
+/// mapping"): `A[i][k]` is element `k % E` (E per register: 2 for 16-bit,
+/// 4 for 8-bit, 8 for 4-bit inputs) of register `k / E` in lane `i` (and
+/// repeated in lanes `i + 16`, ...); B likewise with column `j`; `C[i][j]`
+/// and `D[i][j]` are register `i / 2` (wave64: `i / 4`) of lane
+/// `(16 i) % lanes + j`, for 16-bit results the half `op_sel[2]` picks
+/// (the other half of D is kept). The modifiers are the calculator's
+/// (decoded by `decode::wmma_modifiers`): on float inputs `neg_lo`/`neg_hi`
+/// negate A's and B's low/high-half elements, `neg_lo[2]` negates C and
+/// `neg_hi[2]` takes its absolute value first; on integer inputs `neg_lo`
+/// bits 0 and 1 make A and B signed, and clamp saturates to i32.
+/// Products are exact in f64 (integers: in i64), summed with C in f64 in K
+/// order and rounded once to the result type (to nearest even); integer
+/// sums wrap to i32 unless clamped.
+pub(crate) fn wmma(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), String> {
+    let lanes = wave.lanes;
+    let per_reg = 32 / usize::from(kind.input_bits());
+    let bits = u32::from(kind.input_bits());
+    let integer = bits < 16;
+    // Element k of A's row (B's column) `index`, as f64 or i64.
+    let element = |operand, index: usize, k: usize, source: u8| -> (f64, i64) {
+        let word = wave.vreg(operand, k / per_reg, index);
+        let shift = bits * (k % per_reg) as u32;
+        let raw = (word >> shift) & ((1u64 << bits) - 1) as u32;
+        if integer {
+            let signed = inst.neg >> source & 1 == 1;
+            let value = if signed {
+                i64::from((raw << (32 - bits)) as i32 >> (32 - bits))
+            } else {
+                i64::from(raw)
+            };
+            return (0.0, value);
         }
+        let value = match kind {
+            Wmma::F32F16 | Wmma::F16F16 => f64::from(f16_to_f32(raw as u16)),
+            _ => f64::from(bf16_to_f32(raw as u16)),
+        };
+        let high = k % 2 == 1;
+        let negate = if high { inst.neg_hi } else { inst.neg } >> source & 1 == 1;
+        (if negate { -value } else { value }, 0)
     };
-    let mut out = [[0u32; 32]; 8];
-    for (r, row_out) in out.iter_mut().enumerate() {
-        for (lane, slot) in row_out.iter_mut().enumerate() {
-            let (i, j) = (2 * r + lane / 16, lane % 16);
-            let mut acc = f64::from(f32::from_bits(wave.src32_at(inst.src[2], r, lane)));
-            for k in 0..16 {
-                acc +=
-                    f64::from(element(inst.src[0], i, k)) * f64::from(element(inst.src[1], j, k));
-            }
-            *slot = (acc as f32).to_bits();
+    let a: Vec<(f64, i64)> = (0..256)
+        .map(|x| element(inst.src[0], x / 16, x % 16, 0))
+        .collect();
+    let b: Vec<(f64, i64)> = (0..256)
+        .map(|x| element(inst.src[1], x / 16, x % 16, 1))
+        .collect();
+    let rows_per_reg = lanes / 16;
+    let high_half = inst.op_sel & 4 != 0;
+    let mut out = vec![(0usize, 0usize, 0u32); 256];
+    for i in 0..16 {
+        for j in 0..16 {
+            let (reg, lane) = (i / rows_per_reg, (16 * i) % lanes + j);
+            let c_word = wave.src32_at(inst.src[2], reg, lane);
+            let value = if integer {
+                let mut acc = i64::from(c_word as i32);
+                for k in 0..16 {
+                    acc += a[i * 16 + k].1 * b[j * 16 + k].1;
+                }
+                if inst.clamp {
+                    acc.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32
+                } else {
+                    acc as i32 as u32
+                }
+            } else {
+                let c = match kind {
+                    Wmma::F16F16 | Wmma::Bf16Bf16 => {
+                        let half = if high_half { c_word >> 16 } else { c_word } as u16;
+                        if kind == Wmma::F16F16 {
+                            f64::from(f16_to_f32(half))
+                        } else {
+                            f64::from(bf16_to_f32(half))
+                        }
+                    }
+                    _ => f64::from(f32::from_bits(c_word)),
+                };
+                let c = if inst.neg_hi & 4 != 0 { c.abs() } else { c };
+                let mut acc = if inst.neg & 4 != 0 { -c } else { c };
+                for k in 0..16 {
+                    acc += a[i * 16 + k].0 * b[j * 16 + k].0;
+                }
+                match kind {
+                    Wmma::F16F16 => u32::from(f64_to_f16(acc)),
+                    Wmma::Bf16Bf16 => u32::from(f64_to_bf16(acc)),
+                    _ => (acc as f32).to_bits(),
+                }
+            };
+            out[i * 16 + j] = (reg, lane, value);
         }
     }
-    for (r, row_out) in out.iter().enumerate() {
-        for (lane, &v) in row_out.iter().enumerate() {
-            wave.set_vreg(inst.dst[0], r, lane, v);
-        }
+    for (reg, lane, value) in out {
+        let value = if kind.half_output() {
+            let old = wave.vreg(inst.dst[0], reg, lane);
+            if high_half {
+                (old & 0xffff) | value << 16
+            } else {
+                (old & 0xffff_0000) | value
+            }
+        } else {
+            value
+        };
+        wave.set_vreg(inst.dst[0], reg, lane, value);
     }
     Ok(())
+}
+
+/// An f64 rounded once to f16, to nearest even: to f32 by rounding to odd
+/// (24 bits, more than f16's 11 plus two), then to f16.
+fn f64_to_f16(x: f64) -> u16 {
+    f32_to_f16(odd32(x))
+}
+
+/// An f64 rounded once to bf16 likewise (bf16 has 8 bits); NaN stays a
+/// quiet NaN.
+fn f64_to_bf16(x: f64) -> u16 {
+    let bits = odd32(x).to_bits();
+    if x.is_nan() {
+        return (bits >> 16) as u16 | 0x40;
+    }
+    (bits.wrapping_add(0x7fff + (bits >> 16 & 1)) >> 16) as u16
 }

@@ -88,7 +88,7 @@ pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flo
         Op::VCmp(cmp, ty, exec) => compare::vector(wave, inst, cmp, ty, exec, cx.chip),
         Op::VCmpClass(ty, exec) => compare::class(wave, inst, ty, exec, cx.chip),
         Op::Mfma(shape) => mfma::run(wave, inst, shape)?,
-        Op::Wmma(input) => mfma::wmma(wave, inst, input)?,
+        Op::Wmma(kind) => mfma::wmma(wave, inst, kind)?,
         Op::Load(mem) => memory::load(wave, inst, mem, cx)?,
         Op::Store(mem) => memory::store(wave, inst, mem, cx)?,
         Op::Atomic(segment, op, bytes) => memory::atomic(wave, inst, segment, op, bytes, cx)?,

@@ -289,12 +289,74 @@ fn pk_f16<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f32; N]) -> 
     });
 }
 
+/// `v_dot2_f32_f16` and `v_dot2c_f32_f16`: `a.lo * b.lo + a.hi * b.hi + c`
+/// (c: the third source, or the destination), the f16 products exact in
+/// f64, their sum with c formed in f64 and rounded once to f32 (to nearest
+/// even; exact before that rounding unless the terms lie more than 2^29
+/// apart in scale), clamped to [0, 1] under clamp. The halves are read as
+/// the packed f16 operations read them (an inline constant's high half is
+/// zero).
+fn dot2_f32_f16(wave: &mut Wave, inst: &Inst) {
+    for lane in lanes(wave) {
+        let a = wave.src32(inst.src[0], lane, Width::F16);
+        let b = wave.src32(inst.src[1], lane, Width::F16);
+        let c = f32::from_bits(wave.src32(inst.src[2], lane, Width::B32));
+        let half = |x: u32, hi: bool| f64::from(f16_to_f32(if hi { x >> 16 } else { x } as u16));
+        let sum = half(a, false) * half(b, false) + half(a, true) * half(b, true) + f64::from(c);
+        let d = sum as f32;
+        let d = if inst.clamp { clamp01(d) } else { d };
+        wave.set_vreg(inst.dst[0], 0, lane, d.to_bits());
+    }
+}
+
+/// The four-byte dot products: `v_dot4_i32_i8` and `v_dot4c_i32_i8` (signed
+/// bytes), `v_dot4_u32_u8` (unsigned), GFX11's `v_dot4_i32_iu8` (each
+/// source signed where its `neg_lo` bit is set), plus the third source (or
+/// the destination), summed exactly; the result wraps to 32 bits, or under
+/// clamp saturates to the signed (`_u32_u8`: unsigned) range.
+fn dot4(wave: &mut Wave, inst: &Inst, op: Valu) {
+    let (signed_a, signed_b) = match op {
+        Valu::Dot4U32U8 => (false, false),
+        Valu::Dot4I32Iu8 => (inst.neg & 1 != 0, inst.neg & 2 != 0),
+        _ => (true, true),
+    };
+    let byte = |x: u32, i: u32, signed: bool| {
+        let b = (x >> (8 * i)) as u8;
+        if signed {
+            i64::from(b as i8)
+        } else {
+            i64::from(b)
+        }
+    };
+    for lane in lanes(wave) {
+        let a = wave.src32(inst.src[0], lane, Width::B32);
+        let b = wave.src32(inst.src[1], lane, Width::B32);
+        let c = wave.src32(inst.src[2], lane, Width::B32);
+        let mut sum = if op == Valu::Dot4U32U8 {
+            i64::from(c)
+        } else {
+            i64::from(c as i32)
+        };
+        for i in 0..4 {
+            sum += byte(a, i, signed_a) * byte(b, i, signed_b);
+        }
+        let d = match (inst.clamp, op) {
+            (true, Valu::Dot4U32U8) => sum.clamp(0, i64::from(u32::MAX)) as u32,
+            (true, _) => sum.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32,
+            _ => sum as u32,
+        };
+        wave.set_vreg(inst.dst[0], 0, lane, d);
+    }
+}
+
 pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<(), String> {
     use Valu::*;
     // Integer operations that take VOP3's clamp saturate under it.
     let clamp = inst.clamp;
     match op {
         Mov32 => u32_op::<1>(wave, inst, |[a]| a),
+        Dot2F32F16 | Dot2cF32F16 => dot2_f32_f16(wave, inst),
+        Dot4I32I8 | Dot4U32U8 | Dot4cI32I8 | Dot4I32Iu8 => dot4(wave, inst, op),
         Mov64 => {
             for lane in lanes(wave) {
                 let v = wave.src64(inst.src[0], lane, Width::B64);

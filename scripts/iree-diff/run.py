@@ -1,0 +1,413 @@
+#!/usr/bin/env python3
+"""Differential testing of the simulated GPUs against IREE's CPU backend
+with random programs (docs/IREE-DIFF.md).
+
+usage: run.py --seeds A..B [--chips gfx942,gfx90a,gfx1100] [--jobs N]
+              [--keep DIR] [--json OUT] [--lib LIB]
+       run.py --seed N --show          print seed N's program
+       run.py --seed N [--chips ...]   run one seed, printing every outcome
+
+Each seed's program (gen.py) is compiled by iree-compile for llvm-cpu and for
+each chip's HIP target (modules cached by content hash under
+target/iree-diff/cache, or --cache DIR), run by iree-run-module on --device=local-task and on
+the simulated node (--device=hip://0 with the library, AMDGPU_SIM_MACHINE
+the chip's preset), and the GPU's results compared with the CPU's: integers
+exactly; float results bit for bit (any NaN equals any NaN) or, for
+transcendental functions, within the program's declared relative and
+absolute bounds.
+
+Outcomes per seed and chip: agree; mismatch; unsupported (the interpreter
+lacks an instruction: `amdgpu-sim: kernel ... cannot execute: ... not
+supported`); fault (`faulted`, or SIGABRT, which the library raises on a
+kernel fault; a run that prints a kernel's fault or failure is classified
+by it even when iree-run-module exits 0); error (other failures); timeout; compile-error (only the GPU
+compile failed); invalid (the CPU compile or run failed: a generator
+problem, reported, not a disagreement). A disagreement that known.json
+explains becomes known:ID. Every disagreement is kept under --keep DIR
+(default target/iree-diff/keep/seed-N/): the program, both outputs, the
+simulator's stderr and repro.sh.
+
+Exit status: 0 when every disagreement is explained, 1 otherwise, 2 on a
+usage error.
+"""
+import argparse
+import concurrent.futures
+import hashlib
+import importlib.util
+import json
+import math
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, HERE)
+import gen  # noqa: E402
+import values as V  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CHIPS = {"gfx942": "mi300x-8", "gfx90a": "mi250x-4", "gfx1100": "w7900"}
+DEFAULT_CACHE = os.path.join(ROOT, "target", "iree-diff", "cache")
+DEFAULT_KEEP = os.path.join(ROOT, "target", "iree-diff", "keep")
+DEFAULT_LIB = os.path.join(ROOT, "target", "debug", "libamdgpu_sim_ffi.so")
+UNSUPPORTED = re.compile(r"cannot execute: .*instruction `([^`]+)` is not supported")
+DISAGREE = ("mismatch", "unsupported", "fault", "error", "timeout", "compile-error")
+
+
+def load_kernels_check():
+    """scripts/kernels-check.py as a module (its parser and comparator)."""
+    path = os.path.join(ROOT, "scripts", "kernels-check.py")
+    spec = importlib.util.spec_from_file_location("kernels_check", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+KC = load_kernels_check()
+EXACT = types.SimpleNamespace(exact=True, rel=0.0, abs=0.0)
+
+
+def target_flags(target):
+    """iree-compile's target flags (as fixtures/kernels/build.sh's)."""
+    if target == "cpu":
+        return ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+                "--iree-llvmcpu-target-cpu=generic"]
+    return ["--iree-hal-target-device=hip", f"--iree-rocm-target={target}"]
+
+
+def compiler_version(compile_tool):
+    """The compiler's version line (part of every cache key)."""
+    out = subprocess.run([compile_tool, "--version"], capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+def compile_module(args, text, target, flags):
+    """The cached module of text for target: (path, None) or (None, errors)."""
+    command = target_flags(target) + flags
+    key = hashlib.sha256("\0".join([args.version, text] + command).encode()).hexdigest()[:24]
+    path = os.path.join(args.cache, f"{key}.{target}.vmfb")
+    if os.path.exists(path):
+        return path, None
+    fd, source = tempfile.mkstemp(suffix=".mlir", prefix="iree-diff-")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    tmp = path + f".{os.getpid()}.tmp"
+    try:
+        done = subprocess.run([args.iree_compile, source, *command, "-o", tmp],
+                              capture_output=True, text=True, timeout=600)
+    finally:
+        os.unlink(source)
+    if done.returncode != 0:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        errors = [l for l in done.stderr.splitlines() if "error" in l] or done.stderr.splitlines()
+        return None, "\n".join(errors[:5])
+    os.replace(tmp, path)
+    return path, None
+
+
+def run_module(args, module, program, chip):
+    """Runs @main of module on the CPU (chip None) or the chip's preset:
+    (returncode or 'timeout', stdout, stderr, command)."""
+    if chip is None:
+        device, env = ["--device=local-task"], dict(os.environ)
+    else:
+        device = ["--device=hip://0", f"--hip_dylib_path=file:{args.lib}"]
+        env = dict(os.environ, AMDGPU_SIM_MACHINE=CHIPS[chip])
+    env.pop("AMDGPU_SIM_FAULTS", None)
+    command = [args.iree_run_module, *device, f"--module={module}", "--function=main",
+               f"--output_max_element_count={KC.MAX_ELEMENTS}", *program.input_flags()]
+    child = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, errors="replace",
+                             start_new_session=True)
+    try:
+        stdout, stderr = child.communicate(timeout=args.timeout)
+        return child.returncode, stdout, stderr, command
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        stdout, stderr = child.communicate()
+        return "timeout", stdout, stderr, command
+
+
+def element_ok(got, want, t, tolerance):
+    """Whether one printed element (integers; a float's bits) matches."""
+    g, w = int(got, 10), int(want, 10)
+    if t not in V.FLOATS:
+        return g == w
+    x, y = V.from_bits(t, g), V.from_bits(t, w)
+    if math.isnan(x) or math.isnan(y):
+        return math.isnan(x) and math.isnan(y)
+    if tolerance is None or math.isinf(x) or math.isinf(y):
+        return V.wrap(V.bits_type(t), g) == V.wrap(V.bits_type(t), w)
+    rel, absolute = tolerance
+    return abs(x - y) <= absolute + rel * abs(y)
+
+
+def show_element(token, t):
+    """A printed element, with its float value for float results."""
+    if t not in V.FLOATS:
+        return token
+    bits = int(token, 10) & ((1 << V.WIDTH[t]) - 1)
+    return f"{V.from_bits(t, bits)!r} (0x{bits:0{V.WIDTH[t] // 4}x})"
+
+
+def mismatch_pattern(pairs, t):
+    """'gpu-denormal-cpu-zero' when every differing element is a denormal
+    on the GPU and a zero on the CPU, else ''."""
+    values = [(V.from_bits(t, int(g, 10)), V.from_bits(t, int(w, 10))) for g, w in pairs]
+    if all(V.is_denormal(t, g) and w == 0 for g, w in values):
+        return "gpu-denormal-cpu-zero"
+    return ""
+
+
+def compare(got, want, program):
+    """None when the GPU's results match the CPU's, else a detail dict.
+    Integer results go through kernels-check's exact comparator; float
+    results (printed as their bits) through element_ok."""
+    if len(got) != len(want):
+        return {"detail": f"{len(got)} results, expected {len(want)}"}
+    for r, (g, w) in enumerate(zip(got, want)):
+        t, tolerance = program.results[r][2], program.tolerances[r]
+        if t not in V.FLOATS or g.type() != w.type():
+            diff = KC.compare([g], [w], EXACT)
+            if diff:
+                return dict(diff[1], detail=f"result[{r}] " + diff[0].split(" ", 1)[1],
+                            result=r, type=t)
+            continue
+        bad = [k for k, (a, b) in enumerate(zip(g.tokens, w.tokens))
+               if not element_ok(a, b, t, tolerance)]
+        if bad:
+            k = bad[0]
+            index = KC.unravel(k, w.shape)
+            pattern = mismatch_pattern([(g.tokens[i], w.tokens[i]) for i in bad], t)
+            return {"detail": f"result[{r}] {t} at {index}: got {show_element(g.tokens[k], t)}, "
+                              f"expected {show_element(w.tokens[k], t)} "
+                              f"({len(bad)}/{len(w.tokens)} elements differ)"
+                              + (f" [{pattern}]" if pattern else ""),
+                    "result": r, "type": t, "index": index, "flat_index": k,
+                    "differing": len(bad)}
+    return None
+
+
+def classify_failure(code, stderr):
+    """The outcome of a GPU run that did not finish normally."""
+    if code == "timeout":
+        return "timeout", ""
+    m = UNSUPPORTED.search(stderr)
+    if m:
+        return "unsupported", m.group(1)
+    if "faulted" in stderr or code == -signal.SIGABRT:
+        return "fault", ""
+    return "error", ""
+
+
+def run_seed(args, seed):
+    """Every chip's outcome for one seed: a list of record dicts."""
+    program = gen.Program(seed)
+    text = program.text()
+    base = {"seed": seed, "kind": program.kind}
+    start = time.monotonic()
+    cpu_module, errors = compile_module(args, text, "cpu", program.compile_flags)
+    cpu_seconds = time.monotonic() - start
+    if cpu_module is None:
+        return [dict(base, chip=c, outcome="invalid", detail="cpu compile: " + errors)
+                for c in args.chips]
+    code, cpu_out, cpu_err, _ = run_module(args, cpu_module, program, None)
+    try:
+        want = KC.parse_output(cpu_out) if code == 0 else None
+    except ValueError as e:
+        code, cpu_err = "unparsable", str(e)
+    if code != 0:
+        return [dict(base, chip=c, outcome="invalid",
+                     detail=f"cpu run {code}: {KC.tail(cpu_err, 2)}") for c in args.chips]
+    records = []
+    for chip in args.chips:
+        record = dict(base, chip=chip, cpu_seconds=round(cpu_seconds, 2))
+        start = time.monotonic()
+        module, errors = compile_module(args, text, chip, program.compile_flags)
+        record["compile_seconds"] = round(time.monotonic() - start, 2)
+        if module is None:
+            records.append(dict(record, outcome="compile-error", detail=errors))
+            continue
+        start = time.monotonic()
+        code, out, err, command = run_module(args, module, program, chip)
+        record["run_seconds"] = round(time.monotonic() - start, 2)
+        record["stderr"] = KC.tail(err, 8)
+        if code != 0 or "amdgpu-sim: kernel" in err:
+            outcome, instruction = classify_failure(code, err)
+            sim = [l for l in err.splitlines() if l.startswith("amdgpu-sim:")]
+            record.update(outcome=outcome, detail=f"rc={code}: " + (sim[0] if sim else KC.tail(err, 2, 300)))
+            if instruction:
+                record["instruction"] = instruction
+        else:
+            try:
+                diff = compare(KC.parse_output(out), want, program)
+            except ValueError as e:
+                diff = {"detail": f"unparsable output: {e}"}
+            record.update(outcome="agree" if diff is None else "mismatch",
+                          **(diff or {"detail": ""}))
+            if diff is not None:
+                record["got"], record["expected"] = out, cpu_out
+        if record["outcome"] != "agree":
+            record["ops"] = sorted(program.ops)
+            explain(args.known, record, text)
+            keep(args, record, text, module, command)
+        records.append(record)
+    return records
+
+
+def load_known(path):
+    """The known disagreement classes (known.json): id, chips, outcome,
+    optional instruction / detail / program regexes, reason, evidence."""
+    with open(path) as f:
+        return json.load(f)["classes"]
+
+
+def explain(known, record, text):
+    """Marks a disagreement known:ID when a known class matches it."""
+    for k in known:
+        if record["chip"] not in k["chips"] or record["outcome"] != k["outcome"]:
+            continue
+        if "instruction" in k and not re.fullmatch(k["instruction"], record.get("instruction", "")):
+            continue
+        if "detail" in k and not re.search(k["detail"], record.get("detail", "")):
+            continue
+        if "program" in k and not re.search(k["program"], text):
+            continue
+        record["class"] = record["outcome"]
+        record["outcome"] = "known:" + k["id"]
+        return
+
+
+def repro_script(args, record, command):
+    """repro.sh's text: the compile and run commands of one disagreement."""
+    chip, seed = record["chip"], record["seed"]
+    lines = ["#!/bin/sh", f"# iree-diff seed {seed} on {chip}: {record['outcome']}",
+             f"# rerun: scripts/iree-diff/run.py --seed {seed} --chips {chip}",
+             "cd \"$(dirname \"$0\")\"",
+             shlex.join(["iree-compile", "program.mlir", *target_flags(chip),
+                         "--iree-input-demote-f64-to-f32=false", "-o", f"{chip}.vmfb"]),
+             shlex.join(["iree-compile", "program.mlir", *target_flags("cpu"),
+                         "--iree-input-demote-f64-to-f32=false", "-o", "cpu.vmfb"])]
+    inputs = [c for c in command if c.startswith("--input=")]
+    run = [args.iree_run_module, "--function=main", f"--output_max_element_count={KC.MAX_ELEMENTS}"]
+    lines.append(shlex.join([f"AMDGPU_SIM_MACHINE={CHIPS[chip]}", *run, "--device=hip://0",
+                             f"--hip_dylib_path=file:{args.lib}", f"--module={chip}.vmfb", *inputs]))
+    lines.append(shlex.join([*run, "--device=local-task", "--module=cpu.vmfb", *inputs]))
+    return "\n".join(lines) + "\n"
+
+
+def keep(args, record, text, module, command):
+    """Writes a disagreement's program, outputs and repro.sh under --keep."""
+    where = os.path.join(args.keep, f"seed-{record['seed']}")
+    os.makedirs(where, exist_ok=True)
+    with open(os.path.join(where, "program.mlir"), "w") as f:
+        f.write(text)
+    with open(os.path.join(where, f"{record['chip']}.json"), "w") as f:
+        json.dump(record, f, indent=1)
+    path = os.path.join(where, "repro.sh")
+    if module is not None:
+        with open(path, "w") as f:
+            f.write(repro_script(args, record, command))
+        os.chmod(path, 0o755)
+    record["kept"] = os.path.relpath(where, ROOT)
+    record["repro"] = f"scripts/iree-diff/run.py --seed {record['seed']} --chips {record['chip']}"
+
+
+def summary(records, seconds, jobs, out=sys.stdout):
+    """The per-chip table (programs, agree, known, each disagreement
+    outcome, mean compile and run seconds), then the known classes met."""
+    chips = sorted({r["chip"] for r in records}, key=list(CHIPS).index)
+    outcomes = ("agree", "known") + DISAGREE + ("invalid",)
+    rows = [["chip", "programs", *outcomes, "compile s", "run s"]]
+    for chip in chips:
+        mine = [r for r in records if r["chip"] == chip]
+        timed = [r for r in mine if "compile_seconds" in r]
+        avg = lambda key: sum(r.get(key, 0) for r in timed) / max(1, len(timed))  # noqa: E731
+        count = lambda o: sum(r["outcome"].split(":")[0] == o for r in mine)  # noqa: E731
+        rows.append([chip, str(len(mine)), *(str(count(o)) for o in outcomes),
+                     f"{avg('compile_seconds'):.1f}", f"{avg('run_seconds'):.2f}"])
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))),
+              file=out)
+    for known in sorted({r["outcome"] for r in records if r["outcome"].startswith("known:")}):
+        per_chip = ", ".join(f"{c} {sum(r['outcome'] == known and r['chip'] == c for r in records)}"
+                             for c in chips)
+        print(f"  {known}: {per_chip}", file=out)
+    seeds = len({r["seed"] for r in records})
+    print(f"\n{seeds} seeds in {seconds:.0f} s with {jobs} jobs: "
+          f"{60 * seeds / max(seconds, 1e-9):.1f} programs per minute (all chips)", file=out)
+
+
+def parse_seeds(text):
+    """'A..B' (inclusive) or 'N' as a range."""
+    a, sep, b = text.partition("..")
+    return range(int(a), int(b) + 1) if sep else range(int(a), int(a) + 1)
+
+
+def main():
+    """The command line."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seeds", metavar="A..B")
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--show", action="store_true", help="print the program of --seed")
+    parser.add_argument("--chips", default=",".join(CHIPS))
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--keep", default=DEFAULT_KEEP, metavar="DIR")
+    parser.add_argument("--json", metavar="OUT")
+    parser.add_argument("--lib", default=DEFAULT_LIB)
+    parser.add_argument("--cache", default=DEFAULT_CACHE, help="compiled modules by content hash")
+    parser.add_argument("--known", default=os.path.join(HERE, "known.json"))
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per run")
+    parser.add_argument("--iree-compile", dest="iree_compile", default="iree-compile")
+    parser.add_argument("--iree-run-module", dest="iree_run_module")
+    args = parser.parse_args()
+    if (args.seeds is None) == (args.seed is None):
+        parser.error("give --seeds A..B or --seed N")
+    if args.show:
+        if args.seed is None:
+            parser.error("--show needs --seed N")
+        sys.stdout.write(gen.Program(args.seed).text())
+        return 0
+    args.chips = [c for c in args.chips.split(",") if c]
+    if any(c not in CHIPS for c in args.chips):
+        parser.error(f"chips are {', '.join(CHIPS)}")
+    if not os.path.isfile(args.lib):
+        parser.error(f"no library {args.lib} (cargo build -p amdgpu-sim-ffi)")
+    args.lib = os.path.abspath(args.lib)
+    args.keep = os.path.abspath(args.keep)
+    args.known = load_known(args.known)
+    args.iree_run_module = args.iree_run_module or KC.default_iree_run_module()
+    args.version = compiler_version(args.iree_compile)
+    os.makedirs(args.cache, exist_ok=True)
+    seeds = parse_seeds(args.seeds) if args.seeds else [args.seed]
+    start = time.monotonic()
+    records = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for result in pool.map(lambda s: run_seed(args, s), seeds):
+            records += result
+            for r in result:
+                if r["outcome"] != "agree" or args.seed is not None:
+                    print(f"seed {r['seed']} {r['chip']} {r['kind']}: {r['outcome']} "
+                          f"{r.get('detail', '')[:400]}" + (f"\n  repro: {r['repro']}" if "repro" in r else ""),
+                          flush=True)
+    print()
+    summary(records, time.monotonic() - start, args.jobs)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"lib": args.lib, "compiler": args.version, "records": records}, f, indent=1)
+            f.write("\n")
+    return 1 if any(r["outcome"] in DISAGREE for r in records) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
