@@ -24,8 +24,8 @@ by it even when iree-run-module exits 0); error (other failures); timeout; compi
 compile failed); invalid (the CPU compile or run failed: a generator
 problem, reported, not a disagreement). A disagreement that known.json
 explains becomes known:ID. Every disagreement is kept under --keep DIR
-(default target/iree-diff/keep/seed-N/): the program, both outputs, the
-simulator's stderr and repro.sh.
+(default target/iree-diff/keep/seed-N/): the program, each chip's record
+(both outputs, the simulator's stderr) and repro-CHIP.sh.
 
 Exit status: 0 when every disagreement is explained, 1 otherwise, 2 on a
 usage error.
@@ -215,7 +215,7 @@ def run_seed(args, seed):
     base = {"seed": seed, "kind": program.kind}
     start = time.monotonic()
     cpu_module, errors = compile_module(args, text, "cpu", program.compile_flags)
-    cpu_seconds = time.monotonic() - start
+    base["cpu_seconds"] = round(time.monotonic() - start, 2)
     if cpu_module is None:
         return [dict(base, chip=c, outcome="invalid", detail="cpu compile: " + errors)
                 for c in args.chips]
@@ -227,40 +227,53 @@ def run_seed(args, seed):
     if code != 0:
         return [dict(base, chip=c, outcome="invalid",
                      detail=f"cpu run {code}: {KC.tail(cpu_err, 2)}") for c in args.chips]
-    records = []
-    for chip in args.chips:
-        record = dict(base, chip=chip, cpu_seconds=round(cpu_seconds, 2))
-        start = time.monotonic()
-        module, errors = compile_module(args, text, chip, program.compile_flags)
-        record["compile_seconds"] = round(time.monotonic() - start, 2)
-        if module is None:
-            records.append(dict(record, outcome="compile-error", detail=errors))
-            continue
+    return [run_chip(args, program, text, dict(base, chip=chip), (want, cpu_out))
+            for chip in args.chips]
+
+
+def run_chip(args, program, text, record, cpu):
+    """Compiles and runs the program on record's chip and compares with the
+    CPU's (parsed results, stdout): the completed record."""
+    chip = record["chip"]
+    start = time.monotonic()
+    module, errors = compile_module(args, text, chip, program.compile_flags)
+    record["compile_seconds"] = round(time.monotonic() - start, 2)
+    command = None
+    if module is None:
+        record.update(outcome="compile-error", detail=errors)
+    else:
         start = time.monotonic()
         code, out, err, command = run_module(args, module, program, chip)
         record["run_seconds"] = round(time.monotonic() - start, 2)
         record["stderr"] = KC.tail(err, 8)
-        if code != 0 or "amdgpu-sim: kernel" in err:
-            outcome, instruction = classify_failure(code, err)
-            sim = [l for l in err.splitlines() if l.startswith("amdgpu-sim:")]
-            record.update(outcome=outcome, detail=f"rc={code}: " + (sim[0] if sim else KC.tail(err, 2, 300)))
-            if instruction:
-                record["instruction"] = instruction
-        else:
-            try:
-                diff = compare(KC.parse_output(out), want, program)
-            except ValueError as e:
-                diff = {"detail": f"unparsable output: {e}"}
-            record.update(outcome="agree" if diff is None else "mismatch",
-                          **(diff or {"detail": ""}))
-            if diff is not None:
-                record["got"], record["expected"] = out, cpu_out
-        if record["outcome"] != "agree":
-            record["ops"] = sorted(program.ops)
-            explain(args.known, record, text)
-            keep(args, record, text, module, command)
-        records.append(record)
-    return records
+        judge(record, program, code, out, err, cpu)
+    if record["outcome"] != "agree":
+        record["ops"] = sorted(program.ops)
+        explain(args.known, record, text)
+        keep(args, record, text, module, command)
+    return record
+
+
+def judge(record, program, code, out, err, cpu):
+    """Sets record's outcome from the GPU run (exit status, stdout, stderr)
+    and the CPU's (parsed results, stdout)."""
+    if code != 0 or "amdgpu-sim: kernel" in err:
+        outcome, instruction = classify_failure(code, err)
+        sim = [l for l in err.splitlines() if l.startswith("amdgpu-sim:")]
+        record.update(outcome=outcome,
+                      detail=f"rc={code}: " + (sim[0] if sim else KC.tail(err, 2, 300)))
+        if instruction:
+            record["instruction"] = instruction
+        return
+    want, cpu_out = cpu
+    try:
+        diff = compare(KC.parse_output(out), want, program)
+    except ValueError as e:
+        diff = {"detail": f"unparsable output: {e}"}
+    if diff is None:
+        record.update(outcome="agree", detail="")
+    else:
+        record.update(diff, outcome="mismatch", got=out, expected=cpu_out)
 
 
 def load_known(path):
@@ -287,7 +300,7 @@ def explain(known, record, text):
 
 
 def repro_script(args, record, command):
-    """repro.sh's text: the compile and run commands of one disagreement."""
+    """repro-CHIP.sh's text: the compile and run commands of one disagreement."""
     chip, seed = record["chip"], record["seed"]
     lines = ["#!/bin/sh", f"# iree-diff seed {seed} on {chip}: {record['outcome']}",
              f"# rerun: scripts/iree-diff/run.py --seed {seed} --chips {chip}",
@@ -305,14 +318,14 @@ def repro_script(args, record, command):
 
 
 def keep(args, record, text, module, command):
-    """Writes a disagreement's program, outputs and repro.sh under --keep."""
+    """Writes a disagreement's program, record and repro-CHIP.sh under --keep."""
     where = os.path.join(args.keep, f"seed-{record['seed']}")
     os.makedirs(where, exist_ok=True)
     with open(os.path.join(where, "program.mlir"), "w") as f:
         f.write(text)
     with open(os.path.join(where, f"{record['chip']}.json"), "w") as f:
         json.dump(record, f, indent=1)
-    path = os.path.join(where, "repro.sh")
+    path = os.path.join(where, f"repro-{record['chip']}.sh")
     if module is not None:
         with open(path, "w") as f:
             f.write(repro_script(args, record, command))

@@ -296,7 +296,7 @@ class Runner:
         """Runs TOOLS/<runner> (iree-check-module or a generated
         suite's runner) on the modules: {"outcome", "cause", "functions",
         "launches", "seconds", "log"}."""
-        digest = hashlib.sha256(json.dumps([runner, runner_args]).encode())
+        digest = hashlib.sha256(json.dumps([self.library, runner, runner_args]).encode())
         for module in modules:
             with open(module, "rb") as f:
                 digest.update(f.read())

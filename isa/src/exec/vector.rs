@@ -205,6 +205,8 @@ fn carry_op(
 
 /// Packed f32 (`v_pk_*_f32`): two f32 lanes in a register pair; `op_sel`
 /// picks each source's dword for the low result, `op_sel_hi` for the high.
+/// An SGPR source is a pair too (`s[n:n+1]`: s_n low, s_n+1 high); a
+/// constant feeds both dwords.
 fn pk_f32<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f32; N]) -> f32) {
     let n = wave.lanes;
     // Each source's two dwords, lane by lane (a scalar constant feeds both).
@@ -216,6 +218,7 @@ fn pk_f32<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f32; N]) -> 
                 Operand::Vgpr(_) | Operand::Agpr(_) => wave
                     .vbase(operand, half)
                     .map_or(Src32::Value(0), Src32::Reg),
+                Operand::Sreg(i) => Src32::Value(wave.sreg(i as usize + half)),
                 _ => Src32::Value(wave.scalar32(operand, Width::B32)),
             };
             source.gather(&wave.v, &mut lanes[..n]);
