@@ -142,8 +142,8 @@ fn fail(queue: &Queue, packet: u64, status: hsa_status_t, what: &str) {
 }
 
 /// The status a failed kernel dispatch stops its queue with; a kernel's
-/// fault first aborts the process unless `AMDGPU_SIM_ON_FAULT=report`
-/// (`crate::device_fault`).
+/// fault, or a kernel the interpreter cannot run, first aborts the process
+/// unless `AMDGPU_SIM_ON_FAULT=report` (`crate::device_fault`).
 pub(crate) fn dispatch_status(error: &AqlError) -> hsa_status_t {
     match error {
         AqlError::Packet(_) => HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
@@ -152,7 +152,10 @@ pub(crate) fn dispatch_status(error: &AqlError) -> hsa_status_t {
             crate::device_fault::kernel_faulted(kernel, Some(&error.to_string()));
             HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION
         }
-        AqlError::Unsupported(_) => HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION,
+        AqlError::Unsupported(_) => {
+            crate::device_fault::kernel_unrunnable(Some(&error.to_string()));
+            HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION
+        }
     }
 }
 

@@ -8,18 +8,17 @@
 //!
 //! - `abort` (the default): the same, after the report file is written: a
 //!   faulting kernel always ends its client with `SIGABRT`, whatever the
-//!   client's own error handling would have made of it.
-//! - `report`: the process lives on and the fault stays on the device
-//!   (HIP's "sticky" `hipErrorIllegalAddress`): every later synchronizing
-//!   call on the device reports it, as does an HSA queue's error callback
-//!   (`HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION`). For clients that test
-//!   their own fault handling.
-//!
-//! A kernel the interpreter cannot run fails its launch instead
-//! (`hipErrorLaunchFailure`, `HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION`): it
-//! never ran, so nothing is aborted, but the failure stays on the device
-//! too, so that a client that ignored the launch's answer cannot read its
-//! outputs as computed.
+//!   client's own error handling would have made of it. So does a kernel
+//!   the interpreter cannot run (an instruction it lacks, a chip it does
+//!   not model), when it is launched: nothing the client does after it can
+//!   have the kernel's results.
+//! - `report`: the process lives on and the failure stays on the device
+//!   (HIP's "sticky" errors): a fault answers `hipErrorIllegalAddress`, a
+//!   kernel that cannot run `hipErrorLaunchFailure` at its launch, and the
+//!   device keeps it for every later synchronizing call; an HSA queue's
+//!   error callback receives `HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION`
+//!   or `HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION`. For clients that test their
+//!   own failure handling.
 
 use std::collections::BTreeMap;
 use std::sync::{Mutex, OnceLock};
@@ -83,6 +82,22 @@ pub(crate) fn check(ordinal: i32) -> Result<(), HipCode> {
 /// A kernel faulted: under [`OnFault::Abort`], says `unsaid` (the fault,
 /// when not already on stderr), writes the report and aborts the process.
 pub(crate) fn kernel_faulted(kernel: &str, unsaid: Option<&str>) {
+    abort_for(
+        unsaid,
+        &format!("the memory access fault of kernel `{kernel}` aborts the process, as on ROCm"),
+    );
+}
+
+/// A kernel cannot run on the interpreter: under [`OnFault::Abort`], as
+/// [`kernel_faulted`].
+pub(crate) fn kernel_unrunnable(unsaid: Option<&str>) {
+    abort_for(
+        unsaid,
+        "a kernel the node cannot run aborts the process: nothing after it has its results",
+    );
+}
+
+fn abort_for(unsaid: Option<&str>, why: &str) {
     let Some(node) = crate::node::node() else {
         return;
     };
@@ -92,9 +107,8 @@ pub(crate) fn kernel_faulted(kernel: &str, unsaid: Option<&str>) {
         }
         node.write_report();
         eprintln!(
-            "amdgpu-sim: the memory access fault of kernel `{kernel}` aborts the process, as \
-             on ROCm ({ON_FAULT_ENV}=report keeps it, the fault reported at every later \
-             synchronization)"
+            "amdgpu-sim: {why} ({ON_FAULT_ENV}=report keeps the process, the failure \
+             answered by every later synchronization on the device)"
         );
         std::process::abort();
     }

@@ -724,6 +724,7 @@ c_exports! {
                         let request = LaunchRequest { ordinal, ..request.clone() };
                         let launch = sim.hip_record_launch(&request, kernargs.clone());
                         if let Err(HipCode::LAUNCH_FAILURE) = launch {
+                            crate::device_fault::kernel_unrunnable(None);
                             crate::device_fault::record(ordinal, HipCode::LAUNCH_FAILURE);
                         }
                         if let Some(run) = launch? {

@@ -1057,8 +1057,10 @@ c_exports! {
                 shared_bytes: shared_mem_bytes,
             };
             match sim.hip_module_launch_kernel(&request, kernargs).inspect_err(|&code| {
-                // A kernel the node cannot run leaves its device failed.
+                // A kernel the node cannot run (said on stderr) ends the
+                // process, or leaves its device failed.
                 if code == HipCode::LAUNCH_FAILURE {
+                    crate::device_fault::kernel_unrunnable(None);
                     crate::device_fault::record(ordinal, code);
                 }
             })? {

@@ -120,8 +120,9 @@ impl Sim {
             state.hip_rt.modules.kernel_counts.skipped += 1;
             return Ok(None);
         }
-        let unsupported =
-            |reason: String| AqlError::Unsupported(format!("kernel `{name}`: {reason}"));
+        let unsupported = |reason: String| {
+            AqlError::Unsupported(format!("kernel `{name}` cannot execute: {reason}"))
+        };
         let processor = self
             .machine
             .agents

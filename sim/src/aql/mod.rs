@@ -132,7 +132,7 @@ impl Sim {
         let kernarg_size = kernel.kernarg_size;
         if kernarg_size > MAX_KERNARG_BYTES {
             return Err(AqlError::Unsupported(format!(
-                "kernel `{name}`: a {kernarg_size}-byte kernarg segment"
+                "kernel `{name}` cannot execute: a {kernarg_size}-byte kernarg segment"
             )));
         }
         let mut kernargs = vec![0u8; kernarg_size as usize];

@@ -211,13 +211,13 @@ fn in_child(name: &str, faults: &str) {
     crate::child::assert_passed(&output, name);
 }
 
-#[test]
-fn a_faulting_kernel_aborts_the_process_by_default_as_rocm_does() {
-    use std::os::unix::process::ExitStatusExt;
-    let report = std::env::temp_dir().join(format!("amdgpu-abort-{}", std::process::id()));
+/// Runs the ignored test `kernels::NAME` in a child under the default
+/// policy (`abort`), with a report file; its output and the report.
+fn aborted_child(name: &str) -> (std::process::Output, String) {
+    let report = std::env::temp_dir().join(format!("amdgpu-abort-{name}-{}", std::process::id()));
     // `--nocapture`: what the library says before the abort would
     // otherwise die with the test harness's capture.
-    let output = crate::child::command("kernels::aborting_child")
+    let output = crate::child::command(&format!("kernels::{name}"))
         .arg("--nocapture")
         .env("AMDGPU_SIM_MACHINE", "w7900")
         .env("AMDGPU_SIM_REPORT", &report)
@@ -225,6 +225,49 @@ fn a_faulting_kernel_aborts_the_process_by_default_as_rocm_does() {
         .env_remove("AMDGPU_SIM_FAULTS")
         .output()
         .expect("run the child");
+    let written = std::fs::read_to_string(&report).unwrap_or_default();
+    let _ = std::fs::remove_file(&report);
+    (output, written)
+}
+
+#[test]
+fn a_kernel_the_interpreter_cannot_run_aborts_the_process_at_its_launch() {
+    use std::os::unix::process::ExitStatusExt;
+    let (output, report) = aborted_child("unrunnable_child");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        output.status.signal(),
+        Some(6),
+        "{:?}: {stderr}",
+        output.status
+    );
+    assert!(
+        stderr.contains("instruction `v_sad_u32` is not supported by the interpreter")
+            && stderr.contains("a kernel the node cannot run aborts the process"),
+        "{stderr}"
+    );
+    assert!(report.contains("launches_executed 0\n"), "{report}");
+}
+
+#[test]
+#[ignore = "run by a_kernel_the_interpreter_cannot_run_aborts_the_process_at_its_launch, in a child"]
+fn unrunnable_child() {
+    // No `setup`: the parent chose the environment (no `report` policy).
+    // SAFETY: plain C call.
+    ok(unsafe { hipSetDevice(0) });
+    let mut image = fixture();
+    // `v_sad_u32 v0, v1, v2, v3`, as in the launch-failure test.
+    image[ENTRY..ENTRY + 8].copy_from_slice(&[0x00, 0x00, 0x25, 0xd6, 0x01, 0x05, 0x0e, 0x04]);
+    let k = load(&image);
+    let dc = device_buffer(&[0.0; 16]);
+    launch(k.function, std::ptr::null_mut(), [dc, dc, dc]);
+    unreachable!("a kernel the node cannot run ends the process at its launch");
+}
+
+#[test]
+fn a_faulting_kernel_aborts_the_process_by_default_as_rocm_does() {
+    use std::os::unix::process::ExitStatusExt;
+    let (output, report) = aborted_child("aborting_child");
     let stderr = String::from_utf8_lossy(&output.stderr);
     // SIGABRT, what ROCr's fault handler ends the process with.
     assert_eq!(
@@ -239,9 +282,7 @@ fn a_faulting_kernel_aborts_the_process_by_default_as_rocm_does() {
         "{stderr}"
     );
     // The report is written before the process ends.
-    let written = std::fs::read_to_string(&report).expect("the report");
-    let _ = std::fs::remove_file(&report);
-    assert!(written.contains("launches_faulted 1\n"), "{written}");
+    assert!(report.contains("launches_faulted 1\n"), "{report}");
 }
 
 #[test]
