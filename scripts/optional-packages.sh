@@ -26,7 +26,7 @@ heavy_for() {
     pip:numpy) echo sim::triton_corpus:: ;;
     pip:iree-base-compiler | pip:cmake | pip:ninja | clang-19)
         echo sim::iree_cts:: sim::iree_amdgpu:: sim::iree_amdgpu_faults:: sim::iree_seed_port:: \
-            sim::iree_amdgpu_run:: ;;
+            sim::iree_amdgpu_run:: sim::iree_e2e:: ;;
     graphviz | rocminfo) echo cli::readme_walkthrough::every_sh_block_runs ;;
     esac
 }

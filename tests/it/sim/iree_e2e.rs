@@ -1,0 +1,91 @@
+//! IREE's own end-to-end check suites (`tests/e2e/` of IREE's source) on the
+//! simulated node: every suite IREE's CMake enables for the ROCm backend
+//! and HIP driver, compiled by pip's `iree-compile` 3.13 with IREE's flags
+//! for gfx942, gfx90a and gfx1100, each test file run in a process of its
+//! own by `iree-check-module` (built by `scripts/iree-cts/build.sh`) on
+//! mi300x-8, mi250x-4 and w7900 (`scripts/iree-e2e/run.py`, docs/IREE-E2E.md):
+//!
+//! - every test file passes, but those IREE does not run for the chip
+//!   (`excluded`, `compiled-only`), those whose syntax is newer than 3.13
+//!   (`compile-unsupported`), and those `scripts/iree-e2e/expected.txt`
+//!   lists with their outcome and reason;
+//! - a listed test that now ends otherwise (passes, say) fails too, so the
+//!   list only shrinks by being edited.
+//!
+//! The generated suites (matmul and attention runners, about twenty minutes
+//! here) run in the documented command, not in this test. Needs IREE's
+//! build (`iree_build`); without it the test prints one line and passes,
+//! unless `AMDGPU_HAL_REQUIRE_ALL=1`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::process::Command;
+
+use super::iree_build::{built, library, results, root, run};
+
+/// Outcomes that are IREE's or the compiler's, never the node's.
+const NOT_OURS: &[&str] = &["excluded", "compiled-only", "compile-unsupported"];
+
+/// `(chip, suite, source) -> outcome` of `expected.txt`.
+fn expected() -> BTreeMap<(String, String, String), String> {
+    let text = std::fs::read_to_string(root().join("scripts/iree-e2e/expected.txt")).unwrap();
+    text.lines()
+        .map(|l| l.split('#').next().unwrap_or_default().trim())
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let fields: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(fields.len(), 4, "expected.txt line {l:?}");
+            let key = (fields[0].into(), fields[1].into(), fields[2].into());
+            (key, fields[3].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn iree_e2e_suites_pass_but_for_the_listed_tests() {
+    let Some(work) = built("IREE's e2e check suites on the simulated node") else {
+        return;
+    };
+    let json = work.join("results-e2e.json");
+    let out = run(
+        Command::new("python3")
+            .arg(root().join("scripts/iree-e2e/run.py"))
+            .arg(library())
+            .args(["--tools", &work.display().to_string()])
+            .args(["--iree-src", &work.join("src").display().to_string()])
+            .args([
+                "--work",
+                &root().join("target/iree-e2e").display().to_string(),
+            ])
+            .args(["--json", &json.display().to_string()])
+            .env_remove("AMDGPU_SIM_FAULTS")
+            .env_remove("AMDGPU_SIM_ON_FAULT"),
+        "scripts/iree-e2e/run.py",
+    );
+    let _ = std::io::stderr().lock().write_all(out.as_bytes());
+    let document = results(&json);
+    let tests = document["tests"].as_array().expect("tests");
+    let mut expected = expected();
+    let mut unexpected = Vec::new();
+    let mut chips = BTreeSet::new();
+    for test in tests {
+        let field = |name: &str| test[name].as_str().unwrap_or_default().to_string();
+        let (chip, outcome) = (field("chip"), field("outcome"));
+        chips.insert(chip.clone());
+        let key = (chip, field("suite"), field("source"));
+        match expected.remove(&key) {
+            Some(listed) if listed == outcome => {}
+            Some(listed) => unexpected.push(format!("{key:?}: {outcome}, listed as {listed}")),
+            None if outcome == "passed" || NOT_OURS.contains(&outcome.as_str()) => {}
+            None => unexpected.push(format!("{key:?}: {outcome} {}", test["cause"])),
+        }
+    }
+    assert_eq!(chips.len(), 3, "{chips:?}");
+    assert!(tests.len() >= 600, "only {} test files", tests.len());
+    assert!(
+        unexpected.is_empty() && expected.is_empty(),
+        "not as scripts/iree-e2e/expected.txt says:\n{}\nlisted but not run: {:?}\n{out}",
+        unexpected.join("\n"),
+        expected.keys().collect::<Vec<_>>()
+    );
+}
