@@ -128,6 +128,9 @@ pub enum Salu {
     /// `s_lshlN_add_u32`.
     LshlAdd(u8),
     Brev,
+    /// `s_bitset0`/`s_bitset1`: the destination with bit `S0` cleared or
+    /// set.
+    Bitset(bool),
     Bcnt1,
     Ff1,
     Flbit,

@@ -223,6 +223,8 @@ pub(super) fn scalar_shape(op: Op) -> Shape {
             match salu {
                 // A 64-bit value shifted or extracted by a 32-bit amount.
                 Lshl | Lshr | Ashr | BfeU | BfeI => shape.src[1] = B32,
+                // The bit's index is 32-bit.
+                Bitset(_) => shape.src[0] = B32,
                 Bfm => shape.src = [B32; 4],
                 Bcnt1 | Ff1 | Flbit => shape.dst[0] = B32,
                 _ => {}
