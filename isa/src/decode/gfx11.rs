@@ -431,6 +431,10 @@ fn sixteen_bit(op: Op) -> (bool, bool, bool) {
             (true, false, true)
         }
         Op::V(
+            CeilF16 | FloorF16 | TruncF16 | RndneF16 | FractF16 | SqrtF16 | RcpF16 | RsqF16
+            | ExpF16 | LogF16 | SinF16 | CosF16,
+        ) => (true, false, true),
+        Op::V(
             AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | AndB16
             | OrB16 | XorB16 | AddU16 | SubU16 | SubrevU16 | AddI16 | SubI16 | MulLoU16
             | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16 | MaxU16,

@@ -124,6 +124,8 @@ pub(super) fn float_source(op: Op, i: usize) -> bool {
             | FmaF16 | FmacF16 | MinF16 | MaxF16 | PackB32F16 | CvtI32F32 | CvtU32F32
             | CvtF16F32 | CvtF32F16 | CvtF64F32 | CvtF32F64 | CvtI32F64 | CvtU32F64
             | CvtPkrtzF16F32 | CvtFlrI32F32 | CvtRpiI32F32 | CvtI16F16 | CvtU16F16 => true,
+            CeilF16 | FloorF16 | TruncF16 | RndneF16 | FractF16 | SqrtF16 | RcpF16 | RsqF16
+            | ExpF16 | LogF16 | SinF16 | CosF16 => true,
             FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => i < 3,
             _ => false,
         },
@@ -143,6 +145,8 @@ pub(super) fn valu_sources(v: Valu) -> usize {
         | CvtU32F64 | CvtF64I32 | CvtF64U32 | CvtF32Ubyte(_) | CvtFlrI32F32 | CvtRpiI32F32
         | CvtI16F16 | CvtU16F16 | CvtF16I16 | CvtF16U16 | CvtU32U16 | CvtI32I16 | FfbhU32
         | FfblB32 | FfbhI32 | BfrevB32 | Readfirstlane => 1,
+        CeilF16 | FloorF16 | TruncF16 | RndneF16 | FractF16 | SqrtF16 | RcpF16 | RsqF16
+        | ExpF16 | LogF16 | SinF16 | CosF16 => 1,
         FmaF32 | MadF32 | Min3F32 | Max3F32 | Med3F32 | DivScaleF32 | DivFmasF32 | DivFixupF32
         | FmaF64 | DivScaleF64 | DivFmasF64 | DivFixupF64 | FmaF16 | PkFmaF32 | PkFmaF16
         | FmaMixF32 | FmaMixloF16 | FmaMixhiF16 | Dot2F32F16 | Dot4I32I8 | Dot4U32U8
@@ -186,6 +190,8 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
             (*s0, *s1, *s2) = (F16, F16, F16)
         }
         CvtF32F16 | CvtI16F16 | CvtU16F16 => *s0 = F16,
+        CeilF16 | FloorF16 | TruncF16 | RndneF16 | FractF16 | SqrtF16 | RcpF16 | RsqF16
+        | ExpF16 | LogF16 | SinF16 | CosF16 => *s0 = F16,
         CvtF16I16 | CvtF16U16 | CvtU32U16 | CvtI32I16 | MovB16 | NotB16 => *s0 = I16,
         AndB16 | OrB16 | XorB16 | AddU16 | SubU16 | SubrevU16 | AddI16 | SubI16 | MulLoU16
         | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16 | MaxU16 => {

@@ -467,6 +467,26 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         CeilF32 => f32_op::<1>(wave, inst, |[a]| a.ceil()),
         TruncF32 => f32_op::<1>(wave, inst, |[a]| a.trunc()),
         FractF32 => f32_op::<1>(wave, inst, |[a]| fract32(a)),
+        // f16 inputs: rounding to an integer, fract, sqrt and 1/x are exact
+        // or correctly rounded in f32 then f16 (f32's 24 bits are at least
+        // 2 * 11 + 2); the others computed in f64, rounded to odd in f32,
+        // then to nearest in f16: one rounding.
+        CeilF16 => f16_op::<1>(wave, inst, chip, |[a]| a.ceil()),
+        FloorF16 => f16_op::<1>(wave, inst, chip, |[a]| a.floor()),
+        TruncF16 => f16_op::<1>(wave, inst, chip, |[a]| a.trunc()),
+        RndneF16 => f16_op::<1>(wave, inst, chip, |[a]| a.round_ties_even()),
+        FractF16 => f16_op::<1>(wave, inst, chip, |[a]| fract16(a)),
+        SqrtF16 => f16_op::<1>(wave, inst, chip, |[a]| a.sqrt()),
+        RcpF16 => f16_op::<1>(wave, inst, chip, |[a]| 1.0 / a),
+        RsqF16 => f16_op::<1>(wave, inst, chip, |[a]| odd32(1.0 / f64::from(a).sqrt())),
+        ExpF16 => f16_op::<1>(wave, inst, chip, |[a]| odd32(f64::from(a).exp2())),
+        LogF16 => f16_op::<1>(wave, inst, chip, |[a]| odd32(f64::from(a).log2())),
+        SinF16 => f16_op::<1>(wave, inst, chip, |[a]| {
+            odd32((f64::from(a) * std::f64::consts::TAU).sin())
+        }),
+        CosF16 => f16_op::<1>(wave, inst, chip, |[a]| {
+            odd32((f64::from(a) * std::f64::consts::TAU).cos())
+        }),
         LdexpF32 => {
             for lane in lanes(wave) {
                 let a = modifiers32(wave.src32(inst.src[0], lane, Width::B32), inst, 0);
