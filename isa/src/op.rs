@@ -350,6 +350,16 @@ pub enum Valu {
     Min3U32,
     Max3U32,
     Med3U32,
+    /// GFX11's `v_maxmin_*`: min(max(S0, S1), S2); `v_minmax_*`:
+    /// max(min(S0, S1), S2).
+    MaxminF32,
+    MinmaxF32,
+    MaxminF16,
+    MinmaxF16,
+    MaxminI32,
+    MinmaxI32,
+    MaxminU32,
+    MinmaxU32,
     AlignbitB32,
     AlignbyteB32,
     PermB32,

@@ -121,9 +121,10 @@ pub(super) fn float_source(op: Op, i: usize) -> bool {
             | DivFmasF32 | DivFixupF32 | AddF64 | MulF64 | FmaF64 | FmacF64 | MinF64 | MaxF64
             | RcpF64 | RsqF64 | SqrtF64 | DivScaleF64 | DivFmasF64 | DivFixupF64 | FractF64
             | RndneF64 | FloorF64 | CeilF64 | TruncF64 | AddF16 | SubF16 | SubrevF16 | MulF16
-            | FmaF16 | FmacF16 | MinF16 | MaxF16 | PackB32F16 | CvtI32F32 | CvtU32F32
-            | CvtF16F32 | CvtF32F16 | CvtF64F32 | CvtF32F64 | CvtI32F64 | CvtU32F64
-            | CvtPkrtzF16F32 | CvtFlrI32F32 | CvtRpiI32F32 | CvtI16F16 | CvtU16F16 => true,
+            | FmaF16 | FmacF16 | MinF16 | MaxF16 | MaxminF32 | MinmaxF32 | MaxminF16
+            | MinmaxF16 | PackB32F16 | CvtI32F32 | CvtU32F32 | CvtF16F32 | CvtF32F16
+            | CvtF64F32 | CvtF32F64 | CvtI32F64 | CvtU32F64 | CvtPkrtzF16F32 | CvtFlrI32F32
+            | CvtRpiI32F32 | CvtI16F16 | CvtU16F16 => true,
             CeilF16 | FloorF16 | TruncF16 | RndneF16 | FractF16 | SqrtF16 | RcpF16 | RsqF16
             | ExpF16 | LogF16 | SinF16 | CosF16 => true,
             FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => i < 3,
@@ -152,7 +153,8 @@ pub(super) fn valu_sources(v: Valu) -> usize {
         | FmaMixF32 | FmaMixloF16 | FmaMixhiF16 | Dot2F32F16 | Dot4I32I8 | Dot4U32U8
         | Dot4I32Iu8 | MadU32U24 | MadI32I24 | MadU64U32 | MadI64I32 | BfeU32 | BfeI32 | BfiB32
         | LshlAddU32 | LshlOrB32 | AddLshlU32 | AndOrB32 | Or3B32 | Xor3B32 | Add3U32 | XadU32
-        | Min3I32 | Max3I32 | Med3I32 | Min3U32 | Max3U32 | Med3U32 | AlignbitB32
+        | Min3I32 | Max3I32 | Med3I32 | Min3U32 | Max3U32 | Med3U32 | MaxminF32 | MinmaxF32
+        | MaxminF16 | MinmaxF16 | MaxminI32 | MinmaxI32 | MaxminU32 | MinmaxU32 | AlignbitB32
         | AlignbyteB32 | PermB32 | LshlAddU64 | Permlanex16 | Permlane16 | Cndmask | CndmaskB16
         | AddcCoU32 | SubbCoU32 | SubbrevCoU32 | FmamkF32 | FmaakF32 | MadmkF32 | MadakF32 => 3,
         _ => 2,
@@ -186,9 +188,8 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
         MadU64U32 | MadI64I32 => (*d, *s2) = (B64, B64),
         LshlrevB64 | LshrrevB64 | AshrrevI64 => (*d, *s1) = (B64, B64),
         LshlAddU64 => (*d, *s0, *s2) = (B64, B64, B64),
-        AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | PackB32F16 => {
-            (*s0, *s1, *s2) = (F16, F16, F16)
-        }
+        AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | MaxminF16
+        | MinmaxF16 | PackB32F16 => (*s0, *s1, *s2) = (F16, F16, F16),
         CvtF32F16 | CvtI16F16 | CvtU16F16 => *s0 = F16,
         CeilF16 | FloorF16 | TruncF16 | RndneF16 | FractF16 | SqrtF16 | RcpF16 | RsqF16
         | ExpF16 | LogF16 | SinF16 | CosF16 => *s0 = F16,

@@ -823,6 +823,18 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         Min3U32 => u32_op::<3>(wave, inst, |[a, b, c]| a.min(b).min(c)),
         Max3U32 => u32_op::<3>(wave, inst, |[a, b, c]| a.max(b).max(c)),
         Med3U32 => u32_op::<3>(wave, inst, |[a, b, c]| a.max(b).min(a.min(b).max(c))),
+        MaxminI32 => u32_op::<3>(wave, inst, |[a, b, c]| {
+            (a as i32).max(b as i32).min(c as i32) as u32
+        }),
+        MinmaxI32 => u32_op::<3>(wave, inst, |[a, b, c]| {
+            (a as i32).min(b as i32).max(c as i32) as u32
+        }),
+        MaxminU32 => u32_op::<3>(wave, inst, |[a, b, c]| a.max(b).min(c)),
+        MinmaxU32 => u32_op::<3>(wave, inst, |[a, b, c]| a.min(b).max(c)),
+        MaxminF32 => f32_op::<3>(wave, inst, |[a, b, c]| min32(max32(a, b), c)),
+        MinmaxF32 => f32_op::<3>(wave, inst, |[a, b, c]| max32(min32(a, b), c)),
+        MaxminF16 => f16_op::<3>(wave, inst, chip, |[a, b, c]| min32(max32(a, b), c)),
+        MinmaxF16 => f16_op::<3>(wave, inst, chip, |[a, b, c]| max32(min32(a, b), c)),
         AlignbitB32 => u32_op::<3>(wave, inst, |[a, b, s]| {
             ((u64::from(a) << 32 | u64::from(b)) >> (s & 31)) as u32
         }),
