@@ -559,6 +559,9 @@ fn vector(m: &str) -> Option<Valu> {
     use Valu::*;
     Some(match m {
         "mov_b32" => Mov32,
+        "accvgpr_write_b32" | "accvgpr_write" => AccvgprWrite,
+        "accvgpr_read_b32" | "accvgpr_read" => AccvgprRead,
+        "accvgpr_mov_b32" => AccvgprMov,
         "mov_b64" => Mov64,
         "pk_mov_b32" => PkMov32,
         "cndmask_b32" => Cndmask,

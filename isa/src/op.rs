@@ -146,6 +146,11 @@ pub enum Salu {
 pub enum Valu {
     // Moves and selects.
     Mov32,
+    /// CDNA's moves to, from and between AGPRs (`v_accvgpr_write_b32`,
+    /// `_read_b32`, `_mov_b32`): the decoder names the AGPR operands.
+    AccvgprWrite,
+    AccvgprRead,
+    AccvgprMov,
     Mov64,
     PkMov32,
     Cndmask,

@@ -171,6 +171,7 @@ impl Printer<'_> {
                 )
                 | Op::Mfma(_)
                 | Op::Wmma(_) => vec![0, 1, 2],
+                Op::V(AccvgprWrite | AccvgprRead) => vec![0],
                 _ => vec![0, 1],
             },
         }

@@ -367,7 +367,7 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
     // Integer operations that take VOP3's clamp saturate under it.
     let clamp = inst.clamp;
     match op {
-        Mov32 => u32_op::<1>(wave, inst, |[a]| a),
+        Mov32 | AccvgprWrite | AccvgprRead | AccvgprMov => u32_op::<1>(wave, inst, |[a]| a),
         Dot2F32F16 | Dot2cF32F16 => dot2_f32_f16(wave, inst),
         Dot4I32I8 | Dot4U32U8 | Dot4cI32I8 | Dot4I32Iu8 => dot4(wave, inst, op),
         Mov64 => {
