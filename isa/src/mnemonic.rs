@@ -583,6 +583,8 @@ fn vector(m: &str) -> Option<Valu> {
         "mad_f32" | "mad_legacy_f32" => MadF32,
         "fmamk_f32" => FmamkF32,
         "fmaak_f32" => FmaakF32,
+        "fmamk_f16" => FmamkF16,
+        "fmaak_f16" => FmaakF16,
         "madmk_f32" => MadmkF32,
         "madak_f32" => MadakF32,
         "min_f32" => MinF32,

@@ -180,6 +180,9 @@ pub enum Valu {
     MadF32,
     FmamkF32,
     FmaakF32,
+    /// GFX11's f16 forms: S0 * K + S1 and S0 * S1 + K, K a 16-bit literal.
+    FmamkF16,
+    FmaakF16,
     MadmkF32,
     MadakF32,
     MinF32,

@@ -114,10 +114,10 @@ pub(super) fn float_source(op: Op, i: usize) -> bool {
             // modifiers.
             Cndmask | CndmaskB16 => i < 2,
             AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmaF32 | FmacF32 | MacF32
-            | MadF32 | FmamkF32 | FmaakF32 | MadmkF32 | MadakF32 | MinF32 | MaxF32 | Min3F32
-            | Max3F32 | Med3F32 | ExpF32 | LogF32 | RcpF32 | RcpIflagF32 | RsqF32 | SqrtF32
-            | SinF32 | CosF32 | RndneF32 | FloorF32 | CeilF32 | TruncF32 | FractF32
-            | FrexpMantF32 | FrexpExpF32 | FrexpMantF64 | FrexpExpF64 | DivScaleF32
+            | MadF32 | FmamkF32 | FmaakF32 | FmamkF16 | FmaakF16 | MadmkF32 | MadakF32 | MinF32
+            | MaxF32 | Min3F32 | Max3F32 | Med3F32 | ExpF32 | LogF32 | RcpF32 | RcpIflagF32
+            | RsqF32 | SqrtF32 | SinF32 | CosF32 | RndneF32 | FloorF32 | CeilF32 | TruncF32
+            | FractF32 | FrexpMantF32 | FrexpExpF32 | FrexpMantF64 | FrexpExpF64 | DivScaleF32
             | DivFmasF32 | DivFixupF32 | AddF64 | MulF64 | FmaF64 | FmacF64 | MinF64 | MaxF64
             | RcpF64 | RsqF64 | SqrtF64 | DivScaleF64 | DivFmasF64 | DivFixupF64 | FractF64
             | RndneF64 | FloorF64 | CeilF64 | TruncF64 | AddF16 | SubF16 | SubrevF16 | MulF16
@@ -157,7 +157,8 @@ pub(super) fn valu_sources(v: Valu) -> usize {
         | Min3I32 | Max3I32 | Med3I32 | Min3U32 | Max3U32 | Med3U32 | MaxminF32 | MinmaxF32
         | MaxminF16 | MinmaxF16 | MaxminI32 | MinmaxI32 | MaxminU32 | MinmaxU32 | AlignbitB32
         | AlignbyteB32 | PermB32 | LshlAddU64 | Permlanex16 | Permlane16 | Cndmask | CndmaskB16
-        | AddcCoU32 | SubbCoU32 | SubbrevCoU32 | FmamkF32 | FmaakF32 | MadmkF32 | MadakF32 => 3,
+        | AddcCoU32 | SubbCoU32 | SubbrevCoU32 | FmamkF32 | FmaakF32 | FmamkF16 | FmaakF16
+        | MadmkF32 | MadakF32 => 3,
         _ => 2,
     }
 }
@@ -212,6 +213,13 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
         // LLVM 19 reads its sources as 16-bit integers (a float constant
         // prints as its f16 bits).
         CndmaskB16 => (*s0, *s1, *s2) = (I16, I16, lane),
+        FmamkF16 | FmaakF16 => {
+            (*s0, *s1) = (F16, F16);
+            *s2 = Kind {
+                regs: 1,
+                imm: Imm::K,
+            };
+        }
         FmamkF32 | FmaakF32 | MadmkF32 | MadakF32 => {
             *s2 = Kind {
                 regs: 1,

@@ -444,6 +444,9 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         MacF32 | MadF32 => f32_op::<3>(wave, inst, |[a, b, c]| a * b + c),
         FmamkF32 => f32_op::<3>(wave, inst, |[a, b, k]| fma32(a, k, b)),
         FmaakF32 => f32_op::<3>(wave, inst, |[a, b, k]| fma32(a, b, k)),
+        // One rounding to f16 (exact back in f32).
+        FmamkF16 => f16_op::<3>(wave, inst, chip, |[a, b, k]| f16_to_f32(fma16(a, k, b))),
+        FmaakF16 => f16_op::<3>(wave, inst, chip, |[a, b, k]| f16_to_f32(fma16(a, b, k))),
         MadmkF32 => f32_op::<3>(wave, inst, |[a, b, k]| a * k + b),
         MadakF32 => f32_op::<3>(wave, inst, |[a, b, k]| a * b + k),
         MinF32 => f32_op::<2>(wave, inst, |[a, b]| min32(a, b)),
