@@ -559,6 +559,10 @@ fn vector(m: &str) -> Option<Valu> {
     use Valu::*;
     Some(match m {
         "mov_b32" => Mov32,
+        "cvt_f32_fp8" => CvtF32Fp8,
+        "cvt_f32_bf8" => CvtF32Bf8,
+        "cvt_pk_f32_fp8" => CvtPkF32Fp8,
+        "cvt_pk_f32_bf8" => CvtPkF32Bf8,
         "accvgpr_write_b32" | "accvgpr_write" => AccvgprWrite,
         "accvgpr_read_b32" | "accvgpr_read" => AccvgprRead,
         "accvgpr_mov_b32" => AccvgprMov,

@@ -146,6 +146,12 @@ pub enum Salu {
 pub enum Valu {
     // Moves and selects.
     Mov32,
+    /// gfx942's fp8 (E4M3FNUZ) and bf8 (E5M2FNUZ) to f32: byte 0 (SDWA
+    /// selects another); the packed forms bytes 0 and 1 into a pair.
+    CvtF32Fp8,
+    CvtF32Bf8,
+    CvtPkF32Fp8,
+    CvtPkF32Bf8,
     /// CDNA's moves to, from and between AGPRs (`v_accvgpr_write_b32`,
     /// `_read_b32`, `_mov_b32`): the decoder names the AGPR operands.
     AccvgprWrite,

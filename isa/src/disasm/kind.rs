@@ -138,15 +138,15 @@ pub(super) fn float_source(op: Op, i: usize) -> bool {
 pub(super) fn valu_sources(v: Valu) -> usize {
     use Valu::*;
     match v {
-        Mov32 | AccvgprWrite | AccvgprRead | AccvgprMov | Mov64 | NotB32 | NotB16 | MovB16
-        | ExpF32 | LogF32 | RcpF32 | RcpIflagF32 | RsqF32 | SqrtF32 | SinF32 | CosF32
-        | RndneF32 | FloorF32 | CeilF32 | TruncF32 | FractF32 | FrexpMantF32 | FrexpExpF32
-        | FrexpMantF64 | FrexpExpF64 | RcpF64 | RsqF64 | SqrtF64 | FractF64 | RndneF64
-        | FloorF64 | CeilF64 | TruncF64 | CvtI32F32 | CvtU32F32 | CvtF32I32 | CvtF32U32
-        | CvtF16F32 | CvtF32F16 | CvtF64F32 | CvtF32F64 | CvtI32F64 | CvtU32F64 | CvtF64I32
-        | CvtF64U32 | CvtF32Ubyte(_) | CvtFlrI32F32 | CvtRpiI32F32 | CvtI16F16 | CvtU16F16
-        | CvtF16I16 | CvtF16U16 | CvtU32U16 | CvtI32I16 | FfbhU32 | FfblB32 | FfbhI32
-        | BfrevB32 | Readfirstlane => 1,
+        Mov32 | AccvgprWrite | AccvgprRead | AccvgprMov | CvtF32Fp8 | CvtF32Bf8 | CvtPkF32Fp8
+        | CvtPkF32Bf8 | Mov64 | NotB32 | NotB16 | MovB16 | ExpF32 | LogF32 | RcpF32
+        | RcpIflagF32 | RsqF32 | SqrtF32 | SinF32 | CosF32 | RndneF32 | FloorF32 | CeilF32
+        | TruncF32 | FractF32 | FrexpMantF32 | FrexpExpF32 | FrexpMantF64 | FrexpExpF64
+        | RcpF64 | RsqF64 | SqrtF64 | FractF64 | RndneF64 | FloorF64 | CeilF64 | TruncF64
+        | CvtI32F32 | CvtU32F32 | CvtF32I32 | CvtF32U32 | CvtF16F32 | CvtF32F16 | CvtF64F32
+        | CvtF32F64 | CvtI32F64 | CvtU32F64 | CvtF64I32 | CvtF64U32 | CvtF32Ubyte(_)
+        | CvtFlrI32F32 | CvtRpiI32F32 | CvtI16F16 | CvtU16F16 | CvtF16I16 | CvtF16U16
+        | CvtU32U16 | CvtI32I16 | FfbhU32 | FfblB32 | FfbhI32 | BfrevB32 | Readfirstlane => 1,
         CeilF16 | FloorF16 | TruncF16 | RndneF16 | FractF16 | SqrtF16 | RcpF16 | RsqF16
         | ExpF16 | LogF16 | SinF16 | CosF16 => 1,
         FmaF32 | MadF32 | Min3F32 | Max3F32 | Med3F32 | DivScaleF32 | DivFmasF32 | DivFixupF32
@@ -178,6 +178,7 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
     let [s0, s1, s2, _] = &mut shape.src;
     match v {
         Mov64 => (*d, *s0) = (B64, B64),
+        CvtPkF32Fp8 | CvtPkF32Bf8 => *d = B64,
         PkMov32 | PkAddF32 | PkMulF32 | PkFmaF32 => {
             (*d, *s0, *s1, *s2) = (regs(2), regs(2), regs(2), regs(2));
         }

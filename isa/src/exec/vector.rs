@@ -368,6 +368,32 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
     let clamp = inst.clamp;
     match op {
         Mov32 | AccvgprWrite | AccvgprRead | AccvgprMov => u32_op::<1>(wave, inst, |[a]| a),
+        CvtF32Fp8 | CvtF32Bf8 | CvtPkF32Fp8 | CvtPkF32Bf8 => {
+            let exponent_bits = if matches!(op, CvtF32Fp8 | CvtPkF32Fp8) {
+                4
+            } else {
+                5
+            };
+            let pair = matches!(op, CvtPkF32Fp8 | CvtPkF32Bf8);
+            // Exact in f32; a source modifier acts on the value's sign.
+            let convert = |byte: u32| {
+                let mut bits = (super::mfma::fnuz8(byte as u8, exponent_bits) as f32).to_bits();
+                if inst.abs & 1 == 1 {
+                    bits &= 0x7fff_ffff;
+                }
+                if inst.neg & 1 == 1 {
+                    bits ^= 0x8000_0000;
+                }
+                output32(f32::from_bits(bits), inst).to_bits()
+            };
+            for lane in lanes(wave) {
+                let a = wave.src32(inst.src[0], lane, Width::B32);
+                wave.set_vreg(inst.dst[0], 0, lane, convert(a & 0xff));
+                if pair {
+                    wave.set_vreg(inst.dst[0], 1, lane, convert(a >> 8 & 0xff));
+                }
+            }
+        }
         Dot2F32F16 | Dot2cF32F16 => dot2_f32_f16(wave, inst),
         Dot4I32I8 | Dot4U32U8 | Dot4cI32I8 | Dot4I32Iu8 => dot4(wave, inst, op),
         Mov64 => {
