@@ -133,6 +133,9 @@ pub(crate) fn clamp01(v: f32) -> f32 {
 
 /// `v_fract`: `x - floor(x)`, kept below 1.0.
 pub(crate) fn fract32(x: f32) -> f32 {
+    if x.is_nan() {
+        return x;
+    }
     if x.is_infinite() {
         return f32::NAN;
     }
@@ -153,6 +156,9 @@ pub(crate) fn fract16(x: f32) -> f32 {
 
 /// `v_fract_f64`.
 pub(crate) fn fract64(x: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
     if x.is_infinite() {
         return f64::NAN;
     }
