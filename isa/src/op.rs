@@ -128,6 +128,9 @@ pub enum Salu {
     /// `s_lshlN_add_u32`.
     LshlAdd(u8),
     Brev,
+    /// `s_bitset0`/`s_bitset1`: the destination with bit `S0` cleared or
+    /// set.
+    Bitset(bool),
     Bcnt1,
     Ff1,
     Flbit,
@@ -143,6 +146,17 @@ pub enum Salu {
 pub enum Valu {
     // Moves and selects.
     Mov32,
+    /// gfx942's fp8 (E4M3FNUZ) and bf8 (E5M2FNUZ) to f32: byte 0 (SDWA
+    /// selects another); the packed forms bytes 0 and 1 into a pair.
+    CvtF32Fp8,
+    CvtF32Bf8,
+    CvtPkF32Fp8,
+    CvtPkF32Bf8,
+    /// CDNA's moves to, from and between AGPRs (`v_accvgpr_write_b32`,
+    /// `_read_b32`, `_mov_b32`): the decoder names the AGPR operands.
+    AccvgprWrite,
+    AccvgprRead,
+    AccvgprMov,
     Mov64,
     PkMov32,
     Cndmask,
@@ -172,6 +186,9 @@ pub enum Valu {
     MadF32,
     FmamkF32,
     FmaakF32,
+    /// GFX11's f16 forms: S0 * K + S1 and S0 * S1 + K, K a 16-bit literal.
+    FmamkF16,
+    FmaakF16,
     MadmkF32,
     MadakF32,
     MinF32,
@@ -192,6 +209,19 @@ pub enum Valu {
     CeilF32,
     TruncF32,
     FractF32,
+    /// The f16 VOP1s: each result rounded once to f16.
+    CeilF16,
+    FloorF16,
+    TruncF16,
+    RndneF16,
+    FractF16,
+    SqrtF16,
+    RcpF16,
+    RsqF16,
+    ExpF16,
+    LogF16,
+    SinF16,
+    CosF16,
     LdexpF32,
     FrexpMantF32,
     FrexpExpF32,
@@ -334,6 +364,16 @@ pub enum Valu {
     Min3U32,
     Max3U32,
     Med3U32,
+    /// GFX11's `v_maxmin_*`: min(max(S0, S1), S2); `v_minmax_*`:
+    /// max(min(S0, S1), S2).
+    MaxminF32,
+    MinmaxF32,
+    MaxminF16,
+    MinmaxF16,
+    MaxminI32,
+    MinmaxI32,
+    MaxminU32,
+    MinmaxU32,
     AlignbitB32,
     AlignbyteB32,
     PermB32,

@@ -125,7 +125,14 @@ fn vop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     inst.dst[0] = vdst;
     if matches!(
         op,
-        Op::V(Valu::FmamkF32 | Valu::FmaakF32 | Valu::MadmkF32 | Valu::MadakF32)
+        Op::V(
+            Valu::FmamkF32
+                | Valu::FmaakF32
+                | Valu::MadmkF32
+                | Valu::MadakF32
+                | Valu::FmamkF16
+                | Valu::FmaakF16
+        )
     ) {
         inst.src[2] = Operand::Literal(lit.take_forced()?);
     }
@@ -299,7 +306,14 @@ fn vopd(words: &Words, w: u32, out: &mut Vec<Inst>) -> Result<(), Undecodable> {
         inst.dst[0] = dst;
         if matches!(
             op,
-            Op::V(Valu::FmamkF32 | Valu::FmaakF32 | Valu::MadmkF32 | Valu::MadakF32)
+            Op::V(
+                Valu::FmamkF32
+                    | Valu::FmaakF32
+                    | Valu::MadmkF32
+                    | Valu::MadakF32
+                    | Valu::FmamkF16
+                    | Valu::FmaakF16
+            )
         ) {
             inst.src[2] = Operand::Literal(lit.take_forced()?);
         }
@@ -431,9 +445,13 @@ fn sixteen_bit(op: Op) -> (bool, bool, bool) {
             (true, false, true)
         }
         Op::V(
-            AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | AndB16
-            | OrB16 | XorB16 | AddU16 | SubU16 | SubrevU16 | AddI16 | SubI16 | MulLoU16
-            | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16 | MaxU16,
+            CeilF16 | FloorF16 | TruncF16 | RndneF16 | FractF16 | SqrtF16 | RcpF16 | RsqF16
+            | ExpF16 | LogF16 | SinF16 | CosF16,
+        ) => (true, false, true),
+        Op::V(
+            AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | FmamkF16 | FmaakF16 | MinF16
+            | MaxF16 | AndB16 | OrB16 | XorB16 | AddU16 | SubU16 | SubrevU16 | AddI16 | SubI16
+            | MulLoU16 | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16 | MaxU16,
         ) => (true, true, true),
         _ => (false, false, false),
     }

@@ -112,6 +112,12 @@ fn vop1(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     let vdst = bits(w, 24, 17);
     inst.dst[0] = if op == Op::V(Valu::Readfirstlane) {
         sdst(F, vdst)?
+    } else if op == Op::V(Valu::AccvgprMov) {
+        // Both operands AGPRs.
+        if let Operand::Vgpr(r) = inst.src[0] {
+            inst.src[0] = Operand::Agpr(r);
+        }
+        Operand::Agpr(vdst as u16)
     } else {
         Operand::Vgpr(vdst as u16)
     };
@@ -244,6 +250,16 @@ fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
             inst.flags |= flags::VGPR_CD;
         }
         return Ok(inst);
+    }
+    // The AGPR operands of the moves to and from AGPRs.
+    match op {
+        Op::V(Valu::AccvgprWrite) => inst.dst[0] = Operand::Agpr(vdst),
+        Op::V(Valu::AccvgprRead) => {
+            if let Operand::Vgpr(r) = inst.src[0] {
+                inst.src[0] = Operand::Agpr(r);
+            }
+        }
+        _ => {}
     }
     inst.clamp = bits(w, 15, 15) == 1;
     inst.op_sel = bits(w, 13, 11) as u8;

@@ -114,16 +114,19 @@ pub(super) fn float_source(op: Op, i: usize) -> bool {
             // modifiers.
             Cndmask | CndmaskB16 => i < 2,
             AddF32 | SubF32 | SubrevF32 | MulF32 | MulLegacyF32 | FmaF32 | FmacF32 | MacF32
-            | MadF32 | FmamkF32 | FmaakF32 | MadmkF32 | MadakF32 | MinF32 | MaxF32 | Min3F32
-            | Max3F32 | Med3F32 | ExpF32 | LogF32 | RcpF32 | RcpIflagF32 | RsqF32 | SqrtF32
-            | SinF32 | CosF32 | RndneF32 | FloorF32 | CeilF32 | TruncF32 | FractF32
-            | FrexpMantF32 | FrexpExpF32 | FrexpMantF64 | FrexpExpF64 | DivScaleF32
+            | MadF32 | FmamkF32 | FmaakF32 | FmamkF16 | FmaakF16 | MadmkF32 | MadakF32 | MinF32
+            | MaxF32 | Min3F32 | Max3F32 | Med3F32 | ExpF32 | LogF32 | RcpF32 | RcpIflagF32
+            | RsqF32 | SqrtF32 | SinF32 | CosF32 | RndneF32 | FloorF32 | CeilF32 | TruncF32
+            | FractF32 | FrexpMantF32 | FrexpExpF32 | FrexpMantF64 | FrexpExpF64 | DivScaleF32
             | DivFmasF32 | DivFixupF32 | AddF64 | MulF64 | FmaF64 | FmacF64 | MinF64 | MaxF64
             | RcpF64 | RsqF64 | SqrtF64 | DivScaleF64 | DivFmasF64 | DivFixupF64 | FractF64
             | RndneF64 | FloorF64 | CeilF64 | TruncF64 | AddF16 | SubF16 | SubrevF16 | MulF16
-            | FmaF16 | FmacF16 | MinF16 | MaxF16 | PackB32F16 | CvtI32F32 | CvtU32F32
-            | CvtF16F32 | CvtF32F16 | CvtF64F32 | CvtF32F64 | CvtI32F64 | CvtU32F64
-            | CvtPkrtzF16F32 | CvtFlrI32F32 | CvtRpiI32F32 | CvtI16F16 | CvtU16F16 => true,
+            | FmaF16 | FmacF16 | MinF16 | MaxF16 | MaxminF32 | MinmaxF32 | MaxminF16
+            | MinmaxF16 | PackB32F16 | CvtI32F32 | CvtU32F32 | CvtF16F32 | CvtF32F16
+            | CvtF64F32 | CvtF32F64 | CvtI32F64 | CvtU32F64 | CvtPkrtzF16F32 | CvtFlrI32F32
+            | CvtRpiI32F32 | CvtI16F16 | CvtU16F16 => true,
+            CeilF16 | FloorF16 | TruncF16 | RndneF16 | FractF16 | SqrtF16 | RcpF16 | RsqF16
+            | ExpF16 | LogF16 | SinF16 | CosF16 => true,
             FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => i < 3,
             _ => false,
         },
@@ -135,22 +138,27 @@ pub(super) fn float_source(op: Op, i: usize) -> bool {
 pub(super) fn valu_sources(v: Valu) -> usize {
     use Valu::*;
     match v {
-        Mov32 | Mov64 | NotB32 | NotB16 | MovB16 | ExpF32 | LogF32 | RcpF32 | RcpIflagF32
-        | RsqF32 | SqrtF32 | SinF32 | CosF32 | RndneF32 | FloorF32 | CeilF32 | TruncF32
-        | FractF32 | FrexpMantF32 | FrexpExpF32 | FrexpMantF64 | FrexpExpF64 | RcpF64 | RsqF64
-        | SqrtF64 | FractF64 | RndneF64 | FloorF64 | CeilF64 | TruncF64 | CvtI32F32 | CvtU32F32
-        | CvtF32I32 | CvtF32U32 | CvtF16F32 | CvtF32F16 | CvtF64F32 | CvtF32F64 | CvtI32F64
-        | CvtU32F64 | CvtF64I32 | CvtF64U32 | CvtF32Ubyte(_) | CvtFlrI32F32 | CvtRpiI32F32
-        | CvtI16F16 | CvtU16F16 | CvtF16I16 | CvtF16U16 | CvtU32U16 | CvtI32I16 | FfbhU32
-        | FfblB32 | FfbhI32 | BfrevB32 | Readfirstlane => 1,
+        Mov32 | AccvgprWrite | AccvgprRead | AccvgprMov | CvtF32Fp8 | CvtF32Bf8 | CvtPkF32Fp8
+        | CvtPkF32Bf8 | Mov64 | NotB32 | NotB16 | MovB16 | ExpF32 | LogF32 | RcpF32
+        | RcpIflagF32 | RsqF32 | SqrtF32 | SinF32 | CosF32 | RndneF32 | FloorF32 | CeilF32
+        | TruncF32 | FractF32 | FrexpMantF32 | FrexpExpF32 | FrexpMantF64 | FrexpExpF64
+        | RcpF64 | RsqF64 | SqrtF64 | FractF64 | RndneF64 | FloorF64 | CeilF64 | TruncF64
+        | CvtI32F32 | CvtU32F32 | CvtF32I32 | CvtF32U32 | CvtF16F32 | CvtF32F16 | CvtF64F32
+        | CvtF32F64 | CvtI32F64 | CvtU32F64 | CvtF64I32 | CvtF64U32 | CvtF32Ubyte(_)
+        | CvtFlrI32F32 | CvtRpiI32F32 | CvtI16F16 | CvtU16F16 | CvtF16I16 | CvtF16U16
+        | CvtU32U16 | CvtI32I16 | FfbhU32 | FfblB32 | FfbhI32 | BfrevB32 | Readfirstlane => 1,
+        CeilF16 | FloorF16 | TruncF16 | RndneF16 | FractF16 | SqrtF16 | RcpF16 | RsqF16
+        | ExpF16 | LogF16 | SinF16 | CosF16 => 1,
         FmaF32 | MadF32 | Min3F32 | Max3F32 | Med3F32 | DivScaleF32 | DivFmasF32 | DivFixupF32
         | FmaF64 | DivScaleF64 | DivFmasF64 | DivFixupF64 | FmaF16 | PkFmaF32 | PkFmaF16
         | FmaMixF32 | FmaMixloF16 | FmaMixhiF16 | Dot2F32F16 | Dot4I32I8 | Dot4U32U8
         | Dot4I32Iu8 | MadU32U24 | MadI32I24 | MadU64U32 | MadI64I32 | BfeU32 | BfeI32 | BfiB32
         | LshlAddU32 | LshlOrB32 | AddLshlU32 | AndOrB32 | Or3B32 | Xor3B32 | Add3U32 | XadU32
-        | Min3I32 | Max3I32 | Med3I32 | Min3U32 | Max3U32 | Med3U32 | AlignbitB32
+        | Min3I32 | Max3I32 | Med3I32 | Min3U32 | Max3U32 | Med3U32 | MaxminF32 | MinmaxF32
+        | MaxminF16 | MinmaxF16 | MaxminI32 | MinmaxI32 | MaxminU32 | MinmaxU32 | AlignbitB32
         | AlignbyteB32 | PermB32 | LshlAddU64 | Permlanex16 | Permlane16 | Cndmask | CndmaskB16
-        | AddcCoU32 | SubbCoU32 | SubbrevCoU32 | FmamkF32 | FmaakF32 | MadmkF32 | MadakF32 => 3,
+        | AddcCoU32 | SubbCoU32 | SubbrevCoU32 | FmamkF32 | FmaakF32 | FmamkF16 | FmaakF16
+        | MadmkF32 | MadakF32 => 3,
         _ => 2,
     }
 }
@@ -170,6 +178,7 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
     let [s0, s1, s2, _] = &mut shape.src;
     match v {
         Mov64 => (*d, *s0) = (B64, B64),
+        CvtPkF32Fp8 | CvtPkF32Bf8 => *d = B64,
         PkMov32 | PkAddF32 | PkMulF32 | PkFmaF32 => {
             (*d, *s0, *s1, *s2) = (regs(2), regs(2), regs(2), regs(2));
         }
@@ -182,10 +191,11 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
         MadU64U32 | MadI64I32 => (*d, *s2) = (B64, B64),
         LshlrevB64 | LshrrevB64 | AshrrevI64 => (*d, *s1) = (B64, B64),
         LshlAddU64 => (*d, *s0, *s2) = (B64, B64, B64),
-        AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | PackB32F16 => {
-            (*s0, *s1, *s2) = (F16, F16, F16)
-        }
+        AddF16 | SubF16 | SubrevF16 | MulF16 | FmaF16 | FmacF16 | MinF16 | MaxF16 | MaxminF16
+        | MinmaxF16 | PackB32F16 => (*s0, *s1, *s2) = (F16, F16, F16),
         CvtF32F16 | CvtI16F16 | CvtU16F16 => *s0 = F16,
+        CeilF16 | FloorF16 | TruncF16 | RndneF16 | FractF16 | SqrtF16 | RcpF16 | RsqF16
+        | ExpF16 | LogF16 | SinF16 | CosF16 => *s0 = F16,
         CvtF16I16 | CvtF16U16 | CvtU32U16 | CvtI32I16 | MovB16 | NotB16 => *s0 = I16,
         AndB16 | OrB16 | XorB16 | AddU16 | SubU16 | SubrevU16 | AddI16 | SubI16 | MulLoU16
         | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16 | MaxU16 => {
@@ -204,6 +214,13 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
         // LLVM 19 reads its sources as 16-bit integers (a float constant
         // prints as its f16 bits).
         CndmaskB16 => (*s0, *s1, *s2) = (I16, I16, lane),
+        FmamkF16 | FmaakF16 => {
+            (*s0, *s1) = (F16, F16);
+            *s2 = Kind {
+                regs: 1,
+                imm: Imm::K,
+            };
+        }
         FmamkF32 | FmaakF32 | MadmkF32 | MadakF32 => {
             *s2 = Kind {
                 regs: 1,
@@ -223,6 +240,8 @@ pub(super) fn scalar_shape(op: Op) -> Shape {
             match salu {
                 // A 64-bit value shifted or extracted by a 32-bit amount.
                 Lshl | Lshr | Ashr | BfeU | BfeI => shape.src[1] = B32,
+                // The bit's index is 32-bit.
+                Bitset(_) => shape.src[0] = B32,
                 Bfm => shape.src = [B32; 4],
                 Bcnt1 | Ff1 | Flbit => shape.dst[0] = B32,
                 _ => {}

@@ -206,7 +206,14 @@ impl Printer<'_> {
                 1 => "UNUSED_SEXT",
                 _ => "UNUSED_PRESERVE",
             };
-            let _ = write!(self.tail, " dst_sel:{} dst_unused:{unused}", sel(s >> 8));
+            // gfx942's conversions from fp8/bf8 have no destination select.
+            let no_dst_sel = matches!(
+                inst.op,
+                Op::V(Valu::CvtF32Fp8 | Valu::CvtF32Bf8 | Valu::CvtPkF32Fp8 | Valu::CvtPkF32Bf8)
+            );
+            if !no_dst_sel {
+                let _ = write!(self.tail, " dst_sel:{} dst_unused:{unused}", sel(s >> 8));
+            }
         }
         let _ = write!(self.tail, " src0_sel:{}", sel(s));
         if encoding != Encoding::Vop1 {

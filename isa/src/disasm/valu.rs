@@ -130,8 +130,8 @@ impl Printer<'_> {
     fn source_order(&self) -> Vec<usize> {
         use Valu::*;
         let inst = self.inst;
-        let k = matches!(inst.op, Op::V(FmamkF32 | MadmkF32));
-        let ak = matches!(inst.op, Op::V(FmaakF32 | MadakF32));
+        let k = matches!(inst.op, Op::V(FmamkF32 | FmamkF16 | MadmkF32));
+        let ak = matches!(inst.op, Op::V(FmaakF32 | FmaakF16 | MadakF32));
         match inst.syntax.encoding {
             // The literal K goes between the sources (`v_fmamk_f32 v0, v1,
             // K, v2`) or last.
@@ -171,6 +171,7 @@ impl Printer<'_> {
                 )
                 | Op::Mfma(_)
                 | Op::Wmma(_) => vec![0, 1, 2],
+                Op::V(AccvgprWrite | AccvgprRead) => vec![0],
                 _ => vec![0, 1],
             },
         }

@@ -133,14 +133,32 @@ pub(crate) fn clamp01(v: f32) -> f32 {
 
 /// `v_fract`: `x - floor(x)`, kept below 1.0.
 pub(crate) fn fract32(x: f32) -> f32 {
+    if x.is_nan() {
+        return x;
+    }
     if x.is_infinite() {
         return f32::NAN;
     }
     (x - x.floor()).min(f32::from_bits(0x3f7f_ffff))
 }
 
+/// `v_fract_f16` on an f16 input (in f32, exact): below the largest f16
+/// under 1 (`0x3bff`), NaN for infinities.
+pub(crate) fn fract16(x: f32) -> f32 {
+    if x.is_nan() {
+        return x;
+    }
+    if x.is_infinite() {
+        return f32::NAN;
+    }
+    (x - x.floor()).min(1.0 - 1.0 / 2048.0)
+}
+
 /// `v_fract_f64`.
 pub(crate) fn fract64(x: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
     if x.is_infinite() {
         return f64::NAN;
     }

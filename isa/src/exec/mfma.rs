@@ -104,7 +104,7 @@ fn blgp_lane(lane: usize, blgp: i32) -> usize {
 }
 
 /// gfx942's fp8 (E4M3FNUZ) or bf8 (E5M2FNUZ) byte as f64.
-fn fnuz8(byte: u8, exponent_bits: u32) -> f64 {
+pub(crate) fn fnuz8(byte: u8, exponent_bits: u32) -> f64 {
     if byte == 0x80 {
         return f64::NAN;
     }

@@ -100,6 +100,11 @@ fn alu32(wave: &mut Wave, inst: &Inst, op: Salu) {
             (sum as u32, Some(sum >> 32 != 0))
         }
         Brev => (a.reverse_bits(), None),
+        Bitset(one) => {
+            let old = wave.scalar32(inst.dst[0], Width::B32);
+            let bit = 1u32 << (a & 31);
+            (if one { old | bit } else { old & !bit }, None)
+        }
         Bcnt1 => nz(a.count_ones()),
         Ff1 => (if a == 0 { u32::MAX } else { a.trailing_zeros() }, None),
         Flbit => (if a == 0 { u32::MAX } else { a.leading_zeros() }, None),
@@ -179,6 +184,11 @@ fn alu64(wave: &mut Wave, inst: &Inst, op: Salu) {
             return;
         }
         Brev => (a.reverse_bits(), None),
+        Bitset(one) => {
+            let old = wave.scalar64(inst.dst[0], Width::B64);
+            let bit = 1u64 << (a & 63);
+            (if one { old | bit } else { old & !bit }, None)
+        }
         Bcnt1 => {
             let n = a.count_ones();
             wave.set_scalar32(inst.dst[0], n);

@@ -73,6 +73,14 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flow
         let result = wave.vreg(Operand::Vgpr(TEMP_DST), 0, lane);
         let old = wave.vreg(dst, 0, lane);
         wave.set_vreg(dst, 0, lane, insert(result, dst_sel, unused, old));
+        // A pair's second dword (gfx942's v_cvt_pk_f32_fp8/bf8), whole.
+        if matches!(
+            inst.op,
+            Op::V(crate::op::Valu::CvtPkF32Fp8 | crate::op::Valu::CvtPkF32Bf8)
+        ) {
+            let high = wave.vreg(Operand::Vgpr(TEMP_DST), 1, lane);
+            wave.set_vreg(dst, 1, lane, high);
+        }
     }
     Ok(flow)
 }

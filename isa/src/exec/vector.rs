@@ -357,7 +357,33 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
     // Integer operations that take VOP3's clamp saturate under it.
     let clamp = inst.clamp;
     match op {
-        Mov32 => u32_op::<1>(wave, inst, |[a]| a),
+        Mov32 | AccvgprWrite | AccvgprRead | AccvgprMov => u32_op::<1>(wave, inst, |[a]| a),
+        CvtF32Fp8 | CvtF32Bf8 | CvtPkF32Fp8 | CvtPkF32Bf8 => {
+            let exponent_bits = if matches!(op, CvtF32Fp8 | CvtPkF32Fp8) {
+                4
+            } else {
+                5
+            };
+            let pair = matches!(op, CvtPkF32Fp8 | CvtPkF32Bf8);
+            // Exact in f32; a source modifier acts on the value's sign.
+            let convert = |byte: u32| {
+                let mut bits = (super::mfma::fnuz8(byte as u8, exponent_bits) as f32).to_bits();
+                if inst.abs & 1 == 1 {
+                    bits &= 0x7fff_ffff;
+                }
+                if inst.neg & 1 == 1 {
+                    bits ^= 0x8000_0000;
+                }
+                output32(f32::from_bits(bits), inst).to_bits()
+            };
+            for lane in lanes(wave) {
+                let a = wave.src32(inst.src[0], lane, Width::B32);
+                wave.set_vreg(inst.dst[0], 0, lane, convert(a & 0xff));
+                if pair {
+                    wave.set_vreg(inst.dst[0], 1, lane, convert(a >> 8 & 0xff));
+                }
+            }
+        }
         Dot2F32F16 | Dot2cF32F16 => dot2_f32_f16(wave, inst),
         Dot4I32I8 | Dot4U32U8 | Dot4cI32I8 | Dot4I32Iu8 => dot4(wave, inst, op),
         Mov64 => {
@@ -434,6 +460,9 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         MacF32 | MadF32 => f32_op::<3>(wave, inst, |[a, b, c]| a * b + c),
         FmamkF32 => f32_op::<3>(wave, inst, |[a, b, k]| fma32(a, k, b)),
         FmaakF32 => f32_op::<3>(wave, inst, |[a, b, k]| fma32(a, b, k)),
+        // One rounding to f16 (exact back in f32).
+        FmamkF16 => f16_op::<3>(wave, inst, chip, |[a, b, k]| f16_to_f32(fma16(a, k, b))),
+        FmaakF16 => f16_op::<3>(wave, inst, chip, |[a, b, k]| f16_to_f32(fma16(a, b, k))),
         MadmkF32 => f32_op::<3>(wave, inst, |[a, b, k]| a * k + b),
         MadakF32 => f32_op::<3>(wave, inst, |[a, b, k]| a * b + k),
         MinF32 => f32_op::<2>(wave, inst, |[a, b]| min32(a, b)),
@@ -457,6 +486,26 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         CeilF32 => f32_op::<1>(wave, inst, |[a]| a.ceil()),
         TruncF32 => f32_op::<1>(wave, inst, |[a]| a.trunc()),
         FractF32 => f32_op::<1>(wave, inst, |[a]| fract32(a)),
+        // f16 inputs: rounding to an integer, fract, sqrt and 1/x are exact
+        // or correctly rounded in f32 then f16 (f32's 24 bits are at least
+        // 2 * 11 + 2); the others computed in f64, rounded to odd in f32,
+        // then to nearest in f16: one rounding.
+        CeilF16 => f16_op::<1>(wave, inst, chip, |[a]| a.ceil()),
+        FloorF16 => f16_op::<1>(wave, inst, chip, |[a]| a.floor()),
+        TruncF16 => f16_op::<1>(wave, inst, chip, |[a]| a.trunc()),
+        RndneF16 => f16_op::<1>(wave, inst, chip, |[a]| a.round_ties_even()),
+        FractF16 => f16_op::<1>(wave, inst, chip, |[a]| fract16(a)),
+        SqrtF16 => f16_op::<1>(wave, inst, chip, |[a]| a.sqrt()),
+        RcpF16 => f16_op::<1>(wave, inst, chip, |[a]| 1.0 / a),
+        RsqF16 => f16_op::<1>(wave, inst, chip, |[a]| odd32(1.0 / f64::from(a).sqrt())),
+        ExpF16 => f16_op::<1>(wave, inst, chip, |[a]| odd32(f64::from(a).exp2())),
+        LogF16 => f16_op::<1>(wave, inst, chip, |[a]| odd32(f64::from(a).log2())),
+        SinF16 => f16_op::<1>(wave, inst, chip, |[a]| {
+            odd32((f64::from(a) * std::f64::consts::TAU).sin())
+        }),
+        CosF16 => f16_op::<1>(wave, inst, chip, |[a]| {
+            odd32((f64::from(a) * std::f64::consts::TAU).cos())
+        }),
         LdexpF32 => {
             for lane in lanes(wave) {
                 let a = modifiers32(wave.src32(inst.src[0], lane, Width::B32), inst, 0);
@@ -793,6 +842,18 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         Min3U32 => u32_op::<3>(wave, inst, |[a, b, c]| a.min(b).min(c)),
         Max3U32 => u32_op::<3>(wave, inst, |[a, b, c]| a.max(b).max(c)),
         Med3U32 => u32_op::<3>(wave, inst, |[a, b, c]| a.max(b).min(a.min(b).max(c))),
+        MaxminI32 => u32_op::<3>(wave, inst, |[a, b, c]| {
+            (a as i32).max(b as i32).min(c as i32) as u32
+        }),
+        MinmaxI32 => u32_op::<3>(wave, inst, |[a, b, c]| {
+            (a as i32).min(b as i32).max(c as i32) as u32
+        }),
+        MaxminU32 => u32_op::<3>(wave, inst, |[a, b, c]| a.max(b).min(c)),
+        MinmaxU32 => u32_op::<3>(wave, inst, |[a, b, c]| a.min(b).max(c)),
+        MaxminF32 => f32_op::<3>(wave, inst, |[a, b, c]| min32(max32(a, b), c)),
+        MinmaxF32 => f32_op::<3>(wave, inst, |[a, b, c]| max32(min32(a, b), c)),
+        MaxminF16 => f16_op::<3>(wave, inst, chip, |[a, b, c]| min32(max32(a, b), c)),
+        MinmaxF16 => f16_op::<3>(wave, inst, chip, |[a, b, c]| max32(min32(a, b), c)),
         AlignbitB32 => u32_op::<3>(wave, inst, |[a, b, s]| {
             ((u64::from(a) << 32 | u64::from(b)) >> (s & 31)) as u32
         }),
