@@ -134,7 +134,10 @@ fn every_fixture_module_returns_the_cpu_results_on_each_preset() {
 fn faulted_run(work: &Path, faults: &str, env: &[(&str, &str)]) -> (ExitStatus, String, String) {
     let libdir = hsa_library_dir();
     let output = Command::new("timeout")
-        .args([HANG_AFTER_SECS, &work.join("iree-run-module").display().to_string()])
+        .args([
+            HANG_AFTER_SECS,
+            &work.join("iree-run-module").display().to_string(),
+        ])
         .arg("--device=amdgpu")
         .arg(format!(
             "--module={}",
