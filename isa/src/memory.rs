@@ -97,13 +97,31 @@ impl Segments<'_> {
         None
     }
 
-    /// Reads `out.len()` bytes at `address`.
+    /// Reads `out.len()` bytes at `address`. A read that starts in the
+    /// kernarg segment and runs past its end, where the memory behind
+    /// holds nothing, reads zeros there: LLVM widens kernarg loads up to a
+    /// 16-dword `s_load` (a 56-byte segment read by an `s_load_dwordx8` at
+    /// 32), which the runtimes' kernarg buffers, always larger than one
+    /// segment, serve on hardware.
     pub(crate) fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds> {
         if let Some(bytes) = self.overlay(address, out.len()) {
             out.copy_from_slice(bytes);
             return Ok(());
         }
-        self.memory.read(address, out)
+        let result = self.memory.read(address, out);
+        if result.is_err()
+            && let Some(aql) = &self.aql
+            && let Some(offset) = address.checked_sub(aql.kernarg_address)
+            && let Some(head) = usize::try_from(offset)
+                .ok()
+                .and_then(|offset| aql.kernargs.get(offset..))
+        {
+            let (inside, past) = out.split_at_mut(head.len().min(out.len()));
+            inside.copy_from_slice(head.get(..inside.len()).unwrap_or_default());
+            past.fill(0);
+            return Ok(());
+        }
+        result
     }
 
     /// Writes `data` at `address` (the kernarg segment and packet are read-only).
