@@ -58,7 +58,7 @@ TRANSCENDENTAL = {
     "math.sinh": ([(-10, 10, False)], 16, 0.0), "math.cosh": ([(-10, 10, False)], 16, 0.0),
     "math.asinh": ([(-10, 10, False)], 16, 1e-7),
     "math.powf": ([(-4, 4, True), (-4, 4, False)], 64, 0.0),
-    "math.atan2": ([(-10, 10, False), (-10, 10, False)], 16, 1e-7),
+    "math.atan2": ([(-10, 10, False), (-10, 10, False)], 64, 1e-7),
 }
 # No infinities: IREE's CPU expansions return NaN for several infinite
 # arguments where the GPU's device library returns the IEEE value

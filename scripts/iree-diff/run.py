@@ -107,7 +107,8 @@ def compile_module(args, text, target, flags):
     if done.returncode != 0:
         if os.path.exists(tmp):
             os.unlink(tmp)
-        errors = [l for l in done.stderr.splitlines() if "error" in l] or done.stderr.splitlines()
+        errors = [l for l in done.stderr.splitlines()
+                  if "error" in l or "Running pass" in l] or done.stderr.splitlines()
         return None, "\n".join(errors[:5])
     os.replace(tmp, path)
     return path, None
@@ -160,9 +161,11 @@ def show_element(token, t):
 
 def mismatch_pattern(pairs, t):
     """'gpu-denormal-cpu-zero' when every differing element is a denormal
-    on the GPU and a zero on the CPU, else ''."""
+    on the GPU (of t, or of f32 extended to f64) and a zero on the CPU,
+    else ''."""
     values = [(V.from_bits(t, int(g, 10)), V.from_bits(t, int(w, 10))) for g, w in pairs]
-    if all(V.is_denormal(t, g) and w == 0 for g, w in values):
+    if all((V.is_denormal(t, g) or (t == "f64" and V.is_denormal("f32", g))) and w == 0
+           for g, w in values):
         return "gpu-denormal-cpu-zero"
     return ""
 
