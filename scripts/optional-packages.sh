@@ -22,11 +22,11 @@ quick=(cli::devices:: cli::hip:: codeobj::fixtures:: codeobj::isa_decode::
 # of their own packages hidden, where they skip at once.
 heavy_for() {
     case $1 in
-    pip:iree-base-runtime) echo sim::iree_client:: sim::kernels_corpus:: ;;
+    pip:iree-base-runtime) echo sim::iree_client:: sim::kernels_corpus:: sim::iree_diff:: ;;
     pip:numpy) echo sim::triton_corpus:: ;;
     pip:iree-base-compiler | pip:cmake | pip:ninja | clang-19)
         echo sim::iree_cts:: sim::iree_amdgpu:: sim::iree_amdgpu_faults:: sim::iree_seed_port:: \
-            sim::iree_amdgpu_run:: sim::iree_e2e:: ;;
+            sim::iree_amdgpu_run:: sim::iree_e2e:: sim::iree_diff:: ;;
     graphviz | rocminfo) echo cli::readme_walkthrough::every_sh_block_runs ;;
     esac
 }

@@ -11,6 +11,7 @@ mod iree_amdgpu_run;
 mod iree_build;
 pub(crate) mod iree_client;
 mod iree_cts;
+mod iree_diff;
 mod iree_e2e;
 mod iree_seed_port;
 mod kernels_corpus;
