@@ -699,3 +699,34 @@ pub enum Op {
     /// An LDS operation.
     Lds(Lds),
 }
+
+impl Valu {
+    /// Whether a literal constant K, encoded after the instruction, is one
+    /// of its sources (`v_fmamk_*`, `v_fmaak_*`, `v_madmk_f32`,
+    /// `v_madak_f32`).
+    pub(crate) fn takes_literal_k(self) -> bool {
+        matches!(
+            self,
+            Valu::FmamkF32
+                | Valu::FmaakF32
+                | Valu::MadmkF32
+                | Valu::MadakF32
+                | Valu::FmamkF16
+                | Valu::FmaakF16
+        )
+    }
+
+    /// Whether its destination is also its last source: the accumulating
+    /// forms (`v_fmac_*`, `v_mac_f32`, `v_dot2c_f32_f16`, `v_dot4c_i32_i8`).
+    pub(crate) fn accumulates(self) -> bool {
+        matches!(
+            self,
+            Valu::FmacF32
+                | Valu::MacF32
+                | Valu::FmacF16
+                | Valu::FmacF64
+                | Valu::Dot2cF32F16
+                | Valu::Dot4cI32I8
+        )
+    }
+}

@@ -123,17 +123,7 @@ fn vop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     inst.src[1] = Operand::Vgpr(bits(w, 16, 9) as u16);
     let vdst = Operand::Vgpr(bits(w, 24, 17) as u16);
     inst.dst[0] = vdst;
-    if matches!(
-        op,
-        Op::V(
-            Valu::FmamkF32
-                | Valu::FmaakF32
-                | Valu::MadmkF32
-                | Valu::MadakF32
-                | Valu::FmamkF16
-                | Valu::FmaakF16
-        )
-    ) {
+    if matches!(op, Op::V(v) if v.takes_literal_k()) {
         inst.src[2] = Operand::Literal(lit.take_forced()?);
     }
     super::vop2_implicit(&mut inst, vdst);
@@ -245,17 +235,7 @@ fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
         }
         _ => inst.dst[0] = Operand::Vgpr(vdst as u16),
     }
-    if matches!(
-        op,
-        Op::V(
-            Valu::FmacF32
-                | Valu::MacF32
-                | Valu::FmacF16
-                | Valu::FmacF64
-                | Valu::Dot2cF32F16
-                | Valu::Dot4cI32I8
-        )
-    ) {
+    if matches!(op, Op::V(v) if v.accumulates()) {
         inst.src[2] = inst.dst[0];
     }
     super::dot_modifiers(&inst)?;
@@ -304,17 +284,7 @@ fn vopd(words: &Words, w: u32, out: &mut Vec<Inst>) -> Result<(), Undecodable> {
         inst.src[1] = Operand::Vgpr(vsrc1 as u16);
         let dst = Operand::Vgpr(vdst as u16);
         inst.dst[0] = dst;
-        if matches!(
-            op,
-            Op::V(
-                Valu::FmamkF32
-                    | Valu::FmaakF32
-                    | Valu::MadmkF32
-                    | Valu::MadakF32
-                    | Valu::FmamkF16
-                    | Valu::FmaakF16
-            )
-        ) {
+        if matches!(op, Op::V(v) if v.takes_literal_k()) {
             inst.src[2] = Operand::Literal(lit.take_forced()?);
         }
         super::vop2_implicit(&mut inst, dst);

@@ -187,17 +187,7 @@ fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
         if matches!(op, Op::VCmp(_, _, true) | Op::VCmpClass(_, true)) {
             inst.dst[1] = Operand::Sreg(EXEC);
         }
-        if matches!(
-            op,
-            Op::V(
-                Valu::FmacF32
-                    | Valu::MacF32
-                    | Valu::FmacF16
-                    | Valu::FmacF64
-                    | Valu::Dot2cF32F16
-                    | Valu::Dot4cI32I8
-            )
-        ) {
+        if matches!(op, Op::V(v) if v.accumulates()) {
             inst.src[2] = inst.dst[0];
         }
     }
