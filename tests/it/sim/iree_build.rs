@@ -46,22 +46,27 @@ pub(crate) fn library() -> PathBuf {
 
 /// A directory holding the C library as `libhsa-runtime64.so.1` (what
 /// `IREE_HAL_AMDGPU_LIBHSA_PATH` names) and the `/dev/kfd` stand-in, as
-/// `scripts/sim-libs.sh` lays them out.
+/// `scripts/sim-libs.sh` lays them out; laid out once per test binary, as
+/// suites running at the same time ask for it.
 pub(crate) fn hsa_library_dir() -> PathBuf {
-    let dir = root().join("target/iree-cts/sim-lib-test");
-    std::fs::create_dir_all(&dir).unwrap();
-    for (name, target) in [
-        ("libhsa-runtime64.so.1", library()),
-        (
-            "libamdgpu_sim_kfd.so",
-            built_library("libamdgpu_sim_kfd.so"),
-        ),
-    ] {
-        let link = dir.join(name);
-        let _ = std::fs::remove_file(&link);
-        std::os::unix::fs::symlink(target, &link).unwrap();
-    }
-    dir
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = root().join("target/iree-cts/sim-lib-test");
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, target) in [
+            ("libhsa-runtime64.so.1", library()),
+            (
+                "libamdgpu_sim_kfd.so",
+                built_library("libamdgpu_sim_kfd.so"),
+            ),
+        ] {
+            let link = dir.join(name);
+            let _ = std::fs::remove_file(&link);
+            std::os::unix::fs::symlink(target, &link).unwrap();
+        }
+        dir
+    })
+    .clone()
 }
 
 /// Whether everything the harness needs is here; prints the skip line
