@@ -1,7 +1,7 @@
 //! A kernel dispatch: the grid's work-groups one after another, each
 //! work-group's waves set up as the packet processor sets them up
-//! (AMDGPUUsage, "Initial Kernel Execution State") and run in turns between
-//! barriers, over the caller's memory.
+//! (AMDGPUUsage, "Initial Kernel Execution State") and run in step, one
+//! instruction each in turn, over the caller's memory.
 //!
 //! The grid is counted in work-items, as the AQL packet counts it: where
 //! the work-group size does not divide it, the last work-group of that
@@ -316,6 +316,7 @@ fn set_up(wave: &mut Wave, d: &Dispatch, chip: Chip, group: [u32; 3], shape: [u3
     wave.next = 0;
     wave.done = false;
     wave.at_barrier = false;
+    wave.executed = 0;
     let first_item = u64::from(wave.index) * wave.lanes as u64;
     let active = items.saturating_sub(first_item).min(wave.lanes as u64);
     let exec = if active >= 64 {
@@ -422,14 +423,21 @@ fn aql_user_sgprs(
     // entry rather than 256 bytes after it.
 }
 
-/// Runs one work-group's waves: each until it ends or reaches a barrier,
-/// then the barrier opens when every wave still running has reached it.
+/// Runs one work-group's waves in step, one instruction each in turn, as
+/// a compute unit issues for waves that do the same work; a wave that
+/// reaches a barrier waits there until every wave still running has
+/// reached it. Running each wave to its barrier instead would order the
+/// waves' memory accesses as no GPU does: a kernel whose waves race on
+/// one location without a barrier would see each wave's whole
+/// read-modify-write sequence after the previous wave's.
 fn run_group(
     waves: &mut [Wave],
     context: &mut Context,
     stats: &mut Stats,
 ) -> Result<(), (String, u32)> {
     stats.waves += waves.iter().filter(|w| !w.done).count() as u64;
+    // A lone wave runs on without the turn-taking.
+    let turn = if waves.len() == 1 { u64::MAX } else { 1 };
     loop {
         let mut progressed = false;
         for wave in waves.iter_mut() {
@@ -437,12 +445,12 @@ fn run_group(
                 continue;
             }
             progressed = true;
-            run_wave(wave, context, stats)?;
+            run_wave(wave, context, stats, turn)?;
         }
-        if waves.iter().all(|w| w.done) {
-            return Ok(());
-        }
-        if !progressed || waves.iter().all(|w| w.done || w.at_barrier) {
+        if !progressed {
+            if waves.iter().all(|w| w.done) {
+                return Ok(());
+            }
             for wave in waves.iter_mut() {
                 wave.at_barrier = false;
             }
@@ -450,15 +458,18 @@ fn run_group(
     }
 }
 
-/// Runs a wave until it ends or waits at a barrier.
+/// Runs a wave for at most `turn` instructions (a VOPD pair is one), until
+/// it ends or waits at a barrier.
 fn run_wave(
     wave: &mut Wave,
     context: &mut Context,
     stats: &mut Stats,
+    turn: u64,
 ) -> Result<(), (String, u32)> {
-    let mut executed = 0u64;
     let program = context.program;
-    loop {
+    let mut issued = 0u64;
+    while issued < turn {
+        issued += 1;
         let Some(inst) = program.get(wave.next) else {
             let offset = context
                 .program
@@ -470,8 +481,9 @@ fn run_wave(
                 offset,
             ));
         };
-        executed += 1;
-        if executed > context.instruction_limit {
+        wave.executed += 1;
+        stats.instructions += 1;
+        if wave.executed > context.instruction_limit {
             return Err((
                 format!(
                     "a wave executed {} instructions without ending",
@@ -507,6 +519,5 @@ fn run_wave(
             }
         }
     }
-    stats.instructions += executed;
     Ok(())
 }

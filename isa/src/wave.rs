@@ -56,6 +56,9 @@ pub(crate) struct Wave {
     pub at_barrier: bool,
     /// Which wave of its work-group (0-based).
     pub index: u32,
+    /// Instructions executed since the work-group started (the runaway
+    /// limit counts them).
+    pub executed: u64,
     /// Private (scratch) memory, `scratch_per_lane` bytes for each lane.
     pub scratch: Vec<u8>,
     /// The kernel's private segment size per work-item.
@@ -114,6 +117,7 @@ impl Wave {
             next: 0,
             done: false,
             at_barrier: false,
+            executed: 0,
             index,
             scratch: Vec::new(),
             scratch_per_lane: 0,
