@@ -89,12 +89,13 @@ def compiler_version(compile_tool):
 
 
 def compile_module(args, text, target, flags):
-    """The cached module of text for target: (path, None) or (None, errors)."""
+    """The cached module of text for target: (path, None, "") or (None,
+    errors, the compiler's whole stderr)."""
     command = target_flags(target) + flags
     key = hashlib.sha256("\0".join([args.version, text] + command).encode()).hexdigest()[:24]
     path = os.path.join(args.cache, f"{key}.{target}.vmfb")
     if os.path.exists(path):
-        return path, None
+        return path, None, ""
     fd, source = tempfile.mkstemp(suffix=".mlir", prefix="iree-diff-")
     with os.fdopen(fd, "w") as f:
         f.write(text)
@@ -109,13 +110,13 @@ def compile_module(args, text, target, flags):
             os.unlink(tmp)
         errors = [l for l in done.stderr.splitlines()
                   if "error" in l or "Running pass" in l] or done.stderr.splitlines()
-        return None, "\n".join(errors[:5])
+        return None, "\n".join(errors[:5]), done.stderr
     os.replace(tmp, path)
-    return path, None
+    return path, None, ""
 
 
-def run_module(args, module, program, chip):
-    """Runs @main of module on the CPU (chip None) or the chip's preset:
+def run_module(args, module, program, chip, entry="main"):
+    """Runs @entry of module on the CPU (chip None) or the chip's preset:
     (returncode or 'timeout', stdout, stderr, command)."""
     if chip is None:
         device, env = ["--device=local-task"], dict(os.environ)
@@ -123,7 +124,7 @@ def run_module(args, module, program, chip):
         device = ["--device=hip://0", f"--hip_dylib_path=file:{args.lib}"]
         env = dict(os.environ, AMDGPU_SIM_MACHINE=CHIPS[chip])
     env.pop("AMDGPU_SIM_FAULTS", None)
-    command = [args.iree_run_module, *device, f"--module={module}", "--function=main",
+    command = [args.iree_run_module, *device, f"--module={module}", f"--function={entry}",
                f"--output_max_element_count={KC.MAX_ELEMENTS}", *program.input_flags()]
     child = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, errors="replace",
@@ -212,41 +213,148 @@ def classify_failure(code, stderr):
 
 
 def run_seed(args, seed):
-    """Every chip's outcome for one seed: a list of record dicts."""
-    program = gen.Program(seed)
-    text = program.text()
-    base = {"seed": seed, "kind": program.kind}
+    """Every chip's outcome for one seed, compiled alone: a list of record
+    dicts."""
+    return run_alone(args, gen.Program(seed))
+
+
+def batch_text(programs):
+    """One module holding every program, @main of seed N renamed @sN."""
+    return "\n".join(p.text().replace("func.func @main(", f"func.func @s{p.seed}(", 1)
+                     for p in programs)
+
+
+# Where the compiler's messages name a program of a batch: a dispatch of
+# @sN (LLVM's "Running pass ... on function '@sN_dispatch_...'"), or an
+# error at a line of the batch's text.
+BLAME = re.compile(r"@s(\d+)_|^\S*\.mlir:(\d+):\d+: error", re.M)
+
+
+def blamed(programs, stderr):
+    """The seeds of the programs that the compiler's stderr names."""
+    starts, line = [], 1
+    for p in programs:
+        starts.append((line, p.seed))
+        line += p.text().count("\n") + 1
+    seeds = set()
+    for m in BLAME.finditer(stderr):
+        if m.group(1):
+            seeds.add(int(m.group(1)))
+        else:
+            at = int(m.group(2))
+            seeds.add(max((s for s in starts if s[0] <= at), default=starts[0])[1])
+    return seeds & {p.seed for p in programs}
+
+
+def compile_batch(args, programs, target):
+    """The module of the programs that compile together for target: (path,
+    their seeds), or (None, empty) when none do. A program the compiler's
+    errors name is left out and the rest compiled again, so one program the
+    compiler rejects (or crashes on) decides only its own outcome: it is
+    compiled alone, later, for its own record."""
+    members = list(programs)
+    while len(members) > 1:
+        module, _, stderr = compile_module(args, batch_text(members), target,
+                                           members[0].compile_flags)
+        if module is not None:
+            return module, {p.seed for p in members}
+        culprits = blamed(members, stderr)
+        if not culprits:
+            break
+        members = [p for p in members if p.seed not in culprits]
+    return None, set()
+
+
+def run_batch(args, seeds):
+    """Every chip's outcome for consecutive seeds, compiled as one module per
+    target (iree-compile's start-up, most of a small program's compile
+    time, paid once): a list of record dicts. Programs with other compile
+    flags go in a module of their own."""
+    groups = {}
+    for seed in seeds:
+        program = gen.Program(seed)
+        groups.setdefault(tuple(program.compile_flags), []).append(program)
+    records = []
+    for programs in groups.values():
+        records += run_together(args, programs)
+    return records
+
+
+def run_together(args, programs):
+    """Compiles programs as one module for the CPU and each chip, runs each
+    program's function, and compares; those left out of a target's batch
+    run alone."""
     start = time.monotonic()
-    cpu_module, errors = compile_module(args, text, "cpu", program.compile_flags)
+    cpu_module, cpu_seeds = compile_batch(args, programs, "cpu")
+    cpu_seconds = round((time.monotonic() - start) / len(programs), 2)
+    chip_modules = {}
+    records = []
+    for program in programs:
+        if program.seed not in cpu_seeds:
+            records += run_alone(args, program)
+            continue
+        base = {"seed": program.seed, "kind": program.kind, "cpu_seconds": cpu_seconds}
+        entry = f"s{program.seed}"
+        cpu = run_on_cpu(args, program, cpu_module, entry)
+        if isinstance(cpu, str):
+            records += [dict(base, chip=c, outcome="invalid", detail=cpu) for c in args.chips]
+            continue
+        for chip in args.chips:
+            if chip not in chip_modules:
+                start = time.monotonic()
+                chip_modules[chip] = (*compile_batch(args, programs, chip),
+                                      round((time.monotonic() - start) / len(programs), 2))
+            module, seeds, seconds = chip_modules[chip]
+            compiled = (module, None, seconds, entry) if program.seed in seeds else None
+            records.append(run_chip(args, program, dict(base, chip=chip), cpu, compiled))
+    return records
+
+
+def run_alone(args, program):
+    """Every chip's outcome for one program compiled alone."""
+    base = {"seed": program.seed, "kind": program.kind}
+    start = time.monotonic()
+    cpu_module, errors, _ = compile_module(args, program.text(), "cpu", program.compile_flags)
     base["cpu_seconds"] = round(time.monotonic() - start, 2)
     if cpu_module is None:
         return [dict(base, chip=c, outcome="invalid", detail="cpu compile: " + errors)
                 for c in args.chips]
-    code, cpu_out, cpu_err, _ = run_module(args, cpu_module, program, None)
+    cpu = run_on_cpu(args, program, cpu_module, "main")
+    if isinstance(cpu, str):
+        return [dict(base, chip=c, outcome="invalid", detail=cpu) for c in args.chips]
+    return [run_chip(args, program, dict(base, chip=chip), cpu, None) for chip in args.chips]
+
+
+def run_on_cpu(args, program, module, entry):
+    """The CPU's (parsed results, stdout) of @entry, or why it failed (a
+    string: the program is invalid)."""
+    code, out, err, _ = run_module(args, module, program, None, entry)
     try:
-        want = KC.parse_output(cpu_out) if code == 0 else None
+        want = KC.parse_output(out) if code == 0 else None
     except ValueError as e:
-        code, cpu_err = "unparsable", str(e)
+        code, err = "unparsable", str(e)
     if code != 0:
-        return [dict(base, chip=c, outcome="invalid",
-                     detail=f"cpu run {code}: {KC.tail(cpu_err, 2)}") for c in args.chips]
-    return [run_chip(args, program, text, dict(base, chip=chip), (want, cpu_out))
-            for chip in args.chips]
+        return f"cpu run {code}: {KC.tail(err, 2)}"
+    return want, out
 
 
-def run_chip(args, program, text, record, cpu):
-    """Compiles and runs the program on record's chip and compares with the
-    CPU's (parsed results, stdout): the completed record."""
+def run_chip(args, program, record, cpu, compiled):
+    """Runs the program on record's chip and compares with the CPU's
+    (parsed results, stdout): the completed record. compiled is (module,
+    errors, seconds, entry) of a batch, or None to compile it alone."""
     chip = record["chip"]
-    start = time.monotonic()
-    module, errors = compile_module(args, text, chip, program.compile_flags)
-    record["compile_seconds"] = round(time.monotonic() - start, 2)
+    text = program.text()
+    if compiled is None:
+        start = time.monotonic()
+        module, errors, _ = compile_module(args, text, chip, program.compile_flags)
+        compiled = (module, errors, round(time.monotonic() - start, 2), "main")
+    module, errors, record["compile_seconds"], entry = compiled
     command = None
     if module is None:
         record.update(outcome="compile-error", detail=errors)
     else:
         start = time.monotonic()
-        code, out, err, command = run_module(args, module, program, chip)
+        code, out, err, command = run_module(args, module, program, chip, entry)
         record["run_seconds"] = round(time.monotonic() - start, 2)
         record["stderr"] = KC.tail(err, 8)
         judge(record, program, code, out, err, cpu)
@@ -378,6 +486,8 @@ def main():
     parser.add_argument("--show", action="store_true", help="print the program of --seed")
     parser.add_argument("--chips", default=",".join(CHIPS))
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--batch", type=int, default=25,
+                        help="programs compiled as one module per target (1: each alone)")
     parser.add_argument("--keep", default=DEFAULT_KEEP, metavar="DIR")
     parser.add_argument("--json", metavar="OUT")
     parser.add_argument("--lib", default=DEFAULT_LIB)
@@ -409,7 +519,10 @@ def main():
     start = time.monotonic()
     records = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for result in pool.map(lambda s: run_seed(args, s), seeds):
+        size = max(1, args.batch) if args.seed is None else 1
+        batches = [list(seeds[i:i + size]) for i in range(0, len(seeds), size)]
+        for result in pool.map(lambda b: run_batch(args, b) if len(b) > 1 else run_seed(args, b[0]),
+                               batches):
             records += result
             for r in result:
                 if r["outcome"] != "agree" or args.seed is not None:
