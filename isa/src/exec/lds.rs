@@ -171,8 +171,11 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Lds, lds: &mut [u8], chip: C
         }
         Lds::Swizzle => {
             let pattern = single as u32;
+            // The value swizzled is the ADDR field's register, not DATA0's:
+            // `ds_swizzle_b32 vdst, vaddr` has no data operand (LLVM's
+            // `DS_1A_RET` form, as the hardware reads it; DATA0 is 0).
             let source: Vec<u32> = (0..wave.lanes)
-                .map(|l| wave.vreg(inst.src[1], 0, l))
+                .map(|l| wave.vreg(inst.src[0], 0, l))
                 .collect();
             for lane in (0..wave.lanes).filter(|l| exec >> l & 1 == 1) {
                 let from = if pattern & 0x8000 != 0 {

@@ -14,8 +14,10 @@ use crate::wave::{SCRATCH_APERTURE, SCRATCH_APERTURE_BYTES, Wave, Width};
 enum Target {
     /// A device address.
     Address(u64),
-    /// A byte offset in the lane's private (scratch) memory.
-    Scratch(u64),
+    /// A byte offset in a lane's private (scratch) memory: the accessing
+    /// lane's own, but for a swizzled private segment buffer access whose
+    /// unswizzled offset lands in another lane's dwords.
+    Scratch(usize, u64),
     /// A multi-dword raw buffer access across the end of the resource's
     /// range: its first `dwords` dwords are inside (read and written at
     /// the address), the rest outside (read 0, writes dropped).
@@ -86,9 +88,9 @@ fn target(
             if let Some(private) = base.checked_sub(SCRATCH_APERTURE)
                 && private < SCRATCH_APERTURE_BYTES
             {
-                // The private segment buffer: the lane's own scratch.
-                let offset = private.wrapping_add(soffset).wrapping_add(within);
-                return Ok(Target::Scratch(offset & 0xffff_ffff));
+                let (owner, offset) =
+                    swizzled_scratch(private.wrapping_add(soffset), within, lane, wave.lanes);
+                return Ok(Target::Scratch(owner, offset));
             }
             let address = base
                 .wrapping_add(soffset)
@@ -119,9 +121,37 @@ fn target(
             if let Operand::Sreg(_) = inst.src[3] {
                 at = at.wrapping_add(u64::from(wave.scalar32(inst.src[3], Width::B32)));
             }
-            Ok(Target::Scratch(at & 0xffff_ffff))
+            Ok(Target::Scratch(lane, at & 0xffff_ffff))
         }
     }
+}
+
+/// Where a MUBUF access through the private segment buffer lands: the lane
+/// and the byte offset in that lane's private memory.
+///
+/// The private segment buffer is swizzled (AMDGPUUsage, "Memory Spaces":
+/// buffer instructions with the scratch descriptor access it interleaved;
+/// the descriptor sets ADD_TID_ENABLE, element size 4, index stride the
+/// wave size, as LLVM's `SIInstrInfo::getScratchRsrcWords23` writes it),
+/// so a wave's scratch holds dword `k` of lane `l`'s private memory at
+/// byte `(k * lanes + l) * 4`.
+/// The buffer's base and SOFFSET address that wave-wide space as it lies
+/// (unswizzled: the wave's offset, and LLVM's frame offsets past the 12-bit
+/// immediate, which it scales by the wave size), while VADDR's offset and
+/// the instruction's address the lane's own memory, swizzled:
+/// `wave + (within / 4) * 4 * lanes + lane * 4 + within % 4`, which is
+/// lane `l` at private offset `wave / lanes + within` when `wave` is a
+/// multiple of `4 * lanes`. Reading SOFFSET as a per-lane offset put
+/// gfx90a's frame objects past 4 KiB (SOFFSET 0x40100 for offset 4,100)
+/// 64 times too far.
+fn swizzled_scratch(wave: u64, within: u64, lane: usize, lanes: usize) -> (usize, u64) {
+    let lanes = lanes.max(1) as u64;
+    let at = (wave & 0xffff_ffff)
+        .wrapping_add((within / 4) * 4 * lanes)
+        .wrapping_add(lane as u64 * 4)
+        .wrapping_add(within % 4);
+    let owner = ((at / 4) % lanes) as usize;
+    (owner, (at / (4 * lanes)) * 4 + at % 4)
 }
 
 fn fault(kind: &str, bytes: u64, address: u64, lane: usize) -> String {
@@ -149,12 +179,12 @@ fn read(
             .memory
             .read(address, out)
             .map_err(|_| fault("load", out.len() as u64, address, lane)),
-        Target::Scratch(offset) => {
+        Target::Scratch(owner, offset) => {
             let bytes = wave
-                .scratch_range(lane, offset, out.len())
+                .scratch_range(owner, offset, out.len())
                 .and_then(|range| wave.scratch.get(range))
                 .ok_or_else(|| {
-                    scratch_fault("load", out.len(), offset, lane, wave.scratch_per_lane)
+                    scratch_fault("load", out.len(), offset, owner, wave.scratch_per_lane)
                 })?;
             out.copy_from_slice(bytes);
             Ok(())
@@ -187,12 +217,12 @@ fn write(
             .memory
             .write(address, data)
             .map_err(|_| fault("store", data.len() as u64, address, lane)),
-        Target::Scratch(offset) => {
+        Target::Scratch(owner, offset) => {
             let per_lane = wave.scratch_per_lane;
-            let range = wave.scratch_range(lane, offset, data.len());
+            let range = wave.scratch_range(owner, offset, data.len());
             let bytes = range
                 .and_then(|range| wave.scratch.get_mut(range))
-                .ok_or_else(|| scratch_fault("store", data.len(), offset, lane, per_lane))?;
+                .ok_or_else(|| scratch_fault("store", data.len(), offset, owner, per_lane))?;
             bytes.copy_from_slice(data);
             Ok(())
         }
