@@ -25,6 +25,19 @@ impl Op {
         if let Some(rest) = mnemonic.strip_prefix("v_mfma_") {
             return mfma(rest);
         }
+        if let Some(rest) = mnemonic.strip_prefix("v_smfmac_") {
+            // gfx942's sparse forms: one block each, the shapes and types
+            // of the dense ones (K counts A's uncompressed columns).
+            return match mfma(rest)? {
+                Op::Mfma(shape) if shape.blocks == 1 && shape.a != MatrixType::F64 => {
+                    Some(Op::Mfma(Mfma {
+                        sparse: true,
+                        ..shape
+                    }))
+                }
+                _ => None,
+            };
+        }
         match mnemonic {
             "v_illegal" => return Some(Op::Illegal),
             "v_wmma_f32_16x16x16_f16" => return Some(Op::Wmma(Wmma::F32F16)),
@@ -360,6 +373,7 @@ fn mfma(rest: &str) -> Option<Op> {
         blocks,
         a,
         b,
+        sparse: false,
     }))
 }
 

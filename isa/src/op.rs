@@ -568,6 +568,10 @@ pub struct Mfma {
     pub a: MatrixType,
     /// B's element type (A's but for the mixed fp8/bf8 forms).
     pub b: MatrixType,
+    /// gfx942's sparse `v_smfmac_*`: A is 4:2 structured-sparse, held
+    /// compressed (K/2 elements a row), the third source is the VGPR of
+    /// compression indices, and D is accumulated in place (`D += A B`).
+    pub sparse: bool,
 }
 
 impl Mfma {
@@ -581,11 +585,20 @@ impl Mfma {
         self.a == MatrixType::I8
     }
 
-    /// Registers per lane of A (and of B): M x K x blocks elements over 64
-    /// lanes.
+    /// Registers per lane of B (and of a dense A): M x K x blocks elements
+    /// over 64 lanes.
     pub fn input_regs(&self) -> usize {
         let elements = usize::from(self.m) * usize::from(self.k) * usize::from(self.blocks);
         (elements * usize::from(self.a.bits())).div_ceil(64 * 32)
+    }
+
+    /// Registers per lane of A: a sparse A holds half of each row.
+    pub fn a_regs(&self) -> usize {
+        if self.sparse {
+            self.input_regs() / 2
+        } else {
+            self.input_regs()
+        }
     }
 
     /// Registers per lane of C and D.

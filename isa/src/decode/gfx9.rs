@@ -213,15 +213,26 @@ fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
         // MAI: bit 15 (`acc_cd`) puts C and D in AGPRs; bits 28:27 of the
         // second dword put A and B in AGPRs; CBSZ (10:8), ABID (14:11) and
         // BLGP (second dword 31:29) as `mfma_modifiers` says.
-        mfma_modifiers(
-            words.chip(),
-            shape,
-            inst.mnemonic,
-            bits(w, 10, 8),
-            bits(w, 14, 11),
-            bits(w1, 31, 29),
-            &mut inst,
-        )?;
+        if shape.sparse {
+            smfmac_modifiers(
+                shape,
+                inst.mnemonic,
+                bits(w, 10, 8),
+                bits(w, 14, 11),
+                bits(w1, 31, 29),
+                &mut inst,
+            )?;
+        } else {
+            mfma_modifiers(
+                words.chip(),
+                shape,
+                inst.mnemonic,
+                bits(w, 10, 8),
+                bits(w, 14, 11),
+                bits(w1, 31, 29),
+                &mut inst,
+            )?;
+        }
         let acc = bits(w1, 28, 27);
         for (i, bit) in [(0usize, 1u32), (1, 2)] {
             if acc & bit != 0
@@ -233,7 +244,12 @@ fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
         }
         if bits(w, 15, 15) == 1 {
             inst.dst[0] = Operand::Agpr(vdst);
-            if let Operand::Vgpr(r) = inst.src[2] {
+            // A sparse MFMA's third source is its index VGPR, never an
+            // AGPR (AMD's matrix instruction calculator: "must be stored
+            // in architected VGPRs").
+            if let Operand::Vgpr(r) = inst.src[2]
+                && !shape.sparse
+            {
                 inst.src[2] = Operand::Agpr(r);
             }
         } else {
@@ -308,6 +324,41 @@ fn mfma_modifiers(
         }
     }
     inst.imm = (cbsz | abid << 3 | blgp << 7) as i32;
+    Ok(())
+}
+
+/// A sparse MFMA's (`v_smfmac_*`) controls, as AMD's matrix instruction
+/// calculator defines them (README, "Example of Printing Compression Index
+/// Information for a Sparse Matrix Instruction"): with CBSZ 0, ABID picks
+/// which set of indices of the index VGPR is read (8 bits a set for 16-bit
+/// inputs, so 0-3; 16 bits for 8-bit inputs, so 0-1); with CBSZ non-zero
+/// ABID is ignored and the first set read. There is no A broadcast and no
+/// BLGP. Kept as for the dense forms (`inst.imm`: CBSZ bits 2:0, ABID
+/// 6:3); an ABID past the sets or a BLGP fails to decode, naming it.
+fn smfmac_modifiers(
+    shape: Mfma,
+    mnemonic: &str,
+    cbsz: u32,
+    abid: u32,
+    blgp: u32,
+    inst: &mut Inst,
+) -> Result<(), Undecodable> {
+    // Two index bits per A element a lane holds.
+    let elements = shape.a_regs() as u32 * 32 / u32::from(shape.a.bits());
+    let sets = 32 / (2 * elements);
+    if blgp != 0 {
+        return Err(Undecodable::Feature(
+            "SMFMAC BLGP",
+            format!("{mnemonic} blgp:{blgp}"),
+        ));
+    }
+    if cbsz == 0 && abid >= sets {
+        return Err(Undecodable::Feature(
+            "SMFMAC ABID",
+            format!("{mnemonic} abid:{abid}"),
+        ));
+    }
+    inst.imm = (cbsz | abid << 3) as i32;
     Ok(())
 }
 

@@ -198,7 +198,12 @@ impl Printer<'_> {
                 let out = regs(m.output_regs() as u8);
                 let input = regs(m.input_regs() as u8);
                 shape.dst[0] = out;
-                shape.src = [input, input, out, B32];
+                // A sparse MFMA's third source is its one index register.
+                shape.src = if m.sparse {
+                    [regs(m.a_regs() as u8), input, B32, B32]
+                } else {
+                    [input, input, out, B32]
+                };
             }
             Op::Wmma(w) => {
                 let input = regs(w.input_regs());

@@ -3,7 +3,8 @@
 //!
 //! # MFMA
 //!
-//! Every gfx90a and gfx942 `v_mfma_*` but the sparse `v_smfmac_*`: f32,
+//! Every gfx90a and gfx942 `v_mfma_*` and gfx942's sparse `v_smfmac_*`
+//! (`sparse`, below): f32,
 //! xf32, f16, bf16 (gfx90a's `_1k` forms and its older ones with two
 //! elements per register), i8, f64, and gfx942's fp8/bf8 inputs, in one or
 //! several blocks. Where each element of A, B, C and D lies (register,
@@ -156,6 +157,9 @@ fn element(
 }
 
 pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), String> {
+    if shape.sparse {
+        return sparse(wave, inst, shape);
+    }
     let (m, n, kk, blocks) = (
         usize::from(shape.m),
         usize::from(shape.n),
@@ -234,6 +238,92 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), Strin
                 if let Some(slot) = out.get_mut(reg * 64 + lane) {
                     *slot = value;
                 }
+            }
+        }
+    }
+    for (r, chunk) in out.chunks_exact(64).enumerate() {
+        for (lane, &v) in chunk.iter().enumerate() {
+            wave.set_vreg(inst.dst[0], r, lane, v);
+        }
+    }
+    Ok(())
+}
+
+/// gfx942's sparse `v_smfmac_*`: `D += A B` with A 4:2 structured-sparse
+/// (of every four consecutive elements of a row of A, at most two are not
+/// zero, and only those two are held). As AMD's matrix instruction
+/// calculator lays it out (CDNA3, `--detail-instruction`, and its README's
+/// sparse example): B, C and D are the dense shape's; A is the dense layout
+/// of an M x K/2 matrix (its compressed rows); the compression index of
+/// compressed element `e` of a lane is bits `2e + 1 : 2e` of the index
+/// VGPR (`src2`) in that lane, offset by the set ABID picks when CBSZ is 0
+/// (8 bits a set for 16-bit inputs, 16 for 8-bit ones), and says which of
+/// the four elements of its group (compressed elements `2g`, `2g + 1` are
+/// group `g`, columns `4g..4g + 4` of the dense row) it is. The
+/// accumulator is D itself. Arithmetic as for the dense forms: products
+/// exact in f64 (or i64), summed with D in f64 in K order (the compressed
+/// order) and rounded once; i32 wrapping.
+fn sparse(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), String> {
+    let (m, n, kk) = (
+        usize::from(shape.m),
+        usize::from(shape.n),
+        usize::from(shape.k),
+    );
+    if wave.lanes != 64 || shape.blocks != 1 || m != n || m == 0 || kk % 4 != 0 {
+        return Err(format!(
+            "{} in a wave of {} lanes is not supported by the interpreter",
+            inst.mnemonic, wave.lanes
+        ));
+    }
+    let compressed = Mfma {
+        k: shape.k / 2,
+        ..shape
+    };
+    let half = kk / 2;
+    let per_lane = half * m / 64;
+    let cbsz = inst.imm & 7;
+    let abid = (inst.imm >> 3 & 15) as usize;
+    let set = if cbsz == 0 { abid } else { 0 };
+    let [src_a, src_b, src_index, _] = inst.src;
+    // Row i's non-zero elements: (dense column, value).
+    let a: Vec<(usize, (f64, i64))> = (0..m * half)
+        .map(|x| {
+            let (i, c) = (x / half, x % half);
+            let at = input_at(compressed, shape.a, i, c, 0);
+            let slot = 2 * (set * per_lane + c % per_lane);
+            let index = wave.src32_at(src_index, 0, at.2) >> slot & 3;
+            (
+                4 * (c / 2) + index as usize,
+                element(wave, src_a, shape.a, at),
+            )
+        })
+        .collect();
+    let b: Vec<(f64, i64)> = (0..kk * n)
+        .map(|x| {
+            let at = input_at(shape, shape.b, x % n, x / n, 0);
+            element(wave, src_b, shape.b, at)
+        })
+        .collect();
+    let mut out = vec![0u32; shape.output_regs() * 64];
+    for i in 0..m {
+        for j in 0..n {
+            let (reg, lane) = output_at(shape, i, j, 0);
+            let d = wave.src32_at(inst.dst[0], reg, lane);
+            let row = &a[i * half..(i + 1) * half];
+            let value = if shape.int_output() {
+                row.iter().fold(d as i32, |acc, &(k, (_, x))| {
+                    acc.wrapping_add((x * b[k * n + j].1) as i32)
+                }) as u32
+            } else {
+                let sum = row
+                    .iter()
+                    .fold(f64::from(f32::from_bits(d)), |acc, &(k, (x, _))| {
+                        acc + x * b[k * n + j].0
+                    });
+                (sum as f32).to_bits()
+            };
+            if let Some(slot) = out.get_mut(reg * 64 + lane) {
+                *slot = value;
             }
         }
     }

@@ -1,4 +1,5 @@
-//! What the MFMA tests share: every gfx90a and gfx942 `v_mfma_*` (not the
+//! What the MFMA tests share (the sparse `v_smfmac_*` have their own,
+//! tests/smfmac.rs, which borrows the helpers): every gfx90a and gfx942 `v_mfma_*` (not the
 //! sparse `v_smfmac_*`) with the layout AMD's matrix instruction calculator
 //! prints for it, a hand-assembled kernel that loads A, B and C by that
 //! layout, runs the instruction and stores D, and the expected D from a
@@ -1331,7 +1332,7 @@ const LANE_DWORDS: usize = 32;
 /// `global_load_dword v{reg}, v1, s[{pair}:{pair+1}] offset:{4 index}`
 /// (`[0x04,0x80,0x50,0xdc,0x01,0x00,0x02,0x09]` is `global_load_dword v9,
 /// v1, s[2:3] offset:4` on gfx90a and gfx942).
-fn load(reg: usize, pair: u32, index: usize) -> [u32; 2] {
+pub fn load(reg: usize, pair: u32, index: usize) -> [u32; 2] {
     [
         0xdc50_8000 | (4 * index as u32),
         (reg as u32) << 24 | pair << 16 | 1,
@@ -1341,7 +1342,7 @@ fn load(reg: usize, pair: u32, index: usize) -> [u32; 2] {
 /// `global_store_dword v1, v{reg}, s[6:7] offset:{4 index}`
 /// (`[0x08,0x80,0x70,0xdc,0x01,0x41,0x06,0x00]` is `global_store_dword v1,
 /// v65, s[6:7] offset:8`).
-fn store(reg: usize, index: usize) -> [u32; 2] {
+pub fn store(reg: usize, index: usize) -> [u32; 2] {
     [
         0xdc70_8000 | (4 * index as u32),
         6 << 16 | (reg as u32) << 8 | 1,
@@ -1372,7 +1373,7 @@ pub fn kernel(case: &Case, mfma: &[u32]) -> Vec<u32> {
 
 /// Places `bits` (an element of `width` bits) at register `reg`, bit `lo`,
 /// lane `lane` of a register image.
-fn put(image: &mut [u32], reg: usize, lo: u32, width: u32, lane: usize, bits: u64) {
+pub fn put(image: &mut [u32], reg: usize, lo: u32, width: u32, lane: usize, bits: u64) {
     let at = lane * LANE_DWORDS + reg;
     match width {
         64 => {
