@@ -372,6 +372,29 @@ def default_iree_run_module():
         return "iree-run-module"
 
 
+def default_iree_compile():
+    """pip's iree-compile binary itself ($IREE_COMPILE first). The
+    `iree-compile` on PATH is a console script: a Python interpreter (and,
+    under pyenv, a shell shim before it) starts and then runs the binary,
+    which costs more than the compiler's own start-up; the campaigns that
+    compile thousands of modules pay it each time."""
+    if os.environ.get("IREE_COMPILE"):
+        return os.environ["IREE_COMPILE"]
+    try:
+        found = subprocess.run(
+            [sys.executable, "-c",
+             "import importlib.util, os; "
+             "spec = importlib.util.find_spec('iree.compiler'); "
+             "print(os.path.join(os.path.dirname(spec.origin), '_mlir_libs', 'iree-compile'))"],
+            capture_output=True, text=True, check=True)
+        path = found.stdout.strip()
+        if os.access(path, os.X_OK):
+            return path
+    except (subprocess.CalledProcessError, OSError):
+        pass
+    return "iree-compile"
+
+
 def main():
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],

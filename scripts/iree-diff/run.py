@@ -494,7 +494,7 @@ def main():
     parser.add_argument("--cache", default=DEFAULT_CACHE, help="compiled modules by content hash")
     parser.add_argument("--known", default=os.path.join(HERE, "known.json"))
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per run")
-    parser.add_argument("--iree-compile", dest="iree_compile", default="iree-compile")
+    parser.add_argument("--iree-compile", dest="iree_compile")
     parser.add_argument("--iree-run-module", dest="iree_run_module")
     args = parser.parse_args()
     if (args.seeds is None) == (args.seed is None):
@@ -513,6 +513,7 @@ def main():
     args.keep = os.path.abspath(args.keep)
     args.known = load_known(args.known)
     args.iree_run_module = args.iree_run_module or KC.default_iree_run_module()
+    args.iree_compile = args.iree_compile or KC.default_iree_compile()
     args.version = compiler_version(args.iree_compile)
     os.makedirs(args.cache, exist_ok=True)
     seeds = parse_seeds(args.seeds) if args.seeds else [args.seed]

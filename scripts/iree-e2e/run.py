@@ -15,7 +15,8 @@ handed to IREE's HIP driver as --hip_dylib_path=file:LIBRARY.
   --tools DIR          IREE's runners built with the HIP driver: iree-check-module
                        and iree-e2e-{matmul,conv2d,attention}-test (default
                        target/iree-cts, scripts/iree-cts/build.sh's)
-  --iree-compile P     the compiler (default: iree-compile on PATH, pip's
+  --iree-compile P     the compiler (default: $IREE_COMPILE, else the binary of
+                       pip's iree-base-compiler package, else iree-compile on PATH; pip's
                        iree-base-compiler 3.13)
   --work DIR           modules, logs and results (default target/iree-e2e)
   --suite GLOB         only suites whose DIR/NAME matches; repeatable
@@ -97,6 +98,7 @@ import os
 import re
 import shlex
 import signal
+import importlib.util
 import subprocess
 import sys
 import time
@@ -119,6 +121,16 @@ CHECK_FAILURE = re.compile(r"^Expected (equality|near equality|.* to be (non)?ze
 RUNNER_MISMATCH = re.compile(r"error: the actual and expected result \w+ disagree[^\n]*")
 RUNNER_NOT_FOUND = re.compile(r"\bNOT_FOUND;")
 DIAGNOSTIC = re.compile(r"^(?:\S+:\d+:\d+: )?error: (.*)$")
+
+
+def default_iree_compile():
+    """pip's iree-compile binary itself, as scripts/kernels-check.py finds
+    it (the console script on PATH starts Python first, every compile)."""
+    path = os.path.join(ROOT, "scripts", "kernels-check.py")
+    spec = importlib.util.spec_from_file_location("kernels_check", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.default_iree_compile()
 
 
 def tail(text, lines=8, width=400):
@@ -518,7 +530,7 @@ def parse_arguments():
     parser.add_argument("--preset", action="append")
     parser.add_argument("--iree-src", default=os.path.join(ROOT, "target/iree-cts/src"))
     parser.add_argument("--tools", default=os.path.join(ROOT, "target/iree-cts"))
-    parser.add_argument("--iree-compile", default="iree-compile")
+    parser.add_argument("--iree-compile")
     parser.add_argument("--work", default=os.path.join(ROOT, "target/iree-e2e"))
     parser.add_argument("--suite", action="append", default=[])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -546,7 +558,7 @@ def parse_arguments():
 
 def main():
     options = parse_arguments()
-    compiler = Compiler(options.iree_compile, os.path.join(options.work, "modules"),
+    compiler = Compiler(options.iree_compile or default_iree_compile(), os.path.join(options.work, "modules"),
                         options.compile_timeout)
     runner = Runner(os.path.realpath(options.tools), options.library,
                     os.path.join(options.work, "runs"), options.timeout)
