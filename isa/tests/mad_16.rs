@@ -4,8 +4,8 @@
 //! address arithmetic in small f16 and i8 matmuls and convolutions stopped
 //! at them (iree-diff class `isa-v_mad_u16`).
 //!
-//! The ISA guides' definitions (RDNA3 V_MAD_U16: "D0.u16 = S0.u16 * S1.u16
-//! + S2.u16 ... Supports saturation (unsigned 16-bit integer domain)";
+//! The ISA guides' definitions (RDNA3 V_MAD_U16: "D0.u16 = S0.u16 *
+//! S1.u16 + S2.u16 ... Supports saturation (unsigned 16-bit integer domain)";
 //! V_MAD_U32_U16: "D0.u32 = 32'U(S0.u16) * 32'U(S1.u16) + S2.u32"): the
 //! result wraps to its width, or under clamp saturates to its type's range.
 //! Which half a 16-bit result goes to (`op_sel[3]`) and what becomes of the
