@@ -812,6 +812,7 @@ fn vector(m: &str) -> Option<Valu> {
         "med3_f16" => Med3F16,
         "div_fixup_f16" => DivFixupF16,
         "div_fixup_legacy_f16" => DivFixupLegacyF16,
+        "pk_fmac_f16" => PkFmacF16,
         "pk_mad_u16" => PkMadU16,
         "pk_mad_i16" => PkMadI16,
         "sad_u8" => SadU8,

@@ -440,6 +440,8 @@ pub enum Valu {
     /// GFX9's `v_div_fixup_legacy_f16`: the same, zeroing the high half as
     /// `MadLegacyU16` does.
     DivFixupLegacyF16,
+    /// `v_pk_fmac_f16` (VOP2): each half's fused S0 * S1 + D, one rounding.
+    PkFmacF16,
     /// `v_pk_mad_u16`/`v_pk_mad_i16`: `MadU16` on both halves.
     PkMadU16,
     PkMadI16,
@@ -759,7 +761,8 @@ impl Valu {
     }
 
     /// Whether its destination is also its last source: the accumulating
-    /// forms (`v_fmac_*`, `v_mac_f32`, `v_dot2c_f32_f16`, `v_dot4c_i32_i8`).
+    /// forms (`v_fmac_*`, `v_mac_f32`, `v_dot2c_f32_f16`, `v_dot4c_i32_i8`,
+    /// `v_pk_fmac_f16`).
     pub(crate) fn accumulates(self) -> bool {
         matches!(
             self,
@@ -769,6 +772,7 @@ impl Valu {
                 | Valu::FmacF64
                 | Valu::Dot2cF32F16
                 | Valu::Dot4cI32I8
+                | Valu::PkFmacF16
         )
     }
 }

@@ -214,6 +214,7 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
             (*s0, *s1, *s2) = (F16, F16, F16)
         }
         PkMadU16 | PkMadI16 => (*s0, *s1, *s2) = (v2i16, v2i16, v2i16),
+        PkFmacF16 => (*s0, *s1) = (v2f16, v2f16),
         PkAddF16 | PkMulF16 | PkFmaF16 | PkMinF16 | PkMaxF16 => {
             (*s0, *s1, *s2) = (v2f16, v2f16, v2f16);
         }

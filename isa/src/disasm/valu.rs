@@ -29,6 +29,13 @@ impl Printer<'_> {
             match (encoding, inst.syntax.twin) {
                 (Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc, Some(_)) => "_e32",
                 (Encoding::Vop3, Some(_)) => "_e64",
+                // GFX9's VOP2 `v_pk_fmac_f16` has no VOP3 twin, but LLVM 19
+                // names it `v_pk_fmac_f16_e32` there (not on GFX11).
+                (Encoding::Vop2, None)
+                    if inst.op == Op::V(Valu::PkFmacF16) && self.family == Family::Gfx9 =>
+                {
+                    "_e32"
+                }
                 _ => "",
             }
         };

@@ -1,6 +1,6 @@
 //! The 16-bit three-operand VOP3 operations (multiply-adds, min/max/median
-//! of three, the f16 division fix-up) and the sums of absolute
-//! differences, kept apart from `vector.rs` because they share one rule of
+//! of three, the f16 division fix-up), the packed 16-bit multiply-adds and
+//! the sums of absolute differences, kept apart from `vector.rs` because they share one rule of
 //! their own: which halves they read and which half they write.
 //!
 //! Halves. Each 16-bit source is the half of its register (or of an SGPR
@@ -22,7 +22,7 @@
 //! native rows do. GFX11 keeps it always.
 
 use crate::arch::{Chip, Family};
-use crate::exec::float::{f16_to_f32, f32_to_f16, max32, med3_32, min32, output32};
+use crate::exec::float::{f16_to_f32, f32_to_f16, fma16, max32, med3_32, min32, output32};
 use crate::exec::lanes::{active, half_source};
 use crate::exec::saturate;
 use crate::inst::Inst;
@@ -84,6 +84,14 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) {
                     saturate::signed(exact, 32, clamp)
                 };
                 wave.set_vreg(inst.dst[0], 0, lane, d as u32);
+            }
+        }
+        PkFmacF16 => {
+            for lane in active(wave.exec()) {
+                let [a, b, c] = [0, 1, 2].map(|i| wave.src32(inst.src[i], lane, Width::F16));
+                let half = |x: u32, high: bool| f16_to_f32((if high { x >> 16 } else { x }) as u16);
+                let [lo, hi] = [false, true].map(|h| fma16(half(a, h), half(b, h), half(c, h)));
+                wave.set_vreg(inst.dst[0], 0, lane, u32::from(lo) | u32::from(hi) << 16);
             }
         }
         PkMadU16 => super::vector::pk_16::<3>(wave, inst, |_, [a, b, c]| {

@@ -912,8 +912,8 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         MaxU16 => u16_op(wave, inst, chip, |a, b| a.max(b)),
         MadU16 | MadI16 | MadLegacyU16 | MadLegacyI16 | MadU32U16 | MadI32I16 | Min3U16
         | Min3I16 | Min3F16 | Max3U16 | Max3I16 | Max3F16 | Med3U16 | Med3I16 | Med3F16
-        | DivFixupF16 | DivFixupLegacyF16 | PkMadU16 | PkMadI16 | SadU8 | SadHiU8 | SadU16
-        | SadU32 | MsadU8 => super::sixteen::run(wave, inst, op, chip),
+        | DivFixupF16 | DivFixupLegacyF16 | PkFmacF16 | PkMadU16 | PkMadI16 | SadU8 | SadHiU8
+        | SadU16 | SadU32 | MsadU8 => super::sixteen::run(wave, inst, op, chip),
         LshlrevB64 | LshrrevB64 | AshrrevI64 => {
             for lane in lanes(wave) {
                 let s = wave.src32(inst.src[0], lane, Width::B32) & 63;
