@@ -134,6 +134,9 @@ pub enum Salu {
     Bcnt1,
     Ff1,
     Flbit,
+    /// `s_flbit_i32`/`s_cls_i32` (and the 64-bit forms): where, counted
+    /// from the top bit, the first bit that differs from the sign bit is.
+    Cls,
     Absdiff,
     PackLl,
     PackLh,
@@ -409,6 +412,47 @@ pub enum Valu {
     MaxI16,
     MinU16,
     MaxU16,
+    // 16-bit three-operand VOP3 (`exec/sixteen.rs`).
+    /// `v_mad_u16`/`v_mad_i16`: S0 * S1 + S2 in 16 bits, each source's
+    /// half and the destination's by `op_sel`, the other half of the
+    /// destination kept (GFX9's op_sel forms and GFX11's).
+    MadU16,
+    MadI16,
+    /// GFX9's `v_mad_legacy_u16`/`_i16` (GFX8's opcodes): as `MadU16`,
+    /// but writing the low half zeroes the high one.
+    MadLegacyU16,
+    MadLegacyI16,
+    /// `v_mad_u32_u16`/`v_mad_i32_i16`: 16-bit S0 * S1 plus a 32-bit S2.
+    MadU32U16,
+    MadI32I16,
+    Min3U16,
+    Min3I16,
+    Min3F16,
+    Max3U16,
+    Max3I16,
+    Max3F16,
+    Med3U16,
+    Med3I16,
+    Med3F16,
+    /// `v_div_fixup_f16`: the f16 division's special cases, else S0 with
+    /// the quotient's sign.
+    DivFixupF16,
+    /// GFX9's `v_div_fixup_legacy_f16`: the same, zeroing the high half as
+    /// `MadLegacyU16` does.
+    DivFixupLegacyF16,
+    /// `v_pk_fmac_f16` (VOP2): each half's fused S0 * S1 + D, one rounding.
+    PkFmacF16,
+    /// `v_pk_mad_u16`/`v_pk_mad_i16`: `MadU16` on both halves.
+    PkMadU16,
+    PkMadI16,
+    /// Sums of absolute differences plus S2: `v_sad_u8` (four bytes),
+    /// `v_sad_hi_u8` (the same shifted left 16), `v_sad_u16` (two halves),
+    /// `v_sad_u32`, `v_msad_u8` (bytes whose S1 byte is zero left out).
+    SadU8,
+    SadHiU8,
+    SadU16,
+    SadU32,
+    MsadU8,
     // 64-bit integer.
     LshlrevB64,
     LshrrevB64,
@@ -730,7 +774,8 @@ impl Valu {
     }
 
     /// Whether its destination is also its last source: the accumulating
-    /// forms (`v_fmac_*`, `v_mac_f32`, `v_dot2c_f32_f16`, `v_dot4c_i32_i8`).
+    /// forms (`v_fmac_*`, `v_mac_f32`, `v_dot2c_f32_f16`, `v_dot4c_i32_i8`,
+    /// `v_pk_fmac_f16`).
     pub(crate) fn accumulates(self) -> bool {
         matches!(
             self,
@@ -740,6 +785,7 @@ impl Valu {
                 | Valu::FmacF64
                 | Valu::Dot2cF32F16
                 | Valu::Dot4cI32I8
+                | Valu::PkFmacF16
         )
     }
 }

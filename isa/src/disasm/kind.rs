@@ -127,6 +127,7 @@ pub(super) fn float_source(op: Op, i: usize) -> bool {
             | CvtRpiI32F32 | CvtI16F16 | CvtU16F16 => true,
             CeilF16 | FloorF16 | TruncF16 | RndneF16 | FractF16 | SqrtF16 | RcpF16 | RsqF16
             | ExpF16 | LogF16 | SinF16 | CosF16 => true,
+            Min3F16 | Max3F16 | Med3F16 | DivFixupF16 | DivFixupLegacyF16 => true,
             FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => i < 3,
             _ => false,
         },
@@ -159,6 +160,10 @@ pub(super) fn valu_sources(v: Valu) -> usize {
         | AlignbyteB32 | PermB32 | LshlAddU64 | Permlanex16 | Permlane16 | Cndmask | CndmaskB16
         | AddcCoU32 | SubbCoU32 | SubbrevCoU32 | FmamkF32 | FmaakF32 | FmamkF16 | FmaakF16
         | MadmkF32 | MadakF32 => 3,
+        MadU16 | MadI16 | MadLegacyU16 | MadLegacyI16 | MadU32U16 | MadI32I16 | Min3U16
+        | Min3I16 | Min3F16 | Max3U16 | Max3I16 | Max3F16 | Med3U16 | Med3I16 | Med3F16
+        | DivFixupF16 | DivFixupLegacyF16 | PkMadU16 | PkMadI16 | SadU8 | SadHiU8 | SadU16
+        | SadU32 | MsadU8 => 3,
         _ => 2,
     }
 }
@@ -201,6 +206,15 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
         | LshlrevB16 | LshrrevB16 | AshrrevI16 | MinI16 | MaxI16 | MinU16 | MaxU16 => {
             (*s0, *s1) = (I16, I16)
         }
+        MadU16 | MadI16 | MadLegacyU16 | MadLegacyI16 | Min3U16 | Min3I16 | Max3U16 | Max3I16
+        | Med3U16 | Med3I16 => (*s0, *s1, *s2) = (I16, I16, I16),
+        // The 32-bit addend prints as a 32-bit operand.
+        MadU32U16 | MadI32I16 => (*s0, *s1) = (I16, I16),
+        Min3F16 | Max3F16 | Med3F16 | DivFixupF16 | DivFixupLegacyF16 => {
+            (*s0, *s1, *s2) = (F16, F16, F16)
+        }
+        PkMadU16 | PkMadI16 => (*s0, *s1, *s2) = (v2i16, v2i16, v2i16),
+        PkFmacF16 => (*s0, *s1) = (v2f16, v2f16),
         PkAddF16 | PkMulF16 | PkFmaF16 | PkMinF16 | PkMaxF16 => {
             (*s0, *s1, *s2) = (v2f16, v2f16, v2f16);
         }
@@ -243,7 +257,7 @@ pub(super) fn scalar_shape(op: Op) -> Shape {
                 // The bit's index is 32-bit.
                 Bitset(_) => shape.src[0] = B32,
                 Bfm => shape.src = [B32; 4],
-                Bcnt1 | Ff1 | Flbit => shape.dst[0] = B32,
+                Bcnt1 | Ff1 | Flbit | Cls => shape.dst[0] = B32,
                 _ => {}
             }
             shape

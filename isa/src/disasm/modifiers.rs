@@ -28,6 +28,12 @@ impl Printer<'_> {
             Op::V(AddU16 | SubU16) if gfx11 => Some(sources),
             // VOP3-only on both families, with op_sel.
             Op::V(AddI16 | SubI16) => Some(sources),
+            // GFX9's native op_sel forms and GFX11's (the `_legacy` ones
+            // have none).
+            Op::V(
+                MadU16 | MadI16 | MadU32U16 | MadI32I16 | Min3U16 | Min3I16 | Min3F16 | Max3U16
+                | Max3I16 | Max3F16 | Med3U16 | Med3I16 | Med3F16 | DivFixupF16,
+            ) => Some(sources),
             _ => None,
         };
         if matches!(inst.op, Op::V(Permlane16 | Permlanex16)) {

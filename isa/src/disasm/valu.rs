@@ -29,6 +29,13 @@ impl Printer<'_> {
             match (encoding, inst.syntax.twin) {
                 (Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc, Some(_)) => "_e32",
                 (Encoding::Vop3, Some(_)) => "_e64",
+                // GFX9's VOP2 `v_pk_fmac_f16` has no VOP3 twin, but LLVM 19
+                // names it `v_pk_fmac_f16_e32` there (not on GFX11).
+                (Encoding::Vop2, None)
+                    if inst.op == Op::V(Valu::PkFmacF16) && self.family == Family::Gfx9 =>
+                {
+                    "_e32"
+                }
                 _ => "",
             }
         };
@@ -167,7 +174,7 @@ impl Printer<'_> {
             _ => match inst.op {
                 Op::V(
                     PkFmaF32 | PkFmaF16 | FmaMixF32 | FmaMixloF16 | FmaMixhiF16 | Dot2F32F16
-                    | Dot4I32I8 | Dot4U32U8 | Dot4I32Iu8,
+                    | Dot4I32I8 | Dot4U32U8 | Dot4I32Iu8 | PkMadU16 | PkMadI16,
                 )
                 | Op::Mfma(_)
                 | Op::Wmma(_) => vec![0, 1, 2],

@@ -13,6 +13,7 @@ mod mode;
 mod saturate;
 mod scalar;
 mod sdwa;
+mod sixteen;
 mod vector;
 
 use crate::arch::Chip;

@@ -108,6 +108,7 @@ fn alu32(wave: &mut Wave, inst: &Inst, op: Salu) {
         Bcnt1 => nz(a.count_ones()),
         Ff1 => (if a == 0 { u32::MAX } else { a.trailing_zeros() }, None),
         Flbit => (if a == 0 { u32::MAX } else { a.leading_zeros() }, None),
+        Cls => (cls(i64::from(a as i32), 32), None),
         PackLl => ((a & 0xffff) | (b << 16), None),
         PackLh => ((a & 0xffff) | (b & 0xffff_0000), None),
         PackHh => ((a >> 16) | (b & 0xffff_0000), None),
@@ -200,6 +201,17 @@ fn alu64(wave: &mut Wave, inst: &Inst, op: Salu) {
             wave.set_scalar32(inst.dst[0], n);
             return;
         }
+        // `s_flbit_i32_b64`/`s_clz_i32_u64` and `s_flbit_i32_i64`/
+        // `s_cls_i32_i64`: a 32-bit count of a 64-bit source, SCC kept.
+        Flbit => {
+            let n = if a == 0 { u32::MAX } else { a.leading_zeros() };
+            wave.set_scalar32(inst.dst[0], n);
+            return;
+        }
+        Cls => {
+            wave.set_scalar32(inst.dst[0], cls(a as i64, 64));
+            return;
+        }
         // No 64-bit forms of the rest exist; treat them as their 32-bit form.
         _ => {
             alu32(wave, inst, op);
@@ -219,6 +231,19 @@ fn saveexec(op: Salu, a: u64, exec: u64) -> u64 {
         Salu::XorSaveexec => a ^ exec,
         Salu::AndNotSaveexec => a & !exec,
         _ => a | !exec,
+    }
+}
+
+/// `s_cls_i32` (GFX9: `s_flbit_i32`) and its 64-bit form: the position,
+/// counted from the top bit as 0, of the first bit that differs from the
+/// sign bit; -1 (all ones) when none does (0 and -1); `a` is the
+/// `bits`-bit source sign-extended. RDNA3 ISA guide, S_CLS_I32: "D0.i32 =
+/// -1; for i in 1 : 31 do if S0.u32[31 - i] != S0.u32[31] then D0.i32 = i".
+fn cls(a: i64, bits: u32) -> u32 {
+    if a == 0 || a == -1 {
+        u32::MAX
+    } else {
+        (if a < 0 { !a } else { a }).leading_zeros() - (64 - bits)
     }
 }
 

@@ -252,7 +252,11 @@ fn pk_f32<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f32; N]) -> 
 }
 
 /// Packed 16-bit: two halves of one register.
-fn pk_16<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn(usize, [u16; N]) -> u16) {
+pub(crate) fn pk_16<const N: usize>(
+    wave: &mut Wave,
+    inst: &Inst,
+    f: impl Fn(usize, [u16; N]) -> u16,
+) {
     for lane in lanes(wave) {
         let mut out = [0u16; 2];
         for (half, slot) in out.iter_mut().enumerate() {
@@ -906,6 +910,10 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         MaxI16 => u16_op(wave, inst, chip, |a, b| (a as i16).max(b as i16) as u16),
         MinU16 => u16_op(wave, inst, chip, |a, b| a.min(b)),
         MaxU16 => u16_op(wave, inst, chip, |a, b| a.max(b)),
+        MadU16 | MadI16 | MadLegacyU16 | MadLegacyI16 | MadU32U16 | MadI32I16 | Min3U16
+        | Min3I16 | Min3F16 | Max3U16 | Max3I16 | Max3F16 | Med3U16 | Med3I16 | Med3F16
+        | DivFixupF16 | DivFixupLegacyF16 | PkFmacF16 | PkMadU16 | PkMadI16 | SadU8 | SadHiU8
+        | SadU16 | SadU32 | MsadU8 => super::sixteen::run(wave, inst, op, chip),
         LshlrevB64 | LshrrevB64 | AshrrevI64 => {
             for lane in lanes(wave) {
                 let s = wave.src32(inst.src[0], lane, Width::B32) & 63;
