@@ -52,3 +52,24 @@ fn twenty_random_programs_agree_with_the_cpu_on_every_chip() {
         assert_eq!(fields.get(1), Some(&"20"), "{row}");
     }
 }
+
+/// The generator's third opinion (`scripts/iree-diff/evaluate.py`), which
+/// tells a denormal the CPU flushed on the way to a result from a wrong
+/// value, against values worked out by hand (`evaluate_test.py`).
+#[test]
+fn the_element_wise_evaluator_computes_ieee_results_worked_out_by_hand() {
+    let what = "the program generator's evaluator";
+    if !requires(what, Package::Debian("python3"), program("python3")) {
+        return;
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let output = Command::new("python3")
+        .arg(root.join("scripts/iree-diff/evaluate_test.py"))
+        .output()
+        .expect("python3");
+    assert!(
+        output.status.success(),
+        "scripts/iree-diff/evaluate_test.py:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

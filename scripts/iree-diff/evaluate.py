@@ -1,0 +1,336 @@
+"""A third opinion on an element-wise program: its `linalg.generic` body
+evaluated in Python, element by element, with IEEE arithmetic that keeps
+denormals.
+
+IREE's CPU runtime flushes denormals (values.py); a program whose inputs are
+all normal can still pass through a denormal on the way to a normal result
+(a quotient of 4.5e-39 multiplied back up by 1e36), where the CPU computes
+with 0 and the GPU with the denormal. When the GPU and the CPU disagree on
+an element-wise program, run.py asks this evaluator: where it computes the
+GPU's value at every element that differs, and a denormal occurred on the
+way, the CPU's flushing explains the disagreement (the known class
+cpu-flushes-denormals); anything else stays a disagreement.
+
+Every exact operation is computed on exact rationals and rounded once to its
+type (round to nearest even, with the type's denormals and overflow to
+infinity); the evaluator shares no code with IREE or the simulator. It
+reads only what gen.py writes: one linalg.generic whose block holds
+arith/math scalar ops. A transcendental function, or any op it does not
+know, makes it decline (None).
+"""
+import math
+import re
+from fractions import Fraction
+
+import values as V
+
+# Exponent of the smallest normal and of the largest binade, per float type.
+EXPONENTS = {"f16": (-14, 15), "bf16": (-126, 127), "f32": (-126, 127), "f64": (-1022, 1023)}
+
+GENERIC = re.compile(r"linalg\.generic \{indexing_maps = \[(.*?)\], iterator_types.*? ins\((.*?) :")
+MAP = re.compile(r"affine_map<\(([^)]*)\) -> \(([^)]*)\)>")
+ARG = re.compile(r"(%a\d+): tensor<([^>]*)>")
+LINE = re.compile(r"(%\w+) = ([\w.]+) (.*?)(?: : (\w+)(?: to (\w+))?)?$")
+
+
+class Decline(Exception):
+    """The program holds something the evaluator does not compute."""
+
+
+def round_to(t, x, negative=False):
+    """The value of type t nearest the exact rational x (ties to even), as a
+    Python float; a result that rounds to zero keeps the sign `negative`."""
+    if t not in V.FLOATS:
+        raise Decline(t)
+    if x == 0:
+        return -0.0 if negative else 0.0
+    p = V.FLOATS[t]
+    emin, emax = EXPONENTS[t]
+    a = abs(Fraction(x))
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    if Fraction(2) ** e > a:
+        e -= 1
+    scale = p - 1 - max(e, emin)
+    scaled = a * Fraction(2) ** scale
+    n = scaled.numerator // scaled.denominator
+    rest = scaled - n
+    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and n % 2 == 1):
+        n += 1
+    value = Fraction(n) / Fraction(2) ** scale
+    if value >= Fraction(2) ** (emax + 1):
+        result = math.inf
+    else:
+        result = float(value)
+    return -result if x < 0 else (result if n else (-0.0 if negative else 0.0))
+
+
+def signbit(x):
+    return math.copysign(1.0, x) < 0
+
+
+def float_op(op, t, args):
+    """An exact float operation of type t."""
+    a = args[0]
+    if op in ("arith.addf", "arith.subf"):
+        b = args[1] if op == "arith.addf" else -args[1]
+        if not (math.isfinite(a) and math.isfinite(b)):
+            return a + b
+        exact = Fraction(a) + Fraction(b)
+        return a + b if exact == 0 else round_to(t, exact)
+    if op == "arith.mulf":
+        b = args[1]
+        if not (math.isfinite(a) and math.isfinite(b)):
+            return a * b
+        return round_to(t, Fraction(a) * Fraction(b), signbit(a) != signbit(b))
+    if op == "arith.divf":
+        b = args[1]
+        negative = signbit(a) != signbit(b)
+        if math.isnan(a) or math.isnan(b) or (a == 0 and b == 0) or (math.isinf(a) and math.isinf(b)):
+            return math.nan
+        if b == 0 or math.isinf(a):
+            return -math.inf if negative else math.inf
+        if math.isinf(b):
+            return -0.0 if negative else 0.0
+        return round_to(t, Fraction(a) / Fraction(b), negative)
+    if op == "math.fma":
+        b, c = args[1], args[2]
+        if not all(math.isfinite(v) for v in args):
+            return a * b + c
+        product = Fraction(a) * Fraction(b)
+        exact = product + Fraction(c)
+        if exact == 0:
+            both_negative = product == 0 and signbit(a) != signbit(b) and signbit(c)
+            return -0.0 if both_negative else 0.0
+        return round_to(t, exact)
+    if op == "arith.negf":
+        return -a
+    if op == "math.absf":
+        return abs(a)
+    if op == "math.copysign":
+        return math.copysign(a, args[1])
+    if op in ("math.floor", "math.ceil", "math.roundeven", "math.round"):
+        if not math.isfinite(a):
+            return a
+        x = Fraction(a)
+        if op == "math.floor":
+            n = math.floor(x)
+        elif op == "math.ceil":
+            n = math.ceil(x)
+        elif op == "math.roundeven":
+            n = round(x)
+        else:
+            n = math.floor(abs(x) + Fraction(1, 2)) * (1 if x >= 0 else -1)
+        return math.copysign(float(n), a) if n == 0 else float(n)
+    if op in ("arith.minimumf", "arith.maximumf"):
+        b = args[1]
+        if math.isnan(a) or math.isnan(b):
+            return math.nan
+        if a == b == 0:
+            if op == "arith.minimumf":
+                return -0.0 if signbit(a) or signbit(b) else 0.0
+            return -0.0 if signbit(a) and signbit(b) else 0.0
+        return min(a, b) if op == "arith.minimumf" else max(a, b)
+    if op in ("arith.minnumf", "arith.maxnumf"):
+        b = args[1]
+        if math.isnan(a):
+            return b
+        if math.isnan(b):
+            return a
+        return min(a, b) if op == "arith.minnumf" else max(a, b)
+    raise Decline(op)
+
+
+def signed(t, x):
+    """x (held as its unsigned bits) read as a signed integer of type t."""
+    w = V.WIDTH[t]
+    return x - (1 << w) if x >> (w - 1) else x
+
+
+def wrap(t, x):
+    return x & ((1 << V.WIDTH[t]) - 1)
+
+
+def int_op(op, t, args):
+    """An integer operation of type t on unsigned bit patterns."""
+    w = V.WIDTH[t]
+    a = args[0]
+    b = args[1] if len(args) > 1 else 0
+    sa, sb = signed(t, a), signed(t, b)
+    simple = {
+        "arith.addi": lambda: a + b, "arith.subi": lambda: a - b, "arith.muli": lambda: a * b,
+        "arith.andi": lambda: a & b, "arith.ori": lambda: a | b, "arith.xori": lambda: a ^ b,
+        "arith.maxsi": lambda: max(sa, sb), "arith.minsi": lambda: min(sa, sb),
+        "arith.maxui": lambda: max(a, b), "arith.minui": lambda: min(a, b),
+        "arith.shli": lambda: a << b, "arith.shrsi": lambda: sa >> b, "arith.shrui": lambda: a >> b,
+        "arith.divui": lambda: a // b, "arith.remui": lambda: a % b,
+        "arith.ceildivui": lambda: -(-a // b),
+        "arith.divsi": lambda: int(Fraction(sa, sb)),
+        "arith.remsi": lambda: sa - int(Fraction(sa, sb)) * sb,
+        "arith.ceildivsi": lambda: math.ceil(Fraction(sa, sb)),
+        "arith.floordivsi": lambda: math.floor(Fraction(sa, sb)),
+        "math.absi": lambda: abs(sa),
+        "math.ctlz": lambda: w - a.bit_length(),
+        "math.cttz": lambda: w if a == 0 else (a & -a).bit_length() - 1,
+        "math.ctpop": lambda: bin(a).count("1"),
+    }
+    if op not in simple:
+        raise Decline(op)
+    return wrap(t, simple[op]())
+
+
+INT_PREDICATES = {
+    "eq": lambda a, b, sa, sb: a == b, "ne": lambda a, b, sa, sb: a != b,
+    "slt": lambda a, b, sa, sb: sa < sb, "sle": lambda a, b, sa, sb: sa <= sb,
+    "sgt": lambda a, b, sa, sb: sa > sb, "sge": lambda a, b, sa, sb: sa >= sb,
+    "ult": lambda a, b, sa, sb: a < b, "ule": lambda a, b, sa, sb: a <= b,
+    "ugt": lambda a, b, sa, sb: a > b, "uge": lambda a, b, sa, sb: a >= b,
+}
+FLOAT_PREDICATES = {"eq": lambda a, b: a == b, "gt": lambda a, b: a > b,
+                    "ge": lambda a, b: a >= b, "lt": lambda a, b: a < b,
+                    "le": lambda a, b: a <= b, "ne": lambda a, b: a != b}
+
+
+def compare(kind, pred, t, a, b):
+    """arith.cmpi / arith.cmpf as 0 or 1."""
+    if kind == "arith.cmpi":
+        return int(INT_PREDICATES[pred](a, b, signed(t, a), signed(t, b)))
+    unordered = math.isnan(a) or math.isnan(b)
+    if pred == "ord":
+        return int(not unordered)
+    if pred == "uno":
+        return int(unordered)
+    if unordered:
+        return int(pred[0] == "u")
+    return int(FLOAT_PREDICATES[pred[1:]](a, b))
+
+
+def convert(op, x, src, dst):
+    """A conversion of x from src to dst."""
+    if op == "arith.extf":
+        return x
+    if op == "arith.truncf":
+        return x if not math.isfinite(x) else round_to(dst, Fraction(x), signbit(x))
+    if op in ("arith.sitofp", "arith.uitofp"):
+        n = signed(src, x) if op == "arith.sitofp" else x
+        return round_to(dst, Fraction(n))
+    if op in ("arith.fptosi", "arith.fptoui"):
+        if not math.isfinite(x):
+            raise Decline(f"{op} of {x}")
+        return wrap(dst, int(Fraction(x)))
+    if op == "arith.extsi":
+        return wrap(dst, signed(src, x))
+    if op in ("arith.extui", "arith.trunci"):
+        return wrap(dst, x)
+    raise Decline(op)
+
+
+def constant(literal, t):
+    """An arith.constant's value."""
+    if literal in ("true", "false"):
+        return int(literal == "true")
+    if t in V.INTS:
+        return wrap(t, int(literal))
+    if literal.startswith("0x"):
+        return V.from_bits(t, int(literal, 16))
+    return float(literal)
+
+
+class Generic:
+    """The linalg.generic of an element-wise program: its operands' values,
+    indexing maps and block, ready to evaluate at any index."""
+
+    def __init__(self, text, inputs):
+        m = GENERIC.search(text)
+        if not m or "^bb0(" not in text:
+            raise Decline("no linalg.generic")
+        self.maps = [[e.strip() for e in expr.split(",")] for _, expr in MAP.findall(m.group(1))]
+        self.dims = [d.strip() for d in MAP.findall(m.group(1))[0][0].split(",")]
+        args = dict(ARG.findall(text.split("func.func @", 1)[1].split("{", 1)[0]))
+        flags = dict(zip(args, inputs))
+        self.operands = []
+        for name in [n.strip() for n in m.group(2).split(",")]:
+            shape, values = flags[name].split("=", 1)
+            *dims, t = shape.split("x")
+            parse = float if t in V.FLOATS else (lambda v, t=t: wrap(t, int(v)))
+            self.operands.append(([int(d) for d in dims], t, [parse(v) for v in values.split()]))
+        block = text.split("^bb0(", 1)[1]
+        self.block_args = [a.split(":")[0].strip() for a in block.split(")", 1)[0].split(",")]
+        self.lines = []
+        for line in block.split(")", 1)[1].splitlines()[1:]:
+            line = line.strip()
+            if line.startswith("linalg.yield"):
+                self.yields = [v.strip() for v in line.split(" ", 1)[1].split(":")[0].split(",")]
+                break
+            self.lines.append(line)
+
+    def element(self, index):
+        """The yielded values at index (a list of ints, one per dim), and
+        whether a float value on the way was a denormal."""
+        at = dict(zip(self.dims, index))
+        env, types, denormal = {}, {}, False
+        for k, (shape, t, values) in enumerate(self.operands):
+            flat = 0
+            for dim, size in zip(self.maps[k], shape):
+                flat = flat * size + at[dim]
+            env[self.block_args[k]], types[self.block_args[k]] = values[flat], t
+        for line in self.lines:
+            m = LINE.match(line)
+            if not m:
+                raise Decline(line)
+            name, op, rest, t, dst = m.groups()
+            operands = [o.strip() for o in rest.split(",")]
+            if op == "arith.constant":
+                value, t = constant(operands[0], t or "i1"), t or "i1"
+            elif op == "arith.select":
+                c, a, b = (env[o] for o in operands)
+                value = a if c else b
+            elif op in ("arith.cmpi", "arith.cmpf"):
+                value = compare(op, operands[0], t, env[operands[1]], env[operands[2]])
+                t = "i1"
+            elif dst is not None:
+                value, t = convert(op, env[operands[0]], t, dst), dst
+            elif t in V.FLOATS:
+                value = float_op(op, t, [env[o] for o in operands])
+            else:
+                value = int_op(op, t, [env[o] for o in operands])
+            env[name], types[name] = value, t
+            denormal |= t in V.FLOATS and V.is_denormal(t, value)
+        return [(env[y], types[y]) for y in self.yields], denormal
+
+
+def printed(value, t):
+    """value as run.py's results print it: a float's bits as a signed
+    integer of its width, an integer as itself."""
+    if t in V.FLOATS:
+        return signed(V.bits_type(t), V.to_bits(t, value)), True
+    return (value if t == "i1" else signed(t, value)), False
+
+
+def flushed_intermediate(text, inputs, got, want):
+    """True when, at every element where the GPU's results (got) and the
+    CPU's (want) differ, the evaluator computes the GPU's value (any NaN
+    equal) and a denormal occurred on the way; False when it computes
+    something else or no denormal occurred; None when it declines."""
+    try:
+        generic = Generic(text, inputs)
+        denormal = False
+        for r, (g, w) in enumerate(zip(got, want)):
+            for k, (a, b) in enumerate(zip(g.tokens, w.tokens)):
+                if a == b:
+                    continue
+                index, flat = [], k
+                for size in reversed(w.shape):
+                    index.append(flat % size)
+                    flat //= size
+                values, saw = generic.element(index[::-1])
+                value, t = values[r]
+                expected, is_float = printed(value, t)
+                if is_float and math.isnan(value):
+                    if not math.isnan(V.from_bits(t, int(a))):
+                        return False
+                elif int(a) != expected:
+                    return False
+                denormal |= saw
+        return denormal
+    except (Decline, KeyError, ValueError, IndexError, ZeroDivisionError):
+        return None

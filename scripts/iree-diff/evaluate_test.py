@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""evaluate.py against values worked out by hand from IEEE 754 and MLIR's
+arith semantics (not from the evaluator, IREE or the simulator).
+Run: python3 scripts/iree-diff/evaluate_test.py (tests/it/sim/iree_diff.rs
+does)."""
+import math
+import os
+import sys
+import unittest
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import evaluate as E  # noqa: E402
+import values as V  # noqa: E402
+
+# Seed 888's element [4, 6] (docs/IREE-DIFF.md), cut to the ops on its path:
+# the quotient 6.54e-25 / 1.4378e14 = 4.5493e-39 is an f32 denormal; kept,
+# fma(-6.1722e36, q, -13.5) is -13.528079 and the product with 6.1722e36 is
+# -8.34981e37 (0xfe7b449a); flushed, the fma is -13.5 and the product
+# -8.33248e37 (0xfe7abf17), what IREE's CPU printed.
+SEED_888 = """func.func @main(%a0: tensor<1xf32>, %a1: tensor<1xf32>) -> (tensor<1xi32>) {
+  %g:1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, \
+affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a0, %a1 : tensor<1xf32>, \
+tensor<1xf32>) outs(%e0 : tensor<1xf32>) {
+  ^bb0(%x0: f32, %x1: f32, %o0: f32):
+    %v1 = arith.constant 0x5702D286 : f32
+    %v8 = arith.divf %x1, %v1 : f32
+    %v9 = arith.constant -13.5 : bf16
+    %v10 = arith.extf %v9 : bf16 to f32
+    %v11 = math.fma %x0, %v8, %v10 : f32
+    %v13 = arith.negf %x0 : f32
+    %v14 = arith.mulf %v11, %v13 : f32
+    linalg.yield %v14 : f32
+  } -> (tensor<1xf32>)
+}
+"""
+
+
+def bits32(x):
+    return V.to_bits("f32", x)
+
+
+class Rounding(unittest.TestCase):
+    def test_ties_go_to_even(self):
+        one = 1.0
+        self.assertEqual(E.round_to("f32", E.Fraction(1) + E.Fraction(1, 2**24)), one)
+        self.assertEqual(E.round_to("f32", E.Fraction(1) + E.Fraction(3, 2**25)), 1 + 2**-23)
+        # 1.5 units of f32's smallest denormal: a tie, to the even 2 units.
+        self.assertEqual(E.round_to("f32", E.Fraction(3, 2**150)), 2.0**-148)
+        # f16: 2^-25 is half its smallest denormal, a tie to 0; 3 * 2^-26 rounds up.
+        self.assertEqual(E.round_to("f16", E.Fraction(1, 2**25)), 0.0)
+        self.assertEqual(E.round_to("f16", E.Fraction(3, 2**26)), 2.0**-24)
+
+    def test_overflow_and_the_largest_finite(self):
+        self.assertEqual(E.round_to("f16", E.Fraction(65519)), 65504.0)
+        self.assertEqual(E.round_to("f16", E.Fraction(65520)), math.inf)
+        self.assertEqual(E.round_to("bf16", E.Fraction(-(2**128))), -math.inf)
+
+    def test_a_product_that_underflows_keeps_its_sign(self):
+        tiny = 2.0**-100
+        self.assertEqual(math.copysign(1, E.float_op("arith.mulf", "f32", [-tiny, tiny])), -1)
+
+
+class Operations(unittest.TestCase):
+    def test_signed_divisions_round_as_named(self):
+        t, seven, two = "i8", E.wrap("i8", -7), 2
+        self.assertEqual(E.signed(t, E.int_op("arith.divsi", t, [seven, two])), -3)
+        self.assertEqual(E.signed(t, E.int_op("arith.remsi", t, [seven, two])), -1)
+        self.assertEqual(E.signed(t, E.int_op("arith.floordivsi", t, [seven, two])), -4)
+        self.assertEqual(E.signed(t, E.int_op("arith.ceildivsi", t, [seven, two])), -3)
+        self.assertEqual(E.int_op("arith.ceildivsi", t, [7, 2]), 4)
+        self.assertEqual(E.int_op("arith.ceildivui", t, [E.wrap(t, -7), 2]), 125)
+
+    def test_bit_counts_and_abs(self):
+        self.assertEqual(E.int_op("math.ctlz", "i16", [1]), 15)
+        self.assertEqual(E.int_op("math.cttz", "i16", [0]), 16)
+        self.assertEqual(E.int_op("math.ctpop", "i32", [0xF0F0]), 8)
+        self.assertEqual(E.signed("i8", E.int_op("math.absi", "i8", [0x80])), -128)
+        self.assertEqual(E.signed("i8", E.int_op("arith.shrsi", "i8", [0x80, 7])), -1)
+
+    def test_zero_signs_of_min_max_and_rounding(self):
+        self.assertEqual(math.copysign(1, E.float_op("arith.minimumf", "f32", [0.0, -0.0])), -1)
+        self.assertEqual(math.copysign(1, E.float_op("arith.maximumf", "f32", [0.0, -0.0])), 1)
+        self.assertTrue(math.isnan(E.float_op("arith.maximumf", "f32", [math.nan, 1.0])))
+        self.assertEqual(E.float_op("arith.maxnumf", "f32", [math.nan, 1.0]), 1.0)
+        self.assertEqual(math.copysign(1, E.float_op("math.ceil", "f32", [-0.5])), -1)
+        self.assertEqual(E.float_op("math.round", "f32", [-2.5]), -3.0)
+        self.assertEqual(E.float_op("math.roundeven", "f32", [-2.5]), -2.0)
+        self.assertEqual(E.float_op("arith.subf", "f32", [1.0, 1.0]), 0.0)
+        self.assertEqual(math.copysign(1, E.float_op("arith.addf", "f32", [-0.0, -0.0])), -1)
+
+    def test_fma_rounds_once(self):
+        # (1 + 2^-12)^2 - 1 = 2^-11 + 2^-24: exact in one rounding, lost
+        # (2^-11) when the product is rounded to f32 first.
+        x = 1 + 2.0**-12
+        self.assertEqual(E.float_op("math.fma", "f32", [x, x, -1.0]), 2.0**-11 + 2.0**-24)
+
+    def test_unordered_comparisons(self):
+        self.assertEqual(E.compare("arith.cmpf", "une", "f32", math.nan, 1.0), 1)
+        self.assertEqual(E.compare("arith.cmpf", "one", "f32", math.nan, 1.0), 0)
+        self.assertEqual(E.compare("arith.cmpi", "ult", "i8", 0xFF, 1), 0)
+        self.assertEqual(E.compare("arith.cmpi", "slt", "i8", 0xFF, 1), 1)
+
+
+class Programs(unittest.TestCase):
+    INPUTS = ["1xf32=-6.172207251969052e+36", "1xf32=6.543791028463612e-25"]
+
+    def test_seed_888_keeps_the_denormal_quotient(self):
+        values, denormal = E.Generic(SEED_888, self.INPUTS).element([0])
+        self.assertTrue(denormal)
+        self.assertEqual(bits32(values[0][0]), 0xFE7B449A)
+
+    def test_the_verdict_names_the_gpu_right_only_where_it_is(self):
+        class Printed:
+            def __init__(self, bits):
+                self.tokens, self.shape = [str(E.signed("i32", bits))], [1]
+        gpu, cpu = Printed(0xFE7B449A), Printed(0xFE7ABF17)
+        self.assertIs(E.flushed_intermediate(SEED_888, self.INPUTS, [gpu], [cpu]), True)
+        self.assertIs(E.flushed_intermediate(SEED_888, self.INPUTS, [cpu], [gpu]), False)
+        self.assertIsNone(E.flushed_intermediate(SEED_888.replace("math.fma", "math.sin"),
+                                                 self.INPUTS, [gpu], [cpu]))
+
+
+if __name__ == "__main__":
+    unittest.main()
