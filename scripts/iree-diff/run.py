@@ -472,6 +472,9 @@ def summary(records, seconds, jobs, out=sys.stdout):
                              for c in chips)
         print(f"  {known}: {per_chip}", file=out)
     seeds = len({r["seed"] for r in records})
+    if seconds is None:
+        print(f"\n{seeds} seeds", file=out)
+        return
     print(f"\n{seeds} seeds in {seconds:.0f} s with {jobs} jobs: "
           f"{60 * seeds / max(seconds, 1e-9):.1f} programs per minute (all chips)", file=out)
 
@@ -495,6 +498,10 @@ def main():
                         help="programs compiled as one module per target (1: each alone)")
     parser.add_argument("--keep", default=DEFAULT_KEEP, metavar="DIR")
     parser.add_argument("--json", metavar="OUT")
+    parser.add_argument("--records", metavar="FILE",
+                        help="append each batch's records to FILE as JSON lines as they finish")
+    parser.add_argument("--summarize", metavar="FILE", nargs="+",
+                        help="print the table of --records files (no runs)")
     parser.add_argument("--lib", default=DEFAULT_LIB)
     parser.add_argument("--cache", default=DEFAULT_CACHE, help="compiled modules by content hash")
     parser.add_argument("--known", default=os.path.join(HERE, "known.json"))
@@ -502,6 +509,13 @@ def main():
     parser.add_argument("--iree-compile", dest="iree_compile")
     parser.add_argument("--iree-run-module", dest="iree_run_module")
     args = parser.parse_args()
+    if args.summarize:
+        records = []
+        for path in args.summarize:
+            with open(path) as f:
+                records += [json.loads(line) for line in f if line.strip()]
+        summary(records, None, None)
+        return 1 if any(r["outcome"] in DISAGREE for r in records) else 0
     if (args.seeds is None) == (args.seed is None):
         parser.error("give --seeds A..B or --seed N")
     if args.show:
@@ -530,6 +544,9 @@ def main():
         for result in pool.map(lambda b: run_batch(args, b) if len(b) > 1 else run_seed(args, b[0]),
                                batches):
             records += result
+            if args.records:
+                with open(args.records, "a") as f:
+                    f.writelines(json.dumps(r) + "\n" for r in result)
             for r in result:
                 if r["outcome"] != "agree" or args.seed is not None:
                     print(f"seed {r['seed']} {r['chip']} {r['kind']}: {r['outcome']} "
