@@ -358,18 +358,31 @@ def print_table(records, out=sys.stdout):
     print(f"\n{len(records)} runs: {summary}", file=out)
 
 
-def default_iree_run_module():
-    if os.environ.get("IREE_RUN_MODULE"):
-        return os.environ["IREE_RUN_MODULE"]
+def installed_tool(variable, package, name):
+    """A tool shipped inside a pip package: $variable if set, else `name`
+    in the directory of the installed `package` (found by a child Python,
+    so that only the package's own interpreter need have it), else `name`
+    on PATH."""
+    if os.environ.get(variable):
+        return os.environ[variable]
     try:
         found = subprocess.run(
             [sys.executable, "-c",
-             "import os, iree._runtime_libs as m; "
-             "print(os.path.join(os.path.dirname(m.__file__), 'iree-run-module'))"],
+             "import importlib.util, os, sys; "
+             f"spec = importlib.util.find_spec({package!r}); "
+             "print(os.path.dirname(spec.origin))"],
             capture_output=True, text=True, check=True)
-        return found.stdout.strip()
+        path = os.path.join(found.stdout.strip(), name)
+        if os.access(path, os.X_OK):
+            return path
     except (subprocess.CalledProcessError, OSError):
-        return "iree-run-module"
+        pass
+    return os.path.basename(name)
+
+
+def default_iree_run_module():
+    """pip's iree-run-module (iree-base-runtime), $IREE_RUN_MODULE first."""
+    return installed_tool("IREE_RUN_MODULE", "iree._runtime_libs", "iree-run-module")
 
 
 def default_iree_compile():
@@ -378,21 +391,7 @@ def default_iree_compile():
     under pyenv, a shell shim before it) starts and then runs the binary,
     which costs more than the compiler's own start-up; the campaigns that
     compile thousands of modules pay it each time."""
-    if os.environ.get("IREE_COMPILE"):
-        return os.environ["IREE_COMPILE"]
-    try:
-        found = subprocess.run(
-            [sys.executable, "-c",
-             "import importlib.util, os; "
-             "spec = importlib.util.find_spec('iree.compiler'); "
-             "print(os.path.join(os.path.dirname(spec.origin), '_mlir_libs', 'iree-compile'))"],
-            capture_output=True, text=True, check=True)
-        path = found.stdout.strip()
-        if os.access(path, os.X_OK):
-            return path
-    except (subprocess.CalledProcessError, OSError):
-        pass
-    return "iree-compile"
+    return installed_tool("IREE_COMPILE", "iree.compiler", "_mlir_libs/iree-compile")
 
 
 def main():

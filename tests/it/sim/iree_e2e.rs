@@ -22,6 +22,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
+use std::path::Path;
 use std::process::Command;
 
 use super::iree_build::{built, library, results, root, run};
@@ -79,17 +80,10 @@ fn generated_subset() -> Vec<String> {
         .collect()
 }
 
-/// The generated suites' subset (`generated-ci.txt`) on the three presets:
-/// every test passes but IREE's exclusions, syntax newer than 3.13, and
-/// the `(generated)` lines of `expected.txt`, each of which must hold.
-/// Its compiles share the check suites' cache (`target/iree-e2e/modules`).
-#[test]
-fn iree_generated_e2e_subset_passes_but_for_the_listed_tests() {
-    let Some(work) = built("IREE's generated e2e suites (subset) on the simulated node") else {
-        return;
-    };
-    let json = work.join("results-generated-ci.json");
-    let subset = generated_subset();
+/// `scripts/iree-e2e/run.py` on the library, with IREE's build in `work`,
+/// the modules cached in `target/iree-e2e`, results to `json`, and no
+/// fault injection or fault policy inherited from the caller.
+fn e2e_command(work: &Path, json: &Path) -> Command {
     let mut command = Command::new("python3");
     command
         .arg(root().join("scripts/iree-e2e/run.py"))
@@ -101,9 +95,24 @@ fn iree_generated_e2e_subset_passes_but_for_the_listed_tests() {
             &root().join("target/iree-e2e").display().to_string(),
         ])
         .args(["--json", &json.display().to_string()])
-        .arg("--generated")
         .env_remove("AMDGPU_SIM_FAULTS")
         .env_remove("AMDGPU_SIM_ON_FAULT");
+    command
+}
+
+/// The generated suites' subset (`generated-ci.txt`) on the three presets:
+/// every test passes but IREE's exclusions, syntax newer than 3.13, and
+/// the `(generated)` lines of `expected.txt`, each of which must hold.
+/// Its compiles share the check suites' cache (`target/iree-e2e/modules`).
+#[test]
+fn iree_generated_e2e_subset_passes_but_for_the_listed_tests() {
+    let Some(work) = built("IREE's generated e2e suites (subset) on the simulated node") else {
+        return;
+    };
+    let json = work.join("results-generated-ci.json");
+    let subset = generated_subset();
+    let mut command = e2e_command(&work, &json);
+    command.arg("--generated");
     for pattern in &subset {
         command.args(["--suite", pattern]);
     }
@@ -143,21 +152,7 @@ fn iree_e2e_suites_pass_but_for_the_listed_tests() {
         return;
     };
     let json = work.join("results-e2e.json");
-    let out = run(
-        Command::new("python3")
-            .arg(root().join("scripts/iree-e2e/run.py"))
-            .arg(library())
-            .args(["--tools", &work.display().to_string()])
-            .args(["--iree-src", &work.join("src").display().to_string()])
-            .args([
-                "--work",
-                &root().join("target/iree-e2e").display().to_string(),
-            ])
-            .args(["--json", &json.display().to_string()])
-            .env_remove("AMDGPU_SIM_FAULTS")
-            .env_remove("AMDGPU_SIM_ON_FAULT"),
-        "scripts/iree-e2e/run.py",
-    );
+    let out = run(&mut e2e_command(&work, &json), "scripts/iree-e2e/run.py");
     let _ = std::io::stderr().lock().write_all(out.as_bytes());
     let document = results(&json);
     let tests = document["tests"].as_array().expect("tests");
