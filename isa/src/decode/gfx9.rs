@@ -213,25 +213,12 @@ fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
         // MAI: bit 15 (`acc_cd`) puts C and D in AGPRs; bits 28:27 of the
         // second dword put A and B in AGPRs; CBSZ (10:8), ABID (14:11) and
         // BLGP (second dword 31:29) as `mfma_modifiers` says.
+        let (cbsz, abid, blgp) = (bits(w, 10, 8), bits(w, 14, 11), bits(w1, 31, 29));
         if shape.sparse {
-            smfmac_modifiers(
-                shape,
-                inst.mnemonic,
-                bits(w, 10, 8),
-                bits(w, 14, 11),
-                bits(w1, 31, 29),
-                &mut inst,
-            )?;
+            smfmac_modifiers(shape, inst.mnemonic, cbsz, abid, blgp, &mut inst)?;
         } else {
-            mfma_modifiers(
-                words.chip(),
-                shape,
-                inst.mnemonic,
-                bits(w, 10, 8),
-                bits(w, 14, 11),
-                bits(w1, 31, 29),
-                &mut inst,
-            )?;
+            let chip = words.chip();
+            mfma_modifiers(chip, shape, inst.mnemonic, cbsz, abid, blgp, &mut inst)?;
         }
         let acc = bits(w1, 28, 27);
         for (i, bit) in [(0usize, 1u32), (1, 2)] {
