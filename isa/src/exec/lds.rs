@@ -7,6 +7,17 @@ use crate::inst::Inst;
 use crate::op::Lds;
 use crate::wave::Wave;
 
+/// The LDS address of ADDR's value `base` plus an instruction offset: their
+/// 32-bit sum, wrapping. LLVM folds a constant into the DS offset for every
+/// chip since CI (`hasUsableDSOffset`) even when the base register holds a
+/// "negative" 32-bit value (`base - c` with `offset:c`), as IREE's data-tiled
+/// matmuls do (`v_add_u32 v, 0xffffe000, v` then `ds_write_b64 v, ...
+/// offset:8192`); a 64-bit sum would put such an access 4 GiB past the end
+/// of LDS, where a write is dropped and a read returns zeros.
+fn address(base: u32, offset: u64) -> u64 {
+    u64::from(base.wrapping_add(offset as u32))
+}
+
 fn read(lds: &[u8], address: u64, out: &mut [u8]) {
     let start = usize::try_from(address).unwrap_or(usize::MAX);
     match start
@@ -43,11 +54,14 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Lds, lds: &mut [u8], chip: C
         } => {
             let scale = u64::from(bytes) * if st64 { 64 } else { 1 };
             for lane in (0..wave.lanes).filter(|l| exec >> l & 1 == 1) {
-                let base = u64::from(wave.vreg(inst.src[0], 0, lane));
+                let base = wave.vreg(inst.src[0], 0, lane);
                 let addresses: &[u64] = if two {
-                    &[base + offset0 * scale, base + offset1 * scale]
+                    &[
+                        address(base, offset0 * scale),
+                        address(base, offset1 * scale),
+                    ]
                 } else {
-                    &[base + single]
+                    &[address(base, single)]
                 };
                 let mut reg = 0;
                 for &address in addresses {
@@ -88,11 +102,14 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Lds, lds: &mut [u8], chip: C
         } => {
             let scale = u64::from(bytes) * if st64 { 64 } else { 1 };
             for lane in (0..wave.lanes).filter(|l| exec >> l & 1 == 1) {
-                let base = u64::from(wave.vreg(inst.src[0], 0, lane));
+                let base = wave.vreg(inst.src[0], 0, lane);
                 let pairs: &[(u64, usize)] = if two {
-                    &[(base + offset0 * scale, 1), (base + offset1 * scale, 2)]
+                    &[
+                        (address(base, offset0 * scale), 1),
+                        (address(base, offset1 * scale), 2),
+                    ]
                 } else {
-                    &[(base + single, 1)]
+                    &[(address(base, single), 1)]
                 };
                 for &(address, src) in pairs {
                     let mut buf = [0u8; 16];
@@ -110,7 +127,7 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Lds, lds: &mut [u8], chip: C
         Lds::Atomic { op, bytes, rtn } => {
             let wide = bytes == 8;
             for lane in (0..wave.lanes).filter(|l| exec >> l & 1 == 1) {
-                let address = u64::from(wave.vreg(inst.src[0], 0, lane)) + single;
+                let address = address(wave.vreg(inst.src[0], 0, lane), single);
                 let value = |src: usize| {
                     let lo = u64::from(wave.vreg(inst.src[src], 0, lane));
                     if wide {
