@@ -69,10 +69,14 @@ fn target(
             // relies on it unless told otherwise (its `relaxed-buffer-oob-mode`
             // feature, off by default, is what lets an access be judged with
             // its neighbours), and so do MLIR's amdgpu dialect and IREE for
-            // vector loads at a tensor's edge. A structured buffer judges the
-            // whole record.
+            // vector loads at a tensor's edge. An access that indexes a
+            // buffer with a stride (IDXEN) judges the whole record, its index
+            // against the records and its offset against the stride; one
+            // that does not is judged as a raw buffer's, whatever the stride
+            // (gfx942's cache-swizzled resources carry a cache stride there
+            // and are read by offset: isa/tests/buffer_stride.rs).
             let dwords = bytes.div_ceil(4);
-            let inside = if stride == 0 {
+            let inside = if stride == 0 || !inst.has(flags::IDXEN) {
                 if bytes > 4 {
                     (records.saturating_sub(within) / 4).min(dwords)
                 } else if within.saturating_add(bytes) <= records {
