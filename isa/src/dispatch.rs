@@ -25,6 +25,14 @@ use crate::wave::{AGPR_BASE, LANES, SCRATCH_APERTURE, Wave};
 pub const MAX_WAVE_INSTRUCTIONS: u64 = 1 << 28;
 /// Most LDS bytes a work-group may have (64 KiB on every chip modelled).
 pub const MAX_LDS_BYTES: u32 = 64 * 1024;
+/// LDS bytes per allocation granule: a work-group's LDS is allocated in
+/// blocks of 128 dwords on every chip modelled (gfx7 to gfx11; AMDGPUUsage,
+/// `COMPUTE_PGM_RSRC2.LDS_SIZE`, which the packet processor sets to the
+/// packet's group segment size rounded up to them). Compilers rely on it:
+/// LLVM widens a load of an LDS object to its alignment (IREE's gfx1100
+/// matmuls read a 14-byte row at 448 of a 462-byte segment with
+/// `ds_load_b128`), which stays inside the allocation's last granule.
+pub const LDS_GRANULE_BYTES: u32 = 512;
 /// Most scratch bytes per work-item (a work-group of 1,024 items then
 /// holds at most 128 MiB of private memory).
 pub const MAX_SCRATCH_BYTES: u32 = 128 << 10;
@@ -159,6 +167,9 @@ pub fn run_dispatch(d: &Dispatch, memory: &mut dyn Memory) -> Result<Stats, Faul
             "{lds_bytes} LDS bytes (at most {MAX_LDS_BYTES})"
         )));
     }
+    // What the hardware allocates: whole granules (MAX_LDS_BYTES is a
+    // multiple of one, so this stays within it).
+    let lds_bytes = lds_bytes.div_ceil(LDS_GRANULE_BYTES) * LDS_GRANULE_BYTES;
     if d.descriptor.private_segment_fixed_size > MAX_SCRATCH_BYTES {
         return Err(refuse(format!(
             "{} scratch bytes per work-item (at most {MAX_SCRATCH_BYTES})",

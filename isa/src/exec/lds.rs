@@ -1,5 +1,6 @@
-//! LDS (local data share): the work-group's shared memory. An address past
-//! its end reads 0 and writes nothing, as on hardware.
+//! LDS (local data share): the work-group's shared memory, as allocated
+//! (whole granules, `dispatch.rs`). An address past its end reads 0 and
+//! writes nothing, as on hardware.
 
 use crate::arch::{Chip, Family};
 use crate::exec::memory::combine;
