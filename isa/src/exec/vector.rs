@@ -691,9 +691,11 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
             }
         }
         CvtF32Ubyte(n) => u32_op::<1>(wave, inst, |[a]| f32::from((a >> (8 * n)) as u8).to_bits()),
+        // The f16 source is the half `op_sel[0]` picks (GFX11's true16
+        // `v1.h`, which register pressure puts a value in), with abs/neg.
         CvtI16F16 | CvtU16F16 => {
             for lane in lanes(wave) {
-                let a = f16_to_f32(wave.src32(inst.src[0], lane, Width::F16) as u16);
+                let a = half_source(wave, inst, 0, lane);
                 let d = if op == CvtI16F16 {
                     a as i16 as u16
                 } else {
@@ -714,9 +716,13 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
                 wave.set_vreg(inst.dst[0], 0, lane, d);
             }
         }
+        // The 16-bit integer source is the half `op_sel[0]` picks (true16's
+        // `v1.h`); an inline float constant is its f32 bits' low half, as
+        // for every 16-bit integer operand (`u16_op`).
         CvtF16I16 | CvtF16U16 => {
             for lane in lanes(wave) {
-                let a = wave.src32(inst.src[0], lane, Width::B32) as u16;
+                let raw = wave.src32(inst.src[0], lane, Width::B32);
+                let a = if inst.op_sel & 1 == 1 { raw >> 16 } else { raw } as u16;
                 let f = if op == CvtF16I16 {
                     f32::from(a as i16)
                 } else {
