@@ -89,20 +89,47 @@ fn f64_op<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f64; N]) -> 
 /// destination's; GFX9 zeroes the other half of the destination, GFX11
 /// keeps it.
 fn f16_op<const N: usize>(wave: &mut Wave, inst: &Inst, chip: Chip, f: impl Fn([f32; N]) -> f32) {
+    f16_op_keeping(wave, inst, chip, false, f);
+}
+
+/// [`f16_op`], keeping the destination's other half on GFX9 too when
+/// `gfx9_keeps`.
+fn f16_op_keeping<const N: usize>(
+    wave: &mut Wave,
+    inst: &Inst,
+    chip: Chip,
+    gfx9_keeps: bool,
+    f: impl Fn([f32; N]) -> f32,
+) {
     for lane in lanes(wave) {
         let args: [f32; N] = std::array::from_fn(|i| half_source(wave, inst, i, lane));
         let mut d = f(args);
         if inst.clamp {
             d = clamp01(d);
         }
-        write16(wave, inst, chip, lane, f32_to_f16(d));
+        write16_keeping(wave, inst, chip, gfx9_keeps, lane, f32_to_f16(d));
     }
 }
 
 fn write16(wave: &mut Wave, inst: &Inst, chip: Chip, lane: usize, value: u16) {
+    write16_keeping(wave, inst, chip, false, lane, value);
+}
+
+/// Writes a 16-bit result to the half `op_sel[3]` picks. GFX11 keeps the
+/// other half; GFX9 zeroes the high half under a low-half result (GFX8's
+/// rule, which its VOP1/VOP2 16-bit operations kept) unless `gfx9_keeps`:
+/// the operations GFX9 gave op_sel keep it.
+fn write16_keeping(
+    wave: &mut Wave,
+    inst: &Inst,
+    chip: Chip,
+    gfx9_keeps: bool,
+    lane: usize,
+    value: u16,
+) {
     let old = wave.vreg(inst.dst[0], 0, lane);
     let high = inst.op_sel >> 3 & 1 == 1;
-    let keep = if chip.family() == Family::Gfx11 || high {
+    let keep = if chip.family() == Family::Gfx11 || high || gfx9_keeps {
         old
     } else {
         0
@@ -571,7 +598,15 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         SubF16 => f16_op::<2>(wave, inst, chip, |[a, b]| a - b),
         SubrevF16 => f16_op::<2>(wave, inst, chip, |[a, b]| b - a),
         MulF16 => f16_op::<2>(wave, inst, chip, |[a, b]| a * b),
-        FmaF16 | FmacF16 => f16_op::<3>(wave, inst, chip, |[a, b, c]| a.mul_add(b, c)),
+        // GFX9's `v_fma_f16` (VOP3 0x206, which came with op_sel) keeps the
+        // destination's other half: the CDNA2/CDNA3 guides' V_FMA_F16 ("hi
+        // 16 bits are preserved" under op_sel[3] = 0), and LLVM's
+        // `GCNSubtarget::zeroesHigh16BitsOfDest`, which lists only GFX8's
+        // opcode (GFX9's `v_fma_legacy_f16`) as zeroing there. GFX11's
+        // `v_fmac_f16` keeps it as everything there does.
+        FmaF16 | FmacF16 => {
+            f16_op_keeping::<3>(wave, inst, chip, true, |[a, b, c]| a.mul_add(b, c))
+        }
         MinF16 => f16_op::<2>(wave, inst, chip, |[a, b]| min32(a, b)),
         MaxF16 => f16_op::<2>(wave, inst, chip, |[a, b]| max32(a, b)),
         PkAddF32 => pk_f32::<2>(wave, inst, |[a, b]| a + b),
