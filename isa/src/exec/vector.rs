@@ -2,7 +2,9 @@
 
 use crate::arch::{Chip, Family};
 use crate::exec::float::*;
-use crate::exec::lanes::{Src32, active, half_source, scatter, sign_masks32, sources32, sources64};
+use crate::exec::lanes::{
+    Src32, active, half_source, int16_width, scatter, sign_masks32, sources32, sources64,
+};
 use crate::exec::saturate;
 use crate::inst::{Inst, Operand};
 use crate::op::Valu;
@@ -145,7 +147,7 @@ fn write16_keeping(
 fn u16_op(wave: &mut Wave, inst: &Inst, chip: Chip, f: impl Fn(u16, u16) -> u16) {
     for lane in lanes(wave) {
         let half = |i: usize| {
-            let raw = wave.src32(inst.src[i], lane, Width::B32);
+            let raw = wave.src32(inst.src[i], lane, int16_width(chip));
             (if inst.op_sel >> i & 1 == 1 {
                 raw >> 16
             } else {
@@ -752,11 +754,10 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
             }
         }
         // The 16-bit integer source is the half `op_sel[0]` picks (true16's
-        // `v1.h`); an inline float constant is its f32 bits' low half, as
-        // for every 16-bit integer operand (`u16_op`).
+        // `v1.h`); an inline float constant as `int16_width` says.
         CvtF16I16 | CvtF16U16 => {
             for lane in lanes(wave) {
-                let raw = wave.src32(inst.src[0], lane, Width::B32);
+                let raw = wave.src32(inst.src[0], lane, int16_width(chip));
                 let a = if inst.op_sel & 1 == 1 { raw >> 16 } else { raw } as u16;
                 let f = if op == CvtF16I16 {
                     f32::from(a as i16)
