@@ -3,7 +3,7 @@
 
 use crate::arch::Chip;
 use crate::exec::float::{f16_to_f32, modifiers32, modifiers64};
-use crate::exec::lanes::{active, sign_masks32, sources32};
+use crate::exec::lanes::{active, int16_width, sign_masks32, sources32};
 use crate::inst::{EXEC, Inst, Operand};
 use crate::op::{Cmp, Ty};
 use crate::wave::{Wave, Width};
@@ -65,7 +65,7 @@ fn half(wave: &Wave, inst: &Inst, i: usize, lane: usize, width: Width) -> u16 {
     }) as u16
 }
 
-fn lane_result(wave: &Wave, inst: &Inst, cmp: Cmp, ty: Ty, lane: usize) -> bool {
+fn lane_result(wave: &Wave, inst: &Inst, chip: Chip, cmp: Cmp, ty: Ty, lane: usize) -> bool {
     let [s0, s1, ..] = inst.src;
     match ty {
         Ty::F32 => {
@@ -97,8 +97,8 @@ fn lane_result(wave: &Wave, inst: &Inst, cmp: Cmp, ty: Ty, lane: usize) -> bool 
             }
         }
         Ty::I16 | Ty::U16 => {
-            let a = half(wave, inst, 0, lane, Width::B32);
-            let b = half(wave, inst, 1, lane, Width::B32);
+            let a = half(wave, inst, 0, lane, int16_width(chip));
+            let b = half(wave, inst, 1, lane, int16_width(chip));
             if ty == Ty::I16 {
                 integer(cmp, a as i16 as i64 as u64, b as i16 as i64 as u64, true)
             } else {
@@ -123,7 +123,7 @@ fn write_mask(wave: &mut Wave, inst: &Inst, mask: u64, exec: bool) {
 }
 
 /// `v_cmp_*`/`v_cmpx_*`: one bit per active lane; inactive lanes are 0.
-pub(crate) fn vector(wave: &mut Wave, inst: &Inst, cmp: Cmp, ty: Ty, exec: bool, _chip: Chip) {
+pub(crate) fn vector(wave: &mut Wave, inst: &Inst, cmp: Cmp, ty: Ty, exec: bool, chip: Chip) {
     let active_lanes = wave.exec();
     let mut mask = 0u64;
     let mut set = |lane: usize, result: bool| mask |= u64::from(result) << lane;
@@ -152,7 +152,7 @@ pub(crate) fn vector(wave: &mut Wave, inst: &Inst, cmp: Cmp, ty: Ty, exec: bool,
         }
         _ => {
             for lane in active(active_lanes) {
-                set(lane, lane_result(wave, inst, cmp, ty, lane));
+                set(lane, lane_result(wave, inst, chip, cmp, ty, lane));
             }
         }
     }

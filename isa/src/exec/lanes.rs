@@ -1,6 +1,7 @@
 //! Sources and destinations resolved once per instruction, so that the
 //! per-lane loops of the vector ALU index the register file directly.
 
+use crate::arch::{Chip, Family};
 use crate::inst::{Inst, Operand};
 use crate::wave::{Wave, Width};
 
@@ -15,6 +16,24 @@ pub(crate) fn half_source(wave: &Wave, inst: &Inst, i: usize, lane: usize) -> f3
         raw
     } as u16;
     crate::exec::float::modifiers16(half, inst.abs >> i & 1 == 1, inst.neg >> i & 1 == 1)
+}
+
+/// How a 16-bit integer operand reads an inline float constant (0.5, 1.0,
+/// ..., 1/(2 pi)): GFX9 gives the f32 constant, whose low 16 bits the
+/// operation takes (0x0000 for 0.5), GFX11 the f16 constant (0x3800).
+/// LLVM: `isInlinableLiteralI16` (AMDGPUBaseInfo.cpp) accepts only the
+/// 32-bit bit patterns, and the assembler truncates a float to an i16
+/// operand from its f32 bits ("OPF_INV2PI_16", llvm/llvm-project pull
+/// request 84106); its AMDGPU maintainer's measurement (pull request
+/// 198005, 2026): inline 1.0 "will materialize 0x0000 on gfx8/gfx9, 0x3c00
+/// on gfx10-gfx12". Compilers never emit these (LLVM keeps float inline
+/// constants off 16-bit integer operands); hand-written code may.
+pub(crate) fn int16_width(chip: Chip) -> Width {
+    if chip.family() == Family::Gfx11 {
+        Width::F16
+    } else {
+        Width::B32
+    }
 }
 
 /// A 32-bit source: a vector register (its first lane's index in the

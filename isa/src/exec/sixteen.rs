@@ -5,8 +5,9 @@
 //!
 //! Halves. Each 16-bit source is the half of its register (or of an SGPR
 //! or constant) that its `op_sel` bit picks, read as a 16-bit operand (an
-//! inline float constant is its f16 bits, as LLVM models 16-bit integer
-//! operands too), and a 16-bit result goes to the half `op_sel[3]` picks.
+//! inline float constant is its f16 bits for a float operand, and for an
+//! integer one what `lanes::int16_width` says: GFX9 the low half of its f32
+//! bits), and a 16-bit result goes to the half `op_sel[3]` picks.
 //! GFX11 encodes its true16 `v1.h` operands of VOP3 in the same `op_sel`
 //! bits, so one reading serves both its true16 and fake16 forms.
 //!
@@ -23,7 +24,7 @@
 
 use crate::arch::{Chip, Family};
 use crate::exec::float::{f16_to_f32, f32_to_f16, fma16, max32, med3_32, min32, output32};
-use crate::exec::lanes::{active, half_source};
+use crate::exec::lanes::{active, half_source, int16_width};
 use crate::exec::saturate;
 use crate::inst::Inst;
 use crate::op::Valu;
@@ -40,23 +41,23 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) {
     let unsigned = |x: i64| saturate::unsigned(i128::from(x), 16, clamp) as u16;
     let signed = |x: i64| saturate::signed(i128::from(x), 16, clamp) as u16;
     match op {
-        MadU16 | MadLegacyU16 => int3(wave, inst, zero_high, |[a, b, c]| {
+        MadU16 | MadLegacyU16 => int3(wave, inst, chip, zero_high, |[a, b, c]| {
             unsigned(i64::from(a) * i64::from(b) + i64::from(c))
         }),
-        MadI16 | MadLegacyI16 => int3(wave, inst, zero_high, |[a, b, c]| {
+        MadI16 | MadLegacyI16 => int3(wave, inst, chip, zero_high, |[a, b, c]| {
             let [a, b, c] = [a, b, c].map(|x| i64::from(x as i16));
             signed(a * b + c)
         }),
-        Min3U16 => int3(wave, inst, false, |[a, b, c]| a.min(b).min(c)),
-        Max3U16 => int3(wave, inst, false, |[a, b, c]| a.max(b).max(c)),
-        Med3U16 => int3(wave, inst, false, |[a, b, c]| med3(a, b, c)),
-        Min3I16 => int3(wave, inst, false, |[a, b, c]| {
+        Min3U16 => int3(wave, inst, chip, false, |[a, b, c]| a.min(b).min(c)),
+        Max3U16 => int3(wave, inst, chip, false, |[a, b, c]| a.max(b).max(c)),
+        Med3U16 => int3(wave, inst, chip, false, |[a, b, c]| med3(a, b, c)),
+        Min3I16 => int3(wave, inst, chip, false, |[a, b, c]| {
             (a as i16).min(b as i16).min(c as i16) as u16
         }),
-        Max3I16 => int3(wave, inst, false, |[a, b, c]| {
+        Max3I16 => int3(wave, inst, chip, false, |[a, b, c]| {
             (a as i16).max(b as i16).max(c as i16) as u16
         }),
-        Med3I16 => int3(wave, inst, false, |[a, b, c]| {
+        Med3I16 => int3(wave, inst, chip, false, |[a, b, c]| {
             med3(a as i16, b as i16, c as i16) as u16
         }),
         Min3F16 => f16_3(wave, inst, |[a, b, c]| min32(min32(a, b), c)),
@@ -74,7 +75,7 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) {
         }
         MadU32U16 | MadI32I16 => {
             for lane in active(wave.exec()) {
-                let [a, b] = [0, 1].map(|i| half(wave, inst, i, lane));
+                let [a, b] = [0, 1].map(|i| half(wave, inst, i, lane, int16_width(chip)));
                 let c = wave.src32(inst.src[2], lane, Width::B32);
                 let d = if op == MadU32U16 {
                     let exact = i128::from(a) * i128::from(b) + i128::from(c);
@@ -113,10 +114,11 @@ fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
 }
 
 /// Source `i`'s 16 bits: the half of the 32-bit value `op_sel` bit `i`
-/// picks.
-fn half(wave: &Wave, inst: &Inst, i: usize, lane: usize) -> u16 {
+/// picks, an inline float constant read at `width` (f16 for a float
+/// operand, `int16_width` for an integer one).
+fn half(wave: &Wave, inst: &Inst, i: usize, lane: usize, width: Width) -> u16 {
     let operand = inst.src.get(i).copied().unwrap_or_default();
-    let raw = wave.src32(operand, lane, Width::F16);
+    let raw = wave.src32(operand, lane, width);
     (if inst.op_sel >> i & 1 == 1 {
         raw >> 16
     } else {
@@ -126,7 +128,7 @@ fn half(wave: &Wave, inst: &Inst, i: usize, lane: usize) -> u16 {
 
 /// [`half`] with source `i`'s `abs` and `neg` applied to its sign bit.
 fn modified_half(wave: &Wave, inst: &Inst, i: usize, lane: usize) -> u16 {
-    let mut h = half(wave, inst, i, lane);
+    let mut h = half(wave, inst, i, lane, Width::F16);
     if inst.abs >> i & 1 == 1 {
         h &= 0x7fff;
     }
@@ -152,9 +154,10 @@ fn write_half(wave: &mut Wave, inst: &Inst, lane: usize, value: u16, zero_high: 
 
 /// A 16-bit integer operation of three sources (integer operations take no
 /// `neg`/`abs`; LLVM neither prints nor applies them).
-fn int3(wave: &mut Wave, inst: &Inst, zero_high: bool, f: impl Fn([u16; 3]) -> u16) {
+fn int3(wave: &mut Wave, inst: &Inst, chip: Chip, zero_high: bool, f: impl Fn([u16; 3]) -> u16) {
+    let width = int16_width(chip);
     for lane in active(wave.exec()) {
-        let args = std::array::from_fn(|i| half(wave, inst, i, lane));
+        let args = std::array::from_fn(|i| half(wave, inst, i, lane, width));
         write_half(wave, inst, lane, f(args), zero_high);
     }
 }

@@ -2,7 +2,9 @@
 
 use crate::arch::{Chip, Family};
 use crate::exec::float::*;
-use crate::exec::lanes::{Src32, active, half_source, scatter, sign_masks32, sources32, sources64};
+use crate::exec::lanes::{
+    Src32, active, half_source, int16_width, scatter, sign_masks32, sources32, sources64,
+};
 use crate::exec::saturate;
 use crate::inst::{Inst, Operand};
 use crate::op::Valu;
@@ -89,20 +91,47 @@ fn f64_op<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f64; N]) -> 
 /// destination's; GFX9 zeroes the other half of the destination, GFX11
 /// keeps it.
 fn f16_op<const N: usize>(wave: &mut Wave, inst: &Inst, chip: Chip, f: impl Fn([f32; N]) -> f32) {
+    f16_op_keeping(wave, inst, chip, false, f);
+}
+
+/// [`f16_op`], keeping the destination's other half on GFX9 too when
+/// `gfx9_keeps`.
+fn f16_op_keeping<const N: usize>(
+    wave: &mut Wave,
+    inst: &Inst,
+    chip: Chip,
+    gfx9_keeps: bool,
+    f: impl Fn([f32; N]) -> f32,
+) {
     for lane in lanes(wave) {
         let args: [f32; N] = std::array::from_fn(|i| half_source(wave, inst, i, lane));
         let mut d = f(args);
         if inst.clamp {
             d = clamp01(d);
         }
-        write16(wave, inst, chip, lane, f32_to_f16(d));
+        write16_keeping(wave, inst, chip, gfx9_keeps, lane, f32_to_f16(d));
     }
 }
 
 fn write16(wave: &mut Wave, inst: &Inst, chip: Chip, lane: usize, value: u16) {
+    write16_keeping(wave, inst, chip, false, lane, value);
+}
+
+/// Writes a 16-bit result to the half `op_sel[3]` picks. GFX11 keeps the
+/// other half; GFX9 zeroes the high half under a low-half result (GFX8's
+/// rule, which its VOP1/VOP2 16-bit operations kept) unless `gfx9_keeps`:
+/// the operations GFX9 gave op_sel keep it.
+fn write16_keeping(
+    wave: &mut Wave,
+    inst: &Inst,
+    chip: Chip,
+    gfx9_keeps: bool,
+    lane: usize,
+    value: u16,
+) {
     let old = wave.vreg(inst.dst[0], 0, lane);
     let high = inst.op_sel >> 3 & 1 == 1;
-    let keep = if chip.family() == Family::Gfx11 || high {
+    let keep = if chip.family() == Family::Gfx11 || high || gfx9_keeps {
         old
     } else {
         0
@@ -118,7 +147,7 @@ fn write16(wave: &mut Wave, inst: &Inst, chip: Chip, lane: usize, value: u16) {
 fn u16_op(wave: &mut Wave, inst: &Inst, chip: Chip, f: impl Fn(u16, u16) -> u16) {
     for lane in lanes(wave) {
         let half = |i: usize| {
-            let raw = wave.src32(inst.src[i], lane, Width::B32);
+            let raw = wave.src32(inst.src[i], lane, int16_width(chip));
             (if inst.op_sel >> i & 1 == 1 {
                 raw >> 16
             } else {
@@ -571,7 +600,15 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         SubF16 => f16_op::<2>(wave, inst, chip, |[a, b]| a - b),
         SubrevF16 => f16_op::<2>(wave, inst, chip, |[a, b]| b - a),
         MulF16 => f16_op::<2>(wave, inst, chip, |[a, b]| a * b),
-        FmaF16 | FmacF16 => f16_op::<3>(wave, inst, chip, |[a, b, c]| a.mul_add(b, c)),
+        // GFX9's `v_fma_f16` (VOP3 0x206, which came with op_sel) keeps the
+        // destination's other half: the CDNA2/CDNA3 guides' V_FMA_F16 ("hi
+        // 16 bits are preserved" under op_sel[3] = 0), and LLVM's
+        // `GCNSubtarget::zeroesHigh16BitsOfDest`, which lists only GFX8's
+        // opcode (GFX9's `v_fma_legacy_f16`) as zeroing there. GFX11's
+        // `v_fmac_f16` keeps it as everything there does.
+        FmaF16 | FmacF16 => {
+            f16_op_keeping::<3>(wave, inst, chip, true, |[a, b, c]| a.mul_add(b, c))
+        }
         MinF16 => f16_op::<2>(wave, inst, chip, |[a, b]| min32(a, b)),
         MaxF16 => f16_op::<2>(wave, inst, chip, |[a, b]| max32(a, b)),
         PkAddF32 => pk_f32::<2>(wave, inst, |[a, b]| a + b),
@@ -691,9 +728,11 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
             }
         }
         CvtF32Ubyte(n) => u32_op::<1>(wave, inst, |[a]| f32::from((a >> (8 * n)) as u8).to_bits()),
+        // The f16 source is the half `op_sel[0]` picks (GFX11's true16
+        // `v1.h`, which register pressure puts a value in), with abs/neg.
         CvtI16F16 | CvtU16F16 => {
             for lane in lanes(wave) {
-                let a = f16_to_f32(wave.src32(inst.src[0], lane, Width::F16) as u16);
+                let a = half_source(wave, inst, 0, lane);
                 let d = if op == CvtI16F16 {
                     a as i16 as u16
                 } else {
@@ -714,9 +753,12 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
                 wave.set_vreg(inst.dst[0], 0, lane, d);
             }
         }
+        // The 16-bit integer source is the half `op_sel[0]` picks (true16's
+        // `v1.h`); an inline float constant as `int16_width` says.
         CvtF16I16 | CvtF16U16 => {
             for lane in lanes(wave) {
-                let a = wave.src32(inst.src[0], lane, Width::B32) as u16;
+                let raw = wave.src32(inst.src[0], lane, int16_width(chip));
+                let a = if inst.op_sel & 1 == 1 { raw >> 16 } else { raw } as u16;
                 let f = if op == CvtF16I16 {
                     f32::from(a as i16)
                 } else {
