@@ -38,7 +38,13 @@ source is compiled as IREE's iree_check_test does:
 
 (pip's 3.13 compiler reads these spellings), cached under WORK/modules by a
 hash of the compiler's version, the arguments and the source, so a rerun
-compiles nothing that did not change. Each module runs in a process of its
+compiles nothing that did not change. A source 3.13 cannot parse as it is
+(IREE wrote it for the compiler of b48a5955) is respelled by respell.py's
+mechanical, meaning-preserving rules into a copy under WORK/respelled
+(generated sources too; IREE's tree is never written), and the copy is
+compiled instead when it parses: its test records "respelled" (the rules)
+and each of its compiles the copy and the rules; a copy that still does not
+parse leaves the test compile-unsupported ("respell_tried"). Each module runs in a process of its
 own, as ctest runs it:
 
   iree-check-module --device=hip --hip_dylib_path=file:LIBRARY
@@ -62,8 +68,9 @@ Outcomes, one per test file and chip (the first that applies):
                        if() branch not taken (its condition is the cause), or
                        the source is commented out of the suite's SRCS (the
                        comment is the cause)
-  compile-unsupported  iree-compile 3.13 cannot parse or verify the source
-                       (it fails at --compile-to=start): syntax newer than 3.13
+  compile-unsupported  iree-compile 3.13 cannot parse or verify the source,
+                       nor a respelled copy (--compile-to=start reports an
+                       error before the one 3.13 gives every such run)
   compile-failed       it parses, and compilation fails later
   compiled-only        a suite without DRIVER: IREE only compiles it (with
                        --compile-only: every test that compiled)
