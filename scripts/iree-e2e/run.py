@@ -263,15 +263,18 @@ class Compiler:
             return record
         digest = hashlib.sha256(text.encode()).hexdigest()[:16]
         copy = os.path.join(self.respell_dir, digest, os.path.basename(source))
-        os.makedirs(os.path.dirname(copy), exist_ok=True)
         try:
+            os.makedirs(os.path.dirname(copy), exist_ok=True)
             with open(copy, encoding="utf-8") as f:
                 current = f.read()
-        except OSError:
+        except (OSError, UnicodeDecodeError):
             current = None
         if current != fixed:
-            with open(copy, "w", encoding="utf-8") as f:
-                f.write(fixed)
+            try:
+                with open(copy, "w", encoding="utf-8") as f:
+                    f.write(fixed)
+            except OSError:
+                return record
         again = self.compile(copy, flags)
         respelled = {"copy": copy, "rules": rules}
         if again["status"] == "compile-unsupported":
