@@ -38,7 +38,13 @@ source is compiled as IREE's iree_check_test does:
 
 (pip's 3.13 compiler reads these spellings), cached under WORK/modules by a
 hash of the compiler's version, the arguments and the source, so a rerun
-compiles nothing that did not change. Each module runs in a process of its
+compiles nothing that did not change. A source 3.13 cannot parse as it is
+(IREE wrote it for the compiler of b48a5955) is respelled by respell.py's
+mechanical, meaning-preserving rules into a copy under WORK/respelled
+(generated sources too; IREE's tree is never written), and the copy is
+compiled instead when it parses: its test records "respelled" (the rules)
+and each of its compiles the copy and the rules; a copy that still does not
+parse leaves the test compile-unsupported ("respell_tried"). Each module runs in a process of its
 own, as ctest runs it:
 
   iree-check-module --device=hip --hip_dylib_path=file:LIBRARY
@@ -62,8 +68,9 @@ Outcomes, one per test file and chip (the first that applies):
                        if() branch not taken (its condition is the cause), or
                        the source is commented out of the suite's SRCS (the
                        comment is the cause)
-  compile-unsupported  iree-compile 3.13 cannot parse or verify the source
-                       (it fails at --compile-to=start): syntax newer than 3.13
+  compile-unsupported  iree-compile 3.13 cannot parse or verify the source,
+                       nor a respelled copy (--compile-to=start reports an
+                       error before the one 3.13 gives every such run)
   compile-failed       it parses, and compilation fails later
   compiled-only        a suite without DRIVER: IREE only compiles it (with
                        --compile-only: every test that compiled)
@@ -103,6 +110,7 @@ import subprocess
 import sys
 import time
 
+import respell
 import suites as cmake_suites
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -121,6 +129,14 @@ CHECK_FAILURE = re.compile(r"^Expected (equality|near equality|.* to be (non)?ze
 RUNNER_MISMATCH = re.compile(r"error: the actual and expected result \w+ disagree[^\n]*")
 RUNNER_NOT_FOUND = re.compile(r"\bNOT_FOUND;")
 DIAGNOSTIC = re.compile(r"^(?:\S+:\d+:\d+: )?error: (.*)$")
+# What iree-compile 3.13 says to every --compile-to=start, a source that
+# parses and verifies included: its default --compile-from is `start` too,
+# and it wants from before to. Reaching it means the source parsed.
+PHASE_ONLY = "compile-from phase start must precede compile-to phase start"
+# Bumped when how a cached failure was told compile-unsupported from
+# compile-failed changes (a record without it is checked again, which costs
+# one parse, not a compile).
+PARSE_CHECK = 2
 
 
 def default_iree_compile():
@@ -149,6 +165,17 @@ def first_error(text):
     return tail(text, 1) or "(no output)"
 
 
+def parsed(ok, output):
+    """Whether an `iree-compile --compile-to=start` that ended so parsed and
+    verified its source: it succeeded, or its only errors are PHASE_ONLY
+    (3.13 fails every such run with it, after parsing)."""
+    if ok:
+        return True
+    errors = [m.group(1).strip() for m in map(DIAGNOSTIC.match, map(str.strip, output.splitlines()))
+              if m]
+    return bool(errors) and all(e == PHASE_ONLY for e in errors)
+
+
 def normalize(message):
     """A message with addresses and numbers blanked, to group like causes."""
     message = re.sub(r"0x[0-9a-fA-F]+", "0x…", message)
@@ -158,9 +185,10 @@ def normalize(message):
 class Compiler:
     """iree-compile with a cache of its outputs under WORK/modules."""
 
-    def __init__(self, path, cache_dir, timeout):
+    def __init__(self, path, cache_dir, timeout, respell_dir=None):
         self.path = path
         self.cache_dir = cache_dir
+        self.respell_dir = respell_dir or os.path.join(os.path.dirname(cache_dir), "respelled")
         self.timeout = timeout
         version = subprocess.run([path, "--version"], capture_output=True, text=True)
         self.version = version.stdout.strip()
@@ -190,20 +218,68 @@ class Compiler:
         record_path = os.path.join(self.cache_dir, key + ".json")
         if os.path.exists(record_path):
             with open(record_path) as f:
-                return dict(json.load(f), cached=True)
+                record = json.load(f)
+            if record.get("status") != "compiled" and record.get("parse_check") != PARSE_CHECK:
+                record.update(status=self.parse_status(source, flags), parse_check=PARSE_CHECK)
+                with open(record_path, "w") as f:
+                    json.dump(record, f, indent=1)
+            return dict(record, cached=True)
         module = os.path.join(self.cache_dir, key + ".vmfb")
         start = time.monotonic()
         ok, output = self.invoke([*flags, source, "-o", module])
         record = {"module": module, "key": key, "source": source, "flags": flags,
                   "status": "compiled", "message": ""}
         if not ok:
-            parses, _ = self.invoke([*flags, "--compile-to=start", source, "-o", os.devnull])
-            record.update(status="compile-failed" if parses else "compile-unsupported",
+            record.update(status=self.parse_status(source, flags), parse_check=PARSE_CHECK,
                           message=first_error(output), output_tail=tail(output, 20))
         record["seconds"] = round(time.monotonic() - start, 2)
         with open(record_path, "w") as f:
             json.dump(record, f, indent=1)
         return dict(record, cached=False)
+
+    def parse_status(self, source, flags):
+        """compile-failed when 3.13 parses and verifies the source (a
+        --compile-to=start that gets as far as PHASE_ONLY), else
+        compile-unsupported."""
+        ok, output = self.invoke([*flags, "--compile-to=start", source, "-o", os.devnull])
+        return "compile-failed" if parsed(ok, output) else "compile-unsupported"
+
+    def compile_respelling(self, source, flags):
+        """compile()'s record; for a source 3.13 cannot parse as it is
+        (compile-unsupported) that respell.py's rules change, the record of
+        the respelled copy (WORK/respelled/<hash of the text>/<name>, never
+        the source itself) with "respelled": {"copy", "rules"} when the
+        copy parses, else the source's record with "respell_tried"."""
+        record = self.compile(source, flags)
+        if record["status"] != "compile-unsupported":
+            return record
+        try:
+            with open(source, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError):
+            return record
+        fixed, rules = respell.respell(text)
+        if not rules:
+            return record
+        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+        copy = os.path.join(self.respell_dir, digest, os.path.basename(source))
+        try:
+            os.makedirs(os.path.dirname(copy), exist_ok=True)
+            with open(copy, encoding="utf-8") as f:
+                current = f.read()
+        except (OSError, UnicodeDecodeError):
+            current = None
+        if current != fixed:
+            try:
+                with open(copy, "w", encoding="utf-8") as f:
+                    f.write(fixed)
+            except OSError:
+                return record
+        again = self.compile(copy, flags)
+        respelled = {"copy": copy, "rules": rules}
+        if again["status"] == "compile-unsupported":
+            return dict(record, respell_tried=dict(respelled, message=again["message"]))
+        return dict(again, respelled=respelled)
 
     def invoke(self, args):
         """(succeeded, stderr and stdout)."""
@@ -434,11 +510,17 @@ def compile_phase(compiler, tests, chip, jobs):
     keys = list(dict.fromkeys((path, tuple(compiler.arguments(test["_suite"], chip)))
                               for test in pending for path in test["_paths"]))
     start = time.monotonic()
-    results = dict(zip(keys, parallel(lambda k: compiler.compile(k[0], list(k[1])), keys, jobs)))
+    results = dict(zip(keys, parallel(lambda k: compiler.compile_respelling(k[0], list(k[1])),
+                                      keys, jobs)))
     for test in pending:
         flags = tuple(compiler.arguments(test["_suite"], chip))
         mine = [results[(path, flags)] for path in test["_paths"]]
-        test["compile"] = [{k: r[k] for k in ("key", "status", "seconds", "cached")} for r in mine]
+        test["compile"] = [{k: r[k] for k in ("key", "status", "seconds", "cached",
+                                              "respelled", "respell_tried") if k in r}
+                           for r in mine]
+        rules = [rule for r in mine for rule in r.get("respelled", {}).get("rules", [])]
+        if rules:
+            test["respelled"] = sorted(set(rules))
         failed = [r for r in mine if r["status"] != "compiled"]
         if failed:
             test.update(outcome=failed[0]["status"], cause=[failed[0]["message"]])
@@ -486,6 +568,19 @@ def print_table(tests, presets):
             counts = collections.Counter(t["outcome"] for t in mine)
             print(f"{suite:{width}} {chip:8} " + " ".join(f"{counts[o]:>7}" for o in OUTCOMES)
                   + f" {len(mine):>6}")
+
+
+def print_respelled(tests):
+    """The tests compiled from a respelled copy (respell.py), and those a
+    rule changed whose copy still did not parse."""
+    for test in tests:
+        tried = [c["respell_tried"] for c in test.get("compile", []) if "respell_tried" in c]
+        if test.get("respelled"):
+            print(f"respelled ({', '.join(test['respelled'])}): {test['chip']} {test['suite']} "
+                  f"{test['source']}: {test['outcome']}")
+        elif tried:
+            print(f"respelling did not help ({', '.join(tried[0]['rules'])}): {test['chip']} "
+                  f"{test['suite']} {test['source']}: {tried[0]['message']}")
 
 
 def print_kernel_counts(tests, presets):
@@ -587,6 +682,7 @@ def main():
         tests += mine
     print()
     print_table(tests, options.presets)
+    print_respelled(tests)
     print_kernel_counts(tests, options.presets)
     summary = causes(tests)
     print_causes(summary)

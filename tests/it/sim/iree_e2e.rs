@@ -6,9 +6,10 @@
 //! mi300x-8, mi250x-4 and w7900 (`scripts/iree-e2e/run.py`, docs/IREE-E2E.md):
 //!
 //! - every test file passes, but those IREE does not run for the chip
-//!   (`excluded`, `compiled-only`), those whose syntax is newer than 3.13
-//!   (`compile-unsupported`), and those `scripts/iree-e2e/expected.txt`
-//!   lists with their outcome and reason;
+//!   (`excluded`, `compiled-only`), those 3.13 cannot parse even after
+//!   `scripts/iree-e2e/respell.py`'s respelling (`compile-unsupported`),
+//!   and those `scripts/iree-e2e/expected.txt` lists with their outcome
+//!   and reason;
 //! - a listed test that now ends otherwise (passes, say) fails too, so the
 //!   list only shrinks by being edited.
 //!
