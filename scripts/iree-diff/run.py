@@ -541,8 +541,12 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         size = max(1, args.batch) if args.seed is None else 1
         batches = [list(seeds[i:i + size]) for i in range(0, len(seeds), size)]
-        for result in pool.map(lambda b: run_batch(args, b) if len(b) > 1 else run_seed(args, b[0]),
-                               batches):
+        # Each batch is reported as it finishes, not in seed order: one
+        # slow batch must not hold back the records of the others.
+        futures = [pool.submit(run_batch if len(b) > 1 else run_seed, args,
+                               b if len(b) > 1 else b[0]) for b in batches]
+        for future in concurrent.futures.as_completed(futures):
+            result = future.result()
             records += result
             if args.records:
                 with open(args.records, "a") as f:
@@ -553,6 +557,7 @@ def main():
                           f"{r.get('detail', '')[:400]}" + (f"\n  repro: {r['repro']}" if "repro" in r else ""),
                           flush=True)
     print()
+    records.sort(key=lambda r: (r["seed"], list(CHIPS).index(r["chip"])))
     summary(records, time.monotonic() - start, args.jobs)
     if args.json:
         with open(args.json, "w") as f:
