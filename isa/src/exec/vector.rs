@@ -385,6 +385,84 @@ fn dot4(wave: &mut Wave, inst: &Inst, op: Valu) {
     }
 }
 
+/// gfx942's conversions to fp8/bf8 (`exec/fp8.rs`): `v_cvt_pk_*` convert
+/// both (f32, with abs/neg) sources to nearest even into the low or high
+/// word (`op_sel[3]`), source 0 in its low byte; `v_cvt_sr_*` converts
+/// source 0 with source 1's random bits into byte `op_sel[3:2]`. The rest
+/// of the destination is kept (LLVM ties the destination to an input);
+/// clamp saturates.
+fn to_fnuz8(wave: &mut Wave, inst: &Inst, op: Valu) {
+    use super::fp8::{Rounding, f32_to_fnuz8};
+    let exponent_bits = if matches!(op, Valu::CvtPkFp8F32 | Valu::CvtSrFp8F32) {
+        4
+    } else {
+        5
+    };
+    let stochastic = matches!(op, Valu::CvtSrFp8F32 | Valu::CvtSrBf8F32);
+    for lane in lanes(wave) {
+        let a = modifiers32(wave.src32(inst.src[0], lane, Width::B32), inst, 0);
+        let old = wave.vreg(inst.dst[0], 0, lane);
+        let d = if stochastic {
+            let random = wave.src32(inst.src[1], lane, Width::B32);
+            let byte = f32_to_fnuz8(a, exponent_bits, Rounding::Stochastic(random), inst.clamp);
+            let at = 8 * u32::from(inst.op_sel >> 2 & 3);
+            (old & !(0xff << at)) | u32::from(byte) << at
+        } else {
+            let b = modifiers32(wave.src32(inst.src[1], lane, Width::B32), inst, 1);
+            let convert = |x| {
+                u32::from(f32_to_fnuz8(
+                    x,
+                    exponent_bits,
+                    Rounding::NearestEven,
+                    inst.clamp,
+                ))
+            };
+            let word = convert(a) | convert(b) << 8;
+            if inst.op_sel & 8 != 0 {
+                (old & 0xffff) | word << 16
+            } else {
+                (old & 0xffff_0000) | word
+            }
+        };
+        wave.set_vreg(inst.dst[0], 0, lane, d);
+    }
+}
+
+/// CDNA's `v_dot2_i32_i16` and `v_dot2c_i32_i16` (signed halves, signed
+/// accumulator) and `v_dot2_u32_u16` (unsigned): `a.lo * b.lo + a.hi *
+/// b.hi + c` (c: the third source, or the destination) summed exactly,
+/// wrapping to 32 bits or, under clamp, saturating to the result's signed
+/// (unsigned) range, as the four-byte forms do. The halves are read as the
+/// packed integer operations read them.
+fn dot2_int16(wave: &mut Wave, inst: &Inst, op: Valu) {
+    let unsigned = op == Valu::Dot2U32U16;
+    let half = |x: u32, hi: bool| {
+        let h = if hi { x >> 16 } else { x } as u16;
+        if unsigned {
+            i64::from(h)
+        } else {
+            i64::from(h as i16)
+        }
+    };
+    for lane in lanes(wave) {
+        let a = wave.src32(inst.src[0], lane, Width::B32);
+        let b = wave.src32(inst.src[1], lane, Width::B32);
+        let c = wave.src32(inst.src[2], lane, Width::B32);
+        let c = if unsigned {
+            i64::from(c)
+        } else {
+            i64::from(c as i32)
+        };
+        let sum = half(a, false) * half(b, false) + half(a, true) * half(b, true) + c;
+        let d = if unsigned {
+            saturate::unsigned(i128::from(sum), 32, inst.clamp)
+        } else {
+            saturate::signed(i128::from(sum), 32, inst.clamp)
+        };
+        wave.set_vreg(inst.dst[0], 0, lane, d as u32);
+    }
+}
+
 pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<(), String> {
     use Valu::*;
     // Integer operations that take VOP3's clamp saturate under it.
@@ -417,7 +495,9 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
                 }
             }
         }
+        CvtPkFp8F32 | CvtPkBf8F32 | CvtSrFp8F32 | CvtSrBf8F32 => to_fnuz8(wave, inst, op),
         Dot2F32F16 | Dot2cF32F16 => dot2_f32_f16(wave, inst),
+        Dot2I32I16 | Dot2U32U16 | Dot2cI32I16 => dot2_int16(wave, inst, op),
         Dot4I32I8 | Dot4U32U8 | Dot4cI32I8 | Dot4I32Iu8 => dot4(wave, inst, op),
         Mov64 => {
             for lane in lanes(wave) {
