@@ -685,10 +685,12 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         // 16 bits are preserved" under op_sel[3] = 0), and LLVM's
         // `GCNSubtarget::zeroesHigh16BitsOfDest`, which lists only GFX8's
         // opcode (GFX9's `v_fma_legacy_f16`) as zeroing there. GFX11's
-        // `v_fmac_f16` keeps it as everything there does.
-        FmaF16 | FmacF16 => {
-            f16_op_keeping::<3>(wave, inst, chip, true, |[a, b, c]| a.mul_add(b, c))
-        }
+        // `v_fmac_f16` keeps it as everything there does. Fused: rounded
+        // once to f16 (`fma16`; an f32 FMA rounded again to f16 differs at
+        // f16 ties, `isa/tests/fma_f16_rounding.rs`), exact back in f32.
+        FmaF16 | FmacF16 => f16_op_keeping::<3>(wave, inst, chip, true, |[a, b, c]| {
+            f16_to_f32(fma16(a, b, c))
+        }),
         MinF16 => f16_op::<2>(wave, inst, chip, |[a, b]| min32(a, b)),
         MaxF16 => f16_op::<2>(wave, inst, chip, |[a, b]| max32(a, b)),
         PkAddF32 => pk_f32::<2>(wave, inst, |[a, b]| a + b),
@@ -696,7 +698,8 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         PkFmaF32 => pk_f32::<3>(wave, inst, |[a, b, c]| fma32(a, b, c)),
         PkAddF16 => pk_f16::<2>(wave, inst, |[a, b]| a + b),
         PkMulF16 => pk_f16::<2>(wave, inst, |[a, b]| a * b),
-        PkFmaF16 => pk_f16::<3>(wave, inst, |[a, b, c]| a.mul_add(b, c)),
+        // Rounded once to f16, as `v_fma_f16`.
+        PkFmaF16 => pk_f16::<3>(wave, inst, |[a, b, c]| f16_to_f32(fma16(a, b, c))),
         FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => super::mix::run(wave, inst, op),
         PkMinF16 => pk_f16::<2>(wave, inst, |[a, b]| min32(a, b)),
         PkMaxF16 => pk_f16::<2>(wave, inst, |[a, b]| max32(a, b)),
