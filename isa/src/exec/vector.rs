@@ -280,10 +280,15 @@ fn pk_f32<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f32; N]) -> 
     scatter(&mut wave.v, hi, exec, &out[1][..n]);
 }
 
-/// Packed 16-bit: two halves of one register.
+/// Packed 16-bit: two halves of one register, an inline constant read as
+/// `width` says: `Width::F16` for the packed f16 operations (the f16 bits
+/// in the low half, 0 in the high), `Width::B32` for the integer ones (a
+/// float constant's f32 bits, on GFX9 and GFX11: LLVM's
+/// `getInlineEncodingV216`, `isa/tests/pk_int16_inline_float.rs`).
 pub(crate) fn pk_16<const N: usize>(
     wave: &mut Wave,
     inst: &Inst,
+    width: Width,
     f: impl Fn(usize, [u16; N]) -> u16,
 ) {
     for lane in lanes(wave) {
@@ -297,7 +302,7 @@ pub(crate) fn pk_16<const N: usize>(
             let mut args = [0u16; N];
             for (i, arg) in args.iter_mut().enumerate() {
                 let operand = inst.src.get(i).copied().unwrap_or_default();
-                let raw = wave.src32(operand, lane, Width::F16);
+                let raw = wave.src32(operand, lane, width);
                 *arg = if sel >> i & 1 == 1 { raw >> 16 } else { raw } as u16;
             }
             *slot = f(half, args);
@@ -314,7 +319,7 @@ pub(crate) fn pk_16<const N: usize>(
 fn pk_f16<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f32; N]) -> f32) {
     // neg_lo/neg_hi per source apply per half.
     let (neg, neg_hi, clamp) = (inst.neg, inst.neg_hi, inst.clamp);
-    pk_16::<N>(wave, inst, |half, args| {
+    pk_16::<N>(wave, inst, Width::F16, |half, args| {
         let negs = if half == 0 { neg } else { neg_hi };
         let mut x = [0f32; N];
         for (i, v) in x.iter_mut().enumerate() {
@@ -703,26 +708,32 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => super::mix::run(wave, inst, op),
         PkMinF16 => pk_f16::<2>(wave, inst, |[a, b]| min32(a, b)),
         PkMaxF16 => pk_f16::<2>(wave, inst, |[a, b]| max32(a, b)),
-        PkAddU16 => pk_16::<2>(wave, inst, |_, [a, b]| {
+        PkAddU16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| {
             u16_clamped(i32::from(a) + i32::from(b), clamp)
         }),
-        PkSubU16 => pk_16::<2>(wave, inst, |_, [a, b]| {
+        PkSubU16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| {
             u16_clamped(i32::from(a) - i32::from(b), clamp)
         }),
-        PkAddI16 => pk_16::<2>(wave, inst, |_, [a, b]| {
+        PkAddI16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| {
             i16_clamped(i32::from(a as i16) + i32::from(b as i16), clamp)
         }),
-        PkSubI16 => pk_16::<2>(wave, inst, |_, [a, b]| {
+        PkSubI16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| {
             i16_clamped(i32::from(a as i16) - i32::from(b as i16), clamp)
         }),
-        PkMulLoU16 => pk_16::<2>(wave, inst, |_, [a, b]| a.wrapping_mul(b)),
-        PkLshlrevB16 => pk_16::<2>(wave, inst, |_, [a, b]| b << (a & 15)),
-        PkLshrrevB16 => pk_16::<2>(wave, inst, |_, [a, b]| b >> (a & 15)),
-        PkAshrrevI16 => pk_16::<2>(wave, inst, |_, [a, b]| ((b as i16) >> (a & 15)) as u16),
-        PkMinI16 => pk_16::<2>(wave, inst, |_, [a, b]| (a as i16).min(b as i16) as u16),
-        PkMaxI16 => pk_16::<2>(wave, inst, |_, [a, b]| (a as i16).max(b as i16) as u16),
-        PkMinU16 => pk_16::<2>(wave, inst, |_, [a, b]| a.min(b)),
-        PkMaxU16 => pk_16::<2>(wave, inst, |_, [a, b]| a.max(b)),
+        PkMulLoU16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| a.wrapping_mul(b)),
+        PkLshlrevB16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| b << (a & 15)),
+        PkLshrrevB16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| b >> (a & 15)),
+        PkAshrrevI16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| {
+            ((b as i16) >> (a & 15)) as u16
+        }),
+        PkMinI16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| {
+            (a as i16).min(b as i16) as u16
+        }),
+        PkMaxI16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| {
+            (a as i16).max(b as i16) as u16
+        }),
+        PkMinU16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| a.min(b)),
+        PkMaxU16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| a.max(b)),
         PackB32F16 => {
             for lane in lanes(wave) {
                 let half = |i: usize| {
