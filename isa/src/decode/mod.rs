@@ -233,9 +233,8 @@ pub(crate) fn vop2_implicit(inst: &mut Inst, vdst: Operand) {
             inst.dst[1] = Operand::Sreg(VCC);
             inst.src[2] = Operand::Sreg(VCC);
         }
-        Op::V(FmacF32 | MacF32 | FmacF16 | FmacF64 | Dot2cF32F16 | Dot4cI32I8 | PkFmacF16) => {
-            inst.src[2] = vdst
-        }
+        // The accumulating forms (`Valu::accumulates`): the destination.
+        Op::V(v) if v.accumulates() => inst.src[2] = vdst,
         _ => {}
     }
 }
