@@ -155,6 +155,16 @@ pub enum Valu {
     CvtF32Bf8,
     CvtPkF32Fp8,
     CvtPkF32Bf8,
+    /// gfx942's f32 to fp8 (E4M3FNUZ) and bf8 (E5M2FNUZ), rounded to
+    /// nearest even: two sources into the word `op_sel[3]` picks (the
+    /// other word kept).
+    CvtPkFp8F32,
+    CvtPkBf8F32,
+    /// gfx942's f32 to fp8/bf8 with stochastic rounding (the second source
+    /// the random bits), into the byte `op_sel[3:2]` picks (the others
+    /// kept).
+    CvtSrFp8F32,
+    CvtSrBf8F32,
     /// CDNA's moves to, from and between AGPRs (`v_accvgpr_write_b32`,
     /// `_read_b32`, `_mov_b32`): the decoder names the AGPR operands.
     AccvgprWrite,
@@ -186,6 +196,11 @@ pub enum Valu {
     /// GFX11's `v_dot4_i32_iu8`: each source's bytes signed where its
     /// `neg_lo` bit is set.
     Dot4I32Iu8,
+    /// CDNA's `v_dot2_i32_i16`, `v_dot2_u32_u16`: two 16-bit products
+    /// plus a 32-bit integer; `v_dot2c_i32_i16` added to the destination.
+    Dot2I32I16,
+    Dot2U32U16,
+    Dot2cI32I16,
     MadF32,
     FmamkF32,
     FmaakF32,
@@ -775,7 +790,7 @@ impl Valu {
 
     /// Whether its destination is also its last source: the accumulating
     /// forms (`v_fmac_*`, `v_mac_f32`, `v_dot2c_f32_f16`, `v_dot4c_i32_i8`,
-    /// `v_pk_fmac_f16`).
+    /// `v_dot2c_i32_i16`, `v_pk_fmac_f16`).
     pub(crate) fn accumulates(self) -> bool {
         matches!(
             self,
@@ -785,6 +800,7 @@ impl Valu {
                 | Valu::FmacF64
                 | Valu::Dot2cF32F16
                 | Valu::Dot4cI32I8
+                | Valu::Dot2cI32I16
                 | Valu::PkFmacF16
         )
     }

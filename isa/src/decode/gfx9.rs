@@ -192,6 +192,7 @@ fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
         }
     }
     super::dot_modifiers(&inst)?;
+    super::fp8_modifiers(&inst)?;
     Ok(inst)
 }
 

@@ -125,6 +125,9 @@ pub(super) fn float_source(op: Op, i: usize) -> bool {
             | MinmaxF16 | PackB32F16 | CvtI32F32 | CvtU32F32 | CvtF16F32 | CvtF32F16
             | CvtF64F32 | CvtF32F64 | CvtI32F64 | CvtU32F64 | CvtPkrtzF16F32 | CvtFlrI32F32
             | CvtRpiI32F32 | CvtI16F16 | CvtU16F16 => true,
+            CvtPkFp8F32 | CvtPkBf8F32 => i < 2,
+            // The random bits are not.
+            CvtSrFp8F32 | CvtSrBf8F32 => i == 0,
             CeilF16 | FloorF16 | TruncF16 | RndneF16 | FractF16 | SqrtF16 | RcpF16 | RsqF16
             | ExpF16 | LogF16 | SinF16 | CosF16 => true,
             Min3F16 | Max3F16 | Med3F16 | DivFixupF16 | DivFixupLegacyF16 => true,
@@ -153,13 +156,13 @@ pub(super) fn valu_sources(v: Valu) -> usize {
         FmaF32 | MadF32 | Min3F32 | Max3F32 | Med3F32 | DivScaleF32 | DivFmasF32 | DivFixupF32
         | FmaF64 | DivScaleF64 | DivFmasF64 | DivFixupF64 | FmaF16 | PkFmaF32 | PkFmaF16
         | FmaMixF32 | FmaMixloF16 | FmaMixhiF16 | Dot2F32F16 | Dot4I32I8 | Dot4U32U8
-        | Dot4I32Iu8 | MadU32U24 | MadI32I24 | MadU64U32 | MadI64I32 | BfeU32 | BfeI32 | BfiB32
-        | LshlAddU32 | LshlOrB32 | AddLshlU32 | AndOrB32 | Or3B32 | Xor3B32 | Add3U32 | XadU32
-        | Min3I32 | Max3I32 | Med3I32 | Min3U32 | Max3U32 | Med3U32 | MaxminF32 | MinmaxF32
-        | MaxminF16 | MinmaxF16 | MaxminI32 | MinmaxI32 | MaxminU32 | MinmaxU32 | AlignbitB32
-        | AlignbyteB32 | PermB32 | LshlAddU64 | Permlanex16 | Permlane16 | Cndmask | CndmaskB16
-        | AddcCoU32 | SubbCoU32 | SubbrevCoU32 | FmamkF32 | FmaakF32 | FmamkF16 | FmaakF16
-        | MadmkF32 | MadakF32 => 3,
+        | Dot4I32Iu8 | Dot2I32I16 | Dot2U32U16 | MadU32U24 | MadI32I24 | MadU64U32 | MadI64I32
+        | BfeU32 | BfeI32 | BfiB32 | LshlAddU32 | LshlOrB32 | AddLshlU32 | AndOrB32 | Or3B32
+        | Xor3B32 | Add3U32 | XadU32 | Min3I32 | Max3I32 | Med3I32 | Min3U32 | Max3U32
+        | Med3U32 | MaxminF32 | MinmaxF32 | MaxminF16 | MinmaxF16 | MaxminI32 | MinmaxI32
+        | MaxminU32 | MinmaxU32 | AlignbitB32 | AlignbyteB32 | PermB32 | LshlAddU64
+        | Permlanex16 | Permlane16 | Cndmask | CndmaskB16 | AddcCoU32 | SubbCoU32
+        | SubbrevCoU32 | FmamkF32 | FmaakF32 | FmamkF16 | FmaakF16 | MadmkF32 | MadakF32 => 3,
         MadU16 | MadI16 | MadLegacyU16 | MadLegacyI16 | MadU32U16 | MadI32I16 | Min3U16
         | Min3I16 | Min3F16 | Max3U16 | Max3I16 | Max3F16 | Med3U16 | Med3I16 | Med3F16
         | DivFixupF16 | DivFixupLegacyF16 | PkMadU16 | PkMadI16 | SadU8 | SadHiU8 | SadU16
@@ -219,6 +222,7 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
             (*s0, *s1, *s2) = (v2f16, v2f16, v2f16);
         }
         Dot2F32F16 | Dot2cF32F16 => (*s0, *s1) = (v2f16, v2f16),
+        Dot2I32I16 | Dot2U32U16 | Dot2cI32I16 => (*s0, *s1) = (v2i16, v2i16),
         PkAddU16 | PkAddI16 | PkSubU16 | PkSubI16 | PkMulLoU16 | PkLshlrevB16 | PkLshrrevB16
         | PkAshrrevI16 | PkMinI16 | PkMaxI16 | PkMinU16 | PkMaxU16 => {
             (*s0, *s1) = (v2i16, v2i16);

@@ -23,6 +23,11 @@ impl Printer<'_> {
         // forms, which cannot name a high half), and prints nothing.
         let selected = match inst.op {
             Op::V(FmaF16 | PackB32F16) => Some(sources),
+            // gfx942's conversions to fp8/bf8: the destination word (pk:
+            // `op_sel:[0,0,1]`) or byte (sr: bits 2 and 3,
+            // `op_sel:[0,0,1,1]`).
+            Op::V(CvtPkFp8F32 | CvtPkBf8F32) => Some(2),
+            Op::V(CvtSrFp8F32 | CvtSrBf8F32) => Some(3),
             // The accumulator's bit counts too.
             Op::V(FmacF16) if gfx11 => Some(3),
             Op::V(AddU16 | SubU16) if gfx11 => Some(sources),

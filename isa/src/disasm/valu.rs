@@ -174,7 +174,8 @@ impl Printer<'_> {
             _ => match inst.op {
                 Op::V(
                     PkFmaF32 | PkFmaF16 | FmaMixF32 | FmaMixloF16 | FmaMixhiF16 | Dot2F32F16
-                    | Dot4I32I8 | Dot4U32U8 | Dot4I32Iu8 | PkMadU16 | PkMadI16,
+                    | Dot4I32I8 | Dot4U32U8 | Dot4I32Iu8 | Dot2I32I16 | Dot2U32U16 | PkMadU16
+                    | PkMadI16,
                 )
                 | Op::Mfma(_)
                 | Op::Wmma(_) => vec![0, 1, 2],

@@ -4,6 +4,7 @@ mod compare;
 mod dpp;
 mod dual;
 mod float;
+mod fp8;
 mod lanes;
 mod lds;
 mod memory;

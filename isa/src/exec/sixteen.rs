@@ -95,10 +95,10 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) {
                 wave.set_vreg(inst.dst[0], 0, lane, u32::from(lo) | u32::from(hi) << 16);
             }
         }
-        PkMadU16 => super::vector::pk_16::<3>(wave, inst, |_, [a, b, c]| {
+        PkMadU16 => super::vector::pk_16::<3>(wave, inst, Width::B32, |_, [a, b, c]| {
             unsigned(i64::from(a) * i64::from(b) + i64::from(c))
         }),
-        PkMadI16 => super::vector::pk_16::<3>(wave, inst, |_, [a, b, c]| {
+        PkMadI16 => super::vector::pk_16::<3>(wave, inst, Width::B32, |_, [a, b, c]| {
             let [a, b, c] = [a, b, c].map(|x| i64::from(x as i16));
             signed(a * b + c)
         }),

@@ -280,10 +280,15 @@ fn pk_f32<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f32; N]) -> 
     scatter(&mut wave.v, hi, exec, &out[1][..n]);
 }
 
-/// Packed 16-bit: two halves of one register.
+/// Packed 16-bit: two halves of one register, an inline constant read as
+/// `width` says: `Width::F16` for the packed f16 operations (the f16 bits
+/// in the low half, 0 in the high), `Width::B32` for the integer ones (a
+/// float constant's f32 bits, on GFX9 and GFX11: LLVM's
+/// `getInlineEncodingV216`, `isa/tests/pk_int16_inline_float.rs`).
 pub(crate) fn pk_16<const N: usize>(
     wave: &mut Wave,
     inst: &Inst,
+    width: Width,
     f: impl Fn(usize, [u16; N]) -> u16,
 ) {
     for lane in lanes(wave) {
@@ -297,7 +302,7 @@ pub(crate) fn pk_16<const N: usize>(
             let mut args = [0u16; N];
             for (i, arg) in args.iter_mut().enumerate() {
                 let operand = inst.src.get(i).copied().unwrap_or_default();
-                let raw = wave.src32(operand, lane, Width::F16);
+                let raw = wave.src32(operand, lane, width);
                 *arg = if sel >> i & 1 == 1 { raw >> 16 } else { raw } as u16;
             }
             *slot = f(half, args);
@@ -314,7 +319,7 @@ pub(crate) fn pk_16<const N: usize>(
 fn pk_f16<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f32; N]) -> f32) {
     // neg_lo/neg_hi per source apply per half.
     let (neg, neg_hi, clamp) = (inst.neg, inst.neg_hi, inst.clamp);
-    pk_16::<N>(wave, inst, |half, args| {
+    pk_16::<N>(wave, inst, Width::F16, |half, args| {
         let negs = if half == 0 { neg } else { neg_hi };
         let mut x = [0f32; N];
         for (i, v) in x.iter_mut().enumerate() {
@@ -385,6 +390,84 @@ fn dot4(wave: &mut Wave, inst: &Inst, op: Valu) {
     }
 }
 
+/// gfx942's conversions to fp8/bf8 (`exec/fp8.rs`): `v_cvt_pk_*` convert
+/// both (f32, with abs/neg) sources to nearest even into the low or high
+/// word (`op_sel[3]`), source 0 in its low byte; `v_cvt_sr_*` converts
+/// source 0 with source 1's random bits into byte `op_sel[3:2]`. The rest
+/// of the destination is kept (LLVM ties the destination to an input);
+/// clamp saturates.
+fn to_fnuz8(wave: &mut Wave, inst: &Inst, op: Valu) {
+    use super::fp8::{Rounding, f32_to_fnuz8};
+    let exponent_bits = if matches!(op, Valu::CvtPkFp8F32 | Valu::CvtSrFp8F32) {
+        4
+    } else {
+        5
+    };
+    let stochastic = matches!(op, Valu::CvtSrFp8F32 | Valu::CvtSrBf8F32);
+    for lane in lanes(wave) {
+        let a = modifiers32(wave.src32(inst.src[0], lane, Width::B32), inst, 0);
+        let old = wave.vreg(inst.dst[0], 0, lane);
+        let d = if stochastic {
+            let random = wave.src32(inst.src[1], lane, Width::B32);
+            let byte = f32_to_fnuz8(a, exponent_bits, Rounding::Stochastic(random), inst.clamp);
+            let at = 8 * u32::from(inst.op_sel >> 2 & 3);
+            (old & !(0xff << at)) | u32::from(byte) << at
+        } else {
+            let b = modifiers32(wave.src32(inst.src[1], lane, Width::B32), inst, 1);
+            let convert = |x| {
+                u32::from(f32_to_fnuz8(
+                    x,
+                    exponent_bits,
+                    Rounding::NearestEven,
+                    inst.clamp,
+                ))
+            };
+            let word = convert(a) | convert(b) << 8;
+            if inst.op_sel & 8 != 0 {
+                (old & 0xffff) | word << 16
+            } else {
+                (old & 0xffff_0000) | word
+            }
+        };
+        wave.set_vreg(inst.dst[0], 0, lane, d);
+    }
+}
+
+/// CDNA's `v_dot2_i32_i16` and `v_dot2c_i32_i16` (signed halves, signed
+/// accumulator) and `v_dot2_u32_u16` (unsigned): `a.lo * b.lo + a.hi *
+/// b.hi + c` (c: the third source, or the destination) summed exactly,
+/// wrapping to 32 bits or, under clamp, saturating to the result's signed
+/// (unsigned) range, as the four-byte forms do. The halves are read as the
+/// packed integer operations read them.
+fn dot2_int16(wave: &mut Wave, inst: &Inst, op: Valu) {
+    let unsigned = op == Valu::Dot2U32U16;
+    let half = |x: u32, hi: bool| {
+        let h = if hi { x >> 16 } else { x } as u16;
+        if unsigned {
+            i64::from(h)
+        } else {
+            i64::from(h as i16)
+        }
+    };
+    for lane in lanes(wave) {
+        let a = wave.src32(inst.src[0], lane, Width::B32);
+        let b = wave.src32(inst.src[1], lane, Width::B32);
+        let c = wave.src32(inst.src[2], lane, Width::B32);
+        let c = if unsigned {
+            i64::from(c)
+        } else {
+            i64::from(c as i32)
+        };
+        let sum = half(a, false) * half(b, false) + half(a, true) * half(b, true) + c;
+        let d = if unsigned {
+            saturate::unsigned(i128::from(sum), 32, inst.clamp)
+        } else {
+            saturate::signed(i128::from(sum), 32, inst.clamp)
+        };
+        wave.set_vreg(inst.dst[0], 0, lane, d as u32);
+    }
+}
+
 pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<(), String> {
     use Valu::*;
     // Integer operations that take VOP3's clamp saturate under it.
@@ -417,7 +500,9 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
                 }
             }
         }
+        CvtPkFp8F32 | CvtPkBf8F32 | CvtSrFp8F32 | CvtSrBf8F32 => to_fnuz8(wave, inst, op),
         Dot2F32F16 | Dot2cF32F16 => dot2_f32_f16(wave, inst),
+        Dot2I32I16 | Dot2U32U16 | Dot2cI32I16 => dot2_int16(wave, inst, op),
         Dot4I32I8 | Dot4U32U8 | Dot4cI32I8 | Dot4I32Iu8 => dot4(wave, inst, op),
         Mov64 => {
             for lane in lanes(wave) {
@@ -605,10 +690,12 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         // 16 bits are preserved" under op_sel[3] = 0), and LLVM's
         // `GCNSubtarget::zeroesHigh16BitsOfDest`, which lists only GFX8's
         // opcode (GFX9's `v_fma_legacy_f16`) as zeroing there. GFX11's
-        // `v_fmac_f16` keeps it as everything there does.
-        FmaF16 | FmacF16 => {
-            f16_op_keeping::<3>(wave, inst, chip, true, |[a, b, c]| a.mul_add(b, c))
-        }
+        // `v_fmac_f16` keeps it as everything there does. Fused: rounded
+        // once to f16 (`fma16`; an f32 FMA rounded again to f16 differs at
+        // f16 ties, `isa/tests/fma_f16_rounding.rs`), exact back in f32.
+        FmaF16 | FmacF16 => f16_op_keeping::<3>(wave, inst, chip, true, |[a, b, c]| {
+            f16_to_f32(fma16(a, b, c))
+        }),
         MinF16 => f16_op::<2>(wave, inst, chip, |[a, b]| min32(a, b)),
         MaxF16 => f16_op::<2>(wave, inst, chip, |[a, b]| max32(a, b)),
         PkAddF32 => pk_f32::<2>(wave, inst, |[a, b]| a + b),
@@ -616,30 +703,37 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         PkFmaF32 => pk_f32::<3>(wave, inst, |[a, b, c]| fma32(a, b, c)),
         PkAddF16 => pk_f16::<2>(wave, inst, |[a, b]| a + b),
         PkMulF16 => pk_f16::<2>(wave, inst, |[a, b]| a * b),
-        PkFmaF16 => pk_f16::<3>(wave, inst, |[a, b, c]| a.mul_add(b, c)),
+        // Rounded once to f16, as `v_fma_f16`.
+        PkFmaF16 => pk_f16::<3>(wave, inst, |[a, b, c]| f16_to_f32(fma16(a, b, c))),
         FmaMixF32 | FmaMixloF16 | FmaMixhiF16 => super::mix::run(wave, inst, op),
         PkMinF16 => pk_f16::<2>(wave, inst, |[a, b]| min32(a, b)),
         PkMaxF16 => pk_f16::<2>(wave, inst, |[a, b]| max32(a, b)),
-        PkAddU16 => pk_16::<2>(wave, inst, |_, [a, b]| {
+        PkAddU16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| {
             u16_clamped(i32::from(a) + i32::from(b), clamp)
         }),
-        PkSubU16 => pk_16::<2>(wave, inst, |_, [a, b]| {
+        PkSubU16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| {
             u16_clamped(i32::from(a) - i32::from(b), clamp)
         }),
-        PkAddI16 => pk_16::<2>(wave, inst, |_, [a, b]| {
+        PkAddI16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| {
             i16_clamped(i32::from(a as i16) + i32::from(b as i16), clamp)
         }),
-        PkSubI16 => pk_16::<2>(wave, inst, |_, [a, b]| {
+        PkSubI16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| {
             i16_clamped(i32::from(a as i16) - i32::from(b as i16), clamp)
         }),
-        PkMulLoU16 => pk_16::<2>(wave, inst, |_, [a, b]| a.wrapping_mul(b)),
-        PkLshlrevB16 => pk_16::<2>(wave, inst, |_, [a, b]| b << (a & 15)),
-        PkLshrrevB16 => pk_16::<2>(wave, inst, |_, [a, b]| b >> (a & 15)),
-        PkAshrrevI16 => pk_16::<2>(wave, inst, |_, [a, b]| ((b as i16) >> (a & 15)) as u16),
-        PkMinI16 => pk_16::<2>(wave, inst, |_, [a, b]| (a as i16).min(b as i16) as u16),
-        PkMaxI16 => pk_16::<2>(wave, inst, |_, [a, b]| (a as i16).max(b as i16) as u16),
-        PkMinU16 => pk_16::<2>(wave, inst, |_, [a, b]| a.min(b)),
-        PkMaxU16 => pk_16::<2>(wave, inst, |_, [a, b]| a.max(b)),
+        PkMulLoU16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| a.wrapping_mul(b)),
+        PkLshlrevB16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| b << (a & 15)),
+        PkLshrrevB16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| b >> (a & 15)),
+        PkAshrrevI16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| {
+            ((b as i16) >> (a & 15)) as u16
+        }),
+        PkMinI16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| {
+            (a as i16).min(b as i16) as u16
+        }),
+        PkMaxI16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| {
+            (a as i16).max(b as i16) as u16
+        }),
+        PkMinU16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| a.min(b)),
+        PkMaxU16 => pk_16::<2>(wave, inst, Width::B32, |_, [a, b]| a.max(b)),
         PackB32F16 => {
             for lane in lanes(wave) {
                 let half = |i: usize| {
