@@ -64,6 +64,47 @@ def round_to(t, x, negative=False):
     return -result if x < 0 else (result if n else (-0.0 if negative else 0.0))
 
 
+# Python's double-precision libm, correctly rounded or within an ulp of it
+# (CPython's own documentation of math), rounded once more to the op's type:
+# the reference for inexact functions, within the program's tolerance.
+def logarithm(function, pole):
+    """A logarithm with IEEE's answers where Python raises: -inf at its
+    pole, NaN below it."""
+    def log(x):
+        if x == pole:
+            return -math.inf
+        return math.nan if x < pole else function(x)
+    return log
+
+
+def rsqrt(x):
+    """1/sqrt(x): +-inf at +-0, NaN below zero."""
+    if x == 0:
+        return math.copysign(math.inf, x)
+    return math.nan if x < 0 else 1.0 / math.sqrt(x)
+
+
+def power(x, y):
+    """pow(x, y) with IEEE's infinities where Python raises for a zero base
+    and a negative exponent."""
+    if x == 0 and y < 0:
+        odd = y == math.floor(y) and math.fmod(y, 2) != 0
+        return math.copysign(math.inf, x) if odd else math.inf
+    return math.pow(x, y)
+
+
+TRANSCENDENTAL = {
+    "math.exp": math.exp, "math.exp2": lambda x: 2.0 ** x, "math.expm1": math.expm1,
+    "math.log": logarithm(math.log, 0.0), "math.log2": logarithm(math.log2, 0.0),
+    "math.log1p": logarithm(math.log1p, -1.0),
+    "math.sin": math.sin, "math.cos": math.cos, "math.tanh": math.tanh,
+    "math.atan": math.atan, "math.erf": math.erf, "math.sqrt": math.sqrt,
+    "math.rsqrt": rsqrt, "math.cbrt": math.cbrt,
+    "math.sinh": math.sinh, "math.cosh": math.cosh, "math.asinh": math.asinh,
+    "math.powf": power, "math.atan2": math.atan2,
+}
+
+
 def signbit(x):
     return math.copysign(1.0, x) < 0
 
@@ -137,6 +178,16 @@ def float_op(op, t, args):
         if math.isnan(b):
             return a
         return min(a, b) if op == "arith.minnumf" else max(a, b)
+    if op in TRANSCENDENTAL:
+        try:
+            value = TRANSCENDENTAL[op](*args)
+        except ValueError:
+            value = math.nan
+        except OverflowError:
+            value = math.inf
+        if not math.isfinite(value):
+            return value
+        return round_to(t, Fraction(value), signbit(value))
     raise Decline(op)
 
 
@@ -268,6 +319,7 @@ class Generic:
         whether a float value on the way was a denormal."""
         at = dict(zip(self.dims, index))
         env, types, denormal = {}, {}, False
+        self.inexact = False
         for k, (shape, t, values) in enumerate(self.operands):
             flat = 0
             for dim, size in zip(self.maps[k], shape):
@@ -291,6 +343,7 @@ class Generic:
                 value, t = convert(op, env[operands[0]], t, dst), dst
             elif t in V.FLOATS:
                 value = float_op(op, t, [env[o] for o in operands])
+                self.inexact |= op in TRANSCENDENTAL
             else:
                 value = int_op(op, t, [env[o] for o in operands])
             env[name], types[name] = value, t
@@ -306,14 +359,33 @@ def printed(value, t):
     return (value if t == "i1" else signed(t, value)), False
 
 
-def flushed_intermediate(text, inputs, got, want):
-    """True when, at every element where the GPU's results (got) and the
-    CPU's (want) differ, the evaluator computes the GPU's value (any NaN
-    equal) and a denormal occurred on the way; False when it computes
-    something else or no denormal occurred; None when it declines."""
+def close(token, value, t, tolerance):
+    """Whether a printed result element (token) is the evaluator's value:
+    the same bits (any NaN equal), or within tolerance (rel, abs) of it."""
+    expected, is_float = printed(value, t)
+    if not is_float:
+        return int(token) == expected
+    got = V.from_bits(t, int(token))
+    if math.isnan(value) or math.isnan(got):
+        return math.isnan(value) and math.isnan(got)
+    if tolerance is None or math.isinf(value) or math.isinf(got):
+        return int(token) == expected
+    rel, absolute = tolerance
+    return abs(got - value) <= absolute + rel * abs(value)
+
+
+def verdict(text, inputs, got, want, tolerances):
+    """The third opinion where the GPU's results (got) and the CPU's (want)
+    differ, for every differing element: None when the evaluator declines;
+    else "evaluator-agrees-denormal-on-the-way" (it computes the GPU's value
+    everywhere and a denormal occurred on the way: the CPU flushed it),
+    "evaluator-agrees-cpu-transcendental-off" (it computes the GPU's value,
+    within the result's tolerance, through a transcendental function the
+    CPU computed less accurately), "evaluator-agrees-with-gpu" (neither
+    reason: the CPU is wrong otherwise), or "evaluator-disagrees-with-gpu"."""
     try:
         generic = Generic(text, inputs)
-        denormal = False
+        denormal = inexact = False
         for r, (g, w) in enumerate(zip(got, want)):
             for k, (a, b) in enumerate(zip(g.tokens, w.tokens)):
                 if a == b:
@@ -324,13 +396,15 @@ def flushed_intermediate(text, inputs, got, want):
                     flat //= size
                 values, saw = generic.element(index[::-1])
                 value, t = values[r]
-                expected, is_float = printed(value, t)
-                if is_float and math.isnan(value):
-                    if not math.isnan(V.from_bits(t, int(a))):
-                        return False
-                elif int(a) != expected:
-                    return False
+                if not close(a, value, t, tolerances[r]):
+                    return "evaluator-disagrees-with-gpu"
+                if tolerances[r] is not None and close(b, value, t, tolerances[r]):
+                    continue
                 denormal |= saw
-        return denormal
-    except (Decline, KeyError, ValueError, IndexError, ZeroDivisionError):
+                inexact |= generic.inexact
+        if denormal:
+            return "evaluator-agrees-denormal-on-the-way"
+        return "evaluator-agrees-cpu-transcendental-off" if inexact else "evaluator-agrees-with-gpu"
+    except (Decline, KeyError, ValueError, IndexError, ZeroDivisionError, OverflowError,
+            TypeError):
         return None
