@@ -120,6 +120,75 @@ class Programs(unittest.TestCase):
         self.assertIsNone(E.flushed_intermediate(SEED_888.replace("math.fma", "math.sin"),
                                                  self.INPUTS, [gpu], [cpu]))
 
+    def test_only_the_failing_result_is_computed(self):
+        # result 0 is exact; result 1 a transcendental the evaluator lacks
+        text = SEED_888.replace("linalg.yield %v14 : f32", "%v15 = math.sin %x0 : f32\n"
+                                "    linalg.yield %v14, %v15 : f32, f32")
+        values, denormal = E.Generic(text, self.INPUTS).element([0], [0])
+        self.assertEqual(bits32(values[0][0]), 0xFE7B449A)
+        self.assertIsNone(values[1][0])
+        self.assertTrue(denormal)
+        with self.assertRaises(E.Decline):
+            E.Generic(text, self.INPUTS).element([0])
+
+    def test_a_select_computes_only_its_chosen_operand(self):
+        text = SEED_888.replace("linalg.yield %v14 : f32",
+                                "%c = arith.constant true\n    %s = math.sin %x0 : f32\n"
+                                "    %r = arith.select %c, %v14, %s : f32\n    linalg.yield %r : f32")
+        values, _ = E.Generic(text, self.INPUTS).element([0])
+        self.assertEqual(bits32(values[0][0]), 0xFE7B449A)
+
+
+# Seed 1029's form (movement, f16): (m * m) / m of the transpose m. For
+# 2^-10 the square 2^-20 is an f16 denormal (the smallest normal is
+# 2^-14); kept, the quotient is 2^-10 again (0x1400); flushed, 0.
+TRANSPOSE = """func.func @main(%a0: tensor<2x3xf16>) -> (tensor<3x2xi16>) {
+  %me = tensor.empty() : tensor<3x2xf16>
+  %m = linalg.transpose ins(%a0 : tensor<2x3xf16>) outs(%me : tensor<3x2xf16>) permutation = [1, 0]
+  %w0 = arith.mulf %m, %m : tensor<3x2xf16>
+  %w1 = arith.divf %w0, %m : tensor<3x2xf16>
+  %ret0 = arith.bitcast %w1 : tensor<3x2xf16> to tensor<3x2xi16>
+  return %ret0 : tensor<3x2xi16>
+}
+"""
+
+# Seed 7364's form (movement, broadcast): truncf f32 -> f16 of 2^-20, an
+# f16 denormal held exactly, extended back to f32 (0x35800000).
+BROADCAST = """func.func @main(%a0: tensor<2xf32>) -> (tensor<2x3xi32>) {
+  %me = tensor.empty() : tensor<2x3xf32>
+  %m = linalg.broadcast ins(%a0 : tensor<2xf32>) outs(%me : tensor<2x3xf32>) dimensions = [1]
+  %w0 = arith.truncf %m : tensor<2x3xf32> to tensor<2x3xf16>
+  %w1 = arith.extf %w0 : tensor<2x3xf16> to tensor<2x3xf32>
+  %ret0 = arith.bitcast %w1 : tensor<2x3xf32> to tensor<2x3xi32>
+  return %ret0 : tensor<2x3xi32>
+}
+"""
+
+
+class TensorPrograms(unittest.TestCase):
+    def test_transpose_maps_the_index_and_keeps_the_denormal_square(self):
+        inputs = ["2x3xf16=1 2 3 4 5 0.0009765625"]
+        t = E.evaluator("movement", TRANSPOSE, inputs)
+        values, denormal = t.element([2, 1])   # the input's [1, 2]
+        self.assertEqual(V.to_bits("f16", values[0][0]), 0x1400)
+        self.assertTrue(denormal)
+        values, denormal = t.element([1, 0])   # the input's [0, 1] = 2
+        self.assertEqual(values[0][0], 2.0)
+        self.assertFalse(denormal)
+
+    def test_broadcast_and_a_narrow_denormal(self):
+        t = E.evaluator("movement", BROADCAST, ["2xf32=1.0 9.5367431640625e-07"])
+        values, denormal = t.element([1, 2])
+        self.assertEqual(bits32(values[0][0]), 0x35800000)
+        self.assertTrue(denormal)
+        self.assertEqual(t.element([0, 1])[0][0][0], 1.0)
+
+    def test_tensor_ops_and_odd_input_decline_quietly(self):
+        text = TRANSPOSE.replace("%m = linalg.transpose", "%m = linalg.frobnicate")
+        self.assertIsNone(E.evaluator("movement", text, ["2x3xf16=1 2 3 4 5 6"]))
+        self.assertIsNone(E.evaluator("tensor_ops", "garbage", []))
+        self.assertIsNone(E.flushed_intermediate("garbage", [], [], [], None, "movement"))
+
 
 if __name__ == "__main__":
     unittest.main()
