@@ -64,9 +64,6 @@ def round_to(t, x, negative=False):
     return -result if x < 0 else (result if n else (-0.0 if negative else 0.0))
 
 
-# Python's double-precision libm, correctly rounded or within an ulp of it
-# (CPython's own documentation of math), rounded once more to the op's type:
-# the reference for inexact functions, within the program's tolerance.
 def logarithm(function, pole):
     """A logarithm with IEEE's answers where Python raises: -inf at its
     pole, NaN below it."""
@@ -93,6 +90,9 @@ def power(x, y):
     return math.pow(x, y)
 
 
+# Python's double-precision libm, within an ulp of the exact value, rounded
+# once more to the op's type: the reference for inexact functions, judged
+# within the program's tolerance.
 TRANSCENDENTAL = {
     "math.exp": math.exp, "math.exp2": lambda x: 2.0 ** x, "math.expm1": math.expm1,
     "math.log": logarithm(math.log, 0.0), "math.log2": logarithm(math.log2, 0.0),
@@ -294,6 +294,8 @@ class Generic:
         m = GENERIC.search(text)
         if not m or "^bb0(" not in text:
             raise Decline("no linalg.generic")
+        if '"reduction"' in text.split("^bb0(", 1)[0]:
+            raise Decline("a reduction")
         self.maps = [[e.strip() for e in expr.split(",")] for _, expr in MAP.findall(m.group(1))]
         self.dims = [d.strip() for d in MAP.findall(m.group(1))[0][0].split(",")]
         args = dict(ARG.findall(text.split("func.func @", 1)[1].split("{", 1)[0]))
@@ -314,41 +316,191 @@ class Generic:
                 break
             self.lines.append(line)
 
-    def element(self, index):
+    def element(self, index, results=None):
         """The yielded values at index (a list of ints, one per dim), and
-        whether a float value on the way was a denormal."""
+        whether a float value on the way was a denormal. Only what the
+        yields named by `results` (indices; all when None) depend on is
+        computed, and of a select only the operand it selects, so a
+        transcendental function elsewhere in the block does not make the
+        evaluator decline; the values of the other yields are None."""
         at = dict(zip(self.dims, index))
-        env, types, denormal = {}, {}, False
-        self.inexact = False
+        env, types = {}, {}
         for k, (shape, t, values) in enumerate(self.operands):
             flat = 0
             for dim, size in zip(self.maps[k], shape):
                 flat = flat * size + at[dim]
             env[self.block_args[k]], types[self.block_args[k]] = values[flat], t
+        defs = {}
         for line in self.lines:
             m = LINE.match(line)
             if not m:
                 raise Decline(line)
-            name, op, rest, t, dst = m.groups()
+            defs[m.group(1)] = m.groups()[1:]
+        state = {"denormal": False, "inexact": False}
+
+        def value(name):
+            if name in env:
+                return env[name]
+            if name not in defs:
+                raise Decline(f"undefined {name}")
+            op, rest, t, dst = defs[name]
             operands = [o.strip() for o in rest.split(",")]
             if op == "arith.constant":
-                value, t = constant(operands[0], t or "i1"), t or "i1"
+                v, t = constant(operands[0], t or "i1"), t or "i1"
             elif op == "arith.select":
-                c, a, b = (env[o] for o in operands)
-                value = a if c else b
+                v = value(operands[1]) if value(operands[0]) else value(operands[2])
             elif op in ("arith.cmpi", "arith.cmpf"):
-                value = compare(op, operands[0], t, env[operands[1]], env[operands[2]])
+                v = compare(op, operands[0], t, value(operands[1]), value(operands[2]))
                 t = "i1"
             elif dst is not None:
-                value, t = convert(op, env[operands[0]], t, dst), dst
+                v, t = convert(op, value(operands[0]), t, dst), dst
             elif t in V.FLOATS:
-                value = float_op(op, t, [env[o] for o in operands])
-                self.inexact |= op in TRANSCENDENTAL
+                v = float_op(op, t, [value(o) for o in operands])
+                state["inexact"] |= op in TRANSCENDENTAL
             else:
-                value = int_op(op, t, [env[o] for o in operands])
-            env[name], types[name] = value, t
-            denormal |= t in V.FLOATS and V.is_denormal(t, value)
-        return [(env[y], types[y]) for y in self.yields], denormal
+                v = int_op(op, t, [value(o) for o in operands])
+            env[name], types[name] = v, t
+            if t in V.FLOATS and V.is_denormal(t, v):
+                state["denormal"] = True
+            return v
+
+        out = []
+        for r, y in enumerate(self.yields):
+            if results is not None and r not in results:
+                out.append((None, None))
+                continue
+            v = value(y)
+            out.append((v, types.get(y)))
+        self.inexact = state["inexact"]
+        return out, state["denormal"]
+
+
+TENSOR = re.compile(r"tensor<((?:[\d?]+x)*)(\w+)>")
+ARG_ANY = re.compile(r"(%a\d+): tensor<([^>]*)>")
+INTS = re.compile(r"-?\d+")
+
+
+def unflatten(flat, shape):
+    index = []
+    for size in reversed(shape):
+        index.append(flat % size)
+        flat //= size
+    return index[::-1]
+
+
+def flatten(index, shape):
+    flat = 0
+    for i, size in zip(index, shape):
+        flat = flat * size + i
+    return flat
+
+
+class Tensors(Generic):
+    """A tensor_ops or movement program (gen.py): whole-tensor arith/math
+    ops, all of the result's shape, after at most one movement op
+    (`linalg.transpose`, `linalg.broadcast`, `tensor.extract_slice`,
+    `tensor.concat`) defining %m. The movement is materialized element by
+    element, then every op is a scalar op on one element, as in a generic's
+    block; the yields are the returned values (bitcasts and i1 extensions
+    read through)."""
+
+    def __init__(self, text, inputs):  # pylint: disable=super-init-not-called
+        head = text.split("func.func @", 1)[1]
+        args = ARG_ANY.findall(head.split("{", 1)[0])
+        flags = dict(zip([a for a, _ in args], inputs))
+        tensors = {}
+        for name, _ in args:
+            shape, values = flags[name].split("=", 1)
+            *dims, t = shape.split("x")
+            parse = float if t in V.FLOATS else (lambda v, t=t: wrap(t, int(v)))
+            tensors[name] = ([int(d) for d in dims], t, [parse(v) for v in values.split()])
+        body = [l.strip() for l in head.split("{", 1)[1].splitlines()]
+        self.lines, aliases, returned = [], {}, None
+        for line in body:
+            if not line or line.startswith("//") or line == "}":
+                continue
+            if line.startswith("return "):
+                returned = [v.strip() for v in line[7:].split(":")[0].split(",")]
+                continue
+            if "tensor.empty" in line:
+                continue
+            m = re.match(r"(%\w+) = (linalg\.transpose|linalg\.broadcast|tensor\.extract_slice|"
+                         r"tensor\.concat)\b(.*)$", line)
+            if m:
+                tensors[m.group(1)] = self.movement(m.group(2), m.group(3), tensors)
+                continue
+            m = re.match(r"(%\w+) = arith\.(bitcast|extui) (%\w+) : tensor<[^>]*x(\w+)> to", line)
+            if m and (m.group(2) == "bitcast" or m.group(4) == "i1"):
+                aliases[m.group(1)] = m.group(3)
+                continue
+            if not line.startswith("%") or "linalg." in line or "tensor." in line:
+                raise Decline(line)
+            line = re.sub(r"dense<([^>]*)>", r"\1", line)
+            line = re.sub(r" : tensor<[^>]*>, (tensor<[^>]*>)$", r" : \1", line)  # select
+            self.lines.append(TENSOR.sub(lambda m: m.group(2), line))
+        if returned is None:
+            raise Decline("no return")
+        self.yields = [aliases.get(v, v) for v in returned]
+        signature = head.split("{", 1)[0]
+        if "->" not in signature:
+            raise Decline("no result type")
+        result = TENSOR.search(signature.split("->", 1)[1])
+        if not result:
+            raise Decline("no result type")
+        out = [int(d) for d in result.group(1).split("x") if d]
+        names = [n for n, (shape, _, _) in tensors.items() if tuple(shape) == tuple(out)]
+        self.dims = [f"d{k}" for k in range(len(out))]
+        self.maps = [list(self.dims) for _ in names]
+        self.operands = [tensors[n] for n in names]
+        self.block_args = names
+
+    @staticmethod
+    def movement(op, rest, tensors):
+        """The tensor a movement op defines, materialized."""
+        sources = re.findall(r"%a\d+", rest)
+        types = TENSOR.findall(rest)
+        if not sources or not types:
+            raise Decline(op)
+        shape, t, values = tensors[sources[0]]
+        out = [int(d) for d in types[-1][0].split("x") if d]
+        nums = [[int(n) for n in INTS.findall(g)] for g in re.findall(r"\[([^\]]*)\]", rest)]
+        result = []
+        for flat in range(math.prod(out)):
+            index = unflatten(flat, out)
+            src = (shape, values)
+            if op == "linalg.transpose":
+                perm = nums[-1]
+                at = [0] * len(perm)
+                for k, p in enumerate(perm):
+                    at[p] = index[k]
+            elif op == "linalg.broadcast":
+                at = [i for k, i in enumerate(index) if k not in nums[-1]]
+            elif op == "tensor.extract_slice":
+                offs, _, strides = nums[:3]
+                at = [o + i * s for o, i, s in zip(offs, index, strides)]
+            else:
+                dim = int(re.search(r"dim\((\d+)\)", rest).group(1))
+                at = list(index)
+                if at[dim] >= shape[dim]:
+                    other = tensors[sources[1]]
+                    at[dim] -= shape[dim]
+                    src = (other[0], other[2])
+            if len(at) != len(src[0]) or any(not 0 <= i < n for i, n in zip(at, src[0])):
+                raise Decline(f"{op} index {at}")
+            result.append(src[1][flatten(at, src[0])])
+        return out, t, result
+
+
+def evaluator(kind, text, inputs):
+    """The evaluator for a program of gen.py's kind, or None."""
+    try:
+        if kind in ("elementwise", "dynamic"):
+            return Generic(text, inputs)
+        if kind in ("tensor_ops", "movement"):
+            return Tensors(text, inputs)
+    except (Decline, KeyError, ValueError, IndexError, TypeError, AttributeError):
+        return None
+    return None
 
 
 def printed(value, t):
@@ -357,6 +509,45 @@ def printed(value, t):
     if t in V.FLOATS:
         return signed(V.bits_type(t), V.to_bits(t, value)), True
     return (value if t == "i1" else signed(t, value)), False
+
+
+def flushed_intermediate(text, inputs, got, want, results=None, kind="elementwise"):
+    """True when, at every element where the GPU's results (got) and the
+    CPU's (want) differ, the evaluator computes the GPU's value (any NaN
+    equal) and a denormal occurred on the way; False when it computes
+    something else or no denormal occurred; None when it declines.
+    `results` (indices) limits the judgement to those results (the ones
+    that failed the comparison); None judges all. `kind` is gen.py's:
+    elementwise and dynamic programs hold a generic, tensor_ops and
+    movement programs whole-tensor ops (Tensors)."""
+    try:
+        generic = evaluator(kind, text, inputs)
+        if generic is None:
+            return None
+        denormal = False
+        for r, (g, w) in enumerate(zip(got, want)):
+            if results is not None and r not in results:
+                continue
+            for k, (a, b) in enumerate(zip(g.tokens, w.tokens)):
+                if a == b:
+                    continue
+                index, flat = [], k
+                for size in reversed(w.shape):
+                    index.append(flat % size)
+                    flat //= size
+                values, saw = generic.element(index[::-1], [r])
+                value, t = values[r]
+                expected, is_float = printed(value, t)
+                if is_float and math.isnan(value):
+                    if not math.isnan(V.from_bits(t, int(a))):
+                        return False
+                elif int(a) != expected:
+                    return False
+                denormal |= saw
+        return denormal
+    except (Decline, KeyError, ValueError, IndexError, ZeroDivisionError, TypeError,
+            OverflowError, RecursionError, AttributeError):
+        return None
 
 
 def close(token, value, t, tolerance):
@@ -374,37 +565,36 @@ def close(token, value, t, tolerance):
     return abs(got - value) <= absolute + rel * abs(value)
 
 
-def verdict(text, inputs, got, want, tolerances):
-    """The third opinion where the GPU's results (got) and the CPU's (want)
-    differ, for every differing element: None when the evaluator declines;
-    else "evaluator-agrees-denormal-on-the-way" (it computes the GPU's value
-    everywhere and a denormal occurred on the way: the CPU flushed it),
+def verdict(text, inputs, got, want, tolerances, result, kind="elementwise"):
+    """The third opinion on one failing result (index `result`) where the
+    GPU's results (got) and the CPU's (want) differ, over every differing
+    element: None when the evaluator declines; else
+    "evaluator-agrees-denormal-on-the-way" (it computes the GPU's value and
+    a denormal occurred on the way: the CPU flushed it),
     "evaluator-agrees-cpu-transcendental-off" (it computes the GPU's value,
     within the result's tolerance, through a transcendental function the
-    CPU computed less accurately), "evaluator-agrees-with-gpu" (neither
-    reason: the CPU is wrong otherwise), or "evaluator-disagrees-with-gpu"."""
+    CPU computed beyond it), "evaluator-agrees-with-gpu" (neither reason),
+    or "evaluator-disagrees-with-gpu"."""
     try:
-        generic = Generic(text, inputs)
+        generic = evaluator(kind, text, inputs)
+        if generic is None:
+            return None
+        g, w, tolerance = got[result], want[result], tolerances[result]
         denormal = inexact = False
-        for r, (g, w) in enumerate(zip(got, want)):
-            for k, (a, b) in enumerate(zip(g.tokens, w.tokens)):
-                if a == b:
-                    continue
-                index, flat = [], k
-                for size in reversed(w.shape):
-                    index.append(flat % size)
-                    flat //= size
-                values, saw = generic.element(index[::-1])
-                value, t = values[r]
-                if not close(a, value, t, tolerances[r]):
-                    return "evaluator-disagrees-with-gpu"
-                if tolerances[r] is not None and close(b, value, t, tolerances[r]):
-                    continue
-                denormal |= saw
-                inexact |= generic.inexact
+        for k, (a, b) in enumerate(zip(g.tokens, w.tokens)):
+            if a == b:
+                continue
+            values, saw = generic.element(unflatten(k, w.shape), [result])
+            value, t = values[result]
+            if not close(a, value, t, tolerance):
+                return "evaluator-disagrees-with-gpu"
+            if tolerance is not None and close(b, value, t, tolerance):
+                continue
+            denormal |= saw
+            inexact |= generic.inexact
         if denormal:
             return "evaluator-agrees-denormal-on-the-way"
         return "evaluator-agrees-cpu-transcendental-off" if inexact else "evaluator-agrees-with-gpu"
-    except (Decline, KeyError, ValueError, IndexError, ZeroDivisionError, OverflowError,
-            TypeError):
+    except (Decline, KeyError, ValueError, IndexError, ZeroDivisionError, TypeError,
+            OverflowError, RecursionError, AttributeError):
         return None

@@ -115,29 +115,122 @@ class Programs(unittest.TestCase):
             def __init__(self, bits):
                 self.tokens, self.shape = [str(E.signed("i32", bits))], [1]
         gpu, cpu = Printed(0xFE7B449A), Printed(0xFE7ABF17)
-        exact = [None]
-        self.assertEqual(E.verdict(SEED_888, self.INPUTS, [gpu], [cpu], exact),
+        self.assertIs(E.flushed_intermediate(SEED_888, self.INPUTS, [gpu], [cpu]), True)
+        self.assertIs(E.flushed_intermediate(SEED_888, self.INPUTS, [cpu], [gpu]), False)
+        self.assertIsNone(E.flushed_intermediate(SEED_888.replace("math.fma", "math.tan"),
+                                                 self.INPUTS, [gpu], [cpu]))
+
+    def test_only_the_failing_result_is_computed(self):
+        # result 0 is exact; result 1 a function the evaluator lacks (tan)
+        text = SEED_888.replace("linalg.yield %v14 : f32", "%v15 = math.tan %x0 : f32\n"
+                                "    linalg.yield %v14, %v15 : f32, f32")
+        values, denormal = E.Generic(text, self.INPUTS).element([0], [0])
+        self.assertEqual(bits32(values[0][0]), 0xFE7B449A)
+        self.assertIsNone(values[1][0])
+        self.assertTrue(denormal)
+        with self.assertRaises(E.Decline):
+            E.Generic(text, self.INPUTS).element([0])
+
+    def test_a_select_computes_only_its_chosen_operand(self):
+        text = SEED_888.replace("linalg.yield %v14 : f32",
+                                "%c = arith.constant true\n    %s = math.tan %x0 : f32\n"
+                                "    %r = arith.select %c, %v14, %s : f32\n    linalg.yield %r : f32")
+        values, _ = E.Generic(text, self.INPUTS).element([0])
+        self.assertEqual(bits32(values[0][0]), 0xFE7B449A)
+
+
+# Seed 1029's form (movement, f16): (m * m) / m of the transpose m. For
+# 2^-10 the square 2^-20 is an f16 denormal (the smallest normal is
+# 2^-14); kept, the quotient is 2^-10 again (0x1400); flushed, 0.
+TRANSPOSE = """func.func @main(%a0: tensor<2x3xf16>) -> (tensor<3x2xi16>) {
+  %me = tensor.empty() : tensor<3x2xf16>
+  %m = linalg.transpose ins(%a0 : tensor<2x3xf16>) outs(%me : tensor<3x2xf16>) permutation = [1, 0]
+  %w0 = arith.mulf %m, %m : tensor<3x2xf16>
+  %w1 = arith.divf %w0, %m : tensor<3x2xf16>
+  %ret0 = arith.bitcast %w1 : tensor<3x2xf16> to tensor<3x2xi16>
+  return %ret0 : tensor<3x2xi16>
+}
+"""
+
+# Seed 7364's form (movement, broadcast): truncf f32 -> f16 of 2^-20, an
+# f16 denormal held exactly, extended back to f32 (0x35800000).
+BROADCAST = """func.func @main(%a0: tensor<2xf32>) -> (tensor<2x3xi32>) {
+  %me = tensor.empty() : tensor<2x3xf32>
+  %m = linalg.broadcast ins(%a0 : tensor<2xf32>) outs(%me : tensor<2x3xf32>) dimensions = [1]
+  %w0 = arith.truncf %m : tensor<2x3xf32> to tensor<2x3xf16>
+  %w1 = arith.extf %w0 : tensor<2x3xf16> to tensor<2x3xf32>
+  %ret0 = arith.bitcast %w1 : tensor<2x3xf32> to tensor<2x3xi32>
+  return %ret0 : tensor<2x3xi32>
+}
+"""
+
+
+class TensorPrograms(unittest.TestCase):
+    def test_transpose_maps_the_index_and_keeps_the_denormal_square(self):
+        inputs = ["2x3xf16=1 2 3 4 5 0.0009765625"]
+        t = E.evaluator("movement", TRANSPOSE, inputs)
+        values, denormal = t.element([2, 1])   # the input's [1, 2]
+        self.assertEqual(V.to_bits("f16", values[0][0]), 0x1400)
+        self.assertTrue(denormal)
+        values, denormal = t.element([1, 0])   # the input's [0, 1] = 2
+        self.assertEqual(values[0][0], 2.0)
+        self.assertFalse(denormal)
+
+    def test_broadcast_and_a_narrow_denormal(self):
+        t = E.evaluator("movement", BROADCAST, ["2xf32=1.0 9.5367431640625e-07"])
+        values, denormal = t.element([1, 2])
+        self.assertEqual(bits32(values[0][0]), 0x35800000)
+        self.assertTrue(denormal)
+        self.assertEqual(t.element([0, 1])[0][0][0], 1.0)
+
+    def test_tensor_ops_and_odd_input_decline_quietly(self):
+        text = TRANSPOSE.replace("%m = linalg.transpose", "%m = linalg.frobnicate")
+        self.assertIsNone(E.evaluator("movement", text, ["2x3xf16=1 2 3 4 5 6"]))
+        self.assertIsNone(E.evaluator("tensor_ops", "garbage", []))
+        self.assertIsNone(E.flushed_intermediate("garbage", [], [], [], None, "movement"))
+
+
+class Verdicts(unittest.TestCase):
+    INPUTS = Programs.INPUTS
+
+    @staticmethod
+    def printed(bits):
+        class Printed:
+            tokens, shape = [str(E.signed("i32", bits))], [1]
+        return Printed
+
+    def test_a_denormal_the_cpu_flushed_and_a_wrong_gpu(self):
+        gpu, cpu = self.printed(0xFE7B449A), self.printed(0xFE7ABF17)
+        self.assertEqual(E.verdict(SEED_888, self.INPUTS, [gpu], [cpu], [None], 0),
                          "evaluator-agrees-denormal-on-the-way")
-        self.assertEqual(E.verdict(SEED_888, self.INPUTS, [cpu], [gpu], exact),
+        self.assertEqual(E.verdict(SEED_888, self.INPUTS, [cpu], [gpu], [None], 0),
                          "evaluator-disagrees-with-gpu")
-        self.assertIsNone(E.verdict(SEED_888.replace("math.fma", "math.tan"),
-                                    self.INPUTS, [gpu], [cpu], exact))
+        self.assertIsNone(E.verdict(SEED_888.replace("math.fma", "math.tan"), self.INPUTS,
+                                    [gpu], [cpu], [None], 0))
 
     def test_a_transcendental_the_cpu_computed_less_accurately(self):
         # Seed 953: asinh(-8.075872) is -2.7858394261 (Python's double
         # asinh), f32 0xc0324b31, which the GPUs printed; IREE's CPU printed
         # 0xc0324b06, 43 units in the last place away. Tolerance 16 ulps of
         # f32 at 2.8 (rel 1.91e-6), as gen.py gives asinh.
-        text = SEED_888.replace("%v14 = arith.mulf %v11, %v13 : f32", "%v14 = math.asinh %x0 : f32")
+        text = SEED_888.replace("%v14 = arith.mulf %v11, %v13 : f32",
+                                "%v14 = math.asinh %x0 : f32")
         inputs = ["1xf32=-8.075872421264648", "1xf32=1.0"]
-        class Printed:
-            def __init__(self, bits):
-                self.tokens, self.shape = [str(E.signed("i32", bits))], [1]
+        gpu, cpu = self.printed(0xC0324B31), self.printed(0xC0324B06)
         tolerance = [(1.91e-6, 1e-7)]
-        self.assertEqual(E.verdict(text, inputs, [Printed(0xC0324B31)], [Printed(0xC0324B06)],
-                                   tolerance), "evaluator-agrees-cpu-transcendental-off")
-        self.assertEqual(E.verdict(text, inputs, [Printed(0xC0324B06)], [Printed(0xC0324B31)],
-                                   tolerance), "evaluator-disagrees-with-gpu")
+        self.assertEqual(E.verdict(text, inputs, [gpu], [cpu], tolerance, 0),
+                         "evaluator-agrees-cpu-transcendental-off")
+        self.assertEqual(E.verdict(text, inputs, [cpu], [gpu], tolerance, 0),
+                         "evaluator-disagrees-with-gpu")
+
+    def test_ieee_answers_where_python_raises(self):
+        self.assertEqual(E.float_op("math.log", "f32", [0.0]), -math.inf)
+        self.assertTrue(math.isnan(E.float_op("math.log", "f32", [-1.0])))
+        self.assertEqual(E.float_op("math.rsqrt", "f32", [-0.0]), -math.inf)
+        self.assertEqual(E.float_op("math.powf", "f32", [-0.0, -3.0]), -math.inf)
+        self.assertEqual(E.float_op("math.powf", "f32", [-0.0, -2.0]), math.inf)
+        self.assertEqual(E.float_op("math.exp", "f32", [1000.0]), math.inf)
+
 
 if __name__ == "__main__":
     unittest.main()

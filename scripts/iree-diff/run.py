@@ -161,13 +161,28 @@ def show_element(token, t):
     return f"{V.from_bits(t, bits)!r} (0x{bits:0{V.WIDTH[t] // 4}x})"
 
 
-def mismatch_pattern(pairs, t):
+def narrow_denormal(x, t, text):
+    """Whether x (a value of t) is a denormal of a narrower float type the
+    program computes in (f16 or bf16 in f32 or f64, f32 in f64), held
+    exactly: an f16 exp2 of 2^-24 extended to f32 is 5.96e-08."""
+    for narrow in ("f16", "bf16", "f32"):
+        if V.WIDTH[narrow] >= V.WIDTH[t] or (text is not None and narrow not in text):
+            continue
+        if V.is_denormal(narrow, x) and V.from_bits(narrow, V.to_bits(narrow, x)) == x:
+            return True
+    return False
+
+
+def mismatch_pattern(pairs, t, text=None):
     """'gpu-denormal-cpu-zero' when every differing element is a denormal
-    on the GPU (of t, or of f32 extended to f64) and a zero on the CPU,
-    else ''."""
-    values = [(V.from_bits(t, int(g, 10)), V.from_bits(t, int(w, 10))) for g, w in pairs]
-    if all((V.is_denormal(t, g) or (t == "f64" and V.is_denormal("f32", g))) and w == 0
-           for g, w in values):
+    on the GPU (of t, or of a narrower float type the program text uses,
+    extended) and a zero on the CPU, else ''."""
+    try:
+        values = [(V.from_bits(t, int(g, 10)), V.from_bits(t, int(w, 10))) for g, w in pairs]
+    except (ValueError, KeyError):
+        return ""
+    if values and all((V.is_denormal(t, g) or narrow_denormal(g, t, text)) and w == 0
+                      for g, w in values):
         return "gpu-denormal-cpu-zero"
     return ""
 
@@ -191,7 +206,7 @@ def compare(got, want, program):
         if bad:
             k = bad[0]
             index = KC.unravel(k, w.shape)
-            pattern = mismatch_pattern([(g.tokens[i], w.tokens[i]) for i in bad], t)
+            pattern = mismatch_pattern([(g.tokens[i], w.tokens[i]) for i in bad], t, program.text())
             return {"detail": f"result[{r}] {t} at {index}: got {show_element(g.tokens[k], t)}, "
                               f"expected {show_element(w.tokens[k], t)} "
                               f"({len(bad)}/{len(w.tokens)} elements differ)"
@@ -199,6 +214,63 @@ def compare(got, want, program):
                     "result": r, "type": t, "index": index, "flat_index": k,
                     "differing": len(bad)}
     return None
+
+
+def failing(got, want, program):
+    """The indices of the results that differ beyond their tolerance."""
+    bad = []
+    for r, (g, w) in enumerate(zip(got, want)):
+        t, tolerance = program.results[r][2], program.tolerances[r]
+        if t not in V.FLOATS or g.type() != w.type():
+            if g.tokens != w.tokens or g.type() != w.type():
+                bad.append(r)
+        elif any(not element_ok(a, b, t, tolerance) for a, b in zip(g.tokens, w.tokens)):
+            bad.append(r)
+    return bad
+
+
+EVALUATED_KINDS = ("elementwise", "dynamic", "tensor_ops", "movement")
+
+
+# The evaluator's verdicts that explain a failing result by the CPU.
+EXPLAINING = ("evaluator-agrees-denormal-on-the-way", "evaluator-agrees-cpu-transcendental-off")
+
+
+def explanation(got, want, program):
+    """The set of tags explaining every failing result by IREE's CPU:
+    'gpu-denormal-cpu-zero' for a result whose differing elements are all
+    denormals on the GPU and zeros on the CPU; else the evaluator's verdict
+    (evaluate.verdict) when it is one of EXPLAINING. None when some
+    failing result has no such explanation (then no tag: a class must not
+    hide it); the evaluator's other verdicts are added for the reader."""
+    tags, explained = set(), True
+    text = program.text()
+    try:
+        bad = failing(got, want, program)
+    except (ValueError, IndexError, KeyError):
+        return None
+    for r in bad:
+        g, w = got[r], want[r]
+        t, tolerance = program.results[r][2], program.tolerances[r]
+        if t in V.FLOATS and g.type() == w.type():
+            pairs = [(a, b) for a, b in zip(g.tokens, w.tokens)
+                     if not element_ok(a, b, t, tolerance)]
+            if mismatch_pattern(pairs, t, text):
+                tags.add("gpu-denormal-cpu-zero")
+                continue
+        opinion = None
+        if program.kind in EVALUATED_KINDS:
+            opinion = evaluate.verdict(text, program.inputs, got, want, program.tolerances,
+                                       r, program.kind)
+        if opinion in EXPLAINING:
+            tags.add(opinion)
+            continue
+        explained = False
+        if opinion:
+            tags.add(opinion)
+    if not explained:
+        return {t for t in tags if t not in EXPLAINING and t != "gpu-denormal-cpu-zero"} or None
+    return tags or None
 
 
 def classify_failure(code, stderr):
@@ -386,34 +458,29 @@ def judge(record, program, code, out, err, cpu):
     if diff is None:
         record.update(outcome="agree", detail="")
         return
-    if got is not None and program.kind == "elementwise":
-        opinion = evaluate.verdict(program.text(), program.inputs, got, want, program.tolerances)
-        if opinion:
-            diff["detail"] += f" [{opinion}]"
+    tags = explanation(got, want, program) if got is not None else None
+    diff["detail"] = diff["detail"].replace(" [gpu-denormal-cpu-zero]", "")
+    if tags:
+        diff["detail"] += "".join(f" [{tag}]" for tag in sorted(tags))
     record.update(diff, outcome="mismatch", got=out, expected=cpu_out)
 
 
 def rejudge(known, record):
     """A record of an earlier run judged again by today's classification: a
-    mismatch (known or not) gets the evaluator's opinion from its stored
-    outputs and is matched against known.json anew; other outcomes keep
-    theirs."""
-    outcome = record.get("class", record["outcome"])
-    if outcome != "mismatch" or "got" not in record:
+    mismatch (known or not) is explained anew from its stored outputs and
+    matched against known.json; other outcomes keep theirs."""
+    if record.get("class", record["outcome"]) != "mismatch" or "got" not in record:
         return record
     record = dict(record, outcome="mismatch")
     record.pop("class", None)
     program = gen.Program(record["seed"])
-    detail = re.sub(r" \[evaluator-[a-z-]+\]$", "", record.get("detail", ""))
+    detail = re.sub(r"( \[[a-z-]+\])+$", "", record.get("detail", ""))
     try:
         got, want = KC.parse_output(record["got"]), KC.parse_output(record["expected"])
+        tags = explanation(got, want, program)
     except ValueError:
-        got = want = None
-    if got is not None and program.kind == "elementwise":
-        opinion = evaluate.verdict(program.text(), program.inputs, got, want, program.tolerances)
-        if opinion:
-            detail += f" [{opinion}]"
-    record["detail"] = detail
+        tags = None
+    record["detail"] = detail + "".join(f" [{tag}]" for tag in sorted(tags or ()))
     explain(known, record, program.text())
     return record
 
@@ -506,9 +573,13 @@ def summary(records, seconds, jobs, out=sys.stdout):
 
 
 def parse_seeds(text):
-    """'A..B' (inclusive) or 'N' as a range."""
-    a, sep, b = text.partition("..")
-    return range(int(a), int(b) + 1) if sep else range(int(a), int(a) + 1)
+    """'A..B' (inclusive), 'N', or a comma-separated list of either, as a
+    list of seeds; ValueError on anything else."""
+    seeds = []
+    for part in text.split(","):
+        a, sep, b = part.strip().partition("..")
+        seeds += range(int(a), int(b) + 1) if sep else [int(a)]
+    return seeds
 
 
 def main():
@@ -568,7 +639,12 @@ def main():
     args.iree_compile = args.iree_compile or KC.default_iree_compile()
     args.version = compiler_version(args.iree_compile)
     os.makedirs(args.cache, exist_ok=True)
-    seeds = parse_seeds(args.seeds) if args.seeds else [args.seed]
+    try:
+        seeds = parse_seeds(args.seeds) if args.seeds else [args.seed]
+    except ValueError:
+        print(f"run.py: --seeds takes A..B, N or a comma-separated list of them, not {args.seeds!r}",
+              file=sys.stderr)
+        return 2
     start = time.monotonic()
     records = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
