@@ -223,6 +223,21 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(E.verdict(text, inputs, [cpu], [gpu], tolerance, 0),
                          "evaluator-disagrees-with-gpu")
 
+    def test_a_sign_copied_from_a_nan_is_left_open(self):
+        # copysign(x1, x0 - x0) with x0 = NaN: IEEE 754 does not say the
+        # NaN's sign, so -x1 and +x1 are both right; a different magnitude
+        # is not.
+        text = SEED_888.replace("%v14 = arith.mulf %v11, %v13 : f32",
+                                "%n = arith.subf %x0, %x0 : f32\n"
+                                "    %v14 = math.copysign %x1, %n : f32")
+        inputs = ["1xf32=nan", "1xf32=2.0"]
+        minus, plus, other = self.printed(0xC0000000), self.printed(0x40000000), self.printed(0x40400000)
+        for gpu, cpu in ((minus, plus), (plus, minus)):
+            self.assertEqual(E.verdict(text, inputs, [gpu], [cpu], [None], 0),
+                             "evaluator-agrees-but-a-nan-sign")
+        self.assertEqual(E.verdict(text, inputs, [other], [plus], [None], 0),
+                         "evaluator-disagrees-with-gpu")
+
     def test_ieee_answers_where_python_raises(self):
         self.assertEqual(E.float_op("math.log", "f32", [0.0]), -math.inf)
         self.assertTrue(math.isnan(E.float_op("math.log", "f32", [-1.0])))

@@ -233,7 +233,8 @@ EVALUATED_KINDS = ("elementwise", "dynamic", "tensor_ops", "movement")
 
 
 # The evaluator's verdicts that explain a failing result by the CPU.
-EXPLAINING = ("evaluator-agrees-denormal-on-the-way", "evaluator-agrees-cpu-transcendental-off")
+EXPLAINING = ("evaluator-agrees-denormal-on-the-way", "evaluator-agrees-cpu-transcendental-off",
+              "evaluator-agrees-but-a-nan-sign")
 
 
 def explanation(got, want, program):
@@ -467,20 +468,22 @@ def judge(record, program, code, out, err, cpu):
 
 def rejudge(known, record):
     """A record of an earlier run judged again by today's classification: a
-    mismatch (known or not) is explained anew from its stored outputs and
-    matched against known.json; other outcomes keep theirs."""
-    if record.get("class", record["outcome"]) != "mismatch" or "got" not in record:
+    disagreement (known or not) is matched against known.json anew, a
+    mismatch first explained anew from its stored outputs."""
+    outcome = record.get("class", record["outcome"])
+    if outcome not in DISAGREE:
         return record
-    record = dict(record, outcome="mismatch")
+    record = dict(record, outcome=outcome)
     record.pop("class", None)
     program = gen.Program(record["seed"])
-    detail = re.sub(r"( \[[a-z-]+\])+$", "", record.get("detail", ""))
-    try:
-        got, want = KC.parse_output(record["got"]), KC.parse_output(record["expected"])
-        tags = explanation(got, want, program)
-    except ValueError:
-        tags = None
-    record["detail"] = detail + "".join(f" [{tag}]" for tag in sorted(tags or ()))
+    if outcome == "mismatch" and "got" in record:
+        detail = re.sub(r"( \[[a-z-]+\])+$", "", record.get("detail", ""))
+        try:
+            got, want = KC.parse_output(record["got"]), KC.parse_output(record["expected"])
+            tags = explanation(got, want, program)
+        except ValueError:
+            tags = None
+        record["detail"] = detail + "".join(f" [{tag}]" for tag in sorted(tags or ()))
     explain(known, record, program.text())
     return record
 
