@@ -593,8 +593,9 @@ def verdict(text, inputs, got, want, tolerances, result, kind="elementwise"):
                 continue
             values, saw = generic.element(unflatten(k, w.shape), [result])
             value, t = values[result]
-            if generic.nan_sign and t in V.FLOATS and close(str(int(a) & ~(1 << (V.WIDTH[t] - 1))),
-                                                            abs(value), t, tolerance):
+            magnitude = int(a) & ((1 << (V.WIDTH.get(t, 1) - 1)) - 1)
+            if generic.nan_sign and t in V.FLOATS and close(str(magnitude), abs(value), t,
+                                                            tolerance):
                 nan_sign = True
                 continue
             if not close(a, value, t, tolerance):
