@@ -103,7 +103,12 @@ def compile_module(args, text, target, flags):
     tmp = path + f".{os.getpid()}.tmp"
     try:
         done = subprocess.run([args.iree_compile, source, *command, "-o", tmp],
-                              capture_output=True, text=True, timeout=600)
+                              capture_output=True, text=True, timeout=args.compile_timeout)
+    except subprocess.TimeoutExpired:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        message = f"iree-compile took more than {args.compile_timeout:g} s"
+        return None, message, message
     finally:
         os.unlink(source)
     if done.returncode != 0:
@@ -608,6 +613,8 @@ def main():
     parser.add_argument("--cache", default=DEFAULT_CACHE, help="compiled modules by content hash")
     parser.add_argument("--known", default=os.path.join(HERE, "known.json"))
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per run")
+    parser.add_argument("--compile-timeout", type=float, default=300.0,
+                        help="seconds per compile (a compile cut short is a compile-error)")
     parser.add_argument("--iree-compile", dest="iree_compile")
     parser.add_argument("--iree-run-module", dest="iree_run_module")
     args = parser.parse_args()
