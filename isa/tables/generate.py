@@ -529,6 +529,20 @@ def gfx11_encodings() -> list[Encoding]:
         vop3_variants(0xD4000000),
     ))
     encs.append(Encoding(
+        "VOP3_DPP",
+        "VOP3 DPP16 (src0 = 0xFA; DPP8, src0 = 0xE9/0xEA, is accepted for the same ops): the "
+        "VOP3 ops LLVM has a `_e64_dpp` form of. 12 bytes: the two VOP3 dwords, then the DPP "
+        "dword: row_mask `[31:28]`, bank_mask `[27:24]`, `[23:20]` ignored (VOP3 keeps neg "
+        "and abs in its own fields), bound_ctrl `[19]`, fi `[18]`, dpp_ctrl `[16:8]`, src0 "
+        "VGPR `[7:0]`. DPP8's dword: the eight 3-bit lane selects `[31:8]`, src0 VGPR "
+        "`[7:0]`. Absent: ops with a 64-bit operand, and a few others LLVM gives no DPP "
+        "form (`v_mul_lo_u32`, `v_div_*`, `v_readlane_b32`, ...).",
+        range(0x000, 0x400), 12,
+        [lambda op, s1=s1, s2=s2: v(0xD4000000 | op << 16, s2 << 18 | s1 << 9 | 0xFA,
+                                    0xFF00E400)
+         for s1, s2 in ((V0, V0), (V0, S0), (S0, S0), (V0, ZERO), (ZERO, ZERO))],
+    ))
+    encs.append(Encoding(
         "VOP3P",
         "VOP3P: 8 bytes. Dword 0: `[31:23] = 0b1_1001_1000` (0x198, i.e. `[31:24]` = 0xCC "
         "and `[23]` = 0), op `[22:16]` (7 bits), clamp `[15]`, " + VOP3P_DOC +

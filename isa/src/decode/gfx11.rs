@@ -82,6 +82,14 @@ fn dpp(words: &Words, code: u32, inst: &mut Inst) -> Result<(), Undecodable> {
         super::dpp16_word(d, inst);
         return Ok(());
     }
+    dpp8_word(d, code, inst);
+    Ok(())
+}
+
+/// A DPP8 word (the same after a 32-bit or a VOP3 encoding): the real
+/// `src0` and the eight 3-bit lane selects; `code` says whether inactive
+/// lanes are fetched.
+fn dpp8_word(d: u32, code: u32, inst: &mut Inst) {
     inst.src[0] = Operand::Vgpr(bits(d, 7, 0) as u16);
     inst.len += 4;
     inst.flags |= flags::DPP8;
@@ -89,7 +97,6 @@ fn dpp(words: &Words, code: u32, inst: &mut Inst) -> Result<(), Undecodable> {
     if code == DPP8_FI {
         inst.flags |= flags::FETCH_INACTIVE;
     }
-    Ok(())
 }
 
 /// The syntax of a VOP1/VOP2/VOPC instruction: its encoding, and whether
@@ -183,8 +190,8 @@ fn three_sources(words: &Words, w1: u32, inst: &mut Inst) -> Result<(), Undecoda
     let mut lit = Literal::at(words, 2);
     for (i, lo) in [0u32, 9, 18].into_iter().enumerate() {
         let code = bits(w1, lo + 8, lo);
-        if i == 0 && (code == DPP16 || code == DPP8 || code == DPP8_FI) {
-            return Err(Undecodable::Feature("VOP3 DPP", format!("{:?}", inst.op)));
+        if i == 0 && is_dpp(code) {
+            return Err(Undecodable::Feature("VOP3P DPP", format!("{:?}", inst.op)));
         }
         if let Some(slot) = inst.src.get_mut(i) {
             *slot = source(F, code, &mut lit)?;
@@ -192,6 +199,33 @@ fn three_sources(words: &Words, w1: u32, inst: &mut Inst) -> Result<(), Undecoda
     }
     if (0..3).any(|i| bits(w1, 9 * i + 8, 9 * i) == LITERAL) {
         inst.len += lit.extra();
+    }
+    Ok(())
+}
+
+/// GFX11's VOP3 DPP16 and DPP8 forms (`v_add_co_u32_e64_dpp`): the VOP3
+/// fields as ever, `src0` moved across lanes by the DPP word after them.
+/// Only the operations LLVM gives such a form decode (`t::VOP3_DPP`:
+/// none with a 64-bit operand, whose DPP would have to move register
+/// pairs); LLVM rejects the rest, so they are invalid here too. The DPP
+/// word takes the literal's place, so a literal source is refused.
+fn vop3_dpp(words: &Words, w1: u32, opcode: u32, inst: &mut Inst) -> Result<(), Undecodable> {
+    if lookup(t::VOP3_DPP, "VOP3 DPP", opcode)? != inst.mnemonic {
+        return Err(Undecodable::Invalid("VOP3 DPP", opcode as u16));
+    }
+    let mut none = Literal::None;
+    for (i, lo) in [(1usize, 9u32), (2, 18)] {
+        let operand = source(F, bits(w1, lo + 8, lo), &mut none)?;
+        if let Some(slot) = inst.src.get_mut(i) {
+            *slot = operand;
+        }
+    }
+    let code = bits(w1, 8, 0);
+    let d = words.get(2)?;
+    if code == DPP16 {
+        super::dpp16_control(d, inst);
+    } else {
+        dpp8_word(d, code, inst);
     }
     Ok(())
 }
@@ -216,10 +250,23 @@ fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     {
         inst.syntax.twin = Some(encoding);
     }
-    three_sources(words, w1, &mut inst)?;
+    if is_dpp(bits(w1, 8, 0)) {
+        vop3_dpp(words, w1, opcode, &mut inst)?;
+    } else {
+        three_sources(words, w1, &mut inst)?;
+    }
     inst.neg = bits(w1, 31, 29) as u8;
     inst.omod = bits(w1, 28, 27) as u8;
     inst.clamp = bits(w, 15, 15) == 1;
+    // LLVM's DPP forms of integer operations have no source modifiers
+    // (bar the 16-bit ones' `sext`): a `neg` bit makes them invalid.
+    if inst.flags & (flags::DPP16 | flags::DPP8) != 0
+        && inst.neg != 0
+        && !(0..3).any(|i| crate::disasm::float_source(op, i))
+        && !crate::disasm::vop3_dpp_sext(op)
+    {
+        return Err(Undecodable::Invalid("VOP3 DPP neg", opcode as u16));
+    }
     let vdst = bits(w, 7, 0);
     if super::is_vop3b(op) {
         inst.dst[0] = Operand::Vgpr(vdst as u16);

@@ -205,6 +205,16 @@ pub(crate) fn sopk(op: Op, mnemonic: &'static str, pc: u32, reg: Operand, simm16
 /// and GFX11, where bit 18 adds fetch-inactive): the real first source,
 /// the lane pattern, bound control, modifiers and the row and bank masks.
 pub(crate) fn dpp16_word(d: u32, inst: &mut Inst) {
+    dpp16_control(d, inst);
+    inst.neg |= (bits(d, 20, 20) | bits(d, 22, 22) << 1) as u8;
+    inst.abs |= (bits(d, 21, 21) | bits(d, 23, 23) << 1) as u8;
+}
+
+/// The DPP16 word's lane control without its source modifiers: all a
+/// GFX11 VOP3 DPP16 word holds, VOP3 keeping `neg` and `abs` in its own
+/// fields (the hardware ignores the word's bits 23:20 there, as LLVM's
+/// encoding notes).
+pub(crate) fn dpp16_control(d: u32, inst: &mut Inst) {
     use crate::inst::flags;
     inst.src[0] = Operand::Vgpr(bits(d, 7, 0) as u16);
     inst.len += 4;
@@ -217,8 +227,6 @@ pub(crate) fn dpp16_word(d: u32, inst: &mut Inst) {
     if bits(d, 19, 19) == 1 {
         inst.flags |= flags::BOUND_CTRL;
     }
-    inst.neg |= (bits(d, 20, 20) | bits(d, 22, 22) << 1) as u8;
-    inst.abs |= (bits(d, 21, 21) | bits(d, 23, 23) << 1) as u8;
 }
 
 /// The implicit operands of a 32-bit VOP2 encoding, the same on both

@@ -101,7 +101,7 @@ pub(super) fn ty_kind(ty: Ty) -> Kind {
 }
 
 /// Whether source `i` of `op` is a float operand (it takes `neg`/`abs`).
-pub(super) fn float_source(op: Op, i: usize) -> bool {
+pub(crate) fn float_source(op: Op, i: usize) -> bool {
     use Valu::*;
     let float_ty = |ty| matches!(ty, Ty::F16 | Ty::F32 | Ty::F64);
     match op {
@@ -275,4 +275,31 @@ pub(super) fn scalar_shape(op: Op) -> Shape {
         Op::Getpc | Op::Setpc | Op::Swappc => Shape::all(B64),
         _ => Shape::all(B32),
     }
+}
+
+/// The GFX11 VOP3 DPP forms whose `neg` bits LLVM prints as `sext(...)`:
+/// the 16-bit integer operations with `op_sel` (its "IntOpSelMods"
+/// operands). The other integer operations' DPP forms take no source
+/// modifier, and LLVM rejects them with a `neg` bit set.
+pub(crate) fn vop3_dpp_sext(op: Op) -> bool {
+    use Valu::*;
+    matches!(
+        op,
+        Op::V(
+            AddU16
+                | SubU16
+                | AddI16
+                | SubI16
+                | MadU16
+                | MadI16
+                | MadU32U16
+                | MadI32I16
+                | Min3U16
+                | Min3I16
+                | Max3U16
+                | Max3I16
+                | Med3U16
+                | Med3I16
+        )
+    )
 }

@@ -27,6 +27,8 @@ use crate::program::Program;
 use kind::{B32, B64, Kind};
 use operand::operand;
 
+pub(crate) use kind::{float_source, vop3_dpp_sext};
+
 /// `inst` as `llvm-objdump-19 -d --mcpu=CHIP` prints it (without the
 /// trailing `// address: words` comment). A VOPD pair decodes to two
 /// [`Inst`]s; each prints its own half, and objdump joins them with

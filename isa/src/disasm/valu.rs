@@ -5,7 +5,9 @@
 //! The modifiers after the operands are in `modifiers`.
 
 use super::Printer;
-use super::kind::{B32, Kind, Shape, float_source, regs, ty_kind, valu_kinds, valu_sources};
+use super::kind::{
+    B32, Kind, Shape, float_source, regs, ty_kind, valu_kinds, valu_sources, vop3_dpp_sext,
+};
 use crate::arch::Family;
 use crate::inst::{EXEC, Encoding, Operand, flags};
 use crate::op::{Op, Valu};
@@ -20,6 +22,9 @@ impl Printer<'_> {
             // LLVM 19 prints GFX11's VOPC DPP forms without a suffix.
             if encoding == Encoding::Vopc && self.family == Family::Gfx11 {
                 ""
+            } else if encoding == Encoding::Vop3 {
+                // GFX11's VOP3 DPP forms, VOP3-only operations included.
+                "_e64_dpp"
             } else {
                 "_dpp"
             }
@@ -58,6 +63,11 @@ impl Printer<'_> {
             self.push(text);
         }
         if dpp {
+            // VOP3's modifiers (clamp, omod, op_sel) come before the lane
+            // control, as LLVM prints them.
+            if encoding == Encoding::Vop3 {
+                self.vop3_tail(order.len());
+            }
             self.dpp_tail();
         } else if sdwa {
             self.sdwa_tail();
@@ -103,10 +113,17 @@ impl Printer<'_> {
         let bit = 1u8 << i;
         let text = self.vgpr_half(op, kind, i as u8);
         let float = float_source(inst.op, i);
+        let dpp = inst.flags & (flags::DPP16 | flags::DPP8) != 0;
         if sdwa {
             if i < 2 && !float && inst.imm & (8 << (4 * i)) != 0 {
                 return format!("sext({text})");
             }
+        } else if dpp && inst.syntax.encoding == Encoding::Vop3 && vop3_dpp_sext(inst.op) {
+            return if inst.neg & bit != 0 {
+                format!("sext({text})")
+            } else {
+                text
+            };
         } else if (inst.syntax.encoding == Encoding::Vop3p && !mix(inst.op))
             || !(0..3).any(|j| float_source(inst.op, j))
         {
