@@ -178,9 +178,9 @@ fn a_kernel_with_an_instruction_the_interpreter_lacks_fails_its_launch() {
 fn unsupported_instruction_child() {
     setup();
     let mut image = fixture();
-    // `v_sad_u32 v0, v1, v2, v3` for gfx1100 (llvm-mc-19 -show-encoding):
+    // `v_lerp_u8 v0, v1, v2, v3` for gfx1100 (llvm-mc-19 -show-encoding):
     // valid code the interpreter does not implement.
-    image[ENTRY..ENTRY + 8].copy_from_slice(&[0x00, 0x00, 0x25, 0xd6, 0x01, 0x05, 0x0e, 0x04]);
+    image[ENTRY..ENTRY + 8].copy_from_slice(&[0x00, 0x00, 0x15, 0xd6, 0x01, 0x05, 0x0e, 0x04]);
     let k = load(&image);
     let dc = device_buffer(&[0.0; 16]);
     assert_eq!(
@@ -248,7 +248,7 @@ fn a_kernel_the_interpreter_cannot_run_aborts_the_process_at_its_launch() {
     let report = aborted_child(
         "unrunnable_child",
         &[
-            "instruction `v_sad_u32` is not supported by the interpreter",
+            "instruction `v_lerp_u8` is not supported by the interpreter",
             "a kernel the node cannot run aborts the process",
         ],
     );
@@ -262,8 +262,8 @@ fn unrunnable_child() {
     // SAFETY: plain C call.
     ok(unsafe { hipSetDevice(0) });
     let mut image = fixture();
-    // `v_sad_u32 v0, v1, v2, v3`, as in the launch-failure test.
-    image[ENTRY..ENTRY + 8].copy_from_slice(&[0x00, 0x00, 0x25, 0xd6, 0x01, 0x05, 0x0e, 0x04]);
+    // `v_lerp_u8 v0, v1, v2, v3`, as in the launch-failure test.
+    image[ENTRY..ENTRY + 8].copy_from_slice(&[0x00, 0x00, 0x15, 0xd6, 0x01, 0x05, 0x0e, 0x04]);
     let k = load(&image);
     let dc = device_buffer(&[0.0; 16]);
     launch(k.function, std::ptr::null_mut(), [dc, dc, dc]);
