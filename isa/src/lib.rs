@@ -39,7 +39,10 @@ pub use arch::{Chip, Family};
 pub use coverage::{Coverage, opcode_coverage};
 pub use descriptor::KernelDescriptor;
 pub use disasm::disassemble;
-pub use dispatch::{Dispatch, Fault, Inputs, MAX_WAVE_INSTRUCTIONS, Stats, run_dispatch};
+pub use dispatch::{
+    Dispatch, Fault, FaultKind, Inputs, MAX_WAVE_INSTRUCTIONS, Stats, run_dispatch,
+};
+pub use exec::{Access, ExecError};
 pub use inst::{Encoding, Inst, Operand, Syntax, flags, modifiers};
 pub use memory::{Memory, OutOfBounds, Regions};
 pub use op::Op;

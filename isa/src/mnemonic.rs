@@ -29,7 +29,9 @@ impl Op {
             // gfx942's sparse forms: one block each, the shapes and types
             // of the dense ones (K counts A's uncompressed columns).
             return match mfma(rest)? {
-                Op::Mfma(shape) if shape.blocks == 1 && shape.a != MatrixType::F64 => {
+                Op::Mfma(shape)
+                    if shape.blocks == 1 && shape.a != MatrixType::F64 && shape.k % 4 == 0 =>
+                {
                     Some(Op::Mfma(Mfma {
                         sparse: true,
                         ..shape

@@ -64,8 +64,13 @@ fn setreg(
     inst.syntax.encoding = Encoding::Sopk;
     inst.imm = hwreg as i32;
     if mnemonic.ends_with("_imm32_b32") {
-        inst.src[0] = Operand::Literal(words.get(1)?);
+        let value = words.get(1)?;
+        inst.src[0] = Operand::Literal(value);
         inst.len = 8;
+        let offset = hwreg >> 6 & 31;
+        let size = (hwreg >> 11 & 31) + 1;
+        let mask = (((1u64 << size) - 1) << offset) as u32;
+        nearest_even(mnemonic, (value << offset) & mask)?;
     } else {
         inst.src[0] = reg;
     }
@@ -112,5 +117,26 @@ pub(super) fn sopp(words: &Words, mnemonic: &'static str, w: u32) -> Result<Inst
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
     inst.syntax.encoding = Encoding::Sopp;
     inst.imm = bits(w, 15, 0) as u16 as i16 as i32;
+    if op == Op::RoundMode {
+        nearest_even(mnemonic, bits(w, 3, 0))?;
+    }
     Ok(inst)
+}
+
+/// MODE's FP_ROUND bits.
+const FP_ROUND: u32 = 0xf;
+
+/// A constant write of MODE whose bits under FP_ROUND are `bits`: the
+/// interpreter rounds to nearest even only, so any other rounding mode a
+/// kernel sets by its encoding alone is refused here (one set from a
+/// register is a run-time error, `ExecError::RoundingMode`).
+fn nearest_even(mnemonic: &str, bits: u32) -> Result<(), Undecodable> {
+    let round = bits & FP_ROUND;
+    if round == 0 {
+        return Ok(());
+    }
+    Err(Undecodable::Feature(
+        "a rounding mode other than to nearest even",
+        format!("{mnemonic}: rounding mode {round:#x} (MODE.FP_ROUND)"),
+    ))
 }

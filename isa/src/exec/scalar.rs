@@ -1,5 +1,6 @@
 //! Scalar ALU, compares and memory loads: one value for the whole wave.
 
+use crate::exec::error::ExecError;
 use crate::inst::{EXEC, Inst, Operand, flags};
 use crate::memory::Segments;
 use crate::op::{Cmp, Salu, Ty};
@@ -308,7 +309,7 @@ pub(crate) fn load(
     dwords: u8,
     buffer: bool,
     memory: &mut Segments,
-) -> Result<(), String> {
+) -> Result<(), ExecError> {
     let mut offset = i64::from(inst.imm);
     if inst.has(flags::SOFFSET_SGPR) {
         offset += i64::from(wave.sreg(inst.imm2 as usize));
@@ -334,9 +335,12 @@ pub(crate) fn load(
         true
     };
     if in_range {
-        memory.read(address, out).map_err(|_| {
-            format!("memory access fault: scalar load of {len} bytes at {address:#x}")
-        })?;
+        memory
+            .read(address, out)
+            .map_err(|_| ExecError::ScalarLoad {
+                bytes: len,
+                address,
+            })?;
     }
     if let Operand::Sreg(first) = inst.dst[0] {
         for (i, chunk) in out.chunks_exact(4).enumerate() {

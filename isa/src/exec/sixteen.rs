@@ -24,7 +24,7 @@
 
 use crate::arch::{Chip, Family};
 use crate::exec::float::{f16_to_f32, f32_to_f16, fma16, max32, med3_32, min32, output32};
-use crate::exec::lanes::{active, half_source, int16_width};
+use crate::exec::lanes::{active, half_source, int16_width, pk_16};
 use crate::exec::saturate;
 use crate::inst::Inst;
 use crate::op::Valu;
@@ -95,10 +95,10 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) {
                 wave.set_vreg(inst.dst[0], 0, lane, u32::from(lo) | u32::from(hi) << 16);
             }
         }
-        PkMadU16 => super::vector::pk_16::<3>(wave, inst, Width::B32, |_, [a, b, c]| {
+        PkMadU16 => pk_16::<3>(wave, inst, Width::B32, |_, [a, b, c]| {
             unsigned(i64::from(a) * i64::from(b) + i64::from(c))
         }),
-        PkMadI16 => super::vector::pk_16::<3>(wave, inst, Width::B32, |_, [a, b, c]| {
+        PkMadI16 => pk_16::<3>(wave, inst, Width::B32, |_, [a, b, c]| {
             let [a, b, c] = [a, b, c].map(|x| i64::from(x as i16));
             signed(a * b + c)
         }),

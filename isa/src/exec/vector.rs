@@ -1,9 +1,10 @@
 //! Vector ALU: each active lane computes on its own registers.
 
 use crate::arch::{Chip, Family};
+use crate::exec::error::ExecError;
 use crate::exec::float::*;
 use crate::exec::lanes::{
-    Src32, active, half_source, int16_width, scatter, sign_masks32, sources32, sources64,
+    Src32, active, half_source, int16_width, pk_16, scatter, sign_masks32, sources32, sources64,
 };
 use crate::exec::saturate;
 use crate::inst::{Inst, Operand};
@@ -280,42 +281,6 @@ fn pk_f32<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f32; N]) -> 
     scatter(&mut wave.v, hi, exec, &out[1][..n]);
 }
 
-/// Packed 16-bit: two halves of one register, an inline constant read as
-/// `width` says: `Width::F16` for the packed f16 operations (the f16 bits
-/// in the low half, 0 in the high), `Width::B32` for the integer ones (a
-/// float constant's f32 bits, on GFX9 and GFX11: LLVM's
-/// `getInlineEncodingV216`, `isa/tests/pk_int16_inline_float.rs`).
-pub(crate) fn pk_16<const N: usize>(
-    wave: &mut Wave,
-    inst: &Inst,
-    width: Width,
-    f: impl Fn(usize, [u16; N]) -> u16,
-) {
-    for lane in lanes(wave) {
-        let mut out = [0u16; 2];
-        for (half, slot) in out.iter_mut().enumerate() {
-            let sel = if half == 0 {
-                inst.op_sel
-            } else {
-                inst.op_sel_hi
-            };
-            let mut args = [0u16; N];
-            for (i, arg) in args.iter_mut().enumerate() {
-                let operand = inst.src.get(i).copied().unwrap_or_default();
-                let raw = wave.src32(operand, lane, width);
-                *arg = if sel >> i & 1 == 1 { raw >> 16 } else { raw } as u16;
-            }
-            *slot = f(half, args);
-        }
-        wave.set_vreg(
-            inst.dst[0],
-            0,
-            lane,
-            u32::from(out[0]) | u32::from(out[1]) << 16,
-        );
-    }
-}
-
 fn pk_f16<const N: usize>(wave: &mut Wave, inst: &Inst, f: impl Fn([f32; N]) -> f32) {
     // neg_lo/neg_hi per source apply per half.
     let (neg, neg_hi, clamp) = (inst.neg, inst.neg_hi, inst.clamp);
@@ -468,7 +433,7 @@ fn dot2_int16(wave: &mut Wave, inst: &Inst, op: Valu) {
     }
 }
 
-pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<(), String> {
+pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<(), ExecError> {
     use Valu::*;
     // Integer operations that take VOP3's clamp saturate under it.
     let clamp = inst.clamp;
