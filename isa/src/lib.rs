@@ -29,7 +29,6 @@ mod dispatch;
 mod exec;
 mod inst;
 mod memory;
-mod mnemonic;
 mod op;
 mod program;
 mod tables;

@@ -1,7 +1,8 @@
 //! Operations by meaning, one for each family's spellings (`s_load_dwordx2`
-//! on GFX9 is `s_load_b64` on GFX11): what the executor matches on.
-//! [`Op::from_mnemonic`] is the one place a mnemonic becomes an operation;
-//! a mnemonic it does not know is an instruction the interpreter lacks.
+//! on GFX9 is `s_load_b64` on GFX11): what the executor matches on. The
+//! opcode tables (`crate::tables`, generated from
+//! `isa/tables/operations.txt`) give each mnemonic its operation beside its
+//! opcode; a mnemonic without one is an instruction the interpreter lacks.
 
 /// A comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

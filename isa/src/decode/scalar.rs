@@ -1,7 +1,7 @@
 //! The scalar ALU and program-control encodings (SOP1, SOP2, SOPC, SOPK,
 //! SOPP): the same fields on GFX9 and GFX11, only the opcode tables differ.
 
-use super::{Literal, Undecodable, Words, bits, operation, sdst, source};
+use super::{Literal, Opcode, Undecodable, Words, bits, operation, sdst, source};
 use crate::arch::Family;
 use crate::inst::{Encoding, Inst, Operand};
 use crate::op::Op;
@@ -9,10 +9,10 @@ use crate::op::Op;
 pub(super) fn sop2(
     words: &Words,
     family: Family,
-    mnemonic: &'static str,
+    opcode: Opcode,
     w: u32,
 ) -> Result<Inst, Undecodable> {
-    let op = operation(mnemonic)?;
+    let (mnemonic, op) = (opcode.mnemonic, operation(opcode)?);
     let mut lit = Literal::at(words, 1);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
     inst.syntax.encoding = Encoding::Sop2;
@@ -26,10 +26,10 @@ pub(super) fn sop2(
 pub(super) fn sopk(
     words: &Words,
     family: Family,
-    mnemonic: &'static str,
+    opcode: Opcode,
     w: u32,
 ) -> Result<Inst, Undecodable> {
-    let op = operation(mnemonic)?;
+    let (mnemonic, op) = (opcode.mnemonic, operation(opcode)?);
     let reg = sdst(family, bits(w, 22, 16))?;
     if op == Op::Setreg {
         return setreg(words, mnemonic, reg, w);
@@ -80,10 +80,10 @@ fn setreg(
 pub(super) fn sop1(
     words: &Words,
     family: Family,
-    mnemonic: &'static str,
+    opcode: Opcode,
     w: u32,
 ) -> Result<Inst, Undecodable> {
-    let op = operation(mnemonic)?;
+    let (mnemonic, op) = (opcode.mnemonic, operation(opcode)?);
     let mut lit = Literal::at(words, 1);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
     inst.syntax.encoding = Encoding::Sop1;
@@ -99,10 +99,10 @@ pub(super) fn sop1(
 pub(super) fn sopc(
     words: &Words,
     family: Family,
-    mnemonic: &'static str,
+    opcode: Opcode,
     w: u32,
 ) -> Result<Inst, Undecodable> {
-    let op = operation(mnemonic)?;
+    let (mnemonic, op) = (opcode.mnemonic, operation(opcode)?);
     let mut lit = Literal::at(words, 1);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
     inst.syntax.encoding = Encoding::Sopc;
@@ -112,8 +112,8 @@ pub(super) fn sopc(
     Ok(inst)
 }
 
-pub(super) fn sopp(words: &Words, mnemonic: &'static str, w: u32) -> Result<Inst, Undecodable> {
-    let op = operation(mnemonic)?;
+pub(super) fn sopp(words: &Words, opcode: Opcode, w: u32) -> Result<Inst, Undecodable> {
+    let (mnemonic, op) = (opcode.mnemonic, operation(opcode)?);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
     inst.syntax.encoding = Encoding::Sopp;
     inst.imm = bits(w, 15, 0) as u16 as i16 as i32;
