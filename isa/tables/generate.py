@@ -945,13 +945,36 @@ class Operations:
             raise RuntimeError(f"{OPERATIONS.name} names mnemonics no table has: {unused}")
 
 
+# Where each kind of operation executes (`isa/src/exec/mod.rs`'s `step`):
+# written after each row, so that one grep of a mnemonic finds its row, its
+# operation and the function that runs it.
+EXECUTED_BY = {
+    "S": "exec::scalar::alu", "SCmp": "exec::scalar::compare",
+    "SBitcmp": "exec::scalar::bitcmp", "Branch": "exec::branch", "SLoad": "exec::scalar::load",
+    "Endpgm": "exec::step", "Barrier": "exec::step", "Nop": "exec::step",
+    "Illegal": "exec::step", "Getpc": "exec::step", "Setpc": "exec::indirect",
+    "Swappc": "exec::indirect", "Setreg": "exec::mode::setreg",
+    "RoundMode": "exec::mode::round_mode", "DenormMode": "exec::mode::denorm_mode",
+    "V": "exec::vector::alu", "VCmp": "exec::compare::vector", "VCmpClass": "exec::compare::class",
+    "Mfma": "exec::mfma::run", "Wmma": "exec::mfma::wmma", "Load": "exec::memory::load",
+    "Store": "exec::memory::store", "Atomic": "exec::memory::atomic", "Lds": "exec::lds::run",
+}
+
+
+def executed_by(op: str) -> str:
+    """` // exec::...` for a row whose operation is `Some(Op::KIND...)`, else nothing."""
+    m = re.match(r"Some\(Op::([A-Za-z]+)", op)
+    return f" // {EXECUTED_BY[m.group(1)]}" if m else ""
+
+
 OP_TYPES = ("Atomic", "Branch", "Cmp", "Lds", "MatrixType", "Mem", "Mfma", "Op", "Salu",
             "Segment", "Ty", "Valu", "Wmma")
 
 
 def op_imports(out: list[str]) -> list[str]:
     """The `use` of the `crate::op` types the rows of `out` name."""
-    text = "\n".join(line for line in out if not line.startswith(("//", "///")))
+    text = "\n".join(line.split(" // ")[0] for line in out
+                     if not line.startswith(("//", "///")))
     used = [t for t in OP_TYPES if re.search(r"\b" + t + r"(::| \{)", text)]
     return [f"use crate::op::{{{', '.join(used)}}};", ""]
 
@@ -960,7 +983,8 @@ def emit_table(out: list[str], enc: Encoding, table: Table, ops: Operations) -> 
     out.extend(doc_lines(enc.doc + f" {len(table)} opcodes.", "///"))
     out.append(f"pub(crate) const {enc.name}: &[(u16, &str, Option<Op>)] = &[")
     for op in sorted(table):
-        out.append(f"    ({op}, {rust_str(table[op])}, {ops.of(table[op])}),")
+        operation = ops.of(table[op])
+        out.append(f"    ({op}, {rust_str(table[op])}, {operation}),{executed_by(operation)}")
     out.append("];")
     out.append("")
 
@@ -970,7 +994,9 @@ def emit_overrides(out: list[str], name: str, doc: str, rows: list[tuple[str, in
     out.extend(doc_lines(doc, "///"))
     out.append(f"pub(crate) const {name}: &[(&str, u16, &str, Option<Op>)] = &[")
     for enc_name, op, mn in rows:
-        out.append(f"    ({rust_str(enc_name)}, {op}, {rust_str(mn)}, {ops.of(mn)}),")
+        operation = ops.of(mn)
+        out.append(f"    ({rust_str(enc_name)}, {op}, {rust_str(mn)}, {operation}),"
+                   f"{executed_by(operation)}")
     out.append("];")
     out.append("")
 
@@ -999,7 +1025,8 @@ def header(version: str, title: str, cpus: str, extra: str) -> list[str]:
         "printed, minus any `_e32`, `_e64`, `_sdwa` or `_dpp` suffix; opcode values LLVM "
         "rejects are absent. Each table is sorted by opcode. Beside each mnemonic is the "
         "operation the interpreter runs for it (`isa/tables/operations.txt`; `None`: an "
-        "instruction it lacks, refused when a kernel is decoded).\n"
+        "instruction it lacks, refused when a kernel is decoded), and after it the function "
+        "that executes it.\n"
         "\n"
         "Field positions in the comments are bit ranges `[hi:lo]` of little-endian 32-bit "
         "dwords (dword 0 first in memory). The layouts were verified against `llvm-mc-19 "
