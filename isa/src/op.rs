@@ -204,6 +204,7 @@ pub enum Valu {
     Mov32,
     /// gfx942's fp8 (E4M3FNUZ) and bf8 (E5M2FNUZ) to f32: byte 0 (SDWA
     /// selects another); the packed forms bytes 0 and 1 into a pair.
+    /// `v_cvt_f32_fp8`: D.f32 = S0's byte as fp8 (E4M3FNUZ).
     CvtF32Fp8,
     /// `v_cvt_f32_bf8`: D.f32 = S0's byte as bf8 (E5M2FNUZ).
     CvtF32Bf8,
@@ -214,12 +215,15 @@ pub enum Valu {
     /// gfx942's f32 to fp8 (E4M3FNUZ) and bf8 (E5M2FNUZ), rounded to
     /// nearest even: two sources into the word `op_sel[3]` picks (the
     /// other word kept).
+    /// `v_cvt_pk_fp8_f32`: D.word[op_sel[3]] = {fp8(S1.f32), fp8(S0.f32)}.
     CvtPkFp8F32,
     /// `v_cvt_pk_bf8_f32`: D.word[op_sel[3]] = {bf8(S1.f32), bf8(S0.f32)}, rounded to nearest even.
     CvtPkBf8F32,
     /// gfx942's f32 to fp8/bf8 with stochastic rounding (the second source
     /// the random bits), into the byte `op_sel[3:2]` picks (the others
     /// kept).
+    /// `v_cvt_sr_fp8_f32`: D.byte[op_sel[3:2]] = fp8(S0.f32), rounded
+    /// stochastically by S1's bits.
     CvtSrFp8F32,
     /// `v_cvt_sr_bf8_f32`: D.byte[op_sel[3:2]] = bf8(S0.f32), rounded stochastically by S1's bits.
     CvtSrBf8F32,
@@ -283,6 +287,7 @@ pub enum Valu {
     /// `v_fmaak_f32`: D.f32 = S0.f32 * S1.f32 + K, one rounding (K a literal).
     FmaakF32,
     /// GFX11's f16 forms: S0 * K + S1 and S0 * S1 + K, K a 16-bit literal.
+    /// `v_fmamk_f16`: D.f16 = S0.f16 * K + S1.f16, one rounding.
     FmamkF16,
     /// `v_fmaak_f16`: D.f16 = S0.f16 * S1.f16 + K, one rounding (K a 16-bit literal).
     FmaakF16,
@@ -327,6 +332,7 @@ pub enum Valu {
     /// `v_fract_f32`: D.f32 = S0.f32 - floor(S0.f32), below 1.
     FractF32,
     /// The f16 VOP1s: each result rounded once to f16.
+    /// `v_ceil_f16`: D.f16 = ceil(S0.f16).
     CeilF16,
     /// `v_floor_f16`: D.f16 = floor(S0.f16).
     FloorF16,
@@ -1044,13 +1050,15 @@ impl Wmma {
 /// An operation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Op {
-    /// A scalar ALU operation; `true` for the 64-bit form.
+    /// A scalar ALU operation (`s_add_u32`, `s_and_b64`, ...: [`Salu`]);
+    /// `true` for the 64-bit form.
     S(Salu, bool),
     /// `s_cmp_*`/`s_cmpk_*`: SCC = the comparison.
     SCmp(Cmp, Ty),
     /// `s_bitcmp0/1_b32/b64`: SCC = bit `src1` of `src0` equals the flag.
     SBitcmp(bool, bool),
-    /// A branch.
+    /// A branch (`s_branch`, `s_cbranch_*`): PC = PC + 4 + SIMM16 * 4
+    /// where the condition holds.
     Branch(Branch),
     /// `s_load_*`/`s_buffer_load_*`: dwords, through a buffer resource.
     SLoad(u8, bool),
@@ -1081,24 +1089,29 @@ pub enum Op {
     RoundMode,
     /// GFX11's `s_denorm_mode`: MODE's FP_DENORM (bits 7:4) from `imm`.
     DenormMode,
-    /// A per-lane vector ALU operation.
+    /// A per-lane vector ALU operation (`v_fma_f32`, `v_add_u32`, ...:
+    /// [`Valu`]).
     V(Valu),
     /// `v_cmp_*`/`v_cmpx_*`: a lane mask; `true` also writes EXEC.
     VCmp(Cmp, Ty, bool),
     /// `v_cmp_class_*`/`v_cmpx_class_*`.
     VCmpClass(Ty, bool),
-    /// A matrix fused multiply-add.
+    /// A matrix fused multiply-add (`v_mfma_*`, `v_smfmac_*`): D = A B + C
+    /// for each block.
     Mfma(Mfma),
     /// RDNA3's 16×16×16 wave matrix multiply-accumulate (`v_wmma_f32_*`):
     /// f32 results from f16 (`F16`) or bf16 (`U16`) inputs.
     Wmma(Wmma),
-    /// A load.
+    /// A load (`buffer_load_*`, `global_load_*`, `flat_load_*`,
+    /// `scratch_load_*`): D = M[address].
     Load(Mem),
-    /// A store.
+    /// A store (`buffer_store_*`, `global_store_*`, `flat_store_*`,
+    /// `scratch_store_*`): M[address] = DATA.
     Store(Mem),
-    /// An atomic on global, flat or buffer memory; bytes per lane.
+    /// An atomic on global, flat or buffer memory (`buffer_atomic_*`,
+    /// `global_atomic_*`, `flat_atomic_*`); bytes per lane.
     Atomic(Segment, Atomic, u8),
-    /// An LDS operation.
+    /// An LDS operation (`ds_*`).
     Lds(Lds),
 }
 
