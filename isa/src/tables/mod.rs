@@ -124,6 +124,37 @@ mod tests {
         assert_eq!(op_of("v_illegal"), Some(Op::Illegal));
     }
 
+    /// Every MFMA shape the tables give is one the executor runs (it
+    /// checks only the wave's size): square blocks that fill the 64 lanes,
+    /// each lane holding whole elements of A and B; a sparse form one
+    /// block of a K that is a multiple of 4.
+    #[test]
+    fn every_matrix_shape_decoded_runs() {
+        use crate::op::MatrixType;
+        let mut shapes = 0;
+        for (mnemonic, op) in rows() {
+            let Some(Op::Mfma(shape)) = op else {
+                continue;
+            };
+            shapes += 1;
+            let lanes = u32::from(shape.m) * u32::from(shape.blocks);
+            assert!(
+                shape.m == shape.n && shape.m > 0 && shape.k > 0,
+                "{mnemonic}"
+            );
+            assert!(lanes <= 64 && 64 % lanes == 0, "{mnemonic}");
+            assert!(
+                (u32::from(shape.k) * lanes).is_multiple_of(64),
+                "{mnemonic}"
+            );
+            if shape.sparse {
+                assert!(shape.blocks == 1 && shape.k % 4 == 0, "{mnemonic}");
+                assert_ne!(shape.a, MatrixType::F64, "{mnemonic}");
+            }
+        }
+        assert!(shapes > 50, "{shapes}");
+    }
+
     /// A VOPD half `v_dual_X` runs as `v_X`.
     #[test]
     fn a_vopd_half_is_its_vop_operation() {
