@@ -14,8 +14,7 @@ cd "$(dirname "$0")/.."
 # tests/it suites (AREA::SUITE::) that use an optional package and run in
 # seconds (tests/it/inputs/optional_packages.rs checks this list against the
 # sources).
-quick=(cli::devices:: cli::hip:: codeobj::fixtures:: codeobj::isa_decode::
-    codeobj::truncation:: executable::fixtures:: executable::sim::
+quick=(cli::devices:: cli::hip:: codeobj::fixtures:: codeobj::truncation:: executable::fixtures:: executable::sim::
     inputs::requires_contract:: real::backend:: real::cli:: real::cuda:: real::hip::
     real::hsa:: real::nccl:: real::nvml:: wrapped::inspect:: wrapped::vmfb::)
 # Suites that take minutes when their packages are there: run only with one
@@ -55,6 +54,7 @@ for p in "${packages[@]}"; do
     case $p in
     libhsa-runtime-dev | libamdhip64-dev) extra=(-p amdgpu-sys --test headers) ;;
     rocminfo) extra=(-p amdgpu-sim-ffi --test it -- rocminfo::) ;;
+    llvm-19) extra=(-p amdgpu-isa --test llvm_oracle --test generated_tables) ;;
     *) extra=() ;;
     esac
     if [ "${#extra[@]}" -gt 0 ] && ! scripts/without-packages.sh "$p" -- env -u AMDGPU_HAL_REQUIRE_ALL \

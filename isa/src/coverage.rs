@@ -1,10 +1,10 @@
 //! Which instructions of each chip the interpreter executes, by mnemonic:
 //! the distinct mnemonics of the chip's opcode tables (every encoding, as
-//! the decoder reads them for that chip), split into those
-//! [`Op::from_mnemonic`] maps to an operation and those it lacks. A kernel
-//! with one of the latter fails at its first launch, before anything runs.
+//! the decoder reads them for that chip), split into those the tables give
+//! an operation and those they do not. A kernel with one of the latter
+//! fails at its first launch, before anything runs.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use crate::arch::Chip;
 use crate::op::Op;
@@ -26,9 +26,13 @@ impl Coverage {
     }
 }
 
-/// The distinct mnemonics `chip`'s decoder can produce.
-fn mnemonics(chip: Chip) -> BTreeSet<&'static str> {
-    let gfx9_tables: [(&str, &[(u16, &'static str)]); 17] = [
+/// A row of an opcode table.
+type Row = (u16, &'static str, Option<Op>);
+
+/// The distinct mnemonics `chip`'s decoder can produce, each with whether
+/// it has an operation.
+fn mnemonics(chip: Chip) -> BTreeMap<&'static str, bool> {
+    let gfx9_tables: [(&str, &[Row]); 17] = [
         ("SOP2", gfx9::SOP2),
         ("SOPK", gfx9::SOPK),
         ("SOP1", gfx9::SOP1),
@@ -47,7 +51,7 @@ fn mnemonics(chip: Chip) -> BTreeSet<&'static str> {
         ("SCRATCH", gfx9::SCRATCH),
         ("GLOBAL", gfx9::GLOBAL),
     ];
-    let gfx11_tables: [&[(u16, &'static str)]; 19] = [
+    let gfx11_tables: [&[Row]; 19] = [
         gfx11::SOP2,
         gfx11::SOPK,
         gfx11::SOP1,
@@ -71,47 +75,52 @@ fn mnemonics(chip: Chip) -> BTreeSet<&'static str> {
     match chip {
         Chip::Gfx942 => gfx9_tables
             .iter()
-            .flat_map(|(_, table)| table.iter().map(|&(_, m)| m))
+            .flat_map(|(_, table)| table.iter().map(|&(_, m, op)| (m, op.is_some())))
             .collect(),
         // As gfx90a's decoder reads gfx942's tables: its overrides first
         // (opcodes gfx942 lacks or names otherwise), gfx942-only opcodes
         // not at all.
         Chip::Gfx90a => {
-            let listed = |list: &[(&str, u16, &str)], encoding: &str, opcode: u16| {
-                list.iter().any(|&(e, o, _)| e == encoding && o == opcode)
+            let overridden = |encoding: &str, opcode: u16| {
+                gfx9::GFX90A_OVERRIDES
+                    .iter()
+                    .any(|&(e, o, _, _)| e == encoding && o == opcode)
+            };
+            let gfx942_only = |encoding: &str, opcode: u16| {
+                gfx9::GFX942_ONLY
+                    .iter()
+                    .any(|&(e, o, _)| e == encoding && o == opcode)
             };
             gfx9_tables
                 .iter()
                 .flat_map(|&(encoding, table)| {
                     table
                         .iter()
-                        .filter(move |&&(opcode, _)| {
-                            !listed(gfx9::GFX90A_OVERRIDES, encoding, opcode)
-                                && !listed(gfx9::GFX942_ONLY, encoding, opcode)
+                        .filter(move |&&(opcode, _, _)| {
+                            !overridden(encoding, opcode) && !gfx942_only(encoding, opcode)
                         })
-                        .map(|&(_, mnemonic)| mnemonic)
+                        .map(|&(_, mnemonic, op)| (mnemonic, op.is_some()))
                 })
-                .chain(gfx9::GFX90A_OVERRIDES.iter().map(|&(_, _, m)| m))
+                .chain(
+                    gfx9::GFX90A_OVERRIDES
+                        .iter()
+                        .map(|&(_, _, m, op)| (m, op.is_some())),
+                )
                 .collect()
         }
         Chip::Gfx1100 => gfx11_tables
             .iter()
-            .flat_map(|table| table.iter().map(|&(_, m)| m))
+            .flat_map(|table| table.iter().map(|&(_, m, op)| (m, op.is_some())))
             .collect(),
-    }
-}
-
-/// Whether the decoder maps `mnemonic` to an operation (a VOPD half,
-/// `v_dual_X`, is the operation `v_X`, as the decoder reads it).
-fn executes(mnemonic: &str) -> bool {
-    match mnemonic.strip_prefix("v_dual_") {
-        Some(rest) => Op::from_mnemonic(&format!("v_{rest}")).is_some(),
-        None => Op::from_mnemonic(mnemonic).is_some(),
     }
 }
 
 /// What the interpreter executes of `chip`'s instructions.
 pub fn opcode_coverage(chip: Chip) -> Coverage {
-    let (executed, lacking) = mnemonics(chip).into_iter().partition(|m| executes(m));
-    Coverage { executed, lacking }
+    let (executed, lacking): (Vec<_>, Vec<_>) =
+        mnemonics(chip).into_iter().partition(|&(_, runs)| runs);
+    Coverage {
+        executed: executed.into_iter().map(|(m, _)| m).collect(),
+        lacking: lacking.into_iter().map(|(m, _)| m).collect(),
+    }
 }

@@ -12,7 +12,7 @@ use std::fmt;
 
 use crate::arch::Chip;
 use crate::descriptor::KernelDescriptor;
-use crate::exec::{Context, Flow, pair, step};
+use crate::exec::{Context, ExecError, Flow, pair, step};
 use crate::inst::{EXEC, Encoding, VCC, flags};
 use crate::memory::{AqlSegments, Memory, Segments};
 use crate::program::Program;
@@ -90,10 +90,40 @@ pub enum Inputs<'a> {
 pub struct Fault {
     /// What happened.
     pub reason: String,
+    /// Whether the kernel faulted or asked for what the interpreter does
+    /// not do.
+    pub kind: FaultKind,
     /// Byte offset of the instruction from the kernel's entry.
     pub offset: u32,
     /// The work-group it happened in.
     pub workgroup: [u32; 3],
+}
+
+/// What kind of stop a [`Fault`] is, which decides how a runtime reports
+/// it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// A fault the kernel would take on a GPU too (an access outside
+    /// memory, a wave that never ends, the illegal-instruction trap) or a
+    /// dispatch outside the interpreter's limits: a device fault
+    /// (`hipErrorIllegalAddress`).
+    Device,
+    /// Something only execution shows the interpreter does not do
+    /// ([`ExecError::is_unsupported`]: an `s_setpc_b64` into other code, a
+    /// rounding mode other than nearest even): a launch the interpreter
+    /// cannot run (`hipErrorLaunchFailure`), as a kernel refused when
+    /// decoded is.
+    Unsupported,
+}
+
+impl From<&ExecError> for FaultKind {
+    fn from(error: &ExecError) -> FaultKind {
+        if error.is_unsupported() {
+            FaultKind::Unsupported
+        } else {
+            FaultKind::Device
+        }
+    }
 }
 
 impl fmt::Display for Fault {
@@ -159,6 +189,7 @@ pub fn run_dispatch(d: &Dispatch, memory: &mut dyn Memory) -> Result<Stats, Faul
         .saturating_add(d.dynamic_lds);
     let refuse = |reason: String| Fault {
         reason,
+        kind: FaultKind::Device,
         offset: 0,
         workgroup: [0; 3],
     };
@@ -249,8 +280,9 @@ fn run_groups(
                     chip,
                     instruction_limit: d.instruction_limit,
                 };
-                run_group(waves, &mut context, &mut stats).map_err(|(reason, offset)| Fault {
-                    reason,
+                run_group(waves, &mut context, &mut stats).map_err(|(error, offset)| Fault {
+                    reason: error.to_string(),
+                    kind: FaultKind::from(&error),
                     offset,
                     workgroup: group,
                 })?;
@@ -445,7 +477,7 @@ fn run_group(
     waves: &mut [Wave],
     context: &mut Context,
     stats: &mut Stats,
-) -> Result<(), (String, u32)> {
+) -> Result<(), (ExecError, u32)> {
     stats.waves += waves.iter().filter(|w| !w.done).count() as u64;
     // A lone wave runs on without the turn-taking.
     let turn = if waves.len() == 1 { u64::MAX } else { 1 };
@@ -476,7 +508,7 @@ fn run_wave(
     context: &mut Context,
     stats: &mut Stats,
     turn: u64,
-) -> Result<(), (String, u32)> {
+) -> Result<(), (ExecError, u32)> {
     let program = context.program;
     let mut issued = 0u64;
     while issued < turn {
@@ -487,19 +519,15 @@ fn run_wave(
                 .instructions()
                 .last()
                 .map_or(0, |i| i.pc + u32::from(i.len));
-            return Err((
-                "execution ran past the end of the kernel's code".into(),
-                offset,
-            ));
+            return Err((ExecError::PastEnd, offset));
         };
         wave.executed += 1;
         stats.instructions += 1;
         if wave.executed > context.instruction_limit {
             return Err((
-                format!(
-                    "a wave executed {} instructions without ending",
-                    context.instruction_limit
-                ),
+                ExecError::Hung {
+                    limit: context.instruction_limit,
+                },
                 inst.pc,
             ));
         }

@@ -29,7 +29,6 @@ mod dispatch;
 mod exec;
 mod inst;
 mod memory;
-mod mnemonic;
 mod op;
 mod program;
 mod tables;
@@ -39,7 +38,10 @@ pub use arch::{Chip, Family};
 pub use coverage::{Coverage, opcode_coverage};
 pub use descriptor::KernelDescriptor;
 pub use disasm::disassemble;
-pub use dispatch::{Dispatch, Fault, Inputs, MAX_WAVE_INSTRUCTIONS, Stats, run_dispatch};
+pub use dispatch::{
+    Dispatch, Fault, FaultKind, Inputs, MAX_WAVE_INSTRUCTIONS, Stats, run_dispatch,
+};
+pub use exec::{Access, ExecError};
 pub use inst::{Encoding, Inst, Operand, Syntax, flags, modifiers};
 pub use memory::{Memory, OutOfBounds, Regions};
 pub use op::Op;

@@ -1,7 +1,8 @@
 //! Operations by meaning, one for each family's spellings (`s_load_dwordx2`
-//! on GFX9 is `s_load_b64` on GFX11): what the executor matches on.
-//! [`Op::from_mnemonic`] is the one place a mnemonic becomes an operation;
-//! a mnemonic it does not know is an instruction the interpreter lacks.
+//! on GFX9 is `s_load_b64` on GFX11): what the executor matches on. The
+//! opcode tables (`crate::tables`, generated from
+//! `isa/tables/operations.txt`) give each mnemonic its operation beside its
+//! opcode; a mnemonic without one is an instruction the interpreter lacks.
 
 /// A comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,103 +85,178 @@ pub enum Branch {
 
 /// A scalar ALU operation (its width is given beside it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(missing_docs)]
 pub enum Salu {
+    /// `s_mov_b32`, `s_movk_i32`, `s_mov_b64`: D = S0.
     Mov,
+    /// `s_cmov_b32`, `s_cmovk_i32`, `s_cmov_b64`: if SCC then D = S0.
     Cmov,
+    /// `s_not_b32`, `s_not_b64`: D = ~S0; SCC = D != 0.
     Not,
+    /// `s_add_u32`: D = S0 + S1; SCC = the carry out.
     AddU32,
+    /// `s_sub_u32`: D = S0 - S1; SCC = the borrow.
     SubU32,
+    /// `s_addc_u32`: D = S0 + S1 + SCC; SCC = the carry out.
     AddcU32,
+    /// `s_subb_u32`: D = S0 - S1 - SCC; SCC = the borrow.
     SubbU32,
+    /// `s_add_i32`, `s_addk_i32`: D = S0 + S1; SCC = signed overflow.
     AddI32,
+    /// `s_sub_i32`: D = S0 - S1; SCC = signed overflow.
     SubI32,
+    /// `s_mul_i32`, `s_mulk_i32`: D = S0 * S1 (the low 32 bits).
     MulI32,
+    /// `s_mul_hi_u32`: D = (S0 * S1) >> 32, unsigned.
     MulHiU32,
+    /// `s_mul_hi_i32`: D = (S0 * S1) >> 32, signed.
     MulHiI32,
+    /// `s_and_b32`, `s_and_b64`: D = S0 & S1; SCC = D != 0.
     And,
+    /// `s_or_b32`, `s_or_b64`: D = S0 | S1; SCC = D != 0.
     Or,
+    /// `s_xor_b32`, `s_xor_b64`: D = S0 ^ S1; SCC = D != 0.
     Xor,
+    /// `s_and_not1_b32`, `s_andn2_b32`, `s_and_not1_b64`, `s_andn2_b64`: D = S0 & ~S1; SCC = D !=
+    /// 0.
     AndNot,
+    /// `s_or_not1_b32`, `s_orn2_b32`, `s_or_not1_b64`, `s_orn2_b64`: D = S0 | ~S1; SCC = D != 0.
     OrNot,
+    /// `s_nand_b32`, `s_nand_b64`: D = ~(S0 & S1); SCC = D != 0.
     Nand,
+    /// `s_nor_b32`, `s_nor_b64`: D = ~(S0 | S1); SCC = D != 0.
     Nor,
+    /// `s_xnor_b32`, `s_xnor_b64`: D = ~(S0 ^ S1); SCC = D != 0.
     Xnor,
+    /// `s_lshl_b32`, `s_lshl_b64`: D = S0 << S1[4:0] (64-bit: S1[5:0]); SCC = D != 0.
     Lshl,
+    /// `s_lshr_b32`, `s_lshr_b64`: D = S0 >> S1[4:0] (64-bit: S1[5:0]), logical; SCC = D != 0.
     Lshr,
+    /// `s_ashr_i32`, `s_ashr_i64`: D = S0 >> S1[4:0] (64-bit: S1[5:0]), arithmetic; SCC = D != 0.
     Ashr,
+    /// `s_bfe_u32`, `s_bfe_u64`: D = (S0 >> S1[4:0]) & ((1 << S1[22:16]) - 1) (64-bit: offset
+    /// S1[5:0]); SCC = D != 0.
     BfeU,
+    /// `s_bfe_i32`, `s_bfe_i64`: the same field of S0 as `BfeU`, sign-extended; SCC = D != 0.
     BfeI,
+    /// `s_bfm_b32`, `s_bfm_b64`: D = ((1 << S0[4:0]) - 1) << S1[4:0] (64-bit: [5:0]).
     Bfm,
+    /// `s_min_i32`: D = min(S0, S1), signed; SCC = S0 < S1.
     MinI32,
+    /// `s_min_u32`: D = min(S0, S1), unsigned; SCC = S0 < S1.
     MinU32,
+    /// `s_max_i32`: D = max(S0, S1), signed; SCC = S0 > S1.
     MaxI32,
+    /// `s_max_u32`: D = max(S0, S1), unsigned; SCC = S0 > S1.
     MaxU32,
+    /// `s_cselect_b32`, `s_cselect_b64`: D = SCC ? S0 : S1.
     Cselect,
+    /// `s_abs_i32`: D = |S0|, signed; SCC = D != 0.
     AbsI32,
+    /// `s_sext_i32_i8`: D = S0[7:0] sign-extended.
     SextI8,
+    /// `s_sext_i32_i16`: D = S0[15:0] sign-extended.
     SextI16,
+    /// `s_and_saveexec_b32`, `s_and_saveexec_b64`: D = EXEC; EXEC = S0 & EXEC; SCC = EXEC != 0.
     AndSaveexec,
+    /// `s_or_saveexec_b32`, `s_or_saveexec_b64`: D = EXEC; EXEC = S0 | EXEC; SCC = EXEC != 0.
     OrSaveexec,
+    /// `s_xor_saveexec_b32`, `s_xor_saveexec_b64`: D = EXEC; EXEC = S0 ^ EXEC; SCC = EXEC != 0.
     XorSaveexec,
+    /// `s_and_not1_saveexec_b32`, `s_and_not1_saveexec_b64`, `s_andn2_saveexec_b64`: D = EXEC; EXEC
+    /// = S0 & ~EXEC; SCC = EXEC != 0.
     AndNotSaveexec,
+    /// `s_or_not1_saveexec_b32`, `s_or_not1_saveexec_b64`, `s_orn2_saveexec_b64`: D = EXEC; EXEC =
+    /// S0 | ~EXEC; SCC = EXEC != 0.
     OrNotSaveexec,
     /// `s_lshlN_add_u32`.
     LshlAdd(u8),
+    /// `s_brev_b32`, `s_brev_b64`: D = S0 with its bits reversed.
     Brev,
     /// `s_bitset0`/`s_bitset1`: the destination with bit `S0` cleared or
     /// set.
     Bitset(bool),
+    /// `s_bcnt1_i32_b32`, `s_bcnt1_i32_b64`: D = the count of set bits of S0; SCC = D != 0.
     Bcnt1,
+    /// `s_ctz_i32_b32`, `s_ff1_i32_b32`, `s_ctz_i32_b64`, `s_ff1_i32_b64`: D = the index of the
+    /// lowest set bit of S0, or -1 when S0 = 0.
     Ff1,
+    /// `s_clz_i32_u32`, `s_flbit_i32_b32`, `s_clz_i32_u64`, `s_flbit_i32_b64`: D = the count of
+    /// zero bits above the highest set bit of S0, or -1 when S0 = 0.
     Flbit,
     /// `s_flbit_i32`/`s_cls_i32` (and the 64-bit forms): where, counted
     /// from the top bit, the first bit that differs from the sign bit is.
     Cls,
+    /// `s_absdiff_i32`: D = |S0 - S1|, signed; SCC = D != 0.
     Absdiff,
+    /// `s_pack_ll_b32_b16`: D = {S1[15:0], S0[15:0]}.
     PackLl,
+    /// `s_pack_lh_b32_b16`: D = {S1[31:16], S0[15:0]}.
     PackLh,
+    /// `s_pack_hh_b32_b16`: D = {S1[31:16], S0[31:16]}.
     PackHh,
 }
 
 /// A per-lane vector ALU operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(missing_docs)]
 pub enum Valu {
     // Moves and selects.
+    /// `v_mov_b32`: D = S0.
     Mov32,
     /// gfx942's fp8 (E4M3FNUZ) and bf8 (E5M2FNUZ) to f32: byte 0 (SDWA
     /// selects another); the packed forms bytes 0 and 1 into a pair.
+    /// `v_cvt_f32_fp8`: D.f32 = S0's byte as fp8 (E4M3FNUZ).
     CvtF32Fp8,
+    /// `v_cvt_f32_bf8`: D.f32 = S0's byte as bf8 (E5M2FNUZ).
     CvtF32Bf8,
+    /// `v_cvt_pk_f32_fp8`: D[0:1].f32 = S0's bytes 0 and 1 as fp8.
     CvtPkF32Fp8,
+    /// `v_cvt_pk_f32_bf8`: D[0:1].f32 = S0's bytes 0 and 1 as bf8.
     CvtPkF32Bf8,
     /// gfx942's f32 to fp8 (E4M3FNUZ) and bf8 (E5M2FNUZ), rounded to
     /// nearest even: two sources into the word `op_sel[3]` picks (the
     /// other word kept).
+    /// `v_cvt_pk_fp8_f32`: D.word[op_sel[3]] = {fp8(S1.f32), fp8(S0.f32)}.
     CvtPkFp8F32,
+    /// `v_cvt_pk_bf8_f32`: D.word[op_sel[3]] = {bf8(S1.f32), bf8(S0.f32)}, rounded to nearest even.
     CvtPkBf8F32,
     /// gfx942's f32 to fp8/bf8 with stochastic rounding (the second source
     /// the random bits), into the byte `op_sel[3:2]` picks (the others
     /// kept).
+    /// `v_cvt_sr_fp8_f32`: D.byte[op_sel[3:2]] = fp8(S0.f32), rounded
+    /// stochastically by S1's bits.
     CvtSrFp8F32,
+    /// `v_cvt_sr_bf8_f32`: D.byte[op_sel[3:2]] = bf8(S0.f32), rounded stochastically by S1's bits.
     CvtSrBf8F32,
     /// CDNA's moves to, from and between AGPRs (`v_accvgpr_write_b32`,
     /// `_read_b32`, `_mov_b32`): the decoder names the AGPR operands.
     AccvgprWrite,
+    /// `v_accvgpr_read_b32`: D.v = S0.a.
     AccvgprRead,
+    /// `v_accvgpr_mov_b32`: D.a = S0.a.
     AccvgprMov,
+    /// `v_mov_b64`: D.b64 = S0.b64.
     Mov64,
+    /// `v_pk_mov_b32`: D.b64 = {S1.b32[op_sel[1]], S0.b32[op_sel[0]]}.
     PkMov32,
+    /// `v_cndmask_b32`: D = VCC[lane] ? S1 : S0 (the mask in S2 in VOP3).
     Cndmask,
     // f32 arithmetic.
+    /// `v_add_f32`: D.f32 = S0.f32 + S1.f32.
     AddF32,
+    /// `v_sub_f32`: D.f32 = S0.f32 - S1.f32.
     SubF32,
+    /// `v_subrev_f32`: D.f32 = S1.f32 - S0.f32.
     SubrevF32,
+    /// `v_mul_f32`: D.f32 = S0.f32 * S1.f32.
     MulF32,
+    /// `v_mul_dx9_zero_f32`, `v_mul_legacy_f32`: D.f32 = S0.f32 * S1.f32, 0 when either is 0 (even
+    /// times infinity or NaN).
     MulLegacyF32,
+    /// `v_fma_f32`: D.f32 = S0.f32 * S1.f32 + S2.f32, one rounding.
     FmaF32,
+    /// `v_fmac_f32`: D.f32 = S0.f32 * S1.f32 + D.f32, one rounding.
     FmacF32,
+    /// `v_mac_f32`: D.f32 = S0.f32 * S1.f32 + D.f32, the product rounded first.
     MacF32,
     /// `v_dot2_f32_f16`: two f16 products plus an f32, one rounding.
     Dot2F32F16,
@@ -199,92 +275,179 @@ pub enum Valu {
     /// CDNA's `v_dot2_i32_i16`, `v_dot2_u32_u16`: two 16-bit products
     /// plus a 32-bit integer; `v_dot2c_i32_i16` added to the destination.
     Dot2I32I16,
+    /// `v_dot2_u32_u16`: D.u32 = S0.u16[0] * S1.u16[0] + S0.u16[1] * S1.u16[1] + S2.u32.
     Dot2U32U16,
+    /// `v_dot2c_i32_i16`: D.i32 = S0.i16[0] * S1.i16[0] + S0.i16[1] * S1.i16[1] + D.i32.
     Dot2cI32I16,
+    /// `v_mad_f32`, `v_mad_legacy_f32`: D.f32 = S0.f32 * S1.f32 + S2.f32, the product rounded
+    /// first.
     MadF32,
+    /// `v_fmamk_f32`: D.f32 = S0.f32 * K + S1.f32, one rounding (K a literal).
     FmamkF32,
+    /// `v_fmaak_f32`: D.f32 = S0.f32 * S1.f32 + K, one rounding (K a literal).
     FmaakF32,
     /// GFX11's f16 forms: S0 * K + S1 and S0 * S1 + K, K a 16-bit literal.
+    /// `v_fmamk_f16`: D.f16 = S0.f16 * K + S1.f16, one rounding.
     FmamkF16,
+    /// `v_fmaak_f16`: D.f16 = S0.f16 * S1.f16 + K, one rounding (K a 16-bit literal).
     FmaakF16,
+    /// `v_madmk_f32`: D.f32 = S0.f32 * K + S1.f32, the product rounded first.
     MadmkF32,
+    /// `v_madak_f32`: D.f32 = S0.f32 * S1.f32 + K, the product rounded first.
     MadakF32,
+    /// `v_min_f32`: D.f32 = min(S0.f32, S1.f32) (-0 below +0; a NaN operand gives the other).
     MinF32,
+    /// `v_max_f32`: D.f32 = max(S0.f32, S1.f32) (+0 above -0; a NaN operand gives the other).
     MaxF32,
+    /// `v_min3_f32`: D.f32 = min(S0.f32, S1.f32, S2.f32).
     Min3F32,
+    /// `v_max3_f32`: D.f32 = max(S0.f32, S1.f32, S2.f32).
     Max3F32,
+    /// `v_med3_f32`: D.f32 = the median of S0.f32, S1.f32, S2.f32.
     Med3F32,
+    /// `v_exp_f32`: D.f32 = 2 ** S0.f32.
     ExpF32,
+    /// `v_log_f32`: D.f32 = log2(S0.f32).
     LogF32,
+    /// `v_rcp_f32`: D.f32 = 1 / S0.f32.
     RcpF32,
+    /// `v_rcp_iflag_f32`: D.f32 = 1 / S0.f32 (signalling no integer divide-by-zero here).
     RcpIflagF32,
+    /// `v_rsq_f32`: D.f32 = 1 / sqrt(S0.f32).
     RsqF32,
+    /// `v_sqrt_f32`: D.f32 = sqrt(S0.f32).
     SqrtF32,
+    /// `v_sin_f32`: D.f32 = sin(S0.f32 * 2 * PI).
     SinF32,
+    /// `v_cos_f32`: D.f32 = cos(S0.f32 * 2 * PI).
     CosF32,
+    /// `v_rndne_f32`: D.f32 = S0.f32 rounded to the nearest integer, ties to even.
     RndneF32,
+    /// `v_floor_f32`: D.f32 = floor(S0.f32).
     FloorF32,
+    /// `v_ceil_f32`: D.f32 = ceil(S0.f32).
     CeilF32,
+    /// `v_trunc_f32`: D.f32 = trunc(S0.f32).
     TruncF32,
+    /// `v_fract_f32`: D.f32 = S0.f32 - floor(S0.f32), below 1.
     FractF32,
     /// The f16 VOP1s: each result rounded once to f16.
+    /// `v_ceil_f16`: D.f16 = ceil(S0.f16).
     CeilF16,
+    /// `v_floor_f16`: D.f16 = floor(S0.f16).
     FloorF16,
+    /// `v_trunc_f16`: D.f16 = trunc(S0.f16).
     TruncF16,
+    /// `v_rndne_f16`: D.f16 = S0.f16 rounded to the nearest integer, ties to even.
     RndneF16,
+    /// `v_fract_f16`: D.f16 = S0.f16 - floor(S0.f16), below 1.
     FractF16,
+    /// `v_sqrt_f16`: D.f16 = sqrt(S0.f16).
     SqrtF16,
+    /// `v_rcp_f16`: D.f16 = 1 / S0.f16.
     RcpF16,
+    /// `v_rsq_f16`: D.f16 = 1 / sqrt(S0.f16).
     RsqF16,
+    /// `v_exp_f16`: D.f16 = 2 ** S0.f16.
     ExpF16,
+    /// `v_log_f16`: D.f16 = log2(S0.f16).
     LogF16,
+    /// `v_sin_f16`: D.f16 = sin(S0.f16 * 2 * PI).
     SinF16,
+    /// `v_cos_f16`: D.f16 = cos(S0.f16 * 2 * PI).
     CosF16,
+    /// `v_ldexp_f32`: D.f32 = S0.f32 * 2 ** S1.i32.
     LdexpF32,
+    /// `v_frexp_mant_f32`: D.f32 = the mantissa of S0.f32, in [0.5, 1) with its sign.
     FrexpMantF32,
+    /// `v_frexp_exp_i32_f32`: D.i32 = the exponent of S0.f32 (S0 = mantissa * 2 ** D).
     FrexpExpF32,
+    /// `v_frexp_mant_f64`: D.f64 = the mantissa of S0.f64, in [0.5, 1) with its sign.
     FrexpMantF64,
     /// `v_frexp_exp_i32_f64`: an f64's exponent as an i32.
     FrexpExpF64,
+    /// `v_div_scale_f32`: D.f32 = S0.f32 scaled by 2 ** +-64 where S1 / S2 would lose precision;
+    /// VCC = scaled.
     DivScaleF32,
+    /// `v_div_fmas_f32`: D.f32 = S0.f32 * S1.f32 + S2.f32, one rounding, scaled by 2 ** 64 back
+    /// where VCC says.
     DivFmasF32,
+    /// `v_div_fixup_f32`: D.f32 = the quotient S1 / S2's special cases, else S0.f32 with the
+    /// quotient's sign.
     DivFixupF32,
     // f64 arithmetic.
+    /// `v_add_f64`: D.f64 = S0.f64 + S1.f64.
     AddF64,
+    /// `v_mul_f64`: D.f64 = S0.f64 * S1.f64.
     MulF64,
+    /// `v_fma_f64`: D.f64 = S0.f64 * S1.f64 + S2.f64, one rounding.
     FmaF64,
+    /// `v_fmac_f64`: D.f64 = S0.f64 * S1.f64 + D.f64, one rounding.
     FmacF64,
+    /// `v_min_f64`: D.f64 = min(S0.f64, S1.f64).
     MinF64,
+    /// `v_max_f64`: D.f64 = max(S0.f64, S1.f64).
     MaxF64,
+    /// `v_rcp_f64`: D.f64 = 1 / S0.f64.
     RcpF64,
+    /// `v_rsq_f64`: D.f64 = 1 / sqrt(S0.f64).
     RsqF64,
+    /// `v_sqrt_f64`: D.f64 = sqrt(S0.f64).
     SqrtF64,
+    /// `v_ldexp_f64`: D.f64 = S0.f64 * 2 ** S1.i32.
     LdexpF64,
+    /// `v_div_scale_f64`: D.f64 = S0.f64 scaled by 2 ** +-128 where S1 / S2 would lose precision;
+    /// VCC = scaled.
     DivScaleF64,
+    /// `v_div_fmas_f64`: D.f64 = S0.f64 * S1.f64 + S2.f64, one rounding, scaled by 2 ** 128 back
+    /// where VCC says.
     DivFmasF64,
+    /// `v_div_fixup_f64`: D.f64 = the quotient S1 / S2's special cases, else S0.f64 with the
+    /// quotient's sign.
     DivFixupF64,
+    /// `v_fract_f64`: D.f64 = S0.f64 - floor(S0.f64), below 1.
     FractF64,
+    /// `v_rndne_f64`: D.f64 = S0.f64 rounded to the nearest integer, ties to even.
     RndneF64,
+    /// `v_floor_f64`: D.f64 = floor(S0.f64).
     FloorF64,
+    /// `v_ceil_f64`: D.f64 = ceil(S0.f64).
     CeilF64,
+    /// `v_trunc_f64`: D.f64 = trunc(S0.f64).
     TruncF64,
     // f16 arithmetic.
+    /// `v_add_f16`: D.f16 = S0.f16 + S1.f16.
     AddF16,
+    /// `v_sub_f16`: D.f16 = S0.f16 - S1.f16.
     SubF16,
+    /// `v_subrev_f16`: D.f16 = S1.f16 - S0.f16.
     SubrevF16,
+    /// `v_mul_f16`: D.f16 = S0.f16 * S1.f16.
     MulF16,
+    /// `v_fma_f16`: D.f16 = S0.f16 * S1.f16 + S2.f16, one rounding.
     FmaF16,
+    /// `v_fmac_f16`: D.f16 = S0.f16 * S1.f16 + D.f16, one rounding.
     FmacF16,
+    /// `v_min_f16`: D.f16 = min(S0.f16, S1.f16).
     MinF16,
+    /// `v_max_f16`: D.f16 = max(S0.f16, S1.f16).
     MaxF16,
     // Packed.
+    /// `v_pk_add_f32`: D.f32[i] = S0.f32[i] + S1.f32[i], i = 0, 1 (register pairs).
     PkAddF32,
+    /// `v_pk_mul_f32`: D.f32[i] = S0.f32[i] * S1.f32[i], i = 0, 1.
     PkMulF32,
+    /// `v_pk_fma_f32`: D.f32[i] = S0.f32[i] * S1.f32[i] + S2.f32[i], one rounding, i = 0, 1.
     PkFmaF32,
+    /// `v_pk_add_f16`: D.f16[i] = S0.f16[i] + S1.f16[i], each half.
     PkAddF16,
+    /// `v_pk_mul_f16`: D.f16[i] = S0.f16[i] * S1.f16[i], each half.
     PkMulF16,
+    /// `v_pk_fma_f16`: D.f16[i] = S0.f16[i] * S1.f16[i] + S2.f16[i], one rounding, each half.
     PkFmaF16,
+    /// `v_pk_min_f16`: D.f16[i] = min(S0.f16[i], S1.f16[i]), each half.
     PkMinF16,
+    /// `v_pk_max_f16`: D.f16[i] = max(S0.f16[i], S1.f16[i]), each half.
     PkMaxF16,
     /// `v_fma_mix_f32`: a mixed-precision FMA (each source f32, or an f16
     /// half), an f32 result.
@@ -293,161 +456,299 @@ pub enum Valu {
     FmaMixloF16,
     /// `v_fma_mixhi_f16`: into the high half.
     FmaMixhiF16,
+    /// `v_pk_add_u16`: D.u16[i] = S0.u16[i] + S1.u16[i], each half.
     PkAddU16,
+    /// `v_pk_add_i16`: D.i16[i] = S0.i16[i] + S1.i16[i], each half.
     PkAddI16,
+    /// `v_pk_sub_u16`: D.u16[i] = S0.u16[i] - S1.u16[i], each half.
     PkSubU16,
+    /// `v_pk_sub_i16`: D.i16[i] = S0.i16[i] - S1.i16[i], each half.
     PkSubI16,
+    /// `v_pk_mul_lo_u16`: D.u16[i] = S0.u16[i] * S1.u16[i] (the low 16 bits), each half.
     PkMulLoU16,
+    /// `v_pk_lshlrev_b16`: D.u16[i] = S1.u16[i] << S0[i][3:0], each half.
     PkLshlrevB16,
+    /// `v_pk_lshrrev_b16`: D.u16[i] = S1.u16[i] >> S0[i][3:0], logical, each half.
     PkLshrrevB16,
+    /// `v_pk_ashrrev_i16`: D.i16[i] = S1.i16[i] >> S0[i][3:0], arithmetic, each half.
     PkAshrrevI16,
+    /// `v_pk_min_i16`: D.i16[i] = min(S0.i16[i], S1.i16[i]), each half.
     PkMinI16,
+    /// `v_pk_max_i16`: D.i16[i] = max(S0.i16[i], S1.i16[i]), each half.
     PkMaxI16,
+    /// `v_pk_min_u16`: D.u16[i] = min(S0.u16[i], S1.u16[i]), each half.
     PkMinU16,
+    /// `v_pk_max_u16`: D.u16[i] = max(S0.u16[i], S1.u16[i]), each half.
     PkMaxU16,
+    /// `v_pack_b32_f16`: D = {S1.f16, S0.f16}.
     PackB32F16,
     // Conversions.
+    /// `v_cvt_i32_f32`: D.i32 = S0.f32 truncated, saturated (NaN: 0).
     CvtI32F32,
+    /// `v_cvt_u32_f32`: D.u32 = S0.f32 truncated, saturated (NaN: 0).
     CvtU32F32,
+    /// `v_cvt_f32_i32`: D.f32 = S0.i32.
     CvtF32I32,
+    /// `v_cvt_f32_u32`: D.f32 = S0.u32.
     CvtF32U32,
+    /// `v_cvt_f16_f32`: D.f16 = S0.f32.
     CvtF16F32,
+    /// `v_cvt_f32_f16`: D.f32 = S0.f16.
     CvtF32F16,
+    /// `v_cvt_f64_f32`: D.f64 = S0.f32.
     CvtF64F32,
+    /// `v_cvt_f32_f64`: D.f32 = S0.f64.
     CvtF32F64,
+    /// `v_cvt_i32_f64`: D.i32 = S0.f64 truncated, saturated (NaN: 0).
     CvtI32F64,
+    /// `v_cvt_u32_f64`: D.u32 = S0.f64 truncated, saturated (NaN: 0).
     CvtU32F64,
+    /// `v_cvt_f64_i32`: D.f64 = S0.i32.
     CvtF64I32,
+    /// `v_cvt_f64_u32`: D.f64 = S0.u32.
     CvtF64U32,
+    /// `v_cvt_pk_rtz_f16_f32`, `v_cvt_pkrtz_f16_f32`: D = {f16(S1.f32), f16(S0.f32)}, each rounded
+    /// toward zero.
     CvtPkrtzF16F32,
+    /// `v_cvt_f32_ubyte0`, `v_cvt_f32_ubyte1`, `v_cvt_f32_ubyte2`, `v_cvt_f32_ubyte3`: D.f32 = S0's
+    /// byte N (`v_cvt_f32_ubyteN`), unsigned.
     CvtF32Ubyte(u8),
+    /// `v_cvt_floor_i32_f32`, `v_cvt_flr_i32_f32`: D.i32 = floor(S0.f32).
     CvtFlrI32F32,
+    /// `v_cvt_nearest_i32_f32`, `v_cvt_rpi_i32_f32`: D.i32 = floor(S0.f32 + 0.5).
     CvtRpiI32F32,
+    /// `v_cvt_i16_f16`: D.i16 = S0.f16 truncated, saturated.
     CvtI16F16,
+    /// `v_cvt_u16_f16`: D.u16 = S0.f16 truncated, saturated.
     CvtU16F16,
+    /// `v_cvt_f16_i16`: D.f16 = S0.i16.
     CvtF16I16,
+    /// `v_cvt_f16_u16`: D.f16 = S0.u16.
     CvtF16U16,
+    /// `v_cvt_u32_u16`: D.u32 = S0.u16.
     CvtU32U16,
+    /// `v_cvt_i32_i16`: D.i32 = S0.i16.
     CvtI32I16,
     // 32-bit integer.
+    /// `v_add_nc_u32`, `v_add_u32`: D.u32 = S0.u32 + S1.u32.
     AddU32,
+    /// `v_sub_nc_u32`, `v_sub_u32`: D.u32 = S0.u32 - S1.u32.
     SubU32,
+    /// `v_subrev_nc_u32`, `v_subrev_u32`: D.u32 = S1.u32 - S0.u32.
     SubrevU32,
+    /// `v_add_co_u32`: D.u32 = S0.u32 + S1.u32; VCC[lane] = the carry out.
     AddCoU32,
+    /// `v_sub_co_u32`: D.u32 = S0.u32 - S1.u32; VCC[lane] = the borrow.
     SubCoU32,
+    /// `v_subrev_co_u32`: D.u32 = S1.u32 - S0.u32; VCC[lane] = the borrow.
     SubrevCoU32,
+    /// `v_add_co_ci_u32`, `v_addc_co_u32`: D.u32 = S0.u32 + S1.u32 + VCC[lane]; VCC[lane] = the
+    /// carry out.
     AddcCoU32,
+    /// `v_sub_co_ci_u32`, `v_subb_co_u32`: D.u32 = S0.u32 - S1.u32 - VCC[lane]; VCC[lane] = the
+    /// borrow.
     SubbCoU32,
+    /// `v_subbrev_co_u32`, `v_subrev_co_ci_u32`: D.u32 = S1.u32 - S0.u32 - VCC[lane]; VCC[lane] =
+    /// the borrow.
     SubbrevCoU32,
+    /// `v_add_i32`, `v_add_nc_i32`: D.i32 = S0.i32 + S1.i32.
     AddI32,
+    /// `v_sub_i32`, `v_sub_nc_i32`: D.i32 = S0.i32 - S1.i32.
     SubI32,
+    /// `v_mul_lo_u32`: D.u32 = S0.u32 * S1.u32 (the low 32 bits).
     MulLoU32,
+    /// `v_mul_hi_u32`: D.u32 = (S0.u32 * S1.u32) >> 32.
     MulHiU32,
+    /// `v_mul_hi_i32`: D.i32 = (S0.i32 * S1.i32) >> 32.
     MulHiI32,
+    /// `v_mul_u32_u24`: D.u32 = S0.u24 * S1.u24 (the low 32 bits).
     MulU32U24,
+    /// `v_mul_i32_i24`: D.i32 = S0.i24 * S1.i24 (the low 32 bits).
     MulI32I24,
+    /// `v_mul_hi_u32_u24`: D.u32 = (S0.u24 * S1.u24) >> 32.
     MulHiU32U24,
+    /// `v_mul_hi_i32_i24`: D.i32 = (S0.i24 * S1.i24) >> 32.
     MulHiI32I24,
+    /// `v_mad_u32_u24`: D.u32 = S0.u24 * S1.u24 + S2.u32.
     MadU32U24,
+    /// `v_mad_i32_i24`: D.i32 = S0.i24 * S1.i24 + S2.i32.
     MadI32I24,
+    /// `v_mad_u64_u32`: D.u64 = S0.u32 * S1.u32 + S2.u64; SDST[lane] = the carry out.
     MadU64U32,
+    /// `v_mad_i64_i32`: D.i64 = S0.i32 * S1.i32 + S2.i64; SDST[lane] = the signed overflow.
     MadI64I32,
+    /// `v_lshlrev_b32`: D.u32 = S1.u32 << S0[4:0].
     LshlrevB32,
+    /// `v_lshrrev_b32`: D.u32 = S1.u32 >> S0[4:0], logical.
     LshrrevB32,
+    /// `v_ashrrev_i32`: D.i32 = S1.i32 >> S0[4:0], arithmetic.
     AshrrevI32,
+    /// `v_and_b32`: D = S0 & S1.
     AndB32,
+    /// `v_or_b32`: D = S0 | S1.
     OrB32,
+    /// `v_xor_b32`: D = S0 ^ S1.
     XorB32,
+    /// `v_xnor_b32`: D = ~(S0 ^ S1).
     XnorB32,
+    /// `v_not_b32`: D = ~S0.
     NotB32,
+    /// `v_bfe_u32`: D.u32 = (S0 >> S1[4:0]) & ((1 << S2[4:0]) - 1).
     BfeU32,
+    /// `v_bfe_i32`: the same field of S0 as `BfeU32`, sign-extended.
     BfeI32,
+    /// `v_bfi_b32`: D = (S0 & S1) | (~S0 & S2).
     BfiB32,
+    /// `v_bfm_b32`: D = ((1 << S0[4:0]) - 1) << S1[4:0].
     BfmB32,
+    /// `v_lshl_add_u32`: D.u32 = (S0.u32 << S1[4:0]) + S2.u32.
     LshlAddU32,
+    /// `v_lshl_or_b32`: D = (S0 << S1[4:0]) | S2.
     LshlOrB32,
+    /// `v_add_lshl_u32`: D.u32 = (S0.u32 + S1.u32) << S2[4:0].
     AddLshlU32,
+    /// `v_and_or_b32`: D = (S0 & S1) | S2.
     AndOrB32,
+    /// `v_or3_b32`: D = S0 | S1 | S2.
     Or3B32,
+    /// `v_xor3_b32`: D = S0 ^ S1 ^ S2.
     Xor3B32,
+    /// `v_add3_u32`: D.u32 = S0.u32 + S1.u32 + S2.u32.
     Add3U32,
+    /// `v_xad_u32`: D.u32 = (S0 ^ S1) + S2.
     XadU32,
+    /// `v_min_i32`: D.i32 = min(S0.i32, S1.i32).
     MinI32,
+    /// `v_max_i32`: D.i32 = max(S0.i32, S1.i32).
     MaxI32,
+    /// `v_min_u32`: D.u32 = min(S0.u32, S1.u32).
     MinU32,
+    /// `v_max_u32`: D.u32 = max(S0.u32, S1.u32).
     MaxU32,
+    /// `v_min3_i32`: D.i32 = min(S0.i32, S1.i32, S2.i32).
     Min3I32,
+    /// `v_max3_i32`: D.i32 = max(S0.i32, S1.i32, S2.i32).
     Max3I32,
+    /// `v_med3_i32`: D.i32 = the median of S0.i32, S1.i32, S2.i32.
     Med3I32,
+    /// `v_min3_u32`: D.u32 = min(S0.u32, S1.u32, S2.u32).
     Min3U32,
+    /// `v_max3_u32`: D.u32 = max(S0.u32, S1.u32, S2.u32).
     Max3U32,
+    /// `v_med3_u32`: D.u32 = the median of S0.u32, S1.u32, S2.u32.
     Med3U32,
     /// GFX11's `v_maxmin_*`: min(max(S0, S1), S2); `v_minmax_*`:
     /// max(min(S0, S1), S2).
     MaxminF32,
+    /// `v_minmax_f32`: D.f32 = max(min(S0.f32, S1.f32), S2.f32).
     MinmaxF32,
+    /// `v_maxmin_f16`: D.f16 = min(max(S0.f16, S1.f16), S2.f16).
     MaxminF16,
+    /// `v_minmax_f16`: D.f16 = max(min(S0.f16, S1.f16), S2.f16).
     MinmaxF16,
+    /// `v_maxmin_i32`: D.i32 = min(max(S0.i32, S1.i32), S2.i32).
     MaxminI32,
+    /// `v_minmax_i32`: D.i32 = max(min(S0.i32, S1.i32), S2.i32).
     MinmaxI32,
+    /// `v_maxmin_u32`: D.u32 = min(max(S0.u32, S1.u32), S2.u32).
     MaxminU32,
+    /// `v_minmax_u32`: D.u32 = max(min(S0.u32, S1.u32), S2.u32).
     MinmaxU32,
+    /// `v_alignbit_b32`: D = ({S0, S1} >> S2[4:0])[31:0].
     AlignbitB32,
+    /// `v_alignbyte_b32`: D = ({S0, S1} >> (8 * S2[1:0]))[31:0].
     AlignbyteB32,
+    /// `v_perm_b32`: D.byte[i] = the byte of {S0, S1} (or a constant) that S2.byte[i] selects.
     PermB32,
+    /// `v_bcnt_u32_b32`: D.u32 = the count of set bits of S0 + S1.u32.
     BcntU32,
     /// `v_mbcnt_lo_u32_b32`/`_hi`: the set bits of the source below the
     /// lane's own, in the low (`false`) or high (`true`) 32 lanes, plus the
     /// second source.
     Mbcnt(bool),
+    /// `v_clz_i32_u32`, `v_ffbh_u32`: D = the count of zero bits above the highest set bit of S0,
+    /// or -1 when S0 = 0.
     FfbhU32,
+    /// `v_ctz_i32_b32`, `v_ffbl_b32`: D = the index of the lowest set bit of S0, or -1 when S0 = 0.
     FfblB32,
+    /// `v_cls_i32`, `v_ffbh_i32`: D = where, counted from the top bit (0), the first bit that
+    /// differs from the sign bit is, or -1 when S0 is 0 or -1.
     FfbhI32,
+    /// `v_bfrev_b32`: D = S0 with its bits reversed.
     BfrevB32,
     // 16-bit integer.
+    /// `v_mov_b16`: D.b16 = S0.b16.
     MovB16,
+    /// `v_not_b16`: D.b16 = ~S0.b16.
     NotB16,
     /// GFX11's `v_cndmask_b16`: a 16-bit `Cndmask` (halves by `op_sel`).
     CndmaskB16,
+    /// `v_and_b16`: D.b16 = S0.b16 & S1.b16.
     AndB16,
+    /// `v_or_b16`: D.b16 = S0.b16 | S1.b16.
     OrB16,
+    /// `v_xor_b16`: D.b16 = S0.b16 ^ S1.b16.
     XorB16,
+    /// `v_add_nc_u16`, `v_add_u16`: D.u16 = S0.u16 + S1.u16.
     AddU16,
+    /// `v_sub_nc_u16`, `v_sub_u16`: D.u16 = S0.u16 - S1.u16.
     SubU16,
+    /// `v_subrev_u16`: D.u16 = S1.u16 - S0.u16.
     SubrevU16,
     /// `v_add_i16`/`v_add_nc_i16`: as `AddU16` but for clamp, which
     /// saturates to the signed range.
     AddI16,
+    /// `v_sub_i16`, `v_sub_nc_i16`: D.i16 = S0.i16 - S1.i16.
     SubI16,
+    /// `v_mul_lo_u16`: D.u16 = S0.u16 * S1.u16 (the low 16 bits).
     MulLoU16,
+    /// `v_lshlrev_b16`: D.u16 = S1.u16 << S0[3:0].
     LshlrevB16,
+    /// `v_lshrrev_b16`: D.u16 = S1.u16 >> S0[3:0], logical.
     LshrrevB16,
+    /// `v_ashrrev_i16`: D.i16 = S1.i16 >> S0[3:0], arithmetic.
     AshrrevI16,
+    /// `v_min_i16`: D.i16 = min(S0.i16, S1.i16).
     MinI16,
+    /// `v_max_i16`: D.i16 = max(S0.i16, S1.i16).
     MaxI16,
+    /// `v_min_u16`: D.u16 = min(S0.u16, S1.u16).
     MinU16,
+    /// `v_max_u16`: D.u16 = max(S0.u16, S1.u16).
     MaxU16,
     // 16-bit three-operand VOP3 (`exec/sixteen.rs`).
     /// `v_mad_u16`/`v_mad_i16`: S0 * S1 + S2 in 16 bits, each source's
     /// half and the destination's by `op_sel`, the other half of the
     /// destination kept (GFX9's op_sel forms and GFX11's).
     MadU16,
+    /// `v_mad_i16`: D.i16 = S0.i16 * S1.i16 + S2.i16.
     MadI16,
     /// GFX9's `v_mad_legacy_u16`/`_i16` (GFX8's opcodes): as `MadU16`,
     /// but writing the low half zeroes the high one.
     MadLegacyU16,
+    /// `v_mad_legacy_i16`: D.i16 = S0.i16 * S1.i16 + S2.i16, the high half zeroed.
     MadLegacyI16,
     /// `v_mad_u32_u16`/`v_mad_i32_i16`: 16-bit S0 * S1 plus a 32-bit S2.
     MadU32U16,
+    /// `v_mad_i32_i16`: D.i32 = S0.i16 * S1.i16 + S2.i32.
     MadI32I16,
+    /// `v_min3_u16`: D.u16 = min(S0.u16, S1.u16, S2.u16).
     Min3U16,
+    /// `v_min3_i16`: D.i16 = min(S0.i16, S1.i16, S2.i16).
     Min3I16,
+    /// `v_min3_f16`: D.f16 = min(S0.f16, S1.f16, S2.f16).
     Min3F16,
+    /// `v_max3_u16`: D.u16 = max(S0.u16, S1.u16, S2.u16).
     Max3U16,
+    /// `v_max3_i16`: D.i16 = max(S0.i16, S1.i16, S2.i16).
     Max3I16,
+    /// `v_max3_f16`: D.f16 = max(S0.f16, S1.f16, S2.f16).
     Max3F16,
+    /// `v_med3_u16`: D.u16 = the median of S0.u16, S1.u16, S2.u16.
     Med3U16,
+    /// `v_med3_i16`: D.i16 = the median of S0.i16, S1.i16, S2.i16.
     Med3I16,
+    /// `v_med3_f16`: D.f16 = the median of S0.f16, S1.f16, S2.f16.
     Med3F16,
     /// `v_div_fixup_f16`: the f16 division's special cases, else S0 with
     /// the quotient's sign.
@@ -459,25 +760,42 @@ pub enum Valu {
     PkFmacF16,
     /// `v_pk_mad_u16`/`v_pk_mad_i16`: `MadU16` on both halves.
     PkMadU16,
+    /// `v_pk_mad_i16`: D.i16[i] = S0.i16[i] * S1.i16[i] + S2.i16[i], each half.
     PkMadI16,
     /// Sums of absolute differences plus S2: `v_sad_u8` (four bytes),
     /// `v_sad_hi_u8` (the same shifted left 16), `v_sad_u16` (two halves),
     /// `v_sad_u32`, `v_msad_u8` (bytes whose S1 byte is zero left out).
     SadU8,
+    /// `v_sad_hi_u8`: D.u32 = (sum of |S0.u8[i] - S1.u8[i]|) << 16 + S2.u32.
     SadHiU8,
+    /// `v_sad_u16`: D.u32 = |S0.u16[0] - S1.u16[0]| + |S0.u16[1] - S1.u16[1]| + S2.u32.
     SadU16,
+    /// `v_sad_u32`: D.u32 = |S0.u32 - S1.u32| + S2.u32.
     SadU32,
+    /// `v_msad_u8`: D.u32 = sum of |S0.u8[i] - S1.u8[i]| over the bytes where S1.u8[i] != 0, +
+    /// S2.u32.
     MsadU8,
     // 64-bit integer.
+    /// `v_lshlrev_b64`: D.u64 = S1.u64 << S0[5:0].
     LshlrevB64,
+    /// `v_lshrrev_b64`: D.u64 = S1.u64 >> S0[5:0], logical.
     LshrrevB64,
+    /// `v_ashrrev_i64`: D.i64 = S1.i64 >> S0[5:0], arithmetic.
     AshrrevI64,
+    /// `v_lshl_add_u64`: D.u64 = (S0.u64 << S1[2:0]) + S2.u64.
     LshlAddU64,
     // Cross-lane.
+    /// `v_readlane_b32`: SDST = S0 of lane S1.
     Readlane,
+    /// `v_readfirstlane_b32`: SDST = S0 of the lowest active lane (lane 0 if none).
     Readfirstlane,
+    /// `v_writelane_b32`: D of lane S1 = S0.
     Writelane,
+    /// `v_permlanex16_b32`: D[lane] = S0 of the lane in the other half-row that the selects S1, S2
+    /// name.
     Permlanex16,
+    /// `v_permlane16_b32`: D[lane] = S0 of the lane in its own row of 16 that the selects S1, S2
+    /// name.
     Permlane16,
 }
 
@@ -509,25 +827,42 @@ pub struct Mem {
     pub d16: bool,
 }
 
-/// A read-modify-write on memory.
+/// A read-modify-write on memory: M is the memory's value, DATA the
+/// instruction's; each returns M's old value where it returns one
+/// (`_rtn`, GLC).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(missing_docs)]
 pub enum Atomic {
+    /// `*_swap_*`, `ds_wrxchg_rtn_*`, `ds_storexchg_*`: M = DATA.
     Swap,
+    /// `*_cmpswap_*`, `ds_cmpst_*`, `ds_cmpstore_*`: M = M == CMP ? DATA : M.
     CmpSwap,
+    /// `*_add_*` (integers): M = M + DATA.
     Add,
+    /// `*_sub_*`: M = M - DATA.
     Sub,
+    /// `*_smin_*`, `ds_min_i*`: M = min(M, DATA), signed.
     MinI,
+    /// `*_smax_*`, `ds_max_i*`: M = max(M, DATA), signed.
     MaxI,
+    /// `*_umin_*`, `ds_min_u*`: M = min(M, DATA), unsigned.
     MinU,
+    /// `*_umax_*`, `ds_max_u*`: M = max(M, DATA), unsigned.
     MaxU,
+    /// `*_and_*`: M = M & DATA.
     And,
+    /// `*_or_*`: M = M | DATA.
     Or,
+    /// `*_xor_*`: M = M ^ DATA.
     Xor,
+    /// `*_inc_*`: M = M >= DATA ? 0 : M + 1.
     Inc,
+    /// `*_dec_*`: M = (M == 0 || M > DATA) ? DATA : M - 1.
     Dec,
+    /// `*_add_f32`: M.f32 = M.f32 + DATA.f32.
     AddF32,
+    /// `*_fmin*`, `*_min_f32`: M.f32 = min(M.f32, DATA.f32).
     MinF32,
+    /// `*_fmax*`, `*_max_f32`: M.f32 = max(M.f32, DATA.f32).
     MaxF32,
 }
 
@@ -715,19 +1050,22 @@ impl Wmma {
 /// An operation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Op {
-    /// A scalar ALU operation; `true` for the 64-bit form.
+    /// A scalar ALU operation (`s_add_u32`, `s_and_b64`, ...: [`Salu`]);
+    /// `true` for the 64-bit form.
     S(Salu, bool),
     /// `s_cmp_*`/`s_cmpk_*`: SCC = the comparison.
     SCmp(Cmp, Ty),
     /// `s_bitcmp0/1_b32/b64`: SCC = bit `src1` of `src0` equals the flag.
     SBitcmp(bool, bool),
-    /// A branch.
+    /// A branch (`s_branch`, `s_cbranch_*`): PC = PC + 4 + SIMM16 * 4
+    /// where the condition holds.
     Branch(Branch),
     /// `s_load_*`/`s_buffer_load_*`: dwords, through a buffer resource.
     SLoad(u8, bool),
-    /// `s_endpgm`.
+    /// `s_endpgm`: the wave ends.
     Endpgm,
-    /// `s_barrier`.
+    /// `s_barrier`: the wave waits until every wave of its work-group
+    /// reaches a barrier.
     Barrier,
     /// Scheduling hints with no architectural effect (`s_nop`, `s_waitcnt`,
     /// `s_delay_alu`, `s_clause`, prefetch, priority, `s_sendmsg` of
@@ -737,11 +1075,11 @@ pub enum Op {
     /// encoding is all zero bits, the padding between kernels in a code
     /// object) and ends the dispatch if a wave executes it.
     Illegal,
-    /// `s_getpc_b64`.
+    /// `s_getpc_b64`: D.b64 = PC + 4, the next instruction's address.
     Getpc,
-    /// `s_setpc_b64`.
+    /// `s_setpc_b64`: PC = S0.b64.
     Setpc,
-    /// `s_swappc_b64`.
+    /// `s_swappc_b64`: D.b64 = PC + 4; PC = S0.b64.
     Swappc,
     /// `s_setreg_b32`, `s_setreg_imm32_b32`: a field of MODE (the only
     /// hardware register that decodes), `imm` its `hwreg` operand (id,
@@ -751,24 +1089,29 @@ pub enum Op {
     RoundMode,
     /// GFX11's `s_denorm_mode`: MODE's FP_DENORM (bits 7:4) from `imm`.
     DenormMode,
-    /// A per-lane vector ALU operation.
+    /// A per-lane vector ALU operation (`v_fma_f32`, `v_add_u32`, ...:
+    /// [`Valu`]).
     V(Valu),
     /// `v_cmp_*`/`v_cmpx_*`: a lane mask; `true` also writes EXEC.
     VCmp(Cmp, Ty, bool),
     /// `v_cmp_class_*`/`v_cmpx_class_*`.
     VCmpClass(Ty, bool),
-    /// A matrix fused multiply-add.
+    /// A matrix fused multiply-add (`v_mfma_*`, `v_smfmac_*`): D = A B + C
+    /// for each block.
     Mfma(Mfma),
     /// RDNA3's 16×16×16 wave matrix multiply-accumulate (`v_wmma_f32_*`):
     /// f32 results from f16 (`F16`) or bf16 (`U16`) inputs.
     Wmma(Wmma),
-    /// A load.
+    /// A load (`buffer_load_*`, `global_load_*`, `flat_load_*`,
+    /// `scratch_load_*`): D = M[address].
     Load(Mem),
-    /// A store.
+    /// A store (`buffer_store_*`, `global_store_*`, `flat_store_*`,
+    /// `scratch_store_*`): M[address] = DATA.
     Store(Mem),
-    /// An atomic on global, flat or buffer memory; bytes per lane.
+    /// An atomic on global, flat or buffer memory (`buffer_atomic_*`,
+    /// `global_atomic_*`, `flat_atomic_*`); bytes per lane.
     Atomic(Segment, Atomic, u8),
-    /// An LDS operation.
+    /// An LDS operation (`ds_*`).
     Lds(Lds),
 }
 

@@ -21,8 +21,15 @@ short, ordered list of operand variants; an opcode's mnemonic is taken from
 the first variant that decodes. The script fails if two variants of one
 opcode decode to different mnemonics.
 
-Outputs (Rust, `pub(crate)` constants of `(opcode, mnemonic)` pairs sorted by
-opcode, each documented with the encoding's bit layout):
+Each opcode's mnemonic is then given the operation the interpreter runs for
+it, from `isa/tables/operations.txt` (one line per full mnemonic: the
+mnemonic, then the `Op` as a Rust expression); a mnemonic the file does not
+list is an instruction the interpreter lacks (`None`). A VOPD half,
+`v_dual_X`, is the operation of `v_X`. Every line of the file must name a
+mnemonic of some table.
+
+Outputs (Rust, `pub(crate)` constants of `(opcode, mnemonic, operation)`
+rows sorted by opcode, each documented with the encoding's bit layout):
 
 * `isa/src/tables/gfx9.rs`  -- gfx942 tables, plus `GFX90A_OVERRIDES` and
   `GFX942_ONLY` describing where gfx90a differs;
@@ -34,7 +41,8 @@ maps back to the same mnemonic through the generated tables.
 
 Usage (from the repository root or anywhere else):
 
-    python3 isa/tables/generate.py
+    python3 isa/tables/generate.py           # write the tables
+    python3 isa/tables/generate.py --check   # exit 1 if they differ from the files
 
 Needs `llvm-mc-19` on PATH (Debian/Ubuntu package `llvm-19`); set the
 environment variable `LLVM_MC` to use another binary. No network access;
@@ -57,6 +65,7 @@ LLVM_MC = os.environ.get("LLVM_MC", "llvm-mc-19")
 
 ROOT = Path(__file__).resolve().parent.parent  # .../isa
 OUT_DIR = ROOT / "src" / "tables"
+OPERATIONS = ROOT / "tables" / "operations.txt"
 
 # Marker instructions placed after every candidate: `s_nop 5`, `s_nop 6` and
 # `s_nop 7` (SOPP op 0; same encoding on GFX9 and GFX11), cycling from one
@@ -900,11 +909,94 @@ def doc_lines(text: str, prefix: str) -> list[str]:
     return [(prefix + " " + line).rstrip() for line in lines]
 
 
-def emit_table(out: list[str], enc: Encoding, table: Table) -> None:
+def read_operations() -> dict[str, str]:
+    """`operations.txt`: full mnemonic -> the `Op` it runs as (a Rust expression)."""
+    ops: dict[str, str] = {}
+    for number, line in enumerate(OPERATIONS.read_text().splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        mnemonic, _, expr = line.partition(" ")
+        if not re.fullmatch(r"[a-z0-9_]+", mnemonic) or not expr.startswith("Op::"):
+            raise RuntimeError(f"{OPERATIONS.name}:{number}: not `mnemonic Op::...`: {line}")
+        if mnemonic in ops:
+            raise RuntimeError(f"{OPERATIONS.name}:{number}: {mnemonic} listed twice")
+        ops[mnemonic] = expr
+    return ops
+
+
+class Operations:
+    """The operation of each mnemonic, and which lines of the file were used."""
+
+    def __init__(self, ops: dict[str, str]):
+        self.ops = ops
+        self.used: set[str] = set()
+
+    def of(self, mnemonic: str) -> str:
+        name = "v_" + mnemonic[len("v_dual_"):] if mnemonic.startswith("v_dual_") else mnemonic
+        expr = self.ops.get(name)
+        if expr is None:
+            return "None"
+        self.used.add(name)
+        return f"Some({expr})"
+
+    def check_all_used(self) -> None:
+        unused = sorted(set(self.ops) - self.used)
+        if unused:
+            raise RuntimeError(f"{OPERATIONS.name} names mnemonics no table has: {unused}")
+
+
+# Where each kind of operation executes (`isa/src/exec/mod.rs`'s `step`):
+# written after each row, so that one grep of a mnemonic finds its row, its
+# operation and the function that runs it.
+EXECUTED_BY = {
+    "S": "exec::scalar::alu", "SCmp": "exec::scalar::compare",
+    "SBitcmp": "exec::scalar::bitcmp", "Branch": "exec::branch", "SLoad": "exec::scalar::load",
+    "Endpgm": "exec::step", "Barrier": "exec::step", "Nop": "exec::step",
+    "Illegal": "exec::step", "Getpc": "exec::step", "Setpc": "exec::indirect",
+    "Swappc": "exec::indirect", "Setreg": "exec::mode::setreg",
+    "RoundMode": "exec::mode::round_mode", "DenormMode": "exec::mode::denorm_mode",
+    "V": "exec::vector::alu", "VCmp": "exec::compare::vector", "VCmpClass": "exec::compare::class",
+    "Mfma": "exec::mfma::run", "Wmma": "exec::mfma::wmma", "Load": "exec::memory::load",
+    "Store": "exec::memory::store", "Atomic": "exec::memory::atomic", "Lds": "exec::lds::run",
+}
+
+
+def executed_by(op: str) -> str:
+    """` // exec::...` for a row whose operation is `Some(Op::KIND...)`, else nothing."""
+    m = re.match(r"Some\(Op::([A-Za-z]+)", op)
+    return f" // {EXECUTED_BY[m.group(1)]}" if m else ""
+
+
+OP_TYPES = ("Atomic", "Branch", "Cmp", "Lds", "MatrixType", "Mem", "Mfma", "Op", "Salu",
+            "Segment", "Ty", "Valu", "Wmma")
+
+
+def op_imports(out: list[str]) -> list[str]:
+    """The `use` of the `crate::op` types the rows of `out` name."""
+    text = "\n".join(line.split(" // ")[0] for line in out
+                     if not line.startswith(("//", "///")))
+    used = [t for t in OP_TYPES if re.search(r"\b" + t + r"(::| \{)", text)]
+    return [f"use crate::op::{{{', '.join(used)}}};", ""]
+
+
+def emit_table(out: list[str], enc: Encoding, table: Table, ops: Operations) -> None:
     out.extend(doc_lines(enc.doc + f" {len(table)} opcodes.", "///"))
-    out.append(f"pub(crate) const {enc.name}: &[(u16, &str)] = &[")
+    out.append(f"pub(crate) const {enc.name}: &[(u16, &str, Option<Op>)] = &[")
     for op in sorted(table):
-        out.append(f"    ({op}, {rust_str(table[op])}),")
+        operation = ops.of(table[op])
+        out.append(f"    ({op}, {rust_str(table[op])}, {operation}),{executed_by(operation)}")
+    out.append("];")
+    out.append("")
+
+
+def emit_overrides(out: list[str], name: str, doc: str, rows: list[tuple[str, int, str]],
+                   ops: Operations) -> None:
+    out.extend(doc_lines(doc, "///"))
+    out.append(f"pub(crate) const {name}: &[(&str, u16, &str, Option<Op>)] = &[")
+    for enc_name, op, mn in rows:
+        operation = ops.of(mn)
+        out.append(f"    ({rust_str(enc_name)}, {op}, {rust_str(mn)}, {operation}),"
+                   f"{executed_by(operation)}")
     out.append("];")
     out.append("")
 
@@ -931,7 +1023,10 @@ def header(version: str, title: str, cpus: str, extra: str) -> list[str]:
         "with simple operand fields (register 0 or inline constant 0, no literal; a few "
         "operand variants per encoding, see the script) and recorded the mnemonic LLVM "
         "printed, minus any `_e32`, `_e64`, `_sdwa` or `_dpp` suffix; opcode values LLVM "
-        "rejects are absent. Each table is sorted by opcode.\n"
+        "rejects are absent. Each table is sorted by opcode. Beside each mnemonic is the "
+        "operation the interpreter runs for it (`isa/tables/operations.txt`; `None`: an "
+        "instruction it lacks, refused when a kernel is decoded), and after it the function "
+        "that executes it.\n"
         "\n"
         "Field positions in the comments are bit ranges `[hi:lo]` of little-endian 32-bit "
         "dwords (dword 0 first in memory). The layouts were verified against `llvm-mc-19 "
@@ -942,6 +1037,13 @@ def header(version: str, title: str, cpus: str, extra: str) -> list[str]:
         + extra
     )
     return doc_lines(text, "//!") + [""]
+
+
+def with_imports(out: list[str]) -> str:
+    """`out` (a header then the tables) with the `use` of the types its rows name."""
+    end = out.index("")
+    lines = out[:end + 1] + op_imports(out) + out[end + 1:]
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def apply_gfx90a(t942: dict[str, Table], overrides: list[tuple[str, int, str]],
@@ -956,6 +1058,11 @@ def apply_gfx90a(t942: dict[str, Table], overrides: list[tuple[str, int, str]],
 
 
 def main() -> int:
+    check = sys.argv[1:] == ["--check"]
+    if sys.argv[1:] and not check:
+        print(__doc__, file=sys.stderr)
+        return 2
+    ops = Operations(read_operations())
     version = llvm_mc_version()
     notes: list[str] = []
 
@@ -995,25 +1102,36 @@ def main() -> int:
         "table, minus the entries listed in `GFX942_ONLY`, with the entries of "
         "`GFX90A_OVERRIDES` added or replacing the entry with the same opcode.")
     for e in g9:
-        emit_table(out, e, t942[e.name])
-    emit_triples(
+        emit_table(out, e, t942[e.name], ops)
+    emit_overrides(
         out, "GFX90A_OVERRIDES",
-        "gfx90a entries `(encoding, opcode, mnemonic)` that differ from the gfx942 tables "
-        "above: the opcode decodes on gfx90a with this mnemonic but, on gfx942, either with "
-        "another mnemonic or not at all. The encoding is the name of the table constant.",
-        overrides)
+        "gfx90a entries `(encoding, opcode, mnemonic, operation)` that differ from the gfx942 "
+        "tables above: the opcode decodes on gfx90a with this mnemonic but, on gfx942, either "
+        "with another mnemonic or not at all. The encoding is the name of the table constant.",
+        overrides, ops)
     emit_triples(
         out, "GFX942_ONLY",
         "Entries `(encoding, opcode, mnemonic)` of the gfx942 tables above that LLVM's "
         "gfx90a disassembler rejects (and that `GFX90A_OVERRIDES` does not replace).",
         only942)
-    (OUT_DIR / "gfx9.rs").write_text("\n".join(out).rstrip("\n") + "\n")
+    files = {"gfx9.rs": with_imports(out)}
 
     # gfx11.rs
     out = header(version, "GFX11 opcode tables (gfx1100)", "-mcpu=gfx1100", "")
     for e in g11:
-        emit_table(out, e, t1100[e.name])
-    (OUT_DIR / "gfx11.rs").write_text("\n".join(out).rstrip("\n") + "\n")
+        emit_table(out, e, t1100[e.name], ops)
+    files["gfx11.rs"] = with_imports(out)
+    ops.check_all_used()
+
+    if check:
+        stale = [name for name, text in files.items()
+                 if (OUT_DIR / name).read_text() != text]
+        for name in stale:
+            print(f"isa/src/tables/{name} differs from what the script writes; rerun "
+                  "`python3 isa/tables/generate.py`", file=sys.stderr)
+        return 1 if stale else 0
+    for name, text in files.items():
+        (OUT_DIR / name).write_text(text)
 
     for e in g9:
         print(f"gfx942  {e.name:8} {len(t942[e.name]):4}   gfx90a {len(t90a[e.name]):4}",

@@ -12,8 +12,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use amdgpu_isa::{
-    Chip, Dispatch, Fault, Inputs, KernelDescriptor, Memory as KernelMemory, OutOfBounds, Program,
-    run_dispatch,
+    Chip, Dispatch, Fault, FaultKind, Inputs, KernelDescriptor, Memory as KernelMemory,
+    OutOfBounds, Program, run_dispatch,
 };
 
 use crate::codes::HipCode;
@@ -245,6 +245,7 @@ pub(crate) fn run_counted(
         counts.faulted += 1;
         return Err(Fault {
             reason: format!("memory access fault injected (kernel {nth} to start on the node)"),
+            kind: FaultKind::Device,
             offset: 0,
             workgroup: [0; 3],
         });
@@ -285,7 +286,8 @@ impl Sim {
     /// client's host memory. A fault (an access outside memory, a wave
     /// that never ends) is said on stderr with the kernel's name and is
     /// `hipErrorIllegalAddress`, as a device fault is reported at the next
-    /// synchronization.
+    /// synchronization; what only execution shows the interpreter cannot
+    /// run (an `s_setpc_b64` into other code) is `hipErrorLaunchFailure`.
     pub fn hip_execute_kernel(
         &self,
         run: &KernelRun,
@@ -331,7 +333,10 @@ impl Sim {
         )
         .map_err(|fault| {
             eprintln!("amdgpu-sim: kernel `{}` faulted: {fault}", run.kernel);
-            HipCode::ILLEGAL_ADDRESS
+            match fault.kind {
+                FaultKind::Device => HipCode::ILLEGAL_ADDRESS,
+                FaultKind::Unsupported => HipCode::LAUNCH_FAILURE,
+            }
         })
     }
 

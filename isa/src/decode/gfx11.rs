@@ -53,8 +53,8 @@ pub(super) fn decode(words: &Words, out: &mut Vec<Inst>) -> Result<(), Undecodab
 }
 
 fn smem(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = lookup(t::SMEM, "SMEM", bits(w, 25, 18))?;
-    let op = operation(mnemonic)?;
+    let row = lookup(t::SMEM, "SMEM", bits(w, 25, 18))?;
+    let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let w1 = words.get(1)?;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
     inst.syntax.encoding = Encoding::Smem;
@@ -106,7 +106,9 @@ fn short_syntax(inst: &mut Inst, encoding: Encoding, vop3_opcode: u32) {
     inst.syntax.encoding = encoding;
     // LLVM 19 decodes `v_mov_b16` in VOP3 only with operands the table
     // generator does not try, so the table lacks it; it prints `_e32`.
-    if lookup(t::VOP3, "VOP3", vop3_opcode) == Ok(inst.mnemonic) || inst.mnemonic == "v_mov_b16" {
+    if lookup(t::VOP3, "VOP3", vop3_opcode).map(|o| o.mnemonic) == Ok(inst.mnemonic)
+        || inst.mnemonic == "v_mov_b16"
+    {
         inst.syntax.twin = Some(Encoding::Vop3);
     }
 }
@@ -116,8 +118,8 @@ fn is_dpp(code: u32) -> bool {
 }
 
 fn vop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = lookup(t::VOP2, "VOP2", bits(w, 30, 25))?;
-    let op = operation(mnemonic)?;
+    let row = lookup(t::VOP2, "VOP2", bits(w, 30, 25))?;
+    let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
     short_syntax(&mut inst, Encoding::Vop2, 0x100 + bits(w, 30, 25));
     let src0 = bits(w, 8, 0);
@@ -140,8 +142,8 @@ fn vop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
 }
 
 fn vop1(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = lookup(t::VOP1, "VOP1", bits(w, 16, 9))?;
-    let op = operation(mnemonic)?;
+    let row = lookup(t::VOP1, "VOP1", bits(w, 16, 9))?;
+    let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
     short_syntax(&mut inst, Encoding::Vop1, 0x180 + bits(w, 16, 9));
     let src0 = bits(w, 8, 0);
@@ -163,8 +165,8 @@ fn vop1(words: &Words, w: u32) -> Result<Inst, Undecodable> {
 }
 
 fn vopc(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = lookup(t::VOPC, "VOPC", bits(w, 24, 17))?;
-    let op = operation(mnemonic)?;
+    let row = lookup(t::VOPC, "VOPC", bits(w, 24, 17))?;
+    let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
     short_syntax(&mut inst, Encoding::Vopc, bits(w, 24, 17));
     let src0 = bits(w, 8, 0);
@@ -210,7 +212,7 @@ fn three_sources(words: &Words, w1: u32, inst: &mut Inst) -> Result<(), Undecoda
 /// pairs); LLVM rejects the rest, so they are invalid here too. The DPP
 /// word takes the literal's place, so a literal source is refused.
 fn vop3_dpp(words: &Words, w1: u32, opcode: u32, inst: &mut Inst) -> Result<(), Undecodable> {
-    if lookup(t::VOP3_DPP, "VOP3 DPP", opcode)? != inst.mnemonic {
+    if lookup(t::VOP3_DPP, "VOP3 DPP", opcode)?.mnemonic != inst.mnemonic {
         return Err(Undecodable::Invalid("VOP3 DPP", opcode as u16));
     }
     let mut none = Literal::None;
@@ -232,8 +234,8 @@ fn vop3_dpp(words: &Words, w1: u32, opcode: u32, inst: &mut Inst) -> Result<(), 
 
 fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     let opcode = bits(w, 25, 16);
-    let mnemonic = lookup(t::VOP3, "VOP3", opcode)?;
-    let op = operation(mnemonic)?;
+    let row = lookup(t::VOP3, "VOP3", opcode)?;
+    let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let w1 = words.get(1)?;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
     inst.syntax.encoding = Encoding::Vop3;
@@ -246,7 +248,7 @@ fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
         _ => None,
     };
     if let Some((table, name, encoding, op32)) = short
-        && lookup(table, name, op32) == Ok(mnemonic)
+        && lookup(table, name, op32).map(|o| o.mnemonic) == Ok(mnemonic)
     {
         inst.syntax.twin = Some(encoding);
     }
@@ -290,8 +292,8 @@ fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
 }
 
 fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = lookup(t::VOP3P, "VOP3P", bits(w, 22, 16))?;
-    let op = operation(mnemonic)?;
+    let row = lookup(t::VOP3P, "VOP3P", bits(w, 22, 16))?;
+    let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let w1 = words.get(1)?;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
     inst.syntax.encoding = Encoding::Vop3p;
@@ -324,8 +326,9 @@ fn vopd(words: &Words, w: u32, out: &mut Vec<Inst>) -> Result<(), Undecodable> {
     ];
     let mut pair = Vec::with_capacity(2);
     for (i, (name, src0, vsrc1, vdst)) in halves.into_iter().enumerate() {
-        let op = operation(&name.replacen("v_dual_", "v_", 1))?;
-        let mut inst = Inst::new(op, name, words.pc(), 0);
+        // A half `v_dual_X` runs as `v_X`: the table gives it that operation.
+        let op = operation(name)?;
+        let mut inst = Inst::new(op, name.mnemonic, words.pc(), 0);
         inst.syntax.encoding = Encoding::Vopd;
         inst.src[0] = source(F, src0, &mut lit)?;
         inst.src[1] = Operand::Vgpr(vsrc1 as u16);
@@ -348,8 +351,8 @@ fn vopd(words: &Words, w: u32, out: &mut Vec<Inst>) -> Result<(), Undecodable> {
 }
 
 fn ds(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = lookup(t::DS, "DS", bits(w, 25, 18))?;
-    let op = operation(mnemonic)?;
+    let row = lookup(t::DS, "DS", bits(w, 25, 18))?;
+    let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let w1 = words.get(1)?;
     if bits(w, 17, 17) == 1 {
         return Err(Undecodable::Feature("GDS", format!("{op:?}")));
@@ -366,8 +369,8 @@ fn ds(words: &Words, w: u32) -> Result<Inst, Undecodable> {
 }
 
 fn mubuf(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = lookup(t::MUBUF, "MUBUF", bits(w, 25, 18))?;
-    let op = operation(mnemonic)?;
+    let row = lookup(t::MUBUF, "MUBUF", bits(w, 25, 18))?;
+    let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let w1 = words.get(1)?;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
     inst.syntax.encoding = Encoding::Mubuf;
@@ -409,8 +412,8 @@ fn flat(words: &Words, w: u32) -> Result<Inst, Undecodable> {
         2 => (t::GLOBAL, "GLOBAL"),
         _ => return Err(Undecodable::Invalid("FLAT segment", 3)),
     };
-    let mnemonic = lookup(table, name, bits(w, 24, 18))?;
-    let op = operation(mnemonic)?;
+    let row = lookup(table, name, bits(w, 24, 18))?;
+    let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let w1 = words.get(1)?;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
     inst.syntax.encoding = Encoding::Flat;
@@ -507,6 +510,6 @@ fn true16_halves(inst: &mut Inst) {
 
 /// MTBUF (typed buffer access with a data format): named, not executed.
 fn mtbuf(_words: &Words, w: u32) -> Result<(), Undecodable> {
-    let mnemonic = lookup(t::MTBUF, "MTBUF", bits(w, 18, 15))?;
-    Err(Undecodable::Unsupported(mnemonic.to_string()))
+    let row = lookup(t::MTBUF, "MTBUF", bits(w, 18, 15))?;
+    Err(Undecodable::Unsupported(row.mnemonic.to_string()))
 }

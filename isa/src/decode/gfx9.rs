@@ -1,7 +1,7 @@
 //! GFX9 encodings (gfx90a, gfx942): the field positions the opcode tables'
 //! comments give, checked against LLVM's disassembler.
 
-use super::{Literal, Undecodable, Words, bits, lookup, operation, sdst, source};
+use super::{Literal, Opcode, Undecodable, Words, bits, lookup, operation, sdst, source};
 use crate::arch::Chip;
 use crate::arch::Family;
 use crate::inst::{EXEC, Encoding, Inst, Operand, VCC, flags, modifiers};
@@ -46,8 +46,8 @@ pub(super) fn decode(words: &Words, out: &mut Vec<Inst>) -> Result<(), Undecodab
 }
 
 fn smem(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = table(words, t::SMEM, "SMEM", bits(w, 25, 18))?;
-    let op = operation(mnemonic)?;
+    let row = table(words, t::SMEM, "SMEM", bits(w, 25, 18))?;
+    let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let w1 = words.get(1)?;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
     inst.syntax.encoding = Encoding::Smem;
@@ -80,8 +80,8 @@ fn smem(words: &Words, w: u32) -> Result<Inst, Undecodable> {
 }
 
 fn vop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = table(words, t::VOP2, "VOP2", bits(w, 30, 25))?;
-    let op = operation(mnemonic)?;
+    let row = table(words, t::VOP2, "VOP2", bits(w, 30, 25))?;
+    let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let src0 = bits(w, 8, 0);
     let mut lit = Literal::at(words, 1);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
@@ -102,8 +102,8 @@ fn vop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
 }
 
 fn vop1(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = table(words, t::VOP1, "VOP1", bits(w, 16, 9))?;
-    let op = operation(mnemonic)?;
+    let row = table(words, t::VOP1, "VOP1", bits(w, 16, 9))?;
+    let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let src0 = bits(w, 8, 0);
     let mut lit = Literal::at(words, 1);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
@@ -126,8 +126,8 @@ fn vop1(words: &Words, w: u32) -> Result<Inst, Undecodable> {
 }
 
 fn vopc(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = table(words, t::VOPC, "VOPC", bits(w, 24, 17))?;
-    let op = operation(mnemonic)?;
+    let row = table(words, t::VOPC, "VOPC", bits(w, 24, 17))?;
+    let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let src0 = bits(w, 8, 0);
     let mut lit = Literal::at(words, 1);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
@@ -144,8 +144,8 @@ fn vopc(words: &Words, w: u32) -> Result<Inst, Undecodable> {
 
 fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     let opcode = bits(w, 25, 16);
-    let mnemonic = table(words, t::VOP3, "VOP3", opcode)?;
-    let op = operation(mnemonic)?;
+    let row = table(words, t::VOP3, "VOP3", opcode)?;
+    let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let w1 = words.get(1)?;
     let mut none = Literal::None;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
@@ -159,7 +159,7 @@ fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
         _ => None,
     };
     if let Some((short, name, encoding, op32)) = short
-        && table(words, short, name, op32) == Ok(mnemonic)
+        && table(words, short, name, op32).map(|o| o.mnemonic) == Ok(mnemonic)
     {
         inst.syntax.twin = Some(encoding);
     }
@@ -197,8 +197,8 @@ fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
 }
 
 fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = table(words, t::VOP3P, "VOP3P", bits(w, 22, 16))?;
-    let op = operation(mnemonic)?;
+    let row = table(words, t::VOP3P, "VOP3P", bits(w, 22, 16))?;
+    let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let w1 = words.get(1)?;
     let mut none = Literal::None;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
@@ -351,8 +351,8 @@ fn smfmac_modifiers(
 }
 
 fn ds(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = table(words, t::DS, "DS", bits(w, 24, 17))?;
-    let op = operation(mnemonic)?;
+    let row = table(words, t::DS, "DS", bits(w, 24, 17))?;
+    let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let w1 = words.get(1)?;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
     inst.syntax.encoding = Encoding::Ds;
@@ -377,8 +377,8 @@ fn ds(words: &Words, w: u32) -> Result<Inst, Undecodable> {
 }
 
 fn mubuf(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let mnemonic = table(words, t::MUBUF, "MUBUF", bits(w, 24, 18))?;
-    let op = operation(mnemonic)?;
+    let row = table(words, t::MUBUF, "MUBUF", bits(w, 24, 18))?;
+    let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let w1 = words.get(1)?;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
     inst.syntax.encoding = Encoding::Mubuf;
@@ -423,8 +423,8 @@ fn flat(words: &Words, w: u32) -> Result<Inst, Undecodable> {
         2 => (t::GLOBAL, "GLOBAL"),
         _ => return Err(Undecodable::Invalid("FLAT segment", 3)),
     };
-    let mnemonic = table(words, table_, name, bits(w, 24, 18))?;
-    let op = operation(mnemonic)?;
+    let row = table(words, table_, name, bits(w, 24, 18))?;
+    let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let w1 = words.get(1)?;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
     inst.syntax.encoding = Encoding::Flat;
@@ -479,21 +479,21 @@ fn flat(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     Ok(inst)
 }
 
-/// The mnemonic of `opcode` in encoding `name`: gfx942's table, with
-/// gfx90a's differences applied on gfx90a.
+/// `opcode`'s row in encoding `name`: gfx942's table, with gfx90a's
+/// differences applied on gfx90a.
 fn table(
     words: &Words,
-    base: &'static [(u16, &'static str)],
+    base: &'static [(u16, &'static str, Option<Op>)],
     name: &'static str,
     opcode: u32,
-) -> Result<&'static str, Undecodable> {
+) -> Result<Opcode, Undecodable> {
     if words.chip() == Chip::Gfx90a {
         let op = u16::try_from(opcode).unwrap_or(u16::MAX);
-        if let Some(&(_, _, mnemonic)) = t::GFX90A_OVERRIDES
+        if let Some(&(_, _, mnemonic, op)) = t::GFX90A_OVERRIDES
             .iter()
-            .find(|&&(encoding, o, _)| encoding == name && o == op)
+            .find(|&&(encoding, o, _, _)| encoding == name && o == op)
         {
-            return Ok(mnemonic);
+            return Ok(Opcode { mnemonic, op });
         }
         if t::GFX942_ONLY
             .iter()
@@ -510,7 +510,7 @@ fn table(
 /// `_e32` suffix).
 fn short_syntax(words: &Words, inst: &mut Inst, encoding: Encoding, vop3_opcode: u32) {
     inst.syntax.encoding = encoding;
-    if table(words, t::VOP3, "VOP3", vop3_opcode) == Ok(inst.mnemonic) {
+    if table(words, t::VOP3, "VOP3", vop3_opcode).map(|o| o.mnemonic) == Ok(inst.mnemonic) {
         inst.syntax.twin = Some(Encoding::Vop3);
     }
 }
@@ -585,6 +585,6 @@ fn sdwa(d: u32, inst: &mut Inst, shape: Shape) -> Result<(), Undecodable> {
 
 /// MTBUF (typed buffer access with a data format): named, not executed.
 fn mtbuf(words: &Words, w: u32) -> Result<(), Undecodable> {
-    let mnemonic = table(words, t::MTBUF, "MTBUF", bits(w, 18, 15))?;
+    let mnemonic = table(words, t::MTBUF, "MTBUF", bits(w, 18, 15))?.mnemonic;
     Err(Undecodable::Unsupported(mnemonic.to_string()))
 }

@@ -1,6 +1,6 @@
 //! Machine words to [`Inst`]s: the encodings' fields, per family, and the
-//! opcode tables ([`crate::tables`]) for the mnemonic; the mnemonic to an
-//! operation through [`Op::from_mnemonic`].
+//! opcode tables ([`crate::tables`]) for the mnemonic and the operation the
+//! table gives it beside the opcode.
 
 mod gfx11;
 mod gfx9;
@@ -69,24 +69,36 @@ pub(crate) fn bits(value: u32, hi: u32, lo: u32) -> u32 {
     (value >> lo) & ((1u32 << (hi - lo + 1)) - 1)
 }
 
-/// The mnemonic of `opcode` in a sorted table.
+/// An opcode as its table gives it: the mnemonic LLVM prints, and the
+/// operation the interpreter runs for it (`None`: an instruction it lacks).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Opcode {
+    /// The full mnemonic (`v_fma_f32`).
+    pub(crate) mnemonic: &'static str,
+    /// Its operation.
+    pub(crate) op: Option<Op>,
+}
+
+/// `opcode`'s row in a sorted table.
 pub(crate) fn lookup(
-    table: &'static [(u16, &'static str)],
+    table: &'static [(u16, &'static str, Option<Op>)],
     encoding: &'static str,
     opcode: u32,
-) -> Result<&'static str, Undecodable> {
+) -> Result<Opcode, Undecodable> {
     let opcode = u16::try_from(opcode).map_err(|_| Undecodable::Invalid(encoding, u16::MAX))?;
     table
-        .binary_search_by_key(&opcode, |&(op, _)| op)
+        .binary_search_by_key(&opcode, |&(code, _, _)| code)
         .ok()
         .and_then(|i| table.get(i))
-        .map(|&(_, name)| name)
+        .map(|&(_, mnemonic, op)| Opcode { mnemonic, op })
         .ok_or(Undecodable::Invalid(encoding, opcode))
 }
 
-/// The operation of a mnemonic, or the instruction the interpreter lacks.
-pub(crate) fn operation(mnemonic: &str) -> Result<Op, Undecodable> {
-    Op::from_mnemonic(mnemonic).ok_or_else(|| Undecodable::Unsupported(mnemonic.to_string()))
+/// The operation of an opcode, or the instruction the interpreter lacks.
+pub(crate) fn operation(opcode: Opcode) -> Result<Op, Undecodable> {
+    opcode
+        .op
+        .ok_or_else(|| Undecodable::Unsupported(opcode.mnemonic.to_string()))
 }
 
 /// Source code 255: a 32-bit literal follows the instruction.

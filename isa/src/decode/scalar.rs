@@ -1,7 +1,7 @@
 //! The scalar ALU and program-control encodings (SOP1, SOP2, SOPC, SOPK,
 //! SOPP): the same fields on GFX9 and GFX11, only the opcode tables differ.
 
-use super::{Literal, Undecodable, Words, bits, operation, sdst, source};
+use super::{Literal, Opcode, Undecodable, Words, bits, operation, sdst, source};
 use crate::arch::Family;
 use crate::inst::{Encoding, Inst, Operand};
 use crate::op::Op;
@@ -9,10 +9,10 @@ use crate::op::Op;
 pub(super) fn sop2(
     words: &Words,
     family: Family,
-    mnemonic: &'static str,
+    opcode: Opcode,
     w: u32,
 ) -> Result<Inst, Undecodable> {
-    let op = operation(mnemonic)?;
+    let (mnemonic, op) = (opcode.mnemonic, operation(opcode)?);
     let mut lit = Literal::at(words, 1);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
     inst.syntax.encoding = Encoding::Sop2;
@@ -26,10 +26,10 @@ pub(super) fn sop2(
 pub(super) fn sopk(
     words: &Words,
     family: Family,
-    mnemonic: &'static str,
+    opcode: Opcode,
     w: u32,
 ) -> Result<Inst, Undecodable> {
-    let op = operation(mnemonic)?;
+    let (mnemonic, op) = (opcode.mnemonic, operation(opcode)?);
     let reg = sdst(family, bits(w, 22, 16))?;
     if op == Op::Setreg {
         return setreg(words, mnemonic, reg, w);
@@ -64,8 +64,13 @@ fn setreg(
     inst.syntax.encoding = Encoding::Sopk;
     inst.imm = hwreg as i32;
     if mnemonic.ends_with("_imm32_b32") {
-        inst.src[0] = Operand::Literal(words.get(1)?);
+        let value = words.get(1)?;
+        inst.src[0] = Operand::Literal(value);
         inst.len = 8;
+        let offset = hwreg >> 6 & 31;
+        let size = (hwreg >> 11 & 31) + 1;
+        let mask = (((1u64 << size) - 1) << offset) as u32;
+        nearest_even(mnemonic, (value << offset) & mask)?;
     } else {
         inst.src[0] = reg;
     }
@@ -75,10 +80,10 @@ fn setreg(
 pub(super) fn sop1(
     words: &Words,
     family: Family,
-    mnemonic: &'static str,
+    opcode: Opcode,
     w: u32,
 ) -> Result<Inst, Undecodable> {
-    let op = operation(mnemonic)?;
+    let (mnemonic, op) = (opcode.mnemonic, operation(opcode)?);
     let mut lit = Literal::at(words, 1);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
     inst.syntax.encoding = Encoding::Sop1;
@@ -94,10 +99,10 @@ pub(super) fn sop1(
 pub(super) fn sopc(
     words: &Words,
     family: Family,
-    mnemonic: &'static str,
+    opcode: Opcode,
     w: u32,
 ) -> Result<Inst, Undecodable> {
-    let op = operation(mnemonic)?;
+    let (mnemonic, op) = (opcode.mnemonic, operation(opcode)?);
     let mut lit = Literal::at(words, 1);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
     inst.syntax.encoding = Encoding::Sopc;
@@ -107,10 +112,31 @@ pub(super) fn sopc(
     Ok(inst)
 }
 
-pub(super) fn sopp(words: &Words, mnemonic: &'static str, w: u32) -> Result<Inst, Undecodable> {
-    let op = operation(mnemonic)?;
+pub(super) fn sopp(words: &Words, opcode: Opcode, w: u32) -> Result<Inst, Undecodable> {
+    let (mnemonic, op) = (opcode.mnemonic, operation(opcode)?);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
     inst.syntax.encoding = Encoding::Sopp;
     inst.imm = bits(w, 15, 0) as u16 as i16 as i32;
+    if op == Op::RoundMode {
+        nearest_even(mnemonic, bits(w, 3, 0))?;
+    }
     Ok(inst)
+}
+
+/// MODE's FP_ROUND bits.
+const FP_ROUND: u32 = 0xf;
+
+/// A constant write of MODE whose bits under FP_ROUND are `bits`: the
+/// interpreter rounds to nearest even only, so any other rounding mode a
+/// kernel sets by its encoding alone is refused here (one set from a
+/// register is a run-time error, `ExecError::RoundingMode`).
+fn nearest_even(mnemonic: &str, bits: u32) -> Result<(), Undecodable> {
+    let round = bits & FP_ROUND;
+    if round == 0 {
+        return Ok(());
+    }
+    Err(Undecodable::Feature(
+        "a rounding mode other than to nearest even",
+        format!("{mnemonic}: rounding mode {round:#x} (MODE.FP_ROUND)"),
+    ))
 }

@@ -5,6 +5,7 @@
 //! fetch-inactive, reads 0 with `bound_ctrl` and is otherwise not written;
 //! DPP16's row and bank masks leave whole rows and banks unwritten.
 
+use crate::exec::error::ExecError;
 use crate::exec::{Context, Flow, step};
 use crate::inst::{Inst, Operand, flags};
 use crate::wave::{TEMP_SRC0, Wave};
@@ -35,7 +36,7 @@ fn dpp16_source(ctrl: u32, lane: usize) -> Option<usize> {
 }
 
 /// Runs `inst` with its first source moved across lanes.
-pub(crate) fn run(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flow, String> {
+pub(crate) fn run(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flow, ExecError> {
     let exec = wave.exec();
     let ctrl = inst.imm as u32;
     let fetch_inactive = inst.has(flags::FETCH_INACTIVE);

@@ -6,12 +6,18 @@
 //! executed first, and the two destinations differ by encoding: one is
 //! even, the other odd.)
 
+use crate::exec::error::ExecError;
 use crate::exec::{Context, Flow, step};
 use crate::inst::{Inst, Operand};
 use crate::wave::{LANES, TEMP_DUAL, Wave};
 
 /// Executes the pair `x`, `y`.
-pub(crate) fn pair(wave: &mut Wave, x: &Inst, y: &Inst, cx: &mut Context) -> Result<Flow, String> {
+pub(crate) fn pair(
+    wave: &mut Wave,
+    x: &Inst,
+    y: &Inst,
+    cx: &mut Context,
+) -> Result<Flow, ExecError> {
     let hazard = matches!(x.dst[0], Operand::Vgpr(_)) && y.src.contains(&x.dst[0]);
     if !hazard {
         step(wave, x, cx)?;

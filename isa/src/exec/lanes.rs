@@ -171,3 +171,39 @@ pub(crate) fn active(exec: u64) -> impl Iterator<Item = usize> {
         Some(lane)
     })
 }
+
+/// Packed 16-bit: two halves of one register, an inline constant read as
+/// `width` says: `Width::F16` for the packed f16 operations (the f16 bits
+/// in the low half, 0 in the high), `Width::B32` for the integer ones (a
+/// float constant's f32 bits, on GFX9 and GFX11: LLVM's
+/// `getInlineEncodingV216`, `isa/tests/pk_int16_inline_float.rs`).
+pub(crate) fn pk_16<const N: usize>(
+    wave: &mut Wave,
+    inst: &Inst,
+    width: Width,
+    f: impl Fn(usize, [u16; N]) -> u16,
+) {
+    for lane in active(wave.exec()) {
+        let mut out = [0u16; 2];
+        for (half, slot) in out.iter_mut().enumerate() {
+            let sel = if half == 0 {
+                inst.op_sel
+            } else {
+                inst.op_sel_hi
+            };
+            let mut args = [0u16; N];
+            for (i, arg) in args.iter_mut().enumerate() {
+                let operand = inst.src.get(i).copied().unwrap_or_default();
+                let raw = wave.src32(operand, lane, width);
+                *arg = if sel >> i & 1 == 1 { raw >> 16 } else { raw } as u16;
+            }
+            *slot = f(half, args);
+        }
+        wave.set_vreg(
+            inst.dst[0],
+            0,
+            lane,
+            u32::from(out[0]) | u32::from(out[1]) << 16,
+        );
+    }
+}

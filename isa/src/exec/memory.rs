@@ -5,6 +5,7 @@
 //! address the memory does not hold is a memory fault.
 
 use crate::exec::Context;
+use crate::exec::error::{Access, ExecError};
 use crate::inst::{Inst, Operand, flags};
 use crate::op::{Atomic, Mem, Segment};
 use crate::wave::{SCRATCH_APERTURE, SCRATCH_APERTURE_BYTES, Wave, Width};
@@ -38,7 +39,7 @@ fn target(
     segment: Segment,
     lane: usize,
     bytes: u64,
-) -> Result<Target, String> {
+) -> Result<Target, ExecError> {
     let offset = i64::from(inst.imm);
     match segment {
         Segment::Buffer => {
@@ -158,15 +159,29 @@ fn swizzled_scratch(wave: u64, within: u64, lane: usize, lanes: usize) -> (usize
     (owner, (at / (4 * lanes)) * 4 + at % 4)
 }
 
-fn fault(kind: &str, bytes: u64, address: u64, lane: usize) -> String {
-    format!("memory access fault: {kind} of {bytes} bytes at {address:#x} (lane {lane})")
+fn fault(access: Access, bytes: u64, address: u64, lane: usize) -> ExecError {
+    ExecError::Memory {
+        access,
+        bytes,
+        address,
+        lane,
+    }
 }
 
-fn scratch_fault(kind: &str, bytes: usize, offset: u64, lane: usize, per_lane: usize) -> String {
-    format!(
-        "scratch access fault: {kind} of {bytes} bytes at private offset {offset:#x} (lane \
-         {lane}; the kernel's private segment is {per_lane} bytes)"
-    )
+fn scratch_fault(
+    access: Access,
+    bytes: usize,
+    offset: u64,
+    lane: usize,
+    per_lane: usize,
+) -> ExecError {
+    ExecError::Scratch {
+        access,
+        bytes,
+        offset,
+        lane,
+        per_lane,
+    }
 }
 
 /// Reads `out.len()` bytes for `lane` at `target` (an out-of-range buffer
@@ -177,18 +192,24 @@ fn read(
     target: Target,
     lane: usize,
     out: &mut [u8],
-) -> Result<(), String> {
+) -> Result<(), ExecError> {
     match target {
         Target::Address(address) => cx
             .memory
             .read(address, out)
-            .map_err(|_| fault("load", out.len() as u64, address, lane)),
+            .map_err(|_| fault(Access::Load, out.len() as u64, address, lane)),
         Target::Scratch(owner, offset) => {
             let bytes = wave
                 .scratch_range(owner, offset, out.len())
                 .and_then(|range| wave.scratch.get(range))
                 .ok_or_else(|| {
-                    scratch_fault("load", out.len(), offset, owner, wave.scratch_per_lane)
+                    scratch_fault(
+                        Access::Load,
+                        out.len(),
+                        offset,
+                        owner,
+                        wave.scratch_per_lane,
+                    )
                 })?;
             out.copy_from_slice(bytes);
             Ok(())
@@ -198,7 +219,7 @@ fn read(
             outside.fill(0);
             cx.memory
                 .read(address, inside)
-                .map_err(|_| fault("load", inside.len() as u64, address, lane))
+                .map_err(|_| fault(Access::Load, inside.len() as u64, address, lane))
         }
         Target::OutOfRange => {
             out.fill(0);
@@ -215,18 +236,18 @@ fn write(
     target: Target,
     lane: usize,
     data: &[u8],
-) -> Result<(), String> {
+) -> Result<(), ExecError> {
     match target {
         Target::Address(address) => cx
             .memory
             .write(address, data)
-            .map_err(|_| fault("store", data.len() as u64, address, lane)),
+            .map_err(|_| fault(Access::Store, data.len() as u64, address, lane)),
         Target::Scratch(owner, offset) => {
             let per_lane = wave.scratch_per_lane;
             let range = wave.scratch_range(owner, offset, data.len());
             let bytes = range
                 .and_then(|range| wave.scratch.get_mut(range))
-                .ok_or_else(|| scratch_fault("store", data.len(), offset, owner, per_lane))?;
+                .ok_or_else(|| scratch_fault(Access::Store, data.len(), offset, owner, per_lane))?;
             bytes.copy_from_slice(data);
             Ok(())
         }
@@ -234,13 +255,18 @@ fn write(
             let inside = data.get(..4 * usize::from(dwords)).unwrap_or(data);
             cx.memory
                 .write(address, inside)
-                .map_err(|_| fault("store", inside.len() as u64, address, lane))
+                .map_err(|_| fault(Access::Store, inside.len() as u64, address, lane))
         }
         Target::OutOfRange => Ok(()),
     }
 }
 
-pub(crate) fn load(wave: &mut Wave, inst: &Inst, mem: Mem, cx: &mut Context) -> Result<(), String> {
+pub(crate) fn load(
+    wave: &mut Wave,
+    inst: &Inst,
+    mem: Mem,
+    cx: &mut Context,
+) -> Result<(), ExecError> {
     let bytes = u64::from(mem.bytes);
     for lane in active(wave) {
         let mut buf = [0u8; 16];
@@ -288,7 +314,7 @@ pub(crate) fn store(
     inst: &Inst,
     mem: Mem,
     cx: &mut Context,
-) -> Result<(), String> {
+) -> Result<(), ExecError> {
     let bytes = u64::from(mem.bytes);
     for lane in active(wave) {
         let at = target(wave, inst, mem.segment, lane, bytes)?;
@@ -365,7 +391,7 @@ pub(crate) fn atomic(
     op: Atomic,
     bytes: u8,
     cx: &mut Context,
-) -> Result<(), String> {
+) -> Result<(), ExecError> {
     let wide = bytes == 8;
     let regs = if wide { 2 } else { 1 };
     let len = u64::from(bytes);

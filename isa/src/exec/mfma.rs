@@ -51,6 +51,7 @@
 //! infinities, no negative zero, 0x80 a NaN. EXEC does not mask the
 //! instruction.
 
+use crate::exec::error::ExecError;
 use crate::exec::float::{f16_to_f32, f32_to_f16, odd32};
 use crate::inst::Inst;
 use crate::op::{MatrixType, Mfma, Wmma};
@@ -156,7 +157,7 @@ fn element(
     }
 }
 
-pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), String> {
+pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecError> {
     if shape.sparse {
         return sparse(wave, inst, shape);
     }
@@ -166,11 +167,13 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), Strin
         usize::from(shape.k),
         usize::from(shape.blocks),
     );
-    if wave.lanes != 64 || m * blocks > 64 || m * blocks == 0 || m != n {
-        return Err(format!(
-            "{} in a wave of {} lanes is not supported by the interpreter",
-            inst.mnemonic, wave.lanes
-        ));
+    // The decoder refuses shapes whose blocks do not fill 64 lanes; a
+    // gfx9 kernel whose descriptor asks for wave32 is known only here.
+    if wave.lanes != 64 {
+        return Err(ExecError::WaveSize {
+            mnemonic: inst.mnemonic,
+            lanes: wave.lanes,
+        });
     }
     let cbsz = (inst.imm & 7) as u32;
     let abid = (inst.imm >> 3 & 15) as usize;
@@ -263,17 +266,19 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), Strin
 /// accumulator is D itself. Arithmetic as for the dense forms: products
 /// exact in f64 (or i64), summed with D in f64 in K order (the compressed
 /// order) and rounded once; i32 wrapping.
-fn sparse(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), String> {
+fn sparse(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecError> {
     let (m, n, kk) = (
         usize::from(shape.m),
         usize::from(shape.n),
         usize::from(shape.k),
     );
-    if wave.lanes != 64 || shape.blocks != 1 || m != n || m == 0 || kk % 4 != 0 {
-        return Err(format!(
-            "{} in a wave of {} lanes is not supported by the interpreter",
-            inst.mnemonic, wave.lanes
-        ));
+    // The decoder gives sparse forms one square block of a K that is a
+    // multiple of 4; the wave's size is known only here.
+    if wave.lanes != 64 {
+        return Err(ExecError::WaveSize {
+            mnemonic: inst.mnemonic,
+            lanes: wave.lanes,
+        });
     }
     let compressed = Mfma {
         k: shape.k / 2,
@@ -355,7 +360,7 @@ fn bf16_to_f32(h: u16) -> f32 {
 /// Products are exact in f64 (integers: in i64), summed with C in f64 in K
 /// order and rounded once to the result type (to nearest even); integer
 /// sums wrap to i32 unless clamped.
-pub(crate) fn wmma(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), String> {
+pub(crate) fn wmma(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), ExecError> {
     let lanes = wave.lanes;
     let per_reg = 32 / usize::from(kind.input_bits());
     let bits = u32::from(kind.input_bits());

@@ -3,6 +3,7 @@
 mod compare;
 mod dpp;
 mod dual;
+mod error;
 mod float;
 mod fp8;
 mod lanes;
@@ -25,6 +26,7 @@ use crate::program::Program;
 use crate::wave::{Wave, Width};
 
 pub(crate) use dual::pair;
+pub use error::{Access, ExecError};
 pub(crate) use mode::initial as initial_mode;
 
 /// What the wave does after an instruction.
@@ -54,7 +56,7 @@ pub(crate) struct Context<'a, 'm> {
 }
 
 /// Executes `inst` on `wave`; `Err` is a fault's reason.
-pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flow, String> {
+pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flow, ExecError> {
     if inst.flags & (flags::DPP16 | flags::DPP8) != 0 {
         return dpp::run(wave, inst, cx);
     }
@@ -71,7 +73,7 @@ pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flo
         Op::Barrier => return Ok(Flow::Barrier),
         Op::Nop => {}
         Op::Illegal => {
-            return Err("v_illegal: the illegal-instruction trap".to_string());
+            return Err(ExecError::IllegalInstruction);
         }
         Op::Getpc => {
             // The absolute address of the next instruction: kernels add a
@@ -104,7 +106,7 @@ pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flo
 /// to its destination, after reading the source, which may be the same
 /// pair). Only a target inside the decoded program can run; anything else
 /// (a call into another function's code) is a fault that names it.
-fn indirect(wave: &mut Wave, inst: &Inst, program: &Program) -> Result<Flow, String> {
+fn indirect(wave: &mut Wave, inst: &Inst, program: &Program) -> Result<Flow, ExecError> {
     let target = wave.scalar64(inst.src[0], Width::B64);
     if inst.op == Op::Swappc {
         let next = program
@@ -114,27 +116,25 @@ fn indirect(wave: &mut Wave, inst: &Inst, program: &Program) -> Result<Flow, Str
     }
     let offset = target.wrapping_sub(program.entry());
     if offset >= program.code_bytes() {
-        return Err(format!(
-            "{} to {target:#x}, outside the kernel's code ({} bytes at {:#x}): calls into \
-             other code are not supported by the interpreter",
-            inst.mnemonic,
-            program.code_bytes(),
-            program.entry()
-        ));
+        return Err(ExecError::OutsideCode {
+            mnemonic: inst.mnemonic,
+            target,
+            code_bytes: program.code_bytes(),
+            entry: program.entry(),
+        });
     }
     i64::try_from(offset)
         .ok()
         .and_then(|offset| program.index_at(offset))
         .map(Flow::Jump)
-        .ok_or_else(|| {
-            format!(
-                "{} to {target:#x} (entry{offset:+#x}), where no instruction starts",
-                inst.mnemonic
-            )
+        .ok_or(ExecError::IndirectMisaligned {
+            mnemonic: inst.mnemonic,
+            target,
+            offset,
         })
 }
 
-fn branch(wave: &Wave, inst: &Inst, b: Branch, program: &Program) -> Result<Flow, String> {
+fn branch(wave: &Wave, inst: &Inst, b: Branch, program: &Program) -> Result<Flow, ExecError> {
     let taken = match b {
         Branch::Always => true,
         Branch::Scc0 => !wave.scc,
@@ -151,5 +151,5 @@ fn branch(wave: &Wave, inst: &Inst, b: Branch, program: &Program) -> Result<Flow
     program
         .index_at(target)
         .map(Flow::Jump)
-        .ok_or_else(|| format!("branch to entry{target:+#x}, where no instruction starts"))
+        .ok_or(ExecError::BranchMisaligned { target })
 }

@@ -7,6 +7,7 @@
 //! flush denormals) and the other fields are kept in the wave and have
 //! no other effect.
 
+use crate::exec::error::ExecError;
 use crate::inst::Inst;
 use crate::wave::{Wave, Width};
 
@@ -23,7 +24,7 @@ pub(crate) fn initial(rsrc1: u32) -> u32 {
 }
 
 /// `s_setreg_b32`, `s_setreg_imm32_b32`.
-pub(crate) fn setreg(wave: &mut Wave, inst: &Inst) -> Result<(), String> {
+pub(crate) fn setreg(wave: &mut Wave, inst: &Inst) -> Result<(), ExecError> {
     let hwreg = inst.imm as u32;
     let offset = hwreg >> 6 & 31;
     let size = (hwreg >> 11 & 31) + 1;
@@ -33,25 +34,24 @@ pub(crate) fn setreg(wave: &mut Wave, inst: &Inst) -> Result<(), String> {
 }
 
 /// `s_round_mode`.
-pub(crate) fn round_mode(wave: &mut Wave, inst: &Inst) -> Result<(), String> {
+pub(crate) fn round_mode(wave: &mut Wave, inst: &Inst) -> Result<(), ExecError> {
     write(wave, inst, FP_ROUND, inst.imm as u32 & 0xf)
 }
 
 /// `s_denorm_mode`.
-pub(crate) fn denorm_mode(wave: &mut Wave, inst: &Inst) -> Result<(), String> {
+pub(crate) fn denorm_mode(wave: &mut Wave, inst: &Inst) -> Result<(), ExecError> {
     write(wave, inst, FP_DENORM, (inst.imm as u32 & 0xf) << 4)
 }
 
 /// Writes the bits of `value` under `mask`.
-fn write(wave: &mut Wave, inst: &Inst, mask: u32, value: u32) -> Result<(), String> {
+fn write(wave: &mut Wave, inst: &Inst, mask: u32, value: u32) -> Result<(), ExecError> {
     wave.mode = (wave.mode & !mask) | (value & mask);
     let round = wave.mode & FP_ROUND;
     if mask & FP_ROUND != 0 && round != 0 {
-        return Err(format!(
-            "{}: rounding mode {round:#x} (MODE.FP_ROUND): rounding other than to nearest \
-             even is not supported by the interpreter",
-            inst.mnemonic
-        ));
+        return Err(ExecError::RoundingMode {
+            mnemonic: inst.mnemonic,
+            round,
+        });
     }
     Ok(())
 }

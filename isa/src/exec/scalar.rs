@@ -1,5 +1,6 @@
 //! Scalar ALU, compares and memory loads: one value for the whole wave.
 
+use crate::exec::error::ExecError;
 use crate::inst::{EXEC, Inst, Operand, flags};
 use crate::memory::Segments;
 use crate::op::{Cmp, Salu, Ty};
@@ -19,23 +20,30 @@ fn alu32(wave: &mut Wave, inst: &Inst, op: Salu) {
     let b = wave.scalar32(inst.src[1], Width::B32);
     let scc = wave.scc;
     let (d, new_scc): (u32, Option<bool>) = match op {
+        // s_mov_b32, s_movk_i32
         Mov => (a, None),
+        // s_cmov_b32, s_cmovk_i32
         Cmov => {
             if scc {
                 wave.set_scalar32(inst.dst[0], a);
             }
             return;
         }
+        // s_not_b32
         Not => (!a, Some(!a != 0)),
+        // s_add_u32
         AddU32 => {
             let (d, c) = a.overflowing_add(b);
             (d, Some(c))
         }
+        // s_sub_u32
         SubU32 => (a.wrapping_sub(b), Some(b > a)),
+        // s_addc_u32
         AddcU32 => {
             let wide = u64::from(a) + u64::from(b) + u64::from(scc);
             (wide as u32, Some(wide >> 32 != 0))
         }
+        // s_subb_u32
         SubbU32 => {
             let need = u64::from(b) + u64::from(scc);
             (
@@ -43,49 +51,79 @@ fn alu32(wave: &mut Wave, inst: &Inst, op: Salu) {
                 Some(need > u64::from(a)),
             )
         }
+        // s_add_i32, s_addk_i32
         AddI32 => {
             let (d, o) = (a as i32).overflowing_add(b as i32);
             (d as u32, Some(o))
         }
+        // s_sub_i32
         SubI32 => {
             let (d, o) = (a as i32).overflowing_sub(b as i32);
             (d as u32, Some(o))
         }
+        // s_mul_i32, s_mulk_i32
         MulI32 => ((a as i32).wrapping_mul(b as i32) as u32, None),
+        // s_mul_hi_u32
         MulHiU32 => (((u64::from(a) * u64::from(b)) >> 32) as u32, None),
+        // s_mul_hi_i32
         MulHiI32 => (
             ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32,
             None,
         ),
+        // s_and_b32
         And => nz(a & b),
+        // s_or_b32
         Or => nz(a | b),
+        // s_xor_b32
         Xor => nz(a ^ b),
+        // s_and_not1_b32, s_andn2_b32
         AndNot => nz(a & !b),
+        // s_or_not1_b32, s_orn2_b32
         OrNot => nz(a | !b),
+        // s_nand_b32
         Nand => nz(!(a & b)),
+        // s_nor_b32
         Nor => nz(!(a | b)),
+        // s_xnor_b32
         Xnor => nz(!(a ^ b)),
+        // s_lshl_b32
         Lshl => nz(a << (b & 31)),
+        // s_lshr_b32
         Lshr => nz(a >> (b & 31)),
+        // s_ashr_i32
         Ashr => nz(((a as i32) >> (b & 31)) as u32),
+        // s_bfe_u32
         BfeU => nz(bfe32(a, b, false)),
+        // s_bfe_i32
         BfeI => nz(bfe32(a, b, true)),
+        // s_bfm_b32
         Bfm => (mask32(a & 31) << (b & 31), None),
+        // s_min_i32
         MinI32 => (
             (a as i32).min(b as i32) as u32,
             Some((a as i32) < (b as i32)),
         ),
+        // s_min_u32
         MinU32 => (a.min(b), Some(a < b)),
+        // s_max_i32
         MaxI32 => (
             (a as i32).max(b as i32) as u32,
             Some((a as i32) > (b as i32)),
         ),
+        // s_max_u32
         MaxU32 => (a.max(b), Some(a > b)),
+        // s_cselect_b32
         Cselect => (if scc { a } else { b }, None),
+        // s_abs_i32
         AbsI32 => nz((a as i32).unsigned_abs()),
+        // s_absdiff_i32
         Absdiff => nz((a as i32).abs_diff(b as i32)),
+        // s_sext_i32_i8
         SextI8 => (a as u8 as i8 as i32 as u32, None),
+        // s_sext_i32_i16
         SextI16 => (a as u16 as i16 as i32 as u32, None),
+        // s_and_saveexec_b32, s_or_saveexec_b32, s_xor_saveexec_b32, s_and_not1_saveexec_b32
+        // s_or_not1_saveexec_b32
         AndSaveexec | OrSaveexec | XorSaveexec | AndNotSaveexec | OrNotSaveexec => {
             let old = wave.sreg(EXEC as usize);
             let exec = saveexec(op, u64::from(a), u64::from(old)) as u32;
@@ -94,23 +132,33 @@ fn alu32(wave: &mut Wave, inst: &Inst, op: Salu) {
             wave.scc = exec != 0;
             return;
         }
+        // s_lshl1_add_u32, s_lshl2_add_u32, s_lshl3_add_u32, s_lshl4_add_u32
         LshlAdd(n) => {
             let shifted = u64::from(a) << n;
             let sum = shifted + u64::from(b);
             (sum as u32, Some(sum >> 32 != 0))
         }
+        // s_brev_b32
         Brev => (a.reverse_bits(), None),
+        // s_bitset0_b32, s_bitset1_b32
         Bitset(one) => {
             let old = wave.scalar32(inst.dst[0], Width::B32);
             let bit = 1u32 << (a & 31);
             (if one { old | bit } else { old & !bit }, None)
         }
+        // s_bcnt1_i32_b32
         Bcnt1 => nz(a.count_ones()),
+        // s_ctz_i32_b32, s_ff1_i32_b32
         Ff1 => (if a == 0 { u32::MAX } else { a.trailing_zeros() }, None),
+        // s_clz_i32_u32, s_flbit_i32_b32
         Flbit => (if a == 0 { u32::MAX } else { a.leading_zeros() }, None),
+        // s_cls_i32, s_flbit_i32
         Cls => (cls(i64::from(a as i32), 32), None),
+        // s_pack_ll_b32_b16
         PackLl => ((a & 0xffff) | (b << 16), None),
+        // s_pack_lh_b32_b16
         PackLh => ((a & 0xffff) | (b & 0xffff_0000), None),
+        // s_pack_hh_b32_b16
         PackHh => ((a >> 16) | (b & 0xffff_0000), None),
     };
     wave.set_scalar32(inst.dst[0], d);
@@ -127,25 +175,40 @@ fn alu64(wave: &mut Wave, inst: &Inst, op: Salu) {
     let scc = wave.scc;
     let nz64 = |v: u64| (v, Some(v != 0));
     let (d, new_scc): (u64, Option<bool>) = match op {
+        // s_mov_b64
         Mov => (a, None),
+        // s_cmov_b64
         Cmov => {
             if scc {
                 wave.set_scalar64(inst.dst[0], a);
             }
             return;
         }
+        // s_not_b64
         Not => nz64(!a),
+        // s_and_b64
         And => nz64(a & b64),
+        // s_or_b64
         Or => nz64(a | b64),
+        // s_xor_b64
         Xor => nz64(a ^ b64),
+        // s_and_not1_b64, s_andn2_b64
         AndNot => nz64(a & !b64),
+        // s_or_not1_b64, s_orn2_b64
         OrNot => nz64(a | !b64),
+        // s_nand_b64
         Nand => nz64(!(a & b64)),
+        // s_nor_b64
         Nor => nz64(!(a | b64)),
+        // s_xnor_b64
         Xnor => nz64(!(a ^ b64)),
+        // s_lshl_b64
         Lshl => nz64(a << (b & 63)),
+        // s_lshr_b64
         Lshr => nz64(a >> (b & 63)),
+        // s_ashr_i64
         Ashr => nz64(((a as i64) >> (b & 63)) as u64),
+        // s_bfe_u64, s_bfe_i64
         BfeU | BfeI => {
             let offset = b & 63;
             let width = (b >> 16) & 0x7f;
@@ -166,6 +229,7 @@ fn alu64(wave: &mut Wave, inst: &Inst, op: Salu) {
             };
             nz64(v)
         }
+        // s_bfm_b64
         Bfm => {
             let width = (a as u32) & 63;
             let m = if width == 0 {
@@ -175,7 +239,10 @@ fn alu64(wave: &mut Wave, inst: &Inst, op: Salu) {
             };
             (m << (b & 63), None)
         }
+        // s_cselect_b64
         Cselect => (if scc { a } else { b64 }, None),
+        // s_and_saveexec_b64, s_or_saveexec_b64, s_xor_saveexec_b64, s_and_not1_saveexec_b64
+        // s_andn2_saveexec_b64, s_or_not1_saveexec_b64, s_orn2_saveexec_b64
         AndSaveexec | OrSaveexec | XorSaveexec | AndNotSaveexec | OrNotSaveexec => {
             let old = wave.scalar64(Operand::Sreg(EXEC), Width::B64);
             let exec = saveexec(op, a, old);
@@ -184,18 +251,22 @@ fn alu64(wave: &mut Wave, inst: &Inst, op: Salu) {
             wave.scc = exec & wave.lane_mask() != 0;
             return;
         }
+        // s_brev_b64
         Brev => (a.reverse_bits(), None),
+        // s_bitset0_b64, s_bitset1_b64
         Bitset(one) => {
             let old = wave.scalar64(inst.dst[0], Width::B64);
             let bit = 1u64 << (a & 63);
             (if one { old | bit } else { old & !bit }, None)
         }
+        // s_bcnt1_i32_b64
         Bcnt1 => {
             let n = a.count_ones();
             wave.set_scalar32(inst.dst[0], n);
             wave.scc = n != 0;
             return;
         }
+        // s_ctz_i32_b64, s_ff1_i32_b64
         Ff1 => {
             let n = if a == 0 { u32::MAX } else { a.trailing_zeros() };
             wave.set_scalar32(inst.dst[0], n);
@@ -208,6 +279,7 @@ fn alu64(wave: &mut Wave, inst: &Inst, op: Salu) {
             wave.set_scalar32(inst.dst[0], n);
             return;
         }
+        // s_cls_i32_i64, s_flbit_i32_i64
         Cls => {
             wave.set_scalar32(inst.dst[0], cls(a as i64, 64));
             return;
@@ -308,7 +380,7 @@ pub(crate) fn load(
     dwords: u8,
     buffer: bool,
     memory: &mut Segments,
-) -> Result<(), String> {
+) -> Result<(), ExecError> {
     let mut offset = i64::from(inst.imm);
     if inst.has(flags::SOFFSET_SGPR) {
         offset += i64::from(wave.sreg(inst.imm2 as usize));
@@ -334,9 +406,12 @@ pub(crate) fn load(
         true
     };
     if in_range {
-        memory.read(address, out).map_err(|_| {
-            format!("memory access fault: scalar load of {len} bytes at {address:#x}")
-        })?;
+        memory
+            .read(address, out)
+            .map_err(|_| ExecError::ScalarLoad {
+                bytes: len,
+                address,
+            })?;
     }
     if let Operand::Sreg(first) = inst.dst[0] {
         for (i, chunk) in out.chunks_exact(4).enumerate() {

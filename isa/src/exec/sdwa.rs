@@ -3,6 +3,7 @@
 //! or word of the destination, the rest padded with zeros, sign-extended or
 //! kept.
 
+use crate::exec::error::ExecError;
 use crate::exec::{Context, Flow, step};
 use crate::inst::{Inst, Operand, flags};
 use crate::op::Op;
@@ -45,7 +46,7 @@ fn insert(result: u32, sel: u32, unused: u32, old: u32) -> u32 {
     }
 }
 
-pub(crate) fn run(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flow, String> {
+pub(crate) fn run(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flow, ExecError> {
     let selects = inst.imm as u32;
     let (sel0, sext0) = (selects & 7, selects >> 3 & 1 == 1);
     let (sel1, sext1) = (selects >> 4 & 7, selects >> 7 & 1 == 1);

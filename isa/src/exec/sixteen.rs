@@ -24,7 +24,7 @@
 
 use crate::arch::{Chip, Family};
 use crate::exec::float::{f16_to_f32, f32_to_f16, fma16, max32, med3_32, min32, output32};
-use crate::exec::lanes::{active, half_source, int16_width};
+use crate::exec::lanes::{active, half_source, int16_width, pk_16};
 use crate::exec::saturate;
 use crate::inst::Inst;
 use crate::op::Valu;
@@ -41,28 +41,40 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) {
     let unsigned = |x: i64| saturate::unsigned(i128::from(x), 16, clamp) as u16;
     let signed = |x: i64| saturate::signed(i128::from(x), 16, clamp) as u16;
     match op {
+        // v_mad_u16, v_mad_legacy_u16
         MadU16 | MadLegacyU16 => int3(wave, inst, chip, zero_high, |[a, b, c]| {
             unsigned(i64::from(a) * i64::from(b) + i64::from(c))
         }),
+        // v_mad_i16, v_mad_legacy_i16
         MadI16 | MadLegacyI16 => int3(wave, inst, chip, zero_high, |[a, b, c]| {
             let [a, b, c] = [a, b, c].map(|x| i64::from(x as i16));
             signed(a * b + c)
         }),
+        // v_min3_u16
         Min3U16 => int3(wave, inst, chip, false, |[a, b, c]| a.min(b).min(c)),
+        // v_max3_u16
         Max3U16 => int3(wave, inst, chip, false, |[a, b, c]| a.max(b).max(c)),
+        // v_med3_u16
         Med3U16 => int3(wave, inst, chip, false, |[a, b, c]| med3(a, b, c)),
+        // v_min3_i16
         Min3I16 => int3(wave, inst, chip, false, |[a, b, c]| {
             (a as i16).min(b as i16).min(c as i16) as u16
         }),
+        // v_max3_i16
         Max3I16 => int3(wave, inst, chip, false, |[a, b, c]| {
             (a as i16).max(b as i16).max(c as i16) as u16
         }),
+        // v_med3_i16
         Med3I16 => int3(wave, inst, chip, false, |[a, b, c]| {
             med3(a as i16, b as i16, c as i16) as u16
         }),
+        // v_min3_f16
         Min3F16 => f16_3(wave, inst, |[a, b, c]| min32(min32(a, b), c)),
+        // v_max3_f16
         Max3F16 => f16_3(wave, inst, |[a, b, c]| max32(max32(a, b), c)),
+        // v_med3_f16
         Med3F16 => f16_3(wave, inst, |[a, b, c]| med3_32(a, b, c)),
+        // v_div_fixup_f16, v_div_fixup_legacy_f16
         DivFixupF16 | DivFixupLegacyF16 => {
             for lane in active(wave.exec()) {
                 let [q, d, n] = std::array::from_fn(|i| modified_half(wave, inst, i, lane));
@@ -73,6 +85,7 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) {
                 write_half(wave, inst, lane, r, zero_high);
             }
         }
+        // v_mad_u32_u16, v_mad_i32_i16
         MadU32U16 | MadI32I16 => {
             for lane in active(wave.exec()) {
                 let [a, b] = [0, 1].map(|i| half(wave, inst, i, lane, int16_width(chip)));
@@ -87,6 +100,7 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) {
                 wave.set_vreg(inst.dst[0], 0, lane, d as u32);
             }
         }
+        // v_pk_fmac_f16
         PkFmacF16 => {
             for lane in active(wave.exec()) {
                 let [a, b, c] = [0, 1, 2].map(|i| wave.src32(inst.src[i], lane, Width::F16));
@@ -95,13 +109,16 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) {
                 wave.set_vreg(inst.dst[0], 0, lane, u32::from(lo) | u32::from(hi) << 16);
             }
         }
-        PkMadU16 => super::vector::pk_16::<3>(wave, inst, Width::B32, |_, [a, b, c]| {
+        // v_pk_mad_u16
+        PkMadU16 => pk_16::<3>(wave, inst, Width::B32, |_, [a, b, c]| {
             unsigned(i64::from(a) * i64::from(b) + i64::from(c))
         }),
-        PkMadI16 => super::vector::pk_16::<3>(wave, inst, Width::B32, |_, [a, b, c]| {
+        // v_pk_mad_i16
+        PkMadI16 => pk_16::<3>(wave, inst, Width::B32, |_, [a, b, c]| {
             let [a, b, c] = [a, b, c].map(|x| i64::from(x as i16));
             signed(a * b + c)
         }),
+        // v_sad_u8, v_sad_hi_u8, v_sad_u16, v_sad_u32, v_msad_u8
         SadU8 | SadHiU8 | SadU16 | SadU32 | MsadU8 => sad(wave, inst, op),
         _ => {}
     }

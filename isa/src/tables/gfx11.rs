@@ -6,6 +6,9 @@
 //! operand fields (register 0 or inline constant 0, no literal; a few operand variants per
 //! encoding, see the script) and recorded the mnemonic LLVM printed, minus any `_e32`, `_e64`,
 //! `_sdwa` or `_dpp` suffix; opcode values LLVM rejects are absent. Each table is sorted by opcode.
+//! Beside each mnemonic is the operation the interpreter runs for it (`isa/tables/operations.txt`;
+//! `None`: an instruction it lacks, refused when a kernel is decoded), and after it the function
+//! that executes it.
 //!
 //! Field positions in the comments are bit ranges `[hi:lo]` of little-endian 32-bit dwords (dword 0
 //! first in memory). The layouts were verified against `llvm-mc-19 -show-encoding` output and by
@@ -14,253 +17,255 @@
 //! re-checks the opcode fields by assembling known instructions and looking them up in the new
 //! tables.
 
+use crate::op::{Atomic, Branch, Cmp, Lds, Mem, Op, Salu, Segment, Ty, Valu, Wmma};
+
 /// SOP2: `[31:30] = 0b10`, op `[29:23]` (7 bits), sdst `[22:16]`, ssrc1 `[15:8]`, ssrc0 `[7:0]`. 4
 /// bytes, plus a 4-byte literal when ssrc0 or ssrc1 is 0xFF. Op values 0x60-0x7F are not SOP2
 /// (`[31:28] = 0b1011` is SOPK, `[31:23]` = 0x17D/0x17E/0x17F is SOP1/SOPC/SOPP), so only 0-0x5F
 /// were enumerated. 52 opcodes.
-pub(crate) const SOP2: &[(u16, &str)] = &[
-    (0, "s_add_u32"),
-    (1, "s_sub_u32"),
-    (2, "s_add_i32"),
-    (3, "s_sub_i32"),
-    (4, "s_addc_u32"),
-    (5, "s_subb_u32"),
-    (6, "s_absdiff_i32"),
-    (8, "s_lshl_b32"),
-    (9, "s_lshl_b64"),
-    (10, "s_lshr_b32"),
-    (11, "s_lshr_b64"),
-    (12, "s_ashr_i32"),
-    (13, "s_ashr_i64"),
-    (14, "s_lshl1_add_u32"),
-    (15, "s_lshl2_add_u32"),
-    (16, "s_lshl3_add_u32"),
-    (17, "s_lshl4_add_u32"),
-    (18, "s_min_i32"),
-    (19, "s_min_u32"),
-    (20, "s_max_i32"),
-    (21, "s_max_u32"),
-    (22, "s_and_b32"),
-    (23, "s_and_b64"),
-    (24, "s_or_b32"),
-    (25, "s_or_b64"),
-    (26, "s_xor_b32"),
-    (27, "s_xor_b64"),
-    (28, "s_nand_b32"),
-    (29, "s_nand_b64"),
-    (30, "s_nor_b32"),
-    (31, "s_nor_b64"),
-    (32, "s_xnor_b32"),
-    (33, "s_xnor_b64"),
-    (34, "s_and_not1_b32"),
-    (35, "s_and_not1_b64"),
-    (36, "s_or_not1_b32"),
-    (37, "s_or_not1_b64"),
-    (38, "s_bfe_u32"),
-    (39, "s_bfe_i32"),
-    (40, "s_bfe_u64"),
-    (41, "s_bfe_i64"),
-    (42, "s_bfm_b32"),
-    (43, "s_bfm_b64"),
-    (44, "s_mul_i32"),
-    (45, "s_mul_hi_u32"),
-    (46, "s_mul_hi_i32"),
-    (48, "s_cselect_b32"),
-    (49, "s_cselect_b64"),
-    (50, "s_pack_ll_b32_b16"),
-    (51, "s_pack_lh_b32_b16"),
-    (52, "s_pack_hh_b32_b16"),
-    (53, "s_pack_hl_b32_b16"),
+pub(crate) const SOP2: &[(u16, &str, Option<Op>)] = &[
+    (0, "s_add_u32", Some(Op::S(Salu::AddU32, false))), // exec::scalar::alu
+    (1, "s_sub_u32", Some(Op::S(Salu::SubU32, false))), // exec::scalar::alu
+    (2, "s_add_i32", Some(Op::S(Salu::AddI32, false))), // exec::scalar::alu
+    (3, "s_sub_i32", Some(Op::S(Salu::SubI32, false))), // exec::scalar::alu
+    (4, "s_addc_u32", Some(Op::S(Salu::AddcU32, false))), // exec::scalar::alu
+    (5, "s_subb_u32", Some(Op::S(Salu::SubbU32, false))), // exec::scalar::alu
+    (6, "s_absdiff_i32", Some(Op::S(Salu::Absdiff, false))), // exec::scalar::alu
+    (8, "s_lshl_b32", Some(Op::S(Salu::Lshl, false))), // exec::scalar::alu
+    (9, "s_lshl_b64", Some(Op::S(Salu::Lshl, true))), // exec::scalar::alu
+    (10, "s_lshr_b32", Some(Op::S(Salu::Lshr, false))), // exec::scalar::alu
+    (11, "s_lshr_b64", Some(Op::S(Salu::Lshr, true))), // exec::scalar::alu
+    (12, "s_ashr_i32", Some(Op::S(Salu::Ashr, false))), // exec::scalar::alu
+    (13, "s_ashr_i64", Some(Op::S(Salu::Ashr, true))), // exec::scalar::alu
+    (14, "s_lshl1_add_u32", Some(Op::S(Salu::LshlAdd(1), false))), // exec::scalar::alu
+    (15, "s_lshl2_add_u32", Some(Op::S(Salu::LshlAdd(2), false))), // exec::scalar::alu
+    (16, "s_lshl3_add_u32", Some(Op::S(Salu::LshlAdd(3), false))), // exec::scalar::alu
+    (17, "s_lshl4_add_u32", Some(Op::S(Salu::LshlAdd(4), false))), // exec::scalar::alu
+    (18, "s_min_i32", Some(Op::S(Salu::MinI32, false))), // exec::scalar::alu
+    (19, "s_min_u32", Some(Op::S(Salu::MinU32, false))), // exec::scalar::alu
+    (20, "s_max_i32", Some(Op::S(Salu::MaxI32, false))), // exec::scalar::alu
+    (21, "s_max_u32", Some(Op::S(Salu::MaxU32, false))), // exec::scalar::alu
+    (22, "s_and_b32", Some(Op::S(Salu::And, false))), // exec::scalar::alu
+    (23, "s_and_b64", Some(Op::S(Salu::And, true))), // exec::scalar::alu
+    (24, "s_or_b32", Some(Op::S(Salu::Or, false))), // exec::scalar::alu
+    (25, "s_or_b64", Some(Op::S(Salu::Or, true))), // exec::scalar::alu
+    (26, "s_xor_b32", Some(Op::S(Salu::Xor, false))), // exec::scalar::alu
+    (27, "s_xor_b64", Some(Op::S(Salu::Xor, true))), // exec::scalar::alu
+    (28, "s_nand_b32", Some(Op::S(Salu::Nand, false))), // exec::scalar::alu
+    (29, "s_nand_b64", Some(Op::S(Salu::Nand, true))), // exec::scalar::alu
+    (30, "s_nor_b32", Some(Op::S(Salu::Nor, false))), // exec::scalar::alu
+    (31, "s_nor_b64", Some(Op::S(Salu::Nor, true))), // exec::scalar::alu
+    (32, "s_xnor_b32", Some(Op::S(Salu::Xnor, false))), // exec::scalar::alu
+    (33, "s_xnor_b64", Some(Op::S(Salu::Xnor, true))), // exec::scalar::alu
+    (34, "s_and_not1_b32", Some(Op::S(Salu::AndNot, false))), // exec::scalar::alu
+    (35, "s_and_not1_b64", Some(Op::S(Salu::AndNot, true))), // exec::scalar::alu
+    (36, "s_or_not1_b32", Some(Op::S(Salu::OrNot, false))), // exec::scalar::alu
+    (37, "s_or_not1_b64", Some(Op::S(Salu::OrNot, true))), // exec::scalar::alu
+    (38, "s_bfe_u32", Some(Op::S(Salu::BfeU, false))), // exec::scalar::alu
+    (39, "s_bfe_i32", Some(Op::S(Salu::BfeI, false))), // exec::scalar::alu
+    (40, "s_bfe_u64", Some(Op::S(Salu::BfeU, true))), // exec::scalar::alu
+    (41, "s_bfe_i64", Some(Op::S(Salu::BfeI, true))), // exec::scalar::alu
+    (42, "s_bfm_b32", Some(Op::S(Salu::Bfm, false))), // exec::scalar::alu
+    (43, "s_bfm_b64", Some(Op::S(Salu::Bfm, true))), // exec::scalar::alu
+    (44, "s_mul_i32", Some(Op::S(Salu::MulI32, false))), // exec::scalar::alu
+    (45, "s_mul_hi_u32", Some(Op::S(Salu::MulHiU32, false))), // exec::scalar::alu
+    (46, "s_mul_hi_i32", Some(Op::S(Salu::MulHiI32, false))), // exec::scalar::alu
+    (48, "s_cselect_b32", Some(Op::S(Salu::Cselect, false))), // exec::scalar::alu
+    (49, "s_cselect_b64", Some(Op::S(Salu::Cselect, true))), // exec::scalar::alu
+    (50, "s_pack_ll_b32_b16", Some(Op::S(Salu::PackLl, false))), // exec::scalar::alu
+    (51, "s_pack_lh_b32_b16", Some(Op::S(Salu::PackLh, false))), // exec::scalar::alu
+    (52, "s_pack_hh_b32_b16", Some(Op::S(Salu::PackHh, false))), // exec::scalar::alu
+    (53, "s_pack_hl_b32_b16", None),
 ];
 
 /// SOPK: `[31:28] = 0b1011`, op `[27:23]` (5 bits), sdst `[22:16]`, simm16 `[15:0]`. 4 bytes;
 /// `s_setreg_imm32_b32` is followed by a 4-byte literal. Op values 0x1D-0x1F are SOP1/SOPC/SOPP, so
 /// only 0-0x1C were enumerated. 27 opcodes.
-pub(crate) const SOPK: &[(u16, &str)] = &[
-    (0, "s_movk_i32"),
-    (1, "s_version"),
-    (2, "s_cmovk_i32"),
-    (3, "s_cmpk_eq_i32"),
-    (4, "s_cmpk_lg_i32"),
-    (5, "s_cmpk_gt_i32"),
-    (6, "s_cmpk_ge_i32"),
-    (7, "s_cmpk_lt_i32"),
-    (8, "s_cmpk_le_i32"),
-    (9, "s_cmpk_eq_u32"),
-    (10, "s_cmpk_lg_u32"),
-    (11, "s_cmpk_gt_u32"),
-    (12, "s_cmpk_ge_u32"),
-    (13, "s_cmpk_lt_u32"),
-    (14, "s_cmpk_le_u32"),
-    (15, "s_addk_i32"),
-    (16, "s_mulk_i32"),
-    (17, "s_getreg_b32"),
-    (18, "s_setreg_b32"),
-    (19, "s_setreg_imm32_b32"),
-    (20, "s_call_b64"),
-    (22, "s_subvector_loop_begin"),
-    (23, "s_subvector_loop_end"),
-    (24, "s_waitcnt_vscnt"),
-    (25, "s_waitcnt_vmcnt"),
-    (26, "s_waitcnt_expcnt"),
-    (27, "s_waitcnt_lgkmcnt"),
+pub(crate) const SOPK: &[(u16, &str, Option<Op>)] = &[
+    (0, "s_movk_i32", Some(Op::S(Salu::Mov, false))), // exec::scalar::alu
+    (1, "s_version", None),
+    (2, "s_cmovk_i32", Some(Op::S(Salu::Cmov, false))), // exec::scalar::alu
+    (3, "s_cmpk_eq_i32", Some(Op::SCmp(Cmp::Eq, Ty::I32))), // exec::scalar::compare
+    (4, "s_cmpk_lg_i32", Some(Op::SCmp(Cmp::Ne, Ty::I32))), // exec::scalar::compare
+    (5, "s_cmpk_gt_i32", Some(Op::SCmp(Cmp::Gt, Ty::I32))), // exec::scalar::compare
+    (6, "s_cmpk_ge_i32", Some(Op::SCmp(Cmp::Ge, Ty::I32))), // exec::scalar::compare
+    (7, "s_cmpk_lt_i32", Some(Op::SCmp(Cmp::Lt, Ty::I32))), // exec::scalar::compare
+    (8, "s_cmpk_le_i32", Some(Op::SCmp(Cmp::Le, Ty::I32))), // exec::scalar::compare
+    (9, "s_cmpk_eq_u32", Some(Op::SCmp(Cmp::Eq, Ty::U32))), // exec::scalar::compare
+    (10, "s_cmpk_lg_u32", Some(Op::SCmp(Cmp::Ne, Ty::U32))), // exec::scalar::compare
+    (11, "s_cmpk_gt_u32", Some(Op::SCmp(Cmp::Gt, Ty::U32))), // exec::scalar::compare
+    (12, "s_cmpk_ge_u32", Some(Op::SCmp(Cmp::Ge, Ty::U32))), // exec::scalar::compare
+    (13, "s_cmpk_lt_u32", Some(Op::SCmp(Cmp::Lt, Ty::U32))), // exec::scalar::compare
+    (14, "s_cmpk_le_u32", Some(Op::SCmp(Cmp::Le, Ty::U32))), // exec::scalar::compare
+    (15, "s_addk_i32", Some(Op::S(Salu::AddI32, false))), // exec::scalar::alu
+    (16, "s_mulk_i32", Some(Op::S(Salu::MulI32, false))), // exec::scalar::alu
+    (17, "s_getreg_b32", None),
+    (18, "s_setreg_b32", Some(Op::Setreg)), // exec::mode::setreg
+    (19, "s_setreg_imm32_b32", Some(Op::Setreg)), // exec::mode::setreg
+    (20, "s_call_b64", None),
+    (22, "s_subvector_loop_begin", None),
+    (23, "s_subvector_loop_end", None),
+    (24, "s_waitcnt_vscnt", Some(Op::Nop)), // exec::step
+    (25, "s_waitcnt_vmcnt", Some(Op::Nop)), // exec::step
+    (26, "s_waitcnt_expcnt", Some(Op::Nop)), // exec::step
+    (27, "s_waitcnt_lgkmcnt", Some(Op::Nop)), // exec::step
 ];
 
 /// SOP1: `[31:23] = 0b1_0111_1101` (0x17D), sdst `[22:16]`, op `[15:8]` (8 bits), ssrc0 `[7:0]`. 4
 /// bytes, plus a 4-byte literal when ssrc0 is 0xFF. 65 opcodes.
-pub(crate) const SOP1: &[(u16, &str)] = &[
-    (0, "s_mov_b32"),
-    (1, "s_mov_b64"),
-    (2, "s_cmov_b32"),
-    (3, "s_cmov_b64"),
-    (4, "s_brev_b32"),
-    (5, "s_brev_b64"),
-    (8, "s_ctz_i32_b32"),
-    (9, "s_ctz_i32_b64"),
-    (10, "s_clz_i32_u32"),
-    (11, "s_clz_i32_u64"),
-    (12, "s_cls_i32"),
-    (13, "s_cls_i32_i64"),
-    (14, "s_sext_i32_i8"),
-    (15, "s_sext_i32_i16"),
-    (16, "s_bitset0_b32"),
-    (17, "s_bitset0_b64"),
-    (18, "s_bitset1_b32"),
-    (19, "s_bitset1_b64"),
-    (20, "s_bitreplicate_b64_b32"),
-    (21, "s_abs_i32"),
-    (22, "s_bcnt0_i32_b32"),
-    (23, "s_bcnt0_i32_b64"),
-    (24, "s_bcnt1_i32_b32"),
-    (25, "s_bcnt1_i32_b64"),
-    (26, "s_quadmask_b32"),
-    (27, "s_quadmask_b64"),
-    (28, "s_wqm_b32"),
-    (29, "s_wqm_b64"),
-    (30, "s_not_b32"),
-    (31, "s_not_b64"),
-    (32, "s_and_saveexec_b32"),
-    (33, "s_and_saveexec_b64"),
-    (34, "s_or_saveexec_b32"),
-    (35, "s_or_saveexec_b64"),
-    (36, "s_xor_saveexec_b32"),
-    (37, "s_xor_saveexec_b64"),
-    (38, "s_nand_saveexec_b32"),
-    (39, "s_nand_saveexec_b64"),
-    (40, "s_nor_saveexec_b32"),
-    (41, "s_nor_saveexec_b64"),
-    (42, "s_xnor_saveexec_b32"),
-    (43, "s_xnor_saveexec_b64"),
-    (44, "s_and_not0_saveexec_b32"),
-    (45, "s_and_not0_saveexec_b64"),
-    (46, "s_or_not0_saveexec_b32"),
-    (47, "s_or_not0_saveexec_b64"),
-    (48, "s_and_not1_saveexec_b32"),
-    (49, "s_and_not1_saveexec_b64"),
-    (50, "s_or_not1_saveexec_b32"),
-    (51, "s_or_not1_saveexec_b64"),
-    (52, "s_and_not0_wrexec_b32"),
-    (53, "s_and_not0_wrexec_b64"),
-    (54, "s_and_not1_wrexec_b32"),
-    (55, "s_and_not1_wrexec_b64"),
-    (64, "s_movrels_b32"),
-    (65, "s_movrels_b64"),
-    (66, "s_movreld_b32"),
-    (67, "s_movreld_b64"),
-    (68, "s_movrelsd_2_b32"),
-    (71, "s_getpc_b64"),
-    (72, "s_setpc_b64"),
-    (73, "s_swappc_b64"),
-    (74, "s_rfe_b64"),
-    (76, "s_sendmsg_rtn_b32"),
-    (77, "s_sendmsg_rtn_b64"),
+pub(crate) const SOP1: &[(u16, &str, Option<Op>)] = &[
+    (0, "s_mov_b32", Some(Op::S(Salu::Mov, false))), // exec::scalar::alu
+    (1, "s_mov_b64", Some(Op::S(Salu::Mov, true))), // exec::scalar::alu
+    (2, "s_cmov_b32", Some(Op::S(Salu::Cmov, false))), // exec::scalar::alu
+    (3, "s_cmov_b64", Some(Op::S(Salu::Cmov, true))), // exec::scalar::alu
+    (4, "s_brev_b32", Some(Op::S(Salu::Brev, false))), // exec::scalar::alu
+    (5, "s_brev_b64", Some(Op::S(Salu::Brev, true))), // exec::scalar::alu
+    (8, "s_ctz_i32_b32", Some(Op::S(Salu::Ff1, false))), // exec::scalar::alu
+    (9, "s_ctz_i32_b64", Some(Op::S(Salu::Ff1, true))), // exec::scalar::alu
+    (10, "s_clz_i32_u32", Some(Op::S(Salu::Flbit, false))), // exec::scalar::alu
+    (11, "s_clz_i32_u64", Some(Op::S(Salu::Flbit, true))), // exec::scalar::alu
+    (12, "s_cls_i32", Some(Op::S(Salu::Cls, false))), // exec::scalar::alu
+    (13, "s_cls_i32_i64", Some(Op::S(Salu::Cls, true))), // exec::scalar::alu
+    (14, "s_sext_i32_i8", Some(Op::S(Salu::SextI8, false))), // exec::scalar::alu
+    (15, "s_sext_i32_i16", Some(Op::S(Salu::SextI16, false))), // exec::scalar::alu
+    (16, "s_bitset0_b32", Some(Op::S(Salu::Bitset(false), false))), // exec::scalar::alu
+    (17, "s_bitset0_b64", Some(Op::S(Salu::Bitset(false), true))), // exec::scalar::alu
+    (18, "s_bitset1_b32", Some(Op::S(Salu::Bitset(true), false))), // exec::scalar::alu
+    (19, "s_bitset1_b64", Some(Op::S(Salu::Bitset(true), true))), // exec::scalar::alu
+    (20, "s_bitreplicate_b64_b32", None),
+    (21, "s_abs_i32", Some(Op::S(Salu::AbsI32, false))), // exec::scalar::alu
+    (22, "s_bcnt0_i32_b32", None),
+    (23, "s_bcnt0_i32_b64", None),
+    (24, "s_bcnt1_i32_b32", Some(Op::S(Salu::Bcnt1, false))), // exec::scalar::alu
+    (25, "s_bcnt1_i32_b64", Some(Op::S(Salu::Bcnt1, true))), // exec::scalar::alu
+    (26, "s_quadmask_b32", None),
+    (27, "s_quadmask_b64", None),
+    (28, "s_wqm_b32", None),
+    (29, "s_wqm_b64", None),
+    (30, "s_not_b32", Some(Op::S(Salu::Not, false))), // exec::scalar::alu
+    (31, "s_not_b64", Some(Op::S(Salu::Not, true))), // exec::scalar::alu
+    (32, "s_and_saveexec_b32", Some(Op::S(Salu::AndSaveexec, false))), // exec::scalar::alu
+    (33, "s_and_saveexec_b64", Some(Op::S(Salu::AndSaveexec, true))), // exec::scalar::alu
+    (34, "s_or_saveexec_b32", Some(Op::S(Salu::OrSaveexec, false))), // exec::scalar::alu
+    (35, "s_or_saveexec_b64", Some(Op::S(Salu::OrSaveexec, true))), // exec::scalar::alu
+    (36, "s_xor_saveexec_b32", Some(Op::S(Salu::XorSaveexec, false))), // exec::scalar::alu
+    (37, "s_xor_saveexec_b64", Some(Op::S(Salu::XorSaveexec, true))), // exec::scalar::alu
+    (38, "s_nand_saveexec_b32", None),
+    (39, "s_nand_saveexec_b64", None),
+    (40, "s_nor_saveexec_b32", None),
+    (41, "s_nor_saveexec_b64", None),
+    (42, "s_xnor_saveexec_b32", None),
+    (43, "s_xnor_saveexec_b64", None),
+    (44, "s_and_not0_saveexec_b32", None),
+    (45, "s_and_not0_saveexec_b64", None),
+    (46, "s_or_not0_saveexec_b32", None),
+    (47, "s_or_not0_saveexec_b64", None),
+    (48, "s_and_not1_saveexec_b32", Some(Op::S(Salu::AndNotSaveexec, false))), // exec::scalar::alu
+    (49, "s_and_not1_saveexec_b64", Some(Op::S(Salu::AndNotSaveexec, true))), // exec::scalar::alu
+    (50, "s_or_not1_saveexec_b32", Some(Op::S(Salu::OrNotSaveexec, false))), // exec::scalar::alu
+    (51, "s_or_not1_saveexec_b64", Some(Op::S(Salu::OrNotSaveexec, true))), // exec::scalar::alu
+    (52, "s_and_not0_wrexec_b32", None),
+    (53, "s_and_not0_wrexec_b64", None),
+    (54, "s_and_not1_wrexec_b32", None),
+    (55, "s_and_not1_wrexec_b64", None),
+    (64, "s_movrels_b32", None),
+    (65, "s_movrels_b64", None),
+    (66, "s_movreld_b32", None),
+    (67, "s_movreld_b64", None),
+    (68, "s_movrelsd_2_b32", None),
+    (71, "s_getpc_b64", Some(Op::Getpc)), // exec::step
+    (72, "s_setpc_b64", Some(Op::Setpc)), // exec::indirect
+    (73, "s_swappc_b64", Some(Op::Swappc)), // exec::indirect
+    (74, "s_rfe_b64", None),
+    (76, "s_sendmsg_rtn_b32", None),
+    (77, "s_sendmsg_rtn_b64", None),
 ];
 
 /// SOPC: `[31:23] = 0b1_0111_1110` (0x17E), op `[22:16]` (7 bits), ssrc1 `[15:8]`, ssrc0 `[7:0]`. 4
 /// bytes, plus a 4-byte literal when ssrc0 or ssrc1 is 0xFF. 18 opcodes.
-pub(crate) const SOPC: &[(u16, &str)] = &[
-    (0, "s_cmp_eq_i32"),
-    (1, "s_cmp_lg_i32"),
-    (2, "s_cmp_gt_i32"),
-    (3, "s_cmp_ge_i32"),
-    (4, "s_cmp_lt_i32"),
-    (5, "s_cmp_le_i32"),
-    (6, "s_cmp_eq_u32"),
-    (7, "s_cmp_lg_u32"),
-    (8, "s_cmp_gt_u32"),
-    (9, "s_cmp_ge_u32"),
-    (10, "s_cmp_lt_u32"),
-    (11, "s_cmp_le_u32"),
-    (12, "s_bitcmp0_b32"),
-    (13, "s_bitcmp1_b32"),
-    (14, "s_bitcmp0_b64"),
-    (15, "s_bitcmp1_b64"),
-    (16, "s_cmp_eq_u64"),
-    (17, "s_cmp_lg_u64"),
+pub(crate) const SOPC: &[(u16, &str, Option<Op>)] = &[
+    (0, "s_cmp_eq_i32", Some(Op::SCmp(Cmp::Eq, Ty::I32))), // exec::scalar::compare
+    (1, "s_cmp_lg_i32", Some(Op::SCmp(Cmp::Ne, Ty::I32))), // exec::scalar::compare
+    (2, "s_cmp_gt_i32", Some(Op::SCmp(Cmp::Gt, Ty::I32))), // exec::scalar::compare
+    (3, "s_cmp_ge_i32", Some(Op::SCmp(Cmp::Ge, Ty::I32))), // exec::scalar::compare
+    (4, "s_cmp_lt_i32", Some(Op::SCmp(Cmp::Lt, Ty::I32))), // exec::scalar::compare
+    (5, "s_cmp_le_i32", Some(Op::SCmp(Cmp::Le, Ty::I32))), // exec::scalar::compare
+    (6, "s_cmp_eq_u32", Some(Op::SCmp(Cmp::Eq, Ty::U32))), // exec::scalar::compare
+    (7, "s_cmp_lg_u32", Some(Op::SCmp(Cmp::Ne, Ty::U32))), // exec::scalar::compare
+    (8, "s_cmp_gt_u32", Some(Op::SCmp(Cmp::Gt, Ty::U32))), // exec::scalar::compare
+    (9, "s_cmp_ge_u32", Some(Op::SCmp(Cmp::Ge, Ty::U32))), // exec::scalar::compare
+    (10, "s_cmp_lt_u32", Some(Op::SCmp(Cmp::Lt, Ty::U32))), // exec::scalar::compare
+    (11, "s_cmp_le_u32", Some(Op::SCmp(Cmp::Le, Ty::U32))), // exec::scalar::compare
+    (12, "s_bitcmp0_b32", Some(Op::SBitcmp(false, false))), // exec::scalar::bitcmp
+    (13, "s_bitcmp1_b32", Some(Op::SBitcmp(true, false))), // exec::scalar::bitcmp
+    (14, "s_bitcmp0_b64", Some(Op::SBitcmp(false, true))), // exec::scalar::bitcmp
+    (15, "s_bitcmp1_b64", Some(Op::SBitcmp(true, true))), // exec::scalar::bitcmp
+    (16, "s_cmp_eq_u64", Some(Op::SCmp(Cmp::Eq, Ty::U64))), // exec::scalar::compare
+    (17, "s_cmp_lg_u64", Some(Op::SCmp(Cmp::Ne, Ty::U64))), // exec::scalar::compare
 ];
 
 /// SOPP: `[31:23] = 0b1_0111_1111` (0x17F), op `[22:16]` (7 bits), simm16 `[15:0]`. 4 bytes. 38
 /// opcodes.
-pub(crate) const SOPP: &[(u16, &str)] = &[
-    (0, "s_nop"),
-    (1, "s_setkill"),
-    (2, "s_sethalt"),
-    (3, "s_sleep"),
-    (4, "s_set_inst_prefetch_distance"),
-    (5, "s_clause"),
-    (7, "s_delay_alu"),
-    (8, "s_waitcnt_depctr"),
-    (9, "s_waitcnt"),
-    (10, "s_wait_idle"),
-    (11, "s_wait_event"),
-    (16, "s_trap"),
-    (17, "s_round_mode"),
-    (18, "s_denorm_mode"),
-    (31, "s_code_end"),
-    (32, "s_branch"),
-    (33, "s_cbranch_scc0"),
-    (34, "s_cbranch_scc1"),
-    (35, "s_cbranch_vccz"),
-    (36, "s_cbranch_vccnz"),
-    (37, "s_cbranch_execz"),
-    (38, "s_cbranch_execnz"),
-    (39, "s_cbranch_cdbgsys"),
-    (40, "s_cbranch_cdbguser"),
-    (41, "s_cbranch_cdbgsys_or_user"),
-    (42, "s_cbranch_cdbgsys_and_user"),
-    (48, "s_endpgm"),
-    (49, "s_endpgm_saved"),
-    (52, "s_wakeup"),
-    (53, "s_setprio"),
-    (54, "s_sendmsg"),
-    (55, "s_sendmsghalt"),
-    (56, "s_incperflevel"),
-    (57, "s_decperflevel"),
-    (58, "s_ttracedata"),
-    (59, "s_ttracedata_imm"),
-    (60, "s_icache_inv"),
-    (61, "s_barrier"),
+pub(crate) const SOPP: &[(u16, &str, Option<Op>)] = &[
+    (0, "s_nop", Some(Op::Nop)), // exec::step
+    (1, "s_setkill", None),
+    (2, "s_sethalt", Some(Op::Nop)), // exec::step
+    (3, "s_sleep", Some(Op::Nop)), // exec::step
+    (4, "s_set_inst_prefetch_distance", Some(Op::Nop)), // exec::step
+    (5, "s_clause", Some(Op::Nop)), // exec::step
+    (7, "s_delay_alu", Some(Op::Nop)), // exec::step
+    (8, "s_waitcnt_depctr", Some(Op::Nop)), // exec::step
+    (9, "s_waitcnt", Some(Op::Nop)), // exec::step
+    (10, "s_wait_idle", None),
+    (11, "s_wait_event", None),
+    (16, "s_trap", None),
+    (17, "s_round_mode", Some(Op::RoundMode)), // exec::mode::round_mode
+    (18, "s_denorm_mode", Some(Op::DenormMode)), // exec::mode::denorm_mode
+    (31, "s_code_end", Some(Op::Nop)), // exec::step
+    (32, "s_branch", Some(Op::Branch(Branch::Always))), // exec::branch
+    (33, "s_cbranch_scc0", Some(Op::Branch(Branch::Scc0))), // exec::branch
+    (34, "s_cbranch_scc1", Some(Op::Branch(Branch::Scc1))), // exec::branch
+    (35, "s_cbranch_vccz", Some(Op::Branch(Branch::Vccz))), // exec::branch
+    (36, "s_cbranch_vccnz", Some(Op::Branch(Branch::Vccnz))), // exec::branch
+    (37, "s_cbranch_execz", Some(Op::Branch(Branch::Execz))), // exec::branch
+    (38, "s_cbranch_execnz", Some(Op::Branch(Branch::Execnz))), // exec::branch
+    (39, "s_cbranch_cdbgsys", None),
+    (40, "s_cbranch_cdbguser", None),
+    (41, "s_cbranch_cdbgsys_or_user", None),
+    (42, "s_cbranch_cdbgsys_and_user", None),
+    (48, "s_endpgm", Some(Op::Endpgm)), // exec::step
+    (49, "s_endpgm_saved", None),
+    (52, "s_wakeup", None),
+    (53, "s_setprio", Some(Op::Nop)), // exec::step
+    (54, "s_sendmsg", Some(Op::Nop)), // exec::step
+    (55, "s_sendmsghalt", None),
+    (56, "s_incperflevel", None),
+    (57, "s_decperflevel", None),
+    (58, "s_ttracedata", Some(Op::Nop)), // exec::step
+    (59, "s_ttracedata_imm", None),
+    (60, "s_icache_inv", Some(Op::Nop)), // exec::step
+    (61, "s_barrier", Some(Op::Barrier)), // exec::step
 ];
 
 /// SMEM: 8 bytes. Dword 0: `[31:26] = 0b111101`, op `[25:18]` (8 bits), `[17:15]` ignored, glc
 /// `[14]`, dlc `[13]`, sdata `[12:6]`, sbase `[5:0]` (an SGPR pair: first register = 2 * sbase).
 /// Dword 1: soffset `[31:25]` (an SGPR added to the offset; 0x7C = null, i.e. none), `[24:21]`
 /// ignored, offset `[20:0]` (signed 21-bit byte offset). 14 opcodes.
-pub(crate) const SMEM: &[(u16, &str)] = &[
-    (0, "s_load_b32"),
-    (1, "s_load_b64"),
-    (2, "s_load_b128"),
-    (3, "s_load_b256"),
-    (4, "s_load_b512"),
-    (8, "s_buffer_load_b32"),
-    (9, "s_buffer_load_b64"),
-    (10, "s_buffer_load_b128"),
-    (11, "s_buffer_load_b256"),
-    (12, "s_buffer_load_b512"),
-    (32, "s_gl1_inv"),
-    (33, "s_dcache_inv"),
-    (34, "s_atc_probe"),
-    (35, "s_atc_probe_buffer"),
+pub(crate) const SMEM: &[(u16, &str, Option<Op>)] = &[
+    (0, "s_load_b32", Some(Op::SLoad(1, false))), // exec::scalar::load
+    (1, "s_load_b64", Some(Op::SLoad(2, false))), // exec::scalar::load
+    (2, "s_load_b128", Some(Op::SLoad(4, false))), // exec::scalar::load
+    (3, "s_load_b256", Some(Op::SLoad(8, false))), // exec::scalar::load
+    (4, "s_load_b512", Some(Op::SLoad(16, false))), // exec::scalar::load
+    (8, "s_buffer_load_b32", Some(Op::SLoad(1, true))), // exec::scalar::load
+    (9, "s_buffer_load_b64", Some(Op::SLoad(2, true))), // exec::scalar::load
+    (10, "s_buffer_load_b128", Some(Op::SLoad(4, true))), // exec::scalar::load
+    (11, "s_buffer_load_b256", Some(Op::SLoad(8, true))), // exec::scalar::load
+    (12, "s_buffer_load_b512", Some(Op::SLoad(16, true))), // exec::scalar::load
+    (32, "s_gl1_inv", Some(Op::Nop)), // exec::step
+    (33, "s_dcache_inv", Some(Op::Nop)), // exec::step
+    (34, "s_atc_probe", None),
+    (35, "s_atc_probe_buffer", None),
 ];
 
 /// VOP1: `[31:25] = 0b0111111`, vdst `[24:17]`, op `[16:9]` (8 bits), src0 `[8:0]` (0-255:
@@ -269,92 +274,92 @@ pub(crate) const SMEM: &[(u16, &str)] = &[
 /// without literal/DPP (8 with). The VOP3 forms of these ops are VOP3 opcodes 0x180 + op. In LLVM's
 /// true16 instructions (e.g. `v_mov_b16`), bit 7 of the vdst or src0 VGPR number selects the high
 /// half (`.h`) of the register. 85 opcodes.
-pub(crate) const VOP1: &[(u16, &str)] = &[
-    (0, "v_nop"),
-    (1, "v_mov_b32"),
-    (2, "v_readfirstlane_b32"),
-    (3, "v_cvt_i32_f64"),
-    (4, "v_cvt_f64_i32"),
-    (5, "v_cvt_f32_i32"),
-    (6, "v_cvt_f32_u32"),
-    (7, "v_cvt_u32_f32"),
-    (8, "v_cvt_i32_f32"),
-    (10, "v_cvt_f16_f32"),
-    (11, "v_cvt_f32_f16"),
-    (12, "v_cvt_nearest_i32_f32"),
-    (13, "v_cvt_floor_i32_f32"),
-    (14, "v_cvt_off_f32_i4"),
-    (15, "v_cvt_f32_f64"),
-    (16, "v_cvt_f64_f32"),
-    (17, "v_cvt_f32_ubyte0"),
-    (18, "v_cvt_f32_ubyte1"),
-    (19, "v_cvt_f32_ubyte2"),
-    (20, "v_cvt_f32_ubyte3"),
-    (21, "v_cvt_u32_f64"),
-    (22, "v_cvt_f64_u32"),
-    (23, "v_trunc_f64"),
-    (24, "v_ceil_f64"),
-    (25, "v_rndne_f64"),
-    (26, "v_floor_f64"),
-    (27, "v_pipeflush"),
-    (28, "v_mov_b16"),
-    (32, "v_fract_f32"),
-    (33, "v_trunc_f32"),
-    (34, "v_ceil_f32"),
-    (35, "v_rndne_f32"),
-    (36, "v_floor_f32"),
-    (37, "v_exp_f32"),
-    (39, "v_log_f32"),
-    (42, "v_rcp_f32"),
-    (43, "v_rcp_iflag_f32"),
-    (46, "v_rsq_f32"),
-    (47, "v_rcp_f64"),
-    (49, "v_rsq_f64"),
-    (51, "v_sqrt_f32"),
-    (52, "v_sqrt_f64"),
-    (53, "v_sin_f32"),
-    (54, "v_cos_f32"),
-    (55, "v_not_b32"),
-    (56, "v_bfrev_b32"),
-    (57, "v_clz_i32_u32"),
-    (58, "v_ctz_i32_b32"),
-    (59, "v_cls_i32"),
-    (60, "v_frexp_exp_i32_f64"),
-    (61, "v_frexp_mant_f64"),
-    (62, "v_fract_f64"),
-    (63, "v_frexp_exp_i32_f32"),
-    (64, "v_frexp_mant_f32"),
-    (66, "v_movreld_b32"),
-    (67, "v_movrels_b32"),
-    (68, "v_movrelsd_b32"),
-    (72, "v_movrelsd_2_b32"),
-    (80, "v_cvt_f16_u16"),
-    (81, "v_cvt_f16_i16"),
-    (82, "v_cvt_u16_f16"),
-    (83, "v_cvt_i16_f16"),
-    (84, "v_rcp_f16"),
-    (85, "v_sqrt_f16"),
-    (86, "v_rsq_f16"),
-    (87, "v_log_f16"),
-    (88, "v_exp_f16"),
-    (89, "v_frexp_mant_f16"),
-    (90, "v_frexp_exp_i16_f16"),
-    (91, "v_floor_f16"),
-    (92, "v_ceil_f16"),
-    (93, "v_trunc_f16"),
-    (94, "v_rndne_f16"),
-    (95, "v_fract_f16"),
-    (96, "v_sin_f16"),
-    (97, "v_cos_f16"),
-    (98, "v_sat_pk_u8_i16"),
-    (99, "v_cvt_norm_i16_f16"),
-    (100, "v_cvt_norm_u16_f16"),
-    (101, "v_swap_b32"),
-    (103, "v_permlane64_b32"),
-    (104, "v_swaprel_b32"),
-    (105, "v_not_b16"),
-    (106, "v_cvt_i32_i16"),
-    (107, "v_cvt_u32_u16"),
+pub(crate) const VOP1: &[(u16, &str, Option<Op>)] = &[
+    (0, "v_nop", None),
+    (1, "v_mov_b32", Some(Op::V(Valu::Mov32))), // exec::vector::alu
+    (2, "v_readfirstlane_b32", Some(Op::V(Valu::Readfirstlane))), // exec::vector::alu
+    (3, "v_cvt_i32_f64", Some(Op::V(Valu::CvtI32F64))), // exec::vector::alu
+    (4, "v_cvt_f64_i32", Some(Op::V(Valu::CvtF64I32))), // exec::vector::alu
+    (5, "v_cvt_f32_i32", Some(Op::V(Valu::CvtF32I32))), // exec::vector::alu
+    (6, "v_cvt_f32_u32", Some(Op::V(Valu::CvtF32U32))), // exec::vector::alu
+    (7, "v_cvt_u32_f32", Some(Op::V(Valu::CvtU32F32))), // exec::vector::alu
+    (8, "v_cvt_i32_f32", Some(Op::V(Valu::CvtI32F32))), // exec::vector::alu
+    (10, "v_cvt_f16_f32", Some(Op::V(Valu::CvtF16F32))), // exec::vector::alu
+    (11, "v_cvt_f32_f16", Some(Op::V(Valu::CvtF32F16))), // exec::vector::alu
+    (12, "v_cvt_nearest_i32_f32", Some(Op::V(Valu::CvtRpiI32F32))), // exec::vector::alu
+    (13, "v_cvt_floor_i32_f32", Some(Op::V(Valu::CvtFlrI32F32))), // exec::vector::alu
+    (14, "v_cvt_off_f32_i4", None),
+    (15, "v_cvt_f32_f64", Some(Op::V(Valu::CvtF32F64))), // exec::vector::alu
+    (16, "v_cvt_f64_f32", Some(Op::V(Valu::CvtF64F32))), // exec::vector::alu
+    (17, "v_cvt_f32_ubyte0", Some(Op::V(Valu::CvtF32Ubyte(0)))), // exec::vector::alu
+    (18, "v_cvt_f32_ubyte1", Some(Op::V(Valu::CvtF32Ubyte(1)))), // exec::vector::alu
+    (19, "v_cvt_f32_ubyte2", Some(Op::V(Valu::CvtF32Ubyte(2)))), // exec::vector::alu
+    (20, "v_cvt_f32_ubyte3", Some(Op::V(Valu::CvtF32Ubyte(3)))), // exec::vector::alu
+    (21, "v_cvt_u32_f64", Some(Op::V(Valu::CvtU32F64))), // exec::vector::alu
+    (22, "v_cvt_f64_u32", Some(Op::V(Valu::CvtF64U32))), // exec::vector::alu
+    (23, "v_trunc_f64", Some(Op::V(Valu::TruncF64))), // exec::vector::alu
+    (24, "v_ceil_f64", Some(Op::V(Valu::CeilF64))), // exec::vector::alu
+    (25, "v_rndne_f64", Some(Op::V(Valu::RndneF64))), // exec::vector::alu
+    (26, "v_floor_f64", Some(Op::V(Valu::FloorF64))), // exec::vector::alu
+    (27, "v_pipeflush", None),
+    (28, "v_mov_b16", Some(Op::V(Valu::MovB16))), // exec::vector::alu
+    (32, "v_fract_f32", Some(Op::V(Valu::FractF32))), // exec::vector::alu
+    (33, "v_trunc_f32", Some(Op::V(Valu::TruncF32))), // exec::vector::alu
+    (34, "v_ceil_f32", Some(Op::V(Valu::CeilF32))), // exec::vector::alu
+    (35, "v_rndne_f32", Some(Op::V(Valu::RndneF32))), // exec::vector::alu
+    (36, "v_floor_f32", Some(Op::V(Valu::FloorF32))), // exec::vector::alu
+    (37, "v_exp_f32", Some(Op::V(Valu::ExpF32))), // exec::vector::alu
+    (39, "v_log_f32", Some(Op::V(Valu::LogF32))), // exec::vector::alu
+    (42, "v_rcp_f32", Some(Op::V(Valu::RcpF32))), // exec::vector::alu
+    (43, "v_rcp_iflag_f32", Some(Op::V(Valu::RcpIflagF32))), // exec::vector::alu
+    (46, "v_rsq_f32", Some(Op::V(Valu::RsqF32))), // exec::vector::alu
+    (47, "v_rcp_f64", Some(Op::V(Valu::RcpF64))), // exec::vector::alu
+    (49, "v_rsq_f64", Some(Op::V(Valu::RsqF64))), // exec::vector::alu
+    (51, "v_sqrt_f32", Some(Op::V(Valu::SqrtF32))), // exec::vector::alu
+    (52, "v_sqrt_f64", Some(Op::V(Valu::SqrtF64))), // exec::vector::alu
+    (53, "v_sin_f32", Some(Op::V(Valu::SinF32))), // exec::vector::alu
+    (54, "v_cos_f32", Some(Op::V(Valu::CosF32))), // exec::vector::alu
+    (55, "v_not_b32", Some(Op::V(Valu::NotB32))), // exec::vector::alu
+    (56, "v_bfrev_b32", Some(Op::V(Valu::BfrevB32))), // exec::vector::alu
+    (57, "v_clz_i32_u32", Some(Op::V(Valu::FfbhU32))), // exec::vector::alu
+    (58, "v_ctz_i32_b32", Some(Op::V(Valu::FfblB32))), // exec::vector::alu
+    (59, "v_cls_i32", Some(Op::V(Valu::FfbhI32))), // exec::vector::alu
+    (60, "v_frexp_exp_i32_f64", Some(Op::V(Valu::FrexpExpF64))), // exec::vector::alu
+    (61, "v_frexp_mant_f64", Some(Op::V(Valu::FrexpMantF64))), // exec::vector::alu
+    (62, "v_fract_f64", Some(Op::V(Valu::FractF64))), // exec::vector::alu
+    (63, "v_frexp_exp_i32_f32", Some(Op::V(Valu::FrexpExpF32))), // exec::vector::alu
+    (64, "v_frexp_mant_f32", Some(Op::V(Valu::FrexpMantF32))), // exec::vector::alu
+    (66, "v_movreld_b32", None),
+    (67, "v_movrels_b32", None),
+    (68, "v_movrelsd_b32", None),
+    (72, "v_movrelsd_2_b32", None),
+    (80, "v_cvt_f16_u16", Some(Op::V(Valu::CvtF16U16))), // exec::vector::alu
+    (81, "v_cvt_f16_i16", Some(Op::V(Valu::CvtF16I16))), // exec::vector::alu
+    (82, "v_cvt_u16_f16", Some(Op::V(Valu::CvtU16F16))), // exec::vector::alu
+    (83, "v_cvt_i16_f16", Some(Op::V(Valu::CvtI16F16))), // exec::vector::alu
+    (84, "v_rcp_f16", Some(Op::V(Valu::RcpF16))), // exec::vector::alu
+    (85, "v_sqrt_f16", Some(Op::V(Valu::SqrtF16))), // exec::vector::alu
+    (86, "v_rsq_f16", Some(Op::V(Valu::RsqF16))), // exec::vector::alu
+    (87, "v_log_f16", Some(Op::V(Valu::LogF16))), // exec::vector::alu
+    (88, "v_exp_f16", Some(Op::V(Valu::ExpF16))), // exec::vector::alu
+    (89, "v_frexp_mant_f16", None),
+    (90, "v_frexp_exp_i16_f16", None),
+    (91, "v_floor_f16", Some(Op::V(Valu::FloorF16))), // exec::vector::alu
+    (92, "v_ceil_f16", Some(Op::V(Valu::CeilF16))), // exec::vector::alu
+    (93, "v_trunc_f16", Some(Op::V(Valu::TruncF16))), // exec::vector::alu
+    (94, "v_rndne_f16", Some(Op::V(Valu::RndneF16))), // exec::vector::alu
+    (95, "v_fract_f16", Some(Op::V(Valu::FractF16))), // exec::vector::alu
+    (96, "v_sin_f16", Some(Op::V(Valu::SinF16))), // exec::vector::alu
+    (97, "v_cos_f16", Some(Op::V(Valu::CosF16))), // exec::vector::alu
+    (98, "v_sat_pk_u8_i16", None),
+    (99, "v_cvt_norm_i16_f16", None),
+    (100, "v_cvt_norm_u16_f16", None),
+    (101, "v_swap_b32", None),
+    (103, "v_permlane64_b32", None),
+    (104, "v_swaprel_b32", None),
+    (105, "v_not_b16", Some(Op::V(Valu::NotB16))), // exec::vector::alu
+    (106, "v_cvt_i32_i16", Some(Op::V(Valu::CvtI32I16))), // exec::vector::alu
+    (107, "v_cvt_u32_u16", Some(Op::V(Valu::CvtU32U16))), // exec::vector::alu
 ];
 
 /// VOP2: `[31] = 0`, op `[30:25]` (6 bits), vdst `[24:17]`, vsrc1 `[16:9]` (VGPR), src0 `[8:0]`
@@ -364,54 +369,54 @@ pub(crate) const VOP1: &[(u16, &str)] = &[
 /// a 4-byte literal K. Op values 0x3E/0x3F are VOPC/VOP1, so only 0-0x3D were enumerated. The VOP3
 /// forms of these ops are VOP3 opcodes 0x100 + op. Op 0 is LLVM's `v_illegal`, which decodes only
 /// from the all-zero dword. 47 opcodes.
-pub(crate) const VOP2: &[(u16, &str)] = &[
-    (0, "v_illegal"),
-    (1, "v_cndmask_b32"),
-    (2, "v_dot2acc_f32_f16"),
-    (3, "v_add_f32"),
-    (4, "v_sub_f32"),
-    (5, "v_subrev_f32"),
-    (6, "v_fmac_dx9_zero_f32"),
-    (7, "v_mul_dx9_zero_f32"),
-    (8, "v_mul_f32"),
-    (9, "v_mul_i32_i24"),
-    (10, "v_mul_hi_i32_i24"),
-    (11, "v_mul_u32_u24"),
-    (12, "v_mul_hi_u32_u24"),
-    (15, "v_min_f32"),
-    (16, "v_max_f32"),
-    (17, "v_min_i32"),
-    (18, "v_max_i32"),
-    (19, "v_min_u32"),
-    (20, "v_max_u32"),
-    (24, "v_lshlrev_b32"),
-    (25, "v_lshrrev_b32"),
-    (26, "v_ashrrev_i32"),
-    (27, "v_and_b32"),
-    (28, "v_or_b32"),
-    (29, "v_xor_b32"),
-    (30, "v_xnor_b32"),
-    (32, "v_add_co_ci_u32"),
-    (33, "v_sub_co_ci_u32"),
-    (34, "v_subrev_co_ci_u32"),
-    (37, "v_add_nc_u32"),
-    (38, "v_sub_nc_u32"),
-    (39, "v_subrev_nc_u32"),
-    (43, "v_fmac_f32"),
-    (44, "v_fmamk_f32"),
-    (45, "v_fmaak_f32"),
-    (47, "v_cvt_pk_rtz_f16_f32"),
-    (50, "v_add_f16"),
-    (51, "v_sub_f16"),
-    (52, "v_subrev_f16"),
-    (53, "v_mul_f16"),
-    (54, "v_fmac_f16"),
-    (55, "v_fmamk_f16"),
-    (56, "v_fmaak_f16"),
-    (57, "v_max_f16"),
-    (58, "v_min_f16"),
-    (59, "v_ldexp_f16"),
-    (60, "v_pk_fmac_f16"),
+pub(crate) const VOP2: &[(u16, &str, Option<Op>)] = &[
+    (0, "v_illegal", Some(Op::Illegal)), // exec::step
+    (1, "v_cndmask_b32", Some(Op::V(Valu::Cndmask))), // exec::vector::alu
+    (2, "v_dot2acc_f32_f16", Some(Op::V(Valu::Dot2cF32F16))), // exec::vector::alu
+    (3, "v_add_f32", Some(Op::V(Valu::AddF32))), // exec::vector::alu
+    (4, "v_sub_f32", Some(Op::V(Valu::SubF32))), // exec::vector::alu
+    (5, "v_subrev_f32", Some(Op::V(Valu::SubrevF32))), // exec::vector::alu
+    (6, "v_fmac_dx9_zero_f32", None),
+    (7, "v_mul_dx9_zero_f32", Some(Op::V(Valu::MulLegacyF32))), // exec::vector::alu
+    (8, "v_mul_f32", Some(Op::V(Valu::MulF32))), // exec::vector::alu
+    (9, "v_mul_i32_i24", Some(Op::V(Valu::MulI32I24))), // exec::vector::alu
+    (10, "v_mul_hi_i32_i24", Some(Op::V(Valu::MulHiI32I24))), // exec::vector::alu
+    (11, "v_mul_u32_u24", Some(Op::V(Valu::MulU32U24))), // exec::vector::alu
+    (12, "v_mul_hi_u32_u24", Some(Op::V(Valu::MulHiU32U24))), // exec::vector::alu
+    (15, "v_min_f32", Some(Op::V(Valu::MinF32))), // exec::vector::alu
+    (16, "v_max_f32", Some(Op::V(Valu::MaxF32))), // exec::vector::alu
+    (17, "v_min_i32", Some(Op::V(Valu::MinI32))), // exec::vector::alu
+    (18, "v_max_i32", Some(Op::V(Valu::MaxI32))), // exec::vector::alu
+    (19, "v_min_u32", Some(Op::V(Valu::MinU32))), // exec::vector::alu
+    (20, "v_max_u32", Some(Op::V(Valu::MaxU32))), // exec::vector::alu
+    (24, "v_lshlrev_b32", Some(Op::V(Valu::LshlrevB32))), // exec::vector::alu
+    (25, "v_lshrrev_b32", Some(Op::V(Valu::LshrrevB32))), // exec::vector::alu
+    (26, "v_ashrrev_i32", Some(Op::V(Valu::AshrrevI32))), // exec::vector::alu
+    (27, "v_and_b32", Some(Op::V(Valu::AndB32))), // exec::vector::alu
+    (28, "v_or_b32", Some(Op::V(Valu::OrB32))), // exec::vector::alu
+    (29, "v_xor_b32", Some(Op::V(Valu::XorB32))), // exec::vector::alu
+    (30, "v_xnor_b32", Some(Op::V(Valu::XnorB32))), // exec::vector::alu
+    (32, "v_add_co_ci_u32", Some(Op::V(Valu::AddcCoU32))), // exec::vector::alu
+    (33, "v_sub_co_ci_u32", Some(Op::V(Valu::SubbCoU32))), // exec::vector::alu
+    (34, "v_subrev_co_ci_u32", Some(Op::V(Valu::SubbrevCoU32))), // exec::vector::alu
+    (37, "v_add_nc_u32", Some(Op::V(Valu::AddU32))), // exec::vector::alu
+    (38, "v_sub_nc_u32", Some(Op::V(Valu::SubU32))), // exec::vector::alu
+    (39, "v_subrev_nc_u32", Some(Op::V(Valu::SubrevU32))), // exec::vector::alu
+    (43, "v_fmac_f32", Some(Op::V(Valu::FmacF32))), // exec::vector::alu
+    (44, "v_fmamk_f32", Some(Op::V(Valu::FmamkF32))), // exec::vector::alu
+    (45, "v_fmaak_f32", Some(Op::V(Valu::FmaakF32))), // exec::vector::alu
+    (47, "v_cvt_pk_rtz_f16_f32", Some(Op::V(Valu::CvtPkrtzF16F32))), // exec::vector::alu
+    (50, "v_add_f16", Some(Op::V(Valu::AddF16))), // exec::vector::alu
+    (51, "v_sub_f16", Some(Op::V(Valu::SubF16))), // exec::vector::alu
+    (52, "v_subrev_f16", Some(Op::V(Valu::SubrevF16))), // exec::vector::alu
+    (53, "v_mul_f16", Some(Op::V(Valu::MulF16))), // exec::vector::alu
+    (54, "v_fmac_f16", Some(Op::V(Valu::FmacF16))), // exec::vector::alu
+    (55, "v_fmamk_f16", Some(Op::V(Valu::FmamkF16))), // exec::vector::alu
+    (56, "v_fmaak_f16", Some(Op::V(Valu::FmaakF16))), // exec::vector::alu
+    (57, "v_max_f16", Some(Op::V(Valu::MaxF16))), // exec::vector::alu
+    (58, "v_min_f16", Some(Op::V(Valu::MinF16))), // exec::vector::alu
+    (59, "v_ldexp_f16", None),
+    (60, "v_pk_fmac_f16", Some(Op::V(Valu::PkFmacF16))), // exec::vector::alu
 ];
 
 /// VOPC: `[31:25] = 0b0111110`, op `[24:17]` (8 bits), vsrc1 `[16:9]` (VGPR), src0 `[8:0]` (0-255:
@@ -419,197 +424,197 @@ pub(crate) const VOP2: &[(u16, &str)] = &[
 /// DPP8: a DPP control dword follows and the real src0 VGPR is in it; 256-511 = v0-v255). 4 bytes
 /// without literal/DPP (8 with). The VOP3 forms of these ops are VOP3 opcodes 0x000 + op;
 /// `v_cmpx_*` write EXEC (VOPC ops 0x80-0xFF). 190 opcodes.
-pub(crate) const VOPC: &[(u16, &str)] = &[
-    (0, "v_cmp_f_f16"),
-    (1, "v_cmp_lt_f16"),
-    (2, "v_cmp_eq_f16"),
-    (3, "v_cmp_le_f16"),
-    (4, "v_cmp_gt_f16"),
-    (5, "v_cmp_lg_f16"),
-    (6, "v_cmp_ge_f16"),
-    (7, "v_cmp_o_f16"),
-    (8, "v_cmp_u_f16"),
-    (9, "v_cmp_nge_f16"),
-    (10, "v_cmp_nlg_f16"),
-    (11, "v_cmp_ngt_f16"),
-    (12, "v_cmp_nle_f16"),
-    (13, "v_cmp_neq_f16"),
-    (14, "v_cmp_nlt_f16"),
-    (15, "v_cmp_t_f16"),
-    (16, "v_cmp_f_f32"),
-    (17, "v_cmp_lt_f32"),
-    (18, "v_cmp_eq_f32"),
-    (19, "v_cmp_le_f32"),
-    (20, "v_cmp_gt_f32"),
-    (21, "v_cmp_lg_f32"),
-    (22, "v_cmp_ge_f32"),
-    (23, "v_cmp_o_f32"),
-    (24, "v_cmp_u_f32"),
-    (25, "v_cmp_nge_f32"),
-    (26, "v_cmp_nlg_f32"),
-    (27, "v_cmp_ngt_f32"),
-    (28, "v_cmp_nle_f32"),
-    (29, "v_cmp_neq_f32"),
-    (30, "v_cmp_nlt_f32"),
-    (31, "v_cmp_t_f32"),
-    (32, "v_cmp_f_f64"),
-    (33, "v_cmp_lt_f64"),
-    (34, "v_cmp_eq_f64"),
-    (35, "v_cmp_le_f64"),
-    (36, "v_cmp_gt_f64"),
-    (37, "v_cmp_lg_f64"),
-    (38, "v_cmp_ge_f64"),
-    (39, "v_cmp_o_f64"),
-    (40, "v_cmp_u_f64"),
-    (41, "v_cmp_nge_f64"),
-    (42, "v_cmp_nlg_f64"),
-    (43, "v_cmp_ngt_f64"),
-    (44, "v_cmp_nle_f64"),
-    (45, "v_cmp_neq_f64"),
-    (46, "v_cmp_nlt_f64"),
-    (47, "v_cmp_t_f64"),
-    (49, "v_cmp_lt_i16"),
-    (50, "v_cmp_eq_i16"),
-    (51, "v_cmp_le_i16"),
-    (52, "v_cmp_gt_i16"),
-    (53, "v_cmp_ne_i16"),
-    (54, "v_cmp_ge_i16"),
-    (57, "v_cmp_lt_u16"),
-    (58, "v_cmp_eq_u16"),
-    (59, "v_cmp_le_u16"),
-    (60, "v_cmp_gt_u16"),
-    (61, "v_cmp_ne_u16"),
-    (62, "v_cmp_ge_u16"),
-    (64, "v_cmp_f_i32"),
-    (65, "v_cmp_lt_i32"),
-    (66, "v_cmp_eq_i32"),
-    (67, "v_cmp_le_i32"),
-    (68, "v_cmp_gt_i32"),
-    (69, "v_cmp_ne_i32"),
-    (70, "v_cmp_ge_i32"),
-    (71, "v_cmp_t_i32"),
-    (72, "v_cmp_f_u32"),
-    (73, "v_cmp_lt_u32"),
-    (74, "v_cmp_eq_u32"),
-    (75, "v_cmp_le_u32"),
-    (76, "v_cmp_gt_u32"),
-    (77, "v_cmp_ne_u32"),
-    (78, "v_cmp_ge_u32"),
-    (79, "v_cmp_t_u32"),
-    (80, "v_cmp_f_i64"),
-    (81, "v_cmp_lt_i64"),
-    (82, "v_cmp_eq_i64"),
-    (83, "v_cmp_le_i64"),
-    (84, "v_cmp_gt_i64"),
-    (85, "v_cmp_ne_i64"),
-    (86, "v_cmp_ge_i64"),
-    (87, "v_cmp_t_i64"),
-    (88, "v_cmp_f_u64"),
-    (89, "v_cmp_lt_u64"),
-    (90, "v_cmp_eq_u64"),
-    (91, "v_cmp_le_u64"),
-    (92, "v_cmp_gt_u64"),
-    (93, "v_cmp_ne_u64"),
-    (94, "v_cmp_ge_u64"),
-    (95, "v_cmp_t_u64"),
-    (125, "v_cmp_class_f16"),
-    (126, "v_cmp_class_f32"),
-    (127, "v_cmp_class_f64"),
-    (128, "v_cmpx_f_f16"),
-    (129, "v_cmpx_lt_f16"),
-    (130, "v_cmpx_eq_f16"),
-    (131, "v_cmpx_le_f16"),
-    (132, "v_cmpx_gt_f16"),
-    (133, "v_cmpx_lg_f16"),
-    (134, "v_cmpx_ge_f16"),
-    (135, "v_cmpx_o_f16"),
-    (136, "v_cmpx_u_f16"),
-    (137, "v_cmpx_nge_f16"),
-    (138, "v_cmpx_nlg_f16"),
-    (139, "v_cmpx_ngt_f16"),
-    (140, "v_cmpx_nle_f16"),
-    (141, "v_cmpx_neq_f16"),
-    (142, "v_cmpx_nlt_f16"),
-    (143, "v_cmpx_t_f16"),
-    (144, "v_cmpx_f_f32"),
-    (145, "v_cmpx_lt_f32"),
-    (146, "v_cmpx_eq_f32"),
-    (147, "v_cmpx_le_f32"),
-    (148, "v_cmpx_gt_f32"),
-    (149, "v_cmpx_lg_f32"),
-    (150, "v_cmpx_ge_f32"),
-    (151, "v_cmpx_o_f32"),
-    (152, "v_cmpx_u_f32"),
-    (153, "v_cmpx_nge_f32"),
-    (154, "v_cmpx_nlg_f32"),
-    (155, "v_cmpx_ngt_f32"),
-    (156, "v_cmpx_nle_f32"),
-    (157, "v_cmpx_neq_f32"),
-    (158, "v_cmpx_nlt_f32"),
-    (159, "v_cmpx_t_f32"),
-    (160, "v_cmpx_f_f64"),
-    (161, "v_cmpx_lt_f64"),
-    (162, "v_cmpx_eq_f64"),
-    (163, "v_cmpx_le_f64"),
-    (164, "v_cmpx_gt_f64"),
-    (165, "v_cmpx_lg_f64"),
-    (166, "v_cmpx_ge_f64"),
-    (167, "v_cmpx_o_f64"),
-    (168, "v_cmpx_u_f64"),
-    (169, "v_cmpx_nge_f64"),
-    (170, "v_cmpx_nlg_f64"),
-    (171, "v_cmpx_ngt_f64"),
-    (172, "v_cmpx_nle_f64"),
-    (173, "v_cmpx_neq_f64"),
-    (174, "v_cmpx_nlt_f64"),
-    (175, "v_cmpx_t_f64"),
-    (177, "v_cmpx_lt_i16"),
-    (178, "v_cmpx_eq_i16"),
-    (179, "v_cmpx_le_i16"),
-    (180, "v_cmpx_gt_i16"),
-    (181, "v_cmpx_ne_i16"),
-    (182, "v_cmpx_ge_i16"),
-    (185, "v_cmpx_lt_u16"),
-    (186, "v_cmpx_eq_u16"),
-    (187, "v_cmpx_le_u16"),
-    (188, "v_cmpx_gt_u16"),
-    (189, "v_cmpx_ne_u16"),
-    (190, "v_cmpx_ge_u16"),
-    (192, "v_cmpx_f_i32"),
-    (193, "v_cmpx_lt_i32"),
-    (194, "v_cmpx_eq_i32"),
-    (195, "v_cmpx_le_i32"),
-    (196, "v_cmpx_gt_i32"),
-    (197, "v_cmpx_ne_i32"),
-    (198, "v_cmpx_ge_i32"),
-    (199, "v_cmpx_t_i32"),
-    (200, "v_cmpx_f_u32"),
-    (201, "v_cmpx_lt_u32"),
-    (202, "v_cmpx_eq_u32"),
-    (203, "v_cmpx_le_u32"),
-    (204, "v_cmpx_gt_u32"),
-    (205, "v_cmpx_ne_u32"),
-    (206, "v_cmpx_ge_u32"),
-    (207, "v_cmpx_t_u32"),
-    (208, "v_cmpx_f_i64"),
-    (209, "v_cmpx_lt_i64"),
-    (210, "v_cmpx_eq_i64"),
-    (211, "v_cmpx_le_i64"),
-    (212, "v_cmpx_gt_i64"),
-    (213, "v_cmpx_ne_i64"),
-    (214, "v_cmpx_ge_i64"),
-    (215, "v_cmpx_t_i64"),
-    (216, "v_cmpx_f_u64"),
-    (217, "v_cmpx_lt_u64"),
-    (218, "v_cmpx_eq_u64"),
-    (219, "v_cmpx_le_u64"),
-    (220, "v_cmpx_gt_u64"),
-    (221, "v_cmpx_ne_u64"),
-    (222, "v_cmpx_ge_u64"),
-    (223, "v_cmpx_t_u64"),
-    (253, "v_cmpx_class_f16"),
-    (254, "v_cmpx_class_f32"),
-    (255, "v_cmpx_class_f64"),
+pub(crate) const VOPC: &[(u16, &str, Option<Op>)] = &[
+    (0, "v_cmp_f_f16", Some(Op::VCmp(Cmp::F, Ty::F16, false))), // exec::compare::vector
+    (1, "v_cmp_lt_f16", Some(Op::VCmp(Cmp::Lt, Ty::F16, false))), // exec::compare::vector
+    (2, "v_cmp_eq_f16", Some(Op::VCmp(Cmp::Eq, Ty::F16, false))), // exec::compare::vector
+    (3, "v_cmp_le_f16", Some(Op::VCmp(Cmp::Le, Ty::F16, false))), // exec::compare::vector
+    (4, "v_cmp_gt_f16", Some(Op::VCmp(Cmp::Gt, Ty::F16, false))), // exec::compare::vector
+    (5, "v_cmp_lg_f16", Some(Op::VCmp(Cmp::Ne, Ty::F16, false))), // exec::compare::vector
+    (6, "v_cmp_ge_f16", Some(Op::VCmp(Cmp::Ge, Ty::F16, false))), // exec::compare::vector
+    (7, "v_cmp_o_f16", Some(Op::VCmp(Cmp::O, Ty::F16, false))), // exec::compare::vector
+    (8, "v_cmp_u_f16", Some(Op::VCmp(Cmp::U, Ty::F16, false))), // exec::compare::vector
+    (9, "v_cmp_nge_f16", Some(Op::VCmp(Cmp::Nge, Ty::F16, false))), // exec::compare::vector
+    (10, "v_cmp_nlg_f16", Some(Op::VCmp(Cmp::Nlg, Ty::F16, false))), // exec::compare::vector
+    (11, "v_cmp_ngt_f16", Some(Op::VCmp(Cmp::Ngt, Ty::F16, false))), // exec::compare::vector
+    (12, "v_cmp_nle_f16", Some(Op::VCmp(Cmp::Nle, Ty::F16, false))), // exec::compare::vector
+    (13, "v_cmp_neq_f16", Some(Op::VCmp(Cmp::Neq, Ty::F16, false))), // exec::compare::vector
+    (14, "v_cmp_nlt_f16", Some(Op::VCmp(Cmp::Nlt, Ty::F16, false))), // exec::compare::vector
+    (15, "v_cmp_t_f16", Some(Op::VCmp(Cmp::T, Ty::F16, false))), // exec::compare::vector
+    (16, "v_cmp_f_f32", Some(Op::VCmp(Cmp::F, Ty::F32, false))), // exec::compare::vector
+    (17, "v_cmp_lt_f32", Some(Op::VCmp(Cmp::Lt, Ty::F32, false))), // exec::compare::vector
+    (18, "v_cmp_eq_f32", Some(Op::VCmp(Cmp::Eq, Ty::F32, false))), // exec::compare::vector
+    (19, "v_cmp_le_f32", Some(Op::VCmp(Cmp::Le, Ty::F32, false))), // exec::compare::vector
+    (20, "v_cmp_gt_f32", Some(Op::VCmp(Cmp::Gt, Ty::F32, false))), // exec::compare::vector
+    (21, "v_cmp_lg_f32", Some(Op::VCmp(Cmp::Ne, Ty::F32, false))), // exec::compare::vector
+    (22, "v_cmp_ge_f32", Some(Op::VCmp(Cmp::Ge, Ty::F32, false))), // exec::compare::vector
+    (23, "v_cmp_o_f32", Some(Op::VCmp(Cmp::O, Ty::F32, false))), // exec::compare::vector
+    (24, "v_cmp_u_f32", Some(Op::VCmp(Cmp::U, Ty::F32, false))), // exec::compare::vector
+    (25, "v_cmp_nge_f32", Some(Op::VCmp(Cmp::Nge, Ty::F32, false))), // exec::compare::vector
+    (26, "v_cmp_nlg_f32", Some(Op::VCmp(Cmp::Nlg, Ty::F32, false))), // exec::compare::vector
+    (27, "v_cmp_ngt_f32", Some(Op::VCmp(Cmp::Ngt, Ty::F32, false))), // exec::compare::vector
+    (28, "v_cmp_nle_f32", Some(Op::VCmp(Cmp::Nle, Ty::F32, false))), // exec::compare::vector
+    (29, "v_cmp_neq_f32", Some(Op::VCmp(Cmp::Neq, Ty::F32, false))), // exec::compare::vector
+    (30, "v_cmp_nlt_f32", Some(Op::VCmp(Cmp::Nlt, Ty::F32, false))), // exec::compare::vector
+    (31, "v_cmp_t_f32", Some(Op::VCmp(Cmp::T, Ty::F32, false))), // exec::compare::vector
+    (32, "v_cmp_f_f64", Some(Op::VCmp(Cmp::F, Ty::F64, false))), // exec::compare::vector
+    (33, "v_cmp_lt_f64", Some(Op::VCmp(Cmp::Lt, Ty::F64, false))), // exec::compare::vector
+    (34, "v_cmp_eq_f64", Some(Op::VCmp(Cmp::Eq, Ty::F64, false))), // exec::compare::vector
+    (35, "v_cmp_le_f64", Some(Op::VCmp(Cmp::Le, Ty::F64, false))), // exec::compare::vector
+    (36, "v_cmp_gt_f64", Some(Op::VCmp(Cmp::Gt, Ty::F64, false))), // exec::compare::vector
+    (37, "v_cmp_lg_f64", Some(Op::VCmp(Cmp::Ne, Ty::F64, false))), // exec::compare::vector
+    (38, "v_cmp_ge_f64", Some(Op::VCmp(Cmp::Ge, Ty::F64, false))), // exec::compare::vector
+    (39, "v_cmp_o_f64", Some(Op::VCmp(Cmp::O, Ty::F64, false))), // exec::compare::vector
+    (40, "v_cmp_u_f64", Some(Op::VCmp(Cmp::U, Ty::F64, false))), // exec::compare::vector
+    (41, "v_cmp_nge_f64", Some(Op::VCmp(Cmp::Nge, Ty::F64, false))), // exec::compare::vector
+    (42, "v_cmp_nlg_f64", Some(Op::VCmp(Cmp::Nlg, Ty::F64, false))), // exec::compare::vector
+    (43, "v_cmp_ngt_f64", Some(Op::VCmp(Cmp::Ngt, Ty::F64, false))), // exec::compare::vector
+    (44, "v_cmp_nle_f64", Some(Op::VCmp(Cmp::Nle, Ty::F64, false))), // exec::compare::vector
+    (45, "v_cmp_neq_f64", Some(Op::VCmp(Cmp::Neq, Ty::F64, false))), // exec::compare::vector
+    (46, "v_cmp_nlt_f64", Some(Op::VCmp(Cmp::Nlt, Ty::F64, false))), // exec::compare::vector
+    (47, "v_cmp_t_f64", Some(Op::VCmp(Cmp::T, Ty::F64, false))), // exec::compare::vector
+    (49, "v_cmp_lt_i16", Some(Op::VCmp(Cmp::Lt, Ty::I16, false))), // exec::compare::vector
+    (50, "v_cmp_eq_i16", Some(Op::VCmp(Cmp::Eq, Ty::I16, false))), // exec::compare::vector
+    (51, "v_cmp_le_i16", Some(Op::VCmp(Cmp::Le, Ty::I16, false))), // exec::compare::vector
+    (52, "v_cmp_gt_i16", Some(Op::VCmp(Cmp::Gt, Ty::I16, false))), // exec::compare::vector
+    (53, "v_cmp_ne_i16", Some(Op::VCmp(Cmp::Ne, Ty::I16, false))), // exec::compare::vector
+    (54, "v_cmp_ge_i16", Some(Op::VCmp(Cmp::Ge, Ty::I16, false))), // exec::compare::vector
+    (57, "v_cmp_lt_u16", Some(Op::VCmp(Cmp::Lt, Ty::U16, false))), // exec::compare::vector
+    (58, "v_cmp_eq_u16", Some(Op::VCmp(Cmp::Eq, Ty::U16, false))), // exec::compare::vector
+    (59, "v_cmp_le_u16", Some(Op::VCmp(Cmp::Le, Ty::U16, false))), // exec::compare::vector
+    (60, "v_cmp_gt_u16", Some(Op::VCmp(Cmp::Gt, Ty::U16, false))), // exec::compare::vector
+    (61, "v_cmp_ne_u16", Some(Op::VCmp(Cmp::Ne, Ty::U16, false))), // exec::compare::vector
+    (62, "v_cmp_ge_u16", Some(Op::VCmp(Cmp::Ge, Ty::U16, false))), // exec::compare::vector
+    (64, "v_cmp_f_i32", Some(Op::VCmp(Cmp::F, Ty::I32, false))), // exec::compare::vector
+    (65, "v_cmp_lt_i32", Some(Op::VCmp(Cmp::Lt, Ty::I32, false))), // exec::compare::vector
+    (66, "v_cmp_eq_i32", Some(Op::VCmp(Cmp::Eq, Ty::I32, false))), // exec::compare::vector
+    (67, "v_cmp_le_i32", Some(Op::VCmp(Cmp::Le, Ty::I32, false))), // exec::compare::vector
+    (68, "v_cmp_gt_i32", Some(Op::VCmp(Cmp::Gt, Ty::I32, false))), // exec::compare::vector
+    (69, "v_cmp_ne_i32", Some(Op::VCmp(Cmp::Ne, Ty::I32, false))), // exec::compare::vector
+    (70, "v_cmp_ge_i32", Some(Op::VCmp(Cmp::Ge, Ty::I32, false))), // exec::compare::vector
+    (71, "v_cmp_t_i32", Some(Op::VCmp(Cmp::T, Ty::I32, false))), // exec::compare::vector
+    (72, "v_cmp_f_u32", Some(Op::VCmp(Cmp::F, Ty::U32, false))), // exec::compare::vector
+    (73, "v_cmp_lt_u32", Some(Op::VCmp(Cmp::Lt, Ty::U32, false))), // exec::compare::vector
+    (74, "v_cmp_eq_u32", Some(Op::VCmp(Cmp::Eq, Ty::U32, false))), // exec::compare::vector
+    (75, "v_cmp_le_u32", Some(Op::VCmp(Cmp::Le, Ty::U32, false))), // exec::compare::vector
+    (76, "v_cmp_gt_u32", Some(Op::VCmp(Cmp::Gt, Ty::U32, false))), // exec::compare::vector
+    (77, "v_cmp_ne_u32", Some(Op::VCmp(Cmp::Ne, Ty::U32, false))), // exec::compare::vector
+    (78, "v_cmp_ge_u32", Some(Op::VCmp(Cmp::Ge, Ty::U32, false))), // exec::compare::vector
+    (79, "v_cmp_t_u32", Some(Op::VCmp(Cmp::T, Ty::U32, false))), // exec::compare::vector
+    (80, "v_cmp_f_i64", Some(Op::VCmp(Cmp::F, Ty::I64, false))), // exec::compare::vector
+    (81, "v_cmp_lt_i64", Some(Op::VCmp(Cmp::Lt, Ty::I64, false))), // exec::compare::vector
+    (82, "v_cmp_eq_i64", Some(Op::VCmp(Cmp::Eq, Ty::I64, false))), // exec::compare::vector
+    (83, "v_cmp_le_i64", Some(Op::VCmp(Cmp::Le, Ty::I64, false))), // exec::compare::vector
+    (84, "v_cmp_gt_i64", Some(Op::VCmp(Cmp::Gt, Ty::I64, false))), // exec::compare::vector
+    (85, "v_cmp_ne_i64", Some(Op::VCmp(Cmp::Ne, Ty::I64, false))), // exec::compare::vector
+    (86, "v_cmp_ge_i64", Some(Op::VCmp(Cmp::Ge, Ty::I64, false))), // exec::compare::vector
+    (87, "v_cmp_t_i64", Some(Op::VCmp(Cmp::T, Ty::I64, false))), // exec::compare::vector
+    (88, "v_cmp_f_u64", Some(Op::VCmp(Cmp::F, Ty::U64, false))), // exec::compare::vector
+    (89, "v_cmp_lt_u64", Some(Op::VCmp(Cmp::Lt, Ty::U64, false))), // exec::compare::vector
+    (90, "v_cmp_eq_u64", Some(Op::VCmp(Cmp::Eq, Ty::U64, false))), // exec::compare::vector
+    (91, "v_cmp_le_u64", Some(Op::VCmp(Cmp::Le, Ty::U64, false))), // exec::compare::vector
+    (92, "v_cmp_gt_u64", Some(Op::VCmp(Cmp::Gt, Ty::U64, false))), // exec::compare::vector
+    (93, "v_cmp_ne_u64", Some(Op::VCmp(Cmp::Ne, Ty::U64, false))), // exec::compare::vector
+    (94, "v_cmp_ge_u64", Some(Op::VCmp(Cmp::Ge, Ty::U64, false))), // exec::compare::vector
+    (95, "v_cmp_t_u64", Some(Op::VCmp(Cmp::T, Ty::U64, false))), // exec::compare::vector
+    (125, "v_cmp_class_f16", Some(Op::VCmpClass(Ty::F16, false))), // exec::compare::class
+    (126, "v_cmp_class_f32", Some(Op::VCmpClass(Ty::F32, false))), // exec::compare::class
+    (127, "v_cmp_class_f64", Some(Op::VCmpClass(Ty::F64, false))), // exec::compare::class
+    (128, "v_cmpx_f_f16", Some(Op::VCmp(Cmp::F, Ty::F16, true))), // exec::compare::vector
+    (129, "v_cmpx_lt_f16", Some(Op::VCmp(Cmp::Lt, Ty::F16, true))), // exec::compare::vector
+    (130, "v_cmpx_eq_f16", Some(Op::VCmp(Cmp::Eq, Ty::F16, true))), // exec::compare::vector
+    (131, "v_cmpx_le_f16", Some(Op::VCmp(Cmp::Le, Ty::F16, true))), // exec::compare::vector
+    (132, "v_cmpx_gt_f16", Some(Op::VCmp(Cmp::Gt, Ty::F16, true))), // exec::compare::vector
+    (133, "v_cmpx_lg_f16", Some(Op::VCmp(Cmp::Ne, Ty::F16, true))), // exec::compare::vector
+    (134, "v_cmpx_ge_f16", Some(Op::VCmp(Cmp::Ge, Ty::F16, true))), // exec::compare::vector
+    (135, "v_cmpx_o_f16", Some(Op::VCmp(Cmp::O, Ty::F16, true))), // exec::compare::vector
+    (136, "v_cmpx_u_f16", Some(Op::VCmp(Cmp::U, Ty::F16, true))), // exec::compare::vector
+    (137, "v_cmpx_nge_f16", Some(Op::VCmp(Cmp::Nge, Ty::F16, true))), // exec::compare::vector
+    (138, "v_cmpx_nlg_f16", Some(Op::VCmp(Cmp::Nlg, Ty::F16, true))), // exec::compare::vector
+    (139, "v_cmpx_ngt_f16", Some(Op::VCmp(Cmp::Ngt, Ty::F16, true))), // exec::compare::vector
+    (140, "v_cmpx_nle_f16", Some(Op::VCmp(Cmp::Nle, Ty::F16, true))), // exec::compare::vector
+    (141, "v_cmpx_neq_f16", Some(Op::VCmp(Cmp::Neq, Ty::F16, true))), // exec::compare::vector
+    (142, "v_cmpx_nlt_f16", Some(Op::VCmp(Cmp::Nlt, Ty::F16, true))), // exec::compare::vector
+    (143, "v_cmpx_t_f16", Some(Op::VCmp(Cmp::T, Ty::F16, true))), // exec::compare::vector
+    (144, "v_cmpx_f_f32", Some(Op::VCmp(Cmp::F, Ty::F32, true))), // exec::compare::vector
+    (145, "v_cmpx_lt_f32", Some(Op::VCmp(Cmp::Lt, Ty::F32, true))), // exec::compare::vector
+    (146, "v_cmpx_eq_f32", Some(Op::VCmp(Cmp::Eq, Ty::F32, true))), // exec::compare::vector
+    (147, "v_cmpx_le_f32", Some(Op::VCmp(Cmp::Le, Ty::F32, true))), // exec::compare::vector
+    (148, "v_cmpx_gt_f32", Some(Op::VCmp(Cmp::Gt, Ty::F32, true))), // exec::compare::vector
+    (149, "v_cmpx_lg_f32", Some(Op::VCmp(Cmp::Ne, Ty::F32, true))), // exec::compare::vector
+    (150, "v_cmpx_ge_f32", Some(Op::VCmp(Cmp::Ge, Ty::F32, true))), // exec::compare::vector
+    (151, "v_cmpx_o_f32", Some(Op::VCmp(Cmp::O, Ty::F32, true))), // exec::compare::vector
+    (152, "v_cmpx_u_f32", Some(Op::VCmp(Cmp::U, Ty::F32, true))), // exec::compare::vector
+    (153, "v_cmpx_nge_f32", Some(Op::VCmp(Cmp::Nge, Ty::F32, true))), // exec::compare::vector
+    (154, "v_cmpx_nlg_f32", Some(Op::VCmp(Cmp::Nlg, Ty::F32, true))), // exec::compare::vector
+    (155, "v_cmpx_ngt_f32", Some(Op::VCmp(Cmp::Ngt, Ty::F32, true))), // exec::compare::vector
+    (156, "v_cmpx_nle_f32", Some(Op::VCmp(Cmp::Nle, Ty::F32, true))), // exec::compare::vector
+    (157, "v_cmpx_neq_f32", Some(Op::VCmp(Cmp::Neq, Ty::F32, true))), // exec::compare::vector
+    (158, "v_cmpx_nlt_f32", Some(Op::VCmp(Cmp::Nlt, Ty::F32, true))), // exec::compare::vector
+    (159, "v_cmpx_t_f32", Some(Op::VCmp(Cmp::T, Ty::F32, true))), // exec::compare::vector
+    (160, "v_cmpx_f_f64", Some(Op::VCmp(Cmp::F, Ty::F64, true))), // exec::compare::vector
+    (161, "v_cmpx_lt_f64", Some(Op::VCmp(Cmp::Lt, Ty::F64, true))), // exec::compare::vector
+    (162, "v_cmpx_eq_f64", Some(Op::VCmp(Cmp::Eq, Ty::F64, true))), // exec::compare::vector
+    (163, "v_cmpx_le_f64", Some(Op::VCmp(Cmp::Le, Ty::F64, true))), // exec::compare::vector
+    (164, "v_cmpx_gt_f64", Some(Op::VCmp(Cmp::Gt, Ty::F64, true))), // exec::compare::vector
+    (165, "v_cmpx_lg_f64", Some(Op::VCmp(Cmp::Ne, Ty::F64, true))), // exec::compare::vector
+    (166, "v_cmpx_ge_f64", Some(Op::VCmp(Cmp::Ge, Ty::F64, true))), // exec::compare::vector
+    (167, "v_cmpx_o_f64", Some(Op::VCmp(Cmp::O, Ty::F64, true))), // exec::compare::vector
+    (168, "v_cmpx_u_f64", Some(Op::VCmp(Cmp::U, Ty::F64, true))), // exec::compare::vector
+    (169, "v_cmpx_nge_f64", Some(Op::VCmp(Cmp::Nge, Ty::F64, true))), // exec::compare::vector
+    (170, "v_cmpx_nlg_f64", Some(Op::VCmp(Cmp::Nlg, Ty::F64, true))), // exec::compare::vector
+    (171, "v_cmpx_ngt_f64", Some(Op::VCmp(Cmp::Ngt, Ty::F64, true))), // exec::compare::vector
+    (172, "v_cmpx_nle_f64", Some(Op::VCmp(Cmp::Nle, Ty::F64, true))), // exec::compare::vector
+    (173, "v_cmpx_neq_f64", Some(Op::VCmp(Cmp::Neq, Ty::F64, true))), // exec::compare::vector
+    (174, "v_cmpx_nlt_f64", Some(Op::VCmp(Cmp::Nlt, Ty::F64, true))), // exec::compare::vector
+    (175, "v_cmpx_t_f64", Some(Op::VCmp(Cmp::T, Ty::F64, true))), // exec::compare::vector
+    (177, "v_cmpx_lt_i16", Some(Op::VCmp(Cmp::Lt, Ty::I16, true))), // exec::compare::vector
+    (178, "v_cmpx_eq_i16", Some(Op::VCmp(Cmp::Eq, Ty::I16, true))), // exec::compare::vector
+    (179, "v_cmpx_le_i16", Some(Op::VCmp(Cmp::Le, Ty::I16, true))), // exec::compare::vector
+    (180, "v_cmpx_gt_i16", Some(Op::VCmp(Cmp::Gt, Ty::I16, true))), // exec::compare::vector
+    (181, "v_cmpx_ne_i16", Some(Op::VCmp(Cmp::Ne, Ty::I16, true))), // exec::compare::vector
+    (182, "v_cmpx_ge_i16", Some(Op::VCmp(Cmp::Ge, Ty::I16, true))), // exec::compare::vector
+    (185, "v_cmpx_lt_u16", Some(Op::VCmp(Cmp::Lt, Ty::U16, true))), // exec::compare::vector
+    (186, "v_cmpx_eq_u16", Some(Op::VCmp(Cmp::Eq, Ty::U16, true))), // exec::compare::vector
+    (187, "v_cmpx_le_u16", Some(Op::VCmp(Cmp::Le, Ty::U16, true))), // exec::compare::vector
+    (188, "v_cmpx_gt_u16", Some(Op::VCmp(Cmp::Gt, Ty::U16, true))), // exec::compare::vector
+    (189, "v_cmpx_ne_u16", Some(Op::VCmp(Cmp::Ne, Ty::U16, true))), // exec::compare::vector
+    (190, "v_cmpx_ge_u16", Some(Op::VCmp(Cmp::Ge, Ty::U16, true))), // exec::compare::vector
+    (192, "v_cmpx_f_i32", Some(Op::VCmp(Cmp::F, Ty::I32, true))), // exec::compare::vector
+    (193, "v_cmpx_lt_i32", Some(Op::VCmp(Cmp::Lt, Ty::I32, true))), // exec::compare::vector
+    (194, "v_cmpx_eq_i32", Some(Op::VCmp(Cmp::Eq, Ty::I32, true))), // exec::compare::vector
+    (195, "v_cmpx_le_i32", Some(Op::VCmp(Cmp::Le, Ty::I32, true))), // exec::compare::vector
+    (196, "v_cmpx_gt_i32", Some(Op::VCmp(Cmp::Gt, Ty::I32, true))), // exec::compare::vector
+    (197, "v_cmpx_ne_i32", Some(Op::VCmp(Cmp::Ne, Ty::I32, true))), // exec::compare::vector
+    (198, "v_cmpx_ge_i32", Some(Op::VCmp(Cmp::Ge, Ty::I32, true))), // exec::compare::vector
+    (199, "v_cmpx_t_i32", Some(Op::VCmp(Cmp::T, Ty::I32, true))), // exec::compare::vector
+    (200, "v_cmpx_f_u32", Some(Op::VCmp(Cmp::F, Ty::U32, true))), // exec::compare::vector
+    (201, "v_cmpx_lt_u32", Some(Op::VCmp(Cmp::Lt, Ty::U32, true))), // exec::compare::vector
+    (202, "v_cmpx_eq_u32", Some(Op::VCmp(Cmp::Eq, Ty::U32, true))), // exec::compare::vector
+    (203, "v_cmpx_le_u32", Some(Op::VCmp(Cmp::Le, Ty::U32, true))), // exec::compare::vector
+    (204, "v_cmpx_gt_u32", Some(Op::VCmp(Cmp::Gt, Ty::U32, true))), // exec::compare::vector
+    (205, "v_cmpx_ne_u32", Some(Op::VCmp(Cmp::Ne, Ty::U32, true))), // exec::compare::vector
+    (206, "v_cmpx_ge_u32", Some(Op::VCmp(Cmp::Ge, Ty::U32, true))), // exec::compare::vector
+    (207, "v_cmpx_t_u32", Some(Op::VCmp(Cmp::T, Ty::U32, true))), // exec::compare::vector
+    (208, "v_cmpx_f_i64", Some(Op::VCmp(Cmp::F, Ty::I64, true))), // exec::compare::vector
+    (209, "v_cmpx_lt_i64", Some(Op::VCmp(Cmp::Lt, Ty::I64, true))), // exec::compare::vector
+    (210, "v_cmpx_eq_i64", Some(Op::VCmp(Cmp::Eq, Ty::I64, true))), // exec::compare::vector
+    (211, "v_cmpx_le_i64", Some(Op::VCmp(Cmp::Le, Ty::I64, true))), // exec::compare::vector
+    (212, "v_cmpx_gt_i64", Some(Op::VCmp(Cmp::Gt, Ty::I64, true))), // exec::compare::vector
+    (213, "v_cmpx_ne_i64", Some(Op::VCmp(Cmp::Ne, Ty::I64, true))), // exec::compare::vector
+    (214, "v_cmpx_ge_i64", Some(Op::VCmp(Cmp::Ge, Ty::I64, true))), // exec::compare::vector
+    (215, "v_cmpx_t_i64", Some(Op::VCmp(Cmp::T, Ty::I64, true))), // exec::compare::vector
+    (216, "v_cmpx_f_u64", Some(Op::VCmp(Cmp::F, Ty::U64, true))), // exec::compare::vector
+    (217, "v_cmpx_lt_u64", Some(Op::VCmp(Cmp::Lt, Ty::U64, true))), // exec::compare::vector
+    (218, "v_cmpx_eq_u64", Some(Op::VCmp(Cmp::Eq, Ty::U64, true))), // exec::compare::vector
+    (219, "v_cmpx_le_u64", Some(Op::VCmp(Cmp::Le, Ty::U64, true))), // exec::compare::vector
+    (220, "v_cmpx_gt_u64", Some(Op::VCmp(Cmp::Gt, Ty::U64, true))), // exec::compare::vector
+    (221, "v_cmpx_ne_u64", Some(Op::VCmp(Cmp::Ne, Ty::U64, true))), // exec::compare::vector
+    (222, "v_cmpx_ge_u64", Some(Op::VCmp(Cmp::Ge, Ty::U64, true))), // exec::compare::vector
+    (223, "v_cmpx_t_u64", Some(Op::VCmp(Cmp::T, Ty::U64, true))), // exec::compare::vector
+    (253, "v_cmpx_class_f16", Some(Op::VCmpClass(Ty::F16, true))), // exec::compare::class
+    (254, "v_cmpx_class_f32", Some(Op::VCmpClass(Ty::F32, true))), // exec::compare::class
+    (255, "v_cmpx_class_f64", Some(Op::VCmpClass(Ty::F64, true))), // exec::compare::class
 ];
 
 /// VOP3: 8 bytes. Dword 0: `[31:26] = 0b110101`, op `[25:16]` (10 bits), clamp `[15]`, op_sel
@@ -622,444 +627,444 @@ pub(crate) const VOPC: &[(u16, &str)] = &[
 /// VOP1 ops at 0x180-0x1FF (VOP1 op + 0x180) and VOP3-only ops from 0x200; the `_e64` forms are
 /// recorded here under their base mnemonic. src0 = 0xFA/0xE9 selects the VOP3 DPP16/DPP8 form: a
 /// DPP control dword follows (12 bytes in all) and holds the real src0 VGPR. 437 opcodes.
-pub(crate) const VOP3: &[(u16, &str)] = &[
-    (0, "v_cmp_f_f16"),
-    (1, "v_cmp_lt_f16"),
-    (2, "v_cmp_eq_f16"),
-    (3, "v_cmp_le_f16"),
-    (4, "v_cmp_gt_f16"),
-    (5, "v_cmp_lg_f16"),
-    (6, "v_cmp_ge_f16"),
-    (7, "v_cmp_o_f16"),
-    (8, "v_cmp_u_f16"),
-    (9, "v_cmp_nge_f16"),
-    (10, "v_cmp_nlg_f16"),
-    (11, "v_cmp_ngt_f16"),
-    (12, "v_cmp_nle_f16"),
-    (13, "v_cmp_neq_f16"),
-    (14, "v_cmp_nlt_f16"),
-    (15, "v_cmp_t_f16"),
-    (16, "v_cmp_f_f32"),
-    (17, "v_cmp_lt_f32"),
-    (18, "v_cmp_eq_f32"),
-    (19, "v_cmp_le_f32"),
-    (20, "v_cmp_gt_f32"),
-    (21, "v_cmp_lg_f32"),
-    (22, "v_cmp_ge_f32"),
-    (23, "v_cmp_o_f32"),
-    (24, "v_cmp_u_f32"),
-    (25, "v_cmp_nge_f32"),
-    (26, "v_cmp_nlg_f32"),
-    (27, "v_cmp_ngt_f32"),
-    (28, "v_cmp_nle_f32"),
-    (29, "v_cmp_neq_f32"),
-    (30, "v_cmp_nlt_f32"),
-    (31, "v_cmp_t_f32"),
-    (32, "v_cmp_f_f64"),
-    (33, "v_cmp_lt_f64"),
-    (34, "v_cmp_eq_f64"),
-    (35, "v_cmp_le_f64"),
-    (36, "v_cmp_gt_f64"),
-    (37, "v_cmp_lg_f64"),
-    (38, "v_cmp_ge_f64"),
-    (39, "v_cmp_o_f64"),
-    (40, "v_cmp_u_f64"),
-    (41, "v_cmp_nge_f64"),
-    (42, "v_cmp_nlg_f64"),
-    (43, "v_cmp_ngt_f64"),
-    (44, "v_cmp_nle_f64"),
-    (45, "v_cmp_neq_f64"),
-    (46, "v_cmp_nlt_f64"),
-    (47, "v_cmp_t_f64"),
-    (49, "v_cmp_lt_i16"),
-    (50, "v_cmp_eq_i16"),
-    (51, "v_cmp_le_i16"),
-    (52, "v_cmp_gt_i16"),
-    (53, "v_cmp_ne_i16"),
-    (54, "v_cmp_ge_i16"),
-    (57, "v_cmp_lt_u16"),
-    (58, "v_cmp_eq_u16"),
-    (59, "v_cmp_le_u16"),
-    (60, "v_cmp_gt_u16"),
-    (61, "v_cmp_ne_u16"),
-    (62, "v_cmp_ge_u16"),
-    (64, "v_cmp_f_i32"),
-    (65, "v_cmp_lt_i32"),
-    (66, "v_cmp_eq_i32"),
-    (67, "v_cmp_le_i32"),
-    (68, "v_cmp_gt_i32"),
-    (69, "v_cmp_ne_i32"),
-    (70, "v_cmp_ge_i32"),
-    (71, "v_cmp_t_i32"),
-    (72, "v_cmp_f_u32"),
-    (73, "v_cmp_lt_u32"),
-    (74, "v_cmp_eq_u32"),
-    (75, "v_cmp_le_u32"),
-    (76, "v_cmp_gt_u32"),
-    (77, "v_cmp_ne_u32"),
-    (78, "v_cmp_ge_u32"),
-    (79, "v_cmp_t_u32"),
-    (80, "v_cmp_f_i64"),
-    (81, "v_cmp_lt_i64"),
-    (82, "v_cmp_eq_i64"),
-    (83, "v_cmp_le_i64"),
-    (84, "v_cmp_gt_i64"),
-    (85, "v_cmp_ne_i64"),
-    (86, "v_cmp_ge_i64"),
-    (87, "v_cmp_t_i64"),
-    (88, "v_cmp_f_u64"),
-    (89, "v_cmp_lt_u64"),
-    (90, "v_cmp_eq_u64"),
-    (91, "v_cmp_le_u64"),
-    (92, "v_cmp_gt_u64"),
-    (93, "v_cmp_ne_u64"),
-    (94, "v_cmp_ge_u64"),
-    (95, "v_cmp_t_u64"),
-    (125, "v_cmp_class_f16"),
-    (126, "v_cmp_class_f32"),
-    (127, "v_cmp_class_f64"),
-    (128, "v_cmpx_f_f16"),
-    (129, "v_cmpx_lt_f16"),
-    (130, "v_cmpx_eq_f16"),
-    (131, "v_cmpx_le_f16"),
-    (132, "v_cmpx_gt_f16"),
-    (133, "v_cmpx_lg_f16"),
-    (134, "v_cmpx_ge_f16"),
-    (135, "v_cmpx_o_f16"),
-    (136, "v_cmpx_u_f16"),
-    (137, "v_cmpx_nge_f16"),
-    (138, "v_cmpx_nlg_f16"),
-    (139, "v_cmpx_ngt_f16"),
-    (140, "v_cmpx_nle_f16"),
-    (141, "v_cmpx_neq_f16"),
-    (142, "v_cmpx_nlt_f16"),
-    (143, "v_cmpx_t_f16"),
-    (144, "v_cmpx_f_f32"),
-    (145, "v_cmpx_lt_f32"),
-    (146, "v_cmpx_eq_f32"),
-    (147, "v_cmpx_le_f32"),
-    (148, "v_cmpx_gt_f32"),
-    (149, "v_cmpx_lg_f32"),
-    (150, "v_cmpx_ge_f32"),
-    (151, "v_cmpx_o_f32"),
-    (152, "v_cmpx_u_f32"),
-    (153, "v_cmpx_nge_f32"),
-    (154, "v_cmpx_nlg_f32"),
-    (155, "v_cmpx_ngt_f32"),
-    (156, "v_cmpx_nle_f32"),
-    (157, "v_cmpx_neq_f32"),
-    (158, "v_cmpx_nlt_f32"),
-    (159, "v_cmpx_t_f32"),
-    (160, "v_cmpx_f_f64"),
-    (161, "v_cmpx_lt_f64"),
-    (162, "v_cmpx_eq_f64"),
-    (163, "v_cmpx_le_f64"),
-    (164, "v_cmpx_gt_f64"),
-    (165, "v_cmpx_lg_f64"),
-    (166, "v_cmpx_ge_f64"),
-    (167, "v_cmpx_o_f64"),
-    (168, "v_cmpx_u_f64"),
-    (169, "v_cmpx_nge_f64"),
-    (170, "v_cmpx_nlg_f64"),
-    (171, "v_cmpx_ngt_f64"),
-    (172, "v_cmpx_nle_f64"),
-    (173, "v_cmpx_neq_f64"),
-    (174, "v_cmpx_nlt_f64"),
-    (175, "v_cmpx_t_f64"),
-    (177, "v_cmpx_lt_i16"),
-    (178, "v_cmpx_eq_i16"),
-    (179, "v_cmpx_le_i16"),
-    (180, "v_cmpx_gt_i16"),
-    (181, "v_cmpx_ne_i16"),
-    (182, "v_cmpx_ge_i16"),
-    (185, "v_cmpx_lt_u16"),
-    (186, "v_cmpx_eq_u16"),
-    (187, "v_cmpx_le_u16"),
-    (188, "v_cmpx_gt_u16"),
-    (189, "v_cmpx_ne_u16"),
-    (190, "v_cmpx_ge_u16"),
-    (192, "v_cmpx_f_i32"),
-    (193, "v_cmpx_lt_i32"),
-    (194, "v_cmpx_eq_i32"),
-    (195, "v_cmpx_le_i32"),
-    (196, "v_cmpx_gt_i32"),
-    (197, "v_cmpx_ne_i32"),
-    (198, "v_cmpx_ge_i32"),
-    (199, "v_cmpx_t_i32"),
-    (200, "v_cmpx_f_u32"),
-    (201, "v_cmpx_lt_u32"),
-    (202, "v_cmpx_eq_u32"),
-    (203, "v_cmpx_le_u32"),
-    (204, "v_cmpx_gt_u32"),
-    (205, "v_cmpx_ne_u32"),
-    (206, "v_cmpx_ge_u32"),
-    (207, "v_cmpx_t_u32"),
-    (208, "v_cmpx_f_i64"),
-    (209, "v_cmpx_lt_i64"),
-    (210, "v_cmpx_eq_i64"),
-    (211, "v_cmpx_le_i64"),
-    (212, "v_cmpx_gt_i64"),
-    (213, "v_cmpx_ne_i64"),
-    (214, "v_cmpx_ge_i64"),
-    (215, "v_cmpx_t_i64"),
-    (216, "v_cmpx_f_u64"),
-    (217, "v_cmpx_lt_u64"),
-    (218, "v_cmpx_eq_u64"),
-    (219, "v_cmpx_le_u64"),
-    (220, "v_cmpx_gt_u64"),
-    (221, "v_cmpx_ne_u64"),
-    (222, "v_cmpx_ge_u64"),
-    (223, "v_cmpx_t_u64"),
-    (253, "v_cmpx_class_f16"),
-    (254, "v_cmpx_class_f32"),
-    (255, "v_cmpx_class_f64"),
-    (257, "v_cndmask_b32"),
-    (259, "v_add_f32"),
-    (260, "v_sub_f32"),
-    (261, "v_subrev_f32"),
-    (262, "v_fmac_dx9_zero_f32"),
-    (263, "v_mul_dx9_zero_f32"),
-    (264, "v_mul_f32"),
-    (265, "v_mul_i32_i24"),
-    (266, "v_mul_hi_i32_i24"),
-    (267, "v_mul_u32_u24"),
-    (268, "v_mul_hi_u32_u24"),
-    (271, "v_min_f32"),
-    (272, "v_max_f32"),
-    (273, "v_min_i32"),
-    (274, "v_max_i32"),
-    (275, "v_min_u32"),
-    (276, "v_max_u32"),
-    (280, "v_lshlrev_b32"),
-    (281, "v_lshrrev_b32"),
-    (282, "v_ashrrev_i32"),
-    (283, "v_and_b32"),
-    (284, "v_or_b32"),
-    (285, "v_xor_b32"),
-    (286, "v_xnor_b32"),
-    (288, "v_add_co_ci_u32"),
-    (289, "v_sub_co_ci_u32"),
-    (290, "v_subrev_co_ci_u32"),
-    (293, "v_add_nc_u32"),
-    (294, "v_sub_nc_u32"),
-    (295, "v_subrev_nc_u32"),
-    (299, "v_fmac_f32"),
-    (303, "v_cvt_pk_rtz_f16_f32"),
-    (306, "v_add_f16"),
-    (307, "v_sub_f16"),
-    (308, "v_subrev_f16"),
-    (309, "v_mul_f16"),
-    (310, "v_fmac_f16"),
-    (313, "v_max_f16"),
-    (314, "v_min_f16"),
-    (315, "v_ldexp_f16"),
-    (384, "v_nop"),
-    (385, "v_mov_b32"),
-    (387, "v_cvt_i32_f64"),
-    (388, "v_cvt_f64_i32"),
-    (389, "v_cvt_f32_i32"),
-    (390, "v_cvt_f32_u32"),
-    (391, "v_cvt_u32_f32"),
-    (392, "v_cvt_i32_f32"),
-    (394, "v_cvt_f16_f32"),
-    (395, "v_cvt_f32_f16"),
-    (396, "v_cvt_nearest_i32_f32"),
-    (397, "v_cvt_floor_i32_f32"),
-    (398, "v_cvt_off_f32_i4"),
-    (399, "v_cvt_f32_f64"),
-    (400, "v_cvt_f64_f32"),
-    (401, "v_cvt_f32_ubyte0"),
-    (402, "v_cvt_f32_ubyte1"),
-    (403, "v_cvt_f32_ubyte2"),
-    (404, "v_cvt_f32_ubyte3"),
-    (405, "v_cvt_u32_f64"),
-    (406, "v_cvt_f64_u32"),
-    (407, "v_trunc_f64"),
-    (408, "v_ceil_f64"),
-    (409, "v_rndne_f64"),
-    (410, "v_floor_f64"),
-    (411, "v_pipeflush"),
-    (416, "v_fract_f32"),
-    (417, "v_trunc_f32"),
-    (418, "v_ceil_f32"),
-    (419, "v_rndne_f32"),
-    (420, "v_floor_f32"),
-    (421, "v_exp_f32"),
-    (423, "v_log_f32"),
-    (426, "v_rcp_f32"),
-    (427, "v_rcp_iflag_f32"),
-    (430, "v_rsq_f32"),
-    (431, "v_rcp_f64"),
-    (433, "v_rsq_f64"),
-    (435, "v_sqrt_f32"),
-    (436, "v_sqrt_f64"),
-    (437, "v_sin_f32"),
-    (438, "v_cos_f32"),
-    (439, "v_not_b32"),
-    (440, "v_bfrev_b32"),
-    (441, "v_clz_i32_u32"),
-    (442, "v_ctz_i32_b32"),
-    (443, "v_cls_i32"),
-    (444, "v_frexp_exp_i32_f64"),
-    (445, "v_frexp_mant_f64"),
-    (446, "v_fract_f64"),
-    (447, "v_frexp_exp_i32_f32"),
-    (448, "v_frexp_mant_f32"),
-    (450, "v_movreld_b32"),
-    (451, "v_movrels_b32"),
-    (452, "v_movrelsd_b32"),
-    (456, "v_movrelsd_2_b32"),
-    (464, "v_cvt_f16_u16"),
-    (465, "v_cvt_f16_i16"),
-    (466, "v_cvt_u16_f16"),
-    (467, "v_cvt_i16_f16"),
-    (468, "v_rcp_f16"),
-    (469, "v_sqrt_f16"),
-    (470, "v_rsq_f16"),
-    (471, "v_log_f16"),
-    (472, "v_exp_f16"),
-    (473, "v_frexp_mant_f16"),
-    (474, "v_frexp_exp_i16_f16"),
-    (475, "v_floor_f16"),
-    (476, "v_ceil_f16"),
-    (477, "v_trunc_f16"),
-    (478, "v_rndne_f16"),
-    (479, "v_fract_f16"),
-    (480, "v_sin_f16"),
-    (481, "v_cos_f16"),
-    (482, "v_sat_pk_u8_i16"),
-    (483, "v_cvt_norm_i16_f16"),
-    (484, "v_cvt_norm_u16_f16"),
-    (489, "v_not_b16"),
-    (490, "v_cvt_i32_i16"),
-    (491, "v_cvt_u32_u16"),
-    (521, "v_fma_dx9_zero_f32"),
-    (522, "v_mad_i32_i24"),
-    (523, "v_mad_u32_u24"),
-    (524, "v_cubeid_f32"),
-    (525, "v_cubesc_f32"),
-    (526, "v_cubetc_f32"),
-    (527, "v_cubema_f32"),
-    (528, "v_bfe_u32"),
-    (529, "v_bfe_i32"),
-    (530, "v_bfi_b32"),
-    (531, "v_fma_f32"),
-    (532, "v_fma_f64"),
-    (533, "v_lerp_u8"),
-    (534, "v_alignbit_b32"),
-    (535, "v_alignbyte_b32"),
-    (536, "v_mullit_f32"),
-    (537, "v_min3_f32"),
-    (538, "v_min3_i32"),
-    (539, "v_min3_u32"),
-    (540, "v_max3_f32"),
-    (541, "v_max3_i32"),
-    (542, "v_max3_u32"),
-    (543, "v_med3_f32"),
-    (544, "v_med3_i32"),
-    (545, "v_med3_u32"),
-    (546, "v_sad_u8"),
-    (547, "v_sad_hi_u8"),
-    (548, "v_sad_u16"),
-    (549, "v_sad_u32"),
-    (550, "v_cvt_pk_u8_f32"),
-    (551, "v_div_fixup_f32"),
-    (552, "v_div_fixup_f64"),
-    (567, "v_div_fmas_f32"),
-    (568, "v_div_fmas_f64"),
-    (569, "v_msad_u8"),
-    (570, "v_qsad_pk_u16_u8"),
-    (571, "v_mqsad_pk_u16_u8"),
-    (573, "v_mqsad_u32_u8"),
-    (576, "v_xor3_b32"),
-    (577, "v_mad_u16"),
-    (580, "v_perm_b32"),
-    (581, "v_xad_u32"),
-    (582, "v_lshl_add_u32"),
-    (583, "v_add_lshl_u32"),
-    (584, "v_fma_f16"),
-    (585, "v_min3_f16"),
-    (586, "v_min3_i16"),
-    (587, "v_min3_u16"),
-    (588, "v_max3_f16"),
-    (589, "v_max3_i16"),
-    (590, "v_max3_u16"),
-    (591, "v_med3_f16"),
-    (592, "v_med3_i16"),
-    (593, "v_med3_u16"),
-    (595, "v_mad_i16"),
-    (596, "v_div_fixup_f16"),
-    (597, "v_add3_u32"),
-    (598, "v_lshl_or_b32"),
-    (599, "v_and_or_b32"),
-    (600, "v_or3_b32"),
-    (601, "v_mad_u32_u16"),
-    (602, "v_mad_i32_i16"),
-    (603, "v_permlane16_b32"),
-    (604, "v_permlanex16_b32"),
-    (605, "v_cndmask_b16"),
-    (606, "v_maxmin_f32"),
-    (607, "v_minmax_f32"),
-    (608, "v_maxmin_f16"),
-    (609, "v_minmax_f16"),
-    (610, "v_maxmin_u32"),
-    (611, "v_minmax_u32"),
-    (612, "v_maxmin_i32"),
-    (613, "v_minmax_i32"),
-    (614, "v_dot2_f16_f16"),
-    (615, "v_dot2_bf16_bf16"),
-    (764, "v_div_scale_f32"),
-    (765, "v_div_scale_f64"),
-    (766, "v_mad_u64_u32"),
-    (767, "v_mad_i64_i32"),
-    (768, "v_add_co_u32"),
-    (769, "v_sub_co_u32"),
-    (770, "v_subrev_co_u32"),
-    (771, "v_add_nc_u16"),
-    (772, "v_sub_nc_u16"),
-    (773, "v_mul_lo_u16"),
-    (774, "v_cvt_pk_i16_f32"),
-    (775, "v_cvt_pk_u16_f32"),
-    (777, "v_max_u16"),
-    (778, "v_max_i16"),
-    (779, "v_min_u16"),
-    (780, "v_min_i16"),
-    (781, "v_add_nc_i16"),
-    (782, "v_sub_nc_i16"),
-    (785, "v_pack_b32_f16"),
-    (786, "v_cvt_pk_norm_i16_f16"),
-    (787, "v_cvt_pk_norm_u16_f16"),
-    (796, "v_ldexp_f32"),
-    (797, "v_bfm_b32"),
-    (798, "v_bcnt_u32_b32"),
-    (799, "v_mbcnt_lo_u32_b32"),
-    (800, "v_mbcnt_hi_u32_b32"),
-    (801, "v_cvt_pk_norm_i16_f32"),
-    (802, "v_cvt_pk_norm_u16_f32"),
-    (803, "v_cvt_pk_u16_u32"),
-    (804, "v_cvt_pk_i16_i32"),
-    (805, "v_sub_nc_i32"),
-    (806, "v_add_nc_i32"),
-    (807, "v_add_f64"),
-    (808, "v_mul_f64"),
-    (809, "v_min_f64"),
-    (810, "v_max_f64"),
-    (811, "v_ldexp_f64"),
-    (812, "v_mul_lo_u32"),
-    (813, "v_mul_hi_u32"),
-    (814, "v_mul_hi_i32"),
-    (815, "v_trig_preop_f64"),
-    (824, "v_lshlrev_b16"),
-    (825, "v_lshrrev_b16"),
-    (826, "v_ashrrev_i16"),
-    (828, "v_lshlrev_b64"),
-    (829, "v_lshrrev_b64"),
-    (830, "v_ashrrev_i64"),
-    (864, "v_readlane_b32"),
-    (865, "v_writelane_b32"),
-    (866, "v_and_b16"),
-    (867, "v_or_b16"),
-    (868, "v_xor_b16"),
+pub(crate) const VOP3: &[(u16, &str, Option<Op>)] = &[
+    (0, "v_cmp_f_f16", Some(Op::VCmp(Cmp::F, Ty::F16, false))), // exec::compare::vector
+    (1, "v_cmp_lt_f16", Some(Op::VCmp(Cmp::Lt, Ty::F16, false))), // exec::compare::vector
+    (2, "v_cmp_eq_f16", Some(Op::VCmp(Cmp::Eq, Ty::F16, false))), // exec::compare::vector
+    (3, "v_cmp_le_f16", Some(Op::VCmp(Cmp::Le, Ty::F16, false))), // exec::compare::vector
+    (4, "v_cmp_gt_f16", Some(Op::VCmp(Cmp::Gt, Ty::F16, false))), // exec::compare::vector
+    (5, "v_cmp_lg_f16", Some(Op::VCmp(Cmp::Ne, Ty::F16, false))), // exec::compare::vector
+    (6, "v_cmp_ge_f16", Some(Op::VCmp(Cmp::Ge, Ty::F16, false))), // exec::compare::vector
+    (7, "v_cmp_o_f16", Some(Op::VCmp(Cmp::O, Ty::F16, false))), // exec::compare::vector
+    (8, "v_cmp_u_f16", Some(Op::VCmp(Cmp::U, Ty::F16, false))), // exec::compare::vector
+    (9, "v_cmp_nge_f16", Some(Op::VCmp(Cmp::Nge, Ty::F16, false))), // exec::compare::vector
+    (10, "v_cmp_nlg_f16", Some(Op::VCmp(Cmp::Nlg, Ty::F16, false))), // exec::compare::vector
+    (11, "v_cmp_ngt_f16", Some(Op::VCmp(Cmp::Ngt, Ty::F16, false))), // exec::compare::vector
+    (12, "v_cmp_nle_f16", Some(Op::VCmp(Cmp::Nle, Ty::F16, false))), // exec::compare::vector
+    (13, "v_cmp_neq_f16", Some(Op::VCmp(Cmp::Neq, Ty::F16, false))), // exec::compare::vector
+    (14, "v_cmp_nlt_f16", Some(Op::VCmp(Cmp::Nlt, Ty::F16, false))), // exec::compare::vector
+    (15, "v_cmp_t_f16", Some(Op::VCmp(Cmp::T, Ty::F16, false))), // exec::compare::vector
+    (16, "v_cmp_f_f32", Some(Op::VCmp(Cmp::F, Ty::F32, false))), // exec::compare::vector
+    (17, "v_cmp_lt_f32", Some(Op::VCmp(Cmp::Lt, Ty::F32, false))), // exec::compare::vector
+    (18, "v_cmp_eq_f32", Some(Op::VCmp(Cmp::Eq, Ty::F32, false))), // exec::compare::vector
+    (19, "v_cmp_le_f32", Some(Op::VCmp(Cmp::Le, Ty::F32, false))), // exec::compare::vector
+    (20, "v_cmp_gt_f32", Some(Op::VCmp(Cmp::Gt, Ty::F32, false))), // exec::compare::vector
+    (21, "v_cmp_lg_f32", Some(Op::VCmp(Cmp::Ne, Ty::F32, false))), // exec::compare::vector
+    (22, "v_cmp_ge_f32", Some(Op::VCmp(Cmp::Ge, Ty::F32, false))), // exec::compare::vector
+    (23, "v_cmp_o_f32", Some(Op::VCmp(Cmp::O, Ty::F32, false))), // exec::compare::vector
+    (24, "v_cmp_u_f32", Some(Op::VCmp(Cmp::U, Ty::F32, false))), // exec::compare::vector
+    (25, "v_cmp_nge_f32", Some(Op::VCmp(Cmp::Nge, Ty::F32, false))), // exec::compare::vector
+    (26, "v_cmp_nlg_f32", Some(Op::VCmp(Cmp::Nlg, Ty::F32, false))), // exec::compare::vector
+    (27, "v_cmp_ngt_f32", Some(Op::VCmp(Cmp::Ngt, Ty::F32, false))), // exec::compare::vector
+    (28, "v_cmp_nle_f32", Some(Op::VCmp(Cmp::Nle, Ty::F32, false))), // exec::compare::vector
+    (29, "v_cmp_neq_f32", Some(Op::VCmp(Cmp::Neq, Ty::F32, false))), // exec::compare::vector
+    (30, "v_cmp_nlt_f32", Some(Op::VCmp(Cmp::Nlt, Ty::F32, false))), // exec::compare::vector
+    (31, "v_cmp_t_f32", Some(Op::VCmp(Cmp::T, Ty::F32, false))), // exec::compare::vector
+    (32, "v_cmp_f_f64", Some(Op::VCmp(Cmp::F, Ty::F64, false))), // exec::compare::vector
+    (33, "v_cmp_lt_f64", Some(Op::VCmp(Cmp::Lt, Ty::F64, false))), // exec::compare::vector
+    (34, "v_cmp_eq_f64", Some(Op::VCmp(Cmp::Eq, Ty::F64, false))), // exec::compare::vector
+    (35, "v_cmp_le_f64", Some(Op::VCmp(Cmp::Le, Ty::F64, false))), // exec::compare::vector
+    (36, "v_cmp_gt_f64", Some(Op::VCmp(Cmp::Gt, Ty::F64, false))), // exec::compare::vector
+    (37, "v_cmp_lg_f64", Some(Op::VCmp(Cmp::Ne, Ty::F64, false))), // exec::compare::vector
+    (38, "v_cmp_ge_f64", Some(Op::VCmp(Cmp::Ge, Ty::F64, false))), // exec::compare::vector
+    (39, "v_cmp_o_f64", Some(Op::VCmp(Cmp::O, Ty::F64, false))), // exec::compare::vector
+    (40, "v_cmp_u_f64", Some(Op::VCmp(Cmp::U, Ty::F64, false))), // exec::compare::vector
+    (41, "v_cmp_nge_f64", Some(Op::VCmp(Cmp::Nge, Ty::F64, false))), // exec::compare::vector
+    (42, "v_cmp_nlg_f64", Some(Op::VCmp(Cmp::Nlg, Ty::F64, false))), // exec::compare::vector
+    (43, "v_cmp_ngt_f64", Some(Op::VCmp(Cmp::Ngt, Ty::F64, false))), // exec::compare::vector
+    (44, "v_cmp_nle_f64", Some(Op::VCmp(Cmp::Nle, Ty::F64, false))), // exec::compare::vector
+    (45, "v_cmp_neq_f64", Some(Op::VCmp(Cmp::Neq, Ty::F64, false))), // exec::compare::vector
+    (46, "v_cmp_nlt_f64", Some(Op::VCmp(Cmp::Nlt, Ty::F64, false))), // exec::compare::vector
+    (47, "v_cmp_t_f64", Some(Op::VCmp(Cmp::T, Ty::F64, false))), // exec::compare::vector
+    (49, "v_cmp_lt_i16", Some(Op::VCmp(Cmp::Lt, Ty::I16, false))), // exec::compare::vector
+    (50, "v_cmp_eq_i16", Some(Op::VCmp(Cmp::Eq, Ty::I16, false))), // exec::compare::vector
+    (51, "v_cmp_le_i16", Some(Op::VCmp(Cmp::Le, Ty::I16, false))), // exec::compare::vector
+    (52, "v_cmp_gt_i16", Some(Op::VCmp(Cmp::Gt, Ty::I16, false))), // exec::compare::vector
+    (53, "v_cmp_ne_i16", Some(Op::VCmp(Cmp::Ne, Ty::I16, false))), // exec::compare::vector
+    (54, "v_cmp_ge_i16", Some(Op::VCmp(Cmp::Ge, Ty::I16, false))), // exec::compare::vector
+    (57, "v_cmp_lt_u16", Some(Op::VCmp(Cmp::Lt, Ty::U16, false))), // exec::compare::vector
+    (58, "v_cmp_eq_u16", Some(Op::VCmp(Cmp::Eq, Ty::U16, false))), // exec::compare::vector
+    (59, "v_cmp_le_u16", Some(Op::VCmp(Cmp::Le, Ty::U16, false))), // exec::compare::vector
+    (60, "v_cmp_gt_u16", Some(Op::VCmp(Cmp::Gt, Ty::U16, false))), // exec::compare::vector
+    (61, "v_cmp_ne_u16", Some(Op::VCmp(Cmp::Ne, Ty::U16, false))), // exec::compare::vector
+    (62, "v_cmp_ge_u16", Some(Op::VCmp(Cmp::Ge, Ty::U16, false))), // exec::compare::vector
+    (64, "v_cmp_f_i32", Some(Op::VCmp(Cmp::F, Ty::I32, false))), // exec::compare::vector
+    (65, "v_cmp_lt_i32", Some(Op::VCmp(Cmp::Lt, Ty::I32, false))), // exec::compare::vector
+    (66, "v_cmp_eq_i32", Some(Op::VCmp(Cmp::Eq, Ty::I32, false))), // exec::compare::vector
+    (67, "v_cmp_le_i32", Some(Op::VCmp(Cmp::Le, Ty::I32, false))), // exec::compare::vector
+    (68, "v_cmp_gt_i32", Some(Op::VCmp(Cmp::Gt, Ty::I32, false))), // exec::compare::vector
+    (69, "v_cmp_ne_i32", Some(Op::VCmp(Cmp::Ne, Ty::I32, false))), // exec::compare::vector
+    (70, "v_cmp_ge_i32", Some(Op::VCmp(Cmp::Ge, Ty::I32, false))), // exec::compare::vector
+    (71, "v_cmp_t_i32", Some(Op::VCmp(Cmp::T, Ty::I32, false))), // exec::compare::vector
+    (72, "v_cmp_f_u32", Some(Op::VCmp(Cmp::F, Ty::U32, false))), // exec::compare::vector
+    (73, "v_cmp_lt_u32", Some(Op::VCmp(Cmp::Lt, Ty::U32, false))), // exec::compare::vector
+    (74, "v_cmp_eq_u32", Some(Op::VCmp(Cmp::Eq, Ty::U32, false))), // exec::compare::vector
+    (75, "v_cmp_le_u32", Some(Op::VCmp(Cmp::Le, Ty::U32, false))), // exec::compare::vector
+    (76, "v_cmp_gt_u32", Some(Op::VCmp(Cmp::Gt, Ty::U32, false))), // exec::compare::vector
+    (77, "v_cmp_ne_u32", Some(Op::VCmp(Cmp::Ne, Ty::U32, false))), // exec::compare::vector
+    (78, "v_cmp_ge_u32", Some(Op::VCmp(Cmp::Ge, Ty::U32, false))), // exec::compare::vector
+    (79, "v_cmp_t_u32", Some(Op::VCmp(Cmp::T, Ty::U32, false))), // exec::compare::vector
+    (80, "v_cmp_f_i64", Some(Op::VCmp(Cmp::F, Ty::I64, false))), // exec::compare::vector
+    (81, "v_cmp_lt_i64", Some(Op::VCmp(Cmp::Lt, Ty::I64, false))), // exec::compare::vector
+    (82, "v_cmp_eq_i64", Some(Op::VCmp(Cmp::Eq, Ty::I64, false))), // exec::compare::vector
+    (83, "v_cmp_le_i64", Some(Op::VCmp(Cmp::Le, Ty::I64, false))), // exec::compare::vector
+    (84, "v_cmp_gt_i64", Some(Op::VCmp(Cmp::Gt, Ty::I64, false))), // exec::compare::vector
+    (85, "v_cmp_ne_i64", Some(Op::VCmp(Cmp::Ne, Ty::I64, false))), // exec::compare::vector
+    (86, "v_cmp_ge_i64", Some(Op::VCmp(Cmp::Ge, Ty::I64, false))), // exec::compare::vector
+    (87, "v_cmp_t_i64", Some(Op::VCmp(Cmp::T, Ty::I64, false))), // exec::compare::vector
+    (88, "v_cmp_f_u64", Some(Op::VCmp(Cmp::F, Ty::U64, false))), // exec::compare::vector
+    (89, "v_cmp_lt_u64", Some(Op::VCmp(Cmp::Lt, Ty::U64, false))), // exec::compare::vector
+    (90, "v_cmp_eq_u64", Some(Op::VCmp(Cmp::Eq, Ty::U64, false))), // exec::compare::vector
+    (91, "v_cmp_le_u64", Some(Op::VCmp(Cmp::Le, Ty::U64, false))), // exec::compare::vector
+    (92, "v_cmp_gt_u64", Some(Op::VCmp(Cmp::Gt, Ty::U64, false))), // exec::compare::vector
+    (93, "v_cmp_ne_u64", Some(Op::VCmp(Cmp::Ne, Ty::U64, false))), // exec::compare::vector
+    (94, "v_cmp_ge_u64", Some(Op::VCmp(Cmp::Ge, Ty::U64, false))), // exec::compare::vector
+    (95, "v_cmp_t_u64", Some(Op::VCmp(Cmp::T, Ty::U64, false))), // exec::compare::vector
+    (125, "v_cmp_class_f16", Some(Op::VCmpClass(Ty::F16, false))), // exec::compare::class
+    (126, "v_cmp_class_f32", Some(Op::VCmpClass(Ty::F32, false))), // exec::compare::class
+    (127, "v_cmp_class_f64", Some(Op::VCmpClass(Ty::F64, false))), // exec::compare::class
+    (128, "v_cmpx_f_f16", Some(Op::VCmp(Cmp::F, Ty::F16, true))), // exec::compare::vector
+    (129, "v_cmpx_lt_f16", Some(Op::VCmp(Cmp::Lt, Ty::F16, true))), // exec::compare::vector
+    (130, "v_cmpx_eq_f16", Some(Op::VCmp(Cmp::Eq, Ty::F16, true))), // exec::compare::vector
+    (131, "v_cmpx_le_f16", Some(Op::VCmp(Cmp::Le, Ty::F16, true))), // exec::compare::vector
+    (132, "v_cmpx_gt_f16", Some(Op::VCmp(Cmp::Gt, Ty::F16, true))), // exec::compare::vector
+    (133, "v_cmpx_lg_f16", Some(Op::VCmp(Cmp::Ne, Ty::F16, true))), // exec::compare::vector
+    (134, "v_cmpx_ge_f16", Some(Op::VCmp(Cmp::Ge, Ty::F16, true))), // exec::compare::vector
+    (135, "v_cmpx_o_f16", Some(Op::VCmp(Cmp::O, Ty::F16, true))), // exec::compare::vector
+    (136, "v_cmpx_u_f16", Some(Op::VCmp(Cmp::U, Ty::F16, true))), // exec::compare::vector
+    (137, "v_cmpx_nge_f16", Some(Op::VCmp(Cmp::Nge, Ty::F16, true))), // exec::compare::vector
+    (138, "v_cmpx_nlg_f16", Some(Op::VCmp(Cmp::Nlg, Ty::F16, true))), // exec::compare::vector
+    (139, "v_cmpx_ngt_f16", Some(Op::VCmp(Cmp::Ngt, Ty::F16, true))), // exec::compare::vector
+    (140, "v_cmpx_nle_f16", Some(Op::VCmp(Cmp::Nle, Ty::F16, true))), // exec::compare::vector
+    (141, "v_cmpx_neq_f16", Some(Op::VCmp(Cmp::Neq, Ty::F16, true))), // exec::compare::vector
+    (142, "v_cmpx_nlt_f16", Some(Op::VCmp(Cmp::Nlt, Ty::F16, true))), // exec::compare::vector
+    (143, "v_cmpx_t_f16", Some(Op::VCmp(Cmp::T, Ty::F16, true))), // exec::compare::vector
+    (144, "v_cmpx_f_f32", Some(Op::VCmp(Cmp::F, Ty::F32, true))), // exec::compare::vector
+    (145, "v_cmpx_lt_f32", Some(Op::VCmp(Cmp::Lt, Ty::F32, true))), // exec::compare::vector
+    (146, "v_cmpx_eq_f32", Some(Op::VCmp(Cmp::Eq, Ty::F32, true))), // exec::compare::vector
+    (147, "v_cmpx_le_f32", Some(Op::VCmp(Cmp::Le, Ty::F32, true))), // exec::compare::vector
+    (148, "v_cmpx_gt_f32", Some(Op::VCmp(Cmp::Gt, Ty::F32, true))), // exec::compare::vector
+    (149, "v_cmpx_lg_f32", Some(Op::VCmp(Cmp::Ne, Ty::F32, true))), // exec::compare::vector
+    (150, "v_cmpx_ge_f32", Some(Op::VCmp(Cmp::Ge, Ty::F32, true))), // exec::compare::vector
+    (151, "v_cmpx_o_f32", Some(Op::VCmp(Cmp::O, Ty::F32, true))), // exec::compare::vector
+    (152, "v_cmpx_u_f32", Some(Op::VCmp(Cmp::U, Ty::F32, true))), // exec::compare::vector
+    (153, "v_cmpx_nge_f32", Some(Op::VCmp(Cmp::Nge, Ty::F32, true))), // exec::compare::vector
+    (154, "v_cmpx_nlg_f32", Some(Op::VCmp(Cmp::Nlg, Ty::F32, true))), // exec::compare::vector
+    (155, "v_cmpx_ngt_f32", Some(Op::VCmp(Cmp::Ngt, Ty::F32, true))), // exec::compare::vector
+    (156, "v_cmpx_nle_f32", Some(Op::VCmp(Cmp::Nle, Ty::F32, true))), // exec::compare::vector
+    (157, "v_cmpx_neq_f32", Some(Op::VCmp(Cmp::Neq, Ty::F32, true))), // exec::compare::vector
+    (158, "v_cmpx_nlt_f32", Some(Op::VCmp(Cmp::Nlt, Ty::F32, true))), // exec::compare::vector
+    (159, "v_cmpx_t_f32", Some(Op::VCmp(Cmp::T, Ty::F32, true))), // exec::compare::vector
+    (160, "v_cmpx_f_f64", Some(Op::VCmp(Cmp::F, Ty::F64, true))), // exec::compare::vector
+    (161, "v_cmpx_lt_f64", Some(Op::VCmp(Cmp::Lt, Ty::F64, true))), // exec::compare::vector
+    (162, "v_cmpx_eq_f64", Some(Op::VCmp(Cmp::Eq, Ty::F64, true))), // exec::compare::vector
+    (163, "v_cmpx_le_f64", Some(Op::VCmp(Cmp::Le, Ty::F64, true))), // exec::compare::vector
+    (164, "v_cmpx_gt_f64", Some(Op::VCmp(Cmp::Gt, Ty::F64, true))), // exec::compare::vector
+    (165, "v_cmpx_lg_f64", Some(Op::VCmp(Cmp::Ne, Ty::F64, true))), // exec::compare::vector
+    (166, "v_cmpx_ge_f64", Some(Op::VCmp(Cmp::Ge, Ty::F64, true))), // exec::compare::vector
+    (167, "v_cmpx_o_f64", Some(Op::VCmp(Cmp::O, Ty::F64, true))), // exec::compare::vector
+    (168, "v_cmpx_u_f64", Some(Op::VCmp(Cmp::U, Ty::F64, true))), // exec::compare::vector
+    (169, "v_cmpx_nge_f64", Some(Op::VCmp(Cmp::Nge, Ty::F64, true))), // exec::compare::vector
+    (170, "v_cmpx_nlg_f64", Some(Op::VCmp(Cmp::Nlg, Ty::F64, true))), // exec::compare::vector
+    (171, "v_cmpx_ngt_f64", Some(Op::VCmp(Cmp::Ngt, Ty::F64, true))), // exec::compare::vector
+    (172, "v_cmpx_nle_f64", Some(Op::VCmp(Cmp::Nle, Ty::F64, true))), // exec::compare::vector
+    (173, "v_cmpx_neq_f64", Some(Op::VCmp(Cmp::Neq, Ty::F64, true))), // exec::compare::vector
+    (174, "v_cmpx_nlt_f64", Some(Op::VCmp(Cmp::Nlt, Ty::F64, true))), // exec::compare::vector
+    (175, "v_cmpx_t_f64", Some(Op::VCmp(Cmp::T, Ty::F64, true))), // exec::compare::vector
+    (177, "v_cmpx_lt_i16", Some(Op::VCmp(Cmp::Lt, Ty::I16, true))), // exec::compare::vector
+    (178, "v_cmpx_eq_i16", Some(Op::VCmp(Cmp::Eq, Ty::I16, true))), // exec::compare::vector
+    (179, "v_cmpx_le_i16", Some(Op::VCmp(Cmp::Le, Ty::I16, true))), // exec::compare::vector
+    (180, "v_cmpx_gt_i16", Some(Op::VCmp(Cmp::Gt, Ty::I16, true))), // exec::compare::vector
+    (181, "v_cmpx_ne_i16", Some(Op::VCmp(Cmp::Ne, Ty::I16, true))), // exec::compare::vector
+    (182, "v_cmpx_ge_i16", Some(Op::VCmp(Cmp::Ge, Ty::I16, true))), // exec::compare::vector
+    (185, "v_cmpx_lt_u16", Some(Op::VCmp(Cmp::Lt, Ty::U16, true))), // exec::compare::vector
+    (186, "v_cmpx_eq_u16", Some(Op::VCmp(Cmp::Eq, Ty::U16, true))), // exec::compare::vector
+    (187, "v_cmpx_le_u16", Some(Op::VCmp(Cmp::Le, Ty::U16, true))), // exec::compare::vector
+    (188, "v_cmpx_gt_u16", Some(Op::VCmp(Cmp::Gt, Ty::U16, true))), // exec::compare::vector
+    (189, "v_cmpx_ne_u16", Some(Op::VCmp(Cmp::Ne, Ty::U16, true))), // exec::compare::vector
+    (190, "v_cmpx_ge_u16", Some(Op::VCmp(Cmp::Ge, Ty::U16, true))), // exec::compare::vector
+    (192, "v_cmpx_f_i32", Some(Op::VCmp(Cmp::F, Ty::I32, true))), // exec::compare::vector
+    (193, "v_cmpx_lt_i32", Some(Op::VCmp(Cmp::Lt, Ty::I32, true))), // exec::compare::vector
+    (194, "v_cmpx_eq_i32", Some(Op::VCmp(Cmp::Eq, Ty::I32, true))), // exec::compare::vector
+    (195, "v_cmpx_le_i32", Some(Op::VCmp(Cmp::Le, Ty::I32, true))), // exec::compare::vector
+    (196, "v_cmpx_gt_i32", Some(Op::VCmp(Cmp::Gt, Ty::I32, true))), // exec::compare::vector
+    (197, "v_cmpx_ne_i32", Some(Op::VCmp(Cmp::Ne, Ty::I32, true))), // exec::compare::vector
+    (198, "v_cmpx_ge_i32", Some(Op::VCmp(Cmp::Ge, Ty::I32, true))), // exec::compare::vector
+    (199, "v_cmpx_t_i32", Some(Op::VCmp(Cmp::T, Ty::I32, true))), // exec::compare::vector
+    (200, "v_cmpx_f_u32", Some(Op::VCmp(Cmp::F, Ty::U32, true))), // exec::compare::vector
+    (201, "v_cmpx_lt_u32", Some(Op::VCmp(Cmp::Lt, Ty::U32, true))), // exec::compare::vector
+    (202, "v_cmpx_eq_u32", Some(Op::VCmp(Cmp::Eq, Ty::U32, true))), // exec::compare::vector
+    (203, "v_cmpx_le_u32", Some(Op::VCmp(Cmp::Le, Ty::U32, true))), // exec::compare::vector
+    (204, "v_cmpx_gt_u32", Some(Op::VCmp(Cmp::Gt, Ty::U32, true))), // exec::compare::vector
+    (205, "v_cmpx_ne_u32", Some(Op::VCmp(Cmp::Ne, Ty::U32, true))), // exec::compare::vector
+    (206, "v_cmpx_ge_u32", Some(Op::VCmp(Cmp::Ge, Ty::U32, true))), // exec::compare::vector
+    (207, "v_cmpx_t_u32", Some(Op::VCmp(Cmp::T, Ty::U32, true))), // exec::compare::vector
+    (208, "v_cmpx_f_i64", Some(Op::VCmp(Cmp::F, Ty::I64, true))), // exec::compare::vector
+    (209, "v_cmpx_lt_i64", Some(Op::VCmp(Cmp::Lt, Ty::I64, true))), // exec::compare::vector
+    (210, "v_cmpx_eq_i64", Some(Op::VCmp(Cmp::Eq, Ty::I64, true))), // exec::compare::vector
+    (211, "v_cmpx_le_i64", Some(Op::VCmp(Cmp::Le, Ty::I64, true))), // exec::compare::vector
+    (212, "v_cmpx_gt_i64", Some(Op::VCmp(Cmp::Gt, Ty::I64, true))), // exec::compare::vector
+    (213, "v_cmpx_ne_i64", Some(Op::VCmp(Cmp::Ne, Ty::I64, true))), // exec::compare::vector
+    (214, "v_cmpx_ge_i64", Some(Op::VCmp(Cmp::Ge, Ty::I64, true))), // exec::compare::vector
+    (215, "v_cmpx_t_i64", Some(Op::VCmp(Cmp::T, Ty::I64, true))), // exec::compare::vector
+    (216, "v_cmpx_f_u64", Some(Op::VCmp(Cmp::F, Ty::U64, true))), // exec::compare::vector
+    (217, "v_cmpx_lt_u64", Some(Op::VCmp(Cmp::Lt, Ty::U64, true))), // exec::compare::vector
+    (218, "v_cmpx_eq_u64", Some(Op::VCmp(Cmp::Eq, Ty::U64, true))), // exec::compare::vector
+    (219, "v_cmpx_le_u64", Some(Op::VCmp(Cmp::Le, Ty::U64, true))), // exec::compare::vector
+    (220, "v_cmpx_gt_u64", Some(Op::VCmp(Cmp::Gt, Ty::U64, true))), // exec::compare::vector
+    (221, "v_cmpx_ne_u64", Some(Op::VCmp(Cmp::Ne, Ty::U64, true))), // exec::compare::vector
+    (222, "v_cmpx_ge_u64", Some(Op::VCmp(Cmp::Ge, Ty::U64, true))), // exec::compare::vector
+    (223, "v_cmpx_t_u64", Some(Op::VCmp(Cmp::T, Ty::U64, true))), // exec::compare::vector
+    (253, "v_cmpx_class_f16", Some(Op::VCmpClass(Ty::F16, true))), // exec::compare::class
+    (254, "v_cmpx_class_f32", Some(Op::VCmpClass(Ty::F32, true))), // exec::compare::class
+    (255, "v_cmpx_class_f64", Some(Op::VCmpClass(Ty::F64, true))), // exec::compare::class
+    (257, "v_cndmask_b32", Some(Op::V(Valu::Cndmask))), // exec::vector::alu
+    (259, "v_add_f32", Some(Op::V(Valu::AddF32))), // exec::vector::alu
+    (260, "v_sub_f32", Some(Op::V(Valu::SubF32))), // exec::vector::alu
+    (261, "v_subrev_f32", Some(Op::V(Valu::SubrevF32))), // exec::vector::alu
+    (262, "v_fmac_dx9_zero_f32", None),
+    (263, "v_mul_dx9_zero_f32", Some(Op::V(Valu::MulLegacyF32))), // exec::vector::alu
+    (264, "v_mul_f32", Some(Op::V(Valu::MulF32))), // exec::vector::alu
+    (265, "v_mul_i32_i24", Some(Op::V(Valu::MulI32I24))), // exec::vector::alu
+    (266, "v_mul_hi_i32_i24", Some(Op::V(Valu::MulHiI32I24))), // exec::vector::alu
+    (267, "v_mul_u32_u24", Some(Op::V(Valu::MulU32U24))), // exec::vector::alu
+    (268, "v_mul_hi_u32_u24", Some(Op::V(Valu::MulHiU32U24))), // exec::vector::alu
+    (271, "v_min_f32", Some(Op::V(Valu::MinF32))), // exec::vector::alu
+    (272, "v_max_f32", Some(Op::V(Valu::MaxF32))), // exec::vector::alu
+    (273, "v_min_i32", Some(Op::V(Valu::MinI32))), // exec::vector::alu
+    (274, "v_max_i32", Some(Op::V(Valu::MaxI32))), // exec::vector::alu
+    (275, "v_min_u32", Some(Op::V(Valu::MinU32))), // exec::vector::alu
+    (276, "v_max_u32", Some(Op::V(Valu::MaxU32))), // exec::vector::alu
+    (280, "v_lshlrev_b32", Some(Op::V(Valu::LshlrevB32))), // exec::vector::alu
+    (281, "v_lshrrev_b32", Some(Op::V(Valu::LshrrevB32))), // exec::vector::alu
+    (282, "v_ashrrev_i32", Some(Op::V(Valu::AshrrevI32))), // exec::vector::alu
+    (283, "v_and_b32", Some(Op::V(Valu::AndB32))), // exec::vector::alu
+    (284, "v_or_b32", Some(Op::V(Valu::OrB32))), // exec::vector::alu
+    (285, "v_xor_b32", Some(Op::V(Valu::XorB32))), // exec::vector::alu
+    (286, "v_xnor_b32", Some(Op::V(Valu::XnorB32))), // exec::vector::alu
+    (288, "v_add_co_ci_u32", Some(Op::V(Valu::AddcCoU32))), // exec::vector::alu
+    (289, "v_sub_co_ci_u32", Some(Op::V(Valu::SubbCoU32))), // exec::vector::alu
+    (290, "v_subrev_co_ci_u32", Some(Op::V(Valu::SubbrevCoU32))), // exec::vector::alu
+    (293, "v_add_nc_u32", Some(Op::V(Valu::AddU32))), // exec::vector::alu
+    (294, "v_sub_nc_u32", Some(Op::V(Valu::SubU32))), // exec::vector::alu
+    (295, "v_subrev_nc_u32", Some(Op::V(Valu::SubrevU32))), // exec::vector::alu
+    (299, "v_fmac_f32", Some(Op::V(Valu::FmacF32))), // exec::vector::alu
+    (303, "v_cvt_pk_rtz_f16_f32", Some(Op::V(Valu::CvtPkrtzF16F32))), // exec::vector::alu
+    (306, "v_add_f16", Some(Op::V(Valu::AddF16))), // exec::vector::alu
+    (307, "v_sub_f16", Some(Op::V(Valu::SubF16))), // exec::vector::alu
+    (308, "v_subrev_f16", Some(Op::V(Valu::SubrevF16))), // exec::vector::alu
+    (309, "v_mul_f16", Some(Op::V(Valu::MulF16))), // exec::vector::alu
+    (310, "v_fmac_f16", Some(Op::V(Valu::FmacF16))), // exec::vector::alu
+    (313, "v_max_f16", Some(Op::V(Valu::MaxF16))), // exec::vector::alu
+    (314, "v_min_f16", Some(Op::V(Valu::MinF16))), // exec::vector::alu
+    (315, "v_ldexp_f16", None),
+    (384, "v_nop", None),
+    (385, "v_mov_b32", Some(Op::V(Valu::Mov32))), // exec::vector::alu
+    (387, "v_cvt_i32_f64", Some(Op::V(Valu::CvtI32F64))), // exec::vector::alu
+    (388, "v_cvt_f64_i32", Some(Op::V(Valu::CvtF64I32))), // exec::vector::alu
+    (389, "v_cvt_f32_i32", Some(Op::V(Valu::CvtF32I32))), // exec::vector::alu
+    (390, "v_cvt_f32_u32", Some(Op::V(Valu::CvtF32U32))), // exec::vector::alu
+    (391, "v_cvt_u32_f32", Some(Op::V(Valu::CvtU32F32))), // exec::vector::alu
+    (392, "v_cvt_i32_f32", Some(Op::V(Valu::CvtI32F32))), // exec::vector::alu
+    (394, "v_cvt_f16_f32", Some(Op::V(Valu::CvtF16F32))), // exec::vector::alu
+    (395, "v_cvt_f32_f16", Some(Op::V(Valu::CvtF32F16))), // exec::vector::alu
+    (396, "v_cvt_nearest_i32_f32", Some(Op::V(Valu::CvtRpiI32F32))), // exec::vector::alu
+    (397, "v_cvt_floor_i32_f32", Some(Op::V(Valu::CvtFlrI32F32))), // exec::vector::alu
+    (398, "v_cvt_off_f32_i4", None),
+    (399, "v_cvt_f32_f64", Some(Op::V(Valu::CvtF32F64))), // exec::vector::alu
+    (400, "v_cvt_f64_f32", Some(Op::V(Valu::CvtF64F32))), // exec::vector::alu
+    (401, "v_cvt_f32_ubyte0", Some(Op::V(Valu::CvtF32Ubyte(0)))), // exec::vector::alu
+    (402, "v_cvt_f32_ubyte1", Some(Op::V(Valu::CvtF32Ubyte(1)))), // exec::vector::alu
+    (403, "v_cvt_f32_ubyte2", Some(Op::V(Valu::CvtF32Ubyte(2)))), // exec::vector::alu
+    (404, "v_cvt_f32_ubyte3", Some(Op::V(Valu::CvtF32Ubyte(3)))), // exec::vector::alu
+    (405, "v_cvt_u32_f64", Some(Op::V(Valu::CvtU32F64))), // exec::vector::alu
+    (406, "v_cvt_f64_u32", Some(Op::V(Valu::CvtF64U32))), // exec::vector::alu
+    (407, "v_trunc_f64", Some(Op::V(Valu::TruncF64))), // exec::vector::alu
+    (408, "v_ceil_f64", Some(Op::V(Valu::CeilF64))), // exec::vector::alu
+    (409, "v_rndne_f64", Some(Op::V(Valu::RndneF64))), // exec::vector::alu
+    (410, "v_floor_f64", Some(Op::V(Valu::FloorF64))), // exec::vector::alu
+    (411, "v_pipeflush", None),
+    (416, "v_fract_f32", Some(Op::V(Valu::FractF32))), // exec::vector::alu
+    (417, "v_trunc_f32", Some(Op::V(Valu::TruncF32))), // exec::vector::alu
+    (418, "v_ceil_f32", Some(Op::V(Valu::CeilF32))), // exec::vector::alu
+    (419, "v_rndne_f32", Some(Op::V(Valu::RndneF32))), // exec::vector::alu
+    (420, "v_floor_f32", Some(Op::V(Valu::FloorF32))), // exec::vector::alu
+    (421, "v_exp_f32", Some(Op::V(Valu::ExpF32))), // exec::vector::alu
+    (423, "v_log_f32", Some(Op::V(Valu::LogF32))), // exec::vector::alu
+    (426, "v_rcp_f32", Some(Op::V(Valu::RcpF32))), // exec::vector::alu
+    (427, "v_rcp_iflag_f32", Some(Op::V(Valu::RcpIflagF32))), // exec::vector::alu
+    (430, "v_rsq_f32", Some(Op::V(Valu::RsqF32))), // exec::vector::alu
+    (431, "v_rcp_f64", Some(Op::V(Valu::RcpF64))), // exec::vector::alu
+    (433, "v_rsq_f64", Some(Op::V(Valu::RsqF64))), // exec::vector::alu
+    (435, "v_sqrt_f32", Some(Op::V(Valu::SqrtF32))), // exec::vector::alu
+    (436, "v_sqrt_f64", Some(Op::V(Valu::SqrtF64))), // exec::vector::alu
+    (437, "v_sin_f32", Some(Op::V(Valu::SinF32))), // exec::vector::alu
+    (438, "v_cos_f32", Some(Op::V(Valu::CosF32))), // exec::vector::alu
+    (439, "v_not_b32", Some(Op::V(Valu::NotB32))), // exec::vector::alu
+    (440, "v_bfrev_b32", Some(Op::V(Valu::BfrevB32))), // exec::vector::alu
+    (441, "v_clz_i32_u32", Some(Op::V(Valu::FfbhU32))), // exec::vector::alu
+    (442, "v_ctz_i32_b32", Some(Op::V(Valu::FfblB32))), // exec::vector::alu
+    (443, "v_cls_i32", Some(Op::V(Valu::FfbhI32))), // exec::vector::alu
+    (444, "v_frexp_exp_i32_f64", Some(Op::V(Valu::FrexpExpF64))), // exec::vector::alu
+    (445, "v_frexp_mant_f64", Some(Op::V(Valu::FrexpMantF64))), // exec::vector::alu
+    (446, "v_fract_f64", Some(Op::V(Valu::FractF64))), // exec::vector::alu
+    (447, "v_frexp_exp_i32_f32", Some(Op::V(Valu::FrexpExpF32))), // exec::vector::alu
+    (448, "v_frexp_mant_f32", Some(Op::V(Valu::FrexpMantF32))), // exec::vector::alu
+    (450, "v_movreld_b32", None),
+    (451, "v_movrels_b32", None),
+    (452, "v_movrelsd_b32", None),
+    (456, "v_movrelsd_2_b32", None),
+    (464, "v_cvt_f16_u16", Some(Op::V(Valu::CvtF16U16))), // exec::vector::alu
+    (465, "v_cvt_f16_i16", Some(Op::V(Valu::CvtF16I16))), // exec::vector::alu
+    (466, "v_cvt_u16_f16", Some(Op::V(Valu::CvtU16F16))), // exec::vector::alu
+    (467, "v_cvt_i16_f16", Some(Op::V(Valu::CvtI16F16))), // exec::vector::alu
+    (468, "v_rcp_f16", Some(Op::V(Valu::RcpF16))), // exec::vector::alu
+    (469, "v_sqrt_f16", Some(Op::V(Valu::SqrtF16))), // exec::vector::alu
+    (470, "v_rsq_f16", Some(Op::V(Valu::RsqF16))), // exec::vector::alu
+    (471, "v_log_f16", Some(Op::V(Valu::LogF16))), // exec::vector::alu
+    (472, "v_exp_f16", Some(Op::V(Valu::ExpF16))), // exec::vector::alu
+    (473, "v_frexp_mant_f16", None),
+    (474, "v_frexp_exp_i16_f16", None),
+    (475, "v_floor_f16", Some(Op::V(Valu::FloorF16))), // exec::vector::alu
+    (476, "v_ceil_f16", Some(Op::V(Valu::CeilF16))), // exec::vector::alu
+    (477, "v_trunc_f16", Some(Op::V(Valu::TruncF16))), // exec::vector::alu
+    (478, "v_rndne_f16", Some(Op::V(Valu::RndneF16))), // exec::vector::alu
+    (479, "v_fract_f16", Some(Op::V(Valu::FractF16))), // exec::vector::alu
+    (480, "v_sin_f16", Some(Op::V(Valu::SinF16))), // exec::vector::alu
+    (481, "v_cos_f16", Some(Op::V(Valu::CosF16))), // exec::vector::alu
+    (482, "v_sat_pk_u8_i16", None),
+    (483, "v_cvt_norm_i16_f16", None),
+    (484, "v_cvt_norm_u16_f16", None),
+    (489, "v_not_b16", Some(Op::V(Valu::NotB16))), // exec::vector::alu
+    (490, "v_cvt_i32_i16", Some(Op::V(Valu::CvtI32I16))), // exec::vector::alu
+    (491, "v_cvt_u32_u16", Some(Op::V(Valu::CvtU32U16))), // exec::vector::alu
+    (521, "v_fma_dx9_zero_f32", None),
+    (522, "v_mad_i32_i24", Some(Op::V(Valu::MadI32I24))), // exec::vector::alu
+    (523, "v_mad_u32_u24", Some(Op::V(Valu::MadU32U24))), // exec::vector::alu
+    (524, "v_cubeid_f32", None),
+    (525, "v_cubesc_f32", None),
+    (526, "v_cubetc_f32", None),
+    (527, "v_cubema_f32", None),
+    (528, "v_bfe_u32", Some(Op::V(Valu::BfeU32))), // exec::vector::alu
+    (529, "v_bfe_i32", Some(Op::V(Valu::BfeI32))), // exec::vector::alu
+    (530, "v_bfi_b32", Some(Op::V(Valu::BfiB32))), // exec::vector::alu
+    (531, "v_fma_f32", Some(Op::V(Valu::FmaF32))), // exec::vector::alu
+    (532, "v_fma_f64", Some(Op::V(Valu::FmaF64))), // exec::vector::alu
+    (533, "v_lerp_u8", None),
+    (534, "v_alignbit_b32", Some(Op::V(Valu::AlignbitB32))), // exec::vector::alu
+    (535, "v_alignbyte_b32", Some(Op::V(Valu::AlignbyteB32))), // exec::vector::alu
+    (536, "v_mullit_f32", None),
+    (537, "v_min3_f32", Some(Op::V(Valu::Min3F32))), // exec::vector::alu
+    (538, "v_min3_i32", Some(Op::V(Valu::Min3I32))), // exec::vector::alu
+    (539, "v_min3_u32", Some(Op::V(Valu::Min3U32))), // exec::vector::alu
+    (540, "v_max3_f32", Some(Op::V(Valu::Max3F32))), // exec::vector::alu
+    (541, "v_max3_i32", Some(Op::V(Valu::Max3I32))), // exec::vector::alu
+    (542, "v_max3_u32", Some(Op::V(Valu::Max3U32))), // exec::vector::alu
+    (543, "v_med3_f32", Some(Op::V(Valu::Med3F32))), // exec::vector::alu
+    (544, "v_med3_i32", Some(Op::V(Valu::Med3I32))), // exec::vector::alu
+    (545, "v_med3_u32", Some(Op::V(Valu::Med3U32))), // exec::vector::alu
+    (546, "v_sad_u8", Some(Op::V(Valu::SadU8))), // exec::vector::alu
+    (547, "v_sad_hi_u8", Some(Op::V(Valu::SadHiU8))), // exec::vector::alu
+    (548, "v_sad_u16", Some(Op::V(Valu::SadU16))), // exec::vector::alu
+    (549, "v_sad_u32", Some(Op::V(Valu::SadU32))), // exec::vector::alu
+    (550, "v_cvt_pk_u8_f32", None),
+    (551, "v_div_fixup_f32", Some(Op::V(Valu::DivFixupF32))), // exec::vector::alu
+    (552, "v_div_fixup_f64", Some(Op::V(Valu::DivFixupF64))), // exec::vector::alu
+    (567, "v_div_fmas_f32", Some(Op::V(Valu::DivFmasF32))), // exec::vector::alu
+    (568, "v_div_fmas_f64", Some(Op::V(Valu::DivFmasF64))), // exec::vector::alu
+    (569, "v_msad_u8", Some(Op::V(Valu::MsadU8))), // exec::vector::alu
+    (570, "v_qsad_pk_u16_u8", None),
+    (571, "v_mqsad_pk_u16_u8", None),
+    (573, "v_mqsad_u32_u8", None),
+    (576, "v_xor3_b32", Some(Op::V(Valu::Xor3B32))), // exec::vector::alu
+    (577, "v_mad_u16", Some(Op::V(Valu::MadU16))), // exec::vector::alu
+    (580, "v_perm_b32", Some(Op::V(Valu::PermB32))), // exec::vector::alu
+    (581, "v_xad_u32", Some(Op::V(Valu::XadU32))), // exec::vector::alu
+    (582, "v_lshl_add_u32", Some(Op::V(Valu::LshlAddU32))), // exec::vector::alu
+    (583, "v_add_lshl_u32", Some(Op::V(Valu::AddLshlU32))), // exec::vector::alu
+    (584, "v_fma_f16", Some(Op::V(Valu::FmaF16))), // exec::vector::alu
+    (585, "v_min3_f16", Some(Op::V(Valu::Min3F16))), // exec::vector::alu
+    (586, "v_min3_i16", Some(Op::V(Valu::Min3I16))), // exec::vector::alu
+    (587, "v_min3_u16", Some(Op::V(Valu::Min3U16))), // exec::vector::alu
+    (588, "v_max3_f16", Some(Op::V(Valu::Max3F16))), // exec::vector::alu
+    (589, "v_max3_i16", Some(Op::V(Valu::Max3I16))), // exec::vector::alu
+    (590, "v_max3_u16", Some(Op::V(Valu::Max3U16))), // exec::vector::alu
+    (591, "v_med3_f16", Some(Op::V(Valu::Med3F16))), // exec::vector::alu
+    (592, "v_med3_i16", Some(Op::V(Valu::Med3I16))), // exec::vector::alu
+    (593, "v_med3_u16", Some(Op::V(Valu::Med3U16))), // exec::vector::alu
+    (595, "v_mad_i16", Some(Op::V(Valu::MadI16))), // exec::vector::alu
+    (596, "v_div_fixup_f16", Some(Op::V(Valu::DivFixupF16))), // exec::vector::alu
+    (597, "v_add3_u32", Some(Op::V(Valu::Add3U32))), // exec::vector::alu
+    (598, "v_lshl_or_b32", Some(Op::V(Valu::LshlOrB32))), // exec::vector::alu
+    (599, "v_and_or_b32", Some(Op::V(Valu::AndOrB32))), // exec::vector::alu
+    (600, "v_or3_b32", Some(Op::V(Valu::Or3B32))), // exec::vector::alu
+    (601, "v_mad_u32_u16", Some(Op::V(Valu::MadU32U16))), // exec::vector::alu
+    (602, "v_mad_i32_i16", Some(Op::V(Valu::MadI32I16))), // exec::vector::alu
+    (603, "v_permlane16_b32", Some(Op::V(Valu::Permlane16))), // exec::vector::alu
+    (604, "v_permlanex16_b32", Some(Op::V(Valu::Permlanex16))), // exec::vector::alu
+    (605, "v_cndmask_b16", Some(Op::V(Valu::CndmaskB16))), // exec::vector::alu
+    (606, "v_maxmin_f32", Some(Op::V(Valu::MaxminF32))), // exec::vector::alu
+    (607, "v_minmax_f32", Some(Op::V(Valu::MinmaxF32))), // exec::vector::alu
+    (608, "v_maxmin_f16", Some(Op::V(Valu::MaxminF16))), // exec::vector::alu
+    (609, "v_minmax_f16", Some(Op::V(Valu::MinmaxF16))), // exec::vector::alu
+    (610, "v_maxmin_u32", Some(Op::V(Valu::MaxminU32))), // exec::vector::alu
+    (611, "v_minmax_u32", Some(Op::V(Valu::MinmaxU32))), // exec::vector::alu
+    (612, "v_maxmin_i32", Some(Op::V(Valu::MaxminI32))), // exec::vector::alu
+    (613, "v_minmax_i32", Some(Op::V(Valu::MinmaxI32))), // exec::vector::alu
+    (614, "v_dot2_f16_f16", None),
+    (615, "v_dot2_bf16_bf16", None),
+    (764, "v_div_scale_f32", Some(Op::V(Valu::DivScaleF32))), // exec::vector::alu
+    (765, "v_div_scale_f64", Some(Op::V(Valu::DivScaleF64))), // exec::vector::alu
+    (766, "v_mad_u64_u32", Some(Op::V(Valu::MadU64U32))), // exec::vector::alu
+    (767, "v_mad_i64_i32", Some(Op::V(Valu::MadI64I32))), // exec::vector::alu
+    (768, "v_add_co_u32", Some(Op::V(Valu::AddCoU32))), // exec::vector::alu
+    (769, "v_sub_co_u32", Some(Op::V(Valu::SubCoU32))), // exec::vector::alu
+    (770, "v_subrev_co_u32", Some(Op::V(Valu::SubrevCoU32))), // exec::vector::alu
+    (771, "v_add_nc_u16", Some(Op::V(Valu::AddU16))), // exec::vector::alu
+    (772, "v_sub_nc_u16", Some(Op::V(Valu::SubU16))), // exec::vector::alu
+    (773, "v_mul_lo_u16", Some(Op::V(Valu::MulLoU16))), // exec::vector::alu
+    (774, "v_cvt_pk_i16_f32", None),
+    (775, "v_cvt_pk_u16_f32", None),
+    (777, "v_max_u16", Some(Op::V(Valu::MaxU16))), // exec::vector::alu
+    (778, "v_max_i16", Some(Op::V(Valu::MaxI16))), // exec::vector::alu
+    (779, "v_min_u16", Some(Op::V(Valu::MinU16))), // exec::vector::alu
+    (780, "v_min_i16", Some(Op::V(Valu::MinI16))), // exec::vector::alu
+    (781, "v_add_nc_i16", Some(Op::V(Valu::AddI16))), // exec::vector::alu
+    (782, "v_sub_nc_i16", Some(Op::V(Valu::SubI16))), // exec::vector::alu
+    (785, "v_pack_b32_f16", Some(Op::V(Valu::PackB32F16))), // exec::vector::alu
+    (786, "v_cvt_pk_norm_i16_f16", None),
+    (787, "v_cvt_pk_norm_u16_f16", None),
+    (796, "v_ldexp_f32", Some(Op::V(Valu::LdexpF32))), // exec::vector::alu
+    (797, "v_bfm_b32", Some(Op::V(Valu::BfmB32))), // exec::vector::alu
+    (798, "v_bcnt_u32_b32", Some(Op::V(Valu::BcntU32))), // exec::vector::alu
+    (799, "v_mbcnt_lo_u32_b32", Some(Op::V(Valu::Mbcnt(false)))), // exec::vector::alu
+    (800, "v_mbcnt_hi_u32_b32", Some(Op::V(Valu::Mbcnt(true)))), // exec::vector::alu
+    (801, "v_cvt_pk_norm_i16_f32", None),
+    (802, "v_cvt_pk_norm_u16_f32", None),
+    (803, "v_cvt_pk_u16_u32", None),
+    (804, "v_cvt_pk_i16_i32", None),
+    (805, "v_sub_nc_i32", Some(Op::V(Valu::SubI32))), // exec::vector::alu
+    (806, "v_add_nc_i32", Some(Op::V(Valu::AddI32))), // exec::vector::alu
+    (807, "v_add_f64", Some(Op::V(Valu::AddF64))), // exec::vector::alu
+    (808, "v_mul_f64", Some(Op::V(Valu::MulF64))), // exec::vector::alu
+    (809, "v_min_f64", Some(Op::V(Valu::MinF64))), // exec::vector::alu
+    (810, "v_max_f64", Some(Op::V(Valu::MaxF64))), // exec::vector::alu
+    (811, "v_ldexp_f64", Some(Op::V(Valu::LdexpF64))), // exec::vector::alu
+    (812, "v_mul_lo_u32", Some(Op::V(Valu::MulLoU32))), // exec::vector::alu
+    (813, "v_mul_hi_u32", Some(Op::V(Valu::MulHiU32))), // exec::vector::alu
+    (814, "v_mul_hi_i32", Some(Op::V(Valu::MulHiI32))), // exec::vector::alu
+    (815, "v_trig_preop_f64", None),
+    (824, "v_lshlrev_b16", Some(Op::V(Valu::LshlrevB16))), // exec::vector::alu
+    (825, "v_lshrrev_b16", Some(Op::V(Valu::LshrrevB16))), // exec::vector::alu
+    (826, "v_ashrrev_i16", Some(Op::V(Valu::AshrrevI16))), // exec::vector::alu
+    (828, "v_lshlrev_b64", Some(Op::V(Valu::LshlrevB64))), // exec::vector::alu
+    (829, "v_lshrrev_b64", Some(Op::V(Valu::LshrrevB64))), // exec::vector::alu
+    (830, "v_ashrrev_i64", Some(Op::V(Valu::AshrrevI64))), // exec::vector::alu
+    (864, "v_readlane_b32", Some(Op::V(Valu::Readlane))), // exec::vector::alu
+    (865, "v_writelane_b32", Some(Op::V(Valu::Writelane))), // exec::vector::alu
+    (866, "v_and_b16", Some(Op::V(Valu::AndB16))), // exec::vector::alu
+    (867, "v_or_b16", Some(Op::V(Valu::OrB16))), // exec::vector::alu
+    (868, "v_xor_b16", Some(Op::V(Valu::XorB16))), // exec::vector::alu
 ];
 
 /// VOP3 DPP16 (src0 = 0xFA; DPP8, src0 = 0xE9/0xEA, is accepted for the same ops): the VOP3 ops
@@ -1068,330 +1073,330 @@ pub(crate) const VOP3: &[(u16, &str)] = &[
 /// bound_ctrl `[19]`, fi `[18]`, dpp_ctrl `[16:8]`, src0 VGPR `[7:0]`. DPP8's dword: the eight
 /// 3-bit lane selects `[31:8]`, src0 VGPR `[7:0]`. Absent: ops with a 64-bit operand, and a few
 /// others LLVM gives no DPP form (`v_mul_lo_u32`, `v_div_*`, `v_readlane_b32`, ...). 323 opcodes.
-pub(crate) const VOP3_DPP: &[(u16, &str)] = &[
-    (0, "v_cmp_f_f16"),
-    (1, "v_cmp_lt_f16"),
-    (2, "v_cmp_eq_f16"),
-    (3, "v_cmp_le_f16"),
-    (4, "v_cmp_gt_f16"),
-    (5, "v_cmp_lg_f16"),
-    (6, "v_cmp_ge_f16"),
-    (7, "v_cmp_o_f16"),
-    (8, "v_cmp_u_f16"),
-    (9, "v_cmp_nge_f16"),
-    (10, "v_cmp_nlg_f16"),
-    (11, "v_cmp_ngt_f16"),
-    (12, "v_cmp_nle_f16"),
-    (13, "v_cmp_neq_f16"),
-    (14, "v_cmp_nlt_f16"),
-    (15, "v_cmp_t_f16"),
-    (16, "v_cmp_f_f32"),
-    (17, "v_cmp_lt_f32"),
-    (18, "v_cmp_eq_f32"),
-    (19, "v_cmp_le_f32"),
-    (20, "v_cmp_gt_f32"),
-    (21, "v_cmp_lg_f32"),
-    (22, "v_cmp_ge_f32"),
-    (23, "v_cmp_o_f32"),
-    (24, "v_cmp_u_f32"),
-    (25, "v_cmp_nge_f32"),
-    (26, "v_cmp_nlg_f32"),
-    (27, "v_cmp_ngt_f32"),
-    (28, "v_cmp_nle_f32"),
-    (29, "v_cmp_neq_f32"),
-    (30, "v_cmp_nlt_f32"),
-    (31, "v_cmp_t_f32"),
-    (49, "v_cmp_lt_i16"),
-    (50, "v_cmp_eq_i16"),
-    (51, "v_cmp_le_i16"),
-    (52, "v_cmp_gt_i16"),
-    (53, "v_cmp_ne_i16"),
-    (54, "v_cmp_ge_i16"),
-    (57, "v_cmp_lt_u16"),
-    (58, "v_cmp_eq_u16"),
-    (59, "v_cmp_le_u16"),
-    (60, "v_cmp_gt_u16"),
-    (61, "v_cmp_ne_u16"),
-    (62, "v_cmp_ge_u16"),
-    (64, "v_cmp_f_i32"),
-    (65, "v_cmp_lt_i32"),
-    (66, "v_cmp_eq_i32"),
-    (67, "v_cmp_le_i32"),
-    (68, "v_cmp_gt_i32"),
-    (69, "v_cmp_ne_i32"),
-    (70, "v_cmp_ge_i32"),
-    (71, "v_cmp_t_i32"),
-    (72, "v_cmp_f_u32"),
-    (73, "v_cmp_lt_u32"),
-    (74, "v_cmp_eq_u32"),
-    (75, "v_cmp_le_u32"),
-    (76, "v_cmp_gt_u32"),
-    (77, "v_cmp_ne_u32"),
-    (78, "v_cmp_ge_u32"),
-    (79, "v_cmp_t_u32"),
-    (125, "v_cmp_class_f16"),
-    (126, "v_cmp_class_f32"),
-    (128, "v_cmpx_f_f16"),
-    (129, "v_cmpx_lt_f16"),
-    (130, "v_cmpx_eq_f16"),
-    (131, "v_cmpx_le_f16"),
-    (132, "v_cmpx_gt_f16"),
-    (133, "v_cmpx_lg_f16"),
-    (134, "v_cmpx_ge_f16"),
-    (135, "v_cmpx_o_f16"),
-    (136, "v_cmpx_u_f16"),
-    (137, "v_cmpx_nge_f16"),
-    (138, "v_cmpx_nlg_f16"),
-    (139, "v_cmpx_ngt_f16"),
-    (140, "v_cmpx_nle_f16"),
-    (141, "v_cmpx_neq_f16"),
-    (142, "v_cmpx_nlt_f16"),
-    (143, "v_cmpx_t_f16"),
-    (144, "v_cmpx_f_f32"),
-    (145, "v_cmpx_lt_f32"),
-    (146, "v_cmpx_eq_f32"),
-    (147, "v_cmpx_le_f32"),
-    (148, "v_cmpx_gt_f32"),
-    (149, "v_cmpx_lg_f32"),
-    (150, "v_cmpx_ge_f32"),
-    (151, "v_cmpx_o_f32"),
-    (152, "v_cmpx_u_f32"),
-    (153, "v_cmpx_nge_f32"),
-    (154, "v_cmpx_nlg_f32"),
-    (155, "v_cmpx_ngt_f32"),
-    (156, "v_cmpx_nle_f32"),
-    (157, "v_cmpx_neq_f32"),
-    (158, "v_cmpx_nlt_f32"),
-    (159, "v_cmpx_t_f32"),
-    (177, "v_cmpx_lt_i16"),
-    (178, "v_cmpx_eq_i16"),
-    (179, "v_cmpx_le_i16"),
-    (180, "v_cmpx_gt_i16"),
-    (181, "v_cmpx_ne_i16"),
-    (182, "v_cmpx_ge_i16"),
-    (185, "v_cmpx_lt_u16"),
-    (186, "v_cmpx_eq_u16"),
-    (187, "v_cmpx_le_u16"),
-    (188, "v_cmpx_gt_u16"),
-    (189, "v_cmpx_ne_u16"),
-    (190, "v_cmpx_ge_u16"),
-    (192, "v_cmpx_f_i32"),
-    (193, "v_cmpx_lt_i32"),
-    (194, "v_cmpx_eq_i32"),
-    (195, "v_cmpx_le_i32"),
-    (196, "v_cmpx_gt_i32"),
-    (197, "v_cmpx_ne_i32"),
-    (198, "v_cmpx_ge_i32"),
-    (199, "v_cmpx_t_i32"),
-    (200, "v_cmpx_f_u32"),
-    (201, "v_cmpx_lt_u32"),
-    (202, "v_cmpx_eq_u32"),
-    (203, "v_cmpx_le_u32"),
-    (204, "v_cmpx_gt_u32"),
-    (205, "v_cmpx_ne_u32"),
-    (206, "v_cmpx_ge_u32"),
-    (207, "v_cmpx_t_u32"),
-    (253, "v_cmpx_class_f16"),
-    (254, "v_cmpx_class_f32"),
-    (257, "v_cndmask_b32"),
-    (259, "v_add_f32"),
-    (260, "v_sub_f32"),
-    (261, "v_subrev_f32"),
-    (263, "v_mul_dx9_zero_f32"),
-    (264, "v_mul_f32"),
-    (265, "v_mul_i32_i24"),
-    (266, "v_mul_hi_i32_i24"),
-    (267, "v_mul_u32_u24"),
-    (268, "v_mul_hi_u32_u24"),
-    (271, "v_min_f32"),
-    (272, "v_max_f32"),
-    (273, "v_min_i32"),
-    (274, "v_max_i32"),
-    (275, "v_min_u32"),
-    (276, "v_max_u32"),
-    (280, "v_lshlrev_b32"),
-    (281, "v_lshrrev_b32"),
-    (282, "v_ashrrev_i32"),
-    (283, "v_and_b32"),
-    (284, "v_or_b32"),
-    (285, "v_xor_b32"),
-    (286, "v_xnor_b32"),
-    (288, "v_add_co_ci_u32"),
-    (289, "v_sub_co_ci_u32"),
-    (290, "v_subrev_co_ci_u32"),
-    (293, "v_add_nc_u32"),
-    (294, "v_sub_nc_u32"),
-    (295, "v_subrev_nc_u32"),
-    (299, "v_fmac_f32"),
-    (303, "v_cvt_pk_rtz_f16_f32"),
-    (306, "v_add_f16"),
-    (307, "v_sub_f16"),
-    (308, "v_subrev_f16"),
-    (309, "v_mul_f16"),
-    (310, "v_fmac_f16"),
-    (313, "v_max_f16"),
-    (314, "v_min_f16"),
-    (315, "v_ldexp_f16"),
-    (385, "v_mov_b32"),
-    (389, "v_cvt_f32_i32"),
-    (390, "v_cvt_f32_u32"),
-    (391, "v_cvt_u32_f32"),
-    (392, "v_cvt_i32_f32"),
-    (394, "v_cvt_f16_f32"),
-    (395, "v_cvt_f32_f16"),
-    (396, "v_cvt_nearest_i32_f32"),
-    (397, "v_cvt_floor_i32_f32"),
-    (398, "v_cvt_off_f32_i4"),
-    (401, "v_cvt_f32_ubyte0"),
-    (402, "v_cvt_f32_ubyte1"),
-    (403, "v_cvt_f32_ubyte2"),
-    (404, "v_cvt_f32_ubyte3"),
-    (416, "v_fract_f32"),
-    (417, "v_trunc_f32"),
-    (418, "v_ceil_f32"),
-    (419, "v_rndne_f32"),
-    (420, "v_floor_f32"),
-    (421, "v_exp_f32"),
-    (423, "v_log_f32"),
-    (426, "v_rcp_f32"),
-    (427, "v_rcp_iflag_f32"),
-    (430, "v_rsq_f32"),
-    (435, "v_sqrt_f32"),
-    (437, "v_sin_f32"),
-    (438, "v_cos_f32"),
-    (439, "v_not_b32"),
-    (440, "v_bfrev_b32"),
-    (441, "v_clz_i32_u32"),
-    (442, "v_ctz_i32_b32"),
-    (443, "v_cls_i32"),
-    (447, "v_frexp_exp_i32_f32"),
-    (448, "v_frexp_mant_f32"),
-    (450, "v_movreld_b32"),
-    (451, "v_movrels_b32"),
-    (452, "v_movrelsd_b32"),
-    (456, "v_movrelsd_2_b32"),
-    (464, "v_cvt_f16_u16"),
-    (465, "v_cvt_f16_i16"),
-    (466, "v_cvt_u16_f16"),
-    (467, "v_cvt_i16_f16"),
-    (468, "v_rcp_f16"),
-    (469, "v_sqrt_f16"),
-    (470, "v_rsq_f16"),
-    (471, "v_log_f16"),
-    (472, "v_exp_f16"),
-    (473, "v_frexp_mant_f16"),
-    (474, "v_frexp_exp_i16_f16"),
-    (475, "v_floor_f16"),
-    (476, "v_ceil_f16"),
-    (477, "v_trunc_f16"),
-    (478, "v_rndne_f16"),
-    (479, "v_fract_f16"),
-    (480, "v_sin_f16"),
-    (481, "v_cos_f16"),
-    (482, "v_sat_pk_u8_i16"),
-    (483, "v_cvt_norm_i16_f16"),
-    (484, "v_cvt_norm_u16_f16"),
-    (489, "v_not_b16"),
-    (490, "v_cvt_i32_i16"),
-    (491, "v_cvt_u32_u16"),
-    (522, "v_mad_i32_i24"),
-    (523, "v_mad_u32_u24"),
-    (524, "v_cubeid_f32"),
-    (525, "v_cubesc_f32"),
-    (526, "v_cubetc_f32"),
-    (527, "v_cubema_f32"),
-    (528, "v_bfe_u32"),
-    (529, "v_bfe_i32"),
-    (530, "v_bfi_b32"),
-    (531, "v_fma_f32"),
-    (533, "v_lerp_u8"),
-    (534, "v_alignbit_b32"),
-    (535, "v_alignbyte_b32"),
-    (536, "v_mullit_f32"),
-    (537, "v_min3_f32"),
-    (538, "v_min3_i32"),
-    (539, "v_min3_u32"),
-    (540, "v_max3_f32"),
-    (541, "v_max3_i32"),
-    (542, "v_max3_u32"),
-    (543, "v_med3_f32"),
-    (544, "v_med3_i32"),
-    (545, "v_med3_u32"),
-    (546, "v_sad_u8"),
-    (547, "v_sad_hi_u8"),
-    (548, "v_sad_u16"),
-    (549, "v_sad_u32"),
-    (550, "v_cvt_pk_u8_f32"),
-    (569, "v_msad_u8"),
-    (576, "v_xor3_b32"),
-    (577, "v_mad_u16"),
-    (580, "v_perm_b32"),
-    (581, "v_xad_u32"),
-    (582, "v_lshl_add_u32"),
-    (583, "v_add_lshl_u32"),
-    (584, "v_fma_f16"),
-    (585, "v_min3_f16"),
-    (586, "v_min3_i16"),
-    (587, "v_min3_u16"),
-    (588, "v_max3_f16"),
-    (589, "v_max3_i16"),
-    (590, "v_max3_u16"),
-    (591, "v_med3_f16"),
-    (592, "v_med3_i16"),
-    (593, "v_med3_u16"),
-    (595, "v_mad_i16"),
-    (596, "v_div_fixup_f16"),
-    (597, "v_add3_u32"),
-    (598, "v_lshl_or_b32"),
-    (599, "v_and_or_b32"),
-    (600, "v_or3_b32"),
-    (601, "v_mad_u32_u16"),
-    (602, "v_mad_i32_i16"),
-    (605, "v_cndmask_b16"),
-    (606, "v_maxmin_f32"),
-    (607, "v_minmax_f32"),
-    (608, "v_maxmin_f16"),
-    (609, "v_minmax_f16"),
-    (610, "v_maxmin_u32"),
-    (611, "v_minmax_u32"),
-    (612, "v_maxmin_i32"),
-    (613, "v_minmax_i32"),
-    (614, "v_dot2_f16_f16"),
-    (615, "v_dot2_bf16_bf16"),
-    (768, "v_add_co_u32"),
-    (769, "v_sub_co_u32"),
-    (770, "v_subrev_co_u32"),
-    (771, "v_add_nc_u16"),
-    (772, "v_sub_nc_u16"),
-    (773, "v_mul_lo_u16"),
-    (774, "v_cvt_pk_i16_f32"),
-    (775, "v_cvt_pk_u16_f32"),
-    (777, "v_max_u16"),
-    (778, "v_max_i16"),
-    (779, "v_min_u16"),
-    (780, "v_min_i16"),
-    (781, "v_add_nc_i16"),
-    (782, "v_sub_nc_i16"),
-    (785, "v_pack_b32_f16"),
-    (786, "v_cvt_pk_norm_i16_f16"),
-    (787, "v_cvt_pk_norm_u16_f16"),
-    (796, "v_ldexp_f32"),
-    (797, "v_bfm_b32"),
-    (798, "v_bcnt_u32_b32"),
-    (799, "v_mbcnt_lo_u32_b32"),
-    (800, "v_mbcnt_hi_u32_b32"),
-    (801, "v_cvt_pk_norm_i16_f32"),
-    (802, "v_cvt_pk_norm_u16_f32"),
-    (803, "v_cvt_pk_u16_u32"),
-    (804, "v_cvt_pk_i16_i32"),
-    (805, "v_sub_nc_i32"),
-    (806, "v_add_nc_i32"),
-    (824, "v_lshlrev_b16"),
-    (825, "v_lshrrev_b16"),
-    (826, "v_ashrrev_i16"),
-    (866, "v_and_b16"),
-    (867, "v_or_b16"),
-    (868, "v_xor_b16"),
+pub(crate) const VOP3_DPP: &[(u16, &str, Option<Op>)] = &[
+    (0, "v_cmp_f_f16", Some(Op::VCmp(Cmp::F, Ty::F16, false))), // exec::compare::vector
+    (1, "v_cmp_lt_f16", Some(Op::VCmp(Cmp::Lt, Ty::F16, false))), // exec::compare::vector
+    (2, "v_cmp_eq_f16", Some(Op::VCmp(Cmp::Eq, Ty::F16, false))), // exec::compare::vector
+    (3, "v_cmp_le_f16", Some(Op::VCmp(Cmp::Le, Ty::F16, false))), // exec::compare::vector
+    (4, "v_cmp_gt_f16", Some(Op::VCmp(Cmp::Gt, Ty::F16, false))), // exec::compare::vector
+    (5, "v_cmp_lg_f16", Some(Op::VCmp(Cmp::Ne, Ty::F16, false))), // exec::compare::vector
+    (6, "v_cmp_ge_f16", Some(Op::VCmp(Cmp::Ge, Ty::F16, false))), // exec::compare::vector
+    (7, "v_cmp_o_f16", Some(Op::VCmp(Cmp::O, Ty::F16, false))), // exec::compare::vector
+    (8, "v_cmp_u_f16", Some(Op::VCmp(Cmp::U, Ty::F16, false))), // exec::compare::vector
+    (9, "v_cmp_nge_f16", Some(Op::VCmp(Cmp::Nge, Ty::F16, false))), // exec::compare::vector
+    (10, "v_cmp_nlg_f16", Some(Op::VCmp(Cmp::Nlg, Ty::F16, false))), // exec::compare::vector
+    (11, "v_cmp_ngt_f16", Some(Op::VCmp(Cmp::Ngt, Ty::F16, false))), // exec::compare::vector
+    (12, "v_cmp_nle_f16", Some(Op::VCmp(Cmp::Nle, Ty::F16, false))), // exec::compare::vector
+    (13, "v_cmp_neq_f16", Some(Op::VCmp(Cmp::Neq, Ty::F16, false))), // exec::compare::vector
+    (14, "v_cmp_nlt_f16", Some(Op::VCmp(Cmp::Nlt, Ty::F16, false))), // exec::compare::vector
+    (15, "v_cmp_t_f16", Some(Op::VCmp(Cmp::T, Ty::F16, false))), // exec::compare::vector
+    (16, "v_cmp_f_f32", Some(Op::VCmp(Cmp::F, Ty::F32, false))), // exec::compare::vector
+    (17, "v_cmp_lt_f32", Some(Op::VCmp(Cmp::Lt, Ty::F32, false))), // exec::compare::vector
+    (18, "v_cmp_eq_f32", Some(Op::VCmp(Cmp::Eq, Ty::F32, false))), // exec::compare::vector
+    (19, "v_cmp_le_f32", Some(Op::VCmp(Cmp::Le, Ty::F32, false))), // exec::compare::vector
+    (20, "v_cmp_gt_f32", Some(Op::VCmp(Cmp::Gt, Ty::F32, false))), // exec::compare::vector
+    (21, "v_cmp_lg_f32", Some(Op::VCmp(Cmp::Ne, Ty::F32, false))), // exec::compare::vector
+    (22, "v_cmp_ge_f32", Some(Op::VCmp(Cmp::Ge, Ty::F32, false))), // exec::compare::vector
+    (23, "v_cmp_o_f32", Some(Op::VCmp(Cmp::O, Ty::F32, false))), // exec::compare::vector
+    (24, "v_cmp_u_f32", Some(Op::VCmp(Cmp::U, Ty::F32, false))), // exec::compare::vector
+    (25, "v_cmp_nge_f32", Some(Op::VCmp(Cmp::Nge, Ty::F32, false))), // exec::compare::vector
+    (26, "v_cmp_nlg_f32", Some(Op::VCmp(Cmp::Nlg, Ty::F32, false))), // exec::compare::vector
+    (27, "v_cmp_ngt_f32", Some(Op::VCmp(Cmp::Ngt, Ty::F32, false))), // exec::compare::vector
+    (28, "v_cmp_nle_f32", Some(Op::VCmp(Cmp::Nle, Ty::F32, false))), // exec::compare::vector
+    (29, "v_cmp_neq_f32", Some(Op::VCmp(Cmp::Neq, Ty::F32, false))), // exec::compare::vector
+    (30, "v_cmp_nlt_f32", Some(Op::VCmp(Cmp::Nlt, Ty::F32, false))), // exec::compare::vector
+    (31, "v_cmp_t_f32", Some(Op::VCmp(Cmp::T, Ty::F32, false))), // exec::compare::vector
+    (49, "v_cmp_lt_i16", Some(Op::VCmp(Cmp::Lt, Ty::I16, false))), // exec::compare::vector
+    (50, "v_cmp_eq_i16", Some(Op::VCmp(Cmp::Eq, Ty::I16, false))), // exec::compare::vector
+    (51, "v_cmp_le_i16", Some(Op::VCmp(Cmp::Le, Ty::I16, false))), // exec::compare::vector
+    (52, "v_cmp_gt_i16", Some(Op::VCmp(Cmp::Gt, Ty::I16, false))), // exec::compare::vector
+    (53, "v_cmp_ne_i16", Some(Op::VCmp(Cmp::Ne, Ty::I16, false))), // exec::compare::vector
+    (54, "v_cmp_ge_i16", Some(Op::VCmp(Cmp::Ge, Ty::I16, false))), // exec::compare::vector
+    (57, "v_cmp_lt_u16", Some(Op::VCmp(Cmp::Lt, Ty::U16, false))), // exec::compare::vector
+    (58, "v_cmp_eq_u16", Some(Op::VCmp(Cmp::Eq, Ty::U16, false))), // exec::compare::vector
+    (59, "v_cmp_le_u16", Some(Op::VCmp(Cmp::Le, Ty::U16, false))), // exec::compare::vector
+    (60, "v_cmp_gt_u16", Some(Op::VCmp(Cmp::Gt, Ty::U16, false))), // exec::compare::vector
+    (61, "v_cmp_ne_u16", Some(Op::VCmp(Cmp::Ne, Ty::U16, false))), // exec::compare::vector
+    (62, "v_cmp_ge_u16", Some(Op::VCmp(Cmp::Ge, Ty::U16, false))), // exec::compare::vector
+    (64, "v_cmp_f_i32", Some(Op::VCmp(Cmp::F, Ty::I32, false))), // exec::compare::vector
+    (65, "v_cmp_lt_i32", Some(Op::VCmp(Cmp::Lt, Ty::I32, false))), // exec::compare::vector
+    (66, "v_cmp_eq_i32", Some(Op::VCmp(Cmp::Eq, Ty::I32, false))), // exec::compare::vector
+    (67, "v_cmp_le_i32", Some(Op::VCmp(Cmp::Le, Ty::I32, false))), // exec::compare::vector
+    (68, "v_cmp_gt_i32", Some(Op::VCmp(Cmp::Gt, Ty::I32, false))), // exec::compare::vector
+    (69, "v_cmp_ne_i32", Some(Op::VCmp(Cmp::Ne, Ty::I32, false))), // exec::compare::vector
+    (70, "v_cmp_ge_i32", Some(Op::VCmp(Cmp::Ge, Ty::I32, false))), // exec::compare::vector
+    (71, "v_cmp_t_i32", Some(Op::VCmp(Cmp::T, Ty::I32, false))), // exec::compare::vector
+    (72, "v_cmp_f_u32", Some(Op::VCmp(Cmp::F, Ty::U32, false))), // exec::compare::vector
+    (73, "v_cmp_lt_u32", Some(Op::VCmp(Cmp::Lt, Ty::U32, false))), // exec::compare::vector
+    (74, "v_cmp_eq_u32", Some(Op::VCmp(Cmp::Eq, Ty::U32, false))), // exec::compare::vector
+    (75, "v_cmp_le_u32", Some(Op::VCmp(Cmp::Le, Ty::U32, false))), // exec::compare::vector
+    (76, "v_cmp_gt_u32", Some(Op::VCmp(Cmp::Gt, Ty::U32, false))), // exec::compare::vector
+    (77, "v_cmp_ne_u32", Some(Op::VCmp(Cmp::Ne, Ty::U32, false))), // exec::compare::vector
+    (78, "v_cmp_ge_u32", Some(Op::VCmp(Cmp::Ge, Ty::U32, false))), // exec::compare::vector
+    (79, "v_cmp_t_u32", Some(Op::VCmp(Cmp::T, Ty::U32, false))), // exec::compare::vector
+    (125, "v_cmp_class_f16", Some(Op::VCmpClass(Ty::F16, false))), // exec::compare::class
+    (126, "v_cmp_class_f32", Some(Op::VCmpClass(Ty::F32, false))), // exec::compare::class
+    (128, "v_cmpx_f_f16", Some(Op::VCmp(Cmp::F, Ty::F16, true))), // exec::compare::vector
+    (129, "v_cmpx_lt_f16", Some(Op::VCmp(Cmp::Lt, Ty::F16, true))), // exec::compare::vector
+    (130, "v_cmpx_eq_f16", Some(Op::VCmp(Cmp::Eq, Ty::F16, true))), // exec::compare::vector
+    (131, "v_cmpx_le_f16", Some(Op::VCmp(Cmp::Le, Ty::F16, true))), // exec::compare::vector
+    (132, "v_cmpx_gt_f16", Some(Op::VCmp(Cmp::Gt, Ty::F16, true))), // exec::compare::vector
+    (133, "v_cmpx_lg_f16", Some(Op::VCmp(Cmp::Ne, Ty::F16, true))), // exec::compare::vector
+    (134, "v_cmpx_ge_f16", Some(Op::VCmp(Cmp::Ge, Ty::F16, true))), // exec::compare::vector
+    (135, "v_cmpx_o_f16", Some(Op::VCmp(Cmp::O, Ty::F16, true))), // exec::compare::vector
+    (136, "v_cmpx_u_f16", Some(Op::VCmp(Cmp::U, Ty::F16, true))), // exec::compare::vector
+    (137, "v_cmpx_nge_f16", Some(Op::VCmp(Cmp::Nge, Ty::F16, true))), // exec::compare::vector
+    (138, "v_cmpx_nlg_f16", Some(Op::VCmp(Cmp::Nlg, Ty::F16, true))), // exec::compare::vector
+    (139, "v_cmpx_ngt_f16", Some(Op::VCmp(Cmp::Ngt, Ty::F16, true))), // exec::compare::vector
+    (140, "v_cmpx_nle_f16", Some(Op::VCmp(Cmp::Nle, Ty::F16, true))), // exec::compare::vector
+    (141, "v_cmpx_neq_f16", Some(Op::VCmp(Cmp::Neq, Ty::F16, true))), // exec::compare::vector
+    (142, "v_cmpx_nlt_f16", Some(Op::VCmp(Cmp::Nlt, Ty::F16, true))), // exec::compare::vector
+    (143, "v_cmpx_t_f16", Some(Op::VCmp(Cmp::T, Ty::F16, true))), // exec::compare::vector
+    (144, "v_cmpx_f_f32", Some(Op::VCmp(Cmp::F, Ty::F32, true))), // exec::compare::vector
+    (145, "v_cmpx_lt_f32", Some(Op::VCmp(Cmp::Lt, Ty::F32, true))), // exec::compare::vector
+    (146, "v_cmpx_eq_f32", Some(Op::VCmp(Cmp::Eq, Ty::F32, true))), // exec::compare::vector
+    (147, "v_cmpx_le_f32", Some(Op::VCmp(Cmp::Le, Ty::F32, true))), // exec::compare::vector
+    (148, "v_cmpx_gt_f32", Some(Op::VCmp(Cmp::Gt, Ty::F32, true))), // exec::compare::vector
+    (149, "v_cmpx_lg_f32", Some(Op::VCmp(Cmp::Ne, Ty::F32, true))), // exec::compare::vector
+    (150, "v_cmpx_ge_f32", Some(Op::VCmp(Cmp::Ge, Ty::F32, true))), // exec::compare::vector
+    (151, "v_cmpx_o_f32", Some(Op::VCmp(Cmp::O, Ty::F32, true))), // exec::compare::vector
+    (152, "v_cmpx_u_f32", Some(Op::VCmp(Cmp::U, Ty::F32, true))), // exec::compare::vector
+    (153, "v_cmpx_nge_f32", Some(Op::VCmp(Cmp::Nge, Ty::F32, true))), // exec::compare::vector
+    (154, "v_cmpx_nlg_f32", Some(Op::VCmp(Cmp::Nlg, Ty::F32, true))), // exec::compare::vector
+    (155, "v_cmpx_ngt_f32", Some(Op::VCmp(Cmp::Ngt, Ty::F32, true))), // exec::compare::vector
+    (156, "v_cmpx_nle_f32", Some(Op::VCmp(Cmp::Nle, Ty::F32, true))), // exec::compare::vector
+    (157, "v_cmpx_neq_f32", Some(Op::VCmp(Cmp::Neq, Ty::F32, true))), // exec::compare::vector
+    (158, "v_cmpx_nlt_f32", Some(Op::VCmp(Cmp::Nlt, Ty::F32, true))), // exec::compare::vector
+    (159, "v_cmpx_t_f32", Some(Op::VCmp(Cmp::T, Ty::F32, true))), // exec::compare::vector
+    (177, "v_cmpx_lt_i16", Some(Op::VCmp(Cmp::Lt, Ty::I16, true))), // exec::compare::vector
+    (178, "v_cmpx_eq_i16", Some(Op::VCmp(Cmp::Eq, Ty::I16, true))), // exec::compare::vector
+    (179, "v_cmpx_le_i16", Some(Op::VCmp(Cmp::Le, Ty::I16, true))), // exec::compare::vector
+    (180, "v_cmpx_gt_i16", Some(Op::VCmp(Cmp::Gt, Ty::I16, true))), // exec::compare::vector
+    (181, "v_cmpx_ne_i16", Some(Op::VCmp(Cmp::Ne, Ty::I16, true))), // exec::compare::vector
+    (182, "v_cmpx_ge_i16", Some(Op::VCmp(Cmp::Ge, Ty::I16, true))), // exec::compare::vector
+    (185, "v_cmpx_lt_u16", Some(Op::VCmp(Cmp::Lt, Ty::U16, true))), // exec::compare::vector
+    (186, "v_cmpx_eq_u16", Some(Op::VCmp(Cmp::Eq, Ty::U16, true))), // exec::compare::vector
+    (187, "v_cmpx_le_u16", Some(Op::VCmp(Cmp::Le, Ty::U16, true))), // exec::compare::vector
+    (188, "v_cmpx_gt_u16", Some(Op::VCmp(Cmp::Gt, Ty::U16, true))), // exec::compare::vector
+    (189, "v_cmpx_ne_u16", Some(Op::VCmp(Cmp::Ne, Ty::U16, true))), // exec::compare::vector
+    (190, "v_cmpx_ge_u16", Some(Op::VCmp(Cmp::Ge, Ty::U16, true))), // exec::compare::vector
+    (192, "v_cmpx_f_i32", Some(Op::VCmp(Cmp::F, Ty::I32, true))), // exec::compare::vector
+    (193, "v_cmpx_lt_i32", Some(Op::VCmp(Cmp::Lt, Ty::I32, true))), // exec::compare::vector
+    (194, "v_cmpx_eq_i32", Some(Op::VCmp(Cmp::Eq, Ty::I32, true))), // exec::compare::vector
+    (195, "v_cmpx_le_i32", Some(Op::VCmp(Cmp::Le, Ty::I32, true))), // exec::compare::vector
+    (196, "v_cmpx_gt_i32", Some(Op::VCmp(Cmp::Gt, Ty::I32, true))), // exec::compare::vector
+    (197, "v_cmpx_ne_i32", Some(Op::VCmp(Cmp::Ne, Ty::I32, true))), // exec::compare::vector
+    (198, "v_cmpx_ge_i32", Some(Op::VCmp(Cmp::Ge, Ty::I32, true))), // exec::compare::vector
+    (199, "v_cmpx_t_i32", Some(Op::VCmp(Cmp::T, Ty::I32, true))), // exec::compare::vector
+    (200, "v_cmpx_f_u32", Some(Op::VCmp(Cmp::F, Ty::U32, true))), // exec::compare::vector
+    (201, "v_cmpx_lt_u32", Some(Op::VCmp(Cmp::Lt, Ty::U32, true))), // exec::compare::vector
+    (202, "v_cmpx_eq_u32", Some(Op::VCmp(Cmp::Eq, Ty::U32, true))), // exec::compare::vector
+    (203, "v_cmpx_le_u32", Some(Op::VCmp(Cmp::Le, Ty::U32, true))), // exec::compare::vector
+    (204, "v_cmpx_gt_u32", Some(Op::VCmp(Cmp::Gt, Ty::U32, true))), // exec::compare::vector
+    (205, "v_cmpx_ne_u32", Some(Op::VCmp(Cmp::Ne, Ty::U32, true))), // exec::compare::vector
+    (206, "v_cmpx_ge_u32", Some(Op::VCmp(Cmp::Ge, Ty::U32, true))), // exec::compare::vector
+    (207, "v_cmpx_t_u32", Some(Op::VCmp(Cmp::T, Ty::U32, true))), // exec::compare::vector
+    (253, "v_cmpx_class_f16", Some(Op::VCmpClass(Ty::F16, true))), // exec::compare::class
+    (254, "v_cmpx_class_f32", Some(Op::VCmpClass(Ty::F32, true))), // exec::compare::class
+    (257, "v_cndmask_b32", Some(Op::V(Valu::Cndmask))), // exec::vector::alu
+    (259, "v_add_f32", Some(Op::V(Valu::AddF32))), // exec::vector::alu
+    (260, "v_sub_f32", Some(Op::V(Valu::SubF32))), // exec::vector::alu
+    (261, "v_subrev_f32", Some(Op::V(Valu::SubrevF32))), // exec::vector::alu
+    (263, "v_mul_dx9_zero_f32", Some(Op::V(Valu::MulLegacyF32))), // exec::vector::alu
+    (264, "v_mul_f32", Some(Op::V(Valu::MulF32))), // exec::vector::alu
+    (265, "v_mul_i32_i24", Some(Op::V(Valu::MulI32I24))), // exec::vector::alu
+    (266, "v_mul_hi_i32_i24", Some(Op::V(Valu::MulHiI32I24))), // exec::vector::alu
+    (267, "v_mul_u32_u24", Some(Op::V(Valu::MulU32U24))), // exec::vector::alu
+    (268, "v_mul_hi_u32_u24", Some(Op::V(Valu::MulHiU32U24))), // exec::vector::alu
+    (271, "v_min_f32", Some(Op::V(Valu::MinF32))), // exec::vector::alu
+    (272, "v_max_f32", Some(Op::V(Valu::MaxF32))), // exec::vector::alu
+    (273, "v_min_i32", Some(Op::V(Valu::MinI32))), // exec::vector::alu
+    (274, "v_max_i32", Some(Op::V(Valu::MaxI32))), // exec::vector::alu
+    (275, "v_min_u32", Some(Op::V(Valu::MinU32))), // exec::vector::alu
+    (276, "v_max_u32", Some(Op::V(Valu::MaxU32))), // exec::vector::alu
+    (280, "v_lshlrev_b32", Some(Op::V(Valu::LshlrevB32))), // exec::vector::alu
+    (281, "v_lshrrev_b32", Some(Op::V(Valu::LshrrevB32))), // exec::vector::alu
+    (282, "v_ashrrev_i32", Some(Op::V(Valu::AshrrevI32))), // exec::vector::alu
+    (283, "v_and_b32", Some(Op::V(Valu::AndB32))), // exec::vector::alu
+    (284, "v_or_b32", Some(Op::V(Valu::OrB32))), // exec::vector::alu
+    (285, "v_xor_b32", Some(Op::V(Valu::XorB32))), // exec::vector::alu
+    (286, "v_xnor_b32", Some(Op::V(Valu::XnorB32))), // exec::vector::alu
+    (288, "v_add_co_ci_u32", Some(Op::V(Valu::AddcCoU32))), // exec::vector::alu
+    (289, "v_sub_co_ci_u32", Some(Op::V(Valu::SubbCoU32))), // exec::vector::alu
+    (290, "v_subrev_co_ci_u32", Some(Op::V(Valu::SubbrevCoU32))), // exec::vector::alu
+    (293, "v_add_nc_u32", Some(Op::V(Valu::AddU32))), // exec::vector::alu
+    (294, "v_sub_nc_u32", Some(Op::V(Valu::SubU32))), // exec::vector::alu
+    (295, "v_subrev_nc_u32", Some(Op::V(Valu::SubrevU32))), // exec::vector::alu
+    (299, "v_fmac_f32", Some(Op::V(Valu::FmacF32))), // exec::vector::alu
+    (303, "v_cvt_pk_rtz_f16_f32", Some(Op::V(Valu::CvtPkrtzF16F32))), // exec::vector::alu
+    (306, "v_add_f16", Some(Op::V(Valu::AddF16))), // exec::vector::alu
+    (307, "v_sub_f16", Some(Op::V(Valu::SubF16))), // exec::vector::alu
+    (308, "v_subrev_f16", Some(Op::V(Valu::SubrevF16))), // exec::vector::alu
+    (309, "v_mul_f16", Some(Op::V(Valu::MulF16))), // exec::vector::alu
+    (310, "v_fmac_f16", Some(Op::V(Valu::FmacF16))), // exec::vector::alu
+    (313, "v_max_f16", Some(Op::V(Valu::MaxF16))), // exec::vector::alu
+    (314, "v_min_f16", Some(Op::V(Valu::MinF16))), // exec::vector::alu
+    (315, "v_ldexp_f16", None),
+    (385, "v_mov_b32", Some(Op::V(Valu::Mov32))), // exec::vector::alu
+    (389, "v_cvt_f32_i32", Some(Op::V(Valu::CvtF32I32))), // exec::vector::alu
+    (390, "v_cvt_f32_u32", Some(Op::V(Valu::CvtF32U32))), // exec::vector::alu
+    (391, "v_cvt_u32_f32", Some(Op::V(Valu::CvtU32F32))), // exec::vector::alu
+    (392, "v_cvt_i32_f32", Some(Op::V(Valu::CvtI32F32))), // exec::vector::alu
+    (394, "v_cvt_f16_f32", Some(Op::V(Valu::CvtF16F32))), // exec::vector::alu
+    (395, "v_cvt_f32_f16", Some(Op::V(Valu::CvtF32F16))), // exec::vector::alu
+    (396, "v_cvt_nearest_i32_f32", Some(Op::V(Valu::CvtRpiI32F32))), // exec::vector::alu
+    (397, "v_cvt_floor_i32_f32", Some(Op::V(Valu::CvtFlrI32F32))), // exec::vector::alu
+    (398, "v_cvt_off_f32_i4", None),
+    (401, "v_cvt_f32_ubyte0", Some(Op::V(Valu::CvtF32Ubyte(0)))), // exec::vector::alu
+    (402, "v_cvt_f32_ubyte1", Some(Op::V(Valu::CvtF32Ubyte(1)))), // exec::vector::alu
+    (403, "v_cvt_f32_ubyte2", Some(Op::V(Valu::CvtF32Ubyte(2)))), // exec::vector::alu
+    (404, "v_cvt_f32_ubyte3", Some(Op::V(Valu::CvtF32Ubyte(3)))), // exec::vector::alu
+    (416, "v_fract_f32", Some(Op::V(Valu::FractF32))), // exec::vector::alu
+    (417, "v_trunc_f32", Some(Op::V(Valu::TruncF32))), // exec::vector::alu
+    (418, "v_ceil_f32", Some(Op::V(Valu::CeilF32))), // exec::vector::alu
+    (419, "v_rndne_f32", Some(Op::V(Valu::RndneF32))), // exec::vector::alu
+    (420, "v_floor_f32", Some(Op::V(Valu::FloorF32))), // exec::vector::alu
+    (421, "v_exp_f32", Some(Op::V(Valu::ExpF32))), // exec::vector::alu
+    (423, "v_log_f32", Some(Op::V(Valu::LogF32))), // exec::vector::alu
+    (426, "v_rcp_f32", Some(Op::V(Valu::RcpF32))), // exec::vector::alu
+    (427, "v_rcp_iflag_f32", Some(Op::V(Valu::RcpIflagF32))), // exec::vector::alu
+    (430, "v_rsq_f32", Some(Op::V(Valu::RsqF32))), // exec::vector::alu
+    (435, "v_sqrt_f32", Some(Op::V(Valu::SqrtF32))), // exec::vector::alu
+    (437, "v_sin_f32", Some(Op::V(Valu::SinF32))), // exec::vector::alu
+    (438, "v_cos_f32", Some(Op::V(Valu::CosF32))), // exec::vector::alu
+    (439, "v_not_b32", Some(Op::V(Valu::NotB32))), // exec::vector::alu
+    (440, "v_bfrev_b32", Some(Op::V(Valu::BfrevB32))), // exec::vector::alu
+    (441, "v_clz_i32_u32", Some(Op::V(Valu::FfbhU32))), // exec::vector::alu
+    (442, "v_ctz_i32_b32", Some(Op::V(Valu::FfblB32))), // exec::vector::alu
+    (443, "v_cls_i32", Some(Op::V(Valu::FfbhI32))), // exec::vector::alu
+    (447, "v_frexp_exp_i32_f32", Some(Op::V(Valu::FrexpExpF32))), // exec::vector::alu
+    (448, "v_frexp_mant_f32", Some(Op::V(Valu::FrexpMantF32))), // exec::vector::alu
+    (450, "v_movreld_b32", None),
+    (451, "v_movrels_b32", None),
+    (452, "v_movrelsd_b32", None),
+    (456, "v_movrelsd_2_b32", None),
+    (464, "v_cvt_f16_u16", Some(Op::V(Valu::CvtF16U16))), // exec::vector::alu
+    (465, "v_cvt_f16_i16", Some(Op::V(Valu::CvtF16I16))), // exec::vector::alu
+    (466, "v_cvt_u16_f16", Some(Op::V(Valu::CvtU16F16))), // exec::vector::alu
+    (467, "v_cvt_i16_f16", Some(Op::V(Valu::CvtI16F16))), // exec::vector::alu
+    (468, "v_rcp_f16", Some(Op::V(Valu::RcpF16))), // exec::vector::alu
+    (469, "v_sqrt_f16", Some(Op::V(Valu::SqrtF16))), // exec::vector::alu
+    (470, "v_rsq_f16", Some(Op::V(Valu::RsqF16))), // exec::vector::alu
+    (471, "v_log_f16", Some(Op::V(Valu::LogF16))), // exec::vector::alu
+    (472, "v_exp_f16", Some(Op::V(Valu::ExpF16))), // exec::vector::alu
+    (473, "v_frexp_mant_f16", None),
+    (474, "v_frexp_exp_i16_f16", None),
+    (475, "v_floor_f16", Some(Op::V(Valu::FloorF16))), // exec::vector::alu
+    (476, "v_ceil_f16", Some(Op::V(Valu::CeilF16))), // exec::vector::alu
+    (477, "v_trunc_f16", Some(Op::V(Valu::TruncF16))), // exec::vector::alu
+    (478, "v_rndne_f16", Some(Op::V(Valu::RndneF16))), // exec::vector::alu
+    (479, "v_fract_f16", Some(Op::V(Valu::FractF16))), // exec::vector::alu
+    (480, "v_sin_f16", Some(Op::V(Valu::SinF16))), // exec::vector::alu
+    (481, "v_cos_f16", Some(Op::V(Valu::CosF16))), // exec::vector::alu
+    (482, "v_sat_pk_u8_i16", None),
+    (483, "v_cvt_norm_i16_f16", None),
+    (484, "v_cvt_norm_u16_f16", None),
+    (489, "v_not_b16", Some(Op::V(Valu::NotB16))), // exec::vector::alu
+    (490, "v_cvt_i32_i16", Some(Op::V(Valu::CvtI32I16))), // exec::vector::alu
+    (491, "v_cvt_u32_u16", Some(Op::V(Valu::CvtU32U16))), // exec::vector::alu
+    (522, "v_mad_i32_i24", Some(Op::V(Valu::MadI32I24))), // exec::vector::alu
+    (523, "v_mad_u32_u24", Some(Op::V(Valu::MadU32U24))), // exec::vector::alu
+    (524, "v_cubeid_f32", None),
+    (525, "v_cubesc_f32", None),
+    (526, "v_cubetc_f32", None),
+    (527, "v_cubema_f32", None),
+    (528, "v_bfe_u32", Some(Op::V(Valu::BfeU32))), // exec::vector::alu
+    (529, "v_bfe_i32", Some(Op::V(Valu::BfeI32))), // exec::vector::alu
+    (530, "v_bfi_b32", Some(Op::V(Valu::BfiB32))), // exec::vector::alu
+    (531, "v_fma_f32", Some(Op::V(Valu::FmaF32))), // exec::vector::alu
+    (533, "v_lerp_u8", None),
+    (534, "v_alignbit_b32", Some(Op::V(Valu::AlignbitB32))), // exec::vector::alu
+    (535, "v_alignbyte_b32", Some(Op::V(Valu::AlignbyteB32))), // exec::vector::alu
+    (536, "v_mullit_f32", None),
+    (537, "v_min3_f32", Some(Op::V(Valu::Min3F32))), // exec::vector::alu
+    (538, "v_min3_i32", Some(Op::V(Valu::Min3I32))), // exec::vector::alu
+    (539, "v_min3_u32", Some(Op::V(Valu::Min3U32))), // exec::vector::alu
+    (540, "v_max3_f32", Some(Op::V(Valu::Max3F32))), // exec::vector::alu
+    (541, "v_max3_i32", Some(Op::V(Valu::Max3I32))), // exec::vector::alu
+    (542, "v_max3_u32", Some(Op::V(Valu::Max3U32))), // exec::vector::alu
+    (543, "v_med3_f32", Some(Op::V(Valu::Med3F32))), // exec::vector::alu
+    (544, "v_med3_i32", Some(Op::V(Valu::Med3I32))), // exec::vector::alu
+    (545, "v_med3_u32", Some(Op::V(Valu::Med3U32))), // exec::vector::alu
+    (546, "v_sad_u8", Some(Op::V(Valu::SadU8))), // exec::vector::alu
+    (547, "v_sad_hi_u8", Some(Op::V(Valu::SadHiU8))), // exec::vector::alu
+    (548, "v_sad_u16", Some(Op::V(Valu::SadU16))), // exec::vector::alu
+    (549, "v_sad_u32", Some(Op::V(Valu::SadU32))), // exec::vector::alu
+    (550, "v_cvt_pk_u8_f32", None),
+    (569, "v_msad_u8", Some(Op::V(Valu::MsadU8))), // exec::vector::alu
+    (576, "v_xor3_b32", Some(Op::V(Valu::Xor3B32))), // exec::vector::alu
+    (577, "v_mad_u16", Some(Op::V(Valu::MadU16))), // exec::vector::alu
+    (580, "v_perm_b32", Some(Op::V(Valu::PermB32))), // exec::vector::alu
+    (581, "v_xad_u32", Some(Op::V(Valu::XadU32))), // exec::vector::alu
+    (582, "v_lshl_add_u32", Some(Op::V(Valu::LshlAddU32))), // exec::vector::alu
+    (583, "v_add_lshl_u32", Some(Op::V(Valu::AddLshlU32))), // exec::vector::alu
+    (584, "v_fma_f16", Some(Op::V(Valu::FmaF16))), // exec::vector::alu
+    (585, "v_min3_f16", Some(Op::V(Valu::Min3F16))), // exec::vector::alu
+    (586, "v_min3_i16", Some(Op::V(Valu::Min3I16))), // exec::vector::alu
+    (587, "v_min3_u16", Some(Op::V(Valu::Min3U16))), // exec::vector::alu
+    (588, "v_max3_f16", Some(Op::V(Valu::Max3F16))), // exec::vector::alu
+    (589, "v_max3_i16", Some(Op::V(Valu::Max3I16))), // exec::vector::alu
+    (590, "v_max3_u16", Some(Op::V(Valu::Max3U16))), // exec::vector::alu
+    (591, "v_med3_f16", Some(Op::V(Valu::Med3F16))), // exec::vector::alu
+    (592, "v_med3_i16", Some(Op::V(Valu::Med3I16))), // exec::vector::alu
+    (593, "v_med3_u16", Some(Op::V(Valu::Med3U16))), // exec::vector::alu
+    (595, "v_mad_i16", Some(Op::V(Valu::MadI16))), // exec::vector::alu
+    (596, "v_div_fixup_f16", Some(Op::V(Valu::DivFixupF16))), // exec::vector::alu
+    (597, "v_add3_u32", Some(Op::V(Valu::Add3U32))), // exec::vector::alu
+    (598, "v_lshl_or_b32", Some(Op::V(Valu::LshlOrB32))), // exec::vector::alu
+    (599, "v_and_or_b32", Some(Op::V(Valu::AndOrB32))), // exec::vector::alu
+    (600, "v_or3_b32", Some(Op::V(Valu::Or3B32))), // exec::vector::alu
+    (601, "v_mad_u32_u16", Some(Op::V(Valu::MadU32U16))), // exec::vector::alu
+    (602, "v_mad_i32_i16", Some(Op::V(Valu::MadI32I16))), // exec::vector::alu
+    (605, "v_cndmask_b16", Some(Op::V(Valu::CndmaskB16))), // exec::vector::alu
+    (606, "v_maxmin_f32", Some(Op::V(Valu::MaxminF32))), // exec::vector::alu
+    (607, "v_minmax_f32", Some(Op::V(Valu::MinmaxF32))), // exec::vector::alu
+    (608, "v_maxmin_f16", Some(Op::V(Valu::MaxminF16))), // exec::vector::alu
+    (609, "v_minmax_f16", Some(Op::V(Valu::MinmaxF16))), // exec::vector::alu
+    (610, "v_maxmin_u32", Some(Op::V(Valu::MaxminU32))), // exec::vector::alu
+    (611, "v_minmax_u32", Some(Op::V(Valu::MinmaxU32))), // exec::vector::alu
+    (612, "v_maxmin_i32", Some(Op::V(Valu::MaxminI32))), // exec::vector::alu
+    (613, "v_minmax_i32", Some(Op::V(Valu::MinmaxI32))), // exec::vector::alu
+    (614, "v_dot2_f16_f16", None),
+    (615, "v_dot2_bf16_bf16", None),
+    (768, "v_add_co_u32", Some(Op::V(Valu::AddCoU32))), // exec::vector::alu
+    (769, "v_sub_co_u32", Some(Op::V(Valu::SubCoU32))), // exec::vector::alu
+    (770, "v_subrev_co_u32", Some(Op::V(Valu::SubrevCoU32))), // exec::vector::alu
+    (771, "v_add_nc_u16", Some(Op::V(Valu::AddU16))), // exec::vector::alu
+    (772, "v_sub_nc_u16", Some(Op::V(Valu::SubU16))), // exec::vector::alu
+    (773, "v_mul_lo_u16", Some(Op::V(Valu::MulLoU16))), // exec::vector::alu
+    (774, "v_cvt_pk_i16_f32", None),
+    (775, "v_cvt_pk_u16_f32", None),
+    (777, "v_max_u16", Some(Op::V(Valu::MaxU16))), // exec::vector::alu
+    (778, "v_max_i16", Some(Op::V(Valu::MaxI16))), // exec::vector::alu
+    (779, "v_min_u16", Some(Op::V(Valu::MinU16))), // exec::vector::alu
+    (780, "v_min_i16", Some(Op::V(Valu::MinI16))), // exec::vector::alu
+    (781, "v_add_nc_i16", Some(Op::V(Valu::AddI16))), // exec::vector::alu
+    (782, "v_sub_nc_i16", Some(Op::V(Valu::SubI16))), // exec::vector::alu
+    (785, "v_pack_b32_f16", Some(Op::V(Valu::PackB32F16))), // exec::vector::alu
+    (786, "v_cvt_pk_norm_i16_f16", None),
+    (787, "v_cvt_pk_norm_u16_f16", None),
+    (796, "v_ldexp_f32", Some(Op::V(Valu::LdexpF32))), // exec::vector::alu
+    (797, "v_bfm_b32", Some(Op::V(Valu::BfmB32))), // exec::vector::alu
+    (798, "v_bcnt_u32_b32", Some(Op::V(Valu::BcntU32))), // exec::vector::alu
+    (799, "v_mbcnt_lo_u32_b32", Some(Op::V(Valu::Mbcnt(false)))), // exec::vector::alu
+    (800, "v_mbcnt_hi_u32_b32", Some(Op::V(Valu::Mbcnt(true)))), // exec::vector::alu
+    (801, "v_cvt_pk_norm_i16_f32", None),
+    (802, "v_cvt_pk_norm_u16_f32", None),
+    (803, "v_cvt_pk_u16_u32", None),
+    (804, "v_cvt_pk_i16_i32", None),
+    (805, "v_sub_nc_i32", Some(Op::V(Valu::SubI32))), // exec::vector::alu
+    (806, "v_add_nc_i32", Some(Op::V(Valu::AddI32))), // exec::vector::alu
+    (824, "v_lshlrev_b16", Some(Op::V(Valu::LshlrevB16))), // exec::vector::alu
+    (825, "v_lshrrev_b16", Some(Op::V(Valu::LshrrevB16))), // exec::vector::alu
+    (826, "v_ashrrev_i16", Some(Op::V(Valu::AshrrevI16))), // exec::vector::alu
+    (866, "v_and_b16", Some(Op::V(Valu::AndB16))), // exec::vector::alu
+    (867, "v_or_b16", Some(Op::V(Valu::OrB16))), // exec::vector::alu
+    (868, "v_xor_b16", Some(Op::V(Valu::XorB16))), // exec::vector::alu
 ];
 
 /// VOP3P: 8 bytes. Dword 0: `[31:23] = 0b1_1001_1000` (0x198, i.e. `[31:24]` = 0xCC and `[23]` =
@@ -1401,41 +1406,41 @@ pub(crate) const VOP3_DPP: &[(u16, &str)] = &[
 /// WMMA ops (`v_wmma_*`, op 0x40-0x45) use the same layout (src0/src1/src2 and vdst are the first
 /// VGPRs of the A/B/C/D register blocks). Operand fields an op does not use (e.g. src2,
 /// `op_sel[2]`, `neg[2]` of a two-source op) must be zero. 34 opcodes.
-pub(crate) const VOP3P: &[(u16, &str)] = &[
-    (0, "v_pk_mad_i16"),
-    (1, "v_pk_mul_lo_u16"),
-    (2, "v_pk_add_i16"),
-    (3, "v_pk_sub_i16"),
-    (4, "v_pk_lshlrev_b16"),
-    (5, "v_pk_lshrrev_b16"),
-    (6, "v_pk_ashrrev_i16"),
-    (7, "v_pk_max_i16"),
-    (8, "v_pk_min_i16"),
-    (9, "v_pk_mad_u16"),
-    (10, "v_pk_add_u16"),
-    (11, "v_pk_sub_u16"),
-    (12, "v_pk_max_u16"),
-    (13, "v_pk_min_u16"),
-    (14, "v_pk_fma_f16"),
-    (15, "v_pk_add_f16"),
-    (16, "v_pk_mul_f16"),
-    (17, "v_pk_min_f16"),
-    (18, "v_pk_max_f16"),
-    (19, "v_dot2_f32_f16"),
-    (22, "v_dot4_i32_iu8"),
-    (23, "v_dot4_u32_u8"),
-    (24, "v_dot8_i32_iu4"),
-    (25, "v_dot8_u32_u4"),
-    (26, "v_dot2_f32_bf16"),
-    (32, "v_fma_mix_f32"),
-    (33, "v_fma_mixlo_f16"),
-    (34, "v_fma_mixhi_f16"),
-    (64, "v_wmma_f32_16x16x16_f16"),
-    (65, "v_wmma_f32_16x16x16_bf16"),
-    (66, "v_wmma_f16_16x16x16_f16"),
-    (67, "v_wmma_bf16_16x16x16_bf16"),
-    (68, "v_wmma_i32_16x16x16_iu8"),
-    (69, "v_wmma_i32_16x16x16_iu4"),
+pub(crate) const VOP3P: &[(u16, &str, Option<Op>)] = &[
+    (0, "v_pk_mad_i16", Some(Op::V(Valu::PkMadI16))), // exec::vector::alu
+    (1, "v_pk_mul_lo_u16", Some(Op::V(Valu::PkMulLoU16))), // exec::vector::alu
+    (2, "v_pk_add_i16", Some(Op::V(Valu::PkAddI16))), // exec::vector::alu
+    (3, "v_pk_sub_i16", Some(Op::V(Valu::PkSubI16))), // exec::vector::alu
+    (4, "v_pk_lshlrev_b16", Some(Op::V(Valu::PkLshlrevB16))), // exec::vector::alu
+    (5, "v_pk_lshrrev_b16", Some(Op::V(Valu::PkLshrrevB16))), // exec::vector::alu
+    (6, "v_pk_ashrrev_i16", Some(Op::V(Valu::PkAshrrevI16))), // exec::vector::alu
+    (7, "v_pk_max_i16", Some(Op::V(Valu::PkMaxI16))), // exec::vector::alu
+    (8, "v_pk_min_i16", Some(Op::V(Valu::PkMinI16))), // exec::vector::alu
+    (9, "v_pk_mad_u16", Some(Op::V(Valu::PkMadU16))), // exec::vector::alu
+    (10, "v_pk_add_u16", Some(Op::V(Valu::PkAddU16))), // exec::vector::alu
+    (11, "v_pk_sub_u16", Some(Op::V(Valu::PkSubU16))), // exec::vector::alu
+    (12, "v_pk_max_u16", Some(Op::V(Valu::PkMaxU16))), // exec::vector::alu
+    (13, "v_pk_min_u16", Some(Op::V(Valu::PkMinU16))), // exec::vector::alu
+    (14, "v_pk_fma_f16", Some(Op::V(Valu::PkFmaF16))), // exec::vector::alu
+    (15, "v_pk_add_f16", Some(Op::V(Valu::PkAddF16))), // exec::vector::alu
+    (16, "v_pk_mul_f16", Some(Op::V(Valu::PkMulF16))), // exec::vector::alu
+    (17, "v_pk_min_f16", Some(Op::V(Valu::PkMinF16))), // exec::vector::alu
+    (18, "v_pk_max_f16", Some(Op::V(Valu::PkMaxF16))), // exec::vector::alu
+    (19, "v_dot2_f32_f16", Some(Op::V(Valu::Dot2F32F16))), // exec::vector::alu
+    (22, "v_dot4_i32_iu8", Some(Op::V(Valu::Dot4I32Iu8))), // exec::vector::alu
+    (23, "v_dot4_u32_u8", Some(Op::V(Valu::Dot4U32U8))), // exec::vector::alu
+    (24, "v_dot8_i32_iu4", None),
+    (25, "v_dot8_u32_u4", None),
+    (26, "v_dot2_f32_bf16", None),
+    (32, "v_fma_mix_f32", Some(Op::V(Valu::FmaMixF32))), // exec::vector::alu
+    (33, "v_fma_mixlo_f16", Some(Op::V(Valu::FmaMixloF16))), // exec::vector::alu
+    (34, "v_fma_mixhi_f16", Some(Op::V(Valu::FmaMixhiF16))), // exec::vector::alu
+    (64, "v_wmma_f32_16x16x16_f16", Some(Op::Wmma(Wmma::F32F16))), // exec::mfma::wmma
+    (65, "v_wmma_f32_16x16x16_bf16", Some(Op::Wmma(Wmma::F32Bf16))), // exec::mfma::wmma
+    (66, "v_wmma_f16_16x16x16_f16", Some(Op::Wmma(Wmma::F16F16))), // exec::mfma::wmma
+    (67, "v_wmma_bf16_16x16x16_bf16", Some(Op::Wmma(Wmma::Bf16Bf16))), // exec::mfma::wmma
+    (68, "v_wmma_i32_16x16x16_iu8", Some(Op::Wmma(Wmma::I32Iu8))), // exec::mfma::wmma
+    (69, "v_wmma_i32_16x16x16_iu4", Some(Op::Wmma(Wmma::I32Iu4))), // exec::mfma::wmma
 ];
 
 /// VOPD, X half (`opx`): 8 bytes. Dword 0: `[31:26] = 0b110010`, opx `[25:22]` (4 bits), opy
@@ -1445,20 +1450,20 @@ pub(crate) const VOP3P: &[(u16, &str)] = &[
 /// literal follows when either half has a literal source or is a `fmaak`/`fmamk` op (the K
 /// constant); both halves share it. Unused operand fields (e.g. vsrc1 of `v_dual_mov_b32`) must be
 /// zero. Enumerated with Y = v_dual_mov_b32. 13 opcodes.
-pub(crate) const VOPD_X: &[(u16, &str)] = &[
-    (0, "v_dual_fmac_f32"),
-    (1, "v_dual_fmaak_f32"),
-    (2, "v_dual_fmamk_f32"),
-    (3, "v_dual_mul_f32"),
-    (4, "v_dual_add_f32"),
-    (5, "v_dual_sub_f32"),
-    (6, "v_dual_subrev_f32"),
-    (7, "v_dual_mul_dx9_zero_f32"),
-    (8, "v_dual_mov_b32"),
-    (9, "v_dual_cndmask_b32"),
-    (10, "v_dual_max_f32"),
-    (11, "v_dual_min_f32"),
-    (12, "v_dual_dot2acc_f32_f16"),
+pub(crate) const VOPD_X: &[(u16, &str, Option<Op>)] = &[
+    (0, "v_dual_fmac_f32", Some(Op::V(Valu::FmacF32))), // exec::vector::alu
+    (1, "v_dual_fmaak_f32", Some(Op::V(Valu::FmaakF32))), // exec::vector::alu
+    (2, "v_dual_fmamk_f32", Some(Op::V(Valu::FmamkF32))), // exec::vector::alu
+    (3, "v_dual_mul_f32", Some(Op::V(Valu::MulF32))), // exec::vector::alu
+    (4, "v_dual_add_f32", Some(Op::V(Valu::AddF32))), // exec::vector::alu
+    (5, "v_dual_sub_f32", Some(Op::V(Valu::SubF32))), // exec::vector::alu
+    (6, "v_dual_subrev_f32", Some(Op::V(Valu::SubrevF32))), // exec::vector::alu
+    (7, "v_dual_mul_dx9_zero_f32", Some(Op::V(Valu::MulLegacyF32))), // exec::vector::alu
+    (8, "v_dual_mov_b32", Some(Op::V(Valu::Mov32))), // exec::vector::alu
+    (9, "v_dual_cndmask_b32", Some(Op::V(Valu::Cndmask))), // exec::vector::alu
+    (10, "v_dual_max_f32", Some(Op::V(Valu::MaxF32))), // exec::vector::alu
+    (11, "v_dual_min_f32", Some(Op::V(Valu::MinF32))), // exec::vector::alu
+    (12, "v_dual_dot2acc_f32_f16", Some(Op::V(Valu::Dot2cF32F16))), // exec::vector::alu
 ];
 
 /// VOPD, Y half (`opy`): 8 bytes. Dword 0: `[31:26] = 0b110010`, opx `[25:22]` (4 bits), opy
@@ -1468,23 +1473,23 @@ pub(crate) const VOPD_X: &[(u16, &str)] = &[
 /// literal follows when either half has a literal source or is a `fmaak`/`fmamk` op (the K
 /// constant); both halves share it. Unused operand fields (e.g. vsrc1 of `v_dual_mov_b32`) must be
 /// zero. Enumerated with X = v_dual_mov_b32. 16 opcodes.
-pub(crate) const VOPD_Y: &[(u16, &str)] = &[
-    (0, "v_dual_fmac_f32"),
-    (1, "v_dual_fmaak_f32"),
-    (2, "v_dual_fmamk_f32"),
-    (3, "v_dual_mul_f32"),
-    (4, "v_dual_add_f32"),
-    (5, "v_dual_sub_f32"),
-    (6, "v_dual_subrev_f32"),
-    (7, "v_dual_mul_dx9_zero_f32"),
-    (8, "v_dual_mov_b32"),
-    (9, "v_dual_cndmask_b32"),
-    (10, "v_dual_max_f32"),
-    (11, "v_dual_min_f32"),
-    (12, "v_dual_dot2acc_f32_f16"),
-    (16, "v_dual_add_nc_u32"),
-    (17, "v_dual_lshlrev_b32"),
-    (18, "v_dual_and_b32"),
+pub(crate) const VOPD_Y: &[(u16, &str, Option<Op>)] = &[
+    (0, "v_dual_fmac_f32", Some(Op::V(Valu::FmacF32))), // exec::vector::alu
+    (1, "v_dual_fmaak_f32", Some(Op::V(Valu::FmaakF32))), // exec::vector::alu
+    (2, "v_dual_fmamk_f32", Some(Op::V(Valu::FmamkF32))), // exec::vector::alu
+    (3, "v_dual_mul_f32", Some(Op::V(Valu::MulF32))), // exec::vector::alu
+    (4, "v_dual_add_f32", Some(Op::V(Valu::AddF32))), // exec::vector::alu
+    (5, "v_dual_sub_f32", Some(Op::V(Valu::SubF32))), // exec::vector::alu
+    (6, "v_dual_subrev_f32", Some(Op::V(Valu::SubrevF32))), // exec::vector::alu
+    (7, "v_dual_mul_dx9_zero_f32", Some(Op::V(Valu::MulLegacyF32))), // exec::vector::alu
+    (8, "v_dual_mov_b32", Some(Op::V(Valu::Mov32))), // exec::vector::alu
+    (9, "v_dual_cndmask_b32", Some(Op::V(Valu::Cndmask))), // exec::vector::alu
+    (10, "v_dual_max_f32", Some(Op::V(Valu::MaxF32))), // exec::vector::alu
+    (11, "v_dual_min_f32", Some(Op::V(Valu::MinF32))), // exec::vector::alu
+    (12, "v_dual_dot2acc_f32_f16", Some(Op::V(Valu::Dot2cF32F16))), // exec::vector::alu
+    (16, "v_dual_add_nc_u32", Some(Op::V(Valu::AddU32))), // exec::vector::alu
+    (17, "v_dual_lshlrev_b32", Some(Op::V(Valu::LshlrevB32))), // exec::vector::alu
+    (18, "v_dual_and_b32", Some(Op::V(Valu::AndB32))), // exec::vector::alu
 ];
 
 /// DS: 8 bytes. Dword 0: `[31:26] = 0b110110`, op `[25:18]` (8 bits), gds `[17]` (the `ds_gws_*`,
@@ -1492,242 +1497,242 @@ pub(crate) const VOPD_Y: &[(u16, &str)] = &[
 /// `[15:8]`, offset0 `[7:0]` (single-offset ops: a 16-bit offset `[15:0]`). Dword 1: vdst
 /// `[31:24]`, data1 `[23:16]`, data0 `[15:8]`, addr `[7:0]`; operand fields an op does not use must
 /// be zero. 126 opcodes.
-pub(crate) const DS: &[(u16, &str)] = &[
-    (0, "ds_add_u32"),
-    (1, "ds_sub_u32"),
-    (2, "ds_rsub_u32"),
-    (3, "ds_inc_u32"),
-    (4, "ds_dec_u32"),
-    (5, "ds_min_i32"),
-    (6, "ds_max_i32"),
-    (7, "ds_min_u32"),
-    (8, "ds_max_u32"),
-    (9, "ds_and_b32"),
-    (10, "ds_or_b32"),
-    (11, "ds_xor_b32"),
-    (12, "ds_mskor_b32"),
-    (13, "ds_store_b32"),
-    (14, "ds_store_2addr_b32"),
-    (15, "ds_store_2addr_stride64_b32"),
-    (16, "ds_cmpstore_b32"),
-    (17, "ds_cmpstore_f32"),
-    (18, "ds_min_f32"),
-    (19, "ds_max_f32"),
-    (20, "ds_nop"),
-    (21, "ds_add_f32"),
-    (24, "ds_gws_sema_release_all"),
-    (25, "ds_gws_init"),
-    (26, "ds_gws_sema_v"),
-    (27, "ds_gws_sema_br"),
-    (28, "ds_gws_sema_p"),
-    (29, "ds_gws_barrier"),
-    (30, "ds_store_b8"),
-    (31, "ds_store_b16"),
-    (32, "ds_add_rtn_u32"),
-    (33, "ds_sub_rtn_u32"),
-    (34, "ds_rsub_rtn_u32"),
-    (35, "ds_inc_rtn_u32"),
-    (36, "ds_dec_rtn_u32"),
-    (37, "ds_min_rtn_i32"),
-    (38, "ds_max_rtn_i32"),
-    (39, "ds_min_rtn_u32"),
-    (40, "ds_max_rtn_u32"),
-    (41, "ds_and_rtn_b32"),
-    (42, "ds_or_rtn_b32"),
-    (43, "ds_xor_rtn_b32"),
-    (44, "ds_mskor_rtn_b32"),
-    (45, "ds_storexchg_rtn_b32"),
-    (46, "ds_storexchg_2addr_rtn_b32"),
-    (47, "ds_storexchg_2addr_stride64_rtn_b32"),
-    (48, "ds_cmpstore_rtn_b32"),
-    (49, "ds_cmpstore_rtn_f32"),
-    (50, "ds_min_rtn_f32"),
-    (51, "ds_max_rtn_f32"),
-    (52, "ds_wrap_rtn_b32"),
-    (53, "ds_swizzle_b32"),
-    (54, "ds_load_b32"),
-    (55, "ds_load_2addr_b32"),
-    (56, "ds_load_2addr_stride64_b32"),
-    (57, "ds_load_i8"),
-    (58, "ds_load_u8"),
-    (59, "ds_load_i16"),
-    (60, "ds_load_u16"),
-    (61, "ds_consume"),
-    (62, "ds_append"),
-    (63, "ds_ordered_count"),
-    (64, "ds_add_u64"),
-    (65, "ds_sub_u64"),
-    (66, "ds_rsub_u64"),
-    (67, "ds_inc_u64"),
-    (68, "ds_dec_u64"),
-    (69, "ds_min_i64"),
-    (70, "ds_max_i64"),
-    (71, "ds_min_u64"),
-    (72, "ds_max_u64"),
-    (73, "ds_and_b64"),
-    (74, "ds_or_b64"),
-    (75, "ds_xor_b64"),
-    (76, "ds_mskor_b64"),
-    (77, "ds_store_b64"),
-    (78, "ds_store_2addr_b64"),
-    (79, "ds_store_2addr_stride64_b64"),
-    (80, "ds_cmpstore_b64"),
-    (81, "ds_cmpstore_f64"),
-    (82, "ds_min_f64"),
-    (83, "ds_max_f64"),
-    (96, "ds_add_rtn_u64"),
-    (97, "ds_sub_rtn_u64"),
-    (98, "ds_rsub_rtn_u64"),
-    (99, "ds_inc_rtn_u64"),
-    (100, "ds_dec_rtn_u64"),
-    (101, "ds_min_rtn_i64"),
-    (102, "ds_max_rtn_i64"),
-    (103, "ds_min_rtn_u64"),
-    (104, "ds_max_rtn_u64"),
-    (105, "ds_and_rtn_b64"),
-    (106, "ds_or_rtn_b64"),
-    (107, "ds_xor_rtn_b64"),
-    (108, "ds_mskor_rtn_b64"),
-    (109, "ds_storexchg_rtn_b64"),
-    (110, "ds_storexchg_2addr_rtn_b64"),
-    (111, "ds_storexchg_2addr_stride64_rtn_b64"),
-    (112, "ds_cmpstore_rtn_b64"),
-    (113, "ds_cmpstore_rtn_f64"),
-    (114, "ds_min_rtn_f64"),
-    (115, "ds_max_rtn_f64"),
-    (118, "ds_load_b64"),
-    (119, "ds_load_2addr_b64"),
-    (120, "ds_load_2addr_stride64_b64"),
-    (121, "ds_add_rtn_f32"),
-    (122, "ds_add_gs_reg_rtn"),
-    (123, "ds_sub_gs_reg_rtn"),
-    (126, "ds_condxchg32_rtn_b64"),
-    (160, "ds_store_b8_d16_hi"),
-    (161, "ds_store_b16_d16_hi"),
-    (162, "ds_load_u8_d16"),
-    (163, "ds_load_u8_d16_hi"),
-    (164, "ds_load_i8_d16"),
-    (165, "ds_load_i8_d16_hi"),
-    (166, "ds_load_u16_d16"),
-    (167, "ds_load_u16_d16_hi"),
-    (173, "ds_bvh_stack_rtn_b32"),
-    (176, "ds_store_addtid_b32"),
-    (177, "ds_load_addtid_b32"),
-    (178, "ds_permute_b32"),
-    (179, "ds_bpermute_b32"),
-    (222, "ds_store_b96"),
-    (223, "ds_store_b128"),
-    (254, "ds_load_b96"),
-    (255, "ds_load_b128"),
+pub(crate) const DS: &[(u16, &str, Option<Op>)] = &[
+    (0, "ds_add_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::Add, bytes: 4, rtn: false }))), // exec::lds::run
+    (1, "ds_sub_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::Sub, bytes: 4, rtn: false }))), // exec::lds::run
+    (2, "ds_rsub_u32", None),
+    (3, "ds_inc_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::Inc, bytes: 4, rtn: false }))), // exec::lds::run
+    (4, "ds_dec_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::Dec, bytes: 4, rtn: false }))), // exec::lds::run
+    (5, "ds_min_i32", Some(Op::Lds(Lds::Atomic { op: Atomic::MinI, bytes: 4, rtn: false }))), // exec::lds::run
+    (6, "ds_max_i32", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxI, bytes: 4, rtn: false }))), // exec::lds::run
+    (7, "ds_min_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::MinU, bytes: 4, rtn: false }))), // exec::lds::run
+    (8, "ds_max_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxU, bytes: 4, rtn: false }))), // exec::lds::run
+    (9, "ds_and_b32", Some(Op::Lds(Lds::Atomic { op: Atomic::And, bytes: 4, rtn: false }))), // exec::lds::run
+    (10, "ds_or_b32", Some(Op::Lds(Lds::Atomic { op: Atomic::Or, bytes: 4, rtn: false }))), // exec::lds::run
+    (11, "ds_xor_b32", Some(Op::Lds(Lds::Atomic { op: Atomic::Xor, bytes: 4, rtn: false }))), // exec::lds::run
+    (12, "ds_mskor_b32", None),
+    (13, "ds_store_b32", Some(Op::Lds(Lds::Store { bytes: 4, two: false, st64: false, high: false }))), // exec::lds::run
+    (14, "ds_store_2addr_b32", Some(Op::Lds(Lds::Store { bytes: 4, two: true, st64: false, high: false }))), // exec::lds::run
+    (15, "ds_store_2addr_stride64_b32", Some(Op::Lds(Lds::Store { bytes: 4, two: true, st64: true, high: false }))), // exec::lds::run
+    (16, "ds_cmpstore_b32", Some(Op::Lds(Lds::Atomic { op: Atomic::CmpSwap, bytes: 4, rtn: false }))), // exec::lds::run
+    (17, "ds_cmpstore_f32", Some(Op::Lds(Lds::Atomic { op: Atomic::CmpSwap, bytes: 4, rtn: false }))), // exec::lds::run
+    (18, "ds_min_f32", Some(Op::Lds(Lds::Atomic { op: Atomic::MinF32, bytes: 4, rtn: false }))), // exec::lds::run
+    (19, "ds_max_f32", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxF32, bytes: 4, rtn: false }))), // exec::lds::run
+    (20, "ds_nop", None),
+    (21, "ds_add_f32", Some(Op::Lds(Lds::Atomic { op: Atomic::AddF32, bytes: 4, rtn: false }))), // exec::lds::run
+    (24, "ds_gws_sema_release_all", None),
+    (25, "ds_gws_init", None),
+    (26, "ds_gws_sema_v", None),
+    (27, "ds_gws_sema_br", None),
+    (28, "ds_gws_sema_p", None),
+    (29, "ds_gws_barrier", None),
+    (30, "ds_store_b8", Some(Op::Lds(Lds::Store { bytes: 1, two: false, st64: false, high: false }))), // exec::lds::run
+    (31, "ds_store_b16", Some(Op::Lds(Lds::Store { bytes: 2, two: false, st64: false, high: false }))), // exec::lds::run
+    (32, "ds_add_rtn_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::Add, bytes: 4, rtn: true }))), // exec::lds::run
+    (33, "ds_sub_rtn_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::Sub, bytes: 4, rtn: true }))), // exec::lds::run
+    (34, "ds_rsub_rtn_u32", None),
+    (35, "ds_inc_rtn_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::Inc, bytes: 4, rtn: true }))), // exec::lds::run
+    (36, "ds_dec_rtn_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::Dec, bytes: 4, rtn: true }))), // exec::lds::run
+    (37, "ds_min_rtn_i32", Some(Op::Lds(Lds::Atomic { op: Atomic::MinI, bytes: 4, rtn: true }))), // exec::lds::run
+    (38, "ds_max_rtn_i32", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxI, bytes: 4, rtn: true }))), // exec::lds::run
+    (39, "ds_min_rtn_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::MinU, bytes: 4, rtn: true }))), // exec::lds::run
+    (40, "ds_max_rtn_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxU, bytes: 4, rtn: true }))), // exec::lds::run
+    (41, "ds_and_rtn_b32", Some(Op::Lds(Lds::Atomic { op: Atomic::And, bytes: 4, rtn: true }))), // exec::lds::run
+    (42, "ds_or_rtn_b32", Some(Op::Lds(Lds::Atomic { op: Atomic::Or, bytes: 4, rtn: true }))), // exec::lds::run
+    (43, "ds_xor_rtn_b32", Some(Op::Lds(Lds::Atomic { op: Atomic::Xor, bytes: 4, rtn: true }))), // exec::lds::run
+    (44, "ds_mskor_rtn_b32", None),
+    (45, "ds_storexchg_rtn_b32", Some(Op::Lds(Lds::Atomic { op: Atomic::Swap, bytes: 4, rtn: true }))), // exec::lds::run
+    (46, "ds_storexchg_2addr_rtn_b32", None),
+    (47, "ds_storexchg_2addr_stride64_rtn_b32", None),
+    (48, "ds_cmpstore_rtn_b32", Some(Op::Lds(Lds::Atomic { op: Atomic::CmpSwap, bytes: 4, rtn: true }))), // exec::lds::run
+    (49, "ds_cmpstore_rtn_f32", Some(Op::Lds(Lds::Atomic { op: Atomic::CmpSwap, bytes: 4, rtn: true }))), // exec::lds::run
+    (50, "ds_min_rtn_f32", Some(Op::Lds(Lds::Atomic { op: Atomic::MinF32, bytes: 4, rtn: true }))), // exec::lds::run
+    (51, "ds_max_rtn_f32", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxF32, bytes: 4, rtn: true }))), // exec::lds::run
+    (52, "ds_wrap_rtn_b32", None),
+    (53, "ds_swizzle_b32", Some(Op::Lds(Lds::Swizzle))), // exec::lds::run
+    (54, "ds_load_b32", Some(Op::Lds(Lds::Load { bytes: 4, two: false, st64: false, signed: false, half: 2 }))), // exec::lds::run
+    (55, "ds_load_2addr_b32", Some(Op::Lds(Lds::Load { bytes: 4, two: true, st64: false, signed: false, half: 2 }))), // exec::lds::run
+    (56, "ds_load_2addr_stride64_b32", Some(Op::Lds(Lds::Load { bytes: 4, two: true, st64: true, signed: false, half: 2 }))), // exec::lds::run
+    (57, "ds_load_i8", Some(Op::Lds(Lds::Load { bytes: 1, two: false, st64: false, signed: true, half: 2 }))), // exec::lds::run
+    (58, "ds_load_u8", Some(Op::Lds(Lds::Load { bytes: 1, two: false, st64: false, signed: false, half: 2 }))), // exec::lds::run
+    (59, "ds_load_i16", Some(Op::Lds(Lds::Load { bytes: 2, two: false, st64: false, signed: true, half: 2 }))), // exec::lds::run
+    (60, "ds_load_u16", Some(Op::Lds(Lds::Load { bytes: 2, two: false, st64: false, signed: false, half: 2 }))), // exec::lds::run
+    (61, "ds_consume", None),
+    (62, "ds_append", None),
+    (63, "ds_ordered_count", None),
+    (64, "ds_add_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::Add, bytes: 8, rtn: false }))), // exec::lds::run
+    (65, "ds_sub_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::Sub, bytes: 8, rtn: false }))), // exec::lds::run
+    (66, "ds_rsub_u64", None),
+    (67, "ds_inc_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::Inc, bytes: 8, rtn: false }))), // exec::lds::run
+    (68, "ds_dec_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::Dec, bytes: 8, rtn: false }))), // exec::lds::run
+    (69, "ds_min_i64", Some(Op::Lds(Lds::Atomic { op: Atomic::MinI, bytes: 8, rtn: false }))), // exec::lds::run
+    (70, "ds_max_i64", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxI, bytes: 8, rtn: false }))), // exec::lds::run
+    (71, "ds_min_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::MinU, bytes: 8, rtn: false }))), // exec::lds::run
+    (72, "ds_max_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxU, bytes: 8, rtn: false }))), // exec::lds::run
+    (73, "ds_and_b64", Some(Op::Lds(Lds::Atomic { op: Atomic::And, bytes: 8, rtn: false }))), // exec::lds::run
+    (74, "ds_or_b64", Some(Op::Lds(Lds::Atomic { op: Atomic::Or, bytes: 8, rtn: false }))), // exec::lds::run
+    (75, "ds_xor_b64", Some(Op::Lds(Lds::Atomic { op: Atomic::Xor, bytes: 8, rtn: false }))), // exec::lds::run
+    (76, "ds_mskor_b64", None),
+    (77, "ds_store_b64", Some(Op::Lds(Lds::Store { bytes: 8, two: false, st64: false, high: false }))), // exec::lds::run
+    (78, "ds_store_2addr_b64", Some(Op::Lds(Lds::Store { bytes: 8, two: true, st64: false, high: false }))), // exec::lds::run
+    (79, "ds_store_2addr_stride64_b64", Some(Op::Lds(Lds::Store { bytes: 8, two: true, st64: true, high: false }))), // exec::lds::run
+    (80, "ds_cmpstore_b64", Some(Op::Lds(Lds::Atomic { op: Atomic::CmpSwap, bytes: 8, rtn: false }))), // exec::lds::run
+    (81, "ds_cmpstore_f64", None),
+    (82, "ds_min_f64", None),
+    (83, "ds_max_f64", None),
+    (96, "ds_add_rtn_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::Add, bytes: 8, rtn: true }))), // exec::lds::run
+    (97, "ds_sub_rtn_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::Sub, bytes: 8, rtn: true }))), // exec::lds::run
+    (98, "ds_rsub_rtn_u64", None),
+    (99, "ds_inc_rtn_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::Inc, bytes: 8, rtn: true }))), // exec::lds::run
+    (100, "ds_dec_rtn_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::Dec, bytes: 8, rtn: true }))), // exec::lds::run
+    (101, "ds_min_rtn_i64", Some(Op::Lds(Lds::Atomic { op: Atomic::MinI, bytes: 8, rtn: true }))), // exec::lds::run
+    (102, "ds_max_rtn_i64", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxI, bytes: 8, rtn: true }))), // exec::lds::run
+    (103, "ds_min_rtn_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::MinU, bytes: 8, rtn: true }))), // exec::lds::run
+    (104, "ds_max_rtn_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxU, bytes: 8, rtn: true }))), // exec::lds::run
+    (105, "ds_and_rtn_b64", Some(Op::Lds(Lds::Atomic { op: Atomic::And, bytes: 8, rtn: true }))), // exec::lds::run
+    (106, "ds_or_rtn_b64", Some(Op::Lds(Lds::Atomic { op: Atomic::Or, bytes: 8, rtn: true }))), // exec::lds::run
+    (107, "ds_xor_rtn_b64", Some(Op::Lds(Lds::Atomic { op: Atomic::Xor, bytes: 8, rtn: true }))), // exec::lds::run
+    (108, "ds_mskor_rtn_b64", None),
+    (109, "ds_storexchg_rtn_b64", Some(Op::Lds(Lds::Atomic { op: Atomic::Swap, bytes: 8, rtn: true }))), // exec::lds::run
+    (110, "ds_storexchg_2addr_rtn_b64", None),
+    (111, "ds_storexchg_2addr_stride64_rtn_b64", None),
+    (112, "ds_cmpstore_rtn_b64", Some(Op::Lds(Lds::Atomic { op: Atomic::CmpSwap, bytes: 8, rtn: true }))), // exec::lds::run
+    (113, "ds_cmpstore_rtn_f64", None),
+    (114, "ds_min_rtn_f64", None),
+    (115, "ds_max_rtn_f64", None),
+    (118, "ds_load_b64", Some(Op::Lds(Lds::Load { bytes: 8, two: false, st64: false, signed: false, half: 2 }))), // exec::lds::run
+    (119, "ds_load_2addr_b64", Some(Op::Lds(Lds::Load { bytes: 8, two: true, st64: false, signed: false, half: 2 }))), // exec::lds::run
+    (120, "ds_load_2addr_stride64_b64", Some(Op::Lds(Lds::Load { bytes: 8, two: true, st64: true, signed: false, half: 2 }))), // exec::lds::run
+    (121, "ds_add_rtn_f32", Some(Op::Lds(Lds::Atomic { op: Atomic::AddF32, bytes: 4, rtn: true }))), // exec::lds::run
+    (122, "ds_add_gs_reg_rtn", None),
+    (123, "ds_sub_gs_reg_rtn", None),
+    (126, "ds_condxchg32_rtn_b64", None),
+    (160, "ds_store_b8_d16_hi", Some(Op::Lds(Lds::Store { bytes: 1, two: false, st64: false, high: true }))), // exec::lds::run
+    (161, "ds_store_b16_d16_hi", Some(Op::Lds(Lds::Store { bytes: 2, two: false, st64: false, high: true }))), // exec::lds::run
+    (162, "ds_load_u8_d16", Some(Op::Lds(Lds::Load { bytes: 1, two: false, st64: false, signed: false, half: 0 }))), // exec::lds::run
+    (163, "ds_load_u8_d16_hi", Some(Op::Lds(Lds::Load { bytes: 1, two: false, st64: false, signed: false, half: 1 }))), // exec::lds::run
+    (164, "ds_load_i8_d16", Some(Op::Lds(Lds::Load { bytes: 1, two: false, st64: false, signed: true, half: 0 }))), // exec::lds::run
+    (165, "ds_load_i8_d16_hi", Some(Op::Lds(Lds::Load { bytes: 1, two: false, st64: false, signed: true, half: 1 }))), // exec::lds::run
+    (166, "ds_load_u16_d16", Some(Op::Lds(Lds::Load { bytes: 2, two: false, st64: false, signed: false, half: 0 }))), // exec::lds::run
+    (167, "ds_load_u16_d16_hi", Some(Op::Lds(Lds::Load { bytes: 2, two: false, st64: false, signed: false, half: 1 }))), // exec::lds::run
+    (173, "ds_bvh_stack_rtn_b32", None),
+    (176, "ds_store_addtid_b32", None),
+    (177, "ds_load_addtid_b32", None),
+    (178, "ds_permute_b32", Some(Op::Lds(Lds::Permute))), // exec::lds::run
+    (179, "ds_bpermute_b32", Some(Op::Lds(Lds::Bpermute))), // exec::lds::run
+    (222, "ds_store_b96", Some(Op::Lds(Lds::Store { bytes: 12, two: false, st64: false, high: false }))), // exec::lds::run
+    (223, "ds_store_b128", Some(Op::Lds(Lds::Store { bytes: 16, two: false, st64: false, high: false }))), // exec::lds::run
+    (254, "ds_load_b96", Some(Op::Lds(Lds::Load { bytes: 12, two: false, st64: false, signed: false, half: 2 }))), // exec::lds::run
+    (255, "ds_load_b128", Some(Op::Lds(Lds::Load { bytes: 16, two: false, st64: false, signed: false, half: 2 }))), // exec::lds::run
 ];
 
 /// MUBUF: 8 bytes. Dword 0: `[31:26] = 0b111000`, op `[25:18]` (8 bits), `[17:15]` ignored, glc
 /// `[14]`, dlc `[13]`, slc `[12]`, offset `[11:0]` (unsigned). Dword 1: soffset `[31:24]`, idxen
 /// `[23]`, offen `[22]`, tfe `[21]`, srsrc `[20:16]` (an SGPR quad: first register = 4 * srsrc),
 /// vdata `[15:8]`, vaddr `[7:0]`. LDS loads are separate opcodes (`buffer_load_lds_*`). 79 opcodes.
-pub(crate) const MUBUF: &[(u16, &str)] = &[
-    (0, "buffer_load_format_x"),
-    (1, "buffer_load_format_xy"),
-    (2, "buffer_load_format_xyz"),
-    (3, "buffer_load_format_xyzw"),
-    (4, "buffer_store_format_x"),
-    (5, "buffer_store_format_xy"),
-    (6, "buffer_store_format_xyz"),
-    (7, "buffer_store_format_xyzw"),
-    (8, "buffer_load_d16_format_x"),
-    (9, "buffer_load_d16_format_xy"),
-    (10, "buffer_load_d16_format_xyz"),
-    (11, "buffer_load_d16_format_xyzw"),
-    (12, "buffer_store_d16_format_x"),
-    (13, "buffer_store_d16_format_xy"),
-    (14, "buffer_store_d16_format_xyz"),
-    (15, "buffer_store_d16_format_xyzw"),
-    (16, "buffer_load_u8"),
-    (17, "buffer_load_i8"),
-    (18, "buffer_load_u16"),
-    (19, "buffer_load_i16"),
-    (20, "buffer_load_b32"),
-    (21, "buffer_load_b64"),
-    (22, "buffer_load_b96"),
-    (23, "buffer_load_b128"),
-    (24, "buffer_store_b8"),
-    (25, "buffer_store_b16"),
-    (26, "buffer_store_b32"),
-    (27, "buffer_store_b64"),
-    (28, "buffer_store_b96"),
-    (29, "buffer_store_b128"),
-    (30, "buffer_load_d16_u8"),
-    (31, "buffer_load_d16_i8"),
-    (32, "buffer_load_d16_b16"),
-    (33, "buffer_load_d16_hi_u8"),
-    (34, "buffer_load_d16_hi_i8"),
-    (35, "buffer_load_d16_hi_b16"),
-    (36, "buffer_store_d16_hi_b8"),
-    (37, "buffer_store_d16_hi_b16"),
-    (38, "buffer_load_d16_hi_format_x"),
-    (39, "buffer_store_d16_hi_format_x"),
-    (43, "buffer_gl0_inv"),
-    (44, "buffer_gl1_inv"),
-    (45, "buffer_load_lds_u8"),
-    (46, "buffer_load_lds_i8"),
-    (47, "buffer_load_lds_u16"),
-    (48, "buffer_load_lds_i16"),
-    (49, "buffer_load_lds_b32"),
-    (50, "buffer_load_lds_format_x"),
-    (51, "buffer_atomic_swap_b32"),
-    (52, "buffer_atomic_cmpswap_b32"),
-    (53, "buffer_atomic_add_u32"),
-    (54, "buffer_atomic_sub_u32"),
-    (55, "buffer_atomic_csub_u32"),
-    (56, "buffer_atomic_min_i32"),
-    (57, "buffer_atomic_min_u32"),
-    (58, "buffer_atomic_max_i32"),
-    (59, "buffer_atomic_max_u32"),
-    (60, "buffer_atomic_and_b32"),
-    (61, "buffer_atomic_or_b32"),
-    (62, "buffer_atomic_xor_b32"),
-    (63, "buffer_atomic_inc_u32"),
-    (64, "buffer_atomic_dec_u32"),
-    (65, "buffer_atomic_swap_b64"),
-    (66, "buffer_atomic_cmpswap_b64"),
-    (67, "buffer_atomic_add_u64"),
-    (68, "buffer_atomic_sub_u64"),
-    (69, "buffer_atomic_min_i64"),
-    (70, "buffer_atomic_min_u64"),
-    (71, "buffer_atomic_max_i64"),
-    (72, "buffer_atomic_max_u64"),
-    (73, "buffer_atomic_and_b64"),
-    (74, "buffer_atomic_or_b64"),
-    (75, "buffer_atomic_xor_b64"),
-    (76, "buffer_atomic_inc_u64"),
-    (77, "buffer_atomic_dec_u64"),
-    (80, "buffer_atomic_cmpswap_f32"),
-    (81, "buffer_atomic_min_f32"),
-    (82, "buffer_atomic_max_f32"),
-    (86, "buffer_atomic_add_f32"),
+pub(crate) const MUBUF: &[(u16, &str, Option<Op>)] = &[
+    (0, "buffer_load_format_x", None),
+    (1, "buffer_load_format_xy", None),
+    (2, "buffer_load_format_xyz", None),
+    (3, "buffer_load_format_xyzw", None),
+    (4, "buffer_store_format_x", None),
+    (5, "buffer_store_format_xy", None),
+    (6, "buffer_store_format_xyz", None),
+    (7, "buffer_store_format_xyzw", None),
+    (8, "buffer_load_d16_format_x", None),
+    (9, "buffer_load_d16_format_xy", None),
+    (10, "buffer_load_d16_format_xyz", None),
+    (11, "buffer_load_d16_format_xyzw", None),
+    (12, "buffer_store_d16_format_x", None),
+    (13, "buffer_store_d16_format_xy", None),
+    (14, "buffer_store_d16_format_xyz", None),
+    (15, "buffer_store_d16_format_xyzw", None),
+    (16, "buffer_load_u8", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 1, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (17, "buffer_load_i8", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 1, signed: true, d16_hi: false, d16: false }))), // exec::memory::load
+    (18, "buffer_load_u16", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 2, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (19, "buffer_load_i16", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 2, signed: true, d16_hi: false, d16: false }))), // exec::memory::load
+    (20, "buffer_load_b32", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 4, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (21, "buffer_load_b64", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 8, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (22, "buffer_load_b96", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 12, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (23, "buffer_load_b128", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 16, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (24, "buffer_store_b8", Some(Op::Store(Mem { segment: Segment::Buffer, bytes: 1, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (25, "buffer_store_b16", Some(Op::Store(Mem { segment: Segment::Buffer, bytes: 2, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (26, "buffer_store_b32", Some(Op::Store(Mem { segment: Segment::Buffer, bytes: 4, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (27, "buffer_store_b64", Some(Op::Store(Mem { segment: Segment::Buffer, bytes: 8, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (28, "buffer_store_b96", Some(Op::Store(Mem { segment: Segment::Buffer, bytes: 12, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (29, "buffer_store_b128", Some(Op::Store(Mem { segment: Segment::Buffer, bytes: 16, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (30, "buffer_load_d16_u8", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 1, signed: false, d16_hi: false, d16: true }))), // exec::memory::load
+    (31, "buffer_load_d16_i8", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 1, signed: true, d16_hi: false, d16: true }))), // exec::memory::load
+    (32, "buffer_load_d16_b16", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 2, signed: false, d16_hi: false, d16: true }))), // exec::memory::load
+    (33, "buffer_load_d16_hi_u8", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 1, signed: false, d16_hi: true, d16: true }))), // exec::memory::load
+    (34, "buffer_load_d16_hi_i8", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 1, signed: true, d16_hi: true, d16: true }))), // exec::memory::load
+    (35, "buffer_load_d16_hi_b16", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::load
+    (36, "buffer_store_d16_hi_b8", Some(Op::Store(Mem { segment: Segment::Buffer, bytes: 1, signed: false, d16_hi: true, d16: true }))), // exec::memory::store
+    (37, "buffer_store_d16_hi_b16", Some(Op::Store(Mem { segment: Segment::Buffer, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::store
+    (38, "buffer_load_d16_hi_format_x", None),
+    (39, "buffer_store_d16_hi_format_x", None),
+    (43, "buffer_gl0_inv", Some(Op::Nop)), // exec::step
+    (44, "buffer_gl1_inv", Some(Op::Nop)), // exec::step
+    (45, "buffer_load_lds_u8", None),
+    (46, "buffer_load_lds_i8", None),
+    (47, "buffer_load_lds_u16", None),
+    (48, "buffer_load_lds_i16", None),
+    (49, "buffer_load_lds_b32", None),
+    (50, "buffer_load_lds_format_x", None),
+    (51, "buffer_atomic_swap_b32", Some(Op::Atomic(Segment::Buffer, Atomic::Swap, 4))), // exec::memory::atomic
+    (52, "buffer_atomic_cmpswap_b32", Some(Op::Atomic(Segment::Buffer, Atomic::CmpSwap, 4))), // exec::memory::atomic
+    (53, "buffer_atomic_add_u32", Some(Op::Atomic(Segment::Buffer, Atomic::Add, 4))), // exec::memory::atomic
+    (54, "buffer_atomic_sub_u32", Some(Op::Atomic(Segment::Buffer, Atomic::Sub, 4))), // exec::memory::atomic
+    (55, "buffer_atomic_csub_u32", None),
+    (56, "buffer_atomic_min_i32", Some(Op::Atomic(Segment::Buffer, Atomic::MinI, 4))), // exec::memory::atomic
+    (57, "buffer_atomic_min_u32", Some(Op::Atomic(Segment::Buffer, Atomic::MinU, 4))), // exec::memory::atomic
+    (58, "buffer_atomic_max_i32", Some(Op::Atomic(Segment::Buffer, Atomic::MaxI, 4))), // exec::memory::atomic
+    (59, "buffer_atomic_max_u32", Some(Op::Atomic(Segment::Buffer, Atomic::MaxU, 4))), // exec::memory::atomic
+    (60, "buffer_atomic_and_b32", Some(Op::Atomic(Segment::Buffer, Atomic::And, 4))), // exec::memory::atomic
+    (61, "buffer_atomic_or_b32", Some(Op::Atomic(Segment::Buffer, Atomic::Or, 4))), // exec::memory::atomic
+    (62, "buffer_atomic_xor_b32", Some(Op::Atomic(Segment::Buffer, Atomic::Xor, 4))), // exec::memory::atomic
+    (63, "buffer_atomic_inc_u32", Some(Op::Atomic(Segment::Buffer, Atomic::Inc, 4))), // exec::memory::atomic
+    (64, "buffer_atomic_dec_u32", Some(Op::Atomic(Segment::Buffer, Atomic::Dec, 4))), // exec::memory::atomic
+    (65, "buffer_atomic_swap_b64", Some(Op::Atomic(Segment::Buffer, Atomic::Swap, 8))), // exec::memory::atomic
+    (66, "buffer_atomic_cmpswap_b64", Some(Op::Atomic(Segment::Buffer, Atomic::CmpSwap, 8))), // exec::memory::atomic
+    (67, "buffer_atomic_add_u64", Some(Op::Atomic(Segment::Buffer, Atomic::Add, 8))), // exec::memory::atomic
+    (68, "buffer_atomic_sub_u64", Some(Op::Atomic(Segment::Buffer, Atomic::Sub, 8))), // exec::memory::atomic
+    (69, "buffer_atomic_min_i64", Some(Op::Atomic(Segment::Buffer, Atomic::MinI, 8))), // exec::memory::atomic
+    (70, "buffer_atomic_min_u64", Some(Op::Atomic(Segment::Buffer, Atomic::MinU, 8))), // exec::memory::atomic
+    (71, "buffer_atomic_max_i64", Some(Op::Atomic(Segment::Buffer, Atomic::MaxI, 8))), // exec::memory::atomic
+    (72, "buffer_atomic_max_u64", Some(Op::Atomic(Segment::Buffer, Atomic::MaxU, 8))), // exec::memory::atomic
+    (73, "buffer_atomic_and_b64", Some(Op::Atomic(Segment::Buffer, Atomic::And, 8))), // exec::memory::atomic
+    (74, "buffer_atomic_or_b64", Some(Op::Atomic(Segment::Buffer, Atomic::Or, 8))), // exec::memory::atomic
+    (75, "buffer_atomic_xor_b64", Some(Op::Atomic(Segment::Buffer, Atomic::Xor, 8))), // exec::memory::atomic
+    (76, "buffer_atomic_inc_u64", Some(Op::Atomic(Segment::Buffer, Atomic::Inc, 8))), // exec::memory::atomic
+    (77, "buffer_atomic_dec_u64", Some(Op::Atomic(Segment::Buffer, Atomic::Dec, 8))), // exec::memory::atomic
+    (80, "buffer_atomic_cmpswap_f32", Some(Op::Atomic(Segment::Buffer, Atomic::CmpSwap, 4))), // exec::memory::atomic
+    (81, "buffer_atomic_min_f32", Some(Op::Atomic(Segment::Buffer, Atomic::MinF32, 4))), // exec::memory::atomic
+    (82, "buffer_atomic_max_f32", Some(Op::Atomic(Segment::Buffer, Atomic::MaxF32, 4))), // exec::memory::atomic
+    (86, "buffer_atomic_add_f32", Some(Op::Atomic(Segment::Buffer, Atomic::AddF32, 4))), // exec::memory::atomic
 ];
 
 /// MTBUF: 8 bytes. Dword 0: `[31:26] = 0b111010`, format `[25:19]` (7-bit unified buffer format),
 /// op `[18:15]` (4 bits), glc `[14]`, dlc `[13]`, slc `[12]`, offset `[11:0]`. Dword 1: as MUBUF
 /// (soffset `[31:24]`, idxen `[23]`, offen `[22]`, tfe `[21]`, srsrc `[20:16]`, vdata `[15:8]`,
 /// vaddr `[7:0]`). 16 opcodes.
-pub(crate) const MTBUF: &[(u16, &str)] = &[
-    (0, "tbuffer_load_format_x"),
-    (1, "tbuffer_load_format_xy"),
-    (2, "tbuffer_load_format_xyz"),
-    (3, "tbuffer_load_format_xyzw"),
-    (4, "tbuffer_store_format_x"),
-    (5, "tbuffer_store_format_xy"),
-    (6, "tbuffer_store_format_xyz"),
-    (7, "tbuffer_store_format_xyzw"),
-    (8, "tbuffer_load_d16_format_x"),
-    (9, "tbuffer_load_d16_format_xy"),
-    (10, "tbuffer_load_d16_format_xyz"),
-    (11, "tbuffer_load_d16_format_xyzw"),
-    (12, "tbuffer_store_d16_format_x"),
-    (13, "tbuffer_store_d16_format_xy"),
-    (14, "tbuffer_store_d16_format_xyz"),
-    (15, "tbuffer_store_d16_format_xyzw"),
+pub(crate) const MTBUF: &[(u16, &str, Option<Op>)] = &[
+    (0, "tbuffer_load_format_x", None),
+    (1, "tbuffer_load_format_xy", None),
+    (2, "tbuffer_load_format_xyz", None),
+    (3, "tbuffer_load_format_xyzw", None),
+    (4, "tbuffer_store_format_x", None),
+    (5, "tbuffer_store_format_xy", None),
+    (6, "tbuffer_store_format_xyz", None),
+    (7, "tbuffer_store_format_xyzw", None),
+    (8, "tbuffer_load_d16_format_x", None),
+    (9, "tbuffer_load_d16_format_xy", None),
+    (10, "tbuffer_load_d16_format_xyz", None),
+    (11, "tbuffer_load_d16_format_xyzw", None),
+    (12, "tbuffer_store_d16_format_x", None),
+    (13, "tbuffer_store_d16_format_xy", None),
+    (14, "tbuffer_store_d16_format_xyz", None),
+    (15, "tbuffer_store_d16_format_xyzw", None),
 ];
 
 /// FLAT (seg = 0): 8 bytes. Dword 0: `[31:26] = 0b110111`, `[25]` ignored, op `[24:18]` (7 bits),
@@ -1736,59 +1741,59 @@ pub(crate) const MTBUF: &[(u16, &str)] = &[
 /// `[31:24]`, sve `[23]`, saddr `[22:16]` (0x7C = null/off), data `[15:8]`, addr `[7:0]` (a VGPR
 /// pair for FLAT and for GLOBAL with saddr = off, else one VGPR). The FLAT segment requires saddr =
 /// 0x7C and sve = 0. 52 opcodes.
-pub(crate) const FLAT: &[(u16, &str)] = &[
-    (16, "flat_load_u8"),
-    (17, "flat_load_i8"),
-    (18, "flat_load_u16"),
-    (19, "flat_load_i16"),
-    (20, "flat_load_b32"),
-    (21, "flat_load_b64"),
-    (22, "flat_load_b96"),
-    (23, "flat_load_b128"),
-    (24, "flat_store_b8"),
-    (25, "flat_store_b16"),
-    (26, "flat_store_b32"),
-    (27, "flat_store_b64"),
-    (28, "flat_store_b96"),
-    (29, "flat_store_b128"),
-    (30, "flat_load_d16_u8"),
-    (31, "flat_load_d16_i8"),
-    (32, "flat_load_d16_b16"),
-    (33, "flat_load_d16_hi_u8"),
-    (34, "flat_load_d16_hi_i8"),
-    (35, "flat_load_d16_hi_b16"),
-    (36, "flat_store_d16_hi_b8"),
-    (37, "flat_store_d16_hi_b16"),
-    (51, "flat_atomic_swap_b32"),
-    (52, "flat_atomic_cmpswap_b32"),
-    (53, "flat_atomic_add_u32"),
-    (54, "flat_atomic_sub_u32"),
-    (56, "flat_atomic_min_i32"),
-    (57, "flat_atomic_min_u32"),
-    (58, "flat_atomic_max_i32"),
-    (59, "flat_atomic_max_u32"),
-    (60, "flat_atomic_and_b32"),
-    (61, "flat_atomic_or_b32"),
-    (62, "flat_atomic_xor_b32"),
-    (63, "flat_atomic_inc_u32"),
-    (64, "flat_atomic_dec_u32"),
-    (65, "flat_atomic_swap_b64"),
-    (66, "flat_atomic_cmpswap_b64"),
-    (67, "flat_atomic_add_u64"),
-    (68, "flat_atomic_sub_u64"),
-    (69, "flat_atomic_min_i64"),
-    (70, "flat_atomic_min_u64"),
-    (71, "flat_atomic_max_i64"),
-    (72, "flat_atomic_max_u64"),
-    (73, "flat_atomic_and_b64"),
-    (74, "flat_atomic_or_b64"),
-    (75, "flat_atomic_xor_b64"),
-    (76, "flat_atomic_inc_u64"),
-    (77, "flat_atomic_dec_u64"),
-    (80, "flat_atomic_cmpswap_f32"),
-    (81, "flat_atomic_min_f32"),
-    (82, "flat_atomic_max_f32"),
-    (86, "flat_atomic_add_f32"),
+pub(crate) const FLAT: &[(u16, &str, Option<Op>)] = &[
+    (16, "flat_load_u8", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 1, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (17, "flat_load_i8", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 1, signed: true, d16_hi: false, d16: false }))), // exec::memory::load
+    (18, "flat_load_u16", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 2, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (19, "flat_load_i16", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 2, signed: true, d16_hi: false, d16: false }))), // exec::memory::load
+    (20, "flat_load_b32", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 4, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (21, "flat_load_b64", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 8, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (22, "flat_load_b96", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 12, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (23, "flat_load_b128", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 16, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (24, "flat_store_b8", Some(Op::Store(Mem { segment: Segment::Flat, bytes: 1, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (25, "flat_store_b16", Some(Op::Store(Mem { segment: Segment::Flat, bytes: 2, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (26, "flat_store_b32", Some(Op::Store(Mem { segment: Segment::Flat, bytes: 4, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (27, "flat_store_b64", Some(Op::Store(Mem { segment: Segment::Flat, bytes: 8, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (28, "flat_store_b96", Some(Op::Store(Mem { segment: Segment::Flat, bytes: 12, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (29, "flat_store_b128", Some(Op::Store(Mem { segment: Segment::Flat, bytes: 16, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (30, "flat_load_d16_u8", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 1, signed: false, d16_hi: false, d16: true }))), // exec::memory::load
+    (31, "flat_load_d16_i8", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 1, signed: true, d16_hi: false, d16: true }))), // exec::memory::load
+    (32, "flat_load_d16_b16", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 2, signed: false, d16_hi: false, d16: true }))), // exec::memory::load
+    (33, "flat_load_d16_hi_u8", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 1, signed: false, d16_hi: true, d16: true }))), // exec::memory::load
+    (34, "flat_load_d16_hi_i8", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 1, signed: true, d16_hi: true, d16: true }))), // exec::memory::load
+    (35, "flat_load_d16_hi_b16", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::load
+    (36, "flat_store_d16_hi_b8", Some(Op::Store(Mem { segment: Segment::Flat, bytes: 1, signed: false, d16_hi: true, d16: true }))), // exec::memory::store
+    (37, "flat_store_d16_hi_b16", Some(Op::Store(Mem { segment: Segment::Flat, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::store
+    (51, "flat_atomic_swap_b32", Some(Op::Atomic(Segment::Flat, Atomic::Swap, 4))), // exec::memory::atomic
+    (52, "flat_atomic_cmpswap_b32", Some(Op::Atomic(Segment::Flat, Atomic::CmpSwap, 4))), // exec::memory::atomic
+    (53, "flat_atomic_add_u32", Some(Op::Atomic(Segment::Flat, Atomic::Add, 4))), // exec::memory::atomic
+    (54, "flat_atomic_sub_u32", Some(Op::Atomic(Segment::Flat, Atomic::Sub, 4))), // exec::memory::atomic
+    (56, "flat_atomic_min_i32", Some(Op::Atomic(Segment::Flat, Atomic::MinI, 4))), // exec::memory::atomic
+    (57, "flat_atomic_min_u32", Some(Op::Atomic(Segment::Flat, Atomic::MinU, 4))), // exec::memory::atomic
+    (58, "flat_atomic_max_i32", Some(Op::Atomic(Segment::Flat, Atomic::MaxI, 4))), // exec::memory::atomic
+    (59, "flat_atomic_max_u32", Some(Op::Atomic(Segment::Flat, Atomic::MaxU, 4))), // exec::memory::atomic
+    (60, "flat_atomic_and_b32", Some(Op::Atomic(Segment::Flat, Atomic::And, 4))), // exec::memory::atomic
+    (61, "flat_atomic_or_b32", Some(Op::Atomic(Segment::Flat, Atomic::Or, 4))), // exec::memory::atomic
+    (62, "flat_atomic_xor_b32", Some(Op::Atomic(Segment::Flat, Atomic::Xor, 4))), // exec::memory::atomic
+    (63, "flat_atomic_inc_u32", Some(Op::Atomic(Segment::Flat, Atomic::Inc, 4))), // exec::memory::atomic
+    (64, "flat_atomic_dec_u32", Some(Op::Atomic(Segment::Flat, Atomic::Dec, 4))), // exec::memory::atomic
+    (65, "flat_atomic_swap_b64", Some(Op::Atomic(Segment::Flat, Atomic::Swap, 8))), // exec::memory::atomic
+    (66, "flat_atomic_cmpswap_b64", Some(Op::Atomic(Segment::Flat, Atomic::CmpSwap, 8))), // exec::memory::atomic
+    (67, "flat_atomic_add_u64", Some(Op::Atomic(Segment::Flat, Atomic::Add, 8))), // exec::memory::atomic
+    (68, "flat_atomic_sub_u64", Some(Op::Atomic(Segment::Flat, Atomic::Sub, 8))), // exec::memory::atomic
+    (69, "flat_atomic_min_i64", Some(Op::Atomic(Segment::Flat, Atomic::MinI, 8))), // exec::memory::atomic
+    (70, "flat_atomic_min_u64", Some(Op::Atomic(Segment::Flat, Atomic::MinU, 8))), // exec::memory::atomic
+    (71, "flat_atomic_max_i64", Some(Op::Atomic(Segment::Flat, Atomic::MaxI, 8))), // exec::memory::atomic
+    (72, "flat_atomic_max_u64", Some(Op::Atomic(Segment::Flat, Atomic::MaxU, 8))), // exec::memory::atomic
+    (73, "flat_atomic_and_b64", Some(Op::Atomic(Segment::Flat, Atomic::And, 8))), // exec::memory::atomic
+    (74, "flat_atomic_or_b64", Some(Op::Atomic(Segment::Flat, Atomic::Or, 8))), // exec::memory::atomic
+    (75, "flat_atomic_xor_b64", Some(Op::Atomic(Segment::Flat, Atomic::Xor, 8))), // exec::memory::atomic
+    (76, "flat_atomic_inc_u64", Some(Op::Atomic(Segment::Flat, Atomic::Inc, 8))), // exec::memory::atomic
+    (77, "flat_atomic_dec_u64", Some(Op::Atomic(Segment::Flat, Atomic::Dec, 8))), // exec::memory::atomic
+    (80, "flat_atomic_cmpswap_f32", Some(Op::Atomic(Segment::Flat, Atomic::CmpSwap, 4))), // exec::memory::atomic
+    (81, "flat_atomic_min_f32", Some(Op::Atomic(Segment::Flat, Atomic::MinF32, 4))), // exec::memory::atomic
+    (82, "flat_atomic_max_f32", Some(Op::Atomic(Segment::Flat, Atomic::MaxF32, 4))), // exec::memory::atomic
+    (86, "flat_atomic_add_f32", Some(Op::Atomic(Segment::Flat, Atomic::AddF32, 4))), // exec::memory::atomic
 ];
 
 /// SCRATCH (seg = 1): 8 bytes. Dword 0: `[31:26] = 0b110111`, `[25]` ignored, op `[24:18]` (7
@@ -1797,29 +1802,29 @@ pub(crate) const FLAT: &[(u16, &str)] = &[
 /// `[31:24]`, sve `[23]`, saddr `[22:16]` (0x7C = null/off), data `[15:8]`, addr `[7:0]` (a VGPR
 /// pair for FLAT and for GLOBAL with saddr = off, else one VGPR). sve = 1 means a VGPR address
 /// (addr) is present; saddr = 0x7C means no SGPR base. 22 opcodes.
-pub(crate) const SCRATCH: &[(u16, &str)] = &[
-    (16, "scratch_load_u8"),
-    (17, "scratch_load_i8"),
-    (18, "scratch_load_u16"),
-    (19, "scratch_load_i16"),
-    (20, "scratch_load_b32"),
-    (21, "scratch_load_b64"),
-    (22, "scratch_load_b96"),
-    (23, "scratch_load_b128"),
-    (24, "scratch_store_b8"),
-    (25, "scratch_store_b16"),
-    (26, "scratch_store_b32"),
-    (27, "scratch_store_b64"),
-    (28, "scratch_store_b96"),
-    (29, "scratch_store_b128"),
-    (30, "scratch_load_d16_u8"),
-    (31, "scratch_load_d16_i8"),
-    (32, "scratch_load_d16_b16"),
-    (33, "scratch_load_d16_hi_u8"),
-    (34, "scratch_load_d16_hi_i8"),
-    (35, "scratch_load_d16_hi_b16"),
-    (36, "scratch_store_d16_hi_b8"),
-    (37, "scratch_store_d16_hi_b16"),
+pub(crate) const SCRATCH: &[(u16, &str, Option<Op>)] = &[
+    (16, "scratch_load_u8", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 1, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (17, "scratch_load_i8", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 1, signed: true, d16_hi: false, d16: false }))), // exec::memory::load
+    (18, "scratch_load_u16", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 2, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (19, "scratch_load_i16", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 2, signed: true, d16_hi: false, d16: false }))), // exec::memory::load
+    (20, "scratch_load_b32", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 4, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (21, "scratch_load_b64", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 8, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (22, "scratch_load_b96", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 12, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (23, "scratch_load_b128", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 16, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (24, "scratch_store_b8", Some(Op::Store(Mem { segment: Segment::Scratch, bytes: 1, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (25, "scratch_store_b16", Some(Op::Store(Mem { segment: Segment::Scratch, bytes: 2, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (26, "scratch_store_b32", Some(Op::Store(Mem { segment: Segment::Scratch, bytes: 4, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (27, "scratch_store_b64", Some(Op::Store(Mem { segment: Segment::Scratch, bytes: 8, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (28, "scratch_store_b96", Some(Op::Store(Mem { segment: Segment::Scratch, bytes: 12, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (29, "scratch_store_b128", Some(Op::Store(Mem { segment: Segment::Scratch, bytes: 16, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (30, "scratch_load_d16_u8", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 1, signed: false, d16_hi: false, d16: true }))), // exec::memory::load
+    (31, "scratch_load_d16_i8", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 1, signed: true, d16_hi: false, d16: true }))), // exec::memory::load
+    (32, "scratch_load_d16_b16", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 2, signed: false, d16_hi: false, d16: true }))), // exec::memory::load
+    (33, "scratch_load_d16_hi_u8", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 1, signed: false, d16_hi: true, d16: true }))), // exec::memory::load
+    (34, "scratch_load_d16_hi_i8", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 1, signed: true, d16_hi: true, d16: true }))), // exec::memory::load
+    (35, "scratch_load_d16_hi_b16", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::load
+    (36, "scratch_store_d16_hi_b8", Some(Op::Store(Mem { segment: Segment::Scratch, bytes: 1, signed: false, d16_hi: true, d16: true }))), // exec::memory::store
+    (37, "scratch_store_d16_hi_b16", Some(Op::Store(Mem { segment: Segment::Scratch, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::store
 ];
 
 /// GLOBAL (seg = 2): 8 bytes. Dword 0: `[31:26] = 0b110111`, `[25]` ignored, op `[24:18]` (7 bits),
@@ -1828,60 +1833,60 @@ pub(crate) const SCRATCH: &[(u16, &str)] = &[
 /// `[31:24]`, sve `[23]`, saddr `[22:16]` (0x7C = null/off), data `[15:8]`, addr `[7:0]` (a VGPR
 /// pair for FLAT and for GLOBAL with saddr = off, else one VGPR). With saddr != 0x7C, addr is a
 /// 32-bit VGPR offset added to the SGPR-pair base. 55 opcodes.
-pub(crate) const GLOBAL: &[(u16, &str)] = &[
-    (16, "global_load_u8"),
-    (17, "global_load_i8"),
-    (18, "global_load_u16"),
-    (19, "global_load_i16"),
-    (20, "global_load_b32"),
-    (21, "global_load_b64"),
-    (22, "global_load_b96"),
-    (23, "global_load_b128"),
-    (24, "global_store_b8"),
-    (25, "global_store_b16"),
-    (26, "global_store_b32"),
-    (27, "global_store_b64"),
-    (28, "global_store_b96"),
-    (29, "global_store_b128"),
-    (30, "global_load_d16_u8"),
-    (31, "global_load_d16_i8"),
-    (32, "global_load_d16_b16"),
-    (33, "global_load_d16_hi_u8"),
-    (34, "global_load_d16_hi_i8"),
-    (35, "global_load_d16_hi_b16"),
-    (36, "global_store_d16_hi_b8"),
-    (37, "global_store_d16_hi_b16"),
-    (40, "global_load_addtid_b32"),
-    (41, "global_store_addtid_b32"),
-    (51, "global_atomic_swap_b32"),
-    (52, "global_atomic_cmpswap_b32"),
-    (53, "global_atomic_add_u32"),
-    (54, "global_atomic_sub_u32"),
-    (55, "global_atomic_csub_u32"),
-    (56, "global_atomic_min_i32"),
-    (57, "global_atomic_min_u32"),
-    (58, "global_atomic_max_i32"),
-    (59, "global_atomic_max_u32"),
-    (60, "global_atomic_and_b32"),
-    (61, "global_atomic_or_b32"),
-    (62, "global_atomic_xor_b32"),
-    (63, "global_atomic_inc_u32"),
-    (64, "global_atomic_dec_u32"),
-    (65, "global_atomic_swap_b64"),
-    (66, "global_atomic_cmpswap_b64"),
-    (67, "global_atomic_add_u64"),
-    (68, "global_atomic_sub_u64"),
-    (69, "global_atomic_min_i64"),
-    (70, "global_atomic_min_u64"),
-    (71, "global_atomic_max_i64"),
-    (72, "global_atomic_max_u64"),
-    (73, "global_atomic_and_b64"),
-    (74, "global_atomic_or_b64"),
-    (75, "global_atomic_xor_b64"),
-    (76, "global_atomic_inc_u64"),
-    (77, "global_atomic_dec_u64"),
-    (80, "global_atomic_cmpswap_f32"),
-    (81, "global_atomic_min_f32"),
-    (82, "global_atomic_max_f32"),
-    (86, "global_atomic_add_f32"),
+pub(crate) const GLOBAL: &[(u16, &str, Option<Op>)] = &[
+    (16, "global_load_u8", Some(Op::Load(Mem { segment: Segment::Global, bytes: 1, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (17, "global_load_i8", Some(Op::Load(Mem { segment: Segment::Global, bytes: 1, signed: true, d16_hi: false, d16: false }))), // exec::memory::load
+    (18, "global_load_u16", Some(Op::Load(Mem { segment: Segment::Global, bytes: 2, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (19, "global_load_i16", Some(Op::Load(Mem { segment: Segment::Global, bytes: 2, signed: true, d16_hi: false, d16: false }))), // exec::memory::load
+    (20, "global_load_b32", Some(Op::Load(Mem { segment: Segment::Global, bytes: 4, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (21, "global_load_b64", Some(Op::Load(Mem { segment: Segment::Global, bytes: 8, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (22, "global_load_b96", Some(Op::Load(Mem { segment: Segment::Global, bytes: 12, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (23, "global_load_b128", Some(Op::Load(Mem { segment: Segment::Global, bytes: 16, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (24, "global_store_b8", Some(Op::Store(Mem { segment: Segment::Global, bytes: 1, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (25, "global_store_b16", Some(Op::Store(Mem { segment: Segment::Global, bytes: 2, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (26, "global_store_b32", Some(Op::Store(Mem { segment: Segment::Global, bytes: 4, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (27, "global_store_b64", Some(Op::Store(Mem { segment: Segment::Global, bytes: 8, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (28, "global_store_b96", Some(Op::Store(Mem { segment: Segment::Global, bytes: 12, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (29, "global_store_b128", Some(Op::Store(Mem { segment: Segment::Global, bytes: 16, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (30, "global_load_d16_u8", Some(Op::Load(Mem { segment: Segment::Global, bytes: 1, signed: false, d16_hi: false, d16: true }))), // exec::memory::load
+    (31, "global_load_d16_i8", Some(Op::Load(Mem { segment: Segment::Global, bytes: 1, signed: true, d16_hi: false, d16: true }))), // exec::memory::load
+    (32, "global_load_d16_b16", Some(Op::Load(Mem { segment: Segment::Global, bytes: 2, signed: false, d16_hi: false, d16: true }))), // exec::memory::load
+    (33, "global_load_d16_hi_u8", Some(Op::Load(Mem { segment: Segment::Global, bytes: 1, signed: false, d16_hi: true, d16: true }))), // exec::memory::load
+    (34, "global_load_d16_hi_i8", Some(Op::Load(Mem { segment: Segment::Global, bytes: 1, signed: true, d16_hi: true, d16: true }))), // exec::memory::load
+    (35, "global_load_d16_hi_b16", Some(Op::Load(Mem { segment: Segment::Global, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::load
+    (36, "global_store_d16_hi_b8", Some(Op::Store(Mem { segment: Segment::Global, bytes: 1, signed: false, d16_hi: true, d16: true }))), // exec::memory::store
+    (37, "global_store_d16_hi_b16", Some(Op::Store(Mem { segment: Segment::Global, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::store
+    (40, "global_load_addtid_b32", None),
+    (41, "global_store_addtid_b32", None),
+    (51, "global_atomic_swap_b32", Some(Op::Atomic(Segment::Global, Atomic::Swap, 4))), // exec::memory::atomic
+    (52, "global_atomic_cmpswap_b32", Some(Op::Atomic(Segment::Global, Atomic::CmpSwap, 4))), // exec::memory::atomic
+    (53, "global_atomic_add_u32", Some(Op::Atomic(Segment::Global, Atomic::Add, 4))), // exec::memory::atomic
+    (54, "global_atomic_sub_u32", Some(Op::Atomic(Segment::Global, Atomic::Sub, 4))), // exec::memory::atomic
+    (55, "global_atomic_csub_u32", None),
+    (56, "global_atomic_min_i32", Some(Op::Atomic(Segment::Global, Atomic::MinI, 4))), // exec::memory::atomic
+    (57, "global_atomic_min_u32", Some(Op::Atomic(Segment::Global, Atomic::MinU, 4))), // exec::memory::atomic
+    (58, "global_atomic_max_i32", Some(Op::Atomic(Segment::Global, Atomic::MaxI, 4))), // exec::memory::atomic
+    (59, "global_atomic_max_u32", Some(Op::Atomic(Segment::Global, Atomic::MaxU, 4))), // exec::memory::atomic
+    (60, "global_atomic_and_b32", Some(Op::Atomic(Segment::Global, Atomic::And, 4))), // exec::memory::atomic
+    (61, "global_atomic_or_b32", Some(Op::Atomic(Segment::Global, Atomic::Or, 4))), // exec::memory::atomic
+    (62, "global_atomic_xor_b32", Some(Op::Atomic(Segment::Global, Atomic::Xor, 4))), // exec::memory::atomic
+    (63, "global_atomic_inc_u32", Some(Op::Atomic(Segment::Global, Atomic::Inc, 4))), // exec::memory::atomic
+    (64, "global_atomic_dec_u32", Some(Op::Atomic(Segment::Global, Atomic::Dec, 4))), // exec::memory::atomic
+    (65, "global_atomic_swap_b64", Some(Op::Atomic(Segment::Global, Atomic::Swap, 8))), // exec::memory::atomic
+    (66, "global_atomic_cmpswap_b64", Some(Op::Atomic(Segment::Global, Atomic::CmpSwap, 8))), // exec::memory::atomic
+    (67, "global_atomic_add_u64", Some(Op::Atomic(Segment::Global, Atomic::Add, 8))), // exec::memory::atomic
+    (68, "global_atomic_sub_u64", Some(Op::Atomic(Segment::Global, Atomic::Sub, 8))), // exec::memory::atomic
+    (69, "global_atomic_min_i64", Some(Op::Atomic(Segment::Global, Atomic::MinI, 8))), // exec::memory::atomic
+    (70, "global_atomic_min_u64", Some(Op::Atomic(Segment::Global, Atomic::MinU, 8))), // exec::memory::atomic
+    (71, "global_atomic_max_i64", Some(Op::Atomic(Segment::Global, Atomic::MaxI, 8))), // exec::memory::atomic
+    (72, "global_atomic_max_u64", Some(Op::Atomic(Segment::Global, Atomic::MaxU, 8))), // exec::memory::atomic
+    (73, "global_atomic_and_b64", Some(Op::Atomic(Segment::Global, Atomic::And, 8))), // exec::memory::atomic
+    (74, "global_atomic_or_b64", Some(Op::Atomic(Segment::Global, Atomic::Or, 8))), // exec::memory::atomic
+    (75, "global_atomic_xor_b64", Some(Op::Atomic(Segment::Global, Atomic::Xor, 8))), // exec::memory::atomic
+    (76, "global_atomic_inc_u64", Some(Op::Atomic(Segment::Global, Atomic::Inc, 8))), // exec::memory::atomic
+    (77, "global_atomic_dec_u64", Some(Op::Atomic(Segment::Global, Atomic::Dec, 8))), // exec::memory::atomic
+    (80, "global_atomic_cmpswap_f32", Some(Op::Atomic(Segment::Global, Atomic::CmpSwap, 4))), // exec::memory::atomic
+    (81, "global_atomic_min_f32", Some(Op::Atomic(Segment::Global, Atomic::MinF32, 4))), // exec::memory::atomic
+    (82, "global_atomic_max_f32", Some(Op::Atomic(Segment::Global, Atomic::MaxF32, 4))), // exec::memory::atomic
+    (86, "global_atomic_add_f32", Some(Op::Atomic(Segment::Global, Atomic::AddF32, 4))), // exec::memory::atomic
 ];

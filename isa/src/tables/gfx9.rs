@@ -6,6 +6,9 @@
 //! operand fields (register 0 or inline constant 0, no literal; a few operand variants per
 //! encoding, see the script) and recorded the mnemonic LLVM printed, minus any `_e32`, `_e64`,
 //! `_sdwa` or `_dpp` suffix; opcode values LLVM rejects are absent. Each table is sorted by opcode.
+//! Beside each mnemonic is the operation the interpreter runs for it (`isa/tables/operations.txt`;
+//! `None`: an instruction it lacks, refused when a kernel is decoded), and after it the function
+//! that executes it.
 //!
 //! Field positions in the comments are bit ranges `[hi:lo]` of little-endian 32-bit dwords (dword 0
 //! first in memory). The layouts were verified against `llvm-mc-19 -show-encoding` output and by
@@ -18,211 +21,213 @@
 //! listed in `GFX942_ONLY`, with the entries of `GFX90A_OVERRIDES` added or replacing the entry
 //! with the same opcode.
 
+use crate::op::{Atomic, Branch, Cmp, Lds, MatrixType, Mem, Mfma, Op, Salu, Segment, Ty, Valu};
+
 /// SOP2: `[31:30] = 0b10`, op `[29:23]` (7 bits), sdst `[22:16]`, ssrc1 `[15:8]`, ssrc0 `[7:0]`. 4
 /// bytes, plus a 4-byte literal when ssrc0 or ssrc1 is 0xFF. Op values 0x60-0x7F are not SOP2
 /// (`[31:28] = 0b1011` is SOPK, `[31:23]` = 0x17D/0x17E/0x17F is SOP1/SOPC/SOPP), so only 0-0x5F
 /// were enumerated. 53 opcodes.
-pub(crate) const SOP2: &[(u16, &str)] = &[
-    (0, "s_add_u32"),
-    (1, "s_sub_u32"),
-    (2, "s_add_i32"),
-    (3, "s_sub_i32"),
-    (4, "s_addc_u32"),
-    (5, "s_subb_u32"),
-    (6, "s_min_i32"),
-    (7, "s_min_u32"),
-    (8, "s_max_i32"),
-    (9, "s_max_u32"),
-    (10, "s_cselect_b32"),
-    (11, "s_cselect_b64"),
-    (12, "s_and_b32"),
-    (13, "s_and_b64"),
-    (14, "s_or_b32"),
-    (15, "s_or_b64"),
-    (16, "s_xor_b32"),
-    (17, "s_xor_b64"),
-    (18, "s_andn2_b32"),
-    (19, "s_andn2_b64"),
-    (20, "s_orn2_b32"),
-    (21, "s_orn2_b64"),
-    (22, "s_nand_b32"),
-    (23, "s_nand_b64"),
-    (24, "s_nor_b32"),
-    (25, "s_nor_b64"),
-    (26, "s_xnor_b32"),
-    (27, "s_xnor_b64"),
-    (28, "s_lshl_b32"),
-    (29, "s_lshl_b64"),
-    (30, "s_lshr_b32"),
-    (31, "s_lshr_b64"),
-    (32, "s_ashr_i32"),
-    (33, "s_ashr_i64"),
-    (34, "s_bfm_b32"),
-    (35, "s_bfm_b64"),
-    (36, "s_mul_i32"),
-    (37, "s_bfe_u32"),
-    (38, "s_bfe_i32"),
-    (39, "s_bfe_u64"),
-    (40, "s_bfe_i64"),
-    (41, "s_cbranch_g_fork"),
-    (42, "s_absdiff_i32"),
-    (43, "s_rfe_restore_b64"),
-    (44, "s_mul_hi_u32"),
-    (45, "s_mul_hi_i32"),
-    (46, "s_lshl1_add_u32"),
-    (47, "s_lshl2_add_u32"),
-    (48, "s_lshl3_add_u32"),
-    (49, "s_lshl4_add_u32"),
-    (50, "s_pack_ll_b32_b16"),
-    (51, "s_pack_lh_b32_b16"),
-    (52, "s_pack_hh_b32_b16"),
+pub(crate) const SOP2: &[(u16, &str, Option<Op>)] = &[
+    (0, "s_add_u32", Some(Op::S(Salu::AddU32, false))), // exec::scalar::alu
+    (1, "s_sub_u32", Some(Op::S(Salu::SubU32, false))), // exec::scalar::alu
+    (2, "s_add_i32", Some(Op::S(Salu::AddI32, false))), // exec::scalar::alu
+    (3, "s_sub_i32", Some(Op::S(Salu::SubI32, false))), // exec::scalar::alu
+    (4, "s_addc_u32", Some(Op::S(Salu::AddcU32, false))), // exec::scalar::alu
+    (5, "s_subb_u32", Some(Op::S(Salu::SubbU32, false))), // exec::scalar::alu
+    (6, "s_min_i32", Some(Op::S(Salu::MinI32, false))), // exec::scalar::alu
+    (7, "s_min_u32", Some(Op::S(Salu::MinU32, false))), // exec::scalar::alu
+    (8, "s_max_i32", Some(Op::S(Salu::MaxI32, false))), // exec::scalar::alu
+    (9, "s_max_u32", Some(Op::S(Salu::MaxU32, false))), // exec::scalar::alu
+    (10, "s_cselect_b32", Some(Op::S(Salu::Cselect, false))), // exec::scalar::alu
+    (11, "s_cselect_b64", Some(Op::S(Salu::Cselect, true))), // exec::scalar::alu
+    (12, "s_and_b32", Some(Op::S(Salu::And, false))), // exec::scalar::alu
+    (13, "s_and_b64", Some(Op::S(Salu::And, true))), // exec::scalar::alu
+    (14, "s_or_b32", Some(Op::S(Salu::Or, false))), // exec::scalar::alu
+    (15, "s_or_b64", Some(Op::S(Salu::Or, true))), // exec::scalar::alu
+    (16, "s_xor_b32", Some(Op::S(Salu::Xor, false))), // exec::scalar::alu
+    (17, "s_xor_b64", Some(Op::S(Salu::Xor, true))), // exec::scalar::alu
+    (18, "s_andn2_b32", Some(Op::S(Salu::AndNot, false))), // exec::scalar::alu
+    (19, "s_andn2_b64", Some(Op::S(Salu::AndNot, true))), // exec::scalar::alu
+    (20, "s_orn2_b32", Some(Op::S(Salu::OrNot, false))), // exec::scalar::alu
+    (21, "s_orn2_b64", Some(Op::S(Salu::OrNot, true))), // exec::scalar::alu
+    (22, "s_nand_b32", Some(Op::S(Salu::Nand, false))), // exec::scalar::alu
+    (23, "s_nand_b64", Some(Op::S(Salu::Nand, true))), // exec::scalar::alu
+    (24, "s_nor_b32", Some(Op::S(Salu::Nor, false))), // exec::scalar::alu
+    (25, "s_nor_b64", Some(Op::S(Salu::Nor, true))), // exec::scalar::alu
+    (26, "s_xnor_b32", Some(Op::S(Salu::Xnor, false))), // exec::scalar::alu
+    (27, "s_xnor_b64", Some(Op::S(Salu::Xnor, true))), // exec::scalar::alu
+    (28, "s_lshl_b32", Some(Op::S(Salu::Lshl, false))), // exec::scalar::alu
+    (29, "s_lshl_b64", Some(Op::S(Salu::Lshl, true))), // exec::scalar::alu
+    (30, "s_lshr_b32", Some(Op::S(Salu::Lshr, false))), // exec::scalar::alu
+    (31, "s_lshr_b64", Some(Op::S(Salu::Lshr, true))), // exec::scalar::alu
+    (32, "s_ashr_i32", Some(Op::S(Salu::Ashr, false))), // exec::scalar::alu
+    (33, "s_ashr_i64", Some(Op::S(Salu::Ashr, true))), // exec::scalar::alu
+    (34, "s_bfm_b32", Some(Op::S(Salu::Bfm, false))), // exec::scalar::alu
+    (35, "s_bfm_b64", Some(Op::S(Salu::Bfm, true))), // exec::scalar::alu
+    (36, "s_mul_i32", Some(Op::S(Salu::MulI32, false))), // exec::scalar::alu
+    (37, "s_bfe_u32", Some(Op::S(Salu::BfeU, false))), // exec::scalar::alu
+    (38, "s_bfe_i32", Some(Op::S(Salu::BfeI, false))), // exec::scalar::alu
+    (39, "s_bfe_u64", Some(Op::S(Salu::BfeU, true))), // exec::scalar::alu
+    (40, "s_bfe_i64", Some(Op::S(Salu::BfeI, true))), // exec::scalar::alu
+    (41, "s_cbranch_g_fork", None),
+    (42, "s_absdiff_i32", Some(Op::S(Salu::Absdiff, false))), // exec::scalar::alu
+    (43, "s_rfe_restore_b64", None),
+    (44, "s_mul_hi_u32", Some(Op::S(Salu::MulHiU32, false))), // exec::scalar::alu
+    (45, "s_mul_hi_i32", Some(Op::S(Salu::MulHiI32, false))), // exec::scalar::alu
+    (46, "s_lshl1_add_u32", Some(Op::S(Salu::LshlAdd(1), false))), // exec::scalar::alu
+    (47, "s_lshl2_add_u32", Some(Op::S(Salu::LshlAdd(2), false))), // exec::scalar::alu
+    (48, "s_lshl3_add_u32", Some(Op::S(Salu::LshlAdd(3), false))), // exec::scalar::alu
+    (49, "s_lshl4_add_u32", Some(Op::S(Salu::LshlAdd(4), false))), // exec::scalar::alu
+    (50, "s_pack_ll_b32_b16", Some(Op::S(Salu::PackLl, false))), // exec::scalar::alu
+    (51, "s_pack_lh_b32_b16", Some(Op::S(Salu::PackLh, false))), // exec::scalar::alu
+    (52, "s_pack_hh_b32_b16", Some(Op::S(Salu::PackHh, false))), // exec::scalar::alu
 ];
 
 /// SOPK: `[31:28] = 0b1011`, op `[27:23]` (5 bits), sdst `[22:16]`, simm16 `[15:0]`. 4 bytes;
 /// `s_setreg_imm32_b32` is followed by a 4-byte literal. Op values 0x1D-0x1F are SOP1/SOPC/SOPP, so
 /// only 0-0x1C were enumerated. 21 opcodes.
-pub(crate) const SOPK: &[(u16, &str)] = &[
-    (0, "s_movk_i32"),
-    (1, "s_cmovk_i32"),
-    (2, "s_cmpk_eq_i32"),
-    (3, "s_cmpk_lg_i32"),
-    (4, "s_cmpk_gt_i32"),
-    (5, "s_cmpk_ge_i32"),
-    (6, "s_cmpk_lt_i32"),
-    (7, "s_cmpk_le_i32"),
-    (8, "s_cmpk_eq_u32"),
-    (9, "s_cmpk_lg_u32"),
-    (10, "s_cmpk_gt_u32"),
-    (11, "s_cmpk_ge_u32"),
-    (12, "s_cmpk_lt_u32"),
-    (13, "s_cmpk_le_u32"),
-    (14, "s_addk_i32"),
-    (15, "s_mulk_i32"),
-    (16, "s_cbranch_i_fork"),
-    (17, "s_getreg_b32"),
-    (18, "s_setreg_b32"),
-    (20, "s_setreg_imm32_b32"),
-    (21, "s_call_b64"),
+pub(crate) const SOPK: &[(u16, &str, Option<Op>)] = &[
+    (0, "s_movk_i32", Some(Op::S(Salu::Mov, false))), // exec::scalar::alu
+    (1, "s_cmovk_i32", Some(Op::S(Salu::Cmov, false))), // exec::scalar::alu
+    (2, "s_cmpk_eq_i32", Some(Op::SCmp(Cmp::Eq, Ty::I32))), // exec::scalar::compare
+    (3, "s_cmpk_lg_i32", Some(Op::SCmp(Cmp::Ne, Ty::I32))), // exec::scalar::compare
+    (4, "s_cmpk_gt_i32", Some(Op::SCmp(Cmp::Gt, Ty::I32))), // exec::scalar::compare
+    (5, "s_cmpk_ge_i32", Some(Op::SCmp(Cmp::Ge, Ty::I32))), // exec::scalar::compare
+    (6, "s_cmpk_lt_i32", Some(Op::SCmp(Cmp::Lt, Ty::I32))), // exec::scalar::compare
+    (7, "s_cmpk_le_i32", Some(Op::SCmp(Cmp::Le, Ty::I32))), // exec::scalar::compare
+    (8, "s_cmpk_eq_u32", Some(Op::SCmp(Cmp::Eq, Ty::U32))), // exec::scalar::compare
+    (9, "s_cmpk_lg_u32", Some(Op::SCmp(Cmp::Ne, Ty::U32))), // exec::scalar::compare
+    (10, "s_cmpk_gt_u32", Some(Op::SCmp(Cmp::Gt, Ty::U32))), // exec::scalar::compare
+    (11, "s_cmpk_ge_u32", Some(Op::SCmp(Cmp::Ge, Ty::U32))), // exec::scalar::compare
+    (12, "s_cmpk_lt_u32", Some(Op::SCmp(Cmp::Lt, Ty::U32))), // exec::scalar::compare
+    (13, "s_cmpk_le_u32", Some(Op::SCmp(Cmp::Le, Ty::U32))), // exec::scalar::compare
+    (14, "s_addk_i32", Some(Op::S(Salu::AddI32, false))), // exec::scalar::alu
+    (15, "s_mulk_i32", Some(Op::S(Salu::MulI32, false))), // exec::scalar::alu
+    (16, "s_cbranch_i_fork", None),
+    (17, "s_getreg_b32", None),
+    (18, "s_setreg_b32", Some(Op::Setreg)), // exec::mode::setreg
+    (20, "s_setreg_imm32_b32", Some(Op::Setreg)), // exec::mode::setreg
+    (21, "s_call_b64", None),
 ];
 
 /// SOP1: `[31:23] = 0b1_0111_1101` (0x17D), sdst `[22:16]`, op `[15:8]` (8 bits), ssrc0 `[7:0]`. 4
 /// bytes, plus a 4-byte literal when ssrc0 is 0xFF. 54 opcodes.
-pub(crate) const SOP1: &[(u16, &str)] = &[
-    (0, "s_mov_b32"),
-    (1, "s_mov_b64"),
-    (2, "s_cmov_b32"),
-    (3, "s_cmov_b64"),
-    (4, "s_not_b32"),
-    (5, "s_not_b64"),
-    (6, "s_wqm_b32"),
-    (7, "s_wqm_b64"),
-    (8, "s_brev_b32"),
-    (9, "s_brev_b64"),
-    (10, "s_bcnt0_i32_b32"),
-    (11, "s_bcnt0_i32_b64"),
-    (12, "s_bcnt1_i32_b32"),
-    (13, "s_bcnt1_i32_b64"),
-    (14, "s_ff0_i32_b32"),
-    (15, "s_ff0_i32_b64"),
-    (16, "s_ff1_i32_b32"),
-    (17, "s_ff1_i32_b64"),
-    (18, "s_flbit_i32_b32"),
-    (19, "s_flbit_i32_b64"),
-    (20, "s_flbit_i32"),
-    (21, "s_flbit_i32_i64"),
-    (22, "s_sext_i32_i8"),
-    (23, "s_sext_i32_i16"),
-    (24, "s_bitset0_b32"),
-    (25, "s_bitset0_b64"),
-    (26, "s_bitset1_b32"),
-    (27, "s_bitset1_b64"),
-    (28, "s_getpc_b64"),
-    (29, "s_setpc_b64"),
-    (30, "s_swappc_b64"),
-    (31, "s_rfe_b64"),
-    (32, "s_and_saveexec_b64"),
-    (33, "s_or_saveexec_b64"),
-    (34, "s_xor_saveexec_b64"),
-    (35, "s_andn2_saveexec_b64"),
-    (36, "s_orn2_saveexec_b64"),
-    (37, "s_nand_saveexec_b64"),
-    (38, "s_nor_saveexec_b64"),
-    (39, "s_xnor_saveexec_b64"),
-    (40, "s_quadmask_b32"),
-    (41, "s_quadmask_b64"),
-    (42, "s_movrels_b32"),
-    (43, "s_movrels_b64"),
-    (44, "s_movreld_b32"),
-    (45, "s_movreld_b64"),
-    (46, "s_cbranch_join"),
-    (48, "s_abs_i32"),
-    (50, "s_set_gpr_idx_idx"),
-    (51, "s_andn1_saveexec_b64"),
-    (52, "s_orn1_saveexec_b64"),
-    (53, "s_andn1_wrexec_b64"),
-    (54, "s_andn2_wrexec_b64"),
-    (55, "s_bitreplicate_b64_b32"),
+pub(crate) const SOP1: &[(u16, &str, Option<Op>)] = &[
+    (0, "s_mov_b32", Some(Op::S(Salu::Mov, false))), // exec::scalar::alu
+    (1, "s_mov_b64", Some(Op::S(Salu::Mov, true))), // exec::scalar::alu
+    (2, "s_cmov_b32", Some(Op::S(Salu::Cmov, false))), // exec::scalar::alu
+    (3, "s_cmov_b64", Some(Op::S(Salu::Cmov, true))), // exec::scalar::alu
+    (4, "s_not_b32", Some(Op::S(Salu::Not, false))), // exec::scalar::alu
+    (5, "s_not_b64", Some(Op::S(Salu::Not, true))), // exec::scalar::alu
+    (6, "s_wqm_b32", None),
+    (7, "s_wqm_b64", None),
+    (8, "s_brev_b32", Some(Op::S(Salu::Brev, false))), // exec::scalar::alu
+    (9, "s_brev_b64", Some(Op::S(Salu::Brev, true))), // exec::scalar::alu
+    (10, "s_bcnt0_i32_b32", None),
+    (11, "s_bcnt0_i32_b64", None),
+    (12, "s_bcnt1_i32_b32", Some(Op::S(Salu::Bcnt1, false))), // exec::scalar::alu
+    (13, "s_bcnt1_i32_b64", Some(Op::S(Salu::Bcnt1, true))), // exec::scalar::alu
+    (14, "s_ff0_i32_b32", None),
+    (15, "s_ff0_i32_b64", None),
+    (16, "s_ff1_i32_b32", Some(Op::S(Salu::Ff1, false))), // exec::scalar::alu
+    (17, "s_ff1_i32_b64", Some(Op::S(Salu::Ff1, true))), // exec::scalar::alu
+    (18, "s_flbit_i32_b32", Some(Op::S(Salu::Flbit, false))), // exec::scalar::alu
+    (19, "s_flbit_i32_b64", Some(Op::S(Salu::Flbit, true))), // exec::scalar::alu
+    (20, "s_flbit_i32", Some(Op::S(Salu::Cls, false))), // exec::scalar::alu
+    (21, "s_flbit_i32_i64", Some(Op::S(Salu::Cls, true))), // exec::scalar::alu
+    (22, "s_sext_i32_i8", Some(Op::S(Salu::SextI8, false))), // exec::scalar::alu
+    (23, "s_sext_i32_i16", Some(Op::S(Salu::SextI16, false))), // exec::scalar::alu
+    (24, "s_bitset0_b32", Some(Op::S(Salu::Bitset(false), false))), // exec::scalar::alu
+    (25, "s_bitset0_b64", Some(Op::S(Salu::Bitset(false), true))), // exec::scalar::alu
+    (26, "s_bitset1_b32", Some(Op::S(Salu::Bitset(true), false))), // exec::scalar::alu
+    (27, "s_bitset1_b64", Some(Op::S(Salu::Bitset(true), true))), // exec::scalar::alu
+    (28, "s_getpc_b64", Some(Op::Getpc)), // exec::step
+    (29, "s_setpc_b64", Some(Op::Setpc)), // exec::indirect
+    (30, "s_swappc_b64", Some(Op::Swappc)), // exec::indirect
+    (31, "s_rfe_b64", None),
+    (32, "s_and_saveexec_b64", Some(Op::S(Salu::AndSaveexec, true))), // exec::scalar::alu
+    (33, "s_or_saveexec_b64", Some(Op::S(Salu::OrSaveexec, true))), // exec::scalar::alu
+    (34, "s_xor_saveexec_b64", Some(Op::S(Salu::XorSaveexec, true))), // exec::scalar::alu
+    (35, "s_andn2_saveexec_b64", Some(Op::S(Salu::AndNotSaveexec, true))), // exec::scalar::alu
+    (36, "s_orn2_saveexec_b64", Some(Op::S(Salu::OrNotSaveexec, true))), // exec::scalar::alu
+    (37, "s_nand_saveexec_b64", None),
+    (38, "s_nor_saveexec_b64", None),
+    (39, "s_xnor_saveexec_b64", None),
+    (40, "s_quadmask_b32", None),
+    (41, "s_quadmask_b64", None),
+    (42, "s_movrels_b32", None),
+    (43, "s_movrels_b64", None),
+    (44, "s_movreld_b32", None),
+    (45, "s_movreld_b64", None),
+    (46, "s_cbranch_join", None),
+    (48, "s_abs_i32", Some(Op::S(Salu::AbsI32, false))), // exec::scalar::alu
+    (50, "s_set_gpr_idx_idx", None),
+    (51, "s_andn1_saveexec_b64", None),
+    (52, "s_orn1_saveexec_b64", None),
+    (53, "s_andn1_wrexec_b64", None),
+    (54, "s_andn2_wrexec_b64", None),
+    (55, "s_bitreplicate_b64_b32", None),
 ];
 
 /// SOPC: `[31:23] = 0b1_0111_1110` (0x17E), op `[22:16]` (7 bits), ssrc1 `[15:8]`, ssrc0 `[7:0]`. 4
 /// bytes, plus a 4-byte literal when ssrc0 or ssrc1 is 0xFF. 20 opcodes.
-pub(crate) const SOPC: &[(u16, &str)] = &[
-    (0, "s_cmp_eq_i32"),
-    (1, "s_cmp_lg_i32"),
-    (2, "s_cmp_gt_i32"),
-    (3, "s_cmp_ge_i32"),
-    (4, "s_cmp_lt_i32"),
-    (5, "s_cmp_le_i32"),
-    (6, "s_cmp_eq_u32"),
-    (7, "s_cmp_lg_u32"),
-    (8, "s_cmp_gt_u32"),
-    (9, "s_cmp_ge_u32"),
-    (10, "s_cmp_lt_u32"),
-    (11, "s_cmp_le_u32"),
-    (12, "s_bitcmp0_b32"),
-    (13, "s_bitcmp1_b32"),
-    (14, "s_bitcmp0_b64"),
-    (15, "s_bitcmp1_b64"),
-    (16, "s_setvskip"),
-    (17, "s_set_gpr_idx_on"),
-    (18, "s_cmp_eq_u64"),
-    (19, "s_cmp_lg_u64"),
+pub(crate) const SOPC: &[(u16, &str, Option<Op>)] = &[
+    (0, "s_cmp_eq_i32", Some(Op::SCmp(Cmp::Eq, Ty::I32))), // exec::scalar::compare
+    (1, "s_cmp_lg_i32", Some(Op::SCmp(Cmp::Ne, Ty::I32))), // exec::scalar::compare
+    (2, "s_cmp_gt_i32", Some(Op::SCmp(Cmp::Gt, Ty::I32))), // exec::scalar::compare
+    (3, "s_cmp_ge_i32", Some(Op::SCmp(Cmp::Ge, Ty::I32))), // exec::scalar::compare
+    (4, "s_cmp_lt_i32", Some(Op::SCmp(Cmp::Lt, Ty::I32))), // exec::scalar::compare
+    (5, "s_cmp_le_i32", Some(Op::SCmp(Cmp::Le, Ty::I32))), // exec::scalar::compare
+    (6, "s_cmp_eq_u32", Some(Op::SCmp(Cmp::Eq, Ty::U32))), // exec::scalar::compare
+    (7, "s_cmp_lg_u32", Some(Op::SCmp(Cmp::Ne, Ty::U32))), // exec::scalar::compare
+    (8, "s_cmp_gt_u32", Some(Op::SCmp(Cmp::Gt, Ty::U32))), // exec::scalar::compare
+    (9, "s_cmp_ge_u32", Some(Op::SCmp(Cmp::Ge, Ty::U32))), // exec::scalar::compare
+    (10, "s_cmp_lt_u32", Some(Op::SCmp(Cmp::Lt, Ty::U32))), // exec::scalar::compare
+    (11, "s_cmp_le_u32", Some(Op::SCmp(Cmp::Le, Ty::U32))), // exec::scalar::compare
+    (12, "s_bitcmp0_b32", Some(Op::SBitcmp(false, false))), // exec::scalar::bitcmp
+    (13, "s_bitcmp1_b32", Some(Op::SBitcmp(true, false))), // exec::scalar::bitcmp
+    (14, "s_bitcmp0_b64", Some(Op::SBitcmp(false, true))), // exec::scalar::bitcmp
+    (15, "s_bitcmp1_b64", Some(Op::SBitcmp(true, true))), // exec::scalar::bitcmp
+    (16, "s_setvskip", None),
+    (17, "s_set_gpr_idx_on", None),
+    (18, "s_cmp_eq_u64", Some(Op::SCmp(Cmp::Eq, Ty::U64))), // exec::scalar::compare
+    (19, "s_cmp_lg_u64", Some(Op::SCmp(Cmp::Ne, Ty::U64))), // exec::scalar::compare
 ];
 
 /// SOPP: `[31:23] = 0b1_0111_1111` (0x17F), op `[22:16]` (7 bits), simm16 `[15:0]`. 4 bytes. 31
 /// opcodes.
-pub(crate) const SOPP: &[(u16, &str)] = &[
-    (0, "s_nop"),
-    (1, "s_endpgm"),
-    (2, "s_branch"),
-    (3, "s_wakeup"),
-    (4, "s_cbranch_scc0"),
-    (5, "s_cbranch_scc1"),
-    (6, "s_cbranch_vccz"),
-    (7, "s_cbranch_vccnz"),
-    (8, "s_cbranch_execz"),
-    (9, "s_cbranch_execnz"),
-    (10, "s_barrier"),
-    (11, "s_setkill"),
-    (12, "s_waitcnt"),
-    (13, "s_sethalt"),
-    (14, "s_sleep"),
-    (15, "s_setprio"),
-    (16, "s_sendmsg"),
-    (17, "s_sendmsghalt"),
-    (18, "s_trap"),
-    (19, "s_icache_inv"),
-    (20, "s_incperflevel"),
-    (21, "s_decperflevel"),
-    (22, "s_ttracedata"),
-    (23, "s_cbranch_cdbgsys"),
-    (24, "s_cbranch_cdbguser"),
-    (25, "s_cbranch_cdbgsys_or_user"),
-    (26, "s_cbranch_cdbgsys_and_user"),
-    (27, "s_endpgm_saved"),
-    (28, "s_set_gpr_idx_off"),
-    (29, "s_set_gpr_idx_mode"),
-    (30, "s_endpgm_ordered_ps_done"),
+pub(crate) const SOPP: &[(u16, &str, Option<Op>)] = &[
+    (0, "s_nop", Some(Op::Nop)), // exec::step
+    (1, "s_endpgm", Some(Op::Endpgm)), // exec::step
+    (2, "s_branch", Some(Op::Branch(Branch::Always))), // exec::branch
+    (3, "s_wakeup", None),
+    (4, "s_cbranch_scc0", Some(Op::Branch(Branch::Scc0))), // exec::branch
+    (5, "s_cbranch_scc1", Some(Op::Branch(Branch::Scc1))), // exec::branch
+    (6, "s_cbranch_vccz", Some(Op::Branch(Branch::Vccz))), // exec::branch
+    (7, "s_cbranch_vccnz", Some(Op::Branch(Branch::Vccnz))), // exec::branch
+    (8, "s_cbranch_execz", Some(Op::Branch(Branch::Execz))), // exec::branch
+    (9, "s_cbranch_execnz", Some(Op::Branch(Branch::Execnz))), // exec::branch
+    (10, "s_barrier", Some(Op::Barrier)), // exec::step
+    (11, "s_setkill", None),
+    (12, "s_waitcnt", Some(Op::Nop)), // exec::step
+    (13, "s_sethalt", Some(Op::Nop)), // exec::step
+    (14, "s_sleep", Some(Op::Nop)), // exec::step
+    (15, "s_setprio", Some(Op::Nop)), // exec::step
+    (16, "s_sendmsg", Some(Op::Nop)), // exec::step
+    (17, "s_sendmsghalt", None),
+    (18, "s_trap", None),
+    (19, "s_icache_inv", Some(Op::Nop)), // exec::step
+    (20, "s_incperflevel", None),
+    (21, "s_decperflevel", None),
+    (22, "s_ttracedata", Some(Op::Nop)), // exec::step
+    (23, "s_cbranch_cdbgsys", None),
+    (24, "s_cbranch_cdbguser", None),
+    (25, "s_cbranch_cdbgsys_or_user", None),
+    (26, "s_cbranch_cdbgsys_and_user", None),
+    (27, "s_endpgm_saved", None),
+    (28, "s_set_gpr_idx_off", None),
+    (29, "s_set_gpr_idx_mode", None),
+    (30, "s_endpgm_ordered_ps_done", None),
 ];
 
 /// SMEM: 8 bytes. Dword 0: `[31:26] = 0b110000`, op `[25:18]` (8 bits), imm `[17]`, glc `[16]`, nv
@@ -231,91 +236,91 @@ pub(crate) const SOPP: &[(u16, &str)] = &[
 /// added when soe = 1), `[24:21]` ignored, offset `[20:0]` (imm = 1: signed 21-bit byte offset; imm
 /// = 0 and soe = 0: the SGPR number holding the offset). `s_dcache_*`, `s_memtime` and
 /// `s_memrealtime` decode only with imm = 0. 84 opcodes.
-pub(crate) const SMEM: &[(u16, &str)] = &[
-    (0, "s_load_dword"),
-    (1, "s_load_dwordx2"),
-    (2, "s_load_dwordx4"),
-    (3, "s_load_dwordx8"),
-    (4, "s_load_dwordx16"),
-    (5, "s_scratch_load_dword"),
-    (6, "s_scratch_load_dwordx2"),
-    (7, "s_scratch_load_dwordx4"),
-    (8, "s_buffer_load_dword"),
-    (9, "s_buffer_load_dwordx2"),
-    (10, "s_buffer_load_dwordx4"),
-    (11, "s_buffer_load_dwordx8"),
-    (12, "s_buffer_load_dwordx16"),
-    (16, "s_store_dword"),
-    (17, "s_store_dwordx2"),
-    (18, "s_store_dwordx4"),
-    (21, "s_scratch_store_dword"),
-    (22, "s_scratch_store_dwordx2"),
-    (23, "s_scratch_store_dwordx4"),
-    (24, "s_buffer_store_dword"),
-    (25, "s_buffer_store_dwordx2"),
-    (26, "s_buffer_store_dwordx4"),
-    (32, "s_dcache_inv"),
-    (33, "s_dcache_wb"),
-    (34, "s_dcache_inv_vol"),
-    (35, "s_dcache_wb_vol"),
-    (36, "s_memtime"),
-    (37, "s_memrealtime"),
-    (38, "s_atc_probe"),
-    (39, "s_atc_probe_buffer"),
-    (40, "s_dcache_discard"),
-    (41, "s_dcache_discard_x2"),
-    (64, "s_buffer_atomic_swap"),
-    (65, "s_buffer_atomic_cmpswap"),
-    (66, "s_buffer_atomic_add"),
-    (67, "s_buffer_atomic_sub"),
-    (68, "s_buffer_atomic_smin"),
-    (69, "s_buffer_atomic_umin"),
-    (70, "s_buffer_atomic_smax"),
-    (71, "s_buffer_atomic_umax"),
-    (72, "s_buffer_atomic_and"),
-    (73, "s_buffer_atomic_or"),
-    (74, "s_buffer_atomic_xor"),
-    (75, "s_buffer_atomic_inc"),
-    (76, "s_buffer_atomic_dec"),
-    (96, "s_buffer_atomic_swap_x2"),
-    (97, "s_buffer_atomic_cmpswap_x2"),
-    (98, "s_buffer_atomic_add_x2"),
-    (99, "s_buffer_atomic_sub_x2"),
-    (100, "s_buffer_atomic_smin_x2"),
-    (101, "s_buffer_atomic_umin_x2"),
-    (102, "s_buffer_atomic_smax_x2"),
-    (103, "s_buffer_atomic_umax_x2"),
-    (104, "s_buffer_atomic_and_x2"),
-    (105, "s_buffer_atomic_or_x2"),
-    (106, "s_buffer_atomic_xor_x2"),
-    (107, "s_buffer_atomic_inc_x2"),
-    (108, "s_buffer_atomic_dec_x2"),
-    (128, "s_atomic_swap"),
-    (129, "s_atomic_cmpswap"),
-    (130, "s_atomic_add"),
-    (131, "s_atomic_sub"),
-    (132, "s_atomic_smin"),
-    (133, "s_atomic_umin"),
-    (134, "s_atomic_smax"),
-    (135, "s_atomic_umax"),
-    (136, "s_atomic_and"),
-    (137, "s_atomic_or"),
-    (138, "s_atomic_xor"),
-    (139, "s_atomic_inc"),
-    (140, "s_atomic_dec"),
-    (160, "s_atomic_swap_x2"),
-    (161, "s_atomic_cmpswap_x2"),
-    (162, "s_atomic_add_x2"),
-    (163, "s_atomic_sub_x2"),
-    (164, "s_atomic_smin_x2"),
-    (165, "s_atomic_umin_x2"),
-    (166, "s_atomic_smax_x2"),
-    (167, "s_atomic_umax_x2"),
-    (168, "s_atomic_and_x2"),
-    (169, "s_atomic_or_x2"),
-    (170, "s_atomic_xor_x2"),
-    (171, "s_atomic_inc_x2"),
-    (172, "s_atomic_dec_x2"),
+pub(crate) const SMEM: &[(u16, &str, Option<Op>)] = &[
+    (0, "s_load_dword", Some(Op::SLoad(1, false))), // exec::scalar::load
+    (1, "s_load_dwordx2", Some(Op::SLoad(2, false))), // exec::scalar::load
+    (2, "s_load_dwordx4", Some(Op::SLoad(4, false))), // exec::scalar::load
+    (3, "s_load_dwordx8", Some(Op::SLoad(8, false))), // exec::scalar::load
+    (4, "s_load_dwordx16", Some(Op::SLoad(16, false))), // exec::scalar::load
+    (5, "s_scratch_load_dword", None),
+    (6, "s_scratch_load_dwordx2", None),
+    (7, "s_scratch_load_dwordx4", None),
+    (8, "s_buffer_load_dword", Some(Op::SLoad(1, true))), // exec::scalar::load
+    (9, "s_buffer_load_dwordx2", Some(Op::SLoad(2, true))), // exec::scalar::load
+    (10, "s_buffer_load_dwordx4", Some(Op::SLoad(4, true))), // exec::scalar::load
+    (11, "s_buffer_load_dwordx8", Some(Op::SLoad(8, true))), // exec::scalar::load
+    (12, "s_buffer_load_dwordx16", Some(Op::SLoad(16, true))), // exec::scalar::load
+    (16, "s_store_dword", None),
+    (17, "s_store_dwordx2", None),
+    (18, "s_store_dwordx4", None),
+    (21, "s_scratch_store_dword", None),
+    (22, "s_scratch_store_dwordx2", None),
+    (23, "s_scratch_store_dwordx4", None),
+    (24, "s_buffer_store_dword", None),
+    (25, "s_buffer_store_dwordx2", None),
+    (26, "s_buffer_store_dwordx4", None),
+    (32, "s_dcache_inv", Some(Op::Nop)), // exec::step
+    (33, "s_dcache_wb", Some(Op::Nop)), // exec::step
+    (34, "s_dcache_inv_vol", None),
+    (35, "s_dcache_wb_vol", None),
+    (36, "s_memtime", None),
+    (37, "s_memrealtime", None),
+    (38, "s_atc_probe", None),
+    (39, "s_atc_probe_buffer", None),
+    (40, "s_dcache_discard", None),
+    (41, "s_dcache_discard_x2", None),
+    (64, "s_buffer_atomic_swap", None),
+    (65, "s_buffer_atomic_cmpswap", None),
+    (66, "s_buffer_atomic_add", None),
+    (67, "s_buffer_atomic_sub", None),
+    (68, "s_buffer_atomic_smin", None),
+    (69, "s_buffer_atomic_umin", None),
+    (70, "s_buffer_atomic_smax", None),
+    (71, "s_buffer_atomic_umax", None),
+    (72, "s_buffer_atomic_and", None),
+    (73, "s_buffer_atomic_or", None),
+    (74, "s_buffer_atomic_xor", None),
+    (75, "s_buffer_atomic_inc", None),
+    (76, "s_buffer_atomic_dec", None),
+    (96, "s_buffer_atomic_swap_x2", None),
+    (97, "s_buffer_atomic_cmpswap_x2", None),
+    (98, "s_buffer_atomic_add_x2", None),
+    (99, "s_buffer_atomic_sub_x2", None),
+    (100, "s_buffer_atomic_smin_x2", None),
+    (101, "s_buffer_atomic_umin_x2", None),
+    (102, "s_buffer_atomic_smax_x2", None),
+    (103, "s_buffer_atomic_umax_x2", None),
+    (104, "s_buffer_atomic_and_x2", None),
+    (105, "s_buffer_atomic_or_x2", None),
+    (106, "s_buffer_atomic_xor_x2", None),
+    (107, "s_buffer_atomic_inc_x2", None),
+    (108, "s_buffer_atomic_dec_x2", None),
+    (128, "s_atomic_swap", None),
+    (129, "s_atomic_cmpswap", None),
+    (130, "s_atomic_add", None),
+    (131, "s_atomic_sub", None),
+    (132, "s_atomic_smin", None),
+    (133, "s_atomic_umin", None),
+    (134, "s_atomic_smax", None),
+    (135, "s_atomic_umax", None),
+    (136, "s_atomic_and", None),
+    (137, "s_atomic_or", None),
+    (138, "s_atomic_xor", None),
+    (139, "s_atomic_inc", None),
+    (140, "s_atomic_dec", None),
+    (160, "s_atomic_swap_x2", None),
+    (161, "s_atomic_cmpswap_x2", None),
+    (162, "s_atomic_add_x2", None),
+    (163, "s_atomic_sub_x2", None),
+    (164, "s_atomic_smin_x2", None),
+    (165, "s_atomic_umin_x2", None),
+    (166, "s_atomic_smax_x2", None),
+    (167, "s_atomic_umax_x2", None),
+    (168, "s_atomic_and_x2", None),
+    (169, "s_atomic_or_x2", None),
+    (170, "s_atomic_xor_x2", None),
+    (171, "s_atomic_inc_x2", None),
+    (172, "s_atomic_dec_x2", None),
 ];
 
 /// VOP1: `[31:25] = 0b0111111`, vdst `[24:17]`, op `[16:9]` (8 bits), src0 `[8:0]` (0-255:
@@ -323,91 +328,91 @@ pub(crate) const SMEM: &[(u16, &str)] = &[
 /// DPP: an SDWA/DPP control dword follows and the real src0 VGPR is in it; 256-511 = v0-v255). 4
 /// bytes without literal/SDWA/DPP (8 with). The VOP3 forms of these ops are VOP3 opcodes 0x140 +
 /// op. 84 opcodes.
-pub(crate) const VOP1: &[(u16, &str)] = &[
-    (0, "v_nop"),
-    (1, "v_mov_b32"),
-    (2, "v_readfirstlane_b32"),
-    (3, "v_cvt_i32_f64"),
-    (4, "v_cvt_f64_i32"),
-    (5, "v_cvt_f32_i32"),
-    (6, "v_cvt_f32_u32"),
-    (7, "v_cvt_u32_f32"),
-    (8, "v_cvt_i32_f32"),
-    (10, "v_cvt_f16_f32"),
-    (11, "v_cvt_f32_f16"),
-    (12, "v_cvt_rpi_i32_f32"),
-    (13, "v_cvt_flr_i32_f32"),
-    (14, "v_cvt_off_f32_i4"),
-    (15, "v_cvt_f32_f64"),
-    (16, "v_cvt_f64_f32"),
-    (17, "v_cvt_f32_ubyte0"),
-    (18, "v_cvt_f32_ubyte1"),
-    (19, "v_cvt_f32_ubyte2"),
-    (20, "v_cvt_f32_ubyte3"),
-    (21, "v_cvt_u32_f64"),
-    (22, "v_cvt_f64_u32"),
-    (23, "v_trunc_f64"),
-    (24, "v_ceil_f64"),
-    (25, "v_rndne_f64"),
-    (26, "v_floor_f64"),
-    (27, "v_fract_f32"),
-    (28, "v_trunc_f32"),
-    (29, "v_ceil_f32"),
-    (30, "v_rndne_f32"),
-    (31, "v_floor_f32"),
-    (32, "v_exp_f32"),
-    (33, "v_log_f32"),
-    (34, "v_rcp_f32"),
-    (35, "v_rcp_iflag_f32"),
-    (36, "v_rsq_f32"),
-    (37, "v_rcp_f64"),
-    (38, "v_rsq_f64"),
-    (39, "v_sqrt_f32"),
-    (40, "v_sqrt_f64"),
-    (41, "v_sin_f32"),
-    (42, "v_cos_f32"),
-    (43, "v_not_b32"),
-    (44, "v_bfrev_b32"),
-    (45, "v_ffbh_u32"),
-    (46, "v_ffbl_b32"),
-    (47, "v_ffbh_i32"),
-    (48, "v_frexp_exp_i32_f64"),
-    (49, "v_frexp_mant_f64"),
-    (50, "v_fract_f64"),
-    (51, "v_frexp_exp_i32_f32"),
-    (52, "v_frexp_mant_f32"),
-    (53, "v_clrexcp"),
-    (55, "v_screen_partition_4se_b32"),
-    (56, "v_mov_b64"),
-    (57, "v_cvt_f16_u16"),
-    (58, "v_cvt_f16_i16"),
-    (59, "v_cvt_u16_f16"),
-    (60, "v_cvt_i16_f16"),
-    (61, "v_rcp_f16"),
-    (62, "v_sqrt_f16"),
-    (63, "v_rsq_f16"),
-    (64, "v_log_f16"),
-    (65, "v_exp_f16"),
-    (66, "v_frexp_mant_f16"),
-    (67, "v_frexp_exp_i16_f16"),
-    (68, "v_floor_f16"),
-    (69, "v_ceil_f16"),
-    (70, "v_trunc_f16"),
-    (71, "v_rndne_f16"),
-    (72, "v_fract_f16"),
-    (73, "v_sin_f16"),
-    (74, "v_cos_f16"),
-    (75, "v_exp_legacy_f32"),
-    (76, "v_log_legacy_f32"),
-    (77, "v_cvt_norm_i16_f16"),
-    (78, "v_cvt_norm_u16_f16"),
-    (79, "v_sat_pk_u8_i16"),
-    (81, "v_swap_b32"),
-    (82, "v_accvgpr_mov_b32"),
-    (84, "v_cvt_f32_fp8"),
-    (85, "v_cvt_f32_bf8"),
-    (86, "v_cvt_pk_f32_fp8"),
-    (87, "v_cvt_pk_f32_bf8"),
+pub(crate) const VOP1: &[(u16, &str, Option<Op>)] = &[
+    (0, "v_nop", None),
+    (1, "v_mov_b32", Some(Op::V(Valu::Mov32))), // exec::vector::alu
+    (2, "v_readfirstlane_b32", Some(Op::V(Valu::Readfirstlane))), // exec::vector::alu
+    (3, "v_cvt_i32_f64", Some(Op::V(Valu::CvtI32F64))), // exec::vector::alu
+    (4, "v_cvt_f64_i32", Some(Op::V(Valu::CvtF64I32))), // exec::vector::alu
+    (5, "v_cvt_f32_i32", Some(Op::V(Valu::CvtF32I32))), // exec::vector::alu
+    (6, "v_cvt_f32_u32", Some(Op::V(Valu::CvtF32U32))), // exec::vector::alu
+    (7, "v_cvt_u32_f32", Some(Op::V(Valu::CvtU32F32))), // exec::vector::alu
+    (8, "v_cvt_i32_f32", Some(Op::V(Valu::CvtI32F32))), // exec::vector::alu
+    (10, "v_cvt_f16_f32", Some(Op::V(Valu::CvtF16F32))), // exec::vector::alu
+    (11, "v_cvt_f32_f16", Some(Op::V(Valu::CvtF32F16))), // exec::vector::alu
+    (12, "v_cvt_rpi_i32_f32", Some(Op::V(Valu::CvtRpiI32F32))), // exec::vector::alu
+    (13, "v_cvt_flr_i32_f32", Some(Op::V(Valu::CvtFlrI32F32))), // exec::vector::alu
+    (14, "v_cvt_off_f32_i4", None),
+    (15, "v_cvt_f32_f64", Some(Op::V(Valu::CvtF32F64))), // exec::vector::alu
+    (16, "v_cvt_f64_f32", Some(Op::V(Valu::CvtF64F32))), // exec::vector::alu
+    (17, "v_cvt_f32_ubyte0", Some(Op::V(Valu::CvtF32Ubyte(0)))), // exec::vector::alu
+    (18, "v_cvt_f32_ubyte1", Some(Op::V(Valu::CvtF32Ubyte(1)))), // exec::vector::alu
+    (19, "v_cvt_f32_ubyte2", Some(Op::V(Valu::CvtF32Ubyte(2)))), // exec::vector::alu
+    (20, "v_cvt_f32_ubyte3", Some(Op::V(Valu::CvtF32Ubyte(3)))), // exec::vector::alu
+    (21, "v_cvt_u32_f64", Some(Op::V(Valu::CvtU32F64))), // exec::vector::alu
+    (22, "v_cvt_f64_u32", Some(Op::V(Valu::CvtF64U32))), // exec::vector::alu
+    (23, "v_trunc_f64", Some(Op::V(Valu::TruncF64))), // exec::vector::alu
+    (24, "v_ceil_f64", Some(Op::V(Valu::CeilF64))), // exec::vector::alu
+    (25, "v_rndne_f64", Some(Op::V(Valu::RndneF64))), // exec::vector::alu
+    (26, "v_floor_f64", Some(Op::V(Valu::FloorF64))), // exec::vector::alu
+    (27, "v_fract_f32", Some(Op::V(Valu::FractF32))), // exec::vector::alu
+    (28, "v_trunc_f32", Some(Op::V(Valu::TruncF32))), // exec::vector::alu
+    (29, "v_ceil_f32", Some(Op::V(Valu::CeilF32))), // exec::vector::alu
+    (30, "v_rndne_f32", Some(Op::V(Valu::RndneF32))), // exec::vector::alu
+    (31, "v_floor_f32", Some(Op::V(Valu::FloorF32))), // exec::vector::alu
+    (32, "v_exp_f32", Some(Op::V(Valu::ExpF32))), // exec::vector::alu
+    (33, "v_log_f32", Some(Op::V(Valu::LogF32))), // exec::vector::alu
+    (34, "v_rcp_f32", Some(Op::V(Valu::RcpF32))), // exec::vector::alu
+    (35, "v_rcp_iflag_f32", Some(Op::V(Valu::RcpIflagF32))), // exec::vector::alu
+    (36, "v_rsq_f32", Some(Op::V(Valu::RsqF32))), // exec::vector::alu
+    (37, "v_rcp_f64", Some(Op::V(Valu::RcpF64))), // exec::vector::alu
+    (38, "v_rsq_f64", Some(Op::V(Valu::RsqF64))), // exec::vector::alu
+    (39, "v_sqrt_f32", Some(Op::V(Valu::SqrtF32))), // exec::vector::alu
+    (40, "v_sqrt_f64", Some(Op::V(Valu::SqrtF64))), // exec::vector::alu
+    (41, "v_sin_f32", Some(Op::V(Valu::SinF32))), // exec::vector::alu
+    (42, "v_cos_f32", Some(Op::V(Valu::CosF32))), // exec::vector::alu
+    (43, "v_not_b32", Some(Op::V(Valu::NotB32))), // exec::vector::alu
+    (44, "v_bfrev_b32", Some(Op::V(Valu::BfrevB32))), // exec::vector::alu
+    (45, "v_ffbh_u32", Some(Op::V(Valu::FfbhU32))), // exec::vector::alu
+    (46, "v_ffbl_b32", Some(Op::V(Valu::FfblB32))), // exec::vector::alu
+    (47, "v_ffbh_i32", Some(Op::V(Valu::FfbhI32))), // exec::vector::alu
+    (48, "v_frexp_exp_i32_f64", Some(Op::V(Valu::FrexpExpF64))), // exec::vector::alu
+    (49, "v_frexp_mant_f64", Some(Op::V(Valu::FrexpMantF64))), // exec::vector::alu
+    (50, "v_fract_f64", Some(Op::V(Valu::FractF64))), // exec::vector::alu
+    (51, "v_frexp_exp_i32_f32", Some(Op::V(Valu::FrexpExpF32))), // exec::vector::alu
+    (52, "v_frexp_mant_f32", Some(Op::V(Valu::FrexpMantF32))), // exec::vector::alu
+    (53, "v_clrexcp", None),
+    (55, "v_screen_partition_4se_b32", None),
+    (56, "v_mov_b64", Some(Op::V(Valu::Mov64))), // exec::vector::alu
+    (57, "v_cvt_f16_u16", Some(Op::V(Valu::CvtF16U16))), // exec::vector::alu
+    (58, "v_cvt_f16_i16", Some(Op::V(Valu::CvtF16I16))), // exec::vector::alu
+    (59, "v_cvt_u16_f16", Some(Op::V(Valu::CvtU16F16))), // exec::vector::alu
+    (60, "v_cvt_i16_f16", Some(Op::V(Valu::CvtI16F16))), // exec::vector::alu
+    (61, "v_rcp_f16", Some(Op::V(Valu::RcpF16))), // exec::vector::alu
+    (62, "v_sqrt_f16", Some(Op::V(Valu::SqrtF16))), // exec::vector::alu
+    (63, "v_rsq_f16", Some(Op::V(Valu::RsqF16))), // exec::vector::alu
+    (64, "v_log_f16", Some(Op::V(Valu::LogF16))), // exec::vector::alu
+    (65, "v_exp_f16", Some(Op::V(Valu::ExpF16))), // exec::vector::alu
+    (66, "v_frexp_mant_f16", None),
+    (67, "v_frexp_exp_i16_f16", None),
+    (68, "v_floor_f16", Some(Op::V(Valu::FloorF16))), // exec::vector::alu
+    (69, "v_ceil_f16", Some(Op::V(Valu::CeilF16))), // exec::vector::alu
+    (70, "v_trunc_f16", Some(Op::V(Valu::TruncF16))), // exec::vector::alu
+    (71, "v_rndne_f16", Some(Op::V(Valu::RndneF16))), // exec::vector::alu
+    (72, "v_fract_f16", Some(Op::V(Valu::FractF16))), // exec::vector::alu
+    (73, "v_sin_f16", Some(Op::V(Valu::SinF16))), // exec::vector::alu
+    (74, "v_cos_f16", Some(Op::V(Valu::CosF16))), // exec::vector::alu
+    (75, "v_exp_legacy_f32", None),
+    (76, "v_log_legacy_f32", None),
+    (77, "v_cvt_norm_i16_f16", None),
+    (78, "v_cvt_norm_u16_f16", None),
+    (79, "v_sat_pk_u8_i16", None),
+    (81, "v_swap_b32", None),
+    (82, "v_accvgpr_mov_b32", Some(Op::V(Valu::AccvgprMov))), // exec::vector::alu
+    (84, "v_cvt_f32_fp8", Some(Op::V(Valu::CvtF32Fp8))), // exec::vector::alu
+    (85, "v_cvt_f32_bf8", Some(Op::V(Valu::CvtF32Bf8))), // exec::vector::alu
+    (86, "v_cvt_pk_f32_fp8", Some(Op::V(Valu::CvtPkF32Fp8))), // exec::vector::alu
+    (87, "v_cvt_pk_f32_bf8", Some(Op::V(Valu::CvtPkF32Bf8))), // exec::vector::alu
 ];
 
 /// VOP2: `[31] = 0`, op `[30:25]` (6 bits), vdst `[24:17]`, vsrc1 `[16:9]` (VGPR), src0 `[8:0]`
@@ -416,68 +421,68 @@ pub(crate) const VOP1: &[(u16, &str)] = &[
 /// v0-v255). 4 bytes without literal/SDWA/DPP (8 with); the `*madmk*`/`*madak*`/`*fmamk*`/`*fmaak*`
 /// ops always carry a 4-byte literal K. Op values 0x3E/0x3F are VOPC/VOP1, so only 0-0x3D were
 /// enumerated. The VOP3 forms of these ops are VOP3 opcodes 0x100 + op. 61 opcodes.
-pub(crate) const VOP2: &[(u16, &str)] = &[
-    (0, "v_cndmask_b32"),
-    (1, "v_add_f32"),
-    (2, "v_sub_f32"),
-    (3, "v_subrev_f32"),
-    (4, "v_fmac_f64"),
-    (5, "v_mul_f32"),
-    (6, "v_mul_i32_i24"),
-    (7, "v_mul_hi_i32_i24"),
-    (8, "v_mul_u32_u24"),
-    (9, "v_mul_hi_u32_u24"),
-    (10, "v_min_f32"),
-    (11, "v_max_f32"),
-    (12, "v_min_i32"),
-    (13, "v_max_i32"),
-    (14, "v_min_u32"),
-    (15, "v_max_u32"),
-    (16, "v_lshrrev_b32"),
-    (17, "v_ashrrev_i32"),
-    (18, "v_lshlrev_b32"),
-    (19, "v_and_b32"),
-    (20, "v_or_b32"),
-    (21, "v_xor_b32"),
-    (23, "v_fmamk_f32"),
-    (24, "v_fmaak_f32"),
-    (25, "v_add_co_u32"),
-    (26, "v_sub_co_u32"),
-    (27, "v_subrev_co_u32"),
-    (28, "v_addc_co_u32"),
-    (29, "v_subb_co_u32"),
-    (30, "v_subbrev_co_u32"),
-    (31, "v_add_f16"),
-    (32, "v_sub_f16"),
-    (33, "v_subrev_f16"),
-    (34, "v_mul_f16"),
-    (35, "v_mac_f16"),
-    (36, "v_madmk_f16"),
-    (37, "v_madak_f16"),
-    (38, "v_add_u16"),
-    (39, "v_sub_u16"),
-    (40, "v_subrev_u16"),
-    (41, "v_mul_lo_u16"),
-    (42, "v_lshlrev_b16"),
-    (43, "v_lshrrev_b16"),
-    (44, "v_ashrrev_i16"),
-    (45, "v_max_f16"),
-    (46, "v_min_f16"),
-    (47, "v_max_u16"),
-    (48, "v_max_i16"),
-    (49, "v_min_u16"),
-    (50, "v_min_i16"),
-    (51, "v_ldexp_f16"),
-    (52, "v_add_u32"),
-    (53, "v_sub_u32"),
-    (54, "v_subrev_u32"),
-    (55, "v_dot2c_f32_f16"),
-    (56, "v_dot2c_i32_i16"),
-    (57, "v_dot4c_i32_i8"),
-    (58, "v_dot8c_i32_i4"),
-    (59, "v_fmac_f32"),
-    (60, "v_pk_fmac_f16"),
-    (61, "v_xnor_b32"),
+pub(crate) const VOP2: &[(u16, &str, Option<Op>)] = &[
+    (0, "v_cndmask_b32", Some(Op::V(Valu::Cndmask))), // exec::vector::alu
+    (1, "v_add_f32", Some(Op::V(Valu::AddF32))), // exec::vector::alu
+    (2, "v_sub_f32", Some(Op::V(Valu::SubF32))), // exec::vector::alu
+    (3, "v_subrev_f32", Some(Op::V(Valu::SubrevF32))), // exec::vector::alu
+    (4, "v_fmac_f64", Some(Op::V(Valu::FmacF64))), // exec::vector::alu
+    (5, "v_mul_f32", Some(Op::V(Valu::MulF32))), // exec::vector::alu
+    (6, "v_mul_i32_i24", Some(Op::V(Valu::MulI32I24))), // exec::vector::alu
+    (7, "v_mul_hi_i32_i24", Some(Op::V(Valu::MulHiI32I24))), // exec::vector::alu
+    (8, "v_mul_u32_u24", Some(Op::V(Valu::MulU32U24))), // exec::vector::alu
+    (9, "v_mul_hi_u32_u24", Some(Op::V(Valu::MulHiU32U24))), // exec::vector::alu
+    (10, "v_min_f32", Some(Op::V(Valu::MinF32))), // exec::vector::alu
+    (11, "v_max_f32", Some(Op::V(Valu::MaxF32))), // exec::vector::alu
+    (12, "v_min_i32", Some(Op::V(Valu::MinI32))), // exec::vector::alu
+    (13, "v_max_i32", Some(Op::V(Valu::MaxI32))), // exec::vector::alu
+    (14, "v_min_u32", Some(Op::V(Valu::MinU32))), // exec::vector::alu
+    (15, "v_max_u32", Some(Op::V(Valu::MaxU32))), // exec::vector::alu
+    (16, "v_lshrrev_b32", Some(Op::V(Valu::LshrrevB32))), // exec::vector::alu
+    (17, "v_ashrrev_i32", Some(Op::V(Valu::AshrrevI32))), // exec::vector::alu
+    (18, "v_lshlrev_b32", Some(Op::V(Valu::LshlrevB32))), // exec::vector::alu
+    (19, "v_and_b32", Some(Op::V(Valu::AndB32))), // exec::vector::alu
+    (20, "v_or_b32", Some(Op::V(Valu::OrB32))), // exec::vector::alu
+    (21, "v_xor_b32", Some(Op::V(Valu::XorB32))), // exec::vector::alu
+    (23, "v_fmamk_f32", Some(Op::V(Valu::FmamkF32))), // exec::vector::alu
+    (24, "v_fmaak_f32", Some(Op::V(Valu::FmaakF32))), // exec::vector::alu
+    (25, "v_add_co_u32", Some(Op::V(Valu::AddCoU32))), // exec::vector::alu
+    (26, "v_sub_co_u32", Some(Op::V(Valu::SubCoU32))), // exec::vector::alu
+    (27, "v_subrev_co_u32", Some(Op::V(Valu::SubrevCoU32))), // exec::vector::alu
+    (28, "v_addc_co_u32", Some(Op::V(Valu::AddcCoU32))), // exec::vector::alu
+    (29, "v_subb_co_u32", Some(Op::V(Valu::SubbCoU32))), // exec::vector::alu
+    (30, "v_subbrev_co_u32", Some(Op::V(Valu::SubbrevCoU32))), // exec::vector::alu
+    (31, "v_add_f16", Some(Op::V(Valu::AddF16))), // exec::vector::alu
+    (32, "v_sub_f16", Some(Op::V(Valu::SubF16))), // exec::vector::alu
+    (33, "v_subrev_f16", Some(Op::V(Valu::SubrevF16))), // exec::vector::alu
+    (34, "v_mul_f16", Some(Op::V(Valu::MulF16))), // exec::vector::alu
+    (35, "v_mac_f16", None),
+    (36, "v_madmk_f16", None),
+    (37, "v_madak_f16", None),
+    (38, "v_add_u16", Some(Op::V(Valu::AddU16))), // exec::vector::alu
+    (39, "v_sub_u16", Some(Op::V(Valu::SubU16))), // exec::vector::alu
+    (40, "v_subrev_u16", Some(Op::V(Valu::SubrevU16))), // exec::vector::alu
+    (41, "v_mul_lo_u16", Some(Op::V(Valu::MulLoU16))), // exec::vector::alu
+    (42, "v_lshlrev_b16", Some(Op::V(Valu::LshlrevB16))), // exec::vector::alu
+    (43, "v_lshrrev_b16", Some(Op::V(Valu::LshrrevB16))), // exec::vector::alu
+    (44, "v_ashrrev_i16", Some(Op::V(Valu::AshrrevI16))), // exec::vector::alu
+    (45, "v_max_f16", Some(Op::V(Valu::MaxF16))), // exec::vector::alu
+    (46, "v_min_f16", Some(Op::V(Valu::MinF16))), // exec::vector::alu
+    (47, "v_max_u16", Some(Op::V(Valu::MaxU16))), // exec::vector::alu
+    (48, "v_max_i16", Some(Op::V(Valu::MaxI16))), // exec::vector::alu
+    (49, "v_min_u16", Some(Op::V(Valu::MinU16))), // exec::vector::alu
+    (50, "v_min_i16", Some(Op::V(Valu::MinI16))), // exec::vector::alu
+    (51, "v_ldexp_f16", None),
+    (52, "v_add_u32", Some(Op::V(Valu::AddU32))), // exec::vector::alu
+    (53, "v_sub_u32", Some(Op::V(Valu::SubU32))), // exec::vector::alu
+    (54, "v_subrev_u32", Some(Op::V(Valu::SubrevU32))), // exec::vector::alu
+    (55, "v_dot2c_f32_f16", Some(Op::V(Valu::Dot2cF32F16))), // exec::vector::alu
+    (56, "v_dot2c_i32_i16", Some(Op::V(Valu::Dot2cI32I16))), // exec::vector::alu
+    (57, "v_dot4c_i32_i8", Some(Op::V(Valu::Dot4cI32I8))), // exec::vector::alu
+    (58, "v_dot8c_i32_i4", None),
+    (59, "v_fmac_f32", Some(Op::V(Valu::FmacF32))), // exec::vector::alu
+    (60, "v_pk_fmac_f16", Some(Op::V(Valu::PkFmacF16))), // exec::vector::alu
+    (61, "v_xnor_b32", Some(Op::V(Valu::XnorB32))), // exec::vector::alu
 ];
 
 /// VOPC: `[31:25] = 0b0111110`, op `[24:17]` (8 bits), vsrc1 `[16:9]` (VGPR), src0 `[8:0]` (0-255:
@@ -485,205 +490,205 @@ pub(crate) const VOP2: &[(u16, &str)] = &[
 /// DPP: an SDWA/DPP control dword follows and the real src0 VGPR is in it; 256-511 = v0-v255). 4
 /// bytes without literal/SDWA/DPP (8 with). The VOP3 forms of these ops are VOP3 opcodes 0x000 +
 /// op. 198 opcodes.
-pub(crate) const VOPC: &[(u16, &str)] = &[
-    (16, "v_cmp_class_f32"),
-    (17, "v_cmpx_class_f32"),
-    (18, "v_cmp_class_f64"),
-    (19, "v_cmpx_class_f64"),
-    (20, "v_cmp_class_f16"),
-    (21, "v_cmpx_class_f16"),
-    (32, "v_cmp_f_f16"),
-    (33, "v_cmp_lt_f16"),
-    (34, "v_cmp_eq_f16"),
-    (35, "v_cmp_le_f16"),
-    (36, "v_cmp_gt_f16"),
-    (37, "v_cmp_lg_f16"),
-    (38, "v_cmp_ge_f16"),
-    (39, "v_cmp_o_f16"),
-    (40, "v_cmp_u_f16"),
-    (41, "v_cmp_nge_f16"),
-    (42, "v_cmp_nlg_f16"),
-    (43, "v_cmp_ngt_f16"),
-    (44, "v_cmp_nle_f16"),
-    (45, "v_cmp_neq_f16"),
-    (46, "v_cmp_nlt_f16"),
-    (47, "v_cmp_tru_f16"),
-    (48, "v_cmpx_f_f16"),
-    (49, "v_cmpx_lt_f16"),
-    (50, "v_cmpx_eq_f16"),
-    (51, "v_cmpx_le_f16"),
-    (52, "v_cmpx_gt_f16"),
-    (53, "v_cmpx_lg_f16"),
-    (54, "v_cmpx_ge_f16"),
-    (55, "v_cmpx_o_f16"),
-    (56, "v_cmpx_u_f16"),
-    (57, "v_cmpx_nge_f16"),
-    (58, "v_cmpx_nlg_f16"),
-    (59, "v_cmpx_ngt_f16"),
-    (60, "v_cmpx_nle_f16"),
-    (61, "v_cmpx_neq_f16"),
-    (62, "v_cmpx_nlt_f16"),
-    (63, "v_cmpx_tru_f16"),
-    (64, "v_cmp_f_f32"),
-    (65, "v_cmp_lt_f32"),
-    (66, "v_cmp_eq_f32"),
-    (67, "v_cmp_le_f32"),
-    (68, "v_cmp_gt_f32"),
-    (69, "v_cmp_lg_f32"),
-    (70, "v_cmp_ge_f32"),
-    (71, "v_cmp_o_f32"),
-    (72, "v_cmp_u_f32"),
-    (73, "v_cmp_nge_f32"),
-    (74, "v_cmp_nlg_f32"),
-    (75, "v_cmp_ngt_f32"),
-    (76, "v_cmp_nle_f32"),
-    (77, "v_cmp_neq_f32"),
-    (78, "v_cmp_nlt_f32"),
-    (79, "v_cmp_tru_f32"),
-    (80, "v_cmpx_f_f32"),
-    (81, "v_cmpx_lt_f32"),
-    (82, "v_cmpx_eq_f32"),
-    (83, "v_cmpx_le_f32"),
-    (84, "v_cmpx_gt_f32"),
-    (85, "v_cmpx_lg_f32"),
-    (86, "v_cmpx_ge_f32"),
-    (87, "v_cmpx_o_f32"),
-    (88, "v_cmpx_u_f32"),
-    (89, "v_cmpx_nge_f32"),
-    (90, "v_cmpx_nlg_f32"),
-    (91, "v_cmpx_ngt_f32"),
-    (92, "v_cmpx_nle_f32"),
-    (93, "v_cmpx_neq_f32"),
-    (94, "v_cmpx_nlt_f32"),
-    (95, "v_cmpx_tru_f32"),
-    (96, "v_cmp_f_f64"),
-    (97, "v_cmp_lt_f64"),
-    (98, "v_cmp_eq_f64"),
-    (99, "v_cmp_le_f64"),
-    (100, "v_cmp_gt_f64"),
-    (101, "v_cmp_lg_f64"),
-    (102, "v_cmp_ge_f64"),
-    (103, "v_cmp_o_f64"),
-    (104, "v_cmp_u_f64"),
-    (105, "v_cmp_nge_f64"),
-    (106, "v_cmp_nlg_f64"),
-    (107, "v_cmp_ngt_f64"),
-    (108, "v_cmp_nle_f64"),
-    (109, "v_cmp_neq_f64"),
-    (110, "v_cmp_nlt_f64"),
-    (111, "v_cmp_tru_f64"),
-    (112, "v_cmpx_f_f64"),
-    (113, "v_cmpx_lt_f64"),
-    (114, "v_cmpx_eq_f64"),
-    (115, "v_cmpx_le_f64"),
-    (116, "v_cmpx_gt_f64"),
-    (117, "v_cmpx_lg_f64"),
-    (118, "v_cmpx_ge_f64"),
-    (119, "v_cmpx_o_f64"),
-    (120, "v_cmpx_u_f64"),
-    (121, "v_cmpx_nge_f64"),
-    (122, "v_cmpx_nlg_f64"),
-    (123, "v_cmpx_ngt_f64"),
-    (124, "v_cmpx_nle_f64"),
-    (125, "v_cmpx_neq_f64"),
-    (126, "v_cmpx_nlt_f64"),
-    (127, "v_cmpx_tru_f64"),
-    (160, "v_cmp_f_i16"),
-    (161, "v_cmp_lt_i16"),
-    (162, "v_cmp_eq_i16"),
-    (163, "v_cmp_le_i16"),
-    (164, "v_cmp_gt_i16"),
-    (165, "v_cmp_ne_i16"),
-    (166, "v_cmp_ge_i16"),
-    (167, "v_cmp_t_i16"),
-    (168, "v_cmp_f_u16"),
-    (169, "v_cmp_lt_u16"),
-    (170, "v_cmp_eq_u16"),
-    (171, "v_cmp_le_u16"),
-    (172, "v_cmp_gt_u16"),
-    (173, "v_cmp_ne_u16"),
-    (174, "v_cmp_ge_u16"),
-    (175, "v_cmp_t_u16"),
-    (176, "v_cmpx_f_i16"),
-    (177, "v_cmpx_lt_i16"),
-    (178, "v_cmpx_eq_i16"),
-    (179, "v_cmpx_le_i16"),
-    (180, "v_cmpx_gt_i16"),
-    (181, "v_cmpx_ne_i16"),
-    (182, "v_cmpx_ge_i16"),
-    (183, "v_cmpx_t_i16"),
-    (184, "v_cmpx_f_u16"),
-    (185, "v_cmpx_lt_u16"),
-    (186, "v_cmpx_eq_u16"),
-    (187, "v_cmpx_le_u16"),
-    (188, "v_cmpx_gt_u16"),
-    (189, "v_cmpx_ne_u16"),
-    (190, "v_cmpx_ge_u16"),
-    (191, "v_cmpx_t_u16"),
-    (192, "v_cmp_f_i32"),
-    (193, "v_cmp_lt_i32"),
-    (194, "v_cmp_eq_i32"),
-    (195, "v_cmp_le_i32"),
-    (196, "v_cmp_gt_i32"),
-    (197, "v_cmp_ne_i32"),
-    (198, "v_cmp_ge_i32"),
-    (199, "v_cmp_t_i32"),
-    (200, "v_cmp_f_u32"),
-    (201, "v_cmp_lt_u32"),
-    (202, "v_cmp_eq_u32"),
-    (203, "v_cmp_le_u32"),
-    (204, "v_cmp_gt_u32"),
-    (205, "v_cmp_ne_u32"),
-    (206, "v_cmp_ge_u32"),
-    (207, "v_cmp_t_u32"),
-    (208, "v_cmpx_f_i32"),
-    (209, "v_cmpx_lt_i32"),
-    (210, "v_cmpx_eq_i32"),
-    (211, "v_cmpx_le_i32"),
-    (212, "v_cmpx_gt_i32"),
-    (213, "v_cmpx_ne_i32"),
-    (214, "v_cmpx_ge_i32"),
-    (215, "v_cmpx_t_i32"),
-    (216, "v_cmpx_f_u32"),
-    (217, "v_cmpx_lt_u32"),
-    (218, "v_cmpx_eq_u32"),
-    (219, "v_cmpx_le_u32"),
-    (220, "v_cmpx_gt_u32"),
-    (221, "v_cmpx_ne_u32"),
-    (222, "v_cmpx_ge_u32"),
-    (223, "v_cmpx_t_u32"),
-    (224, "v_cmp_f_i64"),
-    (225, "v_cmp_lt_i64"),
-    (226, "v_cmp_eq_i64"),
-    (227, "v_cmp_le_i64"),
-    (228, "v_cmp_gt_i64"),
-    (229, "v_cmp_ne_i64"),
-    (230, "v_cmp_ge_i64"),
-    (231, "v_cmp_t_i64"),
-    (232, "v_cmp_f_u64"),
-    (233, "v_cmp_lt_u64"),
-    (234, "v_cmp_eq_u64"),
-    (235, "v_cmp_le_u64"),
-    (236, "v_cmp_gt_u64"),
-    (237, "v_cmp_ne_u64"),
-    (238, "v_cmp_ge_u64"),
-    (239, "v_cmp_t_u64"),
-    (240, "v_cmpx_f_i64"),
-    (241, "v_cmpx_lt_i64"),
-    (242, "v_cmpx_eq_i64"),
-    (243, "v_cmpx_le_i64"),
-    (244, "v_cmpx_gt_i64"),
-    (245, "v_cmpx_ne_i64"),
-    (246, "v_cmpx_ge_i64"),
-    (247, "v_cmpx_t_i64"),
-    (248, "v_cmpx_f_u64"),
-    (249, "v_cmpx_lt_u64"),
-    (250, "v_cmpx_eq_u64"),
-    (251, "v_cmpx_le_u64"),
-    (252, "v_cmpx_gt_u64"),
-    (253, "v_cmpx_ne_u64"),
-    (254, "v_cmpx_ge_u64"),
-    (255, "v_cmpx_t_u64"),
+pub(crate) const VOPC: &[(u16, &str, Option<Op>)] = &[
+    (16, "v_cmp_class_f32", Some(Op::VCmpClass(Ty::F32, false))), // exec::compare::class
+    (17, "v_cmpx_class_f32", Some(Op::VCmpClass(Ty::F32, true))), // exec::compare::class
+    (18, "v_cmp_class_f64", Some(Op::VCmpClass(Ty::F64, false))), // exec::compare::class
+    (19, "v_cmpx_class_f64", Some(Op::VCmpClass(Ty::F64, true))), // exec::compare::class
+    (20, "v_cmp_class_f16", Some(Op::VCmpClass(Ty::F16, false))), // exec::compare::class
+    (21, "v_cmpx_class_f16", Some(Op::VCmpClass(Ty::F16, true))), // exec::compare::class
+    (32, "v_cmp_f_f16", Some(Op::VCmp(Cmp::F, Ty::F16, false))), // exec::compare::vector
+    (33, "v_cmp_lt_f16", Some(Op::VCmp(Cmp::Lt, Ty::F16, false))), // exec::compare::vector
+    (34, "v_cmp_eq_f16", Some(Op::VCmp(Cmp::Eq, Ty::F16, false))), // exec::compare::vector
+    (35, "v_cmp_le_f16", Some(Op::VCmp(Cmp::Le, Ty::F16, false))), // exec::compare::vector
+    (36, "v_cmp_gt_f16", Some(Op::VCmp(Cmp::Gt, Ty::F16, false))), // exec::compare::vector
+    (37, "v_cmp_lg_f16", Some(Op::VCmp(Cmp::Ne, Ty::F16, false))), // exec::compare::vector
+    (38, "v_cmp_ge_f16", Some(Op::VCmp(Cmp::Ge, Ty::F16, false))), // exec::compare::vector
+    (39, "v_cmp_o_f16", Some(Op::VCmp(Cmp::O, Ty::F16, false))), // exec::compare::vector
+    (40, "v_cmp_u_f16", Some(Op::VCmp(Cmp::U, Ty::F16, false))), // exec::compare::vector
+    (41, "v_cmp_nge_f16", Some(Op::VCmp(Cmp::Nge, Ty::F16, false))), // exec::compare::vector
+    (42, "v_cmp_nlg_f16", Some(Op::VCmp(Cmp::Nlg, Ty::F16, false))), // exec::compare::vector
+    (43, "v_cmp_ngt_f16", Some(Op::VCmp(Cmp::Ngt, Ty::F16, false))), // exec::compare::vector
+    (44, "v_cmp_nle_f16", Some(Op::VCmp(Cmp::Nle, Ty::F16, false))), // exec::compare::vector
+    (45, "v_cmp_neq_f16", Some(Op::VCmp(Cmp::Neq, Ty::F16, false))), // exec::compare::vector
+    (46, "v_cmp_nlt_f16", Some(Op::VCmp(Cmp::Nlt, Ty::F16, false))), // exec::compare::vector
+    (47, "v_cmp_tru_f16", Some(Op::VCmp(Cmp::T, Ty::F16, false))), // exec::compare::vector
+    (48, "v_cmpx_f_f16", Some(Op::VCmp(Cmp::F, Ty::F16, true))), // exec::compare::vector
+    (49, "v_cmpx_lt_f16", Some(Op::VCmp(Cmp::Lt, Ty::F16, true))), // exec::compare::vector
+    (50, "v_cmpx_eq_f16", Some(Op::VCmp(Cmp::Eq, Ty::F16, true))), // exec::compare::vector
+    (51, "v_cmpx_le_f16", Some(Op::VCmp(Cmp::Le, Ty::F16, true))), // exec::compare::vector
+    (52, "v_cmpx_gt_f16", Some(Op::VCmp(Cmp::Gt, Ty::F16, true))), // exec::compare::vector
+    (53, "v_cmpx_lg_f16", Some(Op::VCmp(Cmp::Ne, Ty::F16, true))), // exec::compare::vector
+    (54, "v_cmpx_ge_f16", Some(Op::VCmp(Cmp::Ge, Ty::F16, true))), // exec::compare::vector
+    (55, "v_cmpx_o_f16", Some(Op::VCmp(Cmp::O, Ty::F16, true))), // exec::compare::vector
+    (56, "v_cmpx_u_f16", Some(Op::VCmp(Cmp::U, Ty::F16, true))), // exec::compare::vector
+    (57, "v_cmpx_nge_f16", Some(Op::VCmp(Cmp::Nge, Ty::F16, true))), // exec::compare::vector
+    (58, "v_cmpx_nlg_f16", Some(Op::VCmp(Cmp::Nlg, Ty::F16, true))), // exec::compare::vector
+    (59, "v_cmpx_ngt_f16", Some(Op::VCmp(Cmp::Ngt, Ty::F16, true))), // exec::compare::vector
+    (60, "v_cmpx_nle_f16", Some(Op::VCmp(Cmp::Nle, Ty::F16, true))), // exec::compare::vector
+    (61, "v_cmpx_neq_f16", Some(Op::VCmp(Cmp::Neq, Ty::F16, true))), // exec::compare::vector
+    (62, "v_cmpx_nlt_f16", Some(Op::VCmp(Cmp::Nlt, Ty::F16, true))), // exec::compare::vector
+    (63, "v_cmpx_tru_f16", Some(Op::VCmp(Cmp::T, Ty::F16, true))), // exec::compare::vector
+    (64, "v_cmp_f_f32", Some(Op::VCmp(Cmp::F, Ty::F32, false))), // exec::compare::vector
+    (65, "v_cmp_lt_f32", Some(Op::VCmp(Cmp::Lt, Ty::F32, false))), // exec::compare::vector
+    (66, "v_cmp_eq_f32", Some(Op::VCmp(Cmp::Eq, Ty::F32, false))), // exec::compare::vector
+    (67, "v_cmp_le_f32", Some(Op::VCmp(Cmp::Le, Ty::F32, false))), // exec::compare::vector
+    (68, "v_cmp_gt_f32", Some(Op::VCmp(Cmp::Gt, Ty::F32, false))), // exec::compare::vector
+    (69, "v_cmp_lg_f32", Some(Op::VCmp(Cmp::Ne, Ty::F32, false))), // exec::compare::vector
+    (70, "v_cmp_ge_f32", Some(Op::VCmp(Cmp::Ge, Ty::F32, false))), // exec::compare::vector
+    (71, "v_cmp_o_f32", Some(Op::VCmp(Cmp::O, Ty::F32, false))), // exec::compare::vector
+    (72, "v_cmp_u_f32", Some(Op::VCmp(Cmp::U, Ty::F32, false))), // exec::compare::vector
+    (73, "v_cmp_nge_f32", Some(Op::VCmp(Cmp::Nge, Ty::F32, false))), // exec::compare::vector
+    (74, "v_cmp_nlg_f32", Some(Op::VCmp(Cmp::Nlg, Ty::F32, false))), // exec::compare::vector
+    (75, "v_cmp_ngt_f32", Some(Op::VCmp(Cmp::Ngt, Ty::F32, false))), // exec::compare::vector
+    (76, "v_cmp_nle_f32", Some(Op::VCmp(Cmp::Nle, Ty::F32, false))), // exec::compare::vector
+    (77, "v_cmp_neq_f32", Some(Op::VCmp(Cmp::Neq, Ty::F32, false))), // exec::compare::vector
+    (78, "v_cmp_nlt_f32", Some(Op::VCmp(Cmp::Nlt, Ty::F32, false))), // exec::compare::vector
+    (79, "v_cmp_tru_f32", Some(Op::VCmp(Cmp::T, Ty::F32, false))), // exec::compare::vector
+    (80, "v_cmpx_f_f32", Some(Op::VCmp(Cmp::F, Ty::F32, true))), // exec::compare::vector
+    (81, "v_cmpx_lt_f32", Some(Op::VCmp(Cmp::Lt, Ty::F32, true))), // exec::compare::vector
+    (82, "v_cmpx_eq_f32", Some(Op::VCmp(Cmp::Eq, Ty::F32, true))), // exec::compare::vector
+    (83, "v_cmpx_le_f32", Some(Op::VCmp(Cmp::Le, Ty::F32, true))), // exec::compare::vector
+    (84, "v_cmpx_gt_f32", Some(Op::VCmp(Cmp::Gt, Ty::F32, true))), // exec::compare::vector
+    (85, "v_cmpx_lg_f32", Some(Op::VCmp(Cmp::Ne, Ty::F32, true))), // exec::compare::vector
+    (86, "v_cmpx_ge_f32", Some(Op::VCmp(Cmp::Ge, Ty::F32, true))), // exec::compare::vector
+    (87, "v_cmpx_o_f32", Some(Op::VCmp(Cmp::O, Ty::F32, true))), // exec::compare::vector
+    (88, "v_cmpx_u_f32", Some(Op::VCmp(Cmp::U, Ty::F32, true))), // exec::compare::vector
+    (89, "v_cmpx_nge_f32", Some(Op::VCmp(Cmp::Nge, Ty::F32, true))), // exec::compare::vector
+    (90, "v_cmpx_nlg_f32", Some(Op::VCmp(Cmp::Nlg, Ty::F32, true))), // exec::compare::vector
+    (91, "v_cmpx_ngt_f32", Some(Op::VCmp(Cmp::Ngt, Ty::F32, true))), // exec::compare::vector
+    (92, "v_cmpx_nle_f32", Some(Op::VCmp(Cmp::Nle, Ty::F32, true))), // exec::compare::vector
+    (93, "v_cmpx_neq_f32", Some(Op::VCmp(Cmp::Neq, Ty::F32, true))), // exec::compare::vector
+    (94, "v_cmpx_nlt_f32", Some(Op::VCmp(Cmp::Nlt, Ty::F32, true))), // exec::compare::vector
+    (95, "v_cmpx_tru_f32", Some(Op::VCmp(Cmp::T, Ty::F32, true))), // exec::compare::vector
+    (96, "v_cmp_f_f64", Some(Op::VCmp(Cmp::F, Ty::F64, false))), // exec::compare::vector
+    (97, "v_cmp_lt_f64", Some(Op::VCmp(Cmp::Lt, Ty::F64, false))), // exec::compare::vector
+    (98, "v_cmp_eq_f64", Some(Op::VCmp(Cmp::Eq, Ty::F64, false))), // exec::compare::vector
+    (99, "v_cmp_le_f64", Some(Op::VCmp(Cmp::Le, Ty::F64, false))), // exec::compare::vector
+    (100, "v_cmp_gt_f64", Some(Op::VCmp(Cmp::Gt, Ty::F64, false))), // exec::compare::vector
+    (101, "v_cmp_lg_f64", Some(Op::VCmp(Cmp::Ne, Ty::F64, false))), // exec::compare::vector
+    (102, "v_cmp_ge_f64", Some(Op::VCmp(Cmp::Ge, Ty::F64, false))), // exec::compare::vector
+    (103, "v_cmp_o_f64", Some(Op::VCmp(Cmp::O, Ty::F64, false))), // exec::compare::vector
+    (104, "v_cmp_u_f64", Some(Op::VCmp(Cmp::U, Ty::F64, false))), // exec::compare::vector
+    (105, "v_cmp_nge_f64", Some(Op::VCmp(Cmp::Nge, Ty::F64, false))), // exec::compare::vector
+    (106, "v_cmp_nlg_f64", Some(Op::VCmp(Cmp::Nlg, Ty::F64, false))), // exec::compare::vector
+    (107, "v_cmp_ngt_f64", Some(Op::VCmp(Cmp::Ngt, Ty::F64, false))), // exec::compare::vector
+    (108, "v_cmp_nle_f64", Some(Op::VCmp(Cmp::Nle, Ty::F64, false))), // exec::compare::vector
+    (109, "v_cmp_neq_f64", Some(Op::VCmp(Cmp::Neq, Ty::F64, false))), // exec::compare::vector
+    (110, "v_cmp_nlt_f64", Some(Op::VCmp(Cmp::Nlt, Ty::F64, false))), // exec::compare::vector
+    (111, "v_cmp_tru_f64", Some(Op::VCmp(Cmp::T, Ty::F64, false))), // exec::compare::vector
+    (112, "v_cmpx_f_f64", Some(Op::VCmp(Cmp::F, Ty::F64, true))), // exec::compare::vector
+    (113, "v_cmpx_lt_f64", Some(Op::VCmp(Cmp::Lt, Ty::F64, true))), // exec::compare::vector
+    (114, "v_cmpx_eq_f64", Some(Op::VCmp(Cmp::Eq, Ty::F64, true))), // exec::compare::vector
+    (115, "v_cmpx_le_f64", Some(Op::VCmp(Cmp::Le, Ty::F64, true))), // exec::compare::vector
+    (116, "v_cmpx_gt_f64", Some(Op::VCmp(Cmp::Gt, Ty::F64, true))), // exec::compare::vector
+    (117, "v_cmpx_lg_f64", Some(Op::VCmp(Cmp::Ne, Ty::F64, true))), // exec::compare::vector
+    (118, "v_cmpx_ge_f64", Some(Op::VCmp(Cmp::Ge, Ty::F64, true))), // exec::compare::vector
+    (119, "v_cmpx_o_f64", Some(Op::VCmp(Cmp::O, Ty::F64, true))), // exec::compare::vector
+    (120, "v_cmpx_u_f64", Some(Op::VCmp(Cmp::U, Ty::F64, true))), // exec::compare::vector
+    (121, "v_cmpx_nge_f64", Some(Op::VCmp(Cmp::Nge, Ty::F64, true))), // exec::compare::vector
+    (122, "v_cmpx_nlg_f64", Some(Op::VCmp(Cmp::Nlg, Ty::F64, true))), // exec::compare::vector
+    (123, "v_cmpx_ngt_f64", Some(Op::VCmp(Cmp::Ngt, Ty::F64, true))), // exec::compare::vector
+    (124, "v_cmpx_nle_f64", Some(Op::VCmp(Cmp::Nle, Ty::F64, true))), // exec::compare::vector
+    (125, "v_cmpx_neq_f64", Some(Op::VCmp(Cmp::Neq, Ty::F64, true))), // exec::compare::vector
+    (126, "v_cmpx_nlt_f64", Some(Op::VCmp(Cmp::Nlt, Ty::F64, true))), // exec::compare::vector
+    (127, "v_cmpx_tru_f64", Some(Op::VCmp(Cmp::T, Ty::F64, true))), // exec::compare::vector
+    (160, "v_cmp_f_i16", Some(Op::VCmp(Cmp::F, Ty::I16, false))), // exec::compare::vector
+    (161, "v_cmp_lt_i16", Some(Op::VCmp(Cmp::Lt, Ty::I16, false))), // exec::compare::vector
+    (162, "v_cmp_eq_i16", Some(Op::VCmp(Cmp::Eq, Ty::I16, false))), // exec::compare::vector
+    (163, "v_cmp_le_i16", Some(Op::VCmp(Cmp::Le, Ty::I16, false))), // exec::compare::vector
+    (164, "v_cmp_gt_i16", Some(Op::VCmp(Cmp::Gt, Ty::I16, false))), // exec::compare::vector
+    (165, "v_cmp_ne_i16", Some(Op::VCmp(Cmp::Ne, Ty::I16, false))), // exec::compare::vector
+    (166, "v_cmp_ge_i16", Some(Op::VCmp(Cmp::Ge, Ty::I16, false))), // exec::compare::vector
+    (167, "v_cmp_t_i16", Some(Op::VCmp(Cmp::T, Ty::I16, false))), // exec::compare::vector
+    (168, "v_cmp_f_u16", Some(Op::VCmp(Cmp::F, Ty::U16, false))), // exec::compare::vector
+    (169, "v_cmp_lt_u16", Some(Op::VCmp(Cmp::Lt, Ty::U16, false))), // exec::compare::vector
+    (170, "v_cmp_eq_u16", Some(Op::VCmp(Cmp::Eq, Ty::U16, false))), // exec::compare::vector
+    (171, "v_cmp_le_u16", Some(Op::VCmp(Cmp::Le, Ty::U16, false))), // exec::compare::vector
+    (172, "v_cmp_gt_u16", Some(Op::VCmp(Cmp::Gt, Ty::U16, false))), // exec::compare::vector
+    (173, "v_cmp_ne_u16", Some(Op::VCmp(Cmp::Ne, Ty::U16, false))), // exec::compare::vector
+    (174, "v_cmp_ge_u16", Some(Op::VCmp(Cmp::Ge, Ty::U16, false))), // exec::compare::vector
+    (175, "v_cmp_t_u16", Some(Op::VCmp(Cmp::T, Ty::U16, false))), // exec::compare::vector
+    (176, "v_cmpx_f_i16", Some(Op::VCmp(Cmp::F, Ty::I16, true))), // exec::compare::vector
+    (177, "v_cmpx_lt_i16", Some(Op::VCmp(Cmp::Lt, Ty::I16, true))), // exec::compare::vector
+    (178, "v_cmpx_eq_i16", Some(Op::VCmp(Cmp::Eq, Ty::I16, true))), // exec::compare::vector
+    (179, "v_cmpx_le_i16", Some(Op::VCmp(Cmp::Le, Ty::I16, true))), // exec::compare::vector
+    (180, "v_cmpx_gt_i16", Some(Op::VCmp(Cmp::Gt, Ty::I16, true))), // exec::compare::vector
+    (181, "v_cmpx_ne_i16", Some(Op::VCmp(Cmp::Ne, Ty::I16, true))), // exec::compare::vector
+    (182, "v_cmpx_ge_i16", Some(Op::VCmp(Cmp::Ge, Ty::I16, true))), // exec::compare::vector
+    (183, "v_cmpx_t_i16", Some(Op::VCmp(Cmp::T, Ty::I16, true))), // exec::compare::vector
+    (184, "v_cmpx_f_u16", Some(Op::VCmp(Cmp::F, Ty::U16, true))), // exec::compare::vector
+    (185, "v_cmpx_lt_u16", Some(Op::VCmp(Cmp::Lt, Ty::U16, true))), // exec::compare::vector
+    (186, "v_cmpx_eq_u16", Some(Op::VCmp(Cmp::Eq, Ty::U16, true))), // exec::compare::vector
+    (187, "v_cmpx_le_u16", Some(Op::VCmp(Cmp::Le, Ty::U16, true))), // exec::compare::vector
+    (188, "v_cmpx_gt_u16", Some(Op::VCmp(Cmp::Gt, Ty::U16, true))), // exec::compare::vector
+    (189, "v_cmpx_ne_u16", Some(Op::VCmp(Cmp::Ne, Ty::U16, true))), // exec::compare::vector
+    (190, "v_cmpx_ge_u16", Some(Op::VCmp(Cmp::Ge, Ty::U16, true))), // exec::compare::vector
+    (191, "v_cmpx_t_u16", Some(Op::VCmp(Cmp::T, Ty::U16, true))), // exec::compare::vector
+    (192, "v_cmp_f_i32", Some(Op::VCmp(Cmp::F, Ty::I32, false))), // exec::compare::vector
+    (193, "v_cmp_lt_i32", Some(Op::VCmp(Cmp::Lt, Ty::I32, false))), // exec::compare::vector
+    (194, "v_cmp_eq_i32", Some(Op::VCmp(Cmp::Eq, Ty::I32, false))), // exec::compare::vector
+    (195, "v_cmp_le_i32", Some(Op::VCmp(Cmp::Le, Ty::I32, false))), // exec::compare::vector
+    (196, "v_cmp_gt_i32", Some(Op::VCmp(Cmp::Gt, Ty::I32, false))), // exec::compare::vector
+    (197, "v_cmp_ne_i32", Some(Op::VCmp(Cmp::Ne, Ty::I32, false))), // exec::compare::vector
+    (198, "v_cmp_ge_i32", Some(Op::VCmp(Cmp::Ge, Ty::I32, false))), // exec::compare::vector
+    (199, "v_cmp_t_i32", Some(Op::VCmp(Cmp::T, Ty::I32, false))), // exec::compare::vector
+    (200, "v_cmp_f_u32", Some(Op::VCmp(Cmp::F, Ty::U32, false))), // exec::compare::vector
+    (201, "v_cmp_lt_u32", Some(Op::VCmp(Cmp::Lt, Ty::U32, false))), // exec::compare::vector
+    (202, "v_cmp_eq_u32", Some(Op::VCmp(Cmp::Eq, Ty::U32, false))), // exec::compare::vector
+    (203, "v_cmp_le_u32", Some(Op::VCmp(Cmp::Le, Ty::U32, false))), // exec::compare::vector
+    (204, "v_cmp_gt_u32", Some(Op::VCmp(Cmp::Gt, Ty::U32, false))), // exec::compare::vector
+    (205, "v_cmp_ne_u32", Some(Op::VCmp(Cmp::Ne, Ty::U32, false))), // exec::compare::vector
+    (206, "v_cmp_ge_u32", Some(Op::VCmp(Cmp::Ge, Ty::U32, false))), // exec::compare::vector
+    (207, "v_cmp_t_u32", Some(Op::VCmp(Cmp::T, Ty::U32, false))), // exec::compare::vector
+    (208, "v_cmpx_f_i32", Some(Op::VCmp(Cmp::F, Ty::I32, true))), // exec::compare::vector
+    (209, "v_cmpx_lt_i32", Some(Op::VCmp(Cmp::Lt, Ty::I32, true))), // exec::compare::vector
+    (210, "v_cmpx_eq_i32", Some(Op::VCmp(Cmp::Eq, Ty::I32, true))), // exec::compare::vector
+    (211, "v_cmpx_le_i32", Some(Op::VCmp(Cmp::Le, Ty::I32, true))), // exec::compare::vector
+    (212, "v_cmpx_gt_i32", Some(Op::VCmp(Cmp::Gt, Ty::I32, true))), // exec::compare::vector
+    (213, "v_cmpx_ne_i32", Some(Op::VCmp(Cmp::Ne, Ty::I32, true))), // exec::compare::vector
+    (214, "v_cmpx_ge_i32", Some(Op::VCmp(Cmp::Ge, Ty::I32, true))), // exec::compare::vector
+    (215, "v_cmpx_t_i32", Some(Op::VCmp(Cmp::T, Ty::I32, true))), // exec::compare::vector
+    (216, "v_cmpx_f_u32", Some(Op::VCmp(Cmp::F, Ty::U32, true))), // exec::compare::vector
+    (217, "v_cmpx_lt_u32", Some(Op::VCmp(Cmp::Lt, Ty::U32, true))), // exec::compare::vector
+    (218, "v_cmpx_eq_u32", Some(Op::VCmp(Cmp::Eq, Ty::U32, true))), // exec::compare::vector
+    (219, "v_cmpx_le_u32", Some(Op::VCmp(Cmp::Le, Ty::U32, true))), // exec::compare::vector
+    (220, "v_cmpx_gt_u32", Some(Op::VCmp(Cmp::Gt, Ty::U32, true))), // exec::compare::vector
+    (221, "v_cmpx_ne_u32", Some(Op::VCmp(Cmp::Ne, Ty::U32, true))), // exec::compare::vector
+    (222, "v_cmpx_ge_u32", Some(Op::VCmp(Cmp::Ge, Ty::U32, true))), // exec::compare::vector
+    (223, "v_cmpx_t_u32", Some(Op::VCmp(Cmp::T, Ty::U32, true))), // exec::compare::vector
+    (224, "v_cmp_f_i64", Some(Op::VCmp(Cmp::F, Ty::I64, false))), // exec::compare::vector
+    (225, "v_cmp_lt_i64", Some(Op::VCmp(Cmp::Lt, Ty::I64, false))), // exec::compare::vector
+    (226, "v_cmp_eq_i64", Some(Op::VCmp(Cmp::Eq, Ty::I64, false))), // exec::compare::vector
+    (227, "v_cmp_le_i64", Some(Op::VCmp(Cmp::Le, Ty::I64, false))), // exec::compare::vector
+    (228, "v_cmp_gt_i64", Some(Op::VCmp(Cmp::Gt, Ty::I64, false))), // exec::compare::vector
+    (229, "v_cmp_ne_i64", Some(Op::VCmp(Cmp::Ne, Ty::I64, false))), // exec::compare::vector
+    (230, "v_cmp_ge_i64", Some(Op::VCmp(Cmp::Ge, Ty::I64, false))), // exec::compare::vector
+    (231, "v_cmp_t_i64", Some(Op::VCmp(Cmp::T, Ty::I64, false))), // exec::compare::vector
+    (232, "v_cmp_f_u64", Some(Op::VCmp(Cmp::F, Ty::U64, false))), // exec::compare::vector
+    (233, "v_cmp_lt_u64", Some(Op::VCmp(Cmp::Lt, Ty::U64, false))), // exec::compare::vector
+    (234, "v_cmp_eq_u64", Some(Op::VCmp(Cmp::Eq, Ty::U64, false))), // exec::compare::vector
+    (235, "v_cmp_le_u64", Some(Op::VCmp(Cmp::Le, Ty::U64, false))), // exec::compare::vector
+    (236, "v_cmp_gt_u64", Some(Op::VCmp(Cmp::Gt, Ty::U64, false))), // exec::compare::vector
+    (237, "v_cmp_ne_u64", Some(Op::VCmp(Cmp::Ne, Ty::U64, false))), // exec::compare::vector
+    (238, "v_cmp_ge_u64", Some(Op::VCmp(Cmp::Ge, Ty::U64, false))), // exec::compare::vector
+    (239, "v_cmp_t_u64", Some(Op::VCmp(Cmp::T, Ty::U64, false))), // exec::compare::vector
+    (240, "v_cmpx_f_i64", Some(Op::VCmp(Cmp::F, Ty::I64, true))), // exec::compare::vector
+    (241, "v_cmpx_lt_i64", Some(Op::VCmp(Cmp::Lt, Ty::I64, true))), // exec::compare::vector
+    (242, "v_cmpx_eq_i64", Some(Op::VCmp(Cmp::Eq, Ty::I64, true))), // exec::compare::vector
+    (243, "v_cmpx_le_i64", Some(Op::VCmp(Cmp::Le, Ty::I64, true))), // exec::compare::vector
+    (244, "v_cmpx_gt_i64", Some(Op::VCmp(Cmp::Gt, Ty::I64, true))), // exec::compare::vector
+    (245, "v_cmpx_ne_i64", Some(Op::VCmp(Cmp::Ne, Ty::I64, true))), // exec::compare::vector
+    (246, "v_cmpx_ge_i64", Some(Op::VCmp(Cmp::Ge, Ty::I64, true))), // exec::compare::vector
+    (247, "v_cmpx_t_i64", Some(Op::VCmp(Cmp::T, Ty::I64, true))), // exec::compare::vector
+    (248, "v_cmpx_f_u64", Some(Op::VCmp(Cmp::F, Ty::U64, true))), // exec::compare::vector
+    (249, "v_cmpx_lt_u64", Some(Op::VCmp(Cmp::Lt, Ty::U64, true))), // exec::compare::vector
+    (250, "v_cmpx_eq_u64", Some(Op::VCmp(Cmp::Eq, Ty::U64, true))), // exec::compare::vector
+    (251, "v_cmpx_le_u64", Some(Op::VCmp(Cmp::Le, Ty::U64, true))), // exec::compare::vector
+    (252, "v_cmpx_gt_u64", Some(Op::VCmp(Cmp::Gt, Ty::U64, true))), // exec::compare::vector
+    (253, "v_cmpx_ne_u64", Some(Op::VCmp(Cmp::Ne, Ty::U64, true))), // exec::compare::vector
+    (254, "v_cmpx_ge_u64", Some(Op::VCmp(Cmp::Ge, Ty::U64, true))), // exec::compare::vector
+    (255, "v_cmpx_t_u64", Some(Op::VCmp(Cmp::T, Ty::U64, true))), // exec::compare::vector
 ];
 
 /// VOP3: 8 bytes. Dword 0: `[31:26] = 0b110100`, op `[25:16]` (10 bits), clamp `[15]`, op_sel
@@ -696,449 +701,449 @@ pub(crate) const VOPC: &[(u16, &str)] = &[
 /// The space holds VOPC ops at 0x000-0x0FF (VOPC op + 0), VOP2 ops at 0x100-0x13F (VOP2 op +
 /// 0x100), VOP1 ops at 0x140-0x1BF (VOP1 op + 0x140) and VOP3-only ops from 0x1C0; the `_e64` forms
 /// are recorded here under their base mnemonic. 442 opcodes.
-pub(crate) const VOP3: &[(u16, &str)] = &[
-    (16, "v_cmp_class_f32"),
-    (17, "v_cmpx_class_f32"),
-    (18, "v_cmp_class_f64"),
-    (19, "v_cmpx_class_f64"),
-    (20, "v_cmp_class_f16"),
-    (21, "v_cmpx_class_f16"),
-    (32, "v_cmp_f_f16"),
-    (33, "v_cmp_lt_f16"),
-    (34, "v_cmp_eq_f16"),
-    (35, "v_cmp_le_f16"),
-    (36, "v_cmp_gt_f16"),
-    (37, "v_cmp_lg_f16"),
-    (38, "v_cmp_ge_f16"),
-    (39, "v_cmp_o_f16"),
-    (40, "v_cmp_u_f16"),
-    (41, "v_cmp_nge_f16"),
-    (42, "v_cmp_nlg_f16"),
-    (43, "v_cmp_ngt_f16"),
-    (44, "v_cmp_nle_f16"),
-    (45, "v_cmp_neq_f16"),
-    (46, "v_cmp_nlt_f16"),
-    (47, "v_cmp_tru_f16"),
-    (48, "v_cmpx_f_f16"),
-    (49, "v_cmpx_lt_f16"),
-    (50, "v_cmpx_eq_f16"),
-    (51, "v_cmpx_le_f16"),
-    (52, "v_cmpx_gt_f16"),
-    (53, "v_cmpx_lg_f16"),
-    (54, "v_cmpx_ge_f16"),
-    (55, "v_cmpx_o_f16"),
-    (56, "v_cmpx_u_f16"),
-    (57, "v_cmpx_nge_f16"),
-    (58, "v_cmpx_nlg_f16"),
-    (59, "v_cmpx_ngt_f16"),
-    (60, "v_cmpx_nle_f16"),
-    (61, "v_cmpx_neq_f16"),
-    (62, "v_cmpx_nlt_f16"),
-    (63, "v_cmpx_tru_f16"),
-    (64, "v_cmp_f_f32"),
-    (65, "v_cmp_lt_f32"),
-    (66, "v_cmp_eq_f32"),
-    (67, "v_cmp_le_f32"),
-    (68, "v_cmp_gt_f32"),
-    (69, "v_cmp_lg_f32"),
-    (70, "v_cmp_ge_f32"),
-    (71, "v_cmp_o_f32"),
-    (72, "v_cmp_u_f32"),
-    (73, "v_cmp_nge_f32"),
-    (74, "v_cmp_nlg_f32"),
-    (75, "v_cmp_ngt_f32"),
-    (76, "v_cmp_nle_f32"),
-    (77, "v_cmp_neq_f32"),
-    (78, "v_cmp_nlt_f32"),
-    (79, "v_cmp_tru_f32"),
-    (80, "v_cmpx_f_f32"),
-    (81, "v_cmpx_lt_f32"),
-    (82, "v_cmpx_eq_f32"),
-    (83, "v_cmpx_le_f32"),
-    (84, "v_cmpx_gt_f32"),
-    (85, "v_cmpx_lg_f32"),
-    (86, "v_cmpx_ge_f32"),
-    (87, "v_cmpx_o_f32"),
-    (88, "v_cmpx_u_f32"),
-    (89, "v_cmpx_nge_f32"),
-    (90, "v_cmpx_nlg_f32"),
-    (91, "v_cmpx_ngt_f32"),
-    (92, "v_cmpx_nle_f32"),
-    (93, "v_cmpx_neq_f32"),
-    (94, "v_cmpx_nlt_f32"),
-    (95, "v_cmpx_tru_f32"),
-    (96, "v_cmp_f_f64"),
-    (97, "v_cmp_lt_f64"),
-    (98, "v_cmp_eq_f64"),
-    (99, "v_cmp_le_f64"),
-    (100, "v_cmp_gt_f64"),
-    (101, "v_cmp_lg_f64"),
-    (102, "v_cmp_ge_f64"),
-    (103, "v_cmp_o_f64"),
-    (104, "v_cmp_u_f64"),
-    (105, "v_cmp_nge_f64"),
-    (106, "v_cmp_nlg_f64"),
-    (107, "v_cmp_ngt_f64"),
-    (108, "v_cmp_nle_f64"),
-    (109, "v_cmp_neq_f64"),
-    (110, "v_cmp_nlt_f64"),
-    (111, "v_cmp_tru_f64"),
-    (112, "v_cmpx_f_f64"),
-    (113, "v_cmpx_lt_f64"),
-    (114, "v_cmpx_eq_f64"),
-    (115, "v_cmpx_le_f64"),
-    (116, "v_cmpx_gt_f64"),
-    (117, "v_cmpx_lg_f64"),
-    (118, "v_cmpx_ge_f64"),
-    (119, "v_cmpx_o_f64"),
-    (120, "v_cmpx_u_f64"),
-    (121, "v_cmpx_nge_f64"),
-    (122, "v_cmpx_nlg_f64"),
-    (123, "v_cmpx_ngt_f64"),
-    (124, "v_cmpx_nle_f64"),
-    (125, "v_cmpx_neq_f64"),
-    (126, "v_cmpx_nlt_f64"),
-    (127, "v_cmpx_tru_f64"),
-    (160, "v_cmp_f_i16"),
-    (161, "v_cmp_lt_i16"),
-    (162, "v_cmp_eq_i16"),
-    (163, "v_cmp_le_i16"),
-    (164, "v_cmp_gt_i16"),
-    (165, "v_cmp_ne_i16"),
-    (166, "v_cmp_ge_i16"),
-    (167, "v_cmp_t_i16"),
-    (168, "v_cmp_f_u16"),
-    (169, "v_cmp_lt_u16"),
-    (170, "v_cmp_eq_u16"),
-    (171, "v_cmp_le_u16"),
-    (172, "v_cmp_gt_u16"),
-    (173, "v_cmp_ne_u16"),
-    (174, "v_cmp_ge_u16"),
-    (175, "v_cmp_t_u16"),
-    (176, "v_cmpx_f_i16"),
-    (177, "v_cmpx_lt_i16"),
-    (178, "v_cmpx_eq_i16"),
-    (179, "v_cmpx_le_i16"),
-    (180, "v_cmpx_gt_i16"),
-    (181, "v_cmpx_ne_i16"),
-    (182, "v_cmpx_ge_i16"),
-    (183, "v_cmpx_t_i16"),
-    (184, "v_cmpx_f_u16"),
-    (185, "v_cmpx_lt_u16"),
-    (186, "v_cmpx_eq_u16"),
-    (187, "v_cmpx_le_u16"),
-    (188, "v_cmpx_gt_u16"),
-    (189, "v_cmpx_ne_u16"),
-    (190, "v_cmpx_ge_u16"),
-    (191, "v_cmpx_t_u16"),
-    (192, "v_cmp_f_i32"),
-    (193, "v_cmp_lt_i32"),
-    (194, "v_cmp_eq_i32"),
-    (195, "v_cmp_le_i32"),
-    (196, "v_cmp_gt_i32"),
-    (197, "v_cmp_ne_i32"),
-    (198, "v_cmp_ge_i32"),
-    (199, "v_cmp_t_i32"),
-    (200, "v_cmp_f_u32"),
-    (201, "v_cmp_lt_u32"),
-    (202, "v_cmp_eq_u32"),
-    (203, "v_cmp_le_u32"),
-    (204, "v_cmp_gt_u32"),
-    (205, "v_cmp_ne_u32"),
-    (206, "v_cmp_ge_u32"),
-    (207, "v_cmp_t_u32"),
-    (208, "v_cmpx_f_i32"),
-    (209, "v_cmpx_lt_i32"),
-    (210, "v_cmpx_eq_i32"),
-    (211, "v_cmpx_le_i32"),
-    (212, "v_cmpx_gt_i32"),
-    (213, "v_cmpx_ne_i32"),
-    (214, "v_cmpx_ge_i32"),
-    (215, "v_cmpx_t_i32"),
-    (216, "v_cmpx_f_u32"),
-    (217, "v_cmpx_lt_u32"),
-    (218, "v_cmpx_eq_u32"),
-    (219, "v_cmpx_le_u32"),
-    (220, "v_cmpx_gt_u32"),
-    (221, "v_cmpx_ne_u32"),
-    (222, "v_cmpx_ge_u32"),
-    (223, "v_cmpx_t_u32"),
-    (224, "v_cmp_f_i64"),
-    (225, "v_cmp_lt_i64"),
-    (226, "v_cmp_eq_i64"),
-    (227, "v_cmp_le_i64"),
-    (228, "v_cmp_gt_i64"),
-    (229, "v_cmp_ne_i64"),
-    (230, "v_cmp_ge_i64"),
-    (231, "v_cmp_t_i64"),
-    (232, "v_cmp_f_u64"),
-    (233, "v_cmp_lt_u64"),
-    (234, "v_cmp_eq_u64"),
-    (235, "v_cmp_le_u64"),
-    (236, "v_cmp_gt_u64"),
-    (237, "v_cmp_ne_u64"),
-    (238, "v_cmp_ge_u64"),
-    (239, "v_cmp_t_u64"),
-    (240, "v_cmpx_f_i64"),
-    (241, "v_cmpx_lt_i64"),
-    (242, "v_cmpx_eq_i64"),
-    (243, "v_cmpx_le_i64"),
-    (244, "v_cmpx_gt_i64"),
-    (245, "v_cmpx_ne_i64"),
-    (246, "v_cmpx_ge_i64"),
-    (247, "v_cmpx_t_i64"),
-    (248, "v_cmpx_f_u64"),
-    (249, "v_cmpx_lt_u64"),
-    (250, "v_cmpx_eq_u64"),
-    (251, "v_cmpx_le_u64"),
-    (252, "v_cmpx_gt_u64"),
-    (253, "v_cmpx_ne_u64"),
-    (254, "v_cmpx_ge_u64"),
-    (255, "v_cmpx_t_u64"),
-    (256, "v_cndmask_b32"),
-    (257, "v_add_f32"),
-    (258, "v_sub_f32"),
-    (259, "v_subrev_f32"),
-    (260, "v_fmac_f64"),
-    (261, "v_mul_f32"),
-    (262, "v_mul_i32_i24"),
-    (263, "v_mul_hi_i32_i24"),
-    (264, "v_mul_u32_u24"),
-    (265, "v_mul_hi_u32_u24"),
-    (266, "v_min_f32"),
-    (267, "v_max_f32"),
-    (268, "v_min_i32"),
-    (269, "v_max_i32"),
-    (270, "v_min_u32"),
-    (271, "v_max_u32"),
-    (272, "v_lshrrev_b32"),
-    (273, "v_ashrrev_i32"),
-    (274, "v_lshlrev_b32"),
-    (275, "v_and_b32"),
-    (276, "v_or_b32"),
-    (277, "v_xor_b32"),
-    (281, "v_add_co_u32"),
-    (282, "v_sub_co_u32"),
-    (283, "v_subrev_co_u32"),
-    (284, "v_addc_co_u32"),
-    (285, "v_subb_co_u32"),
-    (286, "v_subbrev_co_u32"),
-    (287, "v_add_f16"),
-    (288, "v_sub_f16"),
-    (289, "v_subrev_f16"),
-    (290, "v_mul_f16"),
-    (291, "v_mac_f16"),
-    (294, "v_add_u16"),
-    (295, "v_sub_u16"),
-    (296, "v_subrev_u16"),
-    (297, "v_mul_lo_u16"),
-    (298, "v_lshlrev_b16"),
-    (299, "v_lshrrev_b16"),
-    (300, "v_ashrrev_i16"),
-    (301, "v_max_f16"),
-    (302, "v_min_f16"),
-    (303, "v_max_u16"),
-    (304, "v_max_i16"),
-    (305, "v_min_u16"),
-    (306, "v_min_i16"),
-    (307, "v_ldexp_f16"),
-    (308, "v_add_u32"),
-    (309, "v_sub_u32"),
-    (310, "v_subrev_u32"),
-    (311, "v_dot2c_f32_f16"),
-    (312, "v_dot2c_i32_i16"),
-    (313, "v_dot4c_i32_i8"),
-    (314, "v_dot8c_i32_i4"),
-    (315, "v_fmac_f32"),
-    (317, "v_xnor_b32"),
-    (320, "v_nop"),
-    (321, "v_mov_b32"),
-    (323, "v_cvt_i32_f64"),
-    (324, "v_cvt_f64_i32"),
-    (325, "v_cvt_f32_i32"),
-    (326, "v_cvt_f32_u32"),
-    (327, "v_cvt_u32_f32"),
-    (328, "v_cvt_i32_f32"),
-    (330, "v_cvt_f16_f32"),
-    (331, "v_cvt_f32_f16"),
-    (332, "v_cvt_rpi_i32_f32"),
-    (333, "v_cvt_flr_i32_f32"),
-    (334, "v_cvt_off_f32_i4"),
-    (335, "v_cvt_f32_f64"),
-    (336, "v_cvt_f64_f32"),
-    (337, "v_cvt_f32_ubyte0"),
-    (338, "v_cvt_f32_ubyte1"),
-    (339, "v_cvt_f32_ubyte2"),
-    (340, "v_cvt_f32_ubyte3"),
-    (341, "v_cvt_u32_f64"),
-    (342, "v_cvt_f64_u32"),
-    (343, "v_trunc_f64"),
-    (344, "v_ceil_f64"),
-    (345, "v_rndne_f64"),
-    (346, "v_floor_f64"),
-    (347, "v_fract_f32"),
-    (348, "v_trunc_f32"),
-    (349, "v_ceil_f32"),
-    (350, "v_rndne_f32"),
-    (351, "v_floor_f32"),
-    (352, "v_exp_f32"),
-    (353, "v_log_f32"),
-    (354, "v_rcp_f32"),
-    (355, "v_rcp_iflag_f32"),
-    (356, "v_rsq_f32"),
-    (357, "v_rcp_f64"),
-    (358, "v_rsq_f64"),
-    (359, "v_sqrt_f32"),
-    (360, "v_sqrt_f64"),
-    (361, "v_sin_f32"),
-    (362, "v_cos_f32"),
-    (363, "v_not_b32"),
-    (364, "v_bfrev_b32"),
-    (365, "v_ffbh_u32"),
-    (366, "v_ffbl_b32"),
-    (367, "v_ffbh_i32"),
-    (368, "v_frexp_exp_i32_f64"),
-    (369, "v_frexp_mant_f64"),
-    (370, "v_fract_f64"),
-    (371, "v_frexp_exp_i32_f32"),
-    (372, "v_frexp_mant_f32"),
-    (373, "v_clrexcp"),
-    (375, "v_screen_partition_4se_b32"),
-    (376, "v_mov_b64"),
-    (377, "v_cvt_f16_u16"),
-    (378, "v_cvt_f16_i16"),
-    (379, "v_cvt_u16_f16"),
-    (380, "v_cvt_i16_f16"),
-    (381, "v_rcp_f16"),
-    (382, "v_sqrt_f16"),
-    (383, "v_rsq_f16"),
-    (384, "v_log_f16"),
-    (385, "v_exp_f16"),
-    (386, "v_frexp_mant_f16"),
-    (387, "v_frexp_exp_i16_f16"),
-    (388, "v_floor_f16"),
-    (389, "v_ceil_f16"),
-    (390, "v_trunc_f16"),
-    (391, "v_rndne_f16"),
-    (392, "v_fract_f16"),
-    (393, "v_sin_f16"),
-    (394, "v_cos_f16"),
-    (395, "v_exp_legacy_f32"),
-    (396, "v_log_legacy_f32"),
-    (397, "v_cvt_norm_i16_f16"),
-    (398, "v_cvt_norm_u16_f16"),
-    (399, "v_sat_pk_u8_i16"),
-    (404, "v_cvt_f32_fp8"),
-    (405, "v_cvt_f32_bf8"),
-    (406, "v_cvt_pk_f32_fp8"),
-    (407, "v_cvt_pk_f32_bf8"),
-    (450, "v_mad_i32_i24"),
-    (451, "v_mad_u32_u24"),
-    (452, "v_cubeid_f32"),
-    (453, "v_cubesc_f32"),
-    (454, "v_cubetc_f32"),
-    (455, "v_cubema_f32"),
-    (456, "v_bfe_u32"),
-    (457, "v_bfe_i32"),
-    (458, "v_bfi_b32"),
-    (459, "v_fma_f32"),
-    (460, "v_fma_f64"),
-    (461, "v_lerp_u8"),
-    (462, "v_alignbit_b32"),
-    (463, "v_alignbyte_b32"),
-    (464, "v_min3_f32"),
-    (465, "v_min3_i32"),
-    (466, "v_min3_u32"),
-    (467, "v_max3_f32"),
-    (468, "v_max3_i32"),
-    (469, "v_max3_u32"),
-    (470, "v_med3_f32"),
-    (471, "v_med3_i32"),
-    (472, "v_med3_u32"),
-    (473, "v_sad_u8"),
-    (474, "v_sad_hi_u8"),
-    (475, "v_sad_u16"),
-    (476, "v_sad_u32"),
-    (477, "v_cvt_pk_u8_f32"),
-    (478, "v_div_fixup_f32"),
-    (479, "v_div_fixup_f64"),
-    (480, "v_div_scale_f32"),
-    (481, "v_div_scale_f64"),
-    (482, "v_div_fmas_f32"),
-    (483, "v_div_fmas_f64"),
-    (484, "v_msad_u8"),
-    (485, "v_qsad_pk_u16_u8"),
-    (486, "v_mqsad_pk_u16_u8"),
-    (487, "v_mqsad_u32_u8"),
-    (488, "v_mad_u64_u32"),
-    (489, "v_mad_i64_i32"),
-    (490, "v_mad_legacy_f16"),
-    (491, "v_mad_legacy_u16"),
-    (492, "v_mad_legacy_i16"),
-    (493, "v_perm_b32"),
-    (494, "v_fma_legacy_f16"),
-    (495, "v_div_fixup_legacy_f16"),
-    (496, "v_cvt_pkaccum_u8_f32"),
-    (497, "v_mad_u32_u16"),
-    (498, "v_mad_i32_i16"),
-    (499, "v_xad_u32"),
-    (500, "v_min3_f16"),
-    (501, "v_min3_i16"),
-    (502, "v_min3_u16"),
-    (503, "v_max3_f16"),
-    (504, "v_max3_i16"),
-    (505, "v_max3_u16"),
-    (506, "v_med3_f16"),
-    (507, "v_med3_i16"),
-    (508, "v_med3_u16"),
-    (509, "v_lshl_add_u32"),
-    (510, "v_add_lshl_u32"),
-    (511, "v_add3_u32"),
-    (512, "v_lshl_or_b32"),
-    (513, "v_and_or_b32"),
-    (514, "v_or3_b32"),
-    (515, "v_mad_f16"),
-    (516, "v_mad_u16"),
-    (517, "v_mad_i16"),
-    (518, "v_fma_f16"),
-    (519, "v_div_fixup_f16"),
-    (520, "v_lshl_add_u64"),
-    (640, "v_add_f64"),
-    (641, "v_mul_f64"),
-    (642, "v_min_f64"),
-    (643, "v_max_f64"),
-    (644, "v_ldexp_f64"),
-    (645, "v_mul_lo_u32"),
-    (646, "v_mul_hi_u32"),
-    (647, "v_mul_hi_i32"),
-    (648, "v_ldexp_f32"),
-    (649, "v_readlane_b32"),
-    (650, "v_writelane_b32"),
-    (651, "v_bcnt_u32_b32"),
-    (652, "v_mbcnt_lo_u32_b32"),
-    (653, "v_mbcnt_hi_u32_b32"),
-    (655, "v_lshlrev_b64"),
-    (656, "v_lshrrev_b64"),
-    (657, "v_ashrrev_i64"),
-    (658, "v_trig_preop_f64"),
-    (659, "v_bfm_b32"),
-    (660, "v_cvt_pknorm_i16_f32"),
-    (661, "v_cvt_pknorm_u16_f32"),
-    (662, "v_cvt_pkrtz_f16_f32"),
-    (663, "v_cvt_pk_u16_u32"),
-    (664, "v_cvt_pk_i16_i32"),
-    (665, "v_cvt_pknorm_i16_f16"),
-    (666, "v_cvt_pknorm_u16_f16"),
-    (668, "v_add_i32"),
-    (669, "v_sub_i32"),
-    (670, "v_add_i16"),
-    (671, "v_sub_i16"),
-    (672, "v_pack_b32_f16"),
-    (673, "v_mul_legacy_f32"),
-    (674, "v_cvt_pk_fp8_f32"),
-    (675, "v_cvt_pk_bf8_f32"),
-    (676, "v_cvt_sr_fp8_f32"),
-    (677, "v_cvt_sr_bf8_f32"),
+pub(crate) const VOP3: &[(u16, &str, Option<Op>)] = &[
+    (16, "v_cmp_class_f32", Some(Op::VCmpClass(Ty::F32, false))), // exec::compare::class
+    (17, "v_cmpx_class_f32", Some(Op::VCmpClass(Ty::F32, true))), // exec::compare::class
+    (18, "v_cmp_class_f64", Some(Op::VCmpClass(Ty::F64, false))), // exec::compare::class
+    (19, "v_cmpx_class_f64", Some(Op::VCmpClass(Ty::F64, true))), // exec::compare::class
+    (20, "v_cmp_class_f16", Some(Op::VCmpClass(Ty::F16, false))), // exec::compare::class
+    (21, "v_cmpx_class_f16", Some(Op::VCmpClass(Ty::F16, true))), // exec::compare::class
+    (32, "v_cmp_f_f16", Some(Op::VCmp(Cmp::F, Ty::F16, false))), // exec::compare::vector
+    (33, "v_cmp_lt_f16", Some(Op::VCmp(Cmp::Lt, Ty::F16, false))), // exec::compare::vector
+    (34, "v_cmp_eq_f16", Some(Op::VCmp(Cmp::Eq, Ty::F16, false))), // exec::compare::vector
+    (35, "v_cmp_le_f16", Some(Op::VCmp(Cmp::Le, Ty::F16, false))), // exec::compare::vector
+    (36, "v_cmp_gt_f16", Some(Op::VCmp(Cmp::Gt, Ty::F16, false))), // exec::compare::vector
+    (37, "v_cmp_lg_f16", Some(Op::VCmp(Cmp::Ne, Ty::F16, false))), // exec::compare::vector
+    (38, "v_cmp_ge_f16", Some(Op::VCmp(Cmp::Ge, Ty::F16, false))), // exec::compare::vector
+    (39, "v_cmp_o_f16", Some(Op::VCmp(Cmp::O, Ty::F16, false))), // exec::compare::vector
+    (40, "v_cmp_u_f16", Some(Op::VCmp(Cmp::U, Ty::F16, false))), // exec::compare::vector
+    (41, "v_cmp_nge_f16", Some(Op::VCmp(Cmp::Nge, Ty::F16, false))), // exec::compare::vector
+    (42, "v_cmp_nlg_f16", Some(Op::VCmp(Cmp::Nlg, Ty::F16, false))), // exec::compare::vector
+    (43, "v_cmp_ngt_f16", Some(Op::VCmp(Cmp::Ngt, Ty::F16, false))), // exec::compare::vector
+    (44, "v_cmp_nle_f16", Some(Op::VCmp(Cmp::Nle, Ty::F16, false))), // exec::compare::vector
+    (45, "v_cmp_neq_f16", Some(Op::VCmp(Cmp::Neq, Ty::F16, false))), // exec::compare::vector
+    (46, "v_cmp_nlt_f16", Some(Op::VCmp(Cmp::Nlt, Ty::F16, false))), // exec::compare::vector
+    (47, "v_cmp_tru_f16", Some(Op::VCmp(Cmp::T, Ty::F16, false))), // exec::compare::vector
+    (48, "v_cmpx_f_f16", Some(Op::VCmp(Cmp::F, Ty::F16, true))), // exec::compare::vector
+    (49, "v_cmpx_lt_f16", Some(Op::VCmp(Cmp::Lt, Ty::F16, true))), // exec::compare::vector
+    (50, "v_cmpx_eq_f16", Some(Op::VCmp(Cmp::Eq, Ty::F16, true))), // exec::compare::vector
+    (51, "v_cmpx_le_f16", Some(Op::VCmp(Cmp::Le, Ty::F16, true))), // exec::compare::vector
+    (52, "v_cmpx_gt_f16", Some(Op::VCmp(Cmp::Gt, Ty::F16, true))), // exec::compare::vector
+    (53, "v_cmpx_lg_f16", Some(Op::VCmp(Cmp::Ne, Ty::F16, true))), // exec::compare::vector
+    (54, "v_cmpx_ge_f16", Some(Op::VCmp(Cmp::Ge, Ty::F16, true))), // exec::compare::vector
+    (55, "v_cmpx_o_f16", Some(Op::VCmp(Cmp::O, Ty::F16, true))), // exec::compare::vector
+    (56, "v_cmpx_u_f16", Some(Op::VCmp(Cmp::U, Ty::F16, true))), // exec::compare::vector
+    (57, "v_cmpx_nge_f16", Some(Op::VCmp(Cmp::Nge, Ty::F16, true))), // exec::compare::vector
+    (58, "v_cmpx_nlg_f16", Some(Op::VCmp(Cmp::Nlg, Ty::F16, true))), // exec::compare::vector
+    (59, "v_cmpx_ngt_f16", Some(Op::VCmp(Cmp::Ngt, Ty::F16, true))), // exec::compare::vector
+    (60, "v_cmpx_nle_f16", Some(Op::VCmp(Cmp::Nle, Ty::F16, true))), // exec::compare::vector
+    (61, "v_cmpx_neq_f16", Some(Op::VCmp(Cmp::Neq, Ty::F16, true))), // exec::compare::vector
+    (62, "v_cmpx_nlt_f16", Some(Op::VCmp(Cmp::Nlt, Ty::F16, true))), // exec::compare::vector
+    (63, "v_cmpx_tru_f16", Some(Op::VCmp(Cmp::T, Ty::F16, true))), // exec::compare::vector
+    (64, "v_cmp_f_f32", Some(Op::VCmp(Cmp::F, Ty::F32, false))), // exec::compare::vector
+    (65, "v_cmp_lt_f32", Some(Op::VCmp(Cmp::Lt, Ty::F32, false))), // exec::compare::vector
+    (66, "v_cmp_eq_f32", Some(Op::VCmp(Cmp::Eq, Ty::F32, false))), // exec::compare::vector
+    (67, "v_cmp_le_f32", Some(Op::VCmp(Cmp::Le, Ty::F32, false))), // exec::compare::vector
+    (68, "v_cmp_gt_f32", Some(Op::VCmp(Cmp::Gt, Ty::F32, false))), // exec::compare::vector
+    (69, "v_cmp_lg_f32", Some(Op::VCmp(Cmp::Ne, Ty::F32, false))), // exec::compare::vector
+    (70, "v_cmp_ge_f32", Some(Op::VCmp(Cmp::Ge, Ty::F32, false))), // exec::compare::vector
+    (71, "v_cmp_o_f32", Some(Op::VCmp(Cmp::O, Ty::F32, false))), // exec::compare::vector
+    (72, "v_cmp_u_f32", Some(Op::VCmp(Cmp::U, Ty::F32, false))), // exec::compare::vector
+    (73, "v_cmp_nge_f32", Some(Op::VCmp(Cmp::Nge, Ty::F32, false))), // exec::compare::vector
+    (74, "v_cmp_nlg_f32", Some(Op::VCmp(Cmp::Nlg, Ty::F32, false))), // exec::compare::vector
+    (75, "v_cmp_ngt_f32", Some(Op::VCmp(Cmp::Ngt, Ty::F32, false))), // exec::compare::vector
+    (76, "v_cmp_nle_f32", Some(Op::VCmp(Cmp::Nle, Ty::F32, false))), // exec::compare::vector
+    (77, "v_cmp_neq_f32", Some(Op::VCmp(Cmp::Neq, Ty::F32, false))), // exec::compare::vector
+    (78, "v_cmp_nlt_f32", Some(Op::VCmp(Cmp::Nlt, Ty::F32, false))), // exec::compare::vector
+    (79, "v_cmp_tru_f32", Some(Op::VCmp(Cmp::T, Ty::F32, false))), // exec::compare::vector
+    (80, "v_cmpx_f_f32", Some(Op::VCmp(Cmp::F, Ty::F32, true))), // exec::compare::vector
+    (81, "v_cmpx_lt_f32", Some(Op::VCmp(Cmp::Lt, Ty::F32, true))), // exec::compare::vector
+    (82, "v_cmpx_eq_f32", Some(Op::VCmp(Cmp::Eq, Ty::F32, true))), // exec::compare::vector
+    (83, "v_cmpx_le_f32", Some(Op::VCmp(Cmp::Le, Ty::F32, true))), // exec::compare::vector
+    (84, "v_cmpx_gt_f32", Some(Op::VCmp(Cmp::Gt, Ty::F32, true))), // exec::compare::vector
+    (85, "v_cmpx_lg_f32", Some(Op::VCmp(Cmp::Ne, Ty::F32, true))), // exec::compare::vector
+    (86, "v_cmpx_ge_f32", Some(Op::VCmp(Cmp::Ge, Ty::F32, true))), // exec::compare::vector
+    (87, "v_cmpx_o_f32", Some(Op::VCmp(Cmp::O, Ty::F32, true))), // exec::compare::vector
+    (88, "v_cmpx_u_f32", Some(Op::VCmp(Cmp::U, Ty::F32, true))), // exec::compare::vector
+    (89, "v_cmpx_nge_f32", Some(Op::VCmp(Cmp::Nge, Ty::F32, true))), // exec::compare::vector
+    (90, "v_cmpx_nlg_f32", Some(Op::VCmp(Cmp::Nlg, Ty::F32, true))), // exec::compare::vector
+    (91, "v_cmpx_ngt_f32", Some(Op::VCmp(Cmp::Ngt, Ty::F32, true))), // exec::compare::vector
+    (92, "v_cmpx_nle_f32", Some(Op::VCmp(Cmp::Nle, Ty::F32, true))), // exec::compare::vector
+    (93, "v_cmpx_neq_f32", Some(Op::VCmp(Cmp::Neq, Ty::F32, true))), // exec::compare::vector
+    (94, "v_cmpx_nlt_f32", Some(Op::VCmp(Cmp::Nlt, Ty::F32, true))), // exec::compare::vector
+    (95, "v_cmpx_tru_f32", Some(Op::VCmp(Cmp::T, Ty::F32, true))), // exec::compare::vector
+    (96, "v_cmp_f_f64", Some(Op::VCmp(Cmp::F, Ty::F64, false))), // exec::compare::vector
+    (97, "v_cmp_lt_f64", Some(Op::VCmp(Cmp::Lt, Ty::F64, false))), // exec::compare::vector
+    (98, "v_cmp_eq_f64", Some(Op::VCmp(Cmp::Eq, Ty::F64, false))), // exec::compare::vector
+    (99, "v_cmp_le_f64", Some(Op::VCmp(Cmp::Le, Ty::F64, false))), // exec::compare::vector
+    (100, "v_cmp_gt_f64", Some(Op::VCmp(Cmp::Gt, Ty::F64, false))), // exec::compare::vector
+    (101, "v_cmp_lg_f64", Some(Op::VCmp(Cmp::Ne, Ty::F64, false))), // exec::compare::vector
+    (102, "v_cmp_ge_f64", Some(Op::VCmp(Cmp::Ge, Ty::F64, false))), // exec::compare::vector
+    (103, "v_cmp_o_f64", Some(Op::VCmp(Cmp::O, Ty::F64, false))), // exec::compare::vector
+    (104, "v_cmp_u_f64", Some(Op::VCmp(Cmp::U, Ty::F64, false))), // exec::compare::vector
+    (105, "v_cmp_nge_f64", Some(Op::VCmp(Cmp::Nge, Ty::F64, false))), // exec::compare::vector
+    (106, "v_cmp_nlg_f64", Some(Op::VCmp(Cmp::Nlg, Ty::F64, false))), // exec::compare::vector
+    (107, "v_cmp_ngt_f64", Some(Op::VCmp(Cmp::Ngt, Ty::F64, false))), // exec::compare::vector
+    (108, "v_cmp_nle_f64", Some(Op::VCmp(Cmp::Nle, Ty::F64, false))), // exec::compare::vector
+    (109, "v_cmp_neq_f64", Some(Op::VCmp(Cmp::Neq, Ty::F64, false))), // exec::compare::vector
+    (110, "v_cmp_nlt_f64", Some(Op::VCmp(Cmp::Nlt, Ty::F64, false))), // exec::compare::vector
+    (111, "v_cmp_tru_f64", Some(Op::VCmp(Cmp::T, Ty::F64, false))), // exec::compare::vector
+    (112, "v_cmpx_f_f64", Some(Op::VCmp(Cmp::F, Ty::F64, true))), // exec::compare::vector
+    (113, "v_cmpx_lt_f64", Some(Op::VCmp(Cmp::Lt, Ty::F64, true))), // exec::compare::vector
+    (114, "v_cmpx_eq_f64", Some(Op::VCmp(Cmp::Eq, Ty::F64, true))), // exec::compare::vector
+    (115, "v_cmpx_le_f64", Some(Op::VCmp(Cmp::Le, Ty::F64, true))), // exec::compare::vector
+    (116, "v_cmpx_gt_f64", Some(Op::VCmp(Cmp::Gt, Ty::F64, true))), // exec::compare::vector
+    (117, "v_cmpx_lg_f64", Some(Op::VCmp(Cmp::Ne, Ty::F64, true))), // exec::compare::vector
+    (118, "v_cmpx_ge_f64", Some(Op::VCmp(Cmp::Ge, Ty::F64, true))), // exec::compare::vector
+    (119, "v_cmpx_o_f64", Some(Op::VCmp(Cmp::O, Ty::F64, true))), // exec::compare::vector
+    (120, "v_cmpx_u_f64", Some(Op::VCmp(Cmp::U, Ty::F64, true))), // exec::compare::vector
+    (121, "v_cmpx_nge_f64", Some(Op::VCmp(Cmp::Nge, Ty::F64, true))), // exec::compare::vector
+    (122, "v_cmpx_nlg_f64", Some(Op::VCmp(Cmp::Nlg, Ty::F64, true))), // exec::compare::vector
+    (123, "v_cmpx_ngt_f64", Some(Op::VCmp(Cmp::Ngt, Ty::F64, true))), // exec::compare::vector
+    (124, "v_cmpx_nle_f64", Some(Op::VCmp(Cmp::Nle, Ty::F64, true))), // exec::compare::vector
+    (125, "v_cmpx_neq_f64", Some(Op::VCmp(Cmp::Neq, Ty::F64, true))), // exec::compare::vector
+    (126, "v_cmpx_nlt_f64", Some(Op::VCmp(Cmp::Nlt, Ty::F64, true))), // exec::compare::vector
+    (127, "v_cmpx_tru_f64", Some(Op::VCmp(Cmp::T, Ty::F64, true))), // exec::compare::vector
+    (160, "v_cmp_f_i16", Some(Op::VCmp(Cmp::F, Ty::I16, false))), // exec::compare::vector
+    (161, "v_cmp_lt_i16", Some(Op::VCmp(Cmp::Lt, Ty::I16, false))), // exec::compare::vector
+    (162, "v_cmp_eq_i16", Some(Op::VCmp(Cmp::Eq, Ty::I16, false))), // exec::compare::vector
+    (163, "v_cmp_le_i16", Some(Op::VCmp(Cmp::Le, Ty::I16, false))), // exec::compare::vector
+    (164, "v_cmp_gt_i16", Some(Op::VCmp(Cmp::Gt, Ty::I16, false))), // exec::compare::vector
+    (165, "v_cmp_ne_i16", Some(Op::VCmp(Cmp::Ne, Ty::I16, false))), // exec::compare::vector
+    (166, "v_cmp_ge_i16", Some(Op::VCmp(Cmp::Ge, Ty::I16, false))), // exec::compare::vector
+    (167, "v_cmp_t_i16", Some(Op::VCmp(Cmp::T, Ty::I16, false))), // exec::compare::vector
+    (168, "v_cmp_f_u16", Some(Op::VCmp(Cmp::F, Ty::U16, false))), // exec::compare::vector
+    (169, "v_cmp_lt_u16", Some(Op::VCmp(Cmp::Lt, Ty::U16, false))), // exec::compare::vector
+    (170, "v_cmp_eq_u16", Some(Op::VCmp(Cmp::Eq, Ty::U16, false))), // exec::compare::vector
+    (171, "v_cmp_le_u16", Some(Op::VCmp(Cmp::Le, Ty::U16, false))), // exec::compare::vector
+    (172, "v_cmp_gt_u16", Some(Op::VCmp(Cmp::Gt, Ty::U16, false))), // exec::compare::vector
+    (173, "v_cmp_ne_u16", Some(Op::VCmp(Cmp::Ne, Ty::U16, false))), // exec::compare::vector
+    (174, "v_cmp_ge_u16", Some(Op::VCmp(Cmp::Ge, Ty::U16, false))), // exec::compare::vector
+    (175, "v_cmp_t_u16", Some(Op::VCmp(Cmp::T, Ty::U16, false))), // exec::compare::vector
+    (176, "v_cmpx_f_i16", Some(Op::VCmp(Cmp::F, Ty::I16, true))), // exec::compare::vector
+    (177, "v_cmpx_lt_i16", Some(Op::VCmp(Cmp::Lt, Ty::I16, true))), // exec::compare::vector
+    (178, "v_cmpx_eq_i16", Some(Op::VCmp(Cmp::Eq, Ty::I16, true))), // exec::compare::vector
+    (179, "v_cmpx_le_i16", Some(Op::VCmp(Cmp::Le, Ty::I16, true))), // exec::compare::vector
+    (180, "v_cmpx_gt_i16", Some(Op::VCmp(Cmp::Gt, Ty::I16, true))), // exec::compare::vector
+    (181, "v_cmpx_ne_i16", Some(Op::VCmp(Cmp::Ne, Ty::I16, true))), // exec::compare::vector
+    (182, "v_cmpx_ge_i16", Some(Op::VCmp(Cmp::Ge, Ty::I16, true))), // exec::compare::vector
+    (183, "v_cmpx_t_i16", Some(Op::VCmp(Cmp::T, Ty::I16, true))), // exec::compare::vector
+    (184, "v_cmpx_f_u16", Some(Op::VCmp(Cmp::F, Ty::U16, true))), // exec::compare::vector
+    (185, "v_cmpx_lt_u16", Some(Op::VCmp(Cmp::Lt, Ty::U16, true))), // exec::compare::vector
+    (186, "v_cmpx_eq_u16", Some(Op::VCmp(Cmp::Eq, Ty::U16, true))), // exec::compare::vector
+    (187, "v_cmpx_le_u16", Some(Op::VCmp(Cmp::Le, Ty::U16, true))), // exec::compare::vector
+    (188, "v_cmpx_gt_u16", Some(Op::VCmp(Cmp::Gt, Ty::U16, true))), // exec::compare::vector
+    (189, "v_cmpx_ne_u16", Some(Op::VCmp(Cmp::Ne, Ty::U16, true))), // exec::compare::vector
+    (190, "v_cmpx_ge_u16", Some(Op::VCmp(Cmp::Ge, Ty::U16, true))), // exec::compare::vector
+    (191, "v_cmpx_t_u16", Some(Op::VCmp(Cmp::T, Ty::U16, true))), // exec::compare::vector
+    (192, "v_cmp_f_i32", Some(Op::VCmp(Cmp::F, Ty::I32, false))), // exec::compare::vector
+    (193, "v_cmp_lt_i32", Some(Op::VCmp(Cmp::Lt, Ty::I32, false))), // exec::compare::vector
+    (194, "v_cmp_eq_i32", Some(Op::VCmp(Cmp::Eq, Ty::I32, false))), // exec::compare::vector
+    (195, "v_cmp_le_i32", Some(Op::VCmp(Cmp::Le, Ty::I32, false))), // exec::compare::vector
+    (196, "v_cmp_gt_i32", Some(Op::VCmp(Cmp::Gt, Ty::I32, false))), // exec::compare::vector
+    (197, "v_cmp_ne_i32", Some(Op::VCmp(Cmp::Ne, Ty::I32, false))), // exec::compare::vector
+    (198, "v_cmp_ge_i32", Some(Op::VCmp(Cmp::Ge, Ty::I32, false))), // exec::compare::vector
+    (199, "v_cmp_t_i32", Some(Op::VCmp(Cmp::T, Ty::I32, false))), // exec::compare::vector
+    (200, "v_cmp_f_u32", Some(Op::VCmp(Cmp::F, Ty::U32, false))), // exec::compare::vector
+    (201, "v_cmp_lt_u32", Some(Op::VCmp(Cmp::Lt, Ty::U32, false))), // exec::compare::vector
+    (202, "v_cmp_eq_u32", Some(Op::VCmp(Cmp::Eq, Ty::U32, false))), // exec::compare::vector
+    (203, "v_cmp_le_u32", Some(Op::VCmp(Cmp::Le, Ty::U32, false))), // exec::compare::vector
+    (204, "v_cmp_gt_u32", Some(Op::VCmp(Cmp::Gt, Ty::U32, false))), // exec::compare::vector
+    (205, "v_cmp_ne_u32", Some(Op::VCmp(Cmp::Ne, Ty::U32, false))), // exec::compare::vector
+    (206, "v_cmp_ge_u32", Some(Op::VCmp(Cmp::Ge, Ty::U32, false))), // exec::compare::vector
+    (207, "v_cmp_t_u32", Some(Op::VCmp(Cmp::T, Ty::U32, false))), // exec::compare::vector
+    (208, "v_cmpx_f_i32", Some(Op::VCmp(Cmp::F, Ty::I32, true))), // exec::compare::vector
+    (209, "v_cmpx_lt_i32", Some(Op::VCmp(Cmp::Lt, Ty::I32, true))), // exec::compare::vector
+    (210, "v_cmpx_eq_i32", Some(Op::VCmp(Cmp::Eq, Ty::I32, true))), // exec::compare::vector
+    (211, "v_cmpx_le_i32", Some(Op::VCmp(Cmp::Le, Ty::I32, true))), // exec::compare::vector
+    (212, "v_cmpx_gt_i32", Some(Op::VCmp(Cmp::Gt, Ty::I32, true))), // exec::compare::vector
+    (213, "v_cmpx_ne_i32", Some(Op::VCmp(Cmp::Ne, Ty::I32, true))), // exec::compare::vector
+    (214, "v_cmpx_ge_i32", Some(Op::VCmp(Cmp::Ge, Ty::I32, true))), // exec::compare::vector
+    (215, "v_cmpx_t_i32", Some(Op::VCmp(Cmp::T, Ty::I32, true))), // exec::compare::vector
+    (216, "v_cmpx_f_u32", Some(Op::VCmp(Cmp::F, Ty::U32, true))), // exec::compare::vector
+    (217, "v_cmpx_lt_u32", Some(Op::VCmp(Cmp::Lt, Ty::U32, true))), // exec::compare::vector
+    (218, "v_cmpx_eq_u32", Some(Op::VCmp(Cmp::Eq, Ty::U32, true))), // exec::compare::vector
+    (219, "v_cmpx_le_u32", Some(Op::VCmp(Cmp::Le, Ty::U32, true))), // exec::compare::vector
+    (220, "v_cmpx_gt_u32", Some(Op::VCmp(Cmp::Gt, Ty::U32, true))), // exec::compare::vector
+    (221, "v_cmpx_ne_u32", Some(Op::VCmp(Cmp::Ne, Ty::U32, true))), // exec::compare::vector
+    (222, "v_cmpx_ge_u32", Some(Op::VCmp(Cmp::Ge, Ty::U32, true))), // exec::compare::vector
+    (223, "v_cmpx_t_u32", Some(Op::VCmp(Cmp::T, Ty::U32, true))), // exec::compare::vector
+    (224, "v_cmp_f_i64", Some(Op::VCmp(Cmp::F, Ty::I64, false))), // exec::compare::vector
+    (225, "v_cmp_lt_i64", Some(Op::VCmp(Cmp::Lt, Ty::I64, false))), // exec::compare::vector
+    (226, "v_cmp_eq_i64", Some(Op::VCmp(Cmp::Eq, Ty::I64, false))), // exec::compare::vector
+    (227, "v_cmp_le_i64", Some(Op::VCmp(Cmp::Le, Ty::I64, false))), // exec::compare::vector
+    (228, "v_cmp_gt_i64", Some(Op::VCmp(Cmp::Gt, Ty::I64, false))), // exec::compare::vector
+    (229, "v_cmp_ne_i64", Some(Op::VCmp(Cmp::Ne, Ty::I64, false))), // exec::compare::vector
+    (230, "v_cmp_ge_i64", Some(Op::VCmp(Cmp::Ge, Ty::I64, false))), // exec::compare::vector
+    (231, "v_cmp_t_i64", Some(Op::VCmp(Cmp::T, Ty::I64, false))), // exec::compare::vector
+    (232, "v_cmp_f_u64", Some(Op::VCmp(Cmp::F, Ty::U64, false))), // exec::compare::vector
+    (233, "v_cmp_lt_u64", Some(Op::VCmp(Cmp::Lt, Ty::U64, false))), // exec::compare::vector
+    (234, "v_cmp_eq_u64", Some(Op::VCmp(Cmp::Eq, Ty::U64, false))), // exec::compare::vector
+    (235, "v_cmp_le_u64", Some(Op::VCmp(Cmp::Le, Ty::U64, false))), // exec::compare::vector
+    (236, "v_cmp_gt_u64", Some(Op::VCmp(Cmp::Gt, Ty::U64, false))), // exec::compare::vector
+    (237, "v_cmp_ne_u64", Some(Op::VCmp(Cmp::Ne, Ty::U64, false))), // exec::compare::vector
+    (238, "v_cmp_ge_u64", Some(Op::VCmp(Cmp::Ge, Ty::U64, false))), // exec::compare::vector
+    (239, "v_cmp_t_u64", Some(Op::VCmp(Cmp::T, Ty::U64, false))), // exec::compare::vector
+    (240, "v_cmpx_f_i64", Some(Op::VCmp(Cmp::F, Ty::I64, true))), // exec::compare::vector
+    (241, "v_cmpx_lt_i64", Some(Op::VCmp(Cmp::Lt, Ty::I64, true))), // exec::compare::vector
+    (242, "v_cmpx_eq_i64", Some(Op::VCmp(Cmp::Eq, Ty::I64, true))), // exec::compare::vector
+    (243, "v_cmpx_le_i64", Some(Op::VCmp(Cmp::Le, Ty::I64, true))), // exec::compare::vector
+    (244, "v_cmpx_gt_i64", Some(Op::VCmp(Cmp::Gt, Ty::I64, true))), // exec::compare::vector
+    (245, "v_cmpx_ne_i64", Some(Op::VCmp(Cmp::Ne, Ty::I64, true))), // exec::compare::vector
+    (246, "v_cmpx_ge_i64", Some(Op::VCmp(Cmp::Ge, Ty::I64, true))), // exec::compare::vector
+    (247, "v_cmpx_t_i64", Some(Op::VCmp(Cmp::T, Ty::I64, true))), // exec::compare::vector
+    (248, "v_cmpx_f_u64", Some(Op::VCmp(Cmp::F, Ty::U64, true))), // exec::compare::vector
+    (249, "v_cmpx_lt_u64", Some(Op::VCmp(Cmp::Lt, Ty::U64, true))), // exec::compare::vector
+    (250, "v_cmpx_eq_u64", Some(Op::VCmp(Cmp::Eq, Ty::U64, true))), // exec::compare::vector
+    (251, "v_cmpx_le_u64", Some(Op::VCmp(Cmp::Le, Ty::U64, true))), // exec::compare::vector
+    (252, "v_cmpx_gt_u64", Some(Op::VCmp(Cmp::Gt, Ty::U64, true))), // exec::compare::vector
+    (253, "v_cmpx_ne_u64", Some(Op::VCmp(Cmp::Ne, Ty::U64, true))), // exec::compare::vector
+    (254, "v_cmpx_ge_u64", Some(Op::VCmp(Cmp::Ge, Ty::U64, true))), // exec::compare::vector
+    (255, "v_cmpx_t_u64", Some(Op::VCmp(Cmp::T, Ty::U64, true))), // exec::compare::vector
+    (256, "v_cndmask_b32", Some(Op::V(Valu::Cndmask))), // exec::vector::alu
+    (257, "v_add_f32", Some(Op::V(Valu::AddF32))), // exec::vector::alu
+    (258, "v_sub_f32", Some(Op::V(Valu::SubF32))), // exec::vector::alu
+    (259, "v_subrev_f32", Some(Op::V(Valu::SubrevF32))), // exec::vector::alu
+    (260, "v_fmac_f64", Some(Op::V(Valu::FmacF64))), // exec::vector::alu
+    (261, "v_mul_f32", Some(Op::V(Valu::MulF32))), // exec::vector::alu
+    (262, "v_mul_i32_i24", Some(Op::V(Valu::MulI32I24))), // exec::vector::alu
+    (263, "v_mul_hi_i32_i24", Some(Op::V(Valu::MulHiI32I24))), // exec::vector::alu
+    (264, "v_mul_u32_u24", Some(Op::V(Valu::MulU32U24))), // exec::vector::alu
+    (265, "v_mul_hi_u32_u24", Some(Op::V(Valu::MulHiU32U24))), // exec::vector::alu
+    (266, "v_min_f32", Some(Op::V(Valu::MinF32))), // exec::vector::alu
+    (267, "v_max_f32", Some(Op::V(Valu::MaxF32))), // exec::vector::alu
+    (268, "v_min_i32", Some(Op::V(Valu::MinI32))), // exec::vector::alu
+    (269, "v_max_i32", Some(Op::V(Valu::MaxI32))), // exec::vector::alu
+    (270, "v_min_u32", Some(Op::V(Valu::MinU32))), // exec::vector::alu
+    (271, "v_max_u32", Some(Op::V(Valu::MaxU32))), // exec::vector::alu
+    (272, "v_lshrrev_b32", Some(Op::V(Valu::LshrrevB32))), // exec::vector::alu
+    (273, "v_ashrrev_i32", Some(Op::V(Valu::AshrrevI32))), // exec::vector::alu
+    (274, "v_lshlrev_b32", Some(Op::V(Valu::LshlrevB32))), // exec::vector::alu
+    (275, "v_and_b32", Some(Op::V(Valu::AndB32))), // exec::vector::alu
+    (276, "v_or_b32", Some(Op::V(Valu::OrB32))), // exec::vector::alu
+    (277, "v_xor_b32", Some(Op::V(Valu::XorB32))), // exec::vector::alu
+    (281, "v_add_co_u32", Some(Op::V(Valu::AddCoU32))), // exec::vector::alu
+    (282, "v_sub_co_u32", Some(Op::V(Valu::SubCoU32))), // exec::vector::alu
+    (283, "v_subrev_co_u32", Some(Op::V(Valu::SubrevCoU32))), // exec::vector::alu
+    (284, "v_addc_co_u32", Some(Op::V(Valu::AddcCoU32))), // exec::vector::alu
+    (285, "v_subb_co_u32", Some(Op::V(Valu::SubbCoU32))), // exec::vector::alu
+    (286, "v_subbrev_co_u32", Some(Op::V(Valu::SubbrevCoU32))), // exec::vector::alu
+    (287, "v_add_f16", Some(Op::V(Valu::AddF16))), // exec::vector::alu
+    (288, "v_sub_f16", Some(Op::V(Valu::SubF16))), // exec::vector::alu
+    (289, "v_subrev_f16", Some(Op::V(Valu::SubrevF16))), // exec::vector::alu
+    (290, "v_mul_f16", Some(Op::V(Valu::MulF16))), // exec::vector::alu
+    (291, "v_mac_f16", None),
+    (294, "v_add_u16", Some(Op::V(Valu::AddU16))), // exec::vector::alu
+    (295, "v_sub_u16", Some(Op::V(Valu::SubU16))), // exec::vector::alu
+    (296, "v_subrev_u16", Some(Op::V(Valu::SubrevU16))), // exec::vector::alu
+    (297, "v_mul_lo_u16", Some(Op::V(Valu::MulLoU16))), // exec::vector::alu
+    (298, "v_lshlrev_b16", Some(Op::V(Valu::LshlrevB16))), // exec::vector::alu
+    (299, "v_lshrrev_b16", Some(Op::V(Valu::LshrrevB16))), // exec::vector::alu
+    (300, "v_ashrrev_i16", Some(Op::V(Valu::AshrrevI16))), // exec::vector::alu
+    (301, "v_max_f16", Some(Op::V(Valu::MaxF16))), // exec::vector::alu
+    (302, "v_min_f16", Some(Op::V(Valu::MinF16))), // exec::vector::alu
+    (303, "v_max_u16", Some(Op::V(Valu::MaxU16))), // exec::vector::alu
+    (304, "v_max_i16", Some(Op::V(Valu::MaxI16))), // exec::vector::alu
+    (305, "v_min_u16", Some(Op::V(Valu::MinU16))), // exec::vector::alu
+    (306, "v_min_i16", Some(Op::V(Valu::MinI16))), // exec::vector::alu
+    (307, "v_ldexp_f16", None),
+    (308, "v_add_u32", Some(Op::V(Valu::AddU32))), // exec::vector::alu
+    (309, "v_sub_u32", Some(Op::V(Valu::SubU32))), // exec::vector::alu
+    (310, "v_subrev_u32", Some(Op::V(Valu::SubrevU32))), // exec::vector::alu
+    (311, "v_dot2c_f32_f16", Some(Op::V(Valu::Dot2cF32F16))), // exec::vector::alu
+    (312, "v_dot2c_i32_i16", Some(Op::V(Valu::Dot2cI32I16))), // exec::vector::alu
+    (313, "v_dot4c_i32_i8", Some(Op::V(Valu::Dot4cI32I8))), // exec::vector::alu
+    (314, "v_dot8c_i32_i4", None),
+    (315, "v_fmac_f32", Some(Op::V(Valu::FmacF32))), // exec::vector::alu
+    (317, "v_xnor_b32", Some(Op::V(Valu::XnorB32))), // exec::vector::alu
+    (320, "v_nop", None),
+    (321, "v_mov_b32", Some(Op::V(Valu::Mov32))), // exec::vector::alu
+    (323, "v_cvt_i32_f64", Some(Op::V(Valu::CvtI32F64))), // exec::vector::alu
+    (324, "v_cvt_f64_i32", Some(Op::V(Valu::CvtF64I32))), // exec::vector::alu
+    (325, "v_cvt_f32_i32", Some(Op::V(Valu::CvtF32I32))), // exec::vector::alu
+    (326, "v_cvt_f32_u32", Some(Op::V(Valu::CvtF32U32))), // exec::vector::alu
+    (327, "v_cvt_u32_f32", Some(Op::V(Valu::CvtU32F32))), // exec::vector::alu
+    (328, "v_cvt_i32_f32", Some(Op::V(Valu::CvtI32F32))), // exec::vector::alu
+    (330, "v_cvt_f16_f32", Some(Op::V(Valu::CvtF16F32))), // exec::vector::alu
+    (331, "v_cvt_f32_f16", Some(Op::V(Valu::CvtF32F16))), // exec::vector::alu
+    (332, "v_cvt_rpi_i32_f32", Some(Op::V(Valu::CvtRpiI32F32))), // exec::vector::alu
+    (333, "v_cvt_flr_i32_f32", Some(Op::V(Valu::CvtFlrI32F32))), // exec::vector::alu
+    (334, "v_cvt_off_f32_i4", None),
+    (335, "v_cvt_f32_f64", Some(Op::V(Valu::CvtF32F64))), // exec::vector::alu
+    (336, "v_cvt_f64_f32", Some(Op::V(Valu::CvtF64F32))), // exec::vector::alu
+    (337, "v_cvt_f32_ubyte0", Some(Op::V(Valu::CvtF32Ubyte(0)))), // exec::vector::alu
+    (338, "v_cvt_f32_ubyte1", Some(Op::V(Valu::CvtF32Ubyte(1)))), // exec::vector::alu
+    (339, "v_cvt_f32_ubyte2", Some(Op::V(Valu::CvtF32Ubyte(2)))), // exec::vector::alu
+    (340, "v_cvt_f32_ubyte3", Some(Op::V(Valu::CvtF32Ubyte(3)))), // exec::vector::alu
+    (341, "v_cvt_u32_f64", Some(Op::V(Valu::CvtU32F64))), // exec::vector::alu
+    (342, "v_cvt_f64_u32", Some(Op::V(Valu::CvtF64U32))), // exec::vector::alu
+    (343, "v_trunc_f64", Some(Op::V(Valu::TruncF64))), // exec::vector::alu
+    (344, "v_ceil_f64", Some(Op::V(Valu::CeilF64))), // exec::vector::alu
+    (345, "v_rndne_f64", Some(Op::V(Valu::RndneF64))), // exec::vector::alu
+    (346, "v_floor_f64", Some(Op::V(Valu::FloorF64))), // exec::vector::alu
+    (347, "v_fract_f32", Some(Op::V(Valu::FractF32))), // exec::vector::alu
+    (348, "v_trunc_f32", Some(Op::V(Valu::TruncF32))), // exec::vector::alu
+    (349, "v_ceil_f32", Some(Op::V(Valu::CeilF32))), // exec::vector::alu
+    (350, "v_rndne_f32", Some(Op::V(Valu::RndneF32))), // exec::vector::alu
+    (351, "v_floor_f32", Some(Op::V(Valu::FloorF32))), // exec::vector::alu
+    (352, "v_exp_f32", Some(Op::V(Valu::ExpF32))), // exec::vector::alu
+    (353, "v_log_f32", Some(Op::V(Valu::LogF32))), // exec::vector::alu
+    (354, "v_rcp_f32", Some(Op::V(Valu::RcpF32))), // exec::vector::alu
+    (355, "v_rcp_iflag_f32", Some(Op::V(Valu::RcpIflagF32))), // exec::vector::alu
+    (356, "v_rsq_f32", Some(Op::V(Valu::RsqF32))), // exec::vector::alu
+    (357, "v_rcp_f64", Some(Op::V(Valu::RcpF64))), // exec::vector::alu
+    (358, "v_rsq_f64", Some(Op::V(Valu::RsqF64))), // exec::vector::alu
+    (359, "v_sqrt_f32", Some(Op::V(Valu::SqrtF32))), // exec::vector::alu
+    (360, "v_sqrt_f64", Some(Op::V(Valu::SqrtF64))), // exec::vector::alu
+    (361, "v_sin_f32", Some(Op::V(Valu::SinF32))), // exec::vector::alu
+    (362, "v_cos_f32", Some(Op::V(Valu::CosF32))), // exec::vector::alu
+    (363, "v_not_b32", Some(Op::V(Valu::NotB32))), // exec::vector::alu
+    (364, "v_bfrev_b32", Some(Op::V(Valu::BfrevB32))), // exec::vector::alu
+    (365, "v_ffbh_u32", Some(Op::V(Valu::FfbhU32))), // exec::vector::alu
+    (366, "v_ffbl_b32", Some(Op::V(Valu::FfblB32))), // exec::vector::alu
+    (367, "v_ffbh_i32", Some(Op::V(Valu::FfbhI32))), // exec::vector::alu
+    (368, "v_frexp_exp_i32_f64", Some(Op::V(Valu::FrexpExpF64))), // exec::vector::alu
+    (369, "v_frexp_mant_f64", Some(Op::V(Valu::FrexpMantF64))), // exec::vector::alu
+    (370, "v_fract_f64", Some(Op::V(Valu::FractF64))), // exec::vector::alu
+    (371, "v_frexp_exp_i32_f32", Some(Op::V(Valu::FrexpExpF32))), // exec::vector::alu
+    (372, "v_frexp_mant_f32", Some(Op::V(Valu::FrexpMantF32))), // exec::vector::alu
+    (373, "v_clrexcp", None),
+    (375, "v_screen_partition_4se_b32", None),
+    (376, "v_mov_b64", Some(Op::V(Valu::Mov64))), // exec::vector::alu
+    (377, "v_cvt_f16_u16", Some(Op::V(Valu::CvtF16U16))), // exec::vector::alu
+    (378, "v_cvt_f16_i16", Some(Op::V(Valu::CvtF16I16))), // exec::vector::alu
+    (379, "v_cvt_u16_f16", Some(Op::V(Valu::CvtU16F16))), // exec::vector::alu
+    (380, "v_cvt_i16_f16", Some(Op::V(Valu::CvtI16F16))), // exec::vector::alu
+    (381, "v_rcp_f16", Some(Op::V(Valu::RcpF16))), // exec::vector::alu
+    (382, "v_sqrt_f16", Some(Op::V(Valu::SqrtF16))), // exec::vector::alu
+    (383, "v_rsq_f16", Some(Op::V(Valu::RsqF16))), // exec::vector::alu
+    (384, "v_log_f16", Some(Op::V(Valu::LogF16))), // exec::vector::alu
+    (385, "v_exp_f16", Some(Op::V(Valu::ExpF16))), // exec::vector::alu
+    (386, "v_frexp_mant_f16", None),
+    (387, "v_frexp_exp_i16_f16", None),
+    (388, "v_floor_f16", Some(Op::V(Valu::FloorF16))), // exec::vector::alu
+    (389, "v_ceil_f16", Some(Op::V(Valu::CeilF16))), // exec::vector::alu
+    (390, "v_trunc_f16", Some(Op::V(Valu::TruncF16))), // exec::vector::alu
+    (391, "v_rndne_f16", Some(Op::V(Valu::RndneF16))), // exec::vector::alu
+    (392, "v_fract_f16", Some(Op::V(Valu::FractF16))), // exec::vector::alu
+    (393, "v_sin_f16", Some(Op::V(Valu::SinF16))), // exec::vector::alu
+    (394, "v_cos_f16", Some(Op::V(Valu::CosF16))), // exec::vector::alu
+    (395, "v_exp_legacy_f32", None),
+    (396, "v_log_legacy_f32", None),
+    (397, "v_cvt_norm_i16_f16", None),
+    (398, "v_cvt_norm_u16_f16", None),
+    (399, "v_sat_pk_u8_i16", None),
+    (404, "v_cvt_f32_fp8", Some(Op::V(Valu::CvtF32Fp8))), // exec::vector::alu
+    (405, "v_cvt_f32_bf8", Some(Op::V(Valu::CvtF32Bf8))), // exec::vector::alu
+    (406, "v_cvt_pk_f32_fp8", Some(Op::V(Valu::CvtPkF32Fp8))), // exec::vector::alu
+    (407, "v_cvt_pk_f32_bf8", Some(Op::V(Valu::CvtPkF32Bf8))), // exec::vector::alu
+    (450, "v_mad_i32_i24", Some(Op::V(Valu::MadI32I24))), // exec::vector::alu
+    (451, "v_mad_u32_u24", Some(Op::V(Valu::MadU32U24))), // exec::vector::alu
+    (452, "v_cubeid_f32", None),
+    (453, "v_cubesc_f32", None),
+    (454, "v_cubetc_f32", None),
+    (455, "v_cubema_f32", None),
+    (456, "v_bfe_u32", Some(Op::V(Valu::BfeU32))), // exec::vector::alu
+    (457, "v_bfe_i32", Some(Op::V(Valu::BfeI32))), // exec::vector::alu
+    (458, "v_bfi_b32", Some(Op::V(Valu::BfiB32))), // exec::vector::alu
+    (459, "v_fma_f32", Some(Op::V(Valu::FmaF32))), // exec::vector::alu
+    (460, "v_fma_f64", Some(Op::V(Valu::FmaF64))), // exec::vector::alu
+    (461, "v_lerp_u8", None),
+    (462, "v_alignbit_b32", Some(Op::V(Valu::AlignbitB32))), // exec::vector::alu
+    (463, "v_alignbyte_b32", Some(Op::V(Valu::AlignbyteB32))), // exec::vector::alu
+    (464, "v_min3_f32", Some(Op::V(Valu::Min3F32))), // exec::vector::alu
+    (465, "v_min3_i32", Some(Op::V(Valu::Min3I32))), // exec::vector::alu
+    (466, "v_min3_u32", Some(Op::V(Valu::Min3U32))), // exec::vector::alu
+    (467, "v_max3_f32", Some(Op::V(Valu::Max3F32))), // exec::vector::alu
+    (468, "v_max3_i32", Some(Op::V(Valu::Max3I32))), // exec::vector::alu
+    (469, "v_max3_u32", Some(Op::V(Valu::Max3U32))), // exec::vector::alu
+    (470, "v_med3_f32", Some(Op::V(Valu::Med3F32))), // exec::vector::alu
+    (471, "v_med3_i32", Some(Op::V(Valu::Med3I32))), // exec::vector::alu
+    (472, "v_med3_u32", Some(Op::V(Valu::Med3U32))), // exec::vector::alu
+    (473, "v_sad_u8", Some(Op::V(Valu::SadU8))), // exec::vector::alu
+    (474, "v_sad_hi_u8", Some(Op::V(Valu::SadHiU8))), // exec::vector::alu
+    (475, "v_sad_u16", Some(Op::V(Valu::SadU16))), // exec::vector::alu
+    (476, "v_sad_u32", Some(Op::V(Valu::SadU32))), // exec::vector::alu
+    (477, "v_cvt_pk_u8_f32", None),
+    (478, "v_div_fixup_f32", Some(Op::V(Valu::DivFixupF32))), // exec::vector::alu
+    (479, "v_div_fixup_f64", Some(Op::V(Valu::DivFixupF64))), // exec::vector::alu
+    (480, "v_div_scale_f32", Some(Op::V(Valu::DivScaleF32))), // exec::vector::alu
+    (481, "v_div_scale_f64", Some(Op::V(Valu::DivScaleF64))), // exec::vector::alu
+    (482, "v_div_fmas_f32", Some(Op::V(Valu::DivFmasF32))), // exec::vector::alu
+    (483, "v_div_fmas_f64", Some(Op::V(Valu::DivFmasF64))), // exec::vector::alu
+    (484, "v_msad_u8", Some(Op::V(Valu::MsadU8))), // exec::vector::alu
+    (485, "v_qsad_pk_u16_u8", None),
+    (486, "v_mqsad_pk_u16_u8", None),
+    (487, "v_mqsad_u32_u8", None),
+    (488, "v_mad_u64_u32", Some(Op::V(Valu::MadU64U32))), // exec::vector::alu
+    (489, "v_mad_i64_i32", Some(Op::V(Valu::MadI64I32))), // exec::vector::alu
+    (490, "v_mad_legacy_f16", None),
+    (491, "v_mad_legacy_u16", Some(Op::V(Valu::MadLegacyU16))), // exec::vector::alu
+    (492, "v_mad_legacy_i16", Some(Op::V(Valu::MadLegacyI16))), // exec::vector::alu
+    (493, "v_perm_b32", Some(Op::V(Valu::PermB32))), // exec::vector::alu
+    (494, "v_fma_legacy_f16", None),
+    (495, "v_div_fixup_legacy_f16", Some(Op::V(Valu::DivFixupLegacyF16))), // exec::vector::alu
+    (496, "v_cvt_pkaccum_u8_f32", None),
+    (497, "v_mad_u32_u16", Some(Op::V(Valu::MadU32U16))), // exec::vector::alu
+    (498, "v_mad_i32_i16", Some(Op::V(Valu::MadI32I16))), // exec::vector::alu
+    (499, "v_xad_u32", Some(Op::V(Valu::XadU32))), // exec::vector::alu
+    (500, "v_min3_f16", Some(Op::V(Valu::Min3F16))), // exec::vector::alu
+    (501, "v_min3_i16", Some(Op::V(Valu::Min3I16))), // exec::vector::alu
+    (502, "v_min3_u16", Some(Op::V(Valu::Min3U16))), // exec::vector::alu
+    (503, "v_max3_f16", Some(Op::V(Valu::Max3F16))), // exec::vector::alu
+    (504, "v_max3_i16", Some(Op::V(Valu::Max3I16))), // exec::vector::alu
+    (505, "v_max3_u16", Some(Op::V(Valu::Max3U16))), // exec::vector::alu
+    (506, "v_med3_f16", Some(Op::V(Valu::Med3F16))), // exec::vector::alu
+    (507, "v_med3_i16", Some(Op::V(Valu::Med3I16))), // exec::vector::alu
+    (508, "v_med3_u16", Some(Op::V(Valu::Med3U16))), // exec::vector::alu
+    (509, "v_lshl_add_u32", Some(Op::V(Valu::LshlAddU32))), // exec::vector::alu
+    (510, "v_add_lshl_u32", Some(Op::V(Valu::AddLshlU32))), // exec::vector::alu
+    (511, "v_add3_u32", Some(Op::V(Valu::Add3U32))), // exec::vector::alu
+    (512, "v_lshl_or_b32", Some(Op::V(Valu::LshlOrB32))), // exec::vector::alu
+    (513, "v_and_or_b32", Some(Op::V(Valu::AndOrB32))), // exec::vector::alu
+    (514, "v_or3_b32", Some(Op::V(Valu::Or3B32))), // exec::vector::alu
+    (515, "v_mad_f16", None),
+    (516, "v_mad_u16", Some(Op::V(Valu::MadU16))), // exec::vector::alu
+    (517, "v_mad_i16", Some(Op::V(Valu::MadI16))), // exec::vector::alu
+    (518, "v_fma_f16", Some(Op::V(Valu::FmaF16))), // exec::vector::alu
+    (519, "v_div_fixup_f16", Some(Op::V(Valu::DivFixupF16))), // exec::vector::alu
+    (520, "v_lshl_add_u64", Some(Op::V(Valu::LshlAddU64))), // exec::vector::alu
+    (640, "v_add_f64", Some(Op::V(Valu::AddF64))), // exec::vector::alu
+    (641, "v_mul_f64", Some(Op::V(Valu::MulF64))), // exec::vector::alu
+    (642, "v_min_f64", Some(Op::V(Valu::MinF64))), // exec::vector::alu
+    (643, "v_max_f64", Some(Op::V(Valu::MaxF64))), // exec::vector::alu
+    (644, "v_ldexp_f64", Some(Op::V(Valu::LdexpF64))), // exec::vector::alu
+    (645, "v_mul_lo_u32", Some(Op::V(Valu::MulLoU32))), // exec::vector::alu
+    (646, "v_mul_hi_u32", Some(Op::V(Valu::MulHiU32))), // exec::vector::alu
+    (647, "v_mul_hi_i32", Some(Op::V(Valu::MulHiI32))), // exec::vector::alu
+    (648, "v_ldexp_f32", Some(Op::V(Valu::LdexpF32))), // exec::vector::alu
+    (649, "v_readlane_b32", Some(Op::V(Valu::Readlane))), // exec::vector::alu
+    (650, "v_writelane_b32", Some(Op::V(Valu::Writelane))), // exec::vector::alu
+    (651, "v_bcnt_u32_b32", Some(Op::V(Valu::BcntU32))), // exec::vector::alu
+    (652, "v_mbcnt_lo_u32_b32", Some(Op::V(Valu::Mbcnt(false)))), // exec::vector::alu
+    (653, "v_mbcnt_hi_u32_b32", Some(Op::V(Valu::Mbcnt(true)))), // exec::vector::alu
+    (655, "v_lshlrev_b64", Some(Op::V(Valu::LshlrevB64))), // exec::vector::alu
+    (656, "v_lshrrev_b64", Some(Op::V(Valu::LshrrevB64))), // exec::vector::alu
+    (657, "v_ashrrev_i64", Some(Op::V(Valu::AshrrevI64))), // exec::vector::alu
+    (658, "v_trig_preop_f64", None),
+    (659, "v_bfm_b32", Some(Op::V(Valu::BfmB32))), // exec::vector::alu
+    (660, "v_cvt_pknorm_i16_f32", None),
+    (661, "v_cvt_pknorm_u16_f32", None),
+    (662, "v_cvt_pkrtz_f16_f32", Some(Op::V(Valu::CvtPkrtzF16F32))), // exec::vector::alu
+    (663, "v_cvt_pk_u16_u32", None),
+    (664, "v_cvt_pk_i16_i32", None),
+    (665, "v_cvt_pknorm_i16_f16", None),
+    (666, "v_cvt_pknorm_u16_f16", None),
+    (668, "v_add_i32", Some(Op::V(Valu::AddI32))), // exec::vector::alu
+    (669, "v_sub_i32", Some(Op::V(Valu::SubI32))), // exec::vector::alu
+    (670, "v_add_i16", Some(Op::V(Valu::AddI16))), // exec::vector::alu
+    (671, "v_sub_i16", Some(Op::V(Valu::SubI16))), // exec::vector::alu
+    (672, "v_pack_b32_f16", Some(Op::V(Valu::PackB32F16))), // exec::vector::alu
+    (673, "v_mul_legacy_f32", Some(Op::V(Valu::MulLegacyF32))), // exec::vector::alu
+    (674, "v_cvt_pk_fp8_f32", Some(Op::V(Valu::CvtPkFp8F32))), // exec::vector::alu
+    (675, "v_cvt_pk_bf8_f32", Some(Op::V(Valu::CvtPkBf8F32))), // exec::vector::alu
+    (676, "v_cvt_sr_fp8_f32", Some(Op::V(Valu::CvtSrFp8F32))), // exec::vector::alu
+    (677, "v_cvt_sr_bf8_f32", Some(Op::V(Valu::CvtSrBf8F32))), // exec::vector::alu
 ];
 
 /// VOP3P: 8 bytes. Dword 0: `[31:23] = 0b1_1010_0111` (0x1A7), op `[22:16]` (7 bits), clamp `[15]`,
@@ -1149,88 +1154,88 @@ pub(crate) const VOP3: &[(u16, &str)] = &[
 /// AGPRs), abid `[14:11]`, cbsz `[10:8]`, vdst `[7:0]`; dword 1: blgp `[31:29]`, acc `[28:27]` (bit
 /// 27: src0 is an AGPR, bit 28: src1 is an AGPR), src2 `[26:18]`, src1 `[17:9]`, src0 `[8:0]` (for
 /// SMFMAC, src2 is the VGPR holding the sparsity index). 81 opcodes.
-pub(crate) const VOP3P: &[(u16, &str)] = &[
-    (0, "v_pk_mad_i16"),
-    (1, "v_pk_mul_lo_u16"),
-    (2, "v_pk_add_i16"),
-    (3, "v_pk_sub_i16"),
-    (4, "v_pk_lshlrev_b16"),
-    (5, "v_pk_lshrrev_b16"),
-    (6, "v_pk_ashrrev_i16"),
-    (7, "v_pk_max_i16"),
-    (8, "v_pk_min_i16"),
-    (9, "v_pk_mad_u16"),
-    (10, "v_pk_add_u16"),
-    (11, "v_pk_sub_u16"),
-    (12, "v_pk_max_u16"),
-    (13, "v_pk_min_u16"),
-    (14, "v_pk_fma_f16"),
-    (15, "v_pk_add_f16"),
-    (16, "v_pk_mul_f16"),
-    (17, "v_pk_min_f16"),
-    (18, "v_pk_max_f16"),
-    (32, "v_fma_mix_f32"),
-    (33, "v_fma_mixlo_f16"),
-    (34, "v_fma_mixhi_f16"),
-    (35, "v_dot2_f32_f16"),
-    (38, "v_dot2_i32_i16"),
-    (39, "v_dot2_u32_u16"),
-    (40, "v_dot4_i32_i8"),
-    (41, "v_dot4_u32_u8"),
-    (42, "v_dot8_i32_i4"),
-    (43, "v_dot8_u32_u4"),
-    (48, "v_pk_fma_f32"),
-    (49, "v_pk_mul_f32"),
-    (50, "v_pk_add_f32"),
-    (51, "v_pk_mov_b32"),
-    (62, "v_mfma_f32_16x16x8_xf32"),
-    (63, "v_mfma_f32_32x32x4_xf32"),
-    (64, "v_mfma_f32_32x32x1_2b_f32"),
-    (65, "v_mfma_f32_16x16x1_4b_f32"),
-    (66, "v_mfma_f32_4x4x1_16b_f32"),
-    (68, "v_mfma_f32_32x32x2_f32"),
-    (69, "v_mfma_f32_16x16x4_f32"),
-    (72, "v_mfma_f32_32x32x4_2b_f16"),
-    (73, "v_mfma_f32_16x16x4_4b_f16"),
-    (74, "v_mfma_f32_4x4x4_16b_f16"),
-    (76, "v_mfma_f32_32x32x8_f16"),
-    (77, "v_mfma_f32_16x16x16_f16"),
-    (80, "v_mfma_i32_32x32x4_2b_i8"),
-    (81, "v_mfma_i32_16x16x4_4b_i8"),
-    (82, "v_mfma_i32_4x4x4_16b_i8"),
-    (86, "v_mfma_i32_32x32x16_i8"),
-    (87, "v_mfma_i32_16x16x32_i8"),
-    (88, "v_accvgpr_read_b32"),
-    (89, "v_accvgpr_write_b32"),
-    (93, "v_mfma_f32_32x32x4_2b_bf16"),
-    (94, "v_mfma_f32_16x16x4_4b_bf16"),
-    (95, "v_mfma_f32_4x4x4_16b_bf16"),
-    (96, "v_mfma_f32_32x32x8_bf16"),
-    (97, "v_mfma_f32_16x16x16_bf16"),
-    (98, "v_smfmac_f32_16x16x32_f16"),
-    (100, "v_smfmac_f32_32x32x16_f16"),
-    (102, "v_smfmac_f32_16x16x32_bf16"),
-    (104, "v_smfmac_f32_32x32x16_bf16"),
-    (106, "v_smfmac_i32_16x16x64_i8"),
-    (108, "v_smfmac_i32_32x32x32_i8"),
-    (110, "v_mfma_f64_16x16x4_f64"),
-    (111, "v_mfma_f64_4x4x4_4b_f64"),
-    (112, "v_mfma_f32_16x16x32_bf8_bf8"),
-    (113, "v_mfma_f32_16x16x32_bf8_fp8"),
-    (114, "v_mfma_f32_16x16x32_fp8_bf8"),
-    (115, "v_mfma_f32_16x16x32_fp8_fp8"),
-    (116, "v_mfma_f32_32x32x16_bf8_bf8"),
-    (117, "v_mfma_f32_32x32x16_bf8_fp8"),
-    (118, "v_mfma_f32_32x32x16_fp8_bf8"),
-    (119, "v_mfma_f32_32x32x16_fp8_fp8"),
-    (120, "v_smfmac_f32_16x16x64_bf8_bf8"),
-    (121, "v_smfmac_f32_16x16x64_bf8_fp8"),
-    (122, "v_smfmac_f32_16x16x64_fp8_bf8"),
-    (123, "v_smfmac_f32_16x16x64_fp8_fp8"),
-    (124, "v_smfmac_f32_32x32x32_bf8_bf8"),
-    (125, "v_smfmac_f32_32x32x32_bf8_fp8"),
-    (126, "v_smfmac_f32_32x32x32_fp8_bf8"),
-    (127, "v_smfmac_f32_32x32x32_fp8_fp8"),
+pub(crate) const VOP3P: &[(u16, &str, Option<Op>)] = &[
+    (0, "v_pk_mad_i16", Some(Op::V(Valu::PkMadI16))), // exec::vector::alu
+    (1, "v_pk_mul_lo_u16", Some(Op::V(Valu::PkMulLoU16))), // exec::vector::alu
+    (2, "v_pk_add_i16", Some(Op::V(Valu::PkAddI16))), // exec::vector::alu
+    (3, "v_pk_sub_i16", Some(Op::V(Valu::PkSubI16))), // exec::vector::alu
+    (4, "v_pk_lshlrev_b16", Some(Op::V(Valu::PkLshlrevB16))), // exec::vector::alu
+    (5, "v_pk_lshrrev_b16", Some(Op::V(Valu::PkLshrrevB16))), // exec::vector::alu
+    (6, "v_pk_ashrrev_i16", Some(Op::V(Valu::PkAshrrevI16))), // exec::vector::alu
+    (7, "v_pk_max_i16", Some(Op::V(Valu::PkMaxI16))), // exec::vector::alu
+    (8, "v_pk_min_i16", Some(Op::V(Valu::PkMinI16))), // exec::vector::alu
+    (9, "v_pk_mad_u16", Some(Op::V(Valu::PkMadU16))), // exec::vector::alu
+    (10, "v_pk_add_u16", Some(Op::V(Valu::PkAddU16))), // exec::vector::alu
+    (11, "v_pk_sub_u16", Some(Op::V(Valu::PkSubU16))), // exec::vector::alu
+    (12, "v_pk_max_u16", Some(Op::V(Valu::PkMaxU16))), // exec::vector::alu
+    (13, "v_pk_min_u16", Some(Op::V(Valu::PkMinU16))), // exec::vector::alu
+    (14, "v_pk_fma_f16", Some(Op::V(Valu::PkFmaF16))), // exec::vector::alu
+    (15, "v_pk_add_f16", Some(Op::V(Valu::PkAddF16))), // exec::vector::alu
+    (16, "v_pk_mul_f16", Some(Op::V(Valu::PkMulF16))), // exec::vector::alu
+    (17, "v_pk_min_f16", Some(Op::V(Valu::PkMinF16))), // exec::vector::alu
+    (18, "v_pk_max_f16", Some(Op::V(Valu::PkMaxF16))), // exec::vector::alu
+    (32, "v_fma_mix_f32", Some(Op::V(Valu::FmaMixF32))), // exec::vector::alu
+    (33, "v_fma_mixlo_f16", Some(Op::V(Valu::FmaMixloF16))), // exec::vector::alu
+    (34, "v_fma_mixhi_f16", Some(Op::V(Valu::FmaMixhiF16))), // exec::vector::alu
+    (35, "v_dot2_f32_f16", Some(Op::V(Valu::Dot2F32F16))), // exec::vector::alu
+    (38, "v_dot2_i32_i16", Some(Op::V(Valu::Dot2I32I16))), // exec::vector::alu
+    (39, "v_dot2_u32_u16", Some(Op::V(Valu::Dot2U32U16))), // exec::vector::alu
+    (40, "v_dot4_i32_i8", Some(Op::V(Valu::Dot4I32I8))), // exec::vector::alu
+    (41, "v_dot4_u32_u8", Some(Op::V(Valu::Dot4U32U8))), // exec::vector::alu
+    (42, "v_dot8_i32_i4", None),
+    (43, "v_dot8_u32_u4", None),
+    (48, "v_pk_fma_f32", Some(Op::V(Valu::PkFmaF32))), // exec::vector::alu
+    (49, "v_pk_mul_f32", Some(Op::V(Valu::PkMulF32))), // exec::vector::alu
+    (50, "v_pk_add_f32", Some(Op::V(Valu::PkAddF32))), // exec::vector::alu
+    (51, "v_pk_mov_b32", Some(Op::V(Valu::PkMov32))), // exec::vector::alu
+    (62, "v_mfma_f32_16x16x8_xf32", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 8, blocks: 1, a: MatrixType::Xf32, b: MatrixType::Xf32, sparse: false }))), // exec::mfma::run
+    (63, "v_mfma_f32_32x32x4_xf32", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 4, blocks: 1, a: MatrixType::Xf32, b: MatrixType::Xf32, sparse: false }))), // exec::mfma::run
+    (64, "v_mfma_f32_32x32x1_2b_f32", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 1, blocks: 2, a: MatrixType::F32, b: MatrixType::F32, sparse: false }))), // exec::mfma::run
+    (65, "v_mfma_f32_16x16x1_4b_f32", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 1, blocks: 4, a: MatrixType::F32, b: MatrixType::F32, sparse: false }))), // exec::mfma::run
+    (66, "v_mfma_f32_4x4x1_16b_f32", Some(Op::Mfma(Mfma { m: 4, n: 4, k: 1, blocks: 16, a: MatrixType::F32, b: MatrixType::F32, sparse: false }))), // exec::mfma::run
+    (68, "v_mfma_f32_32x32x2_f32", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 2, blocks: 1, a: MatrixType::F32, b: MatrixType::F32, sparse: false }))), // exec::mfma::run
+    (69, "v_mfma_f32_16x16x4_f32", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 4, blocks: 1, a: MatrixType::F32, b: MatrixType::F32, sparse: false }))), // exec::mfma::run
+    (72, "v_mfma_f32_32x32x4_2b_f16", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 4, blocks: 2, a: MatrixType::F16, b: MatrixType::F16, sparse: false }))), // exec::mfma::run
+    (73, "v_mfma_f32_16x16x4_4b_f16", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 4, blocks: 4, a: MatrixType::F16, b: MatrixType::F16, sparse: false }))), // exec::mfma::run
+    (74, "v_mfma_f32_4x4x4_16b_f16", Some(Op::Mfma(Mfma { m: 4, n: 4, k: 4, blocks: 16, a: MatrixType::F16, b: MatrixType::F16, sparse: false }))), // exec::mfma::run
+    (76, "v_mfma_f32_32x32x8_f16", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 8, blocks: 1, a: MatrixType::F16, b: MatrixType::F16, sparse: false }))), // exec::mfma::run
+    (77, "v_mfma_f32_16x16x16_f16", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 16, blocks: 1, a: MatrixType::F16, b: MatrixType::F16, sparse: false }))), // exec::mfma::run
+    (80, "v_mfma_i32_32x32x4_2b_i8", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 4, blocks: 2, a: MatrixType::I8, b: MatrixType::I8, sparse: false }))), // exec::mfma::run
+    (81, "v_mfma_i32_16x16x4_4b_i8", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 4, blocks: 4, a: MatrixType::I8, b: MatrixType::I8, sparse: false }))), // exec::mfma::run
+    (82, "v_mfma_i32_4x4x4_16b_i8", Some(Op::Mfma(Mfma { m: 4, n: 4, k: 4, blocks: 16, a: MatrixType::I8, b: MatrixType::I8, sparse: false }))), // exec::mfma::run
+    (86, "v_mfma_i32_32x32x16_i8", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 16, blocks: 1, a: MatrixType::I8, b: MatrixType::I8, sparse: false }))), // exec::mfma::run
+    (87, "v_mfma_i32_16x16x32_i8", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 32, blocks: 1, a: MatrixType::I8, b: MatrixType::I8, sparse: false }))), // exec::mfma::run
+    (88, "v_accvgpr_read_b32", Some(Op::V(Valu::AccvgprRead))), // exec::vector::alu
+    (89, "v_accvgpr_write_b32", Some(Op::V(Valu::AccvgprWrite))), // exec::vector::alu
+    (93, "v_mfma_f32_32x32x4_2b_bf16", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 4, blocks: 2, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: false }))), // exec::mfma::run
+    (94, "v_mfma_f32_16x16x4_4b_bf16", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 4, blocks: 4, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: false }))), // exec::mfma::run
+    (95, "v_mfma_f32_4x4x4_16b_bf16", Some(Op::Mfma(Mfma { m: 4, n: 4, k: 4, blocks: 16, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: false }))), // exec::mfma::run
+    (96, "v_mfma_f32_32x32x8_bf16", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 8, blocks: 1, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: false }))), // exec::mfma::run
+    (97, "v_mfma_f32_16x16x16_bf16", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 16, blocks: 1, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: false }))), // exec::mfma::run
+    (98, "v_smfmac_f32_16x16x32_f16", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 32, blocks: 1, a: MatrixType::F16, b: MatrixType::F16, sparse: true }))), // exec::mfma::run
+    (100, "v_smfmac_f32_32x32x16_f16", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 16, blocks: 1, a: MatrixType::F16, b: MatrixType::F16, sparse: true }))), // exec::mfma::run
+    (102, "v_smfmac_f32_16x16x32_bf16", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 32, blocks: 1, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: true }))), // exec::mfma::run
+    (104, "v_smfmac_f32_32x32x16_bf16", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 16, blocks: 1, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: true }))), // exec::mfma::run
+    (106, "v_smfmac_i32_16x16x64_i8", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 64, blocks: 1, a: MatrixType::I8, b: MatrixType::I8, sparse: true }))), // exec::mfma::run
+    (108, "v_smfmac_i32_32x32x32_i8", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 32, blocks: 1, a: MatrixType::I8, b: MatrixType::I8, sparse: true }))), // exec::mfma::run
+    (110, "v_mfma_f64_16x16x4_f64", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 4, blocks: 1, a: MatrixType::F64, b: MatrixType::F64, sparse: false }))), // exec::mfma::run
+    (111, "v_mfma_f64_4x4x4_4b_f64", Some(Op::Mfma(Mfma { m: 4, n: 4, k: 4, blocks: 4, a: MatrixType::F64, b: MatrixType::F64, sparse: false }))), // exec::mfma::run
+    (112, "v_mfma_f32_16x16x32_bf8_bf8", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 32, blocks: 1, a: MatrixType::Bf8, b: MatrixType::Bf8, sparse: false }))), // exec::mfma::run
+    (113, "v_mfma_f32_16x16x32_bf8_fp8", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 32, blocks: 1, a: MatrixType::Bf8, b: MatrixType::Fp8, sparse: false }))), // exec::mfma::run
+    (114, "v_mfma_f32_16x16x32_fp8_bf8", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 32, blocks: 1, a: MatrixType::Fp8, b: MatrixType::Bf8, sparse: false }))), // exec::mfma::run
+    (115, "v_mfma_f32_16x16x32_fp8_fp8", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 32, blocks: 1, a: MatrixType::Fp8, b: MatrixType::Fp8, sparse: false }))), // exec::mfma::run
+    (116, "v_mfma_f32_32x32x16_bf8_bf8", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 16, blocks: 1, a: MatrixType::Bf8, b: MatrixType::Bf8, sparse: false }))), // exec::mfma::run
+    (117, "v_mfma_f32_32x32x16_bf8_fp8", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 16, blocks: 1, a: MatrixType::Bf8, b: MatrixType::Fp8, sparse: false }))), // exec::mfma::run
+    (118, "v_mfma_f32_32x32x16_fp8_bf8", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 16, blocks: 1, a: MatrixType::Fp8, b: MatrixType::Bf8, sparse: false }))), // exec::mfma::run
+    (119, "v_mfma_f32_32x32x16_fp8_fp8", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 16, blocks: 1, a: MatrixType::Fp8, b: MatrixType::Fp8, sparse: false }))), // exec::mfma::run
+    (120, "v_smfmac_f32_16x16x64_bf8_bf8", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 64, blocks: 1, a: MatrixType::Bf8, b: MatrixType::Bf8, sparse: true }))), // exec::mfma::run
+    (121, "v_smfmac_f32_16x16x64_bf8_fp8", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 64, blocks: 1, a: MatrixType::Bf8, b: MatrixType::Fp8, sparse: true }))), // exec::mfma::run
+    (122, "v_smfmac_f32_16x16x64_fp8_bf8", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 64, blocks: 1, a: MatrixType::Fp8, b: MatrixType::Bf8, sparse: true }))), // exec::mfma::run
+    (123, "v_smfmac_f32_16x16x64_fp8_fp8", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 64, blocks: 1, a: MatrixType::Fp8, b: MatrixType::Fp8, sparse: true }))), // exec::mfma::run
+    (124, "v_smfmac_f32_32x32x32_bf8_bf8", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 32, blocks: 1, a: MatrixType::Bf8, b: MatrixType::Bf8, sparse: true }))), // exec::mfma::run
+    (125, "v_smfmac_f32_32x32x32_bf8_fp8", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 32, blocks: 1, a: MatrixType::Bf8, b: MatrixType::Fp8, sparse: true }))), // exec::mfma::run
+    (126, "v_smfmac_f32_32x32x32_fp8_bf8", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 32, blocks: 1, a: MatrixType::Fp8, b: MatrixType::Bf8, sparse: true }))), // exec::mfma::run
+    (127, "v_smfmac_f32_32x32x32_fp8_fp8", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 32, blocks: 1, a: MatrixType::Fp8, b: MatrixType::Fp8, sparse: true }))), // exec::mfma::run
 ];
 
 /// DS: 8 bytes. Dword 0: `[31:26] = 0b110110`, acc `[25]` (data/vdst registers are AGPRs), op
@@ -1238,135 +1243,135 @@ pub(crate) const VOP3P: &[(u16, &str)] = &[
 /// gfx90a/gfx942 decoder ignores it for all other ops), offset1 `[15:8]`, offset0 `[7:0]`
 /// (single-offset ops: a 16-bit offset `[15:0]`). Dword 1: vdst `[31:24]`, data1 `[23:16]`, data0
 /// `[15:8]`, addr `[7:0]`; operand fields an op does not use must be zero. 128 opcodes.
-pub(crate) const DS: &[(u16, &str)] = &[
-    (0, "ds_add_u32"),
-    (1, "ds_sub_u32"),
-    (2, "ds_rsub_u32"),
-    (3, "ds_inc_u32"),
-    (4, "ds_dec_u32"),
-    (5, "ds_min_i32"),
-    (6, "ds_max_i32"),
-    (7, "ds_min_u32"),
-    (8, "ds_max_u32"),
-    (9, "ds_and_b32"),
-    (10, "ds_or_b32"),
-    (11, "ds_xor_b32"),
-    (12, "ds_mskor_b32"),
-    (13, "ds_write_b32"),
-    (14, "ds_write2_b32"),
-    (15, "ds_write2st64_b32"),
-    (16, "ds_cmpst_b32"),
-    (17, "ds_cmpst_f32"),
-    (18, "ds_min_f32"),
-    (19, "ds_max_f32"),
-    (20, "ds_nop"),
-    (21, "ds_add_f32"),
-    (23, "ds_pk_add_f16"),
-    (24, "ds_pk_add_bf16"),
-    (29, "ds_write_addtid_b32"),
-    (30, "ds_write_b8"),
-    (31, "ds_write_b16"),
-    (32, "ds_add_rtn_u32"),
-    (33, "ds_sub_rtn_u32"),
-    (34, "ds_rsub_rtn_u32"),
-    (35, "ds_inc_rtn_u32"),
-    (36, "ds_dec_rtn_u32"),
-    (37, "ds_min_rtn_i32"),
-    (38, "ds_max_rtn_i32"),
-    (39, "ds_min_rtn_u32"),
-    (40, "ds_max_rtn_u32"),
-    (41, "ds_and_rtn_b32"),
-    (42, "ds_or_rtn_b32"),
-    (43, "ds_xor_rtn_b32"),
-    (44, "ds_mskor_rtn_b32"),
-    (45, "ds_wrxchg_rtn_b32"),
-    (46, "ds_wrxchg2_rtn_b32"),
-    (47, "ds_wrxchg2st64_rtn_b32"),
-    (48, "ds_cmpst_rtn_b32"),
-    (49, "ds_cmpst_rtn_f32"),
-    (50, "ds_min_rtn_f32"),
-    (51, "ds_max_rtn_f32"),
-    (52, "ds_wrap_rtn_b32"),
-    (53, "ds_add_rtn_f32"),
-    (54, "ds_read_b32"),
-    (55, "ds_read2_b32"),
-    (56, "ds_read2st64_b32"),
-    (57, "ds_read_i8"),
-    (58, "ds_read_u8"),
-    (59, "ds_read_i16"),
-    (60, "ds_read_u16"),
-    (61, "ds_swizzle_b32"),
-    (62, "ds_permute_b32"),
-    (63, "ds_bpermute_b32"),
-    (64, "ds_add_u64"),
-    (65, "ds_sub_u64"),
-    (66, "ds_rsub_u64"),
-    (67, "ds_inc_u64"),
-    (68, "ds_dec_u64"),
-    (69, "ds_min_i64"),
-    (70, "ds_max_i64"),
-    (71, "ds_min_u64"),
-    (72, "ds_max_u64"),
-    (73, "ds_and_b64"),
-    (74, "ds_or_b64"),
-    (75, "ds_xor_b64"),
-    (76, "ds_mskor_b64"),
-    (77, "ds_write_b64"),
-    (78, "ds_write2_b64"),
-    (79, "ds_write2st64_b64"),
-    (80, "ds_cmpst_b64"),
-    (81, "ds_cmpst_f64"),
-    (82, "ds_min_f64"),
-    (83, "ds_max_f64"),
-    (84, "ds_write_b8_d16_hi"),
-    (85, "ds_write_b16_d16_hi"),
-    (86, "ds_read_u8_d16"),
-    (87, "ds_read_u8_d16_hi"),
-    (88, "ds_read_i8_d16"),
-    (89, "ds_read_i8_d16_hi"),
-    (90, "ds_read_u16_d16"),
-    (91, "ds_read_u16_d16_hi"),
-    (92, "ds_add_f64"),
-    (96, "ds_add_rtn_u64"),
-    (97, "ds_sub_rtn_u64"),
-    (98, "ds_rsub_rtn_u64"),
-    (99, "ds_inc_rtn_u64"),
-    (100, "ds_dec_rtn_u64"),
-    (101, "ds_min_rtn_i64"),
-    (102, "ds_max_rtn_i64"),
-    (103, "ds_min_rtn_u64"),
-    (104, "ds_max_rtn_u64"),
-    (105, "ds_and_rtn_b64"),
-    (106, "ds_or_rtn_b64"),
-    (107, "ds_xor_rtn_b64"),
-    (108, "ds_mskor_rtn_b64"),
-    (109, "ds_wrxchg_rtn_b64"),
-    (110, "ds_wrxchg2_rtn_b64"),
-    (111, "ds_wrxchg2st64_rtn_b64"),
-    (112, "ds_cmpst_rtn_b64"),
-    (113, "ds_cmpst_rtn_f64"),
-    (114, "ds_min_rtn_f64"),
-    (115, "ds_max_rtn_f64"),
-    (118, "ds_read_b64"),
-    (119, "ds_read2_b64"),
-    (120, "ds_read2st64_b64"),
-    (124, "ds_add_rtn_f64"),
-    (126, "ds_condxchg32_rtn_b64"),
-    (152, "ds_gws_sema_release_all"),
-    (153, "ds_gws_init"),
-    (154, "ds_gws_sema_v"),
-    (155, "ds_gws_sema_br"),
-    (156, "ds_gws_sema_p"),
-    (157, "ds_gws_barrier"),
-    (182, "ds_read_addtid_b32"),
-    (183, "ds_pk_add_rtn_f16"),
-    (184, "ds_pk_add_rtn_bf16"),
-    (189, "ds_consume"),
-    (190, "ds_append"),
-    (222, "ds_write_b96"),
-    (223, "ds_write_b128"),
-    (254, "ds_read_b96"),
-    (255, "ds_read_b128"),
+pub(crate) const DS: &[(u16, &str, Option<Op>)] = &[
+    (0, "ds_add_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::Add, bytes: 4, rtn: false }))), // exec::lds::run
+    (1, "ds_sub_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::Sub, bytes: 4, rtn: false }))), // exec::lds::run
+    (2, "ds_rsub_u32", None),
+    (3, "ds_inc_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::Inc, bytes: 4, rtn: false }))), // exec::lds::run
+    (4, "ds_dec_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::Dec, bytes: 4, rtn: false }))), // exec::lds::run
+    (5, "ds_min_i32", Some(Op::Lds(Lds::Atomic { op: Atomic::MinI, bytes: 4, rtn: false }))), // exec::lds::run
+    (6, "ds_max_i32", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxI, bytes: 4, rtn: false }))), // exec::lds::run
+    (7, "ds_min_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::MinU, bytes: 4, rtn: false }))), // exec::lds::run
+    (8, "ds_max_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxU, bytes: 4, rtn: false }))), // exec::lds::run
+    (9, "ds_and_b32", Some(Op::Lds(Lds::Atomic { op: Atomic::And, bytes: 4, rtn: false }))), // exec::lds::run
+    (10, "ds_or_b32", Some(Op::Lds(Lds::Atomic { op: Atomic::Or, bytes: 4, rtn: false }))), // exec::lds::run
+    (11, "ds_xor_b32", Some(Op::Lds(Lds::Atomic { op: Atomic::Xor, bytes: 4, rtn: false }))), // exec::lds::run
+    (12, "ds_mskor_b32", None),
+    (13, "ds_write_b32", Some(Op::Lds(Lds::Store { bytes: 4, two: false, st64: false, high: false }))), // exec::lds::run
+    (14, "ds_write2_b32", Some(Op::Lds(Lds::Store { bytes: 4, two: true, st64: false, high: false }))), // exec::lds::run
+    (15, "ds_write2st64_b32", Some(Op::Lds(Lds::Store { bytes: 4, two: true, st64: true, high: false }))), // exec::lds::run
+    (16, "ds_cmpst_b32", Some(Op::Lds(Lds::Atomic { op: Atomic::CmpSwap, bytes: 4, rtn: false }))), // exec::lds::run
+    (17, "ds_cmpst_f32", Some(Op::Lds(Lds::Atomic { op: Atomic::CmpSwap, bytes: 4, rtn: false }))), // exec::lds::run
+    (18, "ds_min_f32", Some(Op::Lds(Lds::Atomic { op: Atomic::MinF32, bytes: 4, rtn: false }))), // exec::lds::run
+    (19, "ds_max_f32", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxF32, bytes: 4, rtn: false }))), // exec::lds::run
+    (20, "ds_nop", None),
+    (21, "ds_add_f32", Some(Op::Lds(Lds::Atomic { op: Atomic::AddF32, bytes: 4, rtn: false }))), // exec::lds::run
+    (23, "ds_pk_add_f16", None),
+    (24, "ds_pk_add_bf16", None),
+    (29, "ds_write_addtid_b32", None),
+    (30, "ds_write_b8", Some(Op::Lds(Lds::Store { bytes: 1, two: false, st64: false, high: false }))), // exec::lds::run
+    (31, "ds_write_b16", Some(Op::Lds(Lds::Store { bytes: 2, two: false, st64: false, high: false }))), // exec::lds::run
+    (32, "ds_add_rtn_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::Add, bytes: 4, rtn: true }))), // exec::lds::run
+    (33, "ds_sub_rtn_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::Sub, bytes: 4, rtn: true }))), // exec::lds::run
+    (34, "ds_rsub_rtn_u32", None),
+    (35, "ds_inc_rtn_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::Inc, bytes: 4, rtn: true }))), // exec::lds::run
+    (36, "ds_dec_rtn_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::Dec, bytes: 4, rtn: true }))), // exec::lds::run
+    (37, "ds_min_rtn_i32", Some(Op::Lds(Lds::Atomic { op: Atomic::MinI, bytes: 4, rtn: true }))), // exec::lds::run
+    (38, "ds_max_rtn_i32", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxI, bytes: 4, rtn: true }))), // exec::lds::run
+    (39, "ds_min_rtn_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::MinU, bytes: 4, rtn: true }))), // exec::lds::run
+    (40, "ds_max_rtn_u32", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxU, bytes: 4, rtn: true }))), // exec::lds::run
+    (41, "ds_and_rtn_b32", Some(Op::Lds(Lds::Atomic { op: Atomic::And, bytes: 4, rtn: true }))), // exec::lds::run
+    (42, "ds_or_rtn_b32", Some(Op::Lds(Lds::Atomic { op: Atomic::Or, bytes: 4, rtn: true }))), // exec::lds::run
+    (43, "ds_xor_rtn_b32", Some(Op::Lds(Lds::Atomic { op: Atomic::Xor, bytes: 4, rtn: true }))), // exec::lds::run
+    (44, "ds_mskor_rtn_b32", None),
+    (45, "ds_wrxchg_rtn_b32", Some(Op::Lds(Lds::Atomic { op: Atomic::Swap, bytes: 4, rtn: true }))), // exec::lds::run
+    (46, "ds_wrxchg2_rtn_b32", None),
+    (47, "ds_wrxchg2st64_rtn_b32", None),
+    (48, "ds_cmpst_rtn_b32", Some(Op::Lds(Lds::Atomic { op: Atomic::CmpSwap, bytes: 4, rtn: true }))), // exec::lds::run
+    (49, "ds_cmpst_rtn_f32", Some(Op::Lds(Lds::Atomic { op: Atomic::CmpSwap, bytes: 4, rtn: true }))), // exec::lds::run
+    (50, "ds_min_rtn_f32", Some(Op::Lds(Lds::Atomic { op: Atomic::MinF32, bytes: 4, rtn: true }))), // exec::lds::run
+    (51, "ds_max_rtn_f32", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxF32, bytes: 4, rtn: true }))), // exec::lds::run
+    (52, "ds_wrap_rtn_b32", None),
+    (53, "ds_add_rtn_f32", Some(Op::Lds(Lds::Atomic { op: Atomic::AddF32, bytes: 4, rtn: true }))), // exec::lds::run
+    (54, "ds_read_b32", Some(Op::Lds(Lds::Load { bytes: 4, two: false, st64: false, signed: false, half: 2 }))), // exec::lds::run
+    (55, "ds_read2_b32", Some(Op::Lds(Lds::Load { bytes: 4, two: true, st64: false, signed: false, half: 2 }))), // exec::lds::run
+    (56, "ds_read2st64_b32", Some(Op::Lds(Lds::Load { bytes: 4, two: true, st64: true, signed: false, half: 2 }))), // exec::lds::run
+    (57, "ds_read_i8", Some(Op::Lds(Lds::Load { bytes: 1, two: false, st64: false, signed: true, half: 2 }))), // exec::lds::run
+    (58, "ds_read_u8", Some(Op::Lds(Lds::Load { bytes: 1, two: false, st64: false, signed: false, half: 2 }))), // exec::lds::run
+    (59, "ds_read_i16", Some(Op::Lds(Lds::Load { bytes: 2, two: false, st64: false, signed: true, half: 2 }))), // exec::lds::run
+    (60, "ds_read_u16", Some(Op::Lds(Lds::Load { bytes: 2, two: false, st64: false, signed: false, half: 2 }))), // exec::lds::run
+    (61, "ds_swizzle_b32", Some(Op::Lds(Lds::Swizzle))), // exec::lds::run
+    (62, "ds_permute_b32", Some(Op::Lds(Lds::Permute))), // exec::lds::run
+    (63, "ds_bpermute_b32", Some(Op::Lds(Lds::Bpermute))), // exec::lds::run
+    (64, "ds_add_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::Add, bytes: 8, rtn: false }))), // exec::lds::run
+    (65, "ds_sub_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::Sub, bytes: 8, rtn: false }))), // exec::lds::run
+    (66, "ds_rsub_u64", None),
+    (67, "ds_inc_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::Inc, bytes: 8, rtn: false }))), // exec::lds::run
+    (68, "ds_dec_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::Dec, bytes: 8, rtn: false }))), // exec::lds::run
+    (69, "ds_min_i64", Some(Op::Lds(Lds::Atomic { op: Atomic::MinI, bytes: 8, rtn: false }))), // exec::lds::run
+    (70, "ds_max_i64", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxI, bytes: 8, rtn: false }))), // exec::lds::run
+    (71, "ds_min_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::MinU, bytes: 8, rtn: false }))), // exec::lds::run
+    (72, "ds_max_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxU, bytes: 8, rtn: false }))), // exec::lds::run
+    (73, "ds_and_b64", Some(Op::Lds(Lds::Atomic { op: Atomic::And, bytes: 8, rtn: false }))), // exec::lds::run
+    (74, "ds_or_b64", Some(Op::Lds(Lds::Atomic { op: Atomic::Or, bytes: 8, rtn: false }))), // exec::lds::run
+    (75, "ds_xor_b64", Some(Op::Lds(Lds::Atomic { op: Atomic::Xor, bytes: 8, rtn: false }))), // exec::lds::run
+    (76, "ds_mskor_b64", None),
+    (77, "ds_write_b64", Some(Op::Lds(Lds::Store { bytes: 8, two: false, st64: false, high: false }))), // exec::lds::run
+    (78, "ds_write2_b64", Some(Op::Lds(Lds::Store { bytes: 8, two: true, st64: false, high: false }))), // exec::lds::run
+    (79, "ds_write2st64_b64", Some(Op::Lds(Lds::Store { bytes: 8, two: true, st64: true, high: false }))), // exec::lds::run
+    (80, "ds_cmpst_b64", Some(Op::Lds(Lds::Atomic { op: Atomic::CmpSwap, bytes: 8, rtn: false }))), // exec::lds::run
+    (81, "ds_cmpst_f64", None),
+    (82, "ds_min_f64", None),
+    (83, "ds_max_f64", None),
+    (84, "ds_write_b8_d16_hi", Some(Op::Lds(Lds::Store { bytes: 1, two: false, st64: false, high: true }))), // exec::lds::run
+    (85, "ds_write_b16_d16_hi", Some(Op::Lds(Lds::Store { bytes: 2, two: false, st64: false, high: true }))), // exec::lds::run
+    (86, "ds_read_u8_d16", Some(Op::Lds(Lds::Load { bytes: 1, two: false, st64: false, signed: false, half: 0 }))), // exec::lds::run
+    (87, "ds_read_u8_d16_hi", Some(Op::Lds(Lds::Load { bytes: 1, two: false, st64: false, signed: false, half: 1 }))), // exec::lds::run
+    (88, "ds_read_i8_d16", Some(Op::Lds(Lds::Load { bytes: 1, two: false, st64: false, signed: true, half: 0 }))), // exec::lds::run
+    (89, "ds_read_i8_d16_hi", Some(Op::Lds(Lds::Load { bytes: 1, two: false, st64: false, signed: true, half: 1 }))), // exec::lds::run
+    (90, "ds_read_u16_d16", Some(Op::Lds(Lds::Load { bytes: 2, two: false, st64: false, signed: false, half: 0 }))), // exec::lds::run
+    (91, "ds_read_u16_d16_hi", Some(Op::Lds(Lds::Load { bytes: 2, two: false, st64: false, signed: false, half: 1 }))), // exec::lds::run
+    (92, "ds_add_f64", None),
+    (96, "ds_add_rtn_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::Add, bytes: 8, rtn: true }))), // exec::lds::run
+    (97, "ds_sub_rtn_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::Sub, bytes: 8, rtn: true }))), // exec::lds::run
+    (98, "ds_rsub_rtn_u64", None),
+    (99, "ds_inc_rtn_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::Inc, bytes: 8, rtn: true }))), // exec::lds::run
+    (100, "ds_dec_rtn_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::Dec, bytes: 8, rtn: true }))), // exec::lds::run
+    (101, "ds_min_rtn_i64", Some(Op::Lds(Lds::Atomic { op: Atomic::MinI, bytes: 8, rtn: true }))), // exec::lds::run
+    (102, "ds_max_rtn_i64", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxI, bytes: 8, rtn: true }))), // exec::lds::run
+    (103, "ds_min_rtn_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::MinU, bytes: 8, rtn: true }))), // exec::lds::run
+    (104, "ds_max_rtn_u64", Some(Op::Lds(Lds::Atomic { op: Atomic::MaxU, bytes: 8, rtn: true }))), // exec::lds::run
+    (105, "ds_and_rtn_b64", Some(Op::Lds(Lds::Atomic { op: Atomic::And, bytes: 8, rtn: true }))), // exec::lds::run
+    (106, "ds_or_rtn_b64", Some(Op::Lds(Lds::Atomic { op: Atomic::Or, bytes: 8, rtn: true }))), // exec::lds::run
+    (107, "ds_xor_rtn_b64", Some(Op::Lds(Lds::Atomic { op: Atomic::Xor, bytes: 8, rtn: true }))), // exec::lds::run
+    (108, "ds_mskor_rtn_b64", None),
+    (109, "ds_wrxchg_rtn_b64", Some(Op::Lds(Lds::Atomic { op: Atomic::Swap, bytes: 8, rtn: true }))), // exec::lds::run
+    (110, "ds_wrxchg2_rtn_b64", None),
+    (111, "ds_wrxchg2st64_rtn_b64", None),
+    (112, "ds_cmpst_rtn_b64", Some(Op::Lds(Lds::Atomic { op: Atomic::CmpSwap, bytes: 8, rtn: true }))), // exec::lds::run
+    (113, "ds_cmpst_rtn_f64", None),
+    (114, "ds_min_rtn_f64", None),
+    (115, "ds_max_rtn_f64", None),
+    (118, "ds_read_b64", Some(Op::Lds(Lds::Load { bytes: 8, two: false, st64: false, signed: false, half: 2 }))), // exec::lds::run
+    (119, "ds_read2_b64", Some(Op::Lds(Lds::Load { bytes: 8, two: true, st64: false, signed: false, half: 2 }))), // exec::lds::run
+    (120, "ds_read2st64_b64", Some(Op::Lds(Lds::Load { bytes: 8, two: true, st64: true, signed: false, half: 2 }))), // exec::lds::run
+    (124, "ds_add_rtn_f64", None),
+    (126, "ds_condxchg32_rtn_b64", None),
+    (152, "ds_gws_sema_release_all", None),
+    (153, "ds_gws_init", None),
+    (154, "ds_gws_sema_v", None),
+    (155, "ds_gws_sema_br", None),
+    (156, "ds_gws_sema_p", None),
+    (157, "ds_gws_barrier", None),
+    (182, "ds_read_addtid_b32", None),
+    (183, "ds_pk_add_rtn_f16", None),
+    (184, "ds_pk_add_rtn_bf16", None),
+    (189, "ds_consume", None),
+    (190, "ds_append", None),
+    (222, "ds_write_b96", Some(Op::Lds(Lds::Store { bytes: 12, two: false, st64: false, high: false }))), // exec::lds::run
+    (223, "ds_write_b128", Some(Op::Lds(Lds::Store { bytes: 16, two: false, st64: false, high: false }))), // exec::lds::run
+    (254, "ds_read_b96", Some(Op::Lds(Lds::Load { bytes: 12, two: false, st64: false, signed: false, half: 2 }))), // exec::lds::run
+    (255, "ds_read_b128", Some(Op::Lds(Lds::Load { bytes: 16, two: false, st64: false, signed: false, half: 2 }))), // exec::lds::run
 ];
 
 /// MUBUF: 8 bytes. Dword 0: `[31:26] = 0b111000`, `[25]` ignored, op `[24:18]` (7 bits), slc
@@ -1375,106 +1380,106 @@ pub(crate) const DS: &[(u16, &str)] = &[
 /// idxen `[13]`, offen `[12]`, offset `[11:0]` (unsigned). Dword 1: soffset `[31:24]`, acc `[23]`
 /// (vdata is an AGPR), `[22:21]` ignored, srsrc `[20:16]` (an SGPR quad: first register = 4 *
 /// srsrc), vdata `[15:8]`, vaddr `[7:0]`. 76 opcodes.
-pub(crate) const MUBUF: &[(u16, &str)] = &[
-    (0, "buffer_load_format_x"),
-    (1, "buffer_load_format_xy"),
-    (2, "buffer_load_format_xyz"),
-    (3, "buffer_load_format_xyzw"),
-    (4, "buffer_store_format_x"),
-    (5, "buffer_store_format_xy"),
-    (6, "buffer_store_format_xyz"),
-    (7, "buffer_store_format_xyzw"),
-    (8, "buffer_load_format_d16_x"),
-    (9, "buffer_load_format_d16_xy"),
-    (10, "buffer_load_format_d16_xyz"),
-    (11, "buffer_load_format_d16_xyzw"),
-    (12, "buffer_store_format_d16_x"),
-    (13, "buffer_store_format_d16_xy"),
-    (14, "buffer_store_format_d16_xyz"),
-    (15, "buffer_store_format_d16_xyzw"),
-    (16, "buffer_load_ubyte"),
-    (17, "buffer_load_sbyte"),
-    (18, "buffer_load_ushort"),
-    (19, "buffer_load_sshort"),
-    (20, "buffer_load_dword"),
-    (21, "buffer_load_dwordx2"),
-    (22, "buffer_load_dwordx3"),
-    (23, "buffer_load_dwordx4"),
-    (24, "buffer_store_byte"),
-    (25, "buffer_store_byte_d16_hi"),
-    (26, "buffer_store_short"),
-    (27, "buffer_store_short_d16_hi"),
-    (28, "buffer_store_dword"),
-    (29, "buffer_store_dwordx2"),
-    (30, "buffer_store_dwordx3"),
-    (31, "buffer_store_dwordx4"),
-    (32, "buffer_load_ubyte_d16"),
-    (33, "buffer_load_ubyte_d16_hi"),
-    (34, "buffer_load_sbyte_d16"),
-    (35, "buffer_load_sbyte_d16_hi"),
-    (36, "buffer_load_short_d16"),
-    (37, "buffer_load_short_d16_hi"),
-    (38, "buffer_load_format_d16_hi_x"),
-    (39, "buffer_store_format_d16_hi_x"),
-    (40, "buffer_wbl2"),
-    (41, "buffer_inv"),
-    (61, "buffer_store_lds_dword"),
-    (62, "buffer_wbinvl1"),
-    (63, "buffer_wbinvl1_vol"),
-    (64, "buffer_atomic_swap"),
-    (65, "buffer_atomic_cmpswap"),
-    (66, "buffer_atomic_add"),
-    (67, "buffer_atomic_sub"),
-    (68, "buffer_atomic_smin"),
-    (69, "buffer_atomic_umin"),
-    (70, "buffer_atomic_smax"),
-    (71, "buffer_atomic_umax"),
-    (72, "buffer_atomic_and"),
-    (73, "buffer_atomic_or"),
-    (74, "buffer_atomic_xor"),
-    (75, "buffer_atomic_inc"),
-    (76, "buffer_atomic_dec"),
-    (77, "buffer_atomic_add_f32"),
-    (78, "buffer_atomic_pk_add_f16"),
-    (79, "buffer_atomic_add_f64"),
-    (80, "buffer_atomic_min_f64"),
-    (81, "buffer_atomic_max_f64"),
-    (96, "buffer_atomic_swap_x2"),
-    (97, "buffer_atomic_cmpswap_x2"),
-    (98, "buffer_atomic_add_x2"),
-    (99, "buffer_atomic_sub_x2"),
-    (100, "buffer_atomic_smin_x2"),
-    (101, "buffer_atomic_umin_x2"),
-    (102, "buffer_atomic_smax_x2"),
-    (103, "buffer_atomic_umax_x2"),
-    (104, "buffer_atomic_and_x2"),
-    (105, "buffer_atomic_or_x2"),
-    (106, "buffer_atomic_xor_x2"),
-    (107, "buffer_atomic_inc_x2"),
-    (108, "buffer_atomic_dec_x2"),
+pub(crate) const MUBUF: &[(u16, &str, Option<Op>)] = &[
+    (0, "buffer_load_format_x", None),
+    (1, "buffer_load_format_xy", None),
+    (2, "buffer_load_format_xyz", None),
+    (3, "buffer_load_format_xyzw", None),
+    (4, "buffer_store_format_x", None),
+    (5, "buffer_store_format_xy", None),
+    (6, "buffer_store_format_xyz", None),
+    (7, "buffer_store_format_xyzw", None),
+    (8, "buffer_load_format_d16_x", None),
+    (9, "buffer_load_format_d16_xy", None),
+    (10, "buffer_load_format_d16_xyz", None),
+    (11, "buffer_load_format_d16_xyzw", None),
+    (12, "buffer_store_format_d16_x", None),
+    (13, "buffer_store_format_d16_xy", None),
+    (14, "buffer_store_format_d16_xyz", None),
+    (15, "buffer_store_format_d16_xyzw", None),
+    (16, "buffer_load_ubyte", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 1, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (17, "buffer_load_sbyte", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 1, signed: true, d16_hi: false, d16: false }))), // exec::memory::load
+    (18, "buffer_load_ushort", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 2, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (19, "buffer_load_sshort", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 2, signed: true, d16_hi: false, d16: false }))), // exec::memory::load
+    (20, "buffer_load_dword", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 4, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (21, "buffer_load_dwordx2", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 8, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (22, "buffer_load_dwordx3", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 12, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (23, "buffer_load_dwordx4", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 16, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (24, "buffer_store_byte", Some(Op::Store(Mem { segment: Segment::Buffer, bytes: 1, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (25, "buffer_store_byte_d16_hi", Some(Op::Store(Mem { segment: Segment::Buffer, bytes: 1, signed: false, d16_hi: true, d16: true }))), // exec::memory::store
+    (26, "buffer_store_short", Some(Op::Store(Mem { segment: Segment::Buffer, bytes: 2, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (27, "buffer_store_short_d16_hi", Some(Op::Store(Mem { segment: Segment::Buffer, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::store
+    (28, "buffer_store_dword", Some(Op::Store(Mem { segment: Segment::Buffer, bytes: 4, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (29, "buffer_store_dwordx2", Some(Op::Store(Mem { segment: Segment::Buffer, bytes: 8, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (30, "buffer_store_dwordx3", Some(Op::Store(Mem { segment: Segment::Buffer, bytes: 12, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (31, "buffer_store_dwordx4", Some(Op::Store(Mem { segment: Segment::Buffer, bytes: 16, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (32, "buffer_load_ubyte_d16", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 1, signed: false, d16_hi: false, d16: true }))), // exec::memory::load
+    (33, "buffer_load_ubyte_d16_hi", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 1, signed: false, d16_hi: true, d16: true }))), // exec::memory::load
+    (34, "buffer_load_sbyte_d16", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 1, signed: true, d16_hi: false, d16: true }))), // exec::memory::load
+    (35, "buffer_load_sbyte_d16_hi", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 1, signed: true, d16_hi: true, d16: true }))), // exec::memory::load
+    (36, "buffer_load_short_d16", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 2, signed: false, d16_hi: false, d16: true }))), // exec::memory::load
+    (37, "buffer_load_short_d16_hi", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::load
+    (38, "buffer_load_format_d16_hi_x", None),
+    (39, "buffer_store_format_d16_hi_x", None),
+    (40, "buffer_wbl2", Some(Op::Nop)), // exec::step
+    (41, "buffer_inv", Some(Op::Nop)), // exec::step
+    (61, "buffer_store_lds_dword", None),
+    (62, "buffer_wbinvl1", Some(Op::Nop)), // exec::step
+    (63, "buffer_wbinvl1_vol", Some(Op::Nop)), // exec::step
+    (64, "buffer_atomic_swap", Some(Op::Atomic(Segment::Buffer, Atomic::Swap, 4))), // exec::memory::atomic
+    (65, "buffer_atomic_cmpswap", Some(Op::Atomic(Segment::Buffer, Atomic::CmpSwap, 4))), // exec::memory::atomic
+    (66, "buffer_atomic_add", Some(Op::Atomic(Segment::Buffer, Atomic::Add, 4))), // exec::memory::atomic
+    (67, "buffer_atomic_sub", Some(Op::Atomic(Segment::Buffer, Atomic::Sub, 4))), // exec::memory::atomic
+    (68, "buffer_atomic_smin", Some(Op::Atomic(Segment::Buffer, Atomic::MinI, 4))), // exec::memory::atomic
+    (69, "buffer_atomic_umin", Some(Op::Atomic(Segment::Buffer, Atomic::MinU, 4))), // exec::memory::atomic
+    (70, "buffer_atomic_smax", Some(Op::Atomic(Segment::Buffer, Atomic::MaxI, 4))), // exec::memory::atomic
+    (71, "buffer_atomic_umax", Some(Op::Atomic(Segment::Buffer, Atomic::MaxU, 4))), // exec::memory::atomic
+    (72, "buffer_atomic_and", Some(Op::Atomic(Segment::Buffer, Atomic::And, 4))), // exec::memory::atomic
+    (73, "buffer_atomic_or", Some(Op::Atomic(Segment::Buffer, Atomic::Or, 4))), // exec::memory::atomic
+    (74, "buffer_atomic_xor", Some(Op::Atomic(Segment::Buffer, Atomic::Xor, 4))), // exec::memory::atomic
+    (75, "buffer_atomic_inc", Some(Op::Atomic(Segment::Buffer, Atomic::Inc, 4))), // exec::memory::atomic
+    (76, "buffer_atomic_dec", Some(Op::Atomic(Segment::Buffer, Atomic::Dec, 4))), // exec::memory::atomic
+    (77, "buffer_atomic_add_f32", Some(Op::Atomic(Segment::Buffer, Atomic::AddF32, 4))), // exec::memory::atomic
+    (78, "buffer_atomic_pk_add_f16", None),
+    (79, "buffer_atomic_add_f64", None),
+    (80, "buffer_atomic_min_f64", None),
+    (81, "buffer_atomic_max_f64", None),
+    (96, "buffer_atomic_swap_x2", Some(Op::Atomic(Segment::Buffer, Atomic::Swap, 8))), // exec::memory::atomic
+    (97, "buffer_atomic_cmpswap_x2", Some(Op::Atomic(Segment::Buffer, Atomic::CmpSwap, 8))), // exec::memory::atomic
+    (98, "buffer_atomic_add_x2", Some(Op::Atomic(Segment::Buffer, Atomic::Add, 8))), // exec::memory::atomic
+    (99, "buffer_atomic_sub_x2", Some(Op::Atomic(Segment::Buffer, Atomic::Sub, 8))), // exec::memory::atomic
+    (100, "buffer_atomic_smin_x2", Some(Op::Atomic(Segment::Buffer, Atomic::MinI, 8))), // exec::memory::atomic
+    (101, "buffer_atomic_umin_x2", Some(Op::Atomic(Segment::Buffer, Atomic::MinU, 8))), // exec::memory::atomic
+    (102, "buffer_atomic_smax_x2", Some(Op::Atomic(Segment::Buffer, Atomic::MaxI, 8))), // exec::memory::atomic
+    (103, "buffer_atomic_umax_x2", Some(Op::Atomic(Segment::Buffer, Atomic::MaxU, 8))), // exec::memory::atomic
+    (104, "buffer_atomic_and_x2", Some(Op::Atomic(Segment::Buffer, Atomic::And, 8))), // exec::memory::atomic
+    (105, "buffer_atomic_or_x2", Some(Op::Atomic(Segment::Buffer, Atomic::Or, 8))), // exec::memory::atomic
+    (106, "buffer_atomic_xor_x2", Some(Op::Atomic(Segment::Buffer, Atomic::Xor, 8))), // exec::memory::atomic
+    (107, "buffer_atomic_inc_x2", Some(Op::Atomic(Segment::Buffer, Atomic::Inc, 8))), // exec::memory::atomic
+    (108, "buffer_atomic_dec_x2", Some(Op::Atomic(Segment::Buffer, Atomic::Dec, 8))), // exec::memory::atomic
 ];
 
 /// MTBUF: 8 bytes. Dword 0: `[31:26] = 0b111010`, nfmt `[25:23]`, dfmt `[22:19]`, op `[18:15]` (4
 /// bits), glc (gfx942: sc0) `[14]`, idxen `[13]`, offen `[12]`, offset `[11:0]`. Dword 1: soffset
 /// `[31:24]`, acc `[23]` (vdata is an AGPR), slc (gfx942: nt) `[22]`, scc (gfx942: sc1) `[21]`,
 /// srsrc `[20:16]` (first SGPR = 4 * srsrc), vdata `[15:8]`, vaddr `[7:0]`. 16 opcodes.
-pub(crate) const MTBUF: &[(u16, &str)] = &[
-    (0, "tbuffer_load_format_x"),
-    (1, "tbuffer_load_format_xy"),
-    (2, "tbuffer_load_format_xyz"),
-    (3, "tbuffer_load_format_xyzw"),
-    (4, "tbuffer_store_format_x"),
-    (5, "tbuffer_store_format_xy"),
-    (6, "tbuffer_store_format_xyz"),
-    (7, "tbuffer_store_format_xyzw"),
-    (8, "tbuffer_load_format_d16_x"),
-    (9, "tbuffer_load_format_d16_xy"),
-    (10, "tbuffer_load_format_d16_xyz"),
-    (11, "tbuffer_load_format_d16_xyzw"),
-    (12, "tbuffer_store_format_d16_x"),
-    (13, "tbuffer_store_format_d16_xy"),
-    (14, "tbuffer_store_format_d16_xyz"),
-    (15, "tbuffer_store_format_d16_xyzw"),
+pub(crate) const MTBUF: &[(u16, &str, Option<Op>)] = &[
+    (0, "tbuffer_load_format_x", None),
+    (1, "tbuffer_load_format_xy", None),
+    (2, "tbuffer_load_format_xyz", None),
+    (3, "tbuffer_load_format_xyzw", None),
+    (4, "tbuffer_store_format_x", None),
+    (5, "tbuffer_store_format_xy", None),
+    (6, "tbuffer_store_format_xyz", None),
+    (7, "tbuffer_store_format_xyzw", None),
+    (8, "tbuffer_load_format_d16_x", None),
+    (9, "tbuffer_load_format_d16_xy", None),
+    (10, "tbuffer_load_format_d16_xyz", None),
+    (11, "tbuffer_load_format_d16_xyzw", None),
+    (12, "tbuffer_store_format_d16_x", None),
+    (13, "tbuffer_store_format_d16_xy", None),
+    (14, "tbuffer_store_format_d16_xyz", None),
+    (15, "tbuffer_store_format_d16_xyzw", None),
 ];
 
 /// FLAT (seg = 0): 8 bytes. Dword 0: `[31:26] = 0b110111`, scc (gfx942: sc1) `[25]`, op `[24:18]`
@@ -1484,61 +1489,61 @@ pub(crate) const MTBUF: &[(u16, &str)] = &[
 /// are AGPRs), saddr `[22:16]` (0x7F = off), data `[15:8]`, addr `[7:0]` (a VGPR pair for FLAT and
 /// for GLOBAL with saddr = off, else one VGPR). The FLAT segment requires saddr = 0 and `[13]` = 0.
 /// 54 opcodes.
-pub(crate) const FLAT: &[(u16, &str)] = &[
-    (16, "flat_load_ubyte"),
-    (17, "flat_load_sbyte"),
-    (18, "flat_load_ushort"),
-    (19, "flat_load_sshort"),
-    (20, "flat_load_dword"),
-    (21, "flat_load_dwordx2"),
-    (22, "flat_load_dwordx3"),
-    (23, "flat_load_dwordx4"),
-    (24, "flat_store_byte"),
-    (25, "flat_store_byte_d16_hi"),
-    (26, "flat_store_short"),
-    (27, "flat_store_short_d16_hi"),
-    (28, "flat_store_dword"),
-    (29, "flat_store_dwordx2"),
-    (30, "flat_store_dwordx3"),
-    (31, "flat_store_dwordx4"),
-    (32, "flat_load_ubyte_d16"),
-    (33, "flat_load_ubyte_d16_hi"),
-    (34, "flat_load_sbyte_d16"),
-    (35, "flat_load_sbyte_d16_hi"),
-    (36, "flat_load_short_d16"),
-    (37, "flat_load_short_d16_hi"),
-    (64, "flat_atomic_swap"),
-    (65, "flat_atomic_cmpswap"),
-    (66, "flat_atomic_add"),
-    (67, "flat_atomic_sub"),
-    (68, "flat_atomic_smin"),
-    (69, "flat_atomic_umin"),
-    (70, "flat_atomic_smax"),
-    (71, "flat_atomic_umax"),
-    (72, "flat_atomic_and"),
-    (73, "flat_atomic_or"),
-    (74, "flat_atomic_xor"),
-    (75, "flat_atomic_inc"),
-    (76, "flat_atomic_dec"),
-    (77, "flat_atomic_add_f32"),
-    (78, "flat_atomic_pk_add_f16"),
-    (79, "flat_atomic_add_f64"),
-    (80, "flat_atomic_min_f64"),
-    (81, "flat_atomic_max_f64"),
-    (82, "flat_atomic_pk_add_bf16"),
-    (96, "flat_atomic_swap_x2"),
-    (97, "flat_atomic_cmpswap_x2"),
-    (98, "flat_atomic_add_x2"),
-    (99, "flat_atomic_sub_x2"),
-    (100, "flat_atomic_smin_x2"),
-    (101, "flat_atomic_umin_x2"),
-    (102, "flat_atomic_smax_x2"),
-    (103, "flat_atomic_umax_x2"),
-    (104, "flat_atomic_and_x2"),
-    (105, "flat_atomic_or_x2"),
-    (106, "flat_atomic_xor_x2"),
-    (107, "flat_atomic_inc_x2"),
-    (108, "flat_atomic_dec_x2"),
+pub(crate) const FLAT: &[(u16, &str, Option<Op>)] = &[
+    (16, "flat_load_ubyte", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 1, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (17, "flat_load_sbyte", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 1, signed: true, d16_hi: false, d16: false }))), // exec::memory::load
+    (18, "flat_load_ushort", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 2, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (19, "flat_load_sshort", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 2, signed: true, d16_hi: false, d16: false }))), // exec::memory::load
+    (20, "flat_load_dword", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 4, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (21, "flat_load_dwordx2", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 8, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (22, "flat_load_dwordx3", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 12, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (23, "flat_load_dwordx4", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 16, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (24, "flat_store_byte", Some(Op::Store(Mem { segment: Segment::Flat, bytes: 1, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (25, "flat_store_byte_d16_hi", Some(Op::Store(Mem { segment: Segment::Flat, bytes: 1, signed: false, d16_hi: true, d16: true }))), // exec::memory::store
+    (26, "flat_store_short", Some(Op::Store(Mem { segment: Segment::Flat, bytes: 2, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (27, "flat_store_short_d16_hi", Some(Op::Store(Mem { segment: Segment::Flat, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::store
+    (28, "flat_store_dword", Some(Op::Store(Mem { segment: Segment::Flat, bytes: 4, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (29, "flat_store_dwordx2", Some(Op::Store(Mem { segment: Segment::Flat, bytes: 8, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (30, "flat_store_dwordx3", Some(Op::Store(Mem { segment: Segment::Flat, bytes: 12, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (31, "flat_store_dwordx4", Some(Op::Store(Mem { segment: Segment::Flat, bytes: 16, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (32, "flat_load_ubyte_d16", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 1, signed: false, d16_hi: false, d16: true }))), // exec::memory::load
+    (33, "flat_load_ubyte_d16_hi", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 1, signed: false, d16_hi: true, d16: true }))), // exec::memory::load
+    (34, "flat_load_sbyte_d16", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 1, signed: true, d16_hi: false, d16: true }))), // exec::memory::load
+    (35, "flat_load_sbyte_d16_hi", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 1, signed: true, d16_hi: true, d16: true }))), // exec::memory::load
+    (36, "flat_load_short_d16", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 2, signed: false, d16_hi: false, d16: true }))), // exec::memory::load
+    (37, "flat_load_short_d16_hi", Some(Op::Load(Mem { segment: Segment::Flat, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::load
+    (64, "flat_atomic_swap", Some(Op::Atomic(Segment::Flat, Atomic::Swap, 4))), // exec::memory::atomic
+    (65, "flat_atomic_cmpswap", Some(Op::Atomic(Segment::Flat, Atomic::CmpSwap, 4))), // exec::memory::atomic
+    (66, "flat_atomic_add", Some(Op::Atomic(Segment::Flat, Atomic::Add, 4))), // exec::memory::atomic
+    (67, "flat_atomic_sub", Some(Op::Atomic(Segment::Flat, Atomic::Sub, 4))), // exec::memory::atomic
+    (68, "flat_atomic_smin", Some(Op::Atomic(Segment::Flat, Atomic::MinI, 4))), // exec::memory::atomic
+    (69, "flat_atomic_umin", Some(Op::Atomic(Segment::Flat, Atomic::MinU, 4))), // exec::memory::atomic
+    (70, "flat_atomic_smax", Some(Op::Atomic(Segment::Flat, Atomic::MaxI, 4))), // exec::memory::atomic
+    (71, "flat_atomic_umax", Some(Op::Atomic(Segment::Flat, Atomic::MaxU, 4))), // exec::memory::atomic
+    (72, "flat_atomic_and", Some(Op::Atomic(Segment::Flat, Atomic::And, 4))), // exec::memory::atomic
+    (73, "flat_atomic_or", Some(Op::Atomic(Segment::Flat, Atomic::Or, 4))), // exec::memory::atomic
+    (74, "flat_atomic_xor", Some(Op::Atomic(Segment::Flat, Atomic::Xor, 4))), // exec::memory::atomic
+    (75, "flat_atomic_inc", Some(Op::Atomic(Segment::Flat, Atomic::Inc, 4))), // exec::memory::atomic
+    (76, "flat_atomic_dec", Some(Op::Atomic(Segment::Flat, Atomic::Dec, 4))), // exec::memory::atomic
+    (77, "flat_atomic_add_f32", Some(Op::Atomic(Segment::Flat, Atomic::AddF32, 4))), // exec::memory::atomic
+    (78, "flat_atomic_pk_add_f16", None),
+    (79, "flat_atomic_add_f64", None),
+    (80, "flat_atomic_min_f64", None),
+    (81, "flat_atomic_max_f64", None),
+    (82, "flat_atomic_pk_add_bf16", None),
+    (96, "flat_atomic_swap_x2", Some(Op::Atomic(Segment::Flat, Atomic::Swap, 8))), // exec::memory::atomic
+    (97, "flat_atomic_cmpswap_x2", Some(Op::Atomic(Segment::Flat, Atomic::CmpSwap, 8))), // exec::memory::atomic
+    (98, "flat_atomic_add_x2", Some(Op::Atomic(Segment::Flat, Atomic::Add, 8))), // exec::memory::atomic
+    (99, "flat_atomic_sub_x2", Some(Op::Atomic(Segment::Flat, Atomic::Sub, 8))), // exec::memory::atomic
+    (100, "flat_atomic_smin_x2", Some(Op::Atomic(Segment::Flat, Atomic::MinI, 8))), // exec::memory::atomic
+    (101, "flat_atomic_umin_x2", Some(Op::Atomic(Segment::Flat, Atomic::MinU, 8))), // exec::memory::atomic
+    (102, "flat_atomic_smax_x2", Some(Op::Atomic(Segment::Flat, Atomic::MaxI, 8))), // exec::memory::atomic
+    (103, "flat_atomic_umax_x2", Some(Op::Atomic(Segment::Flat, Atomic::MaxU, 8))), // exec::memory::atomic
+    (104, "flat_atomic_and_x2", Some(Op::Atomic(Segment::Flat, Atomic::And, 8))), // exec::memory::atomic
+    (105, "flat_atomic_or_x2", Some(Op::Atomic(Segment::Flat, Atomic::Or, 8))), // exec::memory::atomic
+    (106, "flat_atomic_xor_x2", Some(Op::Atomic(Segment::Flat, Atomic::Xor, 8))), // exec::memory::atomic
+    (107, "flat_atomic_inc_x2", Some(Op::Atomic(Segment::Flat, Atomic::Inc, 8))), // exec::memory::atomic
+    (108, "flat_atomic_dec_x2", Some(Op::Atomic(Segment::Flat, Atomic::Dec, 8))), // exec::memory::atomic
 ];
 
 /// SCRATCH (seg = 1): 8 bytes. Dword 0: `[31:26] = 0b110111`, scc (gfx942: sc1) `[25]`, op
@@ -1550,34 +1555,34 @@ pub(crate) const FLAT: &[(u16, &str)] = &[
 /// its LDS loads are the separate `scratch_load_lds_*` opcodes) and lds on gfx90a (same mnemonic,
 /// printed with an `lds` modifier). Scratch addresses come from saddr (an SGPR; 0x7F = none) and/or
 /// addr (one VGPR). 27 opcodes.
-pub(crate) const SCRATCH: &[(u16, &str)] = &[
-    (16, "scratch_load_ubyte"),
-    (17, "scratch_load_sbyte"),
-    (18, "scratch_load_ushort"),
-    (19, "scratch_load_sshort"),
-    (20, "scratch_load_dword"),
-    (21, "scratch_load_dwordx2"),
-    (22, "scratch_load_dwordx3"),
-    (23, "scratch_load_dwordx4"),
-    (24, "scratch_store_byte"),
-    (25, "scratch_store_byte_d16_hi"),
-    (26, "scratch_store_short"),
-    (27, "scratch_store_short_d16_hi"),
-    (28, "scratch_store_dword"),
-    (29, "scratch_store_dwordx2"),
-    (30, "scratch_store_dwordx3"),
-    (31, "scratch_store_dwordx4"),
-    (32, "scratch_load_ubyte_d16"),
-    (33, "scratch_load_ubyte_d16_hi"),
-    (34, "scratch_load_sbyte_d16"),
-    (35, "scratch_load_sbyte_d16_hi"),
-    (36, "scratch_load_short_d16"),
-    (37, "scratch_load_short_d16_hi"),
-    (38, "scratch_load_lds_ubyte"),
-    (39, "scratch_load_lds_sbyte"),
-    (40, "scratch_load_lds_ushort"),
-    (41, "scratch_load_lds_sshort"),
-    (42, "scratch_load_lds_dword"),
+pub(crate) const SCRATCH: &[(u16, &str, Option<Op>)] = &[
+    (16, "scratch_load_ubyte", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 1, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (17, "scratch_load_sbyte", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 1, signed: true, d16_hi: false, d16: false }))), // exec::memory::load
+    (18, "scratch_load_ushort", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 2, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (19, "scratch_load_sshort", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 2, signed: true, d16_hi: false, d16: false }))), // exec::memory::load
+    (20, "scratch_load_dword", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 4, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (21, "scratch_load_dwordx2", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 8, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (22, "scratch_load_dwordx3", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 12, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (23, "scratch_load_dwordx4", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 16, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (24, "scratch_store_byte", Some(Op::Store(Mem { segment: Segment::Scratch, bytes: 1, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (25, "scratch_store_byte_d16_hi", Some(Op::Store(Mem { segment: Segment::Scratch, bytes: 1, signed: false, d16_hi: true, d16: true }))), // exec::memory::store
+    (26, "scratch_store_short", Some(Op::Store(Mem { segment: Segment::Scratch, bytes: 2, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (27, "scratch_store_short_d16_hi", Some(Op::Store(Mem { segment: Segment::Scratch, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::store
+    (28, "scratch_store_dword", Some(Op::Store(Mem { segment: Segment::Scratch, bytes: 4, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (29, "scratch_store_dwordx2", Some(Op::Store(Mem { segment: Segment::Scratch, bytes: 8, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (30, "scratch_store_dwordx3", Some(Op::Store(Mem { segment: Segment::Scratch, bytes: 12, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (31, "scratch_store_dwordx4", Some(Op::Store(Mem { segment: Segment::Scratch, bytes: 16, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (32, "scratch_load_ubyte_d16", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 1, signed: false, d16_hi: false, d16: true }))), // exec::memory::load
+    (33, "scratch_load_ubyte_d16_hi", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 1, signed: false, d16_hi: true, d16: true }))), // exec::memory::load
+    (34, "scratch_load_sbyte_d16", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 1, signed: true, d16_hi: false, d16: true }))), // exec::memory::load
+    (35, "scratch_load_sbyte_d16_hi", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 1, signed: true, d16_hi: true, d16: true }))), // exec::memory::load
+    (36, "scratch_load_short_d16", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 2, signed: false, d16_hi: false, d16: true }))), // exec::memory::load
+    (37, "scratch_load_short_d16_hi", Some(Op::Load(Mem { segment: Segment::Scratch, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::load
+    (38, "scratch_load_lds_ubyte", None),
+    (39, "scratch_load_lds_sbyte", None),
+    (40, "scratch_load_lds_ushort", None),
+    (41, "scratch_load_lds_sshort", None),
+    (42, "scratch_load_lds_dword", None),
 ];
 
 /// GLOBAL (seg = 2): 8 bytes. Dword 0: `[31:26] = 0b110111`, scc (gfx942: sc1) `[25]`, op `[24:18]`
@@ -1589,106 +1594,106 @@ pub(crate) const SCRATCH: &[(u16, &str)] = &[
 /// separate `global_load_lds_*` opcodes) and is lds on gfx90a (same mnemonic, printed with an `lds`
 /// modifier). With saddr != off, addr is a 32-bit VGPR offset added to the SGPR-pair base. 59
 /// opcodes.
-pub(crate) const GLOBAL: &[(u16, &str)] = &[
-    (16, "global_load_ubyte"),
-    (17, "global_load_sbyte"),
-    (18, "global_load_ushort"),
-    (19, "global_load_sshort"),
-    (20, "global_load_dword"),
-    (21, "global_load_dwordx2"),
-    (22, "global_load_dwordx3"),
-    (23, "global_load_dwordx4"),
-    (24, "global_store_byte"),
-    (25, "global_store_byte_d16_hi"),
-    (26, "global_store_short"),
-    (27, "global_store_short_d16_hi"),
-    (28, "global_store_dword"),
-    (29, "global_store_dwordx2"),
-    (30, "global_store_dwordx3"),
-    (31, "global_store_dwordx4"),
-    (32, "global_load_ubyte_d16"),
-    (33, "global_load_ubyte_d16_hi"),
-    (34, "global_load_sbyte_d16"),
-    (35, "global_load_sbyte_d16_hi"),
-    (36, "global_load_short_d16"),
-    (37, "global_load_short_d16_hi"),
-    (38, "global_load_lds_ubyte"),
-    (39, "global_load_lds_sbyte"),
-    (40, "global_load_lds_ushort"),
-    (41, "global_load_lds_sshort"),
-    (42, "global_load_lds_dword"),
-    (64, "global_atomic_swap"),
-    (65, "global_atomic_cmpswap"),
-    (66, "global_atomic_add"),
-    (67, "global_atomic_sub"),
-    (68, "global_atomic_smin"),
-    (69, "global_atomic_umin"),
-    (70, "global_atomic_smax"),
-    (71, "global_atomic_umax"),
-    (72, "global_atomic_and"),
-    (73, "global_atomic_or"),
-    (74, "global_atomic_xor"),
-    (75, "global_atomic_inc"),
-    (76, "global_atomic_dec"),
-    (77, "global_atomic_add_f32"),
-    (78, "global_atomic_pk_add_f16"),
-    (79, "global_atomic_add_f64"),
-    (80, "global_atomic_min_f64"),
-    (81, "global_atomic_max_f64"),
-    (82, "global_atomic_pk_add_bf16"),
-    (96, "global_atomic_swap_x2"),
-    (97, "global_atomic_cmpswap_x2"),
-    (98, "global_atomic_add_x2"),
-    (99, "global_atomic_sub_x2"),
-    (100, "global_atomic_smin_x2"),
-    (101, "global_atomic_umin_x2"),
-    (102, "global_atomic_smax_x2"),
-    (103, "global_atomic_umax_x2"),
-    (104, "global_atomic_and_x2"),
-    (105, "global_atomic_or_x2"),
-    (106, "global_atomic_xor_x2"),
-    (107, "global_atomic_inc_x2"),
-    (108, "global_atomic_dec_x2"),
+pub(crate) const GLOBAL: &[(u16, &str, Option<Op>)] = &[
+    (16, "global_load_ubyte", Some(Op::Load(Mem { segment: Segment::Global, bytes: 1, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (17, "global_load_sbyte", Some(Op::Load(Mem { segment: Segment::Global, bytes: 1, signed: true, d16_hi: false, d16: false }))), // exec::memory::load
+    (18, "global_load_ushort", Some(Op::Load(Mem { segment: Segment::Global, bytes: 2, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (19, "global_load_sshort", Some(Op::Load(Mem { segment: Segment::Global, bytes: 2, signed: true, d16_hi: false, d16: false }))), // exec::memory::load
+    (20, "global_load_dword", Some(Op::Load(Mem { segment: Segment::Global, bytes: 4, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (21, "global_load_dwordx2", Some(Op::Load(Mem { segment: Segment::Global, bytes: 8, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (22, "global_load_dwordx3", Some(Op::Load(Mem { segment: Segment::Global, bytes: 12, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (23, "global_load_dwordx4", Some(Op::Load(Mem { segment: Segment::Global, bytes: 16, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    (24, "global_store_byte", Some(Op::Store(Mem { segment: Segment::Global, bytes: 1, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (25, "global_store_byte_d16_hi", Some(Op::Store(Mem { segment: Segment::Global, bytes: 1, signed: false, d16_hi: true, d16: true }))), // exec::memory::store
+    (26, "global_store_short", Some(Op::Store(Mem { segment: Segment::Global, bytes: 2, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (27, "global_store_short_d16_hi", Some(Op::Store(Mem { segment: Segment::Global, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::store
+    (28, "global_store_dword", Some(Op::Store(Mem { segment: Segment::Global, bytes: 4, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (29, "global_store_dwordx2", Some(Op::Store(Mem { segment: Segment::Global, bytes: 8, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (30, "global_store_dwordx3", Some(Op::Store(Mem { segment: Segment::Global, bytes: 12, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (31, "global_store_dwordx4", Some(Op::Store(Mem { segment: Segment::Global, bytes: 16, signed: false, d16_hi: false, d16: false }))), // exec::memory::store
+    (32, "global_load_ubyte_d16", Some(Op::Load(Mem { segment: Segment::Global, bytes: 1, signed: false, d16_hi: false, d16: true }))), // exec::memory::load
+    (33, "global_load_ubyte_d16_hi", Some(Op::Load(Mem { segment: Segment::Global, bytes: 1, signed: false, d16_hi: true, d16: true }))), // exec::memory::load
+    (34, "global_load_sbyte_d16", Some(Op::Load(Mem { segment: Segment::Global, bytes: 1, signed: true, d16_hi: false, d16: true }))), // exec::memory::load
+    (35, "global_load_sbyte_d16_hi", Some(Op::Load(Mem { segment: Segment::Global, bytes: 1, signed: true, d16_hi: true, d16: true }))), // exec::memory::load
+    (36, "global_load_short_d16", Some(Op::Load(Mem { segment: Segment::Global, bytes: 2, signed: false, d16_hi: false, d16: true }))), // exec::memory::load
+    (37, "global_load_short_d16_hi", Some(Op::Load(Mem { segment: Segment::Global, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::load
+    (38, "global_load_lds_ubyte", None),
+    (39, "global_load_lds_sbyte", None),
+    (40, "global_load_lds_ushort", None),
+    (41, "global_load_lds_sshort", None),
+    (42, "global_load_lds_dword", None),
+    (64, "global_atomic_swap", Some(Op::Atomic(Segment::Global, Atomic::Swap, 4))), // exec::memory::atomic
+    (65, "global_atomic_cmpswap", Some(Op::Atomic(Segment::Global, Atomic::CmpSwap, 4))), // exec::memory::atomic
+    (66, "global_atomic_add", Some(Op::Atomic(Segment::Global, Atomic::Add, 4))), // exec::memory::atomic
+    (67, "global_atomic_sub", Some(Op::Atomic(Segment::Global, Atomic::Sub, 4))), // exec::memory::atomic
+    (68, "global_atomic_smin", Some(Op::Atomic(Segment::Global, Atomic::MinI, 4))), // exec::memory::atomic
+    (69, "global_atomic_umin", Some(Op::Atomic(Segment::Global, Atomic::MinU, 4))), // exec::memory::atomic
+    (70, "global_atomic_smax", Some(Op::Atomic(Segment::Global, Atomic::MaxI, 4))), // exec::memory::atomic
+    (71, "global_atomic_umax", Some(Op::Atomic(Segment::Global, Atomic::MaxU, 4))), // exec::memory::atomic
+    (72, "global_atomic_and", Some(Op::Atomic(Segment::Global, Atomic::And, 4))), // exec::memory::atomic
+    (73, "global_atomic_or", Some(Op::Atomic(Segment::Global, Atomic::Or, 4))), // exec::memory::atomic
+    (74, "global_atomic_xor", Some(Op::Atomic(Segment::Global, Atomic::Xor, 4))), // exec::memory::atomic
+    (75, "global_atomic_inc", Some(Op::Atomic(Segment::Global, Atomic::Inc, 4))), // exec::memory::atomic
+    (76, "global_atomic_dec", Some(Op::Atomic(Segment::Global, Atomic::Dec, 4))), // exec::memory::atomic
+    (77, "global_atomic_add_f32", Some(Op::Atomic(Segment::Global, Atomic::AddF32, 4))), // exec::memory::atomic
+    (78, "global_atomic_pk_add_f16", None),
+    (79, "global_atomic_add_f64", None),
+    (80, "global_atomic_min_f64", None),
+    (81, "global_atomic_max_f64", None),
+    (82, "global_atomic_pk_add_bf16", None),
+    (96, "global_atomic_swap_x2", Some(Op::Atomic(Segment::Global, Atomic::Swap, 8))), // exec::memory::atomic
+    (97, "global_atomic_cmpswap_x2", Some(Op::Atomic(Segment::Global, Atomic::CmpSwap, 8))), // exec::memory::atomic
+    (98, "global_atomic_add_x2", Some(Op::Atomic(Segment::Global, Atomic::Add, 8))), // exec::memory::atomic
+    (99, "global_atomic_sub_x2", Some(Op::Atomic(Segment::Global, Atomic::Sub, 8))), // exec::memory::atomic
+    (100, "global_atomic_smin_x2", Some(Op::Atomic(Segment::Global, Atomic::MinI, 8))), // exec::memory::atomic
+    (101, "global_atomic_umin_x2", Some(Op::Atomic(Segment::Global, Atomic::MinU, 8))), // exec::memory::atomic
+    (102, "global_atomic_smax_x2", Some(Op::Atomic(Segment::Global, Atomic::MaxI, 8))), // exec::memory::atomic
+    (103, "global_atomic_umax_x2", Some(Op::Atomic(Segment::Global, Atomic::MaxU, 8))), // exec::memory::atomic
+    (104, "global_atomic_and_x2", Some(Op::Atomic(Segment::Global, Atomic::And, 8))), // exec::memory::atomic
+    (105, "global_atomic_or_x2", Some(Op::Atomic(Segment::Global, Atomic::Or, 8))), // exec::memory::atomic
+    (106, "global_atomic_xor_x2", Some(Op::Atomic(Segment::Global, Atomic::Xor, 8))), // exec::memory::atomic
+    (107, "global_atomic_inc_x2", Some(Op::Atomic(Segment::Global, Atomic::Inc, 8))), // exec::memory::atomic
+    (108, "global_atomic_dec_x2", Some(Op::Atomic(Segment::Global, Atomic::Dec, 8))), // exec::memory::atomic
 ];
 
-/// gfx90a entries `(encoding, opcode, mnemonic)` that differ from the gfx942 tables above: the
-/// opcode decodes on gfx90a with this mnemonic but, on gfx942, either with another mnemonic or not
-/// at all. The encoding is the name of the table constant.
-pub(crate) const GFX90A_OVERRIDES: &[(&str, u16, &str)] = &[
-    ("VOP2", 22, "v_mac_f32"),
-    ("VOP2", 23, "v_madmk_f32"),
-    ("VOP2", 24, "v_madak_f32"),
-    ("VOP3", 278, "v_mac_f32"),
-    ("VOP3", 448, "v_mad_legacy_f32"),
-    ("VOP3", 449, "v_mad_f32"),
-    ("VOP3P", 64, "v_mfma_f32_32x32x1f32"),
-    ("VOP3P", 65, "v_mfma_f32_16x16x1f32"),
-    ("VOP3P", 66, "v_mfma_f32_4x4x1f32"),
-    ("VOP3P", 68, "v_mfma_f32_32x32x2f32"),
-    ("VOP3P", 69, "v_mfma_f32_16x16x4f32"),
-    ("VOP3P", 72, "v_mfma_f32_32x32x4f16"),
-    ("VOP3P", 73, "v_mfma_f32_16x16x4f16"),
-    ("VOP3P", 74, "v_mfma_f32_4x4x4f16"),
-    ("VOP3P", 76, "v_mfma_f32_32x32x8f16"),
-    ("VOP3P", 77, "v_mfma_f32_16x16x16f16"),
-    ("VOP3P", 80, "v_mfma_i32_32x32x4i8"),
-    ("VOP3P", 81, "v_mfma_i32_16x16x4i8"),
-    ("VOP3P", 82, "v_mfma_i32_4x4x4i8"),
-    ("VOP3P", 84, "v_mfma_i32_32x32x8i8"),
-    ("VOP3P", 85, "v_mfma_i32_16x16x16i8"),
-    ("VOP3P", 99, "v_mfma_f32_32x32x4bf16_1k"),
-    ("VOP3P", 100, "v_mfma_f32_16x16x4bf16_1k"),
-    ("VOP3P", 101, "v_mfma_f32_4x4x4bf16_1k"),
-    ("VOP3P", 102, "v_mfma_f32_32x32x8bf16_1k"),
-    ("VOP3P", 103, "v_mfma_f32_16x16x16bf16_1k"),
-    ("VOP3P", 104, "v_mfma_f32_32x32x2bf16"),
-    ("VOP3P", 105, "v_mfma_f32_16x16x2bf16"),
-    ("VOP3P", 107, "v_mfma_f32_4x4x2bf16"),
-    ("VOP3P", 108, "v_mfma_f32_32x32x4bf16"),
-    ("VOP3P", 109, "v_mfma_f32_16x16x8bf16"),
-    ("VOP3P", 110, "v_mfma_f64_16x16x4f64"),
-    ("VOP3P", 111, "v_mfma_f64_4x4x4f64"),
-    ("MUBUF", 41, "buffer_invl2"),
+/// gfx90a entries `(encoding, opcode, mnemonic, operation)` that differ from the gfx942 tables
+/// above: the opcode decodes on gfx90a with this mnemonic but, on gfx942, either with another
+/// mnemonic or not at all. The encoding is the name of the table constant.
+pub(crate) const GFX90A_OVERRIDES: &[(&str, u16, &str, Option<Op>)] = &[
+    ("VOP2", 22, "v_mac_f32", Some(Op::V(Valu::MacF32))), // exec::vector::alu
+    ("VOP2", 23, "v_madmk_f32", Some(Op::V(Valu::MadmkF32))), // exec::vector::alu
+    ("VOP2", 24, "v_madak_f32", Some(Op::V(Valu::MadakF32))), // exec::vector::alu
+    ("VOP3", 278, "v_mac_f32", Some(Op::V(Valu::MacF32))), // exec::vector::alu
+    ("VOP3", 448, "v_mad_legacy_f32", Some(Op::V(Valu::MadF32))), // exec::vector::alu
+    ("VOP3", 449, "v_mad_f32", Some(Op::V(Valu::MadF32))), // exec::vector::alu
+    ("VOP3P", 64, "v_mfma_f32_32x32x1f32", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 1, blocks: 2, a: MatrixType::F32, b: MatrixType::F32, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 65, "v_mfma_f32_16x16x1f32", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 1, blocks: 4, a: MatrixType::F32, b: MatrixType::F32, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 66, "v_mfma_f32_4x4x1f32", Some(Op::Mfma(Mfma { m: 4, n: 4, k: 1, blocks: 16, a: MatrixType::F32, b: MatrixType::F32, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 68, "v_mfma_f32_32x32x2f32", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 2, blocks: 1, a: MatrixType::F32, b: MatrixType::F32, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 69, "v_mfma_f32_16x16x4f32", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 4, blocks: 1, a: MatrixType::F32, b: MatrixType::F32, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 72, "v_mfma_f32_32x32x4f16", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 4, blocks: 2, a: MatrixType::F16, b: MatrixType::F16, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 73, "v_mfma_f32_16x16x4f16", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 4, blocks: 4, a: MatrixType::F16, b: MatrixType::F16, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 74, "v_mfma_f32_4x4x4f16", Some(Op::Mfma(Mfma { m: 4, n: 4, k: 4, blocks: 16, a: MatrixType::F16, b: MatrixType::F16, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 76, "v_mfma_f32_32x32x8f16", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 8, blocks: 1, a: MatrixType::F16, b: MatrixType::F16, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 77, "v_mfma_f32_16x16x16f16", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 16, blocks: 1, a: MatrixType::F16, b: MatrixType::F16, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 80, "v_mfma_i32_32x32x4i8", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 4, blocks: 2, a: MatrixType::I8, b: MatrixType::I8, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 81, "v_mfma_i32_16x16x4i8", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 4, blocks: 4, a: MatrixType::I8, b: MatrixType::I8, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 82, "v_mfma_i32_4x4x4i8", Some(Op::Mfma(Mfma { m: 4, n: 4, k: 4, blocks: 16, a: MatrixType::I8, b: MatrixType::I8, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 84, "v_mfma_i32_32x32x8i8", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 8, blocks: 1, a: MatrixType::I8, b: MatrixType::I8, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 85, "v_mfma_i32_16x16x16i8", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 16, blocks: 1, a: MatrixType::I8, b: MatrixType::I8, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 99, "v_mfma_f32_32x32x4bf16_1k", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 4, blocks: 2, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 100, "v_mfma_f32_16x16x4bf16_1k", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 4, blocks: 4, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 101, "v_mfma_f32_4x4x4bf16_1k", Some(Op::Mfma(Mfma { m: 4, n: 4, k: 4, blocks: 16, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 102, "v_mfma_f32_32x32x8bf16_1k", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 8, blocks: 1, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 103, "v_mfma_f32_16x16x16bf16_1k", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 16, blocks: 1, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 104, "v_mfma_f32_32x32x2bf16", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 2, blocks: 2, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 105, "v_mfma_f32_16x16x2bf16", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 2, blocks: 4, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 107, "v_mfma_f32_4x4x2bf16", Some(Op::Mfma(Mfma { m: 4, n: 4, k: 2, blocks: 16, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 108, "v_mfma_f32_32x32x4bf16", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 4, blocks: 1, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 109, "v_mfma_f32_16x16x8bf16", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 8, blocks: 1, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 110, "v_mfma_f64_16x16x4f64", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 4, blocks: 1, a: MatrixType::F64, b: MatrixType::F64, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 111, "v_mfma_f64_4x4x4f64", Some(Op::Mfma(Mfma { m: 4, n: 4, k: 4, blocks: 4, a: MatrixType::F64, b: MatrixType::F64, sparse: false }))), // exec::mfma::run
+    ("MUBUF", 41, "buffer_invl2", Some(Op::Nop)), // exec::step
 ];
 
 /// Entries `(encoding, opcode, mnemonic)` of the gfx942 tables above that LLVM's gfx90a

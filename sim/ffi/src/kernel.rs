@@ -49,8 +49,10 @@ pub(crate) fn execute(run: &KernelRun) -> Result<(), HipCode> {
         return Err(HipCode::INVALID_VALUE);
     };
     let result = node.sim.hip_execute_kernel(run, &mut KnownHostMemory);
-    if result == Err(HipCode::ILLEGAL_ADDRESS) {
-        crate::device_fault::kernel_faulted(run.kernel(), None);
+    match result {
+        Err(HipCode::ILLEGAL_ADDRESS) => crate::device_fault::kernel_faulted(run.kernel(), None),
+        Err(HipCode::LAUNCH_FAILURE) => crate::device_fault::kernel_unrunnable(None),
+        _ => {}
     }
     result
 }

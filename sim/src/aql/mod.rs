@@ -10,7 +10,9 @@
 //! [`Sim::pm4_dispatch`] for each PM4 `DISPATCH_DIRECT` (the kernel whose
 //! code starts where the compute registers say, set up from them alone).
 
-use amdgpu_isa::{Dispatch, Inputs, KernelDescriptor, Memory as KernelMemory, OutOfBounds};
+use amdgpu_isa::{
+    Dispatch, Fault, FaultKind, Inputs, KernelDescriptor, Memory as KernelMemory, OutOfBounds,
+};
 
 use crate::kernel_exec::{MAX_KERNARG_BYTES, NodeMemory, run_counted};
 use crate::node::Sim;
@@ -63,6 +65,22 @@ pub enum AqlError {
     /// The interpreter does not run this kernel (its chip, its code):
     /// `HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION`.
     Unsupported(String),
+}
+
+impl AqlError {
+    /// A kernel's dispatch that stopped: a fault, or (said the same way)
+    /// something only execution shows the interpreter cannot run.
+    fn stopped(kernel: &str, fault: &Fault) -> AqlError {
+        match fault.kind {
+            FaultKind::Device => AqlError::KernelFault {
+                kernel: kernel.to_string(),
+                reason: fault.to_string(),
+            },
+            FaultKind::Unsupported => {
+                AqlError::Unsupported(format!("kernel `{kernel}` faulted: {fault}"))
+            }
+        }
+    }
 }
 
 impl std::fmt::Display for AqlError {
@@ -170,10 +188,7 @@ impl Sim {
             &dispatch,
             &mut memory,
         )
-        .map_err(|f| AqlError::KernelFault {
-            kernel: name.to_string(),
-            reason: f.to_string(),
-        })
+        .map_err(|f| AqlError::stopped(name, &f))
     }
 
     /// Executes a PM4 `DISPATCH_DIRECT` of a queue on `agent`: the kernel
@@ -225,10 +240,7 @@ impl Sim {
             &dispatch,
             &mut memory,
         )
-        .map_err(|f| AqlError::KernelFault {
-            kernel: kernel.name.clone(),
-            reason: f.to_string(),
-        })
+        .map_err(|f| AqlError::stopped(&kernel.name, &f))
     }
 }
 

@@ -1,9 +1,8 @@
-//! Code objects: ELF, notes, metadata, target IDs, symbols, truncation, and the ISA decoder against llvm-objdump.
+//! Code objects: ELF, notes, metadata, target IDs, symbols, truncation.
 
 mod elf;
 mod fixtures;
 mod fuzz_corpus;
-mod isa_decode;
 mod metadata;
 mod notes;
 mod symbols;

@@ -545,3 +545,73 @@ fn a_dispatch_of_nothing_loaded_stops_the_queue_with_its_callback() {
     // SAFETY: plain C call.
     ok(unsafe { hsa_signal_destroy(done) });
 }
+
+/// What the error callback of the queue in
+/// `a_kernel_jumping_outside_its_code_stops_the_queue_as_an_illegal_instruction`
+/// saw.
+static JUMP_CALLBACK: AtomicU64 = AtomicU64::new(0);
+
+extern "C" fn on_jump_error(status: hsa_status_t, _queue: *mut hsa_queue_t, _data: *mut c_void) {
+    JUMP_CALLBACK.store(u64::from(status), Ordering::SeqCst);
+}
+
+/// A kernel whose `s_setpc_b64` leaves its code when it runs asks for what
+/// the interpreter does not do: the queue stops with
+/// `HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION`, as for a kernel refused when
+/// decoded, not with a memory fault's status.
+#[test]
+fn a_kernel_jumping_outside_its_code_stops_the_queue_as_an_illegal_instruction() {
+    setup();
+    let (cpu, gpu) = agents();
+    let mut image = std::fs::read(fixture("elementwise.gfx1100.hsaco")).expect("fixture");
+    // `s_setpc_b64 s[0:1]; s_nop 0` for gfx1100 (llvm-mc-19
+    // -show-encoding) over the kernel's first 8-byte instruction (`.text`
+    // at 0x700): it decodes, and jumps to an address that is no code.
+    image[0x700..0x708].copy_from_slice(&[0x00, 0x48, 0x80, 0xbe, 0x00, 0x00, 0x80, 0xbf]);
+    let path = std::env::temp_dir().join(format!("amdgpu-aql-setpc-{}.hsaco", std::process::id()));
+    std::fs::write(&path, &image).expect("write the patched code object");
+    let k = load_kernel(gpu, &path, KERNEL);
+    std::fs::remove_file(&path).expect("remove the patched code object");
+    let kernargs = allocate(pools(cpu)[2], &vec![0u8; k.kernarg_size as usize]);
+    let mut queue: *mut hsa_queue_t = std::ptr::null_mut();
+    // SAFETY: a valid out-pointer; `on_jump_error` reads nothing through
+    // its pointers.
+    ok(unsafe {
+        hsa_queue_create(
+            gpu,
+            64,
+            0,
+            Some(on_jump_error),
+            std::ptr::null_mut(),
+            0,
+            0,
+            &mut queue,
+        )
+    });
+    let done = signal(1);
+    submit(
+        queue,
+        TYPE_KERNEL_DISPATCH,
+        1,
+        &dispatch_body(k.object, kernargs, done),
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while JUMP_CALLBACK.load(Ordering::SeqCst) == 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert_eq!(
+        JUMP_CALLBACK.load(Ordering::SeqCst),
+        u64::from(HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION)
+    );
+    // The packet was not completed: the queue stopped at it.
+    // SAFETY: plain C call on a live signal.
+    assert_eq!(unsafe { hsa_signal_load_scacquire(done) }, 1);
+    destroy(queue);
+    // SAFETY: this test's objects.
+    unsafe {
+        ok(hsa_signal_destroy(done));
+        ok(hsa_amd_memory_pool_free(kernargs));
+        ok(hsa_executable_destroy(k.executable));
+        ok(hsa_code_object_reader_destroy(k.reader));
+    }
+}

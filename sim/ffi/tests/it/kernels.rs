@@ -1,6 +1,7 @@
 //! Kernels execute: a launch through the C symbols runs the kernel's code
 //! on the ISA interpreter in stream order; a kernel with an instruction the
-//! interpreter lacks fails its launch; a kernel that reads outside memory
+//! interpreter lacks fails its launch, and so does one that jumps outside
+//! its code when it runs; a kernel that reads outside memory
 //! is reported at the next synchronization, as a device fault is, and by
 //! every synchronizing call on its device after that (HIP's sticky
 //! `hipErrorIllegalAddress`), while releases still succeed.
@@ -188,6 +189,41 @@ fn unsupported_instruction_child() {
         hipErrorLaunchFailure
     );
     // The device keeps the failure: nothing it was to compute is there.
+    // SAFETY: plain C calls; handles of this test's.
+    unsafe {
+        assert_eq!(hipDeviceSynchronize(), hipErrorLaunchFailure);
+        assert_eq!(
+            hipStreamSynchronize(std::ptr::null_mut()),
+            hipErrorLaunchFailure
+        );
+        ok(hipFree(dc));
+        ok(hipModuleUnload(k.module));
+    }
+}
+
+#[test]
+fn a_kernel_jumping_outside_its_code_fails_as_a_launch_the_interpreter_cannot_run() {
+    in_child("jump_outside_code_child", "");
+}
+
+#[test]
+#[ignore = "run by a_kernel_jumping_outside_its_code_fails_as_a_launch_the_interpreter_cannot_run, in a child"]
+fn jump_outside_code_child() {
+    setup();
+    let mut image = fixture();
+    // `s_setpc_b64 s[0:1]; s_nop 0` for gfx1100 (llvm-mc-19
+    // -show-encoding), over the first 8-byte instruction: it decodes, but
+    // its target (a kernarg pointer, not code) is known only when it runs,
+    // and a call into other code is something the interpreter does not
+    // do: a launch failure, not a device fault.
+    image[ENTRY..ENTRY + 8].copy_from_slice(&[0x00, 0x48, 0x80, 0xbe, 0x00, 0x00, 0x80, 0xbf]);
+    let k = load(&image);
+    let dc = device_buffer(&[0.0; 16]);
+    // The null stream runs the kernel before the launch returns.
+    assert_eq!(
+        launch(k.function, std::ptr::null_mut(), [dc, dc, dc]),
+        hipErrorLaunchFailure
+    );
     // SAFETY: plain C calls; handles of this test's.
     unsafe {
         assert_eq!(hipDeviceSynchronize(), hipErrorLaunchFailure);

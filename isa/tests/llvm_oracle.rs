@@ -16,7 +16,7 @@
 //! LLVM cannot print at all (GFX11 true16 high halves, which LLVM 19 marks
 //! `/*Invalid register*/`) are counted apart and must stay under 1%.
 
-use crate::support;
+mod requires;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -25,7 +25,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use amdgpu_isa::{Chip, Program};
 use goblin::elf::Elf;
-use support::requires::{Package, program, requires};
+use requires::{program, requires};
+
+/// The repository's fixtures (this crate is `isa/`).
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
+}
 
 /// A code object to check: a label, its ELF bytes and the chip.
 struct CodeObject {
@@ -36,7 +41,7 @@ struct CodeObject {
 
 /// IREE's HSACOs, named `NAME.CHIP[_...].hsaco`.
 fn iree_fixtures() -> Vec<CodeObject> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/iree");
+    let dir = fixtures().join("iree");
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|entry| entry.unwrap().path())
@@ -66,7 +71,7 @@ fn iree_fixtures() -> Vec<CodeObject> {
 /// IREE's device library for each chip (IREE's target map: generic code
 /// objects for gfx942 and gfx1100).
 fn device_libraries() -> Vec<CodeObject> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/iree/device");
+    let dir = fixtures().join("iree/device");
     [
         ("gfx9-4-generic", Chip::Gfx942),
         ("gfx90a", Chip::Gfx90a),
@@ -142,7 +147,7 @@ fn kernel_code(parsed: &Elf, elf: &[u8]) -> Vec<(String, u64, u64)> {
 /// (`NAME.CHIP.vmfb`): from the ELF magic to the end of the section
 /// header table.
 fn corpus_modules() -> Vec<CodeObject> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/kernels/vmfb");
+    let dir = fixtures().join("kernels/vmfb");
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|entry| entry.unwrap().path())
@@ -561,7 +566,7 @@ fn check(object: &CodeObject, path: &Path) -> Checked {
 fn every_fixture_instruction_decodes_as_llvm_objdump_prints_it() {
     if !requires(
         "the decoder against llvm-objdump",
-        Package::Debian("llvm-19"),
+        "llvm-19",
         program("llvm-objdump-19") && program("llvm-mc-19"),
     ) {
         return;

@@ -1,0 +1,28 @@
+//! The committed opcode tables are exactly what `isa/tables/generate.py`
+//! writes from LLVM's disassembler and `isa/tables/operations.txt`: each
+//! opcode's full mnemonic and the operation the interpreter runs for it.
+
+mod requires;
+
+use std::process::Command;
+
+#[test]
+fn the_opcode_tables_are_what_the_generator_writes() {
+    if !requires::requires(
+        "regenerating the opcode tables",
+        "llvm-19",
+        requires::program("llvm-mc-19"),
+    ) {
+        return;
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tables/generate.py");
+    let output = Command::new("python3")
+        .args([script, "--check"])
+        .output()
+        .expect("run python3");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
