@@ -12,10 +12,10 @@
 
 use amdgpu_isa::{Dispatch, Inputs, KernelDescriptor, Memory as KernelMemory, OutOfBounds};
 
-use crate::kernel_exec::{MAX_KERNARG_BYTES, NodeMemory, run_counted};
+use crate::kernel_exec::{MAX_KERNARG_BYTES, NodeMemory, fault_reason};
 use crate::node::Sim;
 use crate::pm4::ComputeLaunch;
-use kernels::Find;
+use kernels::{Find, agent_kernel};
 
 mod kernels;
 
@@ -119,11 +119,18 @@ impl Sim {
     ) -> Result<(), AqlError> {
         let grid = grid_size(packet)?;
         let agent_index = self
+            .topology
             .agent_index(agent)
             .map_err(|_| AqlError::Fault(format!("{agent:#x} is no agent")))?;
+        let reach = (agent_index, self.topology.pools_reached_by(agent_index));
         let mut state = self.lock();
         let object = packet.kernel_object;
-        let Some(kernel) = self.agent_kernel(&mut state, agent_index, Find::Descriptor(object))?
+        let Some(kernel) = agent_kernel(
+            &self.topology,
+            &mut state,
+            agent_index,
+            Find::Descriptor(object),
+        )?
         else {
             return Ok(());
         };
@@ -136,8 +143,7 @@ impl Sim {
             )));
         }
         let mut kernargs = vec![0u8; kernarg_size as usize];
-        let state = &mut *state;
-        let mut memory = self.agent_memory(agent_index, &mut state.memory, &state.access, host);
+        let (mut memory, kernels) = state.kernel_memory(Some(reach), host);
         if kernarg_size > 0 {
             memory.read(packet.kernarg_address, &mut kernargs).map_err(|_| {
                 fault(format!(
@@ -163,17 +169,12 @@ impl Sim {
             },
             instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
         };
-        let modules = &mut state.hip_rt.modules;
-        run_counted(
-            &mut modules.kernel_counts,
-            &modules.kernel_faults,
-            &dispatch,
-            &mut memory,
-        )
-        .map_err(|f| AqlError::KernelFault {
-            kernel: name.to_string(),
-            reason: f.to_string(),
-        })
+        kernels
+            .run(&dispatch, &mut memory)
+            .map_err(|f| AqlError::KernelFault {
+                kernel: name.to_string(),
+                reason: fault_reason(&f),
+            })
     }
 
     /// Executes a PM4 `DISPATCH_DIRECT` of a queue on `agent`: the kernel
@@ -188,10 +189,17 @@ impl Sim {
         host: &mut dyn KernelMemory,
     ) -> Result<(), AqlError> {
         let agent_index = self
+            .topology
             .agent_index(agent)
             .map_err(|_| AqlError::Fault(format!("{agent:#x} is no agent")))?;
+        let reach = (agent_index, self.topology.pools_reached_by(agent_index));
         let mut state = self.lock();
-        let Some(kernel) = self.agent_kernel(&mut state, agent_index, Find::Entry(launch.entry))?
+        let Some(kernel) = agent_kernel(
+            &self.topology,
+            &mut state,
+            agent_index,
+            Find::Entry(launch.entry),
+        )?
         else {
             return Ok(());
         };
@@ -216,19 +224,13 @@ impl Sim {
             inputs: Inputs::UserData(&launch.user_data),
             instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
         };
-        let state = &mut *state;
-        let mut memory = self.agent_memory(agent_index, &mut state.memory, &state.access, host);
-        let modules = &mut state.hip_rt.modules;
-        run_counted(
-            &mut modules.kernel_counts,
-            &modules.kernel_faults,
-            &dispatch,
-            &mut memory,
-        )
-        .map_err(|f| AqlError::KernelFault {
-            kernel: kernel.name.clone(),
-            reason: f.to_string(),
-        })
+        let (mut memory, kernels) = state.kernel_memory(Some(reach), host);
+        kernels
+            .run(&dispatch, &mut memory)
+            .map_err(|f| AqlError::KernelFault {
+                kernel: kernel.name.clone(),
+                reason: fault_reason(&f),
+            })
     }
 }
 
