@@ -41,7 +41,7 @@ declare -A MODULES=(
 # test names contain FILTER (cargo test's own name filter).
 declare -A PACKAGE_MODULES=(
     [pm4]="amdgpu-sim amdgpu-sim lib,it pm4 | sim/src/pm4/mod.rs sim/src/pm4/compute.rs sim/src/pm4/commands.rs"
-    [vmem]="amdgpu-sim amdgpu-sim-ffi it vmem:: | sim/src/vmem.rs"
+    [vmem]="amdgpu-sim amdgpu-sim-ffi it vmem:: | sim/src/vmem.rs sim/src/state/vmem.rs"
     [kfd]="amdgpu-sim-kfd amdgpu-sim-ffi it kfd:: | sim/kfd/src/ioctl.rs sim/kfd/src/files.rs"
 )
 ORDER=(edge capabilities queue_affinity target_id hip_path kernarg metadata output inspect names vmfb release pm4 vmem kfd)

@@ -114,13 +114,14 @@ impl Sim {
     /// every GPU can take the page faults).
     pub fn system_get_info(&self, attribute: SystemInfo) -> Result<Vec<u8>, HsaCode> {
         let xnack: Vec<bool> = self
+            .topology
             .tables
             .gpus
             .iter()
             .map(|&gpu| {
-                self.tables.agent_isas.get(gpu).is_some_and(|ids| {
+                self.topology.tables.agent_isas.get(gpu).is_some_and(|ids| {
                     ids.iter().any(|&id| {
-                        self.tables.isas.get(id).is_some_and(|isa| {
+                        self.topology.tables.isas.get(id).is_some_and(|isa| {
                             crate::isa::Target::parse(&isa.name)
                                 .is_some_and(|t| t.xnack == crate::isa::Feature::On)
                         })
@@ -266,12 +267,12 @@ impl Sim {
         self.hsa(
             "hsa_agent_iterate_regions",
             || format!("{agent:#x}"),
-            |sim, _| {
-                let i = sim.agent_index(agent)?;
-                let me = sim.agent(agent)?;
+            |topology, _| {
+                let i = topology.agent_index(agent)?;
+                let me = topology.agent(agent)?;
                 // (pool table index, global flags) of each pool of agent `index`.
                 let own = |index: usize, a: &crate::validate::Agent| -> Vec<(usize, u32)> {
-                    let start = sim.tables.pool_start.get(index).copied().unwrap_or(0);
+                    let start = topology.tables.pool_start.get(index).copied().unwrap_or(0);
                     (start..).zip(a.pools.iter().map(|p| p.flags)).collect()
                 };
                 let mut regions = Vec::new();
@@ -279,7 +280,7 @@ impl Sim {
                     regions.extend(own(i, me).into_iter().map(|(p, _)| p));
                 }
                 let cpus = || {
-                    (sim.machine.agents.iter().enumerate())
+                    (topology.machine.agents.iter().enumerate())
                         .filter(|(_, a)| a.kind == AgentKind::Cpu)
                 };
                 for fine in [true, false] {
@@ -296,7 +297,7 @@ impl Sim {
                 }
                 Ok(regions
                     .into_iter()
-                    .map(|p| crate::node::handle(crate::node::TAG_POOL, p as u64 + 1))
+                    .map(|p| crate::handles::handle(crate::handles::TAG_POOL, p as u64 + 1))
                     .collect())
             },
         )
@@ -314,9 +315,9 @@ impl Sim {
         self.hsa(
             "hsa_region_get_info",
             || format!("{region:#x}, {}", attribute.name()),
-            |sim, _| {
-                let (owner, p) = sim.pool(region).map_err(|_| HsaCode::INVALID_REGION)?;
-                let system = sim
+            |topology, _| {
+                let (owner, p) = topology.pool(region).map_err(|_| HsaCode::INVALID_REGION)?;
+                let system = topology
                     .machine
                     .agents
                     .get(owner)

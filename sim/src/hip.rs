@@ -8,38 +8,11 @@ use crate::codes::{CclCode, HipCode};
 use crate::node::Sim;
 use amdgpu_sys::hip_types::HipDeviceProps;
 
-use crate::validate::{HipProps, Link};
-
 fn clamp(value: u64) -> i32 {
     i32::try_from(value).unwrap_or(i32::MAX)
 }
 
 impl Sim {
-    fn hip_props(&self, ordinal: i32) -> Result<&HipProps, HipCode> {
-        let agent = usize::try_from(ordinal)
-            .ok()
-            .and_then(|o| self.tables.gpus.get(o))
-            .ok_or(HipCode::INVALID_DEVICE)?;
-        self.machine
-            .agents
-            .get(*agent)
-            .and_then(|a| a.hip.as_ref())
-            .ok_or(HipCode::INVALID_DEVICE)
-    }
-
-    fn gpu_link(&self, src: i32, dst: i32) -> Result<Option<&Link>, HipCode> {
-        let agent = |o: i32| {
-            usize::try_from(o)
-                .ok()
-                .and_then(|o| self.tables.gpus.get(o).copied())
-        };
-        let (a, b) = (
-            agent(src).ok_or(HipCode::INVALID_DEVICE)?,
-            agent(dst).ok_or(HipCode::INVALID_DEVICE)?,
-        );
-        Ok(self.machine.link(a, b))
-    }
-
     /// `hipInit`.
     pub fn hip_init(&self, flags: u32) -> Result<(), HipCode> {
         self.hip(
@@ -57,26 +30,28 @@ impl Sim {
 
     /// `hipDriverGetVersion`.
     pub fn hip_driver_get_version(&self) -> Result<i32, HipCode> {
-        self.hip("hipDriverGetVersion", String::new, |sim, _| {
-            Ok(sim.machine.hip_driver_version)
+        self.hip("hipDriverGetVersion", String::new, |topology, _| {
+            Ok(topology.machine.hip_driver_version)
         })
     }
 
     /// `hipRuntimeGetVersion`.
     pub fn hip_runtime_get_version(&self) -> Result<i32, HipCode> {
-        self.hip("hipRuntimeGetVersion", String::new, |sim, _| {
-            Ok(sim.machine.hip_runtime_version)
+        self.hip("hipRuntimeGetVersion", String::new, |topology, _| {
+            Ok(topology.machine.hip_runtime_version)
         })
     }
 
     /// `hipGetDeviceCount`: `hipErrorNoDevice` on a node without GPUs, as ROCm does.
     pub fn hip_get_device_count(&self) -> Result<i32, HipCode> {
-        self.hip("hipGetDeviceCount", String::new, |sim, _| {
-            match sim.tables.gpus.len() {
+        self.hip(
+            "hipGetDeviceCount",
+            String::new,
+            |topology, _| match topology.tables.gpus.len() {
                 0 => Err(HipCode::NO_DEVICE),
                 n => Ok(clamp(n as u64)),
-            }
-        })
+            },
+        )
     }
 
     /// `hipDeviceGet`: the device of an ordinal is the ordinal.
@@ -84,7 +59,7 @@ impl Sim {
         self.hip(
             "hipDeviceGet",
             || format!("{ordinal}"),
-            |sim, _| sim.hip_props(ordinal).map(|_| ordinal),
+            |topology, _| topology.hip_props(ordinal).map(|_| ordinal),
         )
     }
 
@@ -93,11 +68,11 @@ impl Sim {
         self.hip(
             "hipDeviceGetName",
             || format!("{len}, {device}"),
-            |sim, _| {
+            |topology, _| {
                 if len == 0 {
                     return Err(HipCode::INVALID_VALUE);
                 }
-                let name = sim.hip_props(device)?.device.name.as_bytes();
+                let name = topology.hip_props(device)?.device.name.as_bytes();
                 let cut = name.get(..name.len().min(len - 1)).unwrap_or_default();
                 Ok(String::from_utf8_lossy(cut).into_owned())
             },
@@ -110,23 +85,15 @@ impl Sim {
         self.hip(
             "hipDeviceGetUuid",
             || format!("{device}"),
-            |sim, _| Ok(sim.hip_props(device)?.uuid),
+            |topology, _| Ok(topology.hip_props(device)?.uuid),
         )
-    }
-
-    /// The properties of `ordinal` without counting a call.
-    pub(crate) fn hip_get_device_properties_unlogged(
-        &self,
-        ordinal: i32,
-    ) -> Result<HipDeviceProps, HipCode> {
-        Ok(self.hip_props(ordinal)?.device.clone())
     }
 
     /// Makes `ordinal` the device `hipDeviceEnablePeerAccess` enables from,
     /// without counting a call: the C library keeps the current device per
     /// thread, as HIP does, and hands it over before the call.
     pub fn hip_select_device(&self, ordinal: i32) {
-        self.lock().hip_current = ordinal;
+        self.lock().hip_devices.select(ordinal);
     }
 
     /// `hipGetDeviceProperties`.
@@ -134,7 +101,7 @@ impl Sim {
         self.hip(
             "hipGetDeviceProperties",
             || format!("{ordinal}"),
-            |sim, _| Ok(sim.hip_props(ordinal)?.device.clone()),
+            |topology, _| Ok(topology.hip_props(ordinal)?.device.clone()),
         )
     }
 
@@ -144,8 +111,8 @@ impl Sim {
         self.hip(
             "hipDeviceGetAttribute",
             || format!("{attr}, {ordinal}"),
-            |sim, _| {
-                let p = &sim.hip_props(ordinal)?.device;
+            |topology, _| {
+                let p = &topology.hip_props(ordinal)?.device;
                 let Some(attribute) = A::from_raw(attr) else {
                     return Err(HipCode::INVALID_VALUE);
                 };
@@ -193,8 +160,8 @@ impl Sim {
         self.hip(
             "hipDeviceCanAccessPeer",
             || format!("{ordinal}, {peer}"),
-            |sim, _| {
-                let link = sim.gpu_link(ordinal, peer)?;
+            |topology, _| {
+                let link = topology.gpu_link(ordinal, peer)?;
                 Ok(ordinal != peer && link.is_some())
             },
         )
@@ -205,11 +172,7 @@ impl Sim {
         self.hip(
             "hipSetDevice",
             || format!("{ordinal}"),
-            |sim, state| {
-                sim.hip_props(ordinal)?;
-                state.hip_current = ordinal;
-                Ok(())
-            },
+            |topology, state| state.hip_devices.set_current(topology, ordinal),
         )
     }
 
@@ -218,22 +181,7 @@ impl Sim {
         self.hip(
             "hipDeviceEnablePeerAccess",
             || format!("{peer}, {flags}"),
-            |sim, state| {
-                if flags != 0 {
-                    return Err(HipCode::INVALID_VALUE);
-                }
-                let current = state.hip_current;
-                if current == peer {
-                    return Err(HipCode::INVALID_DEVICE);
-                }
-                if sim.gpu_link(current, peer)?.is_none() {
-                    return Err(HipCode::PEER_ACCESS_UNSUPPORTED);
-                }
-                if !state.hip_peers.insert((current, peer)) {
-                    return Err(HipCode::PEER_ACCESS_ALREADY_ENABLED);
-                }
-                Ok(())
-            },
+            |topology, state| state.hip_devices.enable_peer_access(topology, peer, flags),
         )
     }
 
@@ -247,12 +195,12 @@ impl Sim {
         self.hip(
             "hipDeviceGetP2PAttribute",
             || format!("{attribute}, {src}, {dst}"),
-            |sim, _| {
+            |topology, _| {
                 if src == dst {
-                    sim.hip_props(src)?;
+                    topology.hip_props(src)?;
                     return Err(HipCode::INVALID_DEVICE);
                 }
-                let link = sim.gpu_link(src, dst)?;
+                let link = topology.gpu_link(src, dst)?;
                 let Some(attribute) = P2p::from_raw(attribute) else {
                     return Err(HipCode::INVALID_VALUE);
                 };
@@ -275,6 +223,6 @@ impl Sim {
     /// `ncclGetVersion` of the node's RCCL, or `None` when the node has none
     /// (loading it is then "unavailable").
     pub fn rccl_get_version(&self) -> Option<Result<i32, CclCode>> {
-        self.machine.rccl_version.map(Ok)
+        self.topology.machine.rccl_version.map(Ok)
     }
 }

@@ -7,83 +7,15 @@
 //! capacity and holds real bytes, so what a client copies in it copies back
 //! out byte for byte. Host memory (`hipHostMalloc`, managed memory) is the
 //! C library's: it must be dereferenceable by the client.
-
-use std::collections::BTreeMap;
+//!
+//! The calls are here, with the gate of the HIP calls the C library models
+//! itself; `state::hip_memory`'s `HipMemory` holds the rules.
 
 use crate::codes::HipCode;
-use crate::node::{Sim, State, handle, serial};
+use crate::node::Sim;
+use crate::state::hip_memory::{context_handle, context_ordinal};
 
-/// Handle tag of primary contexts (`hipCtx_t`).
-pub(crate) const TAG_HIP_CONTEXT: u64 = 0x10;
-/// Handle tag of memory pools (`hipMemPool_t`).
-pub(crate) const TAG_HIP_POOL: u64 = 0x11;
-
-/// `HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED`.
-const COARSE_GRAINED: u32 = 4;
-/// `HSA_AMD_SEGMENT_GLOBAL`.
-const SEGMENT_GLOBAL: u32 = 0;
-
-/// `hipMemPoolAttr` values (`hip_runtime_api.h`).
-pub mod pool_attribute {
-    /// `hipMemPoolReuseFollowEventDependencies`.
-    pub const REUSE_FOLLOW_EVENT_DEPENDENCIES: i32 = 1;
-    /// `hipMemPoolReuseAllowOpportunistic`.
-    pub const REUSE_ALLOW_OPPORTUNISTIC: i32 = 2;
-    /// `hipMemPoolReuseAllowInternalDependencies`.
-    pub const REUSE_ALLOW_INTERNAL_DEPENDENCIES: i32 = 3;
-    /// `hipMemPoolAttrReleaseThreshold` (a `uint64_t`).
-    pub const RELEASE_THRESHOLD: i32 = 4;
-    /// `hipMemPoolAttrReservedMemCurrent`.
-    pub const RESERVED_MEM_CURRENT: i32 = 5;
-    /// `hipMemPoolAttrReservedMemHigh`.
-    pub const RESERVED_MEM_HIGH: i32 = 6;
-    /// `hipMemPoolAttrUsedMemCurrent`.
-    pub const USED_MEM_CURRENT: i32 = 7;
-    /// `hipMemPoolAttrUsedMemHigh`.
-    pub const USED_MEM_HIGH: i32 = 8;
-}
-
-/// One device allocation.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct HipAllocation {
-    pub(crate) pool: Option<u64>,
-    pub(crate) size: u64,
-}
-
-/// One `hipMemPool_t`.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct HipPool {
-    pub(crate) ordinal: i32,
-    pub(crate) destroyed: bool,
-    pub(crate) release_threshold: u64,
-    pub(crate) reuse: [i32; 3],
-    pub(crate) used: u64,
-    pub(crate) used_high: u64,
-    pub(crate) live: u64,
-}
-
-/// HIP runtime state of the node.
-#[derive(Debug, Default)]
-pub(crate) struct HipRuntime {
-    /// Primary-context retains per ordinal.
-    pub(crate) context_refs: BTreeMap<i32, u64>,
-    /// Device allocations by base address.
-    pub(crate) allocations: BTreeMap<u64, HipAllocation>,
-    /// Memory pools by serial.
-    pub(crate) pools: BTreeMap<u64, HipPool>,
-    /// Modules and functions (see `hip_module`).
-    pub(crate) modules: crate::hip_module::Modules,
-}
-
-impl HipRuntime {
-    /// Pools not yet destroyed, or destroyed with allocations outstanding.
-    pub(crate) fn live_pools(&self) -> u64 {
-        self.pools
-            .values()
-            .filter(|p| !p.destroyed || p.live > 0)
-            .count() as u64
-    }
-}
+pub use crate::state::hip_memory::pool_attribute;
 
 impl Sim {
     /// Counts one HIP call made to a part of the runtime the C library
@@ -106,40 +38,12 @@ impl Sim {
         result
     }
 
-    /// The GPU agent of ordinal `ordinal`.
-    pub(crate) fn gpu_agent(&self, ordinal: i32) -> Result<usize, HipCode> {
-        usize::try_from(ordinal)
-            .ok()
-            .and_then(|o| self.tables.gpus.get(o).copied())
-            .ok_or(HipCode::INVALID_DEVICE)
-    }
-
-    /// Global pool index of the coarse-grained global pool of `ordinal`'s agent.
-    fn device_pool(&self, ordinal: i32) -> Result<(usize, &crate::validate::Pool), HipCode> {
-        let agent = self.gpu_agent(ordinal)?;
-        let start = self.tables.pool_start.get(agent).copied().unwrap_or(0);
-        self.machine
-            .agents
-            .get(agent)
-            .into_iter()
-            .flat_map(|a| a.pools.iter().enumerate())
-            .find(|(_, p)| {
-                p.segment == SEGMENT_GLOBAL && p.flags & COARSE_GRAINED != 0 && p.alloc_allowed
-            })
-            .map(|(i, p)| (start + i, p))
-            .ok_or(HipCode::OUT_OF_MEMORY)
-    }
-
     /// `hipDevicePrimaryCtxRetain`: the context handle of `ordinal`.
     pub fn hip_primary_ctx_retain(&self, ordinal: i32) -> Result<u64, HipCode> {
         self.hip(
             "hipDevicePrimaryCtxRetain",
             || format!("{ordinal}"),
-            |sim, state| {
-                sim.gpu_agent(ordinal)?;
-                *state.hip_rt.context_refs.entry(ordinal).or_default() += 1;
-                Ok(context_handle(ordinal))
-            },
+            |topology, state| state.hip_memory.retain_context(topology, ordinal),
         )
     }
 
@@ -148,25 +52,15 @@ impl Sim {
         self.hip(
             "hipDevicePrimaryCtxRelease",
             || format!("{ordinal}"),
-            |sim, state| {
-                sim.gpu_agent(ordinal)?;
-                let refs = state.hip_rt.context_refs.entry(ordinal).or_default();
-                // ROCm answers a release without a retain with hipErrorInvalidContext.
-                *refs = refs.checked_sub(1).ok_or(HipCode::INVALID_CONTEXT)?;
-                if *refs == 0 {
-                    state.hip_rt.context_refs.remove(&ordinal);
-                }
-                Ok(())
-            },
+            |topology, state| state.hip_memory.release_context(topology, ordinal),
         )
     }
 
     /// The ordinal of context handle `context` (no call is counted).
     pub fn hip_context_device(&self, context: u64) -> Result<i32, HipCode> {
-        let ordinal = serial(context, TAG_HIP_CONTEXT)
-            .and_then(|s| i32::try_from(s - 1).ok())
-            .ok_or(HipCode::INVALID_CONTEXT)?;
-        self.gpu_agent(ordinal)
+        let ordinal = context_ordinal(context).ok_or(HipCode::INVALID_CONTEXT)?;
+        self.topology
+            .gpu_agent(ordinal)
             .map(|_| ordinal)
             .map_err(|_| HipCode::INVALID_CONTEXT)
     }
@@ -182,7 +76,11 @@ impl Sim {
         self.hip(
             op,
             || format!("{ordinal}, {size}"),
-            |sim, state| allocate(sim, state, ordinal, size, None),
+            |topology, state| {
+                state
+                    .hip_memory
+                    .allocate(topology, &mut state.memory, ordinal, size)
+            },
         )
     }
 
@@ -191,20 +89,33 @@ impl Sim {
         self.hip(
             "hipMallocFromPoolAsync",
             || format!("{pool:#x}, {size}"),
-            |sim, state| {
-                let s = serial(pool, TAG_HIP_POOL).ok_or(HipCode::INVALID_VALUE)?;
-                let ordinal = match state.hip_rt.pools.get(&s) {
-                    Some(p) if !p.destroyed => p.ordinal,
-                    _ => return Err(HipCode::INVALID_VALUE),
-                };
-                allocate(sim, state, ordinal, size, Some(s))
+            |topology, state| {
+                state
+                    .hip_memory
+                    .allocate_from_pool(topology, &mut state.memory, pool, size)
             },
         )
     }
 
     /// `hipFree`/`hipFreeAsync` of a device allocation (null is a no-op).
     pub fn hip_free(&self, op: &'static str, ptr: u64) -> Result<(), HipCode> {
-        self.hip(op, || format!("{ptr:#x}"), |_, state| free(state, ptr))
+        self.hip(
+            op,
+            || format!("{ptr:#x}"),
+            |_, state| state.hip_memory.free(&mut state.memory, ptr),
+        )
+    }
+
+    /// Frees a device allocation without counting a call: the work of a
+    /// `hipFreeAsync` that was counted when it was enqueued.
+    pub fn hip_release(&self, ptr: u64) -> Result<(), HipCode> {
+        let state = &mut *self.lock();
+        state.hip_memory.free(&mut state.memory, ptr)
+    }
+
+    /// Whether `ptr` is the base of a live device allocation (no call is counted).
+    pub fn hip_is_allocation(&self, ptr: u64) -> bool {
+        self.lock().hip_memory.is_allocation(ptr)
     }
 
     /// `hipMemPoolCreate` on `ordinal`.
@@ -212,18 +123,10 @@ impl Sim {
         self.hip(
             "hipMemPoolCreate",
             || format!("{ordinal}"),
-            |sim, state| {
-                sim.gpu_agent(ordinal).map_err(|_| HipCode::INVALID_VALUE)?;
-                let s = state.serial();
-                state.hip_rt.pools.insert(
-                    s,
-                    HipPool {
-                        ordinal,
-                        reuse: [1, 1, 1],
-                        ..HipPool::default()
-                    },
-                );
-                Ok(handle(TAG_HIP_POOL, s))
+            |topology, state| {
+                state
+                    .hip_memory
+                    .create_pool(topology, &mut state.serials, ordinal)
             },
         )
     }
@@ -233,14 +136,7 @@ impl Sim {
         self.hip(
             "hipMemPoolDestroy",
             || format!("{pool:#x}"),
-            |_, state| {
-                let (s, p) = live_pool_mut(state, pool)?;
-                p.destroyed = true;
-                if p.live == 0 {
-                    state.hip_rt.pools.remove(&s);
-                }
-                Ok(())
-            },
+            |_, state| state.hip_memory.destroy_pool(pool),
         )
     }
 
@@ -249,7 +145,7 @@ impl Sim {
         self.hip(
             "hipMemPoolTrimTo",
             || format!("{pool:#x}, {keep}"),
-            |_, state| live_pool(state, pool).map(|_| ()),
+            |_, state| state.hip_memory.trim_pool(pool),
         )
     }
 
@@ -259,20 +155,7 @@ impl Sim {
         self.hip(
             "hipMemPoolGetAttribute",
             || format!("{pool:#x}, {attribute}"),
-            |_, state| {
-                use pool_attribute as a;
-                let p = live_pool(state, pool)?;
-                Ok(match attribute {
-                    a::REUSE_FOLLOW_EVENT_DEPENDENCIES..=a::REUSE_ALLOW_INTERNAL_DEPENDENCIES => {
-                        let i = usize::try_from(attribute - 1).unwrap_or(0);
-                        p.reuse.get(i).copied().unwrap_or(0) as u64
-                    }
-                    a::RELEASE_THRESHOLD => p.release_threshold,
-                    a::RESERVED_MEM_CURRENT | a::USED_MEM_CURRENT => p.used,
-                    a::RESERVED_MEM_HIGH | a::USED_MEM_HIGH => p.used_high,
-                    _ => return Err(HipCode::INVALID_VALUE),
-                })
-            },
+            |_, state| state.hip_memory.pool_attribute(pool, attribute),
         )
     }
 
@@ -287,22 +170,7 @@ impl Sim {
         self.hip(
             "hipMemPoolSetAttribute",
             || format!("{pool:#x}, {attribute}, {value}"),
-            |_, state| {
-                use pool_attribute as a;
-                let (_, p) = live_pool_mut(state, pool)?;
-                match attribute {
-                    a::REUSE_FOLLOW_EVENT_DEPENDENCIES..=a::REUSE_ALLOW_INTERNAL_DEPENDENCIES => {
-                        let i = usize::try_from(attribute - 1).unwrap_or(0);
-                        if let Some(slot) = p.reuse.get_mut(i) {
-                            *slot = i32::from(value != 0);
-                        }
-                    }
-                    a::RELEASE_THRESHOLD => p.release_threshold = value,
-                    a::RESERVED_MEM_HIGH | a::USED_MEM_HIGH if value == 0 => p.used_high = p.used,
-                    _ => return Err(HipCode::INVALID_VALUE),
-                }
-                Ok(())
-            },
+            |_, state| state.hip_memory.set_pool_attribute(pool, attribute, value),
         )
     }
 
@@ -356,93 +224,5 @@ impl Sim {
         let len = usize::try_from(len).map_err(|_| HipCode::INVALID_VALUE)?;
         let bytes: Vec<u8> = pattern.iter().copied().cycle().take(len).collect();
         self.hip_write(dst, &bytes)
-    }
-}
-
-fn context_handle(ordinal: i32) -> u64 {
-    handle(TAG_HIP_CONTEXT, u64::from(ordinal.unsigned_abs()) + 1)
-}
-
-fn live_pool(state: &State, pool: u64) -> Result<&HipPool, HipCode> {
-    serial(pool, TAG_HIP_POOL)
-        .and_then(|s| state.hip_rt.pools.get(&s))
-        .filter(|p| !p.destroyed)
-        .ok_or(HipCode::INVALID_VALUE)
-}
-
-/// A pool not yet destroyed, with its serial, for a call that changes it.
-fn live_pool_mut(state: &mut State, pool: u64) -> Result<(u64, &mut HipPool), HipCode> {
-    let s = serial(pool, TAG_HIP_POOL).ok_or(HipCode::INVALID_VALUE)?;
-    let p = state
-        .hip_rt
-        .pools
-        .get_mut(&s)
-        .filter(|p| !p.destroyed)
-        .ok_or(HipCode::INVALID_VALUE)?;
-    Ok((s, p))
-}
-
-fn allocate(
-    sim: &Sim,
-    state: &mut State,
-    ordinal: i32,
-    size: u64,
-    pool: Option<u64>,
-) -> Result<u64, HipCode> {
-    let (index, info) = sim.device_pool(ordinal)?;
-    if size == 0 {
-        return Ok(0);
-    }
-    if size > info.alloc_max_size {
-        return Err(HipCode::OUT_OF_MEMORY);
-    }
-    let base = state
-        .memory
-        .allocate(index, size, info.granule, info.alignment, info.size)
-        .map_err(|_| HipCode::OUT_OF_MEMORY)?;
-    state
-        .hip_rt
-        .allocations
-        .insert(base, HipAllocation { pool, size });
-    if let Some(p) = pool.and_then(|s| state.hip_rt.pools.get_mut(&s)) {
-        p.live += 1;
-        p.used = p.used.saturating_add(size);
-        p.used_high = p.used_high.max(p.used);
-    }
-    Ok(base)
-}
-
-fn free(state: &mut State, ptr: u64) -> Result<(), HipCode> {
-    if ptr == 0 {
-        return Ok(());
-    }
-    let allocation = state
-        .hip_rt
-        .allocations
-        .remove(&ptr)
-        .ok_or(HipCode::INVALID_VALUE)?;
-    state.memory.free(ptr).map_err(|_| HipCode::INVALID_VALUE)?;
-    if let Some(s) = allocation.pool
-        && let Some(p) = state.hip_rt.pools.get_mut(&s)
-    {
-        p.live = p.live.saturating_sub(1);
-        p.used = p.used.saturating_sub(allocation.size);
-        if p.destroyed && p.live == 0 {
-            state.hip_rt.pools.remove(&s);
-        }
-    }
-    Ok(())
-}
-
-impl Sim {
-    /// Frees a device allocation without counting a call: the work of a
-    /// `hipFreeAsync` that was counted when it was enqueued.
-    pub fn hip_release(&self, ptr: u64) -> Result<(), HipCode> {
-        free(&mut self.lock(), ptr)
-    }
-
-    /// Whether `ptr` is the base of a live device allocation (no call is counted).
-    pub fn hip_is_allocation(&self, ptr: u64) -> bool {
-        self.lock().hip_rt.allocations.contains_key(&ptr)
     }
 }

@@ -7,6 +7,10 @@
 //! hidden arguments the kernel's metadata asks for (block counts, group
 //! sizes, grid dimensions), and a dispatch packet describes the grid. The
 //! kernel sees both at addresses of their own, outside every pool.
+//!
+//! `Kernels`, the node's kernel execution state (mode, counts, injected
+//! faults), runs every kernel the node executes, a HIP launch's or a
+//! queue's dispatch, over a `NodeMemory` the node's state gathers.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -20,7 +24,6 @@ use crate::codes::HipCode;
 use crate::faults::KernelFault;
 use crate::kernel_meta::KernelLaunchInfo;
 use crate::memory::{Memory, RegionKind};
-use crate::node::Sim;
 
 /// The environment variable the C library reads for [`KernelMode`]:
 /// `skip` skips execution.
@@ -231,32 +234,125 @@ impl NodeMemory<'_> {
     }
 }
 
-/// Runs `dispatch` over `memory`, counting it executed or faulted: what a
-/// HIP launch and an AQL kernel dispatch share. A kernel `injected` names
-/// faults before its first instruction.
-pub(crate) fn run_counted(
-    counts: &mut KernelCounts,
-    injected: &[KernelFault],
-    dispatch: &Dispatch<'_>,
-    memory: &mut NodeMemory<'_>,
-) -> Result<(), Fault> {
-    let nth = counts.executed + counts.faulted + 1;
-    if injected.iter().any(|fault| fault.fires(nth)) {
-        counts.faulted += 1;
-        return Err(Fault {
-            reason: format!("memory access fault injected (kernel {nth} to start on the node)"),
-            kind: FaultKind::Device,
-            offset: 0,
-            workgroup: [0; 3],
-        });
+/// The node's kernel execution: whether kernels run, how many ran,
+/// were skipped or faulted, and the kernels made to fault.
+#[derive(Debug, Default)]
+pub(crate) struct Kernels {
+    /// Whether kernels run (`AMDGPU_SIM_KERNELS`).
+    pub(crate) mode: KernelMode,
+    /// Runs by outcome.
+    pub(crate) counts: KernelCounts,
+    /// Kernels made to fault (`Sim::inject_kernel_fault`).
+    pub(crate) faults: Vec<KernelFault>,
+    skip_said: bool,
+}
+
+impl Kernels {
+    /// Whether a HIP launch's kernel is skipped ([`KernelMode::Skip`]):
+    /// counted skipped, and said once on stderr.
+    pub(crate) fn skip_launch(&mut self) -> bool {
+        if self.mode != KernelMode::Skip {
+            return false;
+        }
+        self.counts.skipped += 1;
+        if !self.skip_said {
+            self.skip_said = true;
+            eprintln!(
+                "amdgpu-sim: kernels are not executed ({}=skip): results are not computed",
+                KERNELS_ENV
+            );
+        }
+        true
     }
-    let result = run_dispatch(dispatch, memory);
-    if result.is_ok() {
-        counts.executed += 1;
-    } else {
-        counts.faulted += 1;
+
+    /// Whether a queue's dispatch is skipped ([`KernelMode::Skip`]):
+    /// counted skipped.
+    pub(crate) fn skip_dispatch(&mut self) -> bool {
+        if self.mode != KernelMode::Skip {
+            return false;
+        }
+        self.counts.skipped += 1;
+        true
     }
-    result.map(drop)
+
+    /// Runs `dispatch` over `memory`, counting it executed or faulted:
+    /// what a HIP launch and an AQL kernel dispatch share. A kernel an
+    /// injected fault names faults before its first instruction.
+    pub(crate) fn run(
+        &mut self,
+        dispatch: &Dispatch<'_>,
+        memory: &mut NodeMemory<'_>,
+    ) -> Result<(), Fault> {
+        let counts = &mut self.counts;
+        let nth = counts.executed + counts.faulted + 1;
+        if self.faults.iter().any(|fault| fault.fires(nth)) {
+            counts.faulted += 1;
+            return Err(Fault {
+                reason: format!("memory access fault injected (kernel {nth} to start on the node)"),
+                kind: FaultKind::Device,
+                offset: 0,
+                workgroup: [0; 3],
+            });
+        }
+        let result = run_dispatch(dispatch, memory);
+        if result.is_ok() {
+            counts.executed += 1;
+        } else {
+            counts.faulted += 1;
+        }
+        result.map(drop)
+    }
+}
+
+/// What the interpreter said of a kernel's fault, as a HIP launch and a
+/// queue's dispatch report it.
+pub(crate) fn fault_reason(fault: &Fault) -> String {
+    fault.to_string()
+}
+
+/// A HIP launch's kernel fault as the runtime reports it: said on stderr
+/// with the kernel's name, then `hipErrorIllegalAddress` (a device fault,
+/// reported at the next synchronization), or `hipErrorLaunchFailure` for
+/// what only execution shows the interpreter cannot run (an `s_setpc_b64`
+/// into other code).
+pub(crate) fn launch_fault(kernel: &str, fault: &Fault) -> HipCode {
+    eprintln!(
+        "amdgpu-sim: kernel `{kernel}` faulted: {}",
+        fault_reason(fault)
+    );
+    match fault.kind {
+        FaultKind::Device => HipCode::ILLEGAL_ADDRESS,
+        FaultKind::Unsupported => HipCode::LAUNCH_FAILURE,
+    }
+}
+
+/// The dispatch of a HIP launch's kernel run: its grid of whole blocks,
+/// its kernarg segment and dispatch packet at their own addresses.
+pub(crate) fn launch_dispatch(run: &KernelRun) -> Dispatch<'_> {
+    Dispatch {
+        program: &run.program,
+        descriptor: run.descriptor,
+        // HIP grids are whole blocks; the launch checks keep each
+        // dimension's work-items within 32 bits.
+        grid_size: {
+            let [gx, gy, gz] = run.grid;
+            let [bx, by, bz] = run.block;
+            [
+                gx.saturating_mul(bx),
+                gy.saturating_mul(by),
+                gz.saturating_mul(bz),
+            ]
+        },
+        block: run.block,
+        dynamic_lds: run.dynamic_lds,
+        inputs: Inputs::Packet {
+            kernel_object: run.kernel_object,
+            kernarg_address: KERNARG_ADDRESS,
+            kernargs: &run.kernargs,
+            packet_address: PACKET_ADDRESS,
+        },
+        instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
+    }
 }
 
 impl KernelMemory for NodeMemory<'_> {
@@ -278,75 +374,5 @@ impl KernelMemory for NodeMemory<'_> {
             return self.device.write(address, data).map_err(|_| OutOfBounds);
         }
         self.host.write(address, data)
-    }
-}
-
-impl Sim {
-    /// Executes a launch's kernel over the node's memory and `host`, the
-    /// client's host memory. A fault (an access outside memory, a wave
-    /// that never ends) is said on stderr with the kernel's name and is
-    /// `hipErrorIllegalAddress`, as a device fault is reported at the next
-    /// synchronization; what only execution shows the interpreter cannot
-    /// run (an `s_setpc_b64` into other code) is `hipErrorLaunchFailure`.
-    pub fn hip_execute_kernel(
-        &self,
-        run: &KernelRun,
-        host: &mut dyn KernelMemory,
-    ) -> Result<(), HipCode> {
-        let mut state = self.lock();
-        let dispatch = Dispatch {
-            program: &run.program,
-            descriptor: run.descriptor,
-            // HIP grids are whole blocks; the launch checks keep each
-            // dimension's work-items within 32 bits.
-            grid_size: {
-                let [gx, gy, gz] = run.grid;
-                let [bx, by, bz] = run.block;
-                [
-                    gx.saturating_mul(bx),
-                    gy.saturating_mul(by),
-                    gz.saturating_mul(bz),
-                ]
-            },
-            block: run.block,
-            dynamic_lds: run.dynamic_lds,
-            inputs: Inputs::Packet {
-                kernel_object: run.kernel_object,
-                kernarg_address: KERNARG_ADDRESS,
-                kernargs: &run.kernargs,
-                packet_address: PACKET_ADDRESS,
-            },
-            instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
-        };
-        let state = &mut *state;
-        let mut memory = NodeMemory {
-            device: &mut state.memory,
-            host,
-            agent: None,
-        };
-        let modules = &mut state.hip_rt.modules;
-        run_counted(
-            &mut modules.kernel_counts,
-            &modules.kernel_faults,
-            &dispatch,
-            &mut memory,
-        )
-        .map_err(|fault| {
-            eprintln!("amdgpu-sim: kernel `{}` faulted: {fault}", run.kernel);
-            match fault.kind {
-                FaultKind::Device => HipCode::ILLEGAL_ADDRESS,
-                FaultKind::Unsupported => HipCode::LAUNCH_FAILURE,
-            }
-        })
-    }
-
-    /// Whether launches execute their kernels (`AMDGPU_SIM_KERNELS`).
-    pub fn set_kernel_mode(&self, mode: KernelMode) {
-        self.lock().hip_rt.modules.kernel_mode = mode;
-    }
-
-    /// Launches executed, skipped and faulted so far.
-    pub fn kernel_counts(&self) -> KernelCounts {
-        self.lock().hip_rt.modules.kernel_counts
     }
 }

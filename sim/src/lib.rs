@@ -34,9 +34,11 @@ pub mod codes;
 pub mod elf;
 pub mod faults;
 pub mod get_info;
+mod handles;
 pub mod hip;
 pub mod hip_memory;
 pub mod hip_module;
+mod hsa;
 pub mod hsa_info;
 pub mod hsa_memory;
 pub mod isa;
@@ -49,15 +51,19 @@ mod node;
 pub mod pm4;
 pub mod presets;
 pub mod shared_bytes;
+mod state;
 pub mod suggest;
+mod topology;
 pub mod validate;
 pub mod vmem;
 
 pub use codes::{CclCode, HipCode, HsaCode};
 pub use faults::{CallRecord, Fault, KernelFault, Trigger};
 pub use loader::{LoadedInfo, SymbolInfo};
-pub use node::{LiveObjects, QueueAgent, Sim};
+pub use node::Sim;
 pub use shared_bytes::{ByteOwner, SharedBytes};
+pub use state::LiveObjects;
+pub use topology::QueueAgent;
 pub use validate::{Format, Machine, MachineError};
 
 impl Sim {

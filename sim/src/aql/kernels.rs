@@ -1,159 +1,101 @@
 //! The kernels an agent runs: a kernel loaded on it found by its
 //! descriptor's address (an AQL packet's `kernel_object`) or by where its
-//! code starts (a PM4 dispatch's `COMPUTE_PGM_LO/HI`), read and decoded for
-//! the agent's chip, and the memory its dispatches may reach.
+//! code starts (a PM4 dispatch's `COMPUTE_PGM_LO/HI`) among the loader's
+//! loads, read and decoded for the agent's chip.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use amdgpu_isa::{Chip, KernelDescriptor, Memory as KernelMemory, Program};
+use amdgpu_isa::{Chip, KernelDescriptor, Program};
 
 use super::AqlError;
-use crate::elf::SymbolKind;
-use crate::kernel_exec::{AgentReach, KernelMode, NodeMemory, decode_kernel};
-use crate::memory::Memory;
-use crate::node::{Sim, State};
+use crate::kernel_exec::decode_kernel;
+use crate::state::State;
+use crate::topology::Topology;
 
-impl Sim {
-    /// Per global pool index: whether agent `agent`'s kernels reach it
-    /// without `hsa_amd_agents_allow_access` (its own pools, and those
-    /// accessible by all: `HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT`).
-    fn pools_reached_by(&self, agent: usize) -> Vec<bool> {
-        self.tables
-            .pools
-            .iter()
-            .map(|&(owner, p)| {
-                owner == agent
-                    || self
-                        .machine
-                        .agents
-                        .get(owner)
-                        .and_then(|a| a.pools.get(p))
-                        .is_some_and(|pool| pool.accessible_by_all)
-            })
-            .collect()
-    }
-
-    /// The memory a kernel on agent `agent_index` reaches: the node's
-    /// device memory held to the agent's access, then `host`.
-    pub(super) fn agent_memory<'a>(
-        &self,
-        agent_index: usize,
-        device: &'a mut Memory,
-        grants: &'a BTreeMap<u64, BTreeSet<usize>>,
-        host: &'a mut dyn KernelMemory,
-    ) -> NodeMemory<'a> {
-        NodeMemory {
-            device,
-            host,
-            agent: Some(AgentReach {
-                index: agent_index,
-                pools: self.pools_reached_by(agent_index),
-                grants,
-            }),
-        }
-    }
-
-    /// The kernel loaded on agent `agent_index` that `find` names,
-    /// decoded; `None` under `AMDGPU_SIM_KERNELS=skip` (counted skipped).
-    pub(super) fn agent_kernel(
-        &self,
-        state: &mut State,
-        agent_index: usize,
-        find: Find,
-    ) -> Result<Option<AgentKernel>, AqlError> {
-        let fault = |what: String| AqlError::Fault(what);
-        let memory = &mut state.memory;
-        let mut starts_at = |object: u64, entry: u64| {
-            let mut kd = [0u8; 64];
-            memory.read(object, &mut kd).is_ok()
-                && KernelDescriptor::parse(&kd).is_some_and(|d| {
-                    object.wrapping_add_signed(d.kernel_code_entry_byte_offset) == entry
-                })
-        };
-        let found = state
-            .loaded
-            .values()
-            .filter(|l| l.agent == agent_index)
-            .flat_map(|l| {
-                l.code
-                    .code
-                    .symbols
-                    .iter()
-                    .filter_map(move |s| match s.kind {
-                        SymbolKind::Kernel { kernarg_size, .. } => {
-                            Some((l, s, s.value.wrapping_add_signed(l.delta), kernarg_size))
-                        }
-                        SymbolKind::Variable => None,
-                    })
-            })
-            .find(|&(_, _, object, _)| match find {
-                Find::Descriptor(wanted) => object == wanted,
-                Find::Entry(entry) => starts_at(object, entry),
-            })
-            .map(|(l, s, object, kernarg_size)| {
-                (Arc::clone(&l.code), s.name.clone(), object, kernarg_size)
-            });
-        let Some((code, symbol_name, object, kernarg_size)) = found else {
-            return Err(fault(match find {
-                Find::Descriptor(object) => {
-                    format!("kernel object {object:#x} is no kernel loaded on the agent")
-                }
-                Find::Entry(entry) => format!(
-                    "a PM4 dispatch's program at {entry:#x} (COMPUTE_PGM_LO/HI) is the entry of \
-                     no kernel loaded on the agent"
-                ),
-            }));
-        };
-        let name = symbol_name
-            .strip_suffix(".kd")
-            .unwrap_or(&symbol_name)
-            .to_owned();
+/// The kernel loaded on agent `agent_index` that `find` names,
+/// decoded; `None` under `AMDGPU_SIM_KERNELS=skip` (counted skipped).
+pub(super) fn agent_kernel(
+    topology: &Topology,
+    state: &mut State,
+    agent_index: usize,
+    find: Find,
+) -> Result<Option<AgentKernel>, AqlError> {
+    let fault = |what: String| AqlError::Fault(what);
+    let memory = &mut state.memory;
+    let mut starts_at = |object: u64, entry: u64| {
         let mut kd = [0u8; 64];
-        state
-            .memory
-            .read(object, &mut kd)
-            .map_err(|_| fault(format!("kernel `{name}`: its descriptor cannot be read")))?;
-        let descriptor = KernelDescriptor::parse(&kd)
-            .ok_or_else(|| fault(format!("kernel `{name}`: a malformed descriptor")))?;
-        if state.hip_rt.modules.kernel_mode == KernelMode::Skip {
-            state.hip_rt.modules.kernel_counts.skipped += 1;
-            return Ok(None);
-        }
-        let unsupported = |reason: String| {
-            AqlError::Unsupported(format!("kernel `{name}` cannot execute: {reason}"))
-        };
-        let processor = self
-            .machine
-            .agents
-            .get(agent_index)
-            .and_then(|a| a.isas.first())
-            .map(|i| i.name.clone())
-            .unwrap_or_default();
-        let chip = Chip::from_name(&processor)
-            .ok_or_else(|| unsupported(format!("the interpreter does not run {processor}")))?;
-        let code_size = code
-            .code
-            .functions
-            .iter()
-            .find(|(f, _, _)| *f == name)
-            .map(|&(_, _, size)| size)
-            .ok_or_else(|| unsupported("no function symbol gives its code's size".into()))?;
-        let program = {
-            let memory = &mut state.memory;
-            let mut read = |address: u64, out: &mut [u8]| memory.read(address, out).is_ok();
-            decode_kernel(chip, &descriptor, object, code_size, &mut read).map_err(unsupported)?
-        };
-        Ok(Some(AgentKernel {
-            name,
-            program,
-            descriptor,
-            kernarg_size,
-        }))
+        memory.read(object, &mut kd).is_ok()
+            && KernelDescriptor::parse(&kd).is_some_and(|d| {
+                object.wrapping_add_signed(d.kernel_code_entry_byte_offset) == entry
+            })
+    };
+    let found = state
+        .loader
+        .kernels_on(agent_index)
+        .find(|&(_, _, object, _)| match find {
+            Find::Descriptor(wanted) => object == wanted,
+            Find::Entry(entry) => starts_at(object, entry),
+        })
+        .map(|(code, symbol, object, kernarg_size)| {
+            (Arc::clone(code), symbol.name.clone(), object, kernarg_size)
+        });
+    let Some((code, symbol_name, object, kernarg_size)) = found else {
+        return Err(fault(match find {
+            Find::Descriptor(object) => {
+                format!("kernel object {object:#x} is no kernel loaded on the agent")
+            }
+            Find::Entry(entry) => format!(
+                "a PM4 dispatch's program at {entry:#x} (COMPUTE_PGM_LO/HI) is the entry of \
+                 no kernel loaded on the agent"
+            ),
+        }));
+    };
+    let name = symbol_name
+        .strip_suffix(".kd")
+        .unwrap_or(&symbol_name)
+        .to_owned();
+    let mut kd = [0u8; 64];
+    state
+        .memory
+        .read(object, &mut kd)
+        .map_err(|_| fault(format!("kernel `{name}`: its descriptor cannot be read")))?;
+    let descriptor = KernelDescriptor::parse(&kd)
+        .ok_or_else(|| fault(format!("kernel `{name}`: a malformed descriptor")))?;
+    if state.kernels.skip_dispatch() {
+        return Ok(None);
     }
+    let unsupported =
+        |reason: String| AqlError::Unsupported(format!("kernel `{name}` cannot execute: {reason}"));
+    let processor = topology
+        .machine
+        .agents
+        .get(agent_index)
+        .and_then(|a| a.isas.first())
+        .map(|i| i.name.clone())
+        .unwrap_or_default();
+    let chip = Chip::from_name(&processor)
+        .ok_or_else(|| unsupported(format!("the interpreter does not run {processor}")))?;
+    let code_size = code
+        .code
+        .functions
+        .iter()
+        .find(|(f, _, _)| *f == name)
+        .map(|&(_, _, size)| size)
+        .ok_or_else(|| unsupported("no function symbol gives its code's size".into()))?;
+    let program = {
+        let memory = &mut state.memory;
+        let mut read = |address: u64, out: &mut [u8]| memory.read(address, out).is_ok();
+        decode_kernel(chip, &descriptor, object, code_size, &mut read).map_err(unsupported)?
+    };
+    Ok(Some(AgentKernel {
+        name,
+        program,
+        descriptor,
+        kernarg_size,
+    }))
 }
 
-/// How [`Sim::agent_kernel`] finds a kernel: by its descriptor's address
+/// How [`agent_kernel`] finds a kernel: by its descriptor's address
 /// (an AQL packet's `kernel_object`), or by where its code starts (a PM4
 /// dispatch's `COMPUTE_PGM_LO/HI`).
 #[derive(Clone, Copy)]

@@ -14,10 +14,10 @@ use amdgpu_isa::{
     Dispatch, Fault, FaultKind, Inputs, KernelDescriptor, Memory as KernelMemory, OutOfBounds,
 };
 
-use crate::kernel_exec::{MAX_KERNARG_BYTES, NodeMemory, run_counted};
+use crate::kernel_exec::{MAX_KERNARG_BYTES, NodeMemory};
 use crate::node::Sim;
 use crate::pm4::ComputeLaunch;
-use kernels::Find;
+use kernels::{Find, agent_kernel};
 
 mod kernels;
 
@@ -137,11 +137,18 @@ impl Sim {
     ) -> Result<(), AqlError> {
         let grid = grid_size(packet)?;
         let agent_index = self
+            .topology
             .agent_index(agent)
             .map_err(|_| AqlError::Fault(format!("{agent:#x} is no agent")))?;
+        let reach = (agent_index, self.topology.pools_reached_by(agent_index));
         let mut state = self.lock();
         let object = packet.kernel_object;
-        let Some(kernel) = self.agent_kernel(&mut state, agent_index, Find::Descriptor(object))?
+        let Some(kernel) = agent_kernel(
+            &self.topology,
+            &mut state,
+            agent_index,
+            Find::Descriptor(object),
+        )?
         else {
             return Ok(());
         };
@@ -154,8 +161,7 @@ impl Sim {
             )));
         }
         let mut kernargs = vec![0u8; kernarg_size as usize];
-        let state = &mut *state;
-        let mut memory = self.agent_memory(agent_index, &mut state.memory, &state.access, host);
+        let (mut memory, kernels) = state.kernel_memory(Some(reach), host);
         if kernarg_size > 0 {
             memory.read(packet.kernarg_address, &mut kernargs).map_err(|_| {
                 fault(format!(
@@ -181,14 +187,9 @@ impl Sim {
             },
             instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
         };
-        let modules = &mut state.hip_rt.modules;
-        run_counted(
-            &mut modules.kernel_counts,
-            &modules.kernel_faults,
-            &dispatch,
-            &mut memory,
-        )
-        .map_err(|f| AqlError::stopped(name, &f))
+        kernels
+            .run(&dispatch, &mut memory)
+            .map_err(|f| AqlError::stopped(name, &f))
     }
 
     /// Executes a PM4 `DISPATCH_DIRECT` of a queue on `agent`: the kernel
@@ -203,10 +204,17 @@ impl Sim {
         host: &mut dyn KernelMemory,
     ) -> Result<(), AqlError> {
         let agent_index = self
+            .topology
             .agent_index(agent)
             .map_err(|_| AqlError::Fault(format!("{agent:#x} is no agent")))?;
+        let reach = (agent_index, self.topology.pools_reached_by(agent_index));
         let mut state = self.lock();
-        let Some(kernel) = self.agent_kernel(&mut state, agent_index, Find::Entry(launch.entry))?
+        let Some(kernel) = agent_kernel(
+            &self.topology,
+            &mut state,
+            agent_index,
+            Find::Entry(launch.entry),
+        )?
         else {
             return Ok(());
         };
@@ -231,16 +239,10 @@ impl Sim {
             inputs: Inputs::UserData(&launch.user_data),
             instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
         };
-        let state = &mut *state;
-        let mut memory = self.agent_memory(agent_index, &mut state.memory, &state.access, host);
-        let modules = &mut state.hip_rt.modules;
-        run_counted(
-            &mut modules.kernel_counts,
-            &modules.kernel_faults,
-            &dispatch,
-            &mut memory,
-        )
-        .map_err(|f| AqlError::stopped(&kernel.name, &f))
+        let (mut memory, kernels) = state.kernel_memory(Some(reach), host);
+        kernels
+            .run(&dispatch, &mut memory)
+            .map_err(|f| AqlError::stopped(&kernel.name, &f))
     }
 }
 
