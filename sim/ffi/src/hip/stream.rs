@@ -1,0 +1,519 @@
+//! HIP streams and events: where work for a stream handle goes (the null
+//! stream runs it at once, after the device's blocking streams; a created
+//! stream's worker runs it in order), what each stream operation does
+//! (copies, fills, host functions, event records and waits, frees, graph
+//! nodes, kernels), and the stream and event calls.
+//!
+//! A launch is checked and recorded when it is enqueued (see
+//! `amdgpu_sim::hip_module`); its kernel executes when the stream reaches
+//! it, over device memory and the host memory HIP allocated or registered
+//! (any other host address is a fault, never a dereference).
+
+use std::ffi::c_void;
+use std::sync::Arc;
+
+use amdgpu_sim::HipCode;
+use amdgpu_sim::kernel_exec::KernelRun;
+
+use super::context::current_device;
+use crate::abi::*;
+use crate::core::graphs::Work;
+use crate::core::hip_call::{Call, as_handle, call, call_with, handle, of_handle, put};
+use crate::core::host_memory::KnownHostMemory;
+use crate::core::place::Place;
+use crate::core::ptr::{self, HostFn, c_exports};
+use crate::core::runtime::Runtime;
+use crate::core::streams::{EVENT_DISABLE_TIMING, Op, STREAM_NON_BLOCKING, Stream};
+use crate::device_fault;
+
+/// Enqueues `op` on `stream`; the null stream runs it now, after the
+/// device's blocking streams drain (HIP's legacy default stream).
+///
+/// # Safety
+/// `op`'s host places are live host memory of their length, and its host
+/// function is callable with its data, until the op has run (the contract
+/// of the call that queues it).
+pub(crate) unsafe fn enqueue(rt: &Runtime, stream: handle, op: Op) -> Call {
+    let (target, _) = resolve_stream(rt, stream)?;
+    // SAFETY: the caller's promise for `op`.
+    unsafe { target.enqueue_all(rt, vec![op]) }
+}
+
+/// Where work for a stream handle goes.
+pub(crate) enum Target {
+    /// The null stream: run at once, after the device's blocking streams.
+    Null,
+    /// A created stream's worker.
+    Stream(Arc<Stream>),
+}
+
+impl Target {
+    /// Enqueues `ops` in order, as one run.
+    ///
+    /// # Safety
+    /// As [`enqueue`], for every op.
+    pub(crate) unsafe fn enqueue_all(&self, rt: &Runtime, ops: Vec<Op>) -> Call {
+        match self {
+            Target::Null => {
+                sync_null_stream(rt)?;
+                let ordinal = current_device(&rt.sim);
+                // SAFETY: the caller's promise for `ops`.
+                ops.into_iter()
+                    .try_for_each(|op| unsafe { execute_on(rt, ordinal, op) })
+            }
+            Target::Stream(s) => {
+                // SAFETY: the caller's promise for `ops`, which `run_on` relies on.
+                unsafe { s.submit(ops, rt.settings.eager_streams, &mut |op| run_on(rt, s, op)) };
+                Ok(())
+            }
+        }
+    }
+
+    /// Waits for the work enqueued so far (the null stream: the device's
+    /// blocking streams), leaving failures for the next synchronization.
+    pub(crate) fn wait_idle(&self, rt: &Runtime) {
+        match self {
+            Target::Null => rt
+                .streams()
+                .blocking_streams(current_device(&rt.sim))
+                .iter()
+                .for_each(|s| s.wait_idle()),
+            Target::Stream(s) => s.wait_idle(),
+        }
+    }
+}
+
+/// The target of a stream handle and the device it runs on (the null
+/// stream: the current device).
+pub(crate) fn resolve_stream(rt: &Runtime, stream: handle) -> Result<(Target, i32), HipCode> {
+    match of_handle(stream) {
+        0 => Ok((Target::Null, current_device(&rt.sim))),
+        s => {
+            let s = rt.streams().stream(s)?;
+            let ordinal = s.ordinal;
+            Ok((Target::Stream(s), ordinal))
+        }
+    }
+}
+
+/// Waits for the current device's blocking streams; their first failure,
+/// else a fault the device keeps.
+fn sync_null_stream(rt: &Runtime) -> Call {
+    let ordinal = current_device(&rt.sim);
+    let streams = rt.streams().blocking_streams(ordinal);
+    streams.iter().try_for_each(|s| synchronize(rt, s))?;
+    rt.device_faults.check(ordinal)
+}
+
+/// The device a stream runs on (the null stream: the current device).
+pub(crate) fn stream_device(rt: &Runtime, stream: handle) -> Result<i32, HipCode> {
+    resolve_stream(rt, stream).map(|(_, ordinal)| ordinal)
+}
+
+/// Waits for `stream`'s work; its first failure, else a fault its device
+/// keeps.
+fn synchronize(rt: &Runtime, stream: &Stream) -> Call {
+    stream.synchronize()?;
+    rt.device_faults.check(stream.ordinal)
+}
+
+/// A failure left on the device of the stream that last recorded `event`
+/// (never recorded, none).
+fn event_device_fault(rt: &Runtime, event: &crate::core::streams::Event) -> Call {
+    event
+        .device()
+        .map_or(Ok(()), |device| rt.device_faults.check(device))
+}
+
+/// Creates a stream on `ordinal` whose worker runs its operations on `rt`.
+fn create_stream(rt: &'static Runtime, ordinal: i32, flags: u32) -> Result<u64, HipCode> {
+    rt.streams()
+        .create_stream(&rt.handles, ordinal, flags, |stream| {
+            std::thread::Builder::new()
+                .name(format!("sim-stream-{ordinal}"))
+                .spawn(move || {
+                    // SAFETY: queued by `enqueue`, whose caller promised the
+                    // op's memory and host function stay valid until it runs.
+                    stream.serve(&mut |op| unsafe { run_on(rt, &stream, op) })
+                })
+        })
+}
+
+/// Runs one of `stream`'s operations (traced).
+///
+/// # Safety
+/// As [`execute`].
+unsafe fn run_on(rt: &Runtime, stream: &Stream, op: Op) -> Call {
+    rt.sim
+        .trace_note(|| format!("stream {:#x} runs {}", stream.handle, op.describe()));
+    // SAFETY: the caller's promise, passed on.
+    unsafe { execute_on(rt, stream.ordinal, op) }
+}
+
+/// Runs one operation now (on a stream's worker, or inline for the null stream).
+///
+/// # Safety
+/// The op's host places are live host memory of their length and its host
+/// function is callable with its data: the contract of the call that
+/// queued it (every op is queued through [`enqueue`] or
+/// [`Target::enqueue_all`], whose callers promise this).
+pub(crate) unsafe fn execute(rt: &Runtime, op: Op) -> Call {
+    let sim = &rt.sim;
+    match op {
+        Op::Copy { dst, src, len } => match (dst, src) {
+            (Place::Host(d), Place::Host(s)) => {
+                // SAFETY: both host places, the caller's promise for `op`.
+                unsafe { ptr::host_copy(d, s, len) };
+                Ok(())
+            }
+            (Place::Device(d), Place::Host(s)) => {
+                // SAFETY: a host place of `len` bytes, the caller's promise.
+                let bytes =
+                    unsafe { ptr::read_bytes(s as *const _, len) }.ok_or(HipCode::INVALID_VALUE)?;
+                sim.hip_write(d, &bytes)
+            }
+            (Place::Host(d), Place::Device(s)) => {
+                let mut bytes = vec![0u8; len];
+                sim.hip_read(s, &mut bytes)?;
+                // SAFETY: a host place of `bytes.len()` bytes, the caller's promise.
+                unsafe { ptr::write_bytes(d as *mut _, &bytes) }
+                    .then_some(())
+                    .ok_or(HipCode::INVALID_VALUE)
+            }
+            (Place::Device(d), Place::Device(s)) => {
+                let mut bytes = vec![0u8; len];
+                sim.hip_read(s, &mut bytes)?;
+                sim.hip_write(d, &bytes)
+            }
+        },
+        Op::Fill {
+            dst,
+            pattern,
+            count,
+        } => match dst {
+            Place::Device(d) => sim.hip_fill(d, &pattern, count as u64),
+            Place::Host(d) => {
+                let bytes: Vec<u8> = pattern
+                    .iter()
+                    .copied()
+                    .cycle()
+                    .take(pattern.len().saturating_mul(count))
+                    .collect();
+                // SAFETY: a host place of `bytes.len()` bytes, the caller's promise.
+                unsafe { ptr::write_bytes(d as *mut _, &bytes) }
+                    .then_some(())
+                    .ok_or(HipCode::INVALID_VALUE)
+            }
+        },
+        Op::HostFn { function, data } => {
+            // SAFETY: the host function and data, the caller's promise.
+            unsafe { ptr::call_host_fn(function, data) };
+            Ok(())
+        }
+        Op::Record(event, generation) => {
+            event.complete(generation);
+            Ok(())
+        }
+        Op::Wait(event, generation) => {
+            event.wait_for(generation);
+            Ok(())
+        }
+        Op::Free(address) => sim.hip_release(address),
+        Op::Write { dst, bytes } => match dst {
+            Place::Device(d) => sim.hip_write(d, &bytes),
+            // SAFETY: a host place of `bytes.len()` bytes, the caller's promise.
+            Place::Host(d) => unsafe { ptr::write_bytes(d as *mut _, &bytes) }
+                .then_some(())
+                .ok_or(HipCode::INVALID_VALUE),
+        },
+        Op::Node(node) => match node.work() {
+            // SAFETY: the node's host memory, the caller's promise for `op`.
+            Some(work) => unsafe { run_node(rt, work) },
+            None => Ok(()),
+        },
+        Op::Kernel(run) => execute_kernel(rt, &run),
+    }
+}
+
+/// [`execute`] for a stream of device `ordinal`: a kernel that fails
+/// leaves its error on the device (`crate::device_fault`).
+///
+/// # Safety
+/// As [`execute`].
+pub(crate) unsafe fn execute_on(rt: &Runtime, ordinal: i32, op: Op) -> Call {
+    let kernel = matches!(op, Op::Kernel(_));
+    // SAFETY: the caller's promise, passed on.
+    let result = unsafe { execute(rt, op) };
+    if let (true, Err(code)) = (kernel, result) {
+        rt.device_faults.record(ordinal, code);
+    }
+    result
+}
+
+/// Runs a launched node's copy or fill (an [`Op::Node`] on a stream's worker).
+///
+/// # Safety
+/// The node's host places are live host memory of their extent when it
+/// runs: the contract of `hipGraphLaunch`'s caller (the memory a graph's
+/// nodes name stays valid until the launch has completed).
+unsafe fn run_node(rt: &Runtime, work: &Work) -> Call {
+    match work {
+        Work::Memset {
+            dst,
+            pattern,
+            width,
+            pitch,
+            rows,
+        } => {
+            for row in 0..*rows {
+                let at = match *dst {
+                    Place::Device(a) => Place::Device(a + (row * pitch) as u64),
+                    Place::Host(a) => Place::Host(a + row * pitch),
+                };
+                let op = Op::Fill {
+                    dst: at,
+                    pattern: pattern.clone(),
+                    count: *width,
+                };
+                // SAFETY: the caller's promise for this node's memory.
+                unsafe { execute(rt, op) }?;
+            }
+            Ok(())
+        }
+        Work::Memcpy {
+            dst,
+            src,
+            width,
+            rows,
+        } => {
+            for z in 0..rows.depth {
+                for y in 0..rows.height {
+                    let op = Op::Copy {
+                        dst: dst.row(y, z),
+                        src: src.row(y, z),
+                        len: *width,
+                    };
+                    // SAFETY: the caller's promise for this node's memory.
+                    unsafe { execute(rt, op) }?;
+                }
+            }
+            Ok(())
+        }
+        Work::Empty | Work::Kernel { .. } | Work::EventRecord(_) => Ok(()),
+    }
+}
+
+/// Executes a launch's kernel on the node (a fault aborts the process
+/// unless `AMDGPU_SIM_ON_FAULT=report`: `crate::device_fault`).
+fn execute_kernel(rt: &Runtime, run: &KernelRun) -> Call {
+    let result = rt
+        .sim
+        .hip_execute_kernel(run, &mut KnownHostMemory(&rt.host_memory));
+    if result == Err(HipCode::ILLEGAL_ADDRESS) {
+        device_fault::kernel_faulted(rt, run.kernel(), None);
+    }
+    result
+}
+
+c_exports! {
+    /// `hipStreamCreateWithFlags`: a stream on the current device.
+    ///
+    /// # Safety
+    /// `stream` is NULL or points at a writable stream handle.
+    unsafe fn hipStreamCreateWithFlags(stream: *mut handle, flags: u32) -> hipError_t {
+        call("hipStreamCreateWithFlags", |rt| {
+            if stream.is_null() || flags & !STREAM_NON_BLOCKING != 0 {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let ordinal = current_device(&rt.sim);
+            let s = create_stream(rt, ordinal, flags)?;
+            // SAFETY: the caller's contract (above).
+            unsafe { put(stream, as_handle(s)) }
+        })
+    }
+
+    /// `hipStreamDestroy`: queued work runs first.
+    fn hipStreamDestroy(stream: handle) -> hipError_t {
+        call_with("hipStreamDestroy", || format!("{stream:?}"), |rt| {
+            let s = rt.streams().remove_stream(of_handle(stream))?;
+            s.stop();
+            Ok(())
+        })
+    }
+
+    /// `hipStreamSynchronize`: waits for the stream's work; the first
+    /// failure of an enqueued operation, if any.
+    fn hipStreamSynchronize(stream: handle) -> hipError_t {
+        call_with("hipStreamSynchronize", || format!("{stream:?}"), |rt| match of_handle(stream) {
+            0 => sync_null_stream(rt),
+            s => {
+                let s = rt.streams().stream(s)?;
+                synchronize(rt, &s)
+            }
+        })
+    }
+
+    /// `hipStreamQuery`: `hipErrorNotReady` while the stream (the null
+    /// stream: the device's blocking streams) has work left; a fault its
+    /// device keeps.
+    fn hipStreamQuery(stream: handle) -> hipError_t {
+        call_with("hipStreamQuery", || format!("{stream:?}"), |rt| {
+            let ordinal = stream_device(rt, stream)?;
+            rt.device_faults.check(ordinal)?;
+            let streams = match resolve_stream(rt, stream)?.0 {
+                Target::Null => rt.streams().blocking_streams(ordinal),
+                Target::Stream(s) => vec![s],
+            };
+            let idle = streams.iter().all(|s| s.is_idle());
+            if idle { Ok(()) } else { Err(HipCode::NOT_READY) }
+        })
+    }
+
+    /// `hipDeviceSynchronize`: waits for every stream of the current
+    /// device; their first failure, else a fault the device keeps.
+    fn hipDeviceSynchronize() -> hipError_t {
+        call("hipDeviceSynchronize", |rt| {
+            let ordinal = current_device(&rt.sim);
+            let streams = rt.streams().device_streams(ordinal);
+            let results: Vec<Call> = streams.iter().map(|s| synchronize(rt, s)).collect();
+            results.into_iter().collect::<Call>()?;
+            rt.device_faults.check(ordinal)
+        })
+    }
+
+    /// `hipStreamWaitEvent`: later work on the stream waits for the
+    /// event's last record (none: no wait).
+    fn hipStreamWaitEvent(stream: handle, event: handle, flags: u32) -> hipError_t {
+        call_with("hipStreamWaitEvent", || format!("{stream:?}, {event:?}"), |rt| {
+            if flags != 0 {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let event = rt.streams().event(of_handle(event))?;
+            let generation = event.last_recorded();
+            if generation == 0 {
+                return Ok(());
+            }
+            // SAFETY: the op holds no host memory.
+            unsafe { enqueue(rt, stream, Op::Wait(event, generation)) }
+        })
+    }
+
+    /// `hipLaunchHostFunc`: `function(data)` runs on the stream's worker
+    /// after the work before it.
+    ///
+    /// # Safety
+    /// `function` is a host function taking `data`, callable from the stream's worker thread.
+    unsafe fn hipLaunchHostFunc(stream: handle, function: HostFn, data: *mut c_void) -> hipError_t {
+        call_with("hipLaunchHostFunc", || format!("{stream:?}"), |rt| {
+            if function.is_none() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            if of_handle(stream) == 0 {
+                sync_null_stream(rt)?;
+                // SAFETY: the caller's contract (above).
+                unsafe { ptr::call_host_fn(function, data as usize) };
+                return Ok(());
+            }
+            rt.streams().stream(of_handle(stream))?.push(Op::HostFn {
+                function,
+                data: data as usize,
+            });
+            Ok(())
+        })
+    }
+
+    /// `hipEventCreate`.
+    ///
+    /// # Safety
+    /// `event` is NULL or points at a writable event handle.
+    unsafe fn hipEventCreate(event: *mut handle) -> hipError_t {
+        call("hipEventCreate", |rt| {
+            if event.is_null() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let e = rt.streams().create_event(&rt.handles, 0)?;
+            // SAFETY: the caller's contract (above).
+            unsafe { put(event, as_handle(e)) }
+        })
+    }
+
+    /// `hipEventCreateWithFlags`.
+    ///
+    /// # Safety
+    /// `event` is NULL or points at a writable event handle.
+    unsafe fn hipEventCreateWithFlags(event: *mut handle, flags: u32) -> hipError_t {
+        call("hipEventCreateWithFlags", |rt| {
+            if event.is_null() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let e = rt.streams().create_event(&rt.handles, flags)?;
+            // SAFETY: the caller's contract (above).
+            unsafe { put(event, as_handle(e)) }
+        })
+    }
+
+    /// `hipEventDestroy`.
+    fn hipEventDestroy(event: handle) -> hipError_t {
+        call_with("hipEventDestroy", || format!("{event:?}"), |rt| rt.streams().destroy_event(of_handle(event)))
+    }
+
+    /// `hipEventRecord`: completes when the stream's earlier work has.
+    fn hipEventRecord(event: handle, stream: handle) -> hipError_t {
+        call_with("hipEventRecord", || format!("{event:?}, {stream:?}"), |rt| {
+            let event = rt.streams().event(of_handle(event))?;
+            let device = stream_device(rt, stream)?;
+            let generation = event.begin_record(device);
+            // SAFETY: the op holds no host memory.
+            unsafe { enqueue(rt, stream, Op::Record(event, generation)) }
+        })
+    }
+
+    /// `hipEventQuery`: `hipErrorNotReady` until the last record completes;
+    /// a fault its device keeps, whatever the record.
+    fn hipEventQuery(event: handle) -> hipError_t {
+        call_with("hipEventQuery", || format!("{event:?}"), |rt| {
+            let event = rt.streams().event(of_handle(event))?;
+            event_device_fault(rt, &event)?;
+            let (recorded, completed) = event.generations();
+            rt.sim.trace_note(|| format!("event {:#x}: #{recorded} recorded, #{completed} completed", event.handle));
+            if completed >= recorded { Ok(()) } else { Err(HipCode::NOT_READY) }
+        })
+    }
+
+    /// `hipEventSynchronize`: waits for the last record; then a fault its
+    /// device keeps.
+    fn hipEventSynchronize(event: handle) -> hipError_t {
+        call_with("hipEventSynchronize", || format!("{event:?}"), |rt| {
+            let event = rt.streams().event(of_handle(event))?;
+            let generation = event.last_recorded();
+            rt.sim.trace_note(|| format!("waits for event {:#x} #{generation}", event.handle));
+            event.wait_for(generation);
+            event_device_fault(rt, &event)
+        })
+    }
+
+    /// `hipEventElapsedTime` in milliseconds between two completed records.
+    ///
+    /// # Safety
+    /// `ms` is NULL or points at a writable `float`.
+    unsafe fn hipEventElapsedTime(ms: *mut f32, start: handle, stop: handle) -> hipError_t {
+        call("hipEventElapsedTime", |rt| {
+            if ms.is_null() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let (start, stop) = {
+                let r = rt.streams();
+                (r.event(of_handle(start))?, r.event(of_handle(stop))?)
+            };
+            if (start.flags | stop.flags) & EVENT_DISABLE_TIMING != 0 {
+                return Err(HipCode::INVALID_RESOURCE_HANDLE);
+            }
+            let (Some(a), Some(b)) = (start.completed_at(), stop.completed_at()) else {
+                return Err(HipCode::NOT_READY);
+            };
+            let elapsed = if b >= a { (b - a).as_secs_f64() } else { -(a - b).as_secs_f64() };
+            // SAFETY: the caller's contract (above).
+            unsafe { put(ms, (elapsed * 1000.0) as f32) }
+        })
+    }
+}
