@@ -21,7 +21,7 @@
 //! Kernel nodes are checked against the function and device as
 //! `hipModuleLaunchKernel` is, when added, and recorded as launches when the
 //! graph runs; each kernel then executes in its place among the nodes (see
-//! `crate::kernel`).
+//! `crate::hip::stream`).
 
 use std::ffi::{c_uint, c_void};
 use std::sync::Arc;

@@ -517,3 +517,67 @@ c_exports! {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::settings::Settings;
+    use amdgpu_sim::Sim;
+    use amdgpu_sim::presets::load_machine;
+
+    /// A runtime of the test's own, not the process's (leaked, as a
+    /// stream's worker holds its runtime for as long as it runs).
+    fn own_runtime(eager_streams: bool) -> &'static Runtime {
+        let sim = Sim::new(load_machine("w7900").expect("preset"));
+        sim.hip_init(0).expect("hipInit");
+        let settings = Settings {
+            eager_streams,
+            ..Settings::default()
+        };
+        Box::leak(Box::new(Runtime::new(sim, settings)))
+    }
+
+    /// A stream of a runtime of one's own runs its work in order, on the
+    /// submitting thread or its worker, and answers its own device's
+    /// failures only.
+    #[test]
+    fn a_stream_runs_in_order_on_its_own_runtime() {
+        for eager in [true, false] {
+            let rt = own_runtime(eager);
+            let other = own_runtime(eager);
+            let device = rt.sim.hip_malloc("hipMalloc", 0, 16).expect("allocation");
+            let handle = create_stream(rt, 0, 0).expect("stream");
+            let stream = rt.streams().stream(handle).expect("live");
+            let ops = vec![
+                Op::Fill {
+                    dst: Place::Device(device),
+                    pattern: vec![0xab],
+                    count: 16,
+                },
+                Op::Fill {
+                    dst: Place::Device(device + 4),
+                    pattern: vec![1, 2],
+                    count: 2,
+                },
+            ];
+            // SAFETY: the ops touch device memory alone.
+            unsafe { Target::Stream(Arc::clone(&stream)).enqueue_all(rt, ops) }.expect("queued");
+            synchronize(rt, &stream).expect("ran");
+            let mut bytes = [0u8; 8];
+            rt.sim.hip_read(device, &mut bytes).expect("read back");
+            assert_eq!(
+                bytes,
+                [0xab, 0xab, 0xab, 0xab, 1, 2, 1, 2],
+                "eager: {eager}"
+            );
+            assert_eq!((rt.census().streams, other.census().streams), (1, 0));
+
+            rt.device_faults.record(0, HipCode::ILLEGAL_ADDRESS);
+            assert_eq!(synchronize(rt, &stream), Err(HipCode::ILLEGAL_ADDRESS));
+            assert_eq!(other.device_faults.check(0), Ok(()));
+
+            rt.streams().remove_stream(handle).expect("live").stop();
+            assert_eq!(rt.census().streams, 0);
+        }
+    }
+}

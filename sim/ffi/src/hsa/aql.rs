@@ -21,7 +21,7 @@
 //!   as `hsa_amd_signal_wait_all` treats them; an OR with no dependent
 //!   signal completes at once).
 //! - `HSA_PACKET_TYPE_VENDOR_SPECIFIC`: AMD's packets, by their format
-//!   (`crate::vendor`): `BARRIER_VALUE` waits for a signal's value,
+//!   (`super::vendor`): `BARRIER_VALUE` waits for a signal's value,
 //!   `PM4_IB` runs an indirect buffer of PM4 (memory writes, copies, waits,
 //!   GPU timestamps, compute registers and dispatches from them: the
 //!   queue's register file lives here, and an AQL kernel dispatch leaves

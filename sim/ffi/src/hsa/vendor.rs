@@ -12,7 +12,7 @@
 //!   command names a buffer of PM4 packets, read through the memory a
 //!   dispatch reads its kernargs from and run in order (`amdgpu_sim::pm4`):
 //!   writes and copies to memory, waits on memory, the GPU clock
-//!   (`crate::clock`), cache operations and partial flushes that have
+//!   (`crate::core::clock`), cache operations and partial flushes that have
 //!   nothing left to do here, compute register writes into the queue's
 //!   register file and `DISPATCH_DIRECT`s launched from it on the
 //!   interpreter (`amdgpu_sim`'s `pm4_dispatch`). `dw_cnt_remain` must be
