@@ -7,7 +7,8 @@ use std::ffi::{c_int, c_void};
 use amdgpu_sim::HipCode;
 
 use super::context::current_device;
-use super::stream::{enqueue, execute, resolve_stream, stream_device};
+use super::operation::execute;
+use super::stream::{enqueue, resolve_stream, stream_device};
 use crate::abi::*;
 use crate::core::hip_call::{Call, as_handle, call, call_with, handle, modelled, of_handle, put};
 use crate::core::host_memory::HostKind;
