@@ -132,7 +132,7 @@ fn create_stream(rt: &'static Runtime, ordinal: i32, flags: u32) -> Result<u64, 
 /// Runs one of `stream`'s operations (traced).
 ///
 /// # Safety
-/// As [`execute`]: the op was queued by [`enqueue`] or
+/// As `super::operation::execute`: the op was queued by [`enqueue`] or
 /// [`Target::enqueue_all`], whose callers promise its memory.
 unsafe fn run_on(rt: &Runtime, stream: &Stream, op: Op) -> Call {
     rt.sim
