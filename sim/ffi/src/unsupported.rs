@@ -18,7 +18,8 @@
 use std::ffi::{c_char, c_int, c_void};
 
 use crate::abi::*;
-use crate::ptr::c_exports;
+use crate::core::hip_call::finish;
+use crate::core::ptr::c_exports;
 
 /// A C enum passed by value.
 type c_enum = u32;
@@ -38,7 +39,7 @@ macro_rules! unsupported {
 /// Records a HIP failure as the last error; HSA values pass through.
 pub(crate) fn fail_with<T: Copy + 'static>(value: T) -> T {
     if let Some(error) = (&value as &dyn std::any::Any).downcast_ref::<hipError_t>() {
-        crate::last_error::finish(*error);
+        finish(*error);
     }
     value
 }

@@ -16,6 +16,7 @@ mod kernels;
 mod kfd;
 mod pinned_memory;
 mod pool_memory;
+mod process_state;
 mod published_dumps;
 mod queues;
 mod regions;

@@ -17,11 +17,10 @@ use amdgpu_sys::hsa_values::{
 };
 
 use crate::abi::*;
-use crate::host_memory::host_memory;
-use crate::hsa::{Call, INVALID, on_node, put};
-use crate::kernel::KnownHostMemory;
-use crate::node::Node;
-use crate::ptr::{self, c_exports};
+use crate::core::host_memory::KnownHostMemory;
+use crate::core::hsa_call::{Call, INVALID, on_runtime, put};
+use crate::core::ptr::{self, c_exports};
+use crate::core::runtime::Runtime;
 
 /// The caller's host memory, which a copy's host side names: any address
 /// is taken as the caller's, as the copy calls' contracts say (ROCr copies
@@ -69,15 +68,15 @@ fn c_info(info: &PointerInfo) -> hsa_amd_pointer_info_t {
 /// What pointer info says of host memory the runtimes know: a HIP host
 /// allocation is an HSA allocation of the first CPU's fine-grained pool,
 /// a registration or lock is locked memory; any other address is unknown.
-fn host_info(node: &Node, ptr: u64) -> Option<PointerInfo> {
-    let cpu = node.sim.agents_of_kind(true).first().copied().unwrap_or(0);
-    let gpus = node.sim.agents_of_kind(false);
+fn host_info(rt: &Runtime, ptr: u64) -> Option<PointerInfo> {
+    let cpu = rt.sim.agents_of_kind(true).first().copied().unwrap_or(0);
+    let gpus = rt.sim.agents_of_kind(false);
     let every = |mut agents: Vec<u64>| {
         agents.insert(0, cpu);
         agents
     };
     let at = usize::try_from(ptr).ok()?;
-    let memory = host_memory();
+    let memory = rt.host_memory();
     if let Some((base, size, _)) = memory.allocation_at(at) {
         return Some(PointerInfo {
             type_: POINTER_TYPE_HSA,
@@ -121,7 +120,7 @@ fn host_info(node: &Node, ptr: u64) -> Option<PointerInfo> {
 /// `info` points at a `hsa_amd_pointer_info_t` of `info->size` bytes;
 /// `num` and `accessible` are NULL or writable.
 unsafe fn pointer_info(
-    node: &Node,
+    rt: &Runtime,
     ptr: u64,
     info: *mut hsa_amd_pointer_info_t,
     alloc: Option<extern "C" fn(usize) -> *mut c_void>,
@@ -138,10 +137,7 @@ unsafe fn pointer_info(
     if room == 0 {
         return Err(INVALID);
     }
-    let found = node
-        .sim
-        .describe_pointer(ptr)
-        .or_else(|| host_info(node, ptr));
+    let found = rt.sim.describe_pointer(ptr).or_else(|| host_info(rt, ptr));
     let mut answer = found
         .as_ref()
         .map(c_info)
@@ -186,7 +182,7 @@ unsafe fn pointer_info(
 /// # Safety
 /// `agents` is NULL or points at `count` agents.
 unsafe fn lock_agents(
-    node: &Node,
+    rt: &Runtime,
     agents: *const hsa_agent_t,
     count: c_int,
 ) -> Result<Vec<u64>, HsaCode> {
@@ -196,7 +192,7 @@ unsafe fn lock_agents(
     agents
         .iter()
         .map(|a| {
-            node.sim
+            rt.sim
                 .is_agent(a.handle)
                 .then_some(a.handle)
                 .ok_or(HsaCode::INVALID_AGENT)
@@ -212,7 +208,7 @@ unsafe fn lock_agents(
 /// `agents` is NULL or points at `count` agents; `agent_ptr` is NULL or
 /// writable.
 unsafe fn lock(
-    node: &Node,
+    rt: &Runtime,
     host_ptr: *mut c_void,
     size: usize,
     agents: *const hsa_agent_t,
@@ -231,14 +227,15 @@ unsafe fn lock(
     }
     let global_flags = match pool {
         None => GLOBAL_FLAG_COARSE_GRAINED,
-        Some((pool, _)) => match node.sim.pool_facts(pool) {
+        Some((pool, _)) => match rt.sim.pool_facts(pool) {
             Some((_, true, flags)) => flags,
             _ => return Err(HsaCode::INVALID_MEMORY_POOL),
         },
     };
     // SAFETY: the caller's contract, passed on.
-    let agents = unsafe { lock_agents(node, agents, count) }?;
-    host_memory().lock(host_ptr as usize, size, &agents, global_flags);
+    let agents = unsafe { lock_agents(rt, agents, count) }?;
+    rt.host_memory()
+        .lock(host_ptr as usize, size, &agents, global_flags);
     // SAFETY: the caller's contract (non-NULL).
     unsafe { put(agent_ptr.cast(), host_ptr) }
 }
@@ -255,12 +252,12 @@ c_exports! {
         flags: u32,
         ptr: *mut *mut c_void,
     ) -> hsa_status_t {
-        on_node(|node| {
+        on_runtime(|rt| {
             if ptr.is_null() {
                 return Err(INVALID);
             }
             let size = u64::try_from(size).map_err(|_| INVALID)?;
-            let base = node.sim.memory_pool_allocate(pool.handle, size, flags)?;
+            let base = rt.sim.memory_pool_allocate(pool.handle, size, flags)?;
             // SAFETY: the caller's contract (above).
             unsafe { put(ptr.cast(), base as usize) }
         })
@@ -268,7 +265,7 @@ c_exports! {
 
     /// `hsa_amd_memory_pool_free`: the allocation's mapping goes too.
     fn hsa_amd_memory_pool_free(ptr: *mut c_void) -> hsa_status_t {
-        on_node(|node| node.sim.memory_pool_free(ptr as u64))
+        on_runtime(|rt| rt.sim.memory_pool_free(ptr as u64))
     }
 
     /// `hsa_memory_copy`: each side is simulated memory (wholly inside it)
@@ -278,21 +275,21 @@ c_exports! {
     /// A side that is not simulated memory is `size` bytes of the caller's
     /// host memory (readable `src`, writable `dst`).
     unsafe fn hsa_memory_copy(dst: *mut c_void, src: *const c_void, size: usize) -> hsa_status_t {
-        on_node(|node| {
+        on_runtime(|rt| {
             if dst.is_null() || src.is_null() {
                 return Err(INVALID);
             }
             let size = u64::try_from(size).map_err(|_| INVALID)?;
-            node.sim.memory_copy_with(dst as u64, src as u64, size, &mut CallerMemory)
+            rt.sim.memory_copy_with(dst as u64, src as u64, size, &mut CallerMemory)
         })
     }
 
     /// `hsa_amd_memory_fill`: `count` copies of `value` at `ptr`, in
     /// simulated memory or host memory the runtimes know.
     fn hsa_amd_memory_fill(ptr: *mut c_void, value: u32, count: usize) -> hsa_status_t {
-        on_node(|node| {
+        on_runtime(|rt| {
             let count = u64::try_from(count).map_err(|_| INVALID)?;
-            node.sim.memory_fill(ptr as u64, value, count, &mut KnownHostMemory)
+            rt.sim.memory_fill(ptr as u64, value, count, &mut KnownHostMemory(&rt.host_memory))
         })
     }
 
@@ -306,7 +303,7 @@ c_exports! {
         flags: *const u32,
         ptr: *const c_void,
     ) -> hsa_status_t {
-        on_node(|node| {
+        on_runtime(|rt| {
             if num_agents == 0 || agents.is_null() || !flags.is_null() || ptr.is_null() {
                 return Err(INVALID);
             }
@@ -314,7 +311,7 @@ c_exports! {
             // SAFETY: the caller's contract (above).
             let agents = unsafe { ptr::read_array(agents, count) }.ok_or(INVALID)?;
             let raw: Vec<u64> = agents.iter().map(|a| a.handle).collect();
-            node.sim.agents_allow_access(&raw, ptr as u64)
+            rt.sim.agents_allow_access(&raw, ptr as u64)
         })
     }
 
@@ -333,13 +330,13 @@ c_exports! {
         num_agents_accessible: *mut u32,
         accessible: *mut *mut hsa_agent_t,
     ) -> hsa_status_t {
-        on_node(|node| {
-            node.sim.hsa_external(
+        on_runtime(|rt| {
+            rt.sim.hsa_external(
                 "hsa_amd_pointer_info",
                 || format!("{ptr:?}"),
                 // SAFETY: the caller's contract (above).
                 || unsafe {
-                    pointer_info(node, ptr as u64, info, alloc, num_agents_accessible, accessible)
+                    pointer_info(rt, ptr as u64, info, alloc, num_agents_accessible, accessible)
                 },
             )
         })
@@ -357,12 +354,12 @@ c_exports! {
         num_agent: c_int,
         agent_ptr: *mut *mut c_void,
     ) -> hsa_status_t {
-        on_node(|node| {
-            node.sim.hsa_external(
+        on_runtime(|rt| {
+            rt.sim.hsa_external(
                 "hsa_amd_memory_lock",
                 || format!("{host_ptr:?}, {size:#x}"),
                 // SAFETY: the caller's contract (above).
-                || unsafe { lock(node, host_ptr, size, agents, num_agent, None, agent_ptr) },
+                || unsafe { lock(rt, host_ptr, size, agents, num_agent, None, agent_ptr) },
             )
         })
     }
@@ -380,13 +377,13 @@ c_exports! {
         flags: u32,
         agent_ptr: *mut *mut c_void,
     ) -> hsa_status_t {
-        on_node(|node| {
-            node.sim.hsa_external(
+        on_runtime(|rt| {
+            rt.sim.hsa_external(
                 "hsa_amd_memory_lock_to_pool",
                 || format!("{host_ptr:?}, {size:#x}, {:#x}", pool.handle),
                 // SAFETY: the caller's contract (above).
                 || unsafe {
-                    lock(node, host_ptr, size, agents, num_agent, Some((pool.handle, flags)), agent_ptr)
+                    lock(rt, host_ptr, size, agents, num_agent, Some((pool.handle, flags)), agent_ptr)
                 },
             )
         })
@@ -395,12 +392,12 @@ c_exports! {
     /// `hsa_amd_memory_unlock`: one lock of the range at `host_ptr` fewer
     /// (an address that is not locked is ignored, as ROCr does).
     fn hsa_amd_memory_unlock(host_ptr: *mut c_void) -> hsa_status_t {
-        on_node(|node| {
-            node.sim.hsa_external(
+        on_runtime(|rt| {
+            rt.sim.hsa_external(
                 "hsa_amd_memory_unlock",
                 || format!("{host_ptr:?}"),
                 || {
-                    host_memory().unlock(host_ptr as usize);
+                    rt.host_memory().unlock(host_ptr as usize);
                     Ok(())
                 },
             )

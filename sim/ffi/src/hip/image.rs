@@ -10,7 +10,7 @@ use amdgpu_sim::elf::MAX_CODE_OBJECT_BYTES;
 use amdgpu_sim::isa::Target;
 use amdgpu_sim::{HipCode, Sim};
 
-use crate::ptr;
+use crate::core::ptr;
 
 const ELF_MAGIC: &[u8] = b"\x7fELF";
 const BUNDLE_MAGIC: &[u8] = b"__CLANG_OFFLOAD_BUNDLE__";

@@ -13,8 +13,8 @@ use std::ffi::{c_int, c_void};
 use amdgpu_sys::hsa_types::{hsa_amd_memory_access_desc_t, hsa_amd_vmem_alloc_handle_t};
 
 use crate::abi::*;
-use crate::hsa::{INVALID, on_node, put};
-use crate::ptr::{self, c_exports};
+use crate::core::hsa_call::{INVALID, on_runtime, put};
+use crate::core::ptr::{self, c_exports};
 
 /// Most access descriptors one `hsa_amd_vmem_set_access` call may name.
 pub const MAX_ACCESS_DESCS: usize = 1 << 12;
@@ -31,12 +31,12 @@ unsafe fn reserve(
     alignment: u64,
     flags: u64,
 ) -> hsa_status_t {
-    on_node(|node| {
+    on_runtime(|rt| {
         if va.is_null() {
             return Err(INVALID);
         }
         let size = u64::try_from(size).map_err(|_| INVALID)?;
-        let base = node
+        let base = rt
             .sim
             .vmem_address_reserve(op, size, address, alignment, flags)?;
         // SAFETY: the caller's contract (non-NULL).
@@ -79,7 +79,7 @@ c_exports! {
 
     /// `hsa_amd_vmem_address_free` of a whole reservation with no mapping left.
     fn hsa_amd_vmem_address_free(va: *mut c_void, size: usize) -> hsa_status_t {
-        on_node(|node| node.sim.vmem_address_free(va as u64, size as u64))
+        on_runtime(|rt| rt.sim.vmem_address_free(va as u64, size as u64))
     }
 
     /// `hsa_amd_vmem_handle_create`: physical memory of `pool`.
@@ -93,11 +93,11 @@ c_exports! {
         flags: u64,
         memory_handle: *mut hsa_amd_vmem_alloc_handle_t,
     ) -> hsa_status_t {
-        on_node(|node| {
+        on_runtime(|rt| {
             if memory_handle.is_null() {
                 return Err(INVALID);
             }
-            let handle = node
+            let handle = rt
                 .sim
                 .vmem_handle_create(pool.handle, size as u64, memory_type, flags)?;
             // SAFETY: the caller's contract (non-NULL).
@@ -107,7 +107,7 @@ c_exports! {
 
     /// `hsa_amd_vmem_handle_release`.
     fn hsa_amd_vmem_handle_release(memory_handle: hsa_amd_vmem_alloc_handle_t) -> hsa_status_t {
-        on_node(|node| node.sim.vmem_handle_release(memory_handle.handle))
+        on_runtime(|rt| rt.sim.vmem_handle_release(memory_handle.handle))
     }
 
     /// `hsa_amd_vmem_map`: the handle's memory at `va` in a reservation.
@@ -118,15 +118,15 @@ c_exports! {
         memory_handle: hsa_amd_vmem_alloc_handle_t,
         flags: u64,
     ) -> hsa_status_t {
-        on_node(|node| {
-            node.sim
+        on_runtime(|rt| {
+            rt.sim
                 .vmem_map(va as u64, size as u64, in_offset as u64, memory_handle.handle, flags)
         })
     }
 
     /// `hsa_amd_vmem_unmap` of the mapping at `va`.
     fn hsa_amd_vmem_unmap(va: *mut c_void, size: usize) -> hsa_status_t {
-        on_node(|node| node.sim.vmem_unmap(va as u64, size as u64))
+        on_runtime(|rt| rt.sim.vmem_unmap(va as u64, size as u64))
     }
 
     /// `hsa_amd_vmem_set_access`.
@@ -139,7 +139,7 @@ c_exports! {
         desc: *const hsa_amd_memory_access_desc_t,
         desc_cnt: usize,
     ) -> hsa_status_t {
-        on_node(|node| {
+        on_runtime(|rt| {
             if desc.is_null() || desc_cnt > MAX_ACCESS_DESCS {
                 return Err(INVALID);
             }
@@ -149,7 +149,7 @@ c_exports! {
                 .iter()
                 .map(|d| (d.agent_handle.handle, d.permissions))
                 .collect();
-            node.sim.vmem_set_access(va as u64, size as u64, &access)
+            rt.sim.vmem_set_access(va as u64, size as u64, &access)
         })
     }
 
@@ -162,11 +162,11 @@ c_exports! {
         perms: *mut u32,
         agent_handle: hsa_agent_t,
     ) -> hsa_status_t {
-        on_node(|node| {
+        on_runtime(|rt| {
             if perms.is_null() {
                 return Err(INVALID);
             }
-            let permission = node.sim.vmem_get_access(va as u64, agent_handle.handle)?;
+            let permission = rt.sim.vmem_get_access(va as u64, agent_handle.handle)?;
             // SAFETY: the caller's contract (non-NULL).
             unsafe { put(perms.cast(), permission) }
         })
@@ -181,13 +181,13 @@ c_exports! {
         handle: hsa_amd_vmem_alloc_handle_t,
         flags: u64,
     ) -> hsa_status_t {
-        on_node(|node| {
+        on_runtime(|rt| {
             if dmabuf_fd.is_null() {
                 return Err(INVALID);
             }
             // SAFETY: the caller's contract (non-NULL); ROCr sets -1 first.
             unsafe { put(dmabuf_fd.cast(), -1 as c_int) }?;
-            node.sim.vmem_export_shareable_handle(handle.handle, flags)
+            rt.sim.vmem_export_shareable_handle(handle.handle, flags)
         })
     }
 
@@ -199,11 +199,11 @@ c_exports! {
         dmabuf_fd: c_int,
         handle: *mut hsa_amd_vmem_alloc_handle_t,
     ) -> hsa_status_t {
-        on_node(|node| {
+        on_runtime(|rt| {
             if handle.is_null() {
                 return Err(INVALID);
             }
-            node.sim.vmem_import_shareable_handle(dmabuf_fd).map(drop)
+            rt.sim.vmem_import_shareable_handle(dmabuf_fd).map(drop)
         })
     }
 
@@ -216,11 +216,11 @@ c_exports! {
         memory_handle: *mut hsa_amd_vmem_alloc_handle_t,
         addr: *mut c_void,
     ) -> hsa_status_t {
-        on_node(|node| {
+        on_runtime(|rt| {
             if memory_handle.is_null() {
                 return Err(INVALID);
             }
-            let handle = node.sim.vmem_retain_alloc_handle(addr as u64)?;
+            let handle = rt.sim.vmem_retain_alloc_handle(addr as u64)?;
             // SAFETY: the caller's contract (non-NULL).
             unsafe { put(memory_handle.cast(), hsa_amd_vmem_alloc_handle_t { handle }) }
         })
@@ -235,11 +235,11 @@ c_exports! {
         pool: *mut hsa_amd_memory_pool_t,
         memory_type: *mut u32,
     ) -> hsa_status_t {
-        on_node(|node| {
+        on_runtime(|rt| {
             if pool.is_null() || memory_type.is_null() {
                 return Err(INVALID);
             }
-            let (handle, kind) = node.sim.vmem_alloc_properties(memory_handle.handle)?;
+            let (handle, kind) = rt.sim.vmem_alloc_properties(memory_handle.handle)?;
             // SAFETY: the caller's contract (non-NULL).
             unsafe {
                 put(pool.cast(), hsa_amd_memory_pool_t { handle })?;

@@ -20,86 +20,54 @@
 
 use std::ffi::c_void;
 use std::sync::atomic::Ordering;
-use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use amdgpu_sim::HsaCode;
 
+use super::memory::CallerMemory;
 use crate::abi::*;
-use crate::hsa::{INVALID, on_node};
-use crate::memory::CallerMemory;
-use crate::node::node;
-use crate::ptr::{self, c_exports};
-use crate::signal;
+use crate::core::copies::Pending;
+use crate::core::hsa_call::{INVALID, on_runtime};
+use crate::core::ptr::{self, c_exports};
+use crate::core::runtime::Runtime;
 
 /// Most dependent signals one copy may name.
 pub const MAX_DEP_SIGNALS: u32 = 1 << 12;
 
-/// One submitted copy.
-#[derive(Debug)]
-struct Pending {
-    dst: u64,
-    src: u64,
-    size: u64,
-    deps: Vec<u64>,
-    completion: u64,
-}
-
-#[derive(Default)]
-struct Queue {
-    pending: Vec<Pending>,
-    /// Whether the engine thread is running (it stops when nothing is pending).
-    running: bool,
-}
-
-fn queue() -> MutexGuard<'static, Queue> {
-    static QUEUE: OnceLock<Mutex<Queue>> = OnceLock::new();
-    QUEUE
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// Copies submitted and not yet run.
-pub(crate) fn pending() -> usize {
-    queue().pending.len()
-}
-
-fn ready(copy: &Pending) -> bool {
+fn ready(rt: &Runtime, copy: &Pending) -> bool {
     copy.deps.iter().all(|&h| {
-        signal::registry()
+        rt.signals
             .get(h)
             .is_none_or(|s| s.load(Ordering::Acquire) == 0)
     })
 }
 
 /// The engine: runs ready copies until none is pending.
-fn engine() {
+fn engine(rt: &Runtime) {
     loop {
-        let next = signal::registry().wait_until(None, || {
-            let mut q = queue();
+        let next = rt.signals.wait_until(None, || {
+            let mut q = rt.copies.lock();
             if q.pending.is_empty() {
                 q.running = false;
                 return Some(None);
             }
-            let i = q.pending.iter().position(ready)?;
+            let i = q.pending.iter().position(|copy| ready(rt, copy))?;
             Some(Some(q.pending.remove(i)))
         });
         let Some(Some(copy)) = next else { return };
-        run(&copy);
+        run(rt, &copy);
     }
 }
 
-fn run(copy: &Pending) {
-    let Some(node) = node() else { return };
-    match node
+fn run(rt: &Runtime, copy: &Pending) {
+    match rt
         .sim
         .engine_copy(copy.dst, copy.src, copy.size, &mut CallerMemory)
     {
         Ok(()) => {
-            if let Some(s) = signal::registry().get(copy.completion) {
+            if let Some(s) = rt.signals.get(copy.completion) {
                 s.subtract(1);
             }
-            signal::registry().wake();
+            rt.signals.wake();
         }
         Err(code) => eprintln!(
             "amdgpu-sim-ffi: async copy of {} bytes from {:#x} to {:#x} failed ({code}); \
@@ -109,24 +77,24 @@ fn run(copy: &Pending) {
     }
 }
 
-fn submit(copy: Pending) -> Result<(), HsaCode> {
+fn submit(rt: &'static Runtime, copy: Pending) -> Result<(), HsaCode> {
     let start = {
-        let mut q = queue();
+        let mut q = rt.copies.lock();
         q.pending.push(copy);
         !std::mem::replace(&mut q.running, true)
     };
     if start {
         let spawned = std::thread::Builder::new()
             .name("amdgpu-sim-copy".into())
-            .spawn(engine);
+            .spawn(move || engine(rt));
         if spawned.is_err() {
-            let mut q = queue();
+            let mut q = rt.copies.lock();
             q.pending.pop();
             q.running = false;
             return Err(HsaCode::OUT_OF_RESOURCES);
         }
     }
-    signal::registry().wake();
+    rt.signals.wake();
     Ok(())
 }
 
@@ -147,8 +115,8 @@ c_exports! {
         dep_signals: *const hsa_signal_t,
         completion_signal: hsa_signal_t,
     ) -> hsa_status_t {
-        on_node(|node| {
-            node.sim.hsa_external(
+        on_runtime(|rt| {
+            rt.sim.hsa_external(
                 "hsa_amd_memory_async_copy",
                 || format!("{dst:?}, {src:?}, {size:#x}, {num_dep_signals}"),
                 || {
@@ -161,14 +129,14 @@ c_exports! {
                         return Err(INVALID);
                     }
                     for agent in [dst_agent, src_agent] {
-                        if !node.sim.is_agent(agent.handle) {
+                        if !rt.sim.is_agent(agent.handle) {
                             return Err(HsaCode::INVALID_AGENT);
                         }
                     }
                     // SAFETY: the caller's contract (above).
                     let deps = unsafe { ptr::read_array(dep_signals, num_dep_signals as usize) }
                         .ok_or(INVALID)?;
-                    let live = |s: &hsa_signal_t| signal::registry().get(s.handle).is_some();
+                    let live = |s: &hsa_signal_t| rt.signals.get(s.handle).is_some();
                     if !deps.iter().all(live) || !live(&completion_signal) {
                         return Err(HsaCode::INVALID_SIGNAL);
                     }
@@ -176,8 +144,8 @@ c_exports! {
                         return Ok(());
                     }
                     let size = u64::try_from(size).map_err(|_| INVALID)?;
-                    node.sim.check_copy(dst as u64, src as u64, size)?;
-                    submit(Pending {
+                    rt.sim.check_copy(dst as u64, src as u64, size)?;
+                    submit(rt, Pending {
                         dst: dst as u64,
                         src: src as u64,
                         size,

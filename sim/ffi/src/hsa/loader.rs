@@ -14,8 +14,9 @@ use amdgpu_sys::hsa_info::LoadedCodeObjectInfo;
 use crate::abi::*;
 use amdgpu_sim::HsaCode;
 
-use crate::hsa::{get_info, on_node, put};
-use crate::ptr::{self, c_exports};
+use crate::core::hsa_call::{get_info, on_runtime, put};
+use crate::core::ptr::{self, c_exports};
+use crate::core::runtime::runtime;
 
 /// `hsa_ven_amd_loader_query_host_address`: an address in a loaded code
 /// object is its own host address; any other is `INVALID_ARGUMENT`, as in
@@ -27,15 +28,15 @@ unsafe extern "C" fn query_host_address(
     device_address: *const c_void,
     host_address: *mut *const c_void,
 ) -> hsa_status_t {
-    on_node(|node| {
-        node.sim.hsa_external(
+    on_runtime(|rt| {
+        rt.sim.hsa_external(
             "hsa_ven_amd_loader_query_host_address",
             || format!("{device_address:?}"),
             || {
                 if device_address.is_null() || host_address.is_null() {
                     return Err(HsaCode::INVALID_ARGUMENT);
                 }
-                if !node.sim.is_loaded_code(device_address as u64) {
+                if !rt.sim.is_loaded_code(device_address as u64) {
                     return Err(HsaCode::INVALID_ARGUMENT);
                 }
                 // SAFETY: the caller's contract (non-NULL, checked above).
@@ -69,10 +70,10 @@ unsafe extern "C" fn executable_iterate_loaded_code_objects(
     let Some(callback) = callback else {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     };
-    let Some(node) = crate::node::node() else {
+    let Some(rt) = runtime() else {
         return HSA_STATUS_ERROR_NOT_INITIALIZED;
     };
-    match node
+    match rt
         .sim
         .executable_iterate_loaded_code_objects(executable.handle)
     {
@@ -98,11 +99,11 @@ unsafe extern "C" fn loaded_code_object_get_info(
     attribute: u32,
     value: *mut c_void,
 ) -> hsa_status_t {
-    on_node(|node| {
+    on_runtime(|rt| {
         // SAFETY: the caller's contract (above).
         unsafe {
             get_info(value, LoadedCodeObjectInfo::from_raw(attribute), |a| {
-                node.sim
+                rt.sim
                     .loaded_code_object_get_info(loaded_code_object.handle, a)
             })
         }

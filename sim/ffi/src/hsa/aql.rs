@@ -21,7 +21,7 @@
 //!   as `hsa_amd_signal_wait_all` treats them; an OR with no dependent
 //!   signal completes at once).
 //! - `HSA_PACKET_TYPE_VENDOR_SPECIFIC`: AMD's packets, by their format
-//!   (`crate::vendor`): `BARRIER_VALUE` waits for a signal's value,
+//!   (`super::vendor`): `BARRIER_VALUE` waits for a signal's value,
 //!   `PM4_IB` runs an indirect buffer of PM4 (memory writes, copies, waits,
 //!   GPU timestamps, compute registers and dispatches from them: the
 //!   queue's register file lives here, and an AQL kernel dispatch leaves
@@ -40,37 +40,24 @@
 
 use std::sync::atomic::Ordering;
 
-use amdgpu_sim::aql::{AqlDispatch, AqlError};
+use amdgpu_sim::aql::AqlDispatch;
 use amdgpu_sim::pm4::ComputeRegisters;
 use amdgpu_sys::hsa_values::{
     PACKET_HEADER_WIDTH_TYPE, PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR, PACKET_TYPE_INVALID,
     PACKET_TYPE_KERNEL_DISPATCH, PACKET_TYPE_VENDOR_SPECIFIC,
 };
 
+use super::packet::{dispatch_status, u32_at, u64_at};
+use super::vendor::{self, Outcome};
 use crate::abi::*;
-use crate::node::node;
-use crate::queue::{Queue, Slot};
-use crate::signal;
-use crate::vendor::{self, Outcome};
+use crate::core::clock;
+use crate::core::host_memory::KnownHostMemory;
+use crate::core::queues::{Queue, Slot};
+use crate::core::runtime::Runtime;
 
 /// The packet's type (the header's low `HSA_PACKET_HEADER_WIDTH_TYPE` bits).
 fn packet_type(header: u16) -> u16 {
     header & ((1 << PACKET_HEADER_WIDTH_TYPE) - 1)
-}
-
-/// The `uint64_t` at byte `offset` (8-aligned, past the header and setup
-/// words) of a packet.
-pub(crate) fn u64_at(slot: &Slot, offset: usize) -> u64 {
-    let i = (offset - 4) / 4;
-    let word = |i: usize| slot.body.get(i).map_or(0, |w| w.load(Ordering::Relaxed));
-    u64::from(word(i)) | (u64::from(word(i + 1)) << 32)
-}
-
-/// The `uint32_t` at byte `offset` (4-aligned, past the header).
-pub(crate) fn u32_at(slot: &Slot, offset: usize) -> u32 {
-    slot.body
-        .get((offset - 4) / 4)
-        .map_or(0, |w| w.load(Ordering::Relaxed))
 }
 
 /// `hsa_kernel_dispatch_packet_t` (`hsa.h`): setup at 2, work-group sizes at
@@ -102,7 +89,7 @@ const DEP_SIGNALS: usize = 8;
 
 /// Waits until the dependent signals of a barrier packet allow it to
 /// complete; `false` when the queue was destroyed meanwhile.
-fn barrier(queue: &Queue, slot: &Slot, any: bool) -> bool {
+fn barrier(rt: &Runtime, queue: &Queue, slot: &Slot, any: bool) -> bool {
     let deps: Vec<u64> = (0..5)
         .map(|i| u64_at(slot, DEP_SIGNALS + 8 * i))
         .filter(|&h| h != 0)
@@ -111,11 +98,11 @@ fn barrier(queue: &Queue, slot: &Slot, any: bool) -> bool {
         return true;
     }
     let zero = |h: &u64| {
-        signal::registry()
+        rt.signals
             .get(*h)
             .is_none_or(|s| s.load(Ordering::Acquire) == 0)
     };
-    signal::registry()
+    rt.signals
         .wait_until(None, || {
             if queue.stopped() {
                 return Some(false);
@@ -141,26 +128,8 @@ fn fail(queue: &Queue, packet: u64, status: hsa_status_t, what: &str) {
     }
 }
 
-/// The status a failed kernel dispatch stops its queue with; a kernel's
-/// fault, or a kernel the interpreter cannot run, first aborts the process
-/// unless `AMDGPU_SIM_ON_FAULT=report` (`crate::device_fault`).
-pub(crate) fn dispatch_status(error: &AqlError) -> hsa_status_t {
-    match error {
-        AqlError::Packet(_) => HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
-        AqlError::Fault(_) => HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION,
-        AqlError::KernelFault { kernel, .. } => {
-            crate::device_fault::kernel_faulted(kernel, Some(&error.to_string()));
-            HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION
-        }
-        AqlError::Unsupported(_) => {
-            crate::device_fault::kernel_unrunnable(Some(&error.to_string()));
-            HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION
-        }
-    }
-}
-
 /// Runs one queue's packets until it is destroyed or a packet fails.
-pub(crate) fn process(queue: &Queue) {
+pub(crate) fn process(rt: &Runtime, queue: &Queue) {
     let mut registers = ComputeRegisters::default();
     loop {
         let read = queue.amd.read_dispatch_id.load(Ordering::Acquire);
@@ -168,7 +137,7 @@ pub(crate) fn process(queue: &Queue) {
         let Some(slot) = queue.ring.get(index) else {
             return;
         };
-        let header = signal::registry().wait_until(None, || {
+        let header = rt.signals.wait_until(None, || {
             if queue.stopped() {
                 return Some(None);
             }
@@ -180,31 +149,30 @@ pub(crate) fn process(queue: &Queue) {
         let mut times = None;
         match packet_type(header) {
             PACKET_TYPE_KERNEL_DISPATCH => {
-                let Some(node) = node() else { return };
                 let packet = dispatch_packet(slot);
-                let start = crate::clock::gpu_clock(queue.gpu_clock_hz);
-                let result = node.sim.aql_dispatch(
+                let start = clock::gpu_clock(queue.gpu_clock_hz);
+                let result = rt.sim.aql_dispatch(
                     queue.agent,
                     &packet,
-                    &mut crate::kernel::KnownHostMemory,
+                    &mut KnownHostMemory(&rt.host_memory),
                 );
                 // The command processor reprograms the compute registers
                 // for an AQL dispatch.
                 registers.forget();
                 if let Err(error) = result {
-                    fail(queue, read, dispatch_status(&error), &error.to_string());
+                    fail(queue, read, dispatch_status(rt, &error), &error.to_string());
                     return;
                 }
                 if queue.profiling() {
-                    times = Some((start, crate::clock::gpu_clock(queue.gpu_clock_hz)));
+                    times = Some((start, clock::gpu_clock(queue.gpu_clock_hz)));
                 }
             }
             kind @ (PACKET_TYPE_BARRIER_AND | PACKET_TYPE_BARRIER_OR) => {
-                if !barrier(queue, slot, kind == PACKET_TYPE_BARRIER_OR) {
+                if !barrier(rt, queue, slot, kind == PACKET_TYPE_BARRIER_OR) {
                     return;
                 }
             }
-            PACKET_TYPE_VENDOR_SPECIFIC => match vendor::run(queue, slot, &mut registers) {
+            PACKET_TYPE_VENDOR_SPECIFIC => match vendor::run(rt, queue, slot, &mut registers) {
                 Outcome::Complete => {}
                 Outcome::Stopped => return,
                 Outcome::Failed(status, what) => {
@@ -233,13 +201,13 @@ pub(crate) fn process(queue: &Queue) {
             .read_dispatch_id
             .store(read.wrapping_add(1), Ordering::Release);
         if completion != 0
-            && let Err(outcome) = vendor::complete(completion, times)
+            && let Err(outcome) = vendor::complete(rt, completion, times)
         {
             if let Outcome::Failed(status, what) = outcome {
                 fail(queue, read, status, &what);
             }
             return;
         }
-        signal::registry().wake();
+        rt.signals.wake();
     }
 }

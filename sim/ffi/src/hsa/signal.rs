@@ -19,267 +19,41 @@
 //!   timeout (in system-timestamp ticks, `HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY`)
 //!   passes. Every store through this library wakes them; a value written
 //!   straight into the memory (or by a silent store) is seen within
-//!   [`POLL_INTERVAL`]. Waits are counted HSA calls: an injected fault makes
+//!   [`POLL_INTERVAL`](crate::core::signals::POLL_INTERVAL). Waits are counted HSA calls: an injected fault makes
 //!   one return at once, unsatisfied — the spurious return the HSA
 //!   specification allows every wait ("the wait might return before the
 //!   condition is satisfied").
 
-use std::collections::HashMap;
 use std::ffi::c_void;
-use std::mem::offset_of;
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use amdgpu_sim::HsaCode;
-use amdgpu_sys::hsa_types::{AMD_SIGNAL_ALIGN_BYTES, amd_signal_t};
-use amdgpu_sys::hsa_values::{
-    AMD_SIGNAL_AMD_GPU_ONLY, AMD_SIGNAL_IPC, AMD_SIGNAL_KIND_DOORBELL, AMD_SIGNAL_KIND_USER,
-    SignalCondition,
-};
+use amdgpu_sys::hsa_values::{AMD_SIGNAL_AMD_GPU_ONLY, AMD_SIGNAL_IPC, SignalCondition};
 
 use crate::abi::*;
-use crate::hsa::{Call, INVALID, put};
-use crate::node::{Node, node};
-use crate::ptr::{self, c_exports};
+use crate::core::hsa_call::{Call, INVALID, put, status};
+use crate::core::ptr::{self, c_exports};
+use crate::core::runtime::{Runtime, runtime};
+use crate::core::signals::{MAX_WAIT_SIGNALS, Registry, Signal};
 
 /// `hsa_signal_value_t` on 64-bit hosts.
 #[allow(non_camel_case_types)]
 pub(crate) type hsa_signal_value_t = i64;
 
-/// Longest a wait sleeps before it looks at the signals' memory again
-/// (values written without a call into this library).
-pub const POLL_INTERVAL: Duration = Duration::from_millis(1);
-
-/// Most signals one `hsa_amd_signal_wait_any`/`_all` call may name.
-pub const MAX_WAIT_SIGNALS: u32 = 1 << 16;
-
-/// One signal: `amd_signal_t`'s layout with the fields other threads write
-/// as atomics (the same bytes as the header's `int64_t`/`uint64_t`). The
-/// fields this library does not read are there for the client's sake.
-#[repr(C, align(64))]
-#[allow(dead_code)]
-pub(crate) struct Signal {
-    kind: i64,
-    value: AtomicI64,
-    event_mailbox_ptr: u64,
-    event_id: u32,
-    reserved1: u32,
-    start_ts: AtomicU64,
-    end_ts: AtomicU64,
-    queue_ptr: AtomicU64,
-    reserved3: [AtomicU32; 2],
-}
-
-const _: () = {
-    type A = amd_signal_t;
-    assert!(size_of::<Signal>() == size_of::<A>());
-    assert!(align_of::<Signal>() == align_of::<A>());
-    assert!(offset_of!(Signal, kind) == offset_of!(A, kind));
-    assert!(offset_of!(Signal, value) == offset_of!(A, value));
-    assert!(offset_of!(Signal, event_mailbox_ptr) == offset_of!(A, event_mailbox_ptr));
-    assert!(offset_of!(Signal, event_id) == offset_of!(A, event_id));
-    assert!(offset_of!(Signal, reserved1) == offset_of!(A, reserved1));
-    assert!(offset_of!(Signal, start_ts) == offset_of!(A, start_ts));
-    assert!(offset_of!(Signal, end_ts) == offset_of!(A, end_ts));
-    assert!(offset_of!(Signal, queue_ptr) == offset_of!(A, queue_ptr));
-    assert!(offset_of!(Signal, reserved3) == offset_of!(A, reserved3));
-};
-
-impl Signal {
-    fn new(initial: i64) -> Signal {
-        Signal {
-            kind: AMD_SIGNAL_KIND_USER,
-            value: AtomicI64::new(initial),
-            event_mailbox_ptr: 0,
-            event_id: 0,
-            reserved1: 0,
-            start_ts: AtomicU64::new(0),
-            end_ts: AtomicU64::new(0),
-            queue_ptr: AtomicU64::new(0),
-            reserved3: [AtomicU32::new(0), AtomicU32::new(0)],
-        }
-    }
-
-    /// A queue's doorbell: `AMD_SIGNAL_KIND_DOORBELL`, its
-    /// `hardware_doorbell_ptr` (the union with `value`) the address of the
-    /// doorbell word, `queue_ptr` the queue's `amd_queue_t`.
-    fn doorbell(word: u64, queue: u64) -> Signal {
-        Signal {
-            kind: AMD_SIGNAL_KIND_DOORBELL,
-            value: AtomicI64::new(word as i64),
-            queue_ptr: AtomicU64::new(queue),
-            ..Signal::new(0)
-        }
-    }
-
-    /// The current value.
-    pub(crate) fn load(&self, order: Ordering) -> i64 {
-        self.value.load(order)
-    }
-
-    /// Subtracts `amount` with release (a packet's completion).
-    pub(crate) fn subtract(&self, amount: i64) {
-        self.value.fetch_sub(amount, Ordering::AcqRel);
-    }
-
-    /// Records a dispatch's start and end GPU timestamps (`start_ts`,
-    /// `end_ts`), as a profiling queue's packet processor does.
-    pub(crate) fn set_times(&self, start: u64, end: u64) {
-        self.start_ts.store(start, Ordering::Relaxed);
-        self.end_ts.store(end, Ordering::Release);
-    }
-
-    /// Replaces the value by `f` of it, atomically (a packet processor's
-    /// write into part of it).
-    pub(crate) fn update(&self, mut f: impl FnMut(i64) -> i64) {
-        let _ = self
-            .value
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| Some(f(v)));
-    }
-}
-
-/// A queue's doorbell signal and the word its `hardware_doorbell_ptr`
-/// points at.
-type Doorbell = (Arc<Signal>, Arc<AtomicU64>);
-
-/// The live signals by handle, the queues' doorbells (not clients'
-/// signals: not destroyable by `hsa_signal_destroy`, not in the report's
-/// count), and the wake-up of waiters.
-pub(crate) struct Registry {
-    live: Mutex<HashMap<u64, Arc<Signal>>>,
-    doorbells: Mutex<HashMap<u64, Doorbell>>,
-    generation: Mutex<u64>,
-    changed: Condvar,
-}
-
-pub(crate) fn registry() -> &'static Registry {
-    static REGISTRY: OnceLock<Registry> = OnceLock::new();
-    REGISTRY.get_or_init(|| Registry {
-        live: Mutex::new(HashMap::new()),
-        doorbells: Mutex::new(HashMap::new()),
-        generation: Mutex::new(0),
-        changed: Condvar::new(),
-    })
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-impl Registry {
-    fn create(&self, initial: i64) -> u64 {
-        let signal = Arc::new(Signal::new(initial));
-        let handle = Arc::as_ptr(&signal) as u64;
-        lock(&self.live).insert(handle, signal);
-        handle
-    }
-
-    fn destroy(&self, handle: u64) -> bool {
-        lock(&self.live).remove(&handle).is_some()
-    }
-
-    /// A doorbell signal for the queue at `queue` ringing `word`; its handle.
-    pub(crate) fn create_doorbell(&self, word: Arc<AtomicU64>, queue: u64) -> u64 {
-        let signal = Arc::new(Signal::doorbell(Arc::as_ptr(&word) as u64, queue));
-        let handle = Arc::as_ptr(&signal) as u64;
-        lock(&self.doorbells).insert(handle, (signal, word));
-        handle
-    }
-
-    /// Removes a queue's doorbell signal.
-    pub(crate) fn destroy_doorbell(&self, handle: u64) {
-        lock(&self.doorbells).remove(&handle);
-    }
-
-    /// The doorbell word behind a doorbell signal's handle.
-    fn doorbell_word(&self, handle: u64) -> Option<Arc<AtomicU64>> {
-        lock(&self.doorbells)
-            .get(&handle)
-            .map(|(_, word)| Arc::clone(word))
-    }
-
-    /// The live signal behind `handle`, if it is one.
-    pub(crate) fn get(&self, handle: u64) -> Option<Arc<Signal>> {
-        lock(&self.live).get(&handle).cloned()
-    }
-
-    /// The live signal whose `value` holds the `len` bytes at `address`,
-    /// and where in the value they start: a packet processor's memory
-    /// access that lands on a signal (a PM4 wait polling it, a write into
-    /// it) goes through the signal's atomics.
-    pub(crate) fn value_at(&self, address: u64, len: usize) -> Option<(Arc<Signal>, usize)> {
-        let handle = address & !(AMD_SIGNAL_ALIGN_BYTES as u64 - 1);
-        let start = usize::try_from(address - handle).ok()?;
-        let value = offset_of!(Signal, value);
-        let inside = start.checked_sub(value)?;
-        (inside + len <= size_of::<i64>())
-            .then(|| self.get(handle).map(|s| (s, inside)))
-            .flatten()
-    }
-
-    /// Live signals.
-    pub(crate) fn live(&self) -> usize {
-        lock(&self.live).len()
-    }
-
-    /// Wakes every waiter to look at its signals again.
-    pub(crate) fn wake(&self) {
-        *lock(&self.generation) += 1;
-        self.changed.notify_all();
-    }
-
-    /// Waits until `done` answers `Some` or `deadline` passes (`None`: no
-    /// deadline); `None` on timeout.
-    pub(crate) fn wait_until<T>(
-        &self,
-        deadline: Option<Instant>,
-        mut done: impl FnMut() -> Option<T>,
-    ) -> Option<T> {
-        loop {
-            let seen = *lock(&self.generation);
-            if let Some(answer) = done() {
-                return Some(answer);
-            }
-            let mut sleep = POLL_INTERVAL;
-            if let Some(deadline) = deadline {
-                let now = Instant::now();
-                if now >= deadline {
-                    return None;
-                }
-                sleep = sleep.min(deadline - now);
-            }
-            let generation = lock(&self.generation);
-            if *generation == seen {
-                let _ = self
-                    .changed
-                    .wait_timeout(generation, sleep)
-                    .unwrap_or_else(|poisoned| poisoned.into_inner());
-            }
-        }
-    }
-}
-
-/// Says once that a handle was not a signal.
-fn not_a_signal(op: &str, handle: u64) {
-    static SAID: AtomicBool = AtomicBool::new(false);
-    if !SAID.swap(true, Ordering::Relaxed) {
-        eprintln!(
-            "amdgpu-sim-ffi: {op} on {handle:#x}, which is not a live signal: ignored, read as 0 \
-             (said once)"
-        );
-    }
-}
-
 /// Runs `body` on the signal behind `signal`; `None` (said once) for a
 /// handle that is not one.
-fn with<T>(op: &str, signal: hsa_signal_t, body: impl FnOnce(&Signal) -> T) -> Option<T> {
-    match registry().get(signal.handle) {
+fn with<T>(
+    signals: &Registry,
+    op: &str,
+    signal: hsa_signal_t,
+    body: impl FnOnce(&Signal) -> T,
+) -> Option<T> {
+    match signals.get(signal.handle) {
         Some(s) => Some(body(&s)),
         None => {
-            not_a_signal(op, signal.handle);
+            signals.not_a_signal(op, signal.handle);
             None
         }
     }
@@ -311,7 +85,7 @@ const fn failure(order: Ordering) -> Ordering {
 /// `consumers` is NULL or holds `num_consumers` agents; `out` is NULL or
 /// points at a writable `hsa_signal_t`.
 unsafe fn create(
-    node: &Node,
+    rt: &Runtime,
     op: &'static str,
     initial_value: i64,
     num_consumers: u32,
@@ -319,7 +93,7 @@ unsafe fn create(
     attributes: u64,
     out: *mut hsa_signal_t,
 ) -> Call {
-    node.sim.hsa_external(
+    rt.sim.hsa_external(
         op,
         || format!("{initial_value}, {num_consumers}, {attributes:#x}"),
         || {
@@ -332,25 +106,18 @@ unsafe fn create(
             let count = usize::try_from(num_consumers).map_err(|_| INVALID)?;
             // SAFETY: the caller's contract (above).
             let agents = unsafe { ptr::read_array(consumers, count) }.ok_or(INVALID)?;
-            if agents.iter().any(|a| !node.sim.is_agent(a.handle)) {
+            if agents.iter().any(|a| !rt.sim.is_agent(a.handle)) {
                 return Err(HsaCode::INVALID_AGENT);
             }
-            let handle = registry().create(initial_value);
+            let handle = rt.signals.create(initial_value);
             // SAFETY: the caller's contract (above).
             let written = unsafe { put(out.cast(), hsa_signal_t { handle }) };
             if written.is_err() {
-                registry().destroy(handle);
+                rt.signals.destroy(handle);
             }
             written
         },
     )
-}
-
-fn status(call: Call) -> hsa_status_t {
-    match call {
-        Ok(()) => HSA_STATUS_SUCCESS,
-        Err(code) => code.0,
-    }
 }
 
 /// `hsa_signal_wait_*`: the value when the wait returned.
@@ -362,12 +129,12 @@ fn wait(
     timeout_hint: u64,
     order: Ordering,
 ) -> i64 {
-    let Some(node) = node() else { return 0 };
-    let Some(s) = registry().get(signal.handle) else {
-        not_a_signal(op, signal.handle);
+    let Some(rt) = runtime() else { return 0 };
+    let Some(s) = rt.signals.get(signal.handle) else {
+        rt.signals.not_a_signal(op, signal.handle);
         return 0;
     };
-    let gate = node.sim.hsa_external(
+    let gate = rt.sim.hsa_external(
         op,
         || format!("{:#x}, {condition}, {compare_value}", signal.handle),
         || Ok(()),
@@ -378,7 +145,7 @@ fn wait(
         return s.load(order);
     }
     let condition = condition.expect("checked above");
-    let satisfied = registry().wait_until(deadline(timeout_hint), || {
+    let satisfied = rt.signals.wait_until(deadline(timeout_hint), || {
         let value = s.load(order);
         condition.holds(value, compare_value).then_some(value)
     });
@@ -392,6 +159,7 @@ fn wait(
 /// Each non-NULL array holds `count` elements.
 #[allow(clippy::type_complexity)]
 unsafe fn wait_list(
+    registry: &Registry,
     count: u32,
     signals: *const hsa_signal_t,
     conds: *const u32,
@@ -415,7 +183,7 @@ unsafe fn wait_list(
             .zip(conds)
             .zip(values)
             .map(|((s, c), v)| {
-                let signal = (s.handle != 0).then(|| registry().get(s.handle)).flatten();
+                let signal = (s.handle != 0).then(|| registry.get(s.handle)).flatten();
                 (signal, SignalCondition::from_raw(c), v)
             })
             .collect(),
@@ -434,10 +202,10 @@ c_exports! {
         consumers: *const hsa_agent_t,
         signal: *mut hsa_signal_t,
     ) -> hsa_status_t {
-        let Some(node) = node() else { return HSA_STATUS_ERROR_NOT_INITIALIZED };
+        let Some(rt) = runtime() else { return HSA_STATUS_ERROR_NOT_INITIALIZED };
         // SAFETY: the caller's contract (above).
         status(unsafe {
-            create(node, "hsa_signal_create", initial_value, num_consumers, consumers, 0, signal)
+            create(rt, "hsa_signal_create", initial_value, num_consumers, consumers, 0, signal)
         })
     }
 
@@ -457,10 +225,10 @@ c_exports! {
         attributes: u64,
         signal: *mut hsa_signal_t,
     ) -> hsa_status_t {
-        let Some(node) = node() else { return HSA_STATUS_ERROR_NOT_INITIALIZED };
+        let Some(rt) = runtime() else { return HSA_STATUS_ERROR_NOT_INITIALIZED };
         // SAFETY: the caller's contract (above).
         status(unsafe {
-            create(node, "hsa_amd_signal_create", initial_value, num_consumers, consumers,
+            create(rt, "hsa_amd_signal_create", initial_value, num_consumers, consumers,
                 attributes, signal)
         })
     }
@@ -468,15 +236,15 @@ c_exports! {
     /// `hsa_signal_destroy`: a zero handle is `INVALID_ARGUMENT`, any other
     /// that is not a live signal `INVALID_SIGNAL` (ROCr's answers).
     fn hsa_signal_destroy(signal: hsa_signal_t) -> hsa_status_t {
-        let Some(node) = node() else { return HSA_STATUS_ERROR_NOT_INITIALIZED };
-        status(node.sim.hsa_external(
+        let Some(rt) = runtime() else { return HSA_STATUS_ERROR_NOT_INITIALIZED };
+        status(rt.sim.hsa_external(
             "hsa_signal_destroy",
             || format!("{:#x}", signal.handle),
             || {
                 if signal.handle == 0 {
                     return Err(INVALID);
                 }
-                if registry().destroy(signal.handle) {
+                if rt.signals.destroy(signal.handle) {
                     Ok(())
                 } else {
                     Err(HsaCode::INVALID_SIGNAL)
@@ -503,15 +271,15 @@ c_exports! {
         satisfying_value: *mut hsa_signal_value_t,
     ) -> u32 {
         let _ = wait_hint;
-        let Some(node) = node() else { return u32::MAX };
+        let Some(rt) = runtime() else { return u32::MAX };
         // SAFETY: the caller's contract (above).
-        let Some(list) = (unsafe { wait_list(signal_count, signals, conds, values) }) else {
+        let Some(list) = (unsafe { wait_list(&rt.signals, signal_count, signals, conds, values) }) else {
             return u32::MAX;
         };
         if list.iter().all(|(s, _, _)| s.is_none()) {
             return u32::MAX;
         }
-        let gate = node.sim.hsa_external(
+        let gate = rt.sim.hsa_external(
             "hsa_amd_signal_wait_any",
             || format!("{signal_count}, {timeout_hint}"),
             || Ok(()),
@@ -519,7 +287,7 @@ c_exports! {
         if gate.is_err() {
             return u32::MAX;
         }
-        let found = registry().wait_until(deadline(timeout_hint), || {
+        let found = rt.signals.wait_until(deadline(timeout_hint), || {
             list.iter().enumerate().find_map(|(i, (s, c, v))| {
                 let (s, c) = (s.as_ref()?, (*c)?);
                 let value = s.load(Ordering::Relaxed);
@@ -552,12 +320,12 @@ c_exports! {
         satisfying_values: *mut hsa_signal_value_t,
     ) -> u32 {
         let _ = wait_hint;
-        let Some(node) = node() else { return u32::MAX };
+        let Some(rt) = runtime() else { return u32::MAX };
         // SAFETY: the caller's contract (above).
-        let Some(list) = (unsafe { wait_list(signal_count, signals, conds, values) }) else {
+        let Some(list) = (unsafe { wait_list(&rt.signals, signal_count, signals, conds, values) }) else {
             return u32::MAX;
         };
-        let gate = node.sim.hsa_external(
+        let gate = rt.sim.hsa_external(
             "hsa_amd_signal_wait_all",
             || format!("{signal_count}, {timeout_hint}"),
             || Ok(()),
@@ -565,7 +333,7 @@ c_exports! {
         if gate.is_err() {
             return u32::MAX;
         }
-        let observed = registry().wait_until(deadline(timeout_hint), || {
+        let observed = rt.signals.wait_until(deadline(timeout_hint), || {
             let mut observed = Vec::with_capacity(list.len());
             for (s, c, v) in &list {
                 let Some(s) = s else {
@@ -596,36 +364,40 @@ macro_rules! signal_ops {
     (load: $($name:ident => $order:ident;)*) => { c_exports! {$(
         #[doc = concat!("`", stringify!($name), "`: the value (0 for a handle that is not a signal).")]
         fn $name(signal: hsa_signal_t) -> hsa_signal_value_t {
-            with(stringify!($name), signal, |s| s.value.load(Ordering::$order)).unwrap_or(0)
+            let Some(rt) = runtime() else { return 0 };
+            with(&rt.signals, stringify!($name), signal, |s| s.value.load(Ordering::$order)).unwrap_or(0)
         }
     )*} };
     (store $wake:literal: $($name:ident => $order:ident;)*) => { c_exports! {$(
         #[doc = concat!("`", stringify!($name), "` (on a queue's doorbell: rings it).")]
         fn $name(signal: hsa_signal_t, value: hsa_signal_value_t) {
-            if let Some(word) = registry().doorbell_word(signal.handle) {
+            let Some(rt) = runtime() else { return };
+            if let Some(word) = rt.signals.doorbell_word(signal.handle) {
                 // ROCr's doorbell store: the value goes to the doorbell word.
                 word.store(value as u64, Ordering::$order);
-                registry().wake();
+                rt.signals.wake();
                 return;
             }
-            with(stringify!($name), signal, |s| s.value.store(value, Ordering::$order));
+            with(&rt.signals, stringify!($name), signal, |s| s.value.store(value, Ordering::$order));
             if $wake {
-                registry().wake();
+                rt.signals.wake();
             }
         }
     )*} };
     (rmw $op:ident: $($name:ident => $order:ident;)*) => { c_exports! {$(
         #[doc = concat!("`", stringify!($name), "`.")]
         fn $name(signal: hsa_signal_t, value: hsa_signal_value_t) {
-            with(stringify!($name), signal, |s| s.value.$op(value, Ordering::$order));
-            registry().wake();
+            let Some(rt) = runtime() else { return };
+            with(&rt.signals, stringify!($name), signal, |s| s.value.$op(value, Ordering::$order));
+            rt.signals.wake();
         }
     )*} };
     (exchange: $($name:ident => $order:ident;)*) => { c_exports! {$(
         #[doc = concat!("`", stringify!($name), "`: the value before (0 for a handle that is not a signal).")]
         fn $name(signal: hsa_signal_t, value: hsa_signal_value_t) -> hsa_signal_value_t {
-            let old = with(stringify!($name), signal, |s| s.value.swap(value, Ordering::$order));
-            registry().wake();
+            let Some(rt) = runtime() else { return 0 };
+            let old = with(&rt.signals, stringify!($name), signal, |s| s.value.swap(value, Ordering::$order));
+            rt.signals.wake();
             old.unwrap_or(0)
         }
     )*} };
@@ -636,14 +408,15 @@ macro_rules! signal_ops {
             expected: hsa_signal_value_t,
             value: hsa_signal_value_t,
         ) -> hsa_signal_value_t {
-            let observed = with(stringify!($name), signal, |s| {
+            let Some(rt) = runtime() else { return 0 };
+            let observed = with(&rt.signals, stringify!($name), signal, |s| {
                 match s.value.compare_exchange(
                     expected, value, Ordering::$order, failure(Ordering::$order),
                 ) {
                     Ok(old) | Err(old) => old,
                 }
             });
-            registry().wake();
+            rt.signals.wake();
             observed.unwrap_or(0)
         }
     )*} };

@@ -34,7 +34,7 @@ macro_rules! c_exports {
         #[allow(unsafe_code)]
         #[unsafe(no_mangle)]
         pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? $body
-        $crate::ptr::c_exports! { $($rest)* }
+        $crate::core::ptr::c_exports! { $($rest)* }
     };
     (
         $(#[$meta:meta])*
@@ -46,7 +46,7 @@ macro_rules! c_exports {
         #[allow(unsafe_code)]
         #[unsafe(no_mangle)]
         pub extern "C" fn $name($($arg: $ty),*) $(-> $ret)? $body
-        $crate::ptr::c_exports! { $($rest)* }
+        $crate::core::ptr::c_exports! { $($rest)* }
     };
 }
 pub(crate) use c_exports;

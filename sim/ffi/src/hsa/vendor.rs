@@ -12,7 +12,7 @@
 //!   command names a buffer of PM4 packets, read through the memory a
 //!   dispatch reads its kernargs from and run in order (`amdgpu_sim::pm4`):
 //!   writes and copies to memory, waits on memory, the GPU clock
-//!   (`crate::clock`), cache operations and partial flushes that have
+//!   (`crate::core::clock`), cache operations and partial flushes that have
 //!   nothing left to do here, compute register writes into the queue's
 //!   register file and `DISPATCH_DIRECT`s launched from it on the
 //!   interpreter (`amdgpu_sim`'s `pm4_dispatch`). `dw_cnt_remain` must be
@@ -40,12 +40,12 @@ use amdgpu_sys::hsa_values::{
     SignalCondition,
 };
 
+use super::packet::{dispatch_status, u32_at, u64_at};
 use crate::abi::*;
-use crate::aql::{u32_at, u64_at};
-use crate::kernel::KnownHostMemory;
-use crate::node::node;
-use crate::queue::{Queue, Slot};
-use crate::signal;
+use crate::core::clock;
+use crate::core::host_memory::KnownHostMemory;
+use crate::core::queues::{Queue, Slot};
+use crate::core::runtime::Runtime;
 
 /// How a vendor packet ended.
 pub(crate) enum Outcome {
@@ -67,7 +67,12 @@ fn fault(what: String) -> Outcome {
 
 /// Runs the vendor packet in `slot` to its end; `registers` are the
 /// queue's compute registers, which PM4 sets and dispatches from.
-pub(crate) fn run(queue: &Queue, slot: &Slot, registers: &mut ComputeRegisters) -> Outcome {
+pub(crate) fn run(
+    rt: &Runtime,
+    queue: &Queue,
+    slot: &Slot,
+    registers: &mut ComputeRegisters,
+) -> Outcome {
     let setup = slot.setup.load(Ordering::Relaxed);
     let (format, reserved) = (setup as u8, (setup >> 8) as u8);
     if reserved != 0 {
@@ -76,8 +81,8 @@ pub(crate) fn run(queue: &Queue, slot: &Slot, registers: &mut ComputeRegisters) 
         ));
     }
     match format {
-        AMD_PACKET_TYPE_BARRIER_VALUE => barrier_value(queue, slot),
-        AMD_AQL_FORMAT_PM4_IB => pm4_ib(queue, slot, registers),
+        AMD_PACKET_TYPE_BARRIER_VALUE => barrier_value(rt, queue, slot),
+        AMD_AQL_FORMAT_PM4_IB => pm4_ib(rt, queue, slot, registers),
         other => malformed(format!(
             "AMD vendor packet format {other} is not one the CP runs"
         )),
@@ -86,21 +91,22 @@ pub(crate) fn run(queue: &Queue, slot: &Slot, registers: &mut ComputeRegisters) 
 
 /// The memory vendor packets address: a live signal's value through its
 /// atomics, then the node's memory and the host memory HIP knows.
-struct PacketMemory;
+struct PacketMemory<'a>(&'a Runtime);
 
-impl Memory for PacketMemory {
+impl Memory for PacketMemory<'_> {
     fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds> {
-        if let Some((signal, at)) = signal::registry().value_at(address, out.len()) {
+        if let Some((signal, at)) = self.0.signals.value_at(address, out.len()) {
             let bytes = signal.load(Ordering::Acquire).to_le_bytes();
             out.copy_from_slice(bytes.get(at..at + out.len()).ok_or(OutOfBounds)?);
             return Ok(());
         }
-        let node = node().ok_or(OutOfBounds)?;
-        node.sim.packet_read(&mut KnownHostMemory, address, out)
+        let rt = self.0;
+        rt.sim
+            .packet_read(&mut KnownHostMemory(&rt.host_memory), address, out)
     }
 
     fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds> {
-        if let Some((signal, at)) = signal::registry().value_at(address, data.len()) {
+        if let Some((signal, at)) = self.0.signals.value_at(address, data.len()) {
             signal.update(|v| {
                 let mut bytes = v.to_le_bytes();
                 if let Some(part) = bytes.get_mut(at..at + data.len()) {
@@ -110,21 +116,22 @@ impl Memory for PacketMemory {
             });
             return Ok(());
         }
-        let node = node().ok_or(OutOfBounds)?;
-        node.sim.packet_write(&mut KnownHostMemory, address, data)
+        let rt = self.0;
+        rt.sim
+            .packet_write(&mut KnownHostMemory(&rt.host_memory), address, data)
     }
 }
 
 /// The value of the signal `handle` names: a live signal's, or the
 /// `int64_t` at `value`'s offset of the `amd_signal_t` in memory at
 /// `handle`.
-fn signal_value(handle: u64) -> Result<i64, Outcome> {
-    if let Some(s) = signal::registry().get(handle) {
+fn signal_value(rt: &Runtime, handle: u64) -> Result<i64, Outcome> {
+    if let Some(s) = rt.signals.get(handle) {
         return Ok(s.load(Ordering::Acquire));
     }
     let mut bytes = [0u8; 8];
     let at = handle.wrapping_add(offset_of!(amd_signal_t, value) as u64);
-    PacketMemory.read(at, &mut bytes).map_err(|_| {
+    PacketMemory(rt).read(at, &mut bytes).map_err(|_| {
         fault(format!(
             "signal {handle:#x} is no live signal and no amd_signal_t in memory"
         ))
@@ -137,8 +144,12 @@ fn signal_value(handle: u64) -> Result<i64, Outcome> {
 /// on a profiling queue) into `start_ts`/`end_ts`, then the value
 /// decremented — a live signal's atomics, or the `amd_signal_t` in memory
 /// at `handle` (IREE keeps its profiling signals in its own memory).
-pub(crate) fn complete(handle: u64, times: Option<(u64, u64)>) -> Result<(), Outcome> {
-    if let Some(s) = signal::registry().get(handle) {
+pub(crate) fn complete(
+    rt: &Runtime,
+    handle: u64,
+    times: Option<(u64, u64)>,
+) -> Result<(), Outcome> {
+    if let Some(s) = rt.signals.get(handle) {
         if let Some((start, end)) = times {
             s.set_times(start, end);
         }
@@ -151,19 +162,21 @@ pub(crate) fn complete(handle: u64, times: Option<(u64, u64)>) -> Result<(), Out
         bytes[..8].copy_from_slice(&start.to_le_bytes());
         bytes[8..].copy_from_slice(&end.to_le_bytes());
         let at = handle.wrapping_add(offset_of!(amd_signal_t, start_ts) as u64);
-        PacketMemory.write(at, &bytes).map_err(|_| unwritable())?;
+        PacketMemory(rt)
+            .write(at, &bytes)
+            .map_err(|_| unwritable())?;
     }
     // A read and a write, not one atomic: nothing else decrements such a
     // record, and its owner reads it only after the packet has completed.
-    let value = signal_value(handle)?;
+    let value = signal_value(rt, handle)?;
     let at = handle.wrapping_add(offset_of!(amd_signal_t, value) as u64);
-    PacketMemory
+    PacketMemory(rt)
         .write(at, &value.wrapping_sub(1).to_le_bytes())
         .map_err(|_| unwritable())
 }
 
 /// `hsa_amd_barrier_value_packet_t`: waits for its condition.
-fn barrier_value(queue: &Queue, slot: &Slot) -> Outcome {
+fn barrier_value(rt: &Runtime, queue: &Queue, slot: &Slot) -> Outcome {
     type B = hsa_amd_barrier_value_packet_t;
     let reserved = [
         u64::from(u32_at(slot, offset_of!(B, reserved0))),
@@ -186,12 +199,12 @@ fn barrier_value(queue: &Queue, slot: &Slot) -> Outcome {
     }
     let value = u64_at(slot, offset_of!(B, value)) as i64;
     let mask = u64_at(slot, offset_of!(B, mask)) as i64;
-    signal::registry()
+    rt.signals
         .wait_until(None, || {
             if queue.stopped() {
                 return Some(Outcome::Stopped);
             }
-            match signal_value(handle) {
+            match signal_value(rt, handle) {
                 Ok(current) => condition
                     .holds(current & mask, value)
                     .then_some(Outcome::Complete),
@@ -202,7 +215,7 @@ fn barrier_value(queue: &Queue, slot: &Slot) -> Outcome {
 }
 
 /// ROCr's PM4-IB packet: runs its indirect buffer.
-fn pm4_ib(queue: &Queue, slot: &Slot, registers: &mut ComputeRegisters) -> Outcome {
+fn pm4_ib(rt: &Runtime, queue: &Queue, slot: &Slot, registers: &mut ComputeRegisters) -> Outcome {
     type P = amd_aql_pm4_ib_packet_t;
     let Some(generation) = queue.pm4 else {
         return malformed("a PM4-IB packet on an agent whose command processor takes none".into());
@@ -223,7 +236,7 @@ fn pm4_ib(queue: &Queue, slot: &Slot, registers: &mut ComputeRegisters) -> Outco
     };
     // At most MAX_IB_DWORDS (4 MiB), the field's own limit.
     let mut bytes = vec![0u8; ib.dwords as usize * 4];
-    if PacketMemory.read(ib.address, &mut bytes).is_err() {
+    if PacketMemory(rt).read(ib.address, &mut bytes).is_err() {
         return fault(format!(
             "PM4-IB packet: its {} dwords at {:#x} are in no memory",
             ib.dwords, ib.address
@@ -239,7 +252,7 @@ fn pm4_ib(queue: &Queue, slot: &Slot, registers: &mut ComputeRegisters) -> Outco
             Err(e) => return malformed(format!("PM4-IB at {:#x}: {e}", ib.address)),
         };
         for command in commands {
-            if let Err(outcome) = execute(queue, generation, registers, command) {
+            if let Err(outcome) = execute(rt, queue, generation, registers, command) {
                 return outcome;
             }
         }
@@ -247,20 +260,21 @@ fn pm4_ib(queue: &Queue, slot: &Slot, registers: &mut ComputeRegisters) -> Outco
     Outcome::Complete
 }
 
-fn read_value(address: u64, width: Width) -> Result<u64, OutOfBounds> {
+fn read_value(rt: &Runtime, address: u64, width: Width) -> Result<u64, OutOfBounds> {
     let mut bytes = [0u8; 8];
     let part = bytes.get_mut(..width.bytes()).ok_or(OutOfBounds)?;
-    PacketMemory.read(address, part)?;
+    PacketMemory(rt).read(address, part)?;
     Ok(u64::from_le_bytes(bytes))
 }
 
-fn write_value(address: u64, width: Width, value: u64) -> Result<(), OutOfBounds> {
+fn write_value(rt: &Runtime, address: u64, width: Width, value: u64) -> Result<(), OutOfBounds> {
     let bytes = value.to_le_bytes();
-    PacketMemory.write(address, bytes.get(..width.bytes()).ok_or(OutOfBounds)?)
+    PacketMemory(rt).write(address, bytes.get(..width.bytes()).ok_or(OutOfBounds)?)
 }
 
 /// Carries out one PM4 command; `Err` ends the packet.
 fn execute(
+    rt: &Runtime,
     queue: &Queue,
     generation: pm4::Generation,
     registers: &mut ComputeRegisters,
@@ -281,11 +295,11 @@ fn execute(
                 } else {
                     address.wrapping_add(4 * i as u64)
                 };
-                PacketMemory
+                PacketMemory(rt)
                     .write(at, &word.to_le_bytes())
                     .map_err(|_| nowhere("WRITE_DATA", at))?;
             }
-            signal::registry().wake();
+            rt.signals.wake();
         }
         Command::Copy {
             source,
@@ -293,14 +307,14 @@ fn execute(
             width,
         } => {
             let value = match source {
-                Source::Memory(address) => {
-                    read_value(address, width).map_err(|_| nowhere("COPY_DATA source", address))?
-                }
+                Source::Memory(address) => read_value(rt, address, width)
+                    .map_err(|_| nowhere("COPY_DATA source", address))?,
                 Source::Immediate(value) => value,
-                Source::GpuClock => crate::clock::gpu_clock(queue.gpu_clock_hz),
+                Source::GpuClock => clock::gpu_clock(queue.gpu_clock_hz),
             };
-            write_value(destination, width, value).map_err(|_| nowhere("write", destination))?;
-            signal::registry().wake();
+            write_value(rt, destination, width, value)
+                .map_err(|_| nowhere("write", destination))?;
+            rt.signals.wake();
         }
         Command::Wait {
             address,
@@ -309,18 +323,18 @@ fn execute(
             reference,
             mask,
         } => {
-            let done = signal::registry().wait_until(None, || {
+            let done = rt.signals.wait_until(None, || {
                 if queue.stopped() {
                     return Some(Err(Outcome::Stopped));
                 }
-                match read_value(address, width) {
+                match read_value(rt, address, width) {
                     Ok(value) => function.holds(value & mask, reference).then_some(Ok(())),
                     Err(_) => Some(Err(nowhere("WAIT_REG_MEM poll", address))),
                 }
             });
             done.unwrap_or(Err(Outcome::Stopped))?;
         }
-        Command::Interrupt => signal::registry().wake(),
+        Command::Interrupt => rt.signals.wake(),
         Command::SetShRegisters { first, values } => registers.set(first, &values),
         Command::DispatchDirect {
             dimensions,
@@ -329,15 +343,13 @@ fn execute(
             let launch = registers
                 .launch(dimensions, initiator, generation)
                 .map_err(|e| malformed(format!("PM4 DISPATCH_DIRECT: {e}")))?;
-            let (Some(launch), Some(node)) = (launch, node()) else {
+            let Some(launch) = launch else {
                 return Ok(());
             };
-            node.sim
-                .pm4_dispatch(queue.agent, &launch, &mut KnownHostMemory)
-                .map_err(|error| {
-                    Outcome::Failed(crate::aql::dispatch_status(&error), error.to_string())
-                })?;
-            signal::registry().wake();
+            rt.sim
+                .pm4_dispatch(queue.agent, &launch, &mut KnownHostMemory(&rt.host_memory))
+                .map_err(|error| Outcome::Failed(dispatch_status(rt, &error), error.to_string()))?;
+            rt.signals.wake();
         }
     }
     Ok(())

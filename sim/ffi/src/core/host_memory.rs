@@ -10,11 +10,12 @@
 //! it is counted with its owner, not here.
 
 use std::collections::BTreeMap;
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Mutex, MutexGuard};
 
+use amdgpu_isa::{Memory, OutOfBounds};
 use amdgpu_sim::HipCode;
 
-use crate::ptr;
+use super::ptr;
 
 /// Largest single host allocation.
 pub const MAX_HOST_ALLOCATION: usize = 1 << 40;
@@ -41,6 +42,7 @@ pub(crate) struct Locked {
     count: u64,
 }
 
+/// The host memory the runtimes know, by base address.
 #[derive(Default)]
 pub(crate) struct HostMemory {
     allocations: BTreeMap<usize, (usize, HostKind)>,
@@ -50,11 +52,41 @@ pub(crate) struct HostMemory {
     runtime: BTreeMap<usize, usize>,
 }
 
-pub(crate) fn host_memory() -> MutexGuard<'static, HostMemory> {
-    static HOST: OnceLock<Mutex<HostMemory>> = OnceLock::new();
-    HOST.get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
+/// Locks `host`, whatever a panicking holder left.
+pub(crate) fn lock(host: &Mutex<HostMemory>) -> MutexGuard<'_, HostMemory> {
+    host.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The host memory HIP knows (allocations and registrations), which a
+/// kernel reaches through the same addresses as the host; any other host
+/// address is a fault, never a dereference.
+pub(crate) struct KnownHostMemory<'a>(pub(crate) &'a Mutex<HostMemory>);
+
+impl Memory for KnownHostMemory<'_> {
+    fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds> {
+        let at = usize::try_from(address).map_err(|_| OutOfBounds)?;
+        if !lock(self.0).is_known_range(at, out.len()) {
+            return Err(OutOfBounds);
+        }
+        // SAFETY: `out.len()` bytes at `at` lie in one live allocation or
+        // registration of the client's (checked just above); the bytes are
+        // copied out before returning.
+        let bytes = unsafe { ptr::read_bytes(at as *const _, out.len()) }.ok_or(OutOfBounds)?;
+        out.copy_from_slice(&bytes);
+        Ok(())
+    }
+
+    fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds> {
+        let at = usize::try_from(address).map_err(|_| OutOfBounds)?;
+        if !lock(self.0).is_known_range(at, data.len()) {
+            return Err(OutOfBounds);
+        }
+        // SAFETY: as in `read`: the range is the client's live, writable
+        // host memory that HIP allocated or registered.
+        unsafe { ptr::write_bytes(at as *mut _, data) }
+            .then_some(())
+            .ok_or(OutOfBounds)
+    }
 }
 
 impl HostMemory {

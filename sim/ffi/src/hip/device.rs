@@ -1,5 +1,6 @@
-//! The HIP exports (`hip_runtime_api.h`) over the simulated node: device
-//! enumeration, attributes, properties, peer access and error texts.
+//! HIP devices (`hip_runtime_api.h`) over the simulated node:
+//! initialization, versions, enumeration, attributes, properties and peer
+//! access.
 //!
 //! Each failing call also becomes the error `hipGetLastError` returns (and
 //! clears), as in HIP.
@@ -9,24 +10,17 @@ use std::ffi::{c_char, c_void};
 use amdgpu_sim::{HipCode, Sim};
 use amdgpu_sys::hip_types::HipDeviceProps;
 
+use super::context::{current_device, set_current_device};
 use crate::abi::*;
-use crate::last_error::finish;
-use crate::node::node;
-use crate::ptr::{self, c_exports};
-
-type Call = Result<(), HipCode>;
+use crate::core::hip_call::{Call, finish, modelled};
+use crate::core::ptr::{self, c_exports};
+use crate::core::runtime::runtime;
 
 const INVALID_VALUE: HipCode = HipCode::INVALID_VALUE;
 
 /// Runs `body` on the node; without one every call is `no_node`.
 fn on_node(no_node: hipError_t, body: impl FnOnce(&Sim) -> Call) -> hipError_t {
-    finish(match node() {
-        None => no_node,
-        Some(node) => match body(&node.sim) {
-            Ok(()) => hipSuccess,
-            Err(code) => code.0,
-        },
-    })
+    modelled(no_node, |rt| body(&rt.sim))
 }
 
 /// Writes `value` to `out`, or `hipErrorInvalidValue` for NULL.
@@ -149,7 +143,7 @@ c_exports! {
         if count.is_null() {
             return finish(hipErrorInvalidValue);
         }
-        let result = node().map(|node| node.sim.hip_get_device_count());
+        let result = runtime().map(|rt| rt.sim.hip_get_device_count());
         let (error, value) = match result {
             None => (hipErrorNoDevice, 0),
             Some(Ok(n)) => (hipSuccess, n),
@@ -287,7 +281,7 @@ c_exports! {
     fn hipSetDevice(device_id: i32) -> hipError_t {
         on_node(hipErrorInvalidDevice, |sim| {
             sim.hip_set_device(device_id)?;
-            crate::hip_runtime::set_current_device(device_id);
+            set_current_device(device_id);
             Ok(())
         })
     }
@@ -295,7 +289,7 @@ c_exports! {
     /// `hipDeviceEnablePeerAccess(peer, flags)`.
     fn hipDeviceEnablePeerAccess(peer_device_id: i32, flags: u32) -> hipError_t {
         on_node(hipErrorInvalidDevice, |sim| {
-            sim.hip_select_device(crate::hip_runtime::current_device(sim));
+            sim.hip_select_device(current_device(sim));
             sim.hip_device_enable_peer_access(peer_device_id, flags)
         })
     }
@@ -312,20 +306,5 @@ c_exports! {
             // SAFETY: the caller's contract (above).
             unsafe { put(value.cast(), sim.hip_device_get_p2p_attribute(attr, src_device, dst_device)?) }
         })
-    }
-
-    /// `hipGetLastError`: the last failure, then `hipSuccess` again.
-    fn hipGetLastError() -> hipError_t {
-        crate::last_error::take()
-    }
-
-    /// `hipGetErrorName`: `hipErrorUnknown` for a value HIP does not define.
-    fn hipGetErrorName(hip_error: hipError_t) -> *const c_char {
-        crate::texts::hip_error_texts(hip_error).map_or(c"hipErrorUnknown".as_ptr(), |(name, _)| name.as_ptr())
-    }
-
-    /// `hipGetErrorString`: `unknown error` for a value HIP does not define.
-    fn hipGetErrorString(hip_error: hipError_t) -> *const c_char {
-        crate::texts::hip_error_texts(hip_error).map_or(c"unknown error".as_ptr(), |(_, text)| text.as_ptr())
     }
 }

@@ -21,29 +21,25 @@
 //! Kernel nodes are checked against the function and device as
 //! `hipModuleLaunchKernel` is, when added, and recorded as launches when the
 //! graph runs; each kernel then executes in its place among the nodes (see
-//! `crate::kernel`).
+//! `crate::hip::stream`).
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{c_uint, c_void};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::Arc;
 
+use amdgpu_sim::HipCode;
 use amdgpu_sim::hip_module::LaunchRequest;
-use amdgpu_sim::{HipCode, Sim};
 
+use super::context::current_device;
+use super::module::kernargs;
+use super::stream::resolve_stream;
 use crate::abi::*;
-use crate::hip_runtime::{call, current_device, kernargs, resolve_stream};
-use crate::host_memory::host_memory;
-use crate::ptr::{self, c_exports};
-use crate::stream::{self, Op, Place, registry};
-
-type Call = Result<(), HipCode>;
-#[allow(non_camel_case_types)]
-type handle = *mut c_void;
-
-/// Most graphs, or graph instances, alive at once.
-pub const MAX_GRAPHS: usize = 1 << 16;
-/// Most nodes in one graph.
-pub const MAX_GRAPH_NODES: usize = 1 << 20;
+use crate::core::graphs::{MAX_GRAPH_NODES, NodeRun, Rows, Side, Work};
+use crate::core::hip_call::{Call, call, handle};
+use crate::core::place::Place;
+use crate::core::ptr::{self, c_exports};
+use crate::core::runtime::Runtime;
+use crate::core::streams::Op;
+use crate::device_fault;
 
 /// `hipMemoryType` as ROCm 6 numbers it (`hip_runtime_api.h`; the HIP 5
 /// headers Debian ships number them from 0). `HIP_MEMCPY3D` names its two
@@ -153,123 +149,6 @@ pub struct hipKernelNodeParams {
 }
 const _: () = assert!(size_of::<hipKernelNodeParams>() == 64);
 
-/// The shape of a strided copy: `height` rows in each of `depth` slices.
-#[derive(Clone, Copy, Debug)]
-struct Rows {
-    /// Rows per slice.
-    height: usize,
-    /// Slices.
-    depth: usize,
-}
-
-/// One side of a strided copy.
-#[derive(Clone, Copy, Debug)]
-struct Side {
-    place: Place,
-    pitch: usize,
-    /// Rows per slice of the allocation (the slice stride is `pitch * slice_rows`).
-    slice_rows: usize,
-}
-
-impl Side {
-    /// The start of row `y` of slice `z`.
-    fn row(&self, y: usize, z: usize) -> Place {
-        let offset = y * self.pitch + z * self.pitch * self.slice_rows;
-        match self.place {
-            Place::Device(a) => Place::Device(a + offset as u64),
-            Place::Host(a) => Place::Host(a + offset),
-        }
-    }
-}
-
-/// What a node does when its graph runs.
-#[derive(Clone, Debug)]
-enum Work {
-    /// Nothing (a join of its dependencies).
-    Empty,
-    /// A kernel launch.
-    Kernel {
-        request: LaunchRequest,
-        kernargs: Vec<u8>,
-    },
-    /// `width` elements of `pattern` in each of `rows` rows `pitch` apart.
-    Memset {
-        dst: Place,
-        pattern: Vec<u8>,
-        width: usize,
-        pitch: usize,
-        rows: usize,
-    },
-    /// `width` bytes per row.
-    Memcpy {
-        dst: Side,
-        src: Side,
-        width: usize,
-        rows: Rows,
-    },
-    /// Records an event.
-    EventRecord(u64),
-}
-
-#[derive(Debug)]
-struct Graph {
-    /// Node handles and work, in the order added.
-    nodes: Vec<(u64, Work)>,
-}
-
-/// An instantiated graph.
-#[derive(Debug)]
-struct Exec {
-    work: Vec<Work>,
-}
-
-#[derive(Default)]
-struct Graphs {
-    graphs: BTreeMap<u64, Graph>,
-    /// Node handle → (graph, index in its nodes).
-    nodes: BTreeMap<u64, (u64, usize)>,
-    execs: BTreeMap<u64, Arc<Exec>>,
-}
-
-fn graphs() -> MutexGuard<'static, Graphs> {
-    static GRAPHS: OnceLock<Mutex<Graphs>> = OnceLock::new();
-    GRAPHS
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-}
-
-/// Live graphs and graph instances.
-pub(crate) fn live() -> (usize, usize) {
-    let g = graphs();
-    (g.graphs.len(), g.execs.len())
-}
-
-impl Graphs {
-    /// Adds `work` to `graph` after `deps`; the new node's handle.
-    fn add(&mut self, graph: u64, deps: &[u64], work: Work) -> Result<u64, HipCode> {
-        let g = self.graphs.get(&graph).ok_or(HipCode::INVALID_VALUE)?;
-        if g.nodes.len() >= MAX_GRAPH_NODES {
-            return Err(HipCode::OUT_OF_MEMORY);
-        }
-        let mut seen = BTreeSet::new();
-        for dep in deps {
-            let in_graph = self
-                .nodes
-                .get(dep)
-                .is_some_and(|&(owner, _)| owner == graph);
-            if !in_graph || !seen.insert(*dep) {
-                return Err(HipCode::INVALID_VALUE);
-            }
-        }
-        let node = stream::next_handle();
-        let g = self.graphs.get_mut(&graph).ok_or(HipCode::INVALID_VALUE)?;
-        self.nodes.insert(node, (graph, g.nodes.len()));
-        g.nodes.push((node, work));
-        Ok(node)
-    }
-}
-
 /// A copy of the parameter struct at `params`; NULL is `hipErrorInvalidValue`.
 ///
 /// # Safety
@@ -301,6 +180,7 @@ unsafe fn dependencies(deps: *const handle, count: usize) -> Result<Vec<u64>, Hi
 /// `node_out` is NULL or points at a writable node handle; `deps` is NULL
 /// or points at `count` node handles.
 unsafe fn add_node(
+    rt: &Runtime,
     node_out: *mut handle,
     graph: handle,
     deps: *const handle,
@@ -313,7 +193,9 @@ unsafe fn add_node(
     // SAFETY: the caller's promise.
     let deps = unsafe { dependencies(deps, count) }?;
     let work = work()?;
-    let node = graphs().add(graph as usize as u64, &deps, work)?;
+    let node = rt
+        .graphs()
+        .add(&rt.handles, graph as usize as u64, &deps, work)?;
     // SAFETY: the caller's promise.
     unsafe { ptr::write(node_out.cast(), node as usize as handle) }
         .then_some(())
@@ -324,17 +206,18 @@ unsafe fn add_node(
 /// (one allocation), or host memory HIP knows (pinned, registered,
 /// managed). Pageable memory is refused, as clr's memset and memcpy node
 /// validators refuse an address they do not track.
-fn tracked(sim: &Sim, address: usize, len: usize) -> Result<Place, HipCode> {
+fn tracked(rt: &Runtime, address: usize, len: usize) -> Result<Place, HipCode> {
     if address == 0 {
         return Err(HipCode::INVALID_VALUE);
     }
-    if sim.hip_is_device(address as u64) {
-        return sim
+    if rt.sim.hip_is_device(address as u64) {
+        return rt
+            .sim
             .hip_is_device_range(address as u64, len as u64)
             .then_some(Place::Device(address as u64))
             .ok_or(HipCode::INVALID_VALUE);
     }
-    host_memory()
+    rt.host_memory()
         .is_known_range(address, len)
         .then_some(Place::Host(address))
         .ok_or(HipCode::INVALID_VALUE)
@@ -368,7 +251,7 @@ fn extent(
 /// (arrays, managed, unregistered) is refused.
 #[allow(clippy::too_many_arguments)]
 fn side(
-    sim: &Sim,
+    rt: &Runtime,
     memory_type: u32,
     host: usize,
     device: usize,
@@ -398,12 +281,12 @@ fn side(
     let start = base.checked_add(x).ok_or(HipCode::INVALID_VALUE)?;
     let place = match memory_type {
         // Pageable host memory is what a host side may be.
-        memory_type::HOST if !sim.hip_is_device(base as u64) => Place::Host(start),
-        memory_type::UNIFIED if !sim.hip_is_device(base as u64) => Place::Host(start),
+        memory_type::HOST if !rt.sim.hip_is_device(base as u64) => Place::Host(start),
+        memory_type::UNIFIED if !rt.sim.hip_is_device(base as u64) => Place::Host(start),
         _ => {
-            if !sim.hip_is_device_range(base as u64, end as u64) {
+            if !rt.sim.hip_is_device_range(base as u64, end as u64) {
                 // A device side must be one allocation (or known host memory).
-                tracked(sim, base, end)?;
+                tracked(rt, base, end)?;
                 Place::Host(start)
             } else {
                 Place::Device(start as u64)
@@ -425,95 +308,17 @@ fn memset_pattern(value: u32, element_size: u32) -> Result<Vec<u8>, HipCode> {
     }
 }
 
-/// Runs a node's copy or fill on a stream's worker.
-///
-/// # Safety
-/// The node's host places are live host memory of their extent when it
-/// runs: the contract of `hipGraphLaunch`'s caller (the memory a graph's
-/// nodes name stays valid until the launch has completed).
-unsafe fn run(work: &Work) -> Call {
-    match work {
-        Work::Memset {
-            dst,
-            pattern,
-            width,
-            pitch,
-            rows,
-        } => {
-            for row in 0..*rows {
-                let at = match *dst {
-                    Place::Device(a) => Place::Device(a + (row * pitch) as u64),
-                    Place::Host(a) => Place::Host(a + row * pitch),
-                };
-                let op = Op::Fill {
-                    dst: at,
-                    pattern: pattern.clone(),
-                    count: *width,
-                };
-                // SAFETY: the caller's promise for this node's memory.
-                unsafe { stream::execute(op) }?;
-            }
-            Ok(())
-        }
-        Work::Memcpy {
-            dst,
-            src,
-            width,
-            rows,
-        } => {
-            for z in 0..rows.depth {
-                for y in 0..rows.height {
-                    let op = Op::Copy {
-                        dst: dst.row(y, z),
-                        src: src.row(y, z),
-                        len: *width,
-                    };
-                    // SAFETY: the caller's promise for this node's memory.
-                    unsafe { stream::execute(op) }?;
-                }
-            }
-            Ok(())
-        }
-        Work::Empty | Work::Kernel { .. } | Work::EventRecord(_) => Ok(()),
-    }
-}
-
-/// What [`Op::Node`] runs: one node of a launched instance.
-pub(crate) struct NodeRun {
-    exec: Arc<Exec>,
-    index: usize,
-}
-
-impl NodeRun {
-    /// Runs the node.
-    ///
-    /// # Safety
-    /// As [`run`]: the node's host memory is live.
-    pub(crate) unsafe fn execute(&self) -> Call {
-        match self.exec.work.get(self.index) {
-            // SAFETY: the caller's promise.
-            Some(work) => unsafe { run(work) },
-            None => Ok(()),
-        }
-    }
-}
-
 c_exports! {
     /// `hipGraphCreate`: an empty graph (`flags` must be 0).
     ///
     /// # Safety
     /// `graph` is NULL or points at a writable graph handle.
     unsafe fn hipGraphCreate(graph: *mut handle, flags: c_uint) -> hipError_t {
-        call("hipGraphCreate", |_| {
+        call("hipGraphCreate", |rt| {
             if graph.is_null() || flags != 0 {
                 return Err(HipCode::INVALID_VALUE);
             }
-            let mut g = graphs();
-            if g.graphs.len() >= MAX_GRAPHS {
-                return Err(HipCode::OUT_OF_MEMORY);
-            }
-            let h = stream::next_handle();
-            g.graphs.insert(h, Graph { nodes: Vec::new() });
+            let h = rt.graphs().create(&rt.handles)?;
             // SAFETY: the caller's contract (above).
             unsafe { ptr::write(graph.cast(), h as usize as handle) }
                 .then_some(())
@@ -524,16 +329,11 @@ c_exports! {
     /// `hipGraphDestroy`: its instances live on. A graph already
     /// destroyed is `hipErrorIllegalState`, as clr answers.
     fn hipGraphDestroy(graph: handle) -> hipError_t {
-        call("hipGraphDestroy", |_| {
+        call("hipGraphDestroy", |rt| {
             if graph.is_null() {
                 return Err(HipCode::INVALID_VALUE);
             }
-            let mut g = graphs();
-            let removed = g.graphs.remove(&(graph as usize as u64)).ok_or(HipCode(hipErrorIllegalState))?;
-            for (node, _) in removed.nodes {
-                g.nodes.remove(&node);
-            }
-            Ok(())
+            rt.graphs().destroy(graph as usize as u64).ok_or(HipCode(hipErrorIllegalState))
         })
     }
 
@@ -543,7 +343,7 @@ c_exports! {
     /// `node` is NULL or points at a writable node handle; `deps` is NULL or points at `count` node handles.
     unsafe fn hipGraphAddEmptyNode(node: *mut handle, graph: handle, deps: *const handle, count: usize) -> hipError_t {
         // SAFETY: the caller's contract (above).
-        call("hipGraphAddEmptyNode", |_| unsafe { add_node(node, graph, deps, count, || Ok(Work::Empty)) })
+        call("hipGraphAddEmptyNode", |rt| unsafe { add_node(rt, node, graph, deps, count, || Ok(Work::Empty)) })
     }
 
     /// `hipGraphAddEventRecordNode`: records `event` when the graph runs.
@@ -551,14 +351,14 @@ c_exports! {
     /// # Safety
     /// `node` is NULL or points at a writable node handle; `deps` is NULL or points at `count` node handles.
     unsafe fn hipGraphAddEventRecordNode(node: *mut handle, graph: handle, deps: *const handle, count: usize, event: handle) -> hipError_t {
-        call("hipGraphAddEventRecordNode", |_| {
+        call("hipGraphAddEventRecordNode", |rt| {
             let work = || {
                 let e = event as usize as u64;
-                registry().event(e).map_err(|_| HipCode::INVALID_VALUE)?;
+                rt.streams().event(e).map_err(|_| HipCode::INVALID_VALUE)?;
                 Ok(Work::EventRecord(e))
             };
             // SAFETY: the caller's contract (above).
-            unsafe { add_node(node, graph, deps, count, work) }
+            unsafe { add_node(rt, node, graph, deps, count, work) }
         })
     }
 
@@ -570,7 +370,7 @@ c_exports! {
     /// # Safety
     /// `node` is NULL or points at a writable node handle; `deps` is NULL or points at `count` node handles; `params` is NULL or points at a `hipKernelNodeParams` whose `kernelParams`/`extra` follow `hipModuleLaunchKernel`'s contract.
     unsafe fn hipGraphAddKernelNode(node: *mut handle, graph: handle, deps: *const handle, count: usize, params: *const hipKernelNodeParams) -> hipError_t {
-        call("hipGraphAddKernelNode", |sim| {
+        call("hipGraphAddKernelNode", |rt| {
             let work = || {
                 // SAFETY: the caller's contract (above).
                 let p = unsafe { read_params(params) }?;
@@ -584,20 +384,20 @@ c_exports! {
                 }
                 let function = p.func as usize as u64;
                 // SAFETY: the caller's contract (above).
-                let kernargs = unsafe { kernargs(sim, function, p.kernelParams, p.extra) }
+                let kernargs = unsafe { kernargs(rt, function, p.kernelParams, p.extra) }
                     .map_err(|e| if e == HipCode::INVALID_RESOURCE_HANDLE { HipCode(hipErrorInvalidDeviceFunction) } else { e })?;
                 let request = LaunchRequest {
                     function,
-                    ordinal: current_device(sim),
+                    ordinal: current_device(&rt.sim),
                     grid,
                     block,
                     shared_bytes: p.sharedMemBytes,
                 };
-                sim.hip_check_launch(&request, &kernargs)?;
+                rt.sim.hip_check_launch(&request, &kernargs)?;
                 Ok(Work::Kernel { request, kernargs })
             };
             // SAFETY: the caller's contract (above).
-            unsafe { add_node(node, graph, deps, count, work) }
+            unsafe { add_node(rt, node, graph, deps, count, work) }
         })
     }
 
@@ -608,7 +408,7 @@ c_exports! {
     /// # Safety
     /// `node` is NULL or points at a writable node handle; `deps` is NULL or points at `count` node handles; `params` is NULL or points at a `hipMemsetParams`.
     unsafe fn hipGraphAddMemsetNode(node: *mut handle, graph: handle, deps: *const handle, count: usize, params: *const hipMemsetParams) -> hipError_t {
-        call("hipGraphAddMemsetNode", |sim| {
+        call("hipGraphAddMemsetNode", |rt| {
             let work = || {
                 // SAFETY: the caller's contract (above).
                 let p = unsafe { read_params(params) }?;
@@ -625,11 +425,11 @@ c_exports! {
                     .checked_mul(p.height - 1)
                     .and_then(|n| n.checked_add(row))
                     .ok_or(HipCode::INVALID_VALUE)?;
-                let dst = tracked(sim, p.dst as usize, len)?;
+                let dst = tracked(rt, p.dst as usize, len)?;
                 Ok(Work::Memset { dst, pattern, width: p.width, pitch, rows: p.height })
             };
             // SAFETY: the caller's contract (above).
-            unsafe { add_node(node, graph, deps, count, work) }
+            unsafe { add_node(rt, node, graph, deps, count, work) }
         })
     }
 
@@ -640,7 +440,7 @@ c_exports! {
     /// # Safety
     /// `node` is NULL or points at a writable node handle; `deps` is NULL or points at `count` node handles; `params` is NULL or points at a `HIP_MEMCPY3D` whose host sides stay valid while the graph runs.
     unsafe fn hipDrvGraphAddMemcpyNode(node: *mut handle, graph: handle, deps: *const handle, count: usize, params: *const HIP_MEMCPY3D, ctx: handle) -> hipError_t {
-        call("hipDrvGraphAddMemcpyNode", |sim| {
+        call("hipDrvGraphAddMemcpyNode", |rt| {
             if ctx.is_null() {
                 return Err(HipCode::INVALID_VALUE);
             }
@@ -652,19 +452,19 @@ c_exports! {
                 }
                 let rows = Rows { height: p.Height, depth: p.Depth };
                 let src = side(
-                    sim, p.srcMemoryType, p.srcHost as usize, p.srcDevice as usize,
+                    rt, p.srcMemoryType, p.srcHost as usize, p.srcDevice as usize,
                     (p.srcXInBytes, p.srcY, p.srcZ, p.srcLOD), p.srcPitch, p.srcHeight,
                     p.WidthInBytes, rows,
                 )?;
                 let dst = side(
-                    sim, p.dstMemoryType, p.dstHost as usize, p.dstDevice as usize,
+                    rt, p.dstMemoryType, p.dstHost as usize, p.dstDevice as usize,
                     (p.dstXInBytes, p.dstY, p.dstZ, p.dstLOD), p.dstPitch, p.dstHeight,
                     p.WidthInBytes, rows,
                 )?;
                 Ok(Work::Memcpy { dst, src, width: p.WidthInBytes, rows })
             };
             // SAFETY: the caller's contract (above).
-            unsafe { add_node(node, graph, deps, count, work) }
+            unsafe { add_node(rt, node, graph, deps, count, work) }
         })
     }
 
@@ -675,18 +475,11 @@ c_exports! {
     /// `exec` is NULL or points at a writable instance handle.
     unsafe fn hipGraphInstantiate(exec: *mut handle, graph: handle, error_node: *mut handle, log: *mut std::ffi::c_char, log_size: usize) -> hipError_t {
         let _ = (error_node, log, log_size);
-        call("hipGraphInstantiate", |_| {
+        call("hipGraphInstantiate", |rt| {
             if exec.is_null() || graph.is_null() {
                 return Err(HipCode::INVALID_VALUE);
             }
-            let mut g = graphs();
-            if g.execs.len() >= MAX_GRAPHS {
-                return Err(HipCode::OUT_OF_MEMORY);
-            }
-            let source = g.graphs.get(&(graph as usize as u64)).ok_or(HipCode::INVALID_VALUE)?;
-            let work = source.nodes.iter().map(|(_, w)| w.clone()).collect();
-            let h = stream::next_handle();
-            g.execs.insert(h, Arc::new(Exec { work }));
+            let h = rt.graphs().instantiate(&rt.handles, graph as usize as u64)?;
             // SAFETY: the caller's contract (above).
             unsafe { ptr::write(exec.cast(), h as usize as handle) }
                 .then_some(())
@@ -696,11 +489,9 @@ c_exports! {
 
     /// `hipGraphExecDestroy`: a launch in flight still completes.
     fn hipGraphExecDestroy(exec: handle) -> hipError_t {
-        call("hipGraphExecDestroy", |_| {
-            graphs()
-                .execs
-                .remove(&(exec as usize as u64))
-                .map(|_| ())
+        call("hipGraphExecDestroy", |rt| {
+            rt.graphs()
+                .destroy_exec(exec as usize as u64)
                 .ok_or(HipCode::INVALID_VALUE)
         })
     }
@@ -708,42 +499,38 @@ c_exports! {
     /// `hipGraphLaunch`: the instance's nodes in stream order on `stream`
     /// (a stream that is not live: `hipErrorContextIsDestroyed`, as clr).
     fn hipGraphLaunch(exec: handle, stream: handle) -> hipError_t {
-        call("hipGraphLaunch", |sim| {
-            let exec = graphs()
-                .execs
-                .get(&(exec as usize as u64))
-                .cloned()
-                .ok_or(HipCode::INVALID_VALUE)?;
+        call("hipGraphLaunch", |rt| {
+            let exec = rt.graphs().exec(exec as usize as u64).ok_or(HipCode::INVALID_VALUE)?;
             let (target, ordinal) =
-                resolve_stream(sim, stream).map_err(|_| HipCode(hipErrorContextIsDestroyed))?;
+                resolve_stream(rt, stream).map_err(|_| HipCode(hipErrorContextIsDestroyed))?;
             let mut ops = Vec::with_capacity(exec.work.len());
             for (index, work) in exec.work.iter().enumerate() {
                 match work {
                     Work::Empty => {}
                     Work::Kernel { request, kernargs } => {
                         let request = LaunchRequest { ordinal, ..request.clone() };
-                        let launch = sim.hip_record_launch(&request, kernargs.clone());
+                        let launch = rt.sim.hip_record_launch(&request, kernargs.clone());
                         if let Err(HipCode::LAUNCH_FAILURE) = launch {
-                            crate::device_fault::kernel_unrunnable(None);
-                            crate::device_fault::record(ordinal, HipCode::LAUNCH_FAILURE);
+                            device_fault::kernel_unrunnable(rt, None);
+                            rt.device_faults.record(ordinal, HipCode::LAUNCH_FAILURE);
                         }
                         if let Some(run) = launch? {
                             ops.push(Op::Kernel(Box::new(run)));
                         }
                     }
                     Work::EventRecord(e) => {
-                        let event = registry().event(*e).map_err(|_| HipCode::INVALID_VALUE)?;
+                        let event = rt.streams().event(*e).map_err(|_| HipCode::INVALID_VALUE)?;
                         let generation = event.begin_record(ordinal);
                         ops.push(Op::Record(event, generation));
                     }
                     Work::Memset { .. } | Work::Memcpy { .. } => {
-                        ops.push(Op::Node(NodeRun { exec: Arc::clone(&exec), index }));
+                        ops.push(Op::Node(NodeRun::new(Arc::clone(&exec), index)));
                     }
                 }
             }
             // SAFETY: the host memory a node names stays valid while the
             // graph runs: the contract of the call that added the node.
-            unsafe { target.enqueue_all(sim, ops) }
+            unsafe { target.enqueue_all(rt, ops) }
         })
     }
 }

@@ -1,24 +1,22 @@
-//! HIP streams and events on the simulated node: each stream is a FIFO of
-//! operations run in order by a worker thread of its own (copies, fills,
-//! host functions, event records, waits, stream-ordered frees), so that
-//! stream order, cross-stream waits and host callbacks behave as on a
-//! device, and a client that waits for completion really waits.
-//!
-//! A launch is checked and recorded when it is enqueued (see
-//! `amdgpu_sim::hip_module`); its kernel executes when the stream reaches
-//! it (`crate::kernel`).
+//! HIP streams and events as state: each stream is a FIFO of operations
+//! run in order by a worker thread of its own (copies, fills, host
+//! functions, event records, waits, stream-ordered frees), so that stream
+//! order, cross-stream waits and host callbacks behave as on a device, and
+//! a client that waits for completion really waits. What an operation does
+//! is the caller's: `crate::hip::stream` hands each stream the function
+//! that runs its operations.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
 use amdgpu_sim::HipCode;
 
-use crate::device_fault;
-use crate::node::node;
-use crate::ptr::{self, HostFn};
+use super::graphs::NodeRun;
+use super::handles::Handles;
+use super::place::Place;
+use super::ptr::HostFn;
 
 /// `hipStreamNonBlocking`: no implicit synchronization with the null stream.
 pub(crate) const STREAM_NON_BLOCKING: u32 = 0x1;
@@ -32,15 +30,6 @@ pub const MAX_HANDLES: usize = 1 << 16;
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// Where a copy or fill reads or writes.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Place {
-    /// Simulated device memory.
-    Device(u64),
-    /// The client's host memory.
-    Host(usize),
 }
 
 /// One queued operation.
@@ -65,10 +54,14 @@ pub(crate) enum Op {
     /// whose pageable source HIP consumes before returning).
     Write { dst: Place, bytes: Vec<u8> },
     /// Run a copy or fill node of a launched graph.
-    Node(crate::graph::NodeRun),
+    Node(NodeRun),
     /// Execute a launched kernel.
     Kernel(Box<amdgpu_sim::kernel_exec::KernelRun>),
 }
+
+/// What runs a stream's operations: the operation's outcome, kept for the
+/// next synchronization when it fails.
+pub(crate) type Runner<'a> = dyn FnMut(Op) -> Result<(), HipCode> + 'a;
 
 /// A `hipEvent_t`.
 #[derive(Debug)]
@@ -108,11 +101,10 @@ impl Event {
         s.recorded
     }
 
-    /// A failure left on the device of the stream that last recorded the
-    /// event (`crate::device_fault`); never recorded, none.
-    pub(crate) fn device_fault(&self) -> Result<(), HipCode> {
-        let device = lock(&self.state).device;
-        device.map_or(Ok(()), device_fault::check)
+    /// The device of the stream that last recorded the event (never
+    /// recorded: none).
+    pub(crate) fn device(&self) -> Option<i32> {
+        lock(&self.state).device
     }
 
     /// The generation a wait issued now waits for (0: never recorded).
@@ -120,7 +112,8 @@ impl Event {
         lock(&self.state).recorded
     }
 
-    fn complete(&self, generation: u64) {
+    /// Completes generation `generation` (an [`Op::Record`] run).
+    pub(crate) fn complete(&self, generation: u64) {
         let mut s = lock(&self.state);
         if generation > s.completed {
             s.completed = generation;
@@ -173,7 +166,7 @@ struct Queue {
 }
 
 impl Stream {
-    /// Appends an operation.
+    /// Appends an operation for the worker.
     pub(crate) fn push(&self, op: Op) {
         let mut q = lock(&self.queue);
         q.ops.push_back(op);
@@ -182,26 +175,26 @@ impl Stream {
     }
 
     /// Appends operations as one run (no other thread's between them).
-    /// On an idle stream, in the eager mode (the default, see
-    /// [`STREAMS_ENV`]), the leading operations that need not wait run at
-    /// once on the calling thread, in stream order, as a device runs work
-    /// on an idle queue before the host can look: what completes, and in
-    /// which order, then follows from the calls alone, not from how the
-    /// threads are scheduled. Host functions always run on the worker, as
-    /// HIP runs them on a thread of its own; a failure is kept for the next
+    /// On an idle stream, when `eager` (the default, see
+    /// [`STREAMS_ENV`](super::settings::STREAMS_ENV)), the leading
+    /// operations that need not wait run at once on the calling thread
+    /// through `run`, in stream order, as a device runs work on an idle
+    /// queue before the host can look: what completes, and in which order,
+    /// then follows from the calls alone, not from how the threads are
+    /// scheduled. Host functions always run on the worker, as HIP runs them
+    /// on a thread of its own; a failure is kept for the next
     /// synchronization either way.
     ///
     /// # Safety
     /// The ops' host places are live host memory of their length, and
-    /// their host functions callable with their data, until each has run.
-    pub(crate) unsafe fn submit(&self, ops: Vec<Op>) {
+    /// their host functions callable with their data, until each has run
+    /// (`run` relies on it).
+    pub(crate) unsafe fn submit(&self, ops: Vec<Op>, eager: bool, run: &mut Runner<'_>) {
         let mut q = lock(&self.queue);
         let mut ops = ops.into_iter().peekable();
-        if eager() && q.ops.is_empty() && q.done == q.enqueued {
+        if eager && q.ops.is_empty() && q.done == q.enqueued {
             while let Some(op) = ops.next_if(Op::runs_at_once) {
-                self.trace(&op);
-                // SAFETY: the caller's promise for `ops`.
-                if let Err(code) = unsafe { execute_on(self.ordinal, op) } {
+                if let Err(code) = run(op) {
                     q.error.get_or_insert(code);
                 }
                 q.enqueued += 1;
@@ -215,13 +208,6 @@ impl Stream {
         self.changed.notify_all();
     }
 
-    fn trace(&self, op: &Op) {
-        if let Some(node) = node() {
-            node.sim
-                .trace_note(|| format!("stream {:#x} runs {}", self.handle, describe(op)));
-        }
-    }
-
     /// Waits for everything enqueued so far, leaving any failure for the
     /// next synchronization to report.
     pub(crate) fn wait_idle(&self) {
@@ -233,17 +219,14 @@ impl Stream {
     }
 
     /// Waits for everything enqueued so far; the first failure of an
-    /// operation since the last synchronization, if any, else a failure
-    /// its device keeps (`crate::device_fault`).
+    /// operation since the last synchronization, if any.
     pub(crate) fn synchronize(&self) -> Result<(), HipCode> {
         let mut q = lock(&self.queue);
         let target = q.enqueued;
         while q.done < target {
             q = self.changed.wait(q).unwrap_or_else(|p| p.into_inner());
         }
-        q.error.take().map_or(Ok(()), Err)?;
-        drop(q);
-        device_fault::check(self.ordinal)
+        q.error.take().map_or(Ok(()), Err)
     }
 
     /// Whether everything enqueued so far has run (`hipStreamQuery`).
@@ -252,7 +235,9 @@ impl Stream {
         q.done == q.enqueued
     }
 
-    fn run(self: Arc<Stream>) {
+    /// The worker: runs queued operations through `run` until the stream
+    /// is stopped and its queue drained.
+    pub(crate) fn serve(&self, run: &mut Runner<'_>) {
         loop {
             let op = {
                 let mut q = lock(&self.queue);
@@ -266,10 +251,7 @@ impl Stream {
                     q = self.changed.wait(q).unwrap_or_else(|p| p.into_inner());
                 }
             };
-            self.trace(&op);
-            // SAFETY: queued by `enqueue`, whose caller promised the op's
-            // memory and host function stay valid until it runs.
-            let result = unsafe { execute_on(self.ordinal, op) };
+            let result = run(op);
             let mut q = lock(&self.queue);
             if let Err(code) = result {
                 q.error.get_or_insert(code);
@@ -279,7 +261,8 @@ impl Stream {
         }
     }
 
-    fn stop(&self) {
+    /// Stops the worker once its queued work has run (`hipStreamDestroy`).
+    pub(crate) fn stop(&self) {
         lock(&self.queue).shutdown = true;
         self.changed.notify_all();
         if let Some(worker) = lock(&self.worker).take() {
@@ -298,148 +281,27 @@ impl Op {
             _ => true,
         }
     }
-}
 
-/// Environment variable choosing how streams run their work: `eager` (the
-/// default; see [`Stream::submit`]) or `worker`, every operation handed to
-/// the stream's worker thread, so that completion order depends on thread
-/// scheduling as on hardware queues that run concurrently (what exposes a
-/// client's race between streams; docs/SIMULATOR.md).
-pub const STREAMS_ENV: &str = "AMDGPU_SIM_STREAMS";
-
-/// Whether streams run idle work at once (read once per process).
-fn eager() -> bool {
-    static EAGER: OnceLock<bool> = OnceLock::new();
-    *EAGER.get_or_init(|| std::env::var(STREAMS_ENV).map_or(true, |v| v != "worker"))
-}
-
-/// What an operation is, for the trace.
-fn describe(op: &Op) -> String {
-    match op {
-        Op::Copy { dst, src, len } => format!("copy {len} bytes {src:?} -> {dst:?}"),
-        Op::Fill {
-            dst,
-            pattern,
-            count,
-        } => format!("fill {count} x {pattern:?} at {dst:?}"),
-        Op::HostFn { data, .. } => format!("host function (data {data:#x})"),
-        Op::Record(event, generation) => format!("record event {:#x} #{generation}", event.handle),
-        Op::Wait(event, generation) => format!("wait event {:#x} #{generation}", event.handle),
-        Op::Free(address) => format!("free {address:#x}"),
-        Op::Write { dst, bytes } => format!("write {} bytes -> {dst:?}", bytes.len()),
-        Op::Node(_) => "graph node".to_string(),
-        Op::Kernel(run) => format!("kernel {}", run.kernel()),
-    }
-}
-
-/// Runs one operation now (on a stream's worker, or inline for the null stream).
-///
-/// # Safety
-/// The op's host places are live host memory of their length and its host
-/// function is callable with its data: the contract of the call that
-/// queued it (every op is queued through `hip_runtime`'s `enqueue`, whose
-/// callers promise this).
-pub(crate) unsafe fn execute(op: Op) -> Result<(), HipCode> {
-    let Some(node) = node() else {
-        return Err(HipCode::INVALID_VALUE);
-    };
-    let sim = &node.sim;
-    match op {
-        Op::Copy { dst, src, len } => match (dst, src) {
-            (Place::Host(d), Place::Host(s)) => {
-                // SAFETY: both host places, the caller's promise for `op`.
-                unsafe { ptr::host_copy(d, s, len) };
-                Ok(())
+    /// What the operation is, for the trace.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            Op::Copy { dst, src, len } => format!("copy {len} bytes {src:?} -> {dst:?}"),
+            Op::Fill {
+                dst,
+                pattern,
+                count,
+            } => format!("fill {count} x {pattern:?} at {dst:?}"),
+            Op::HostFn { data, .. } => format!("host function (data {data:#x})"),
+            Op::Record(event, generation) => {
+                format!("record event {:#x} #{generation}", event.handle)
             }
-            (Place::Device(d), Place::Host(s)) => {
-                // SAFETY: a host place of `len` bytes, the caller's promise.
-                let bytes =
-                    unsafe { ptr::read_bytes(s as *const _, len) }.ok_or(HipCode::INVALID_VALUE)?;
-                sim.hip_write(d, &bytes)
-            }
-            (Place::Host(d), Place::Device(s)) => {
-                let mut bytes = vec![0u8; len];
-                sim.hip_read(s, &mut bytes)?;
-                // SAFETY: a host place of `bytes.len()` bytes, the caller's promise.
-                unsafe { ptr::write_bytes(d as *mut _, &bytes) }
-                    .then_some(())
-                    .ok_or(HipCode::INVALID_VALUE)
-            }
-            (Place::Device(d), Place::Device(s)) => {
-                let mut bytes = vec![0u8; len];
-                sim.hip_read(s, &mut bytes)?;
-                sim.hip_write(d, &bytes)
-            }
-        },
-        Op::Fill {
-            dst,
-            pattern,
-            count,
-        } => match dst {
-            Place::Device(d) => sim.hip_fill(d, &pattern, count as u64),
-            Place::Host(d) => {
-                let bytes: Vec<u8> = pattern
-                    .iter()
-                    .copied()
-                    .cycle()
-                    .take(pattern.len().saturating_mul(count))
-                    .collect();
-                // SAFETY: a host place of `bytes.len()` bytes, the caller's promise.
-                unsafe { ptr::write_bytes(d as *mut _, &bytes) }
-                    .then_some(())
-                    .ok_or(HipCode::INVALID_VALUE)
-            }
-        },
-        Op::HostFn { function, data } => {
-            // SAFETY: the host function and data, the caller's promise.
-            unsafe { ptr::call_host_fn(function, data) };
-            Ok(())
+            Op::Wait(event, generation) => format!("wait event {:#x} #{generation}", event.handle),
+            Op::Free(address) => format!("free {address:#x}"),
+            Op::Write { dst, bytes } => format!("write {} bytes -> {dst:?}", bytes.len()),
+            Op::Node(_) => "graph node".to_string(),
+            Op::Kernel(run) => format!("kernel {}", run.kernel()),
         }
-        Op::Record(event, generation) => {
-            event.complete(generation);
-            Ok(())
-        }
-        Op::Wait(event, generation) => {
-            event.wait_for(generation);
-            Ok(())
-        }
-        Op::Free(address) => sim.hip_release(address),
-        Op::Write { dst, bytes } => match dst {
-            Place::Device(d) => sim.hip_write(d, &bytes),
-            // SAFETY: a host place of `bytes.len()` bytes, the caller's promise.
-            Place::Host(d) => unsafe { ptr::write_bytes(d as *mut _, &bytes) }
-                .then_some(())
-                .ok_or(HipCode::INVALID_VALUE),
-        },
-        // SAFETY: the node's host memory, the caller's promise for `op`.
-        Op::Node(node) => unsafe { node.execute() },
-        Op::Kernel(run) => crate::kernel::execute(&run),
     }
-}
-
-/// [`execute`] for a stream of device `ordinal`: a kernel that fails
-/// leaves its error on the device (`crate::device_fault`).
-///
-/// # Safety
-/// As [`execute`].
-pub(crate) unsafe fn execute_on(ordinal: i32, op: Op) -> Result<(), HipCode> {
-    let kernel = matches!(op, Op::Kernel(_));
-    // SAFETY: the caller's promise, passed on.
-    let result = unsafe { execute(op) };
-    if let (true, Err(code)) = (kernel, result) {
-        device_fault::record(ordinal, code);
-    }
-    result
-}
-
-/// Handle values of streams, events, graphs, graph nodes and graph
-/// instances: non-null, never a host address the client could mistake for
-/// memory, never reused.
-static NEXT_HANDLE: AtomicU64 = AtomicU64::new(0x5eed_0000_0000);
-
-/// A fresh handle value.
-pub(crate) fn next_handle() -> u64 {
-    NEXT_HANDLE.fetch_add(16, Ordering::Relaxed)
 }
 
 /// The live streams and events.
@@ -449,19 +311,20 @@ pub(crate) struct Registry {
     events: BTreeMap<u64, Arc<Event>>,
 }
 
-/// The process's streams and events.
-pub(crate) fn registry() -> MutexGuard<'static, Registry> {
-    static REGISTRY: OnceLock<Mutex<Registry>> = OnceLock::new();
-    lock(REGISTRY.get_or_init(Default::default))
-}
-
 impl Registry {
-    /// Creates a stream on `ordinal` with its worker thread.
-    pub(crate) fn create_stream(&mut self, ordinal: i32, flags: u32) -> Result<u64, HipCode> {
+    /// Creates a stream on `ordinal` with its worker thread, which
+    /// `spawn` starts for the stream.
+    pub(crate) fn create_stream(
+        &mut self,
+        handles: &Handles,
+        ordinal: i32,
+        flags: u32,
+        spawn: impl FnOnce(Arc<Stream>) -> std::io::Result<JoinHandle<()>>,
+    ) -> Result<u64, HipCode> {
         if self.streams.len() >= MAX_HANDLES {
             return Err(HipCode::OUT_OF_MEMORY);
         }
-        let handle = next_handle();
+        let handle = handles.next();
         let stream = Arc::new(Stream {
             handle,
             ordinal,
@@ -470,11 +333,7 @@ impl Registry {
             changed: Condvar::new(),
             worker: Mutex::new(None),
         });
-        let runner = Arc::clone(&stream);
-        let worker = std::thread::Builder::new()
-            .name(format!("sim-stream-{ordinal}"))
-            .spawn(move || runner.run())
-            .map_err(|_| HipCode::OUT_OF_MEMORY)?;
+        let worker = spawn(Arc::clone(&stream)).map_err(|_| HipCode::OUT_OF_MEMORY)?;
         *lock(&stream.worker) = Some(worker);
         self.streams.insert(handle, stream);
         Ok(handle)
@@ -514,14 +373,14 @@ impl Registry {
     }
 
     /// Creates an event.
-    pub(crate) fn create_event(&mut self, flags: u32) -> Result<u64, HipCode> {
+    pub(crate) fn create_event(&mut self, handles: &Handles, flags: u32) -> Result<u64, HipCode> {
         if flags & !EVENT_FLAGS != 0 {
             return Err(HipCode::INVALID_VALUE);
         }
         if self.events.len() >= MAX_HANDLES {
             return Err(HipCode::OUT_OF_MEMORY);
         }
-        let handle = next_handle();
+        let handle = handles.next();
         self.events
             .insert(handle, Arc::new(Event::new(handle, flags)));
         Ok(handle)
@@ -547,9 +406,4 @@ impl Registry {
     pub(crate) fn live(&self) -> (usize, usize) {
         (self.streams.len(), self.events.len())
     }
-}
-
-/// Stops a removed stream: its queued work runs first, as `hipStreamDestroy` promises.
-pub(crate) fn retire(stream: Arc<Stream>) {
-    stream.stop();
 }

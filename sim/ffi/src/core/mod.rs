@@ -1,0 +1,34 @@
+//! The bottom of the library: the [`runtime::Runtime`] that owns the node
+//! and every registry, reached one way (`runtime::runtime`), and what
+//! every export needs besides it. Bottom to top:
+//!
+//! - `ptr`, `clock`, `texts`: the caller's pointers, host memory and the
+//!   export macro; the GPU clock; the status texts;
+//! - `mapped_store`: simulated memory as process mappings;
+//! - `place`, `handles`, `settings`: where a copy reads or writes; handle
+//!   values; what the environment says;
+//! - the registries: `host_memory`, `device_faults`, `last_error`,
+//!   `signals`, `queues`, `graphs`, `streams`, `copies`;
+//! - `report`: the report's text from the node and the registries' counts;
+//! - `runtime`: the node and the registries, created from the environment;
+//! - `hsa_call`, `hip_call`: how an HSA or a HIP export runs on it.
+
+pub(crate) mod clock;
+pub(crate) mod copies;
+pub(crate) mod device_faults;
+pub(crate) mod graphs;
+pub(crate) mod handles;
+pub(crate) mod hip_call;
+pub(crate) mod host_memory;
+pub(crate) mod hsa_call;
+pub(crate) mod last_error;
+pub(crate) mod mapped_store;
+pub(crate) mod place;
+pub(crate) mod ptr;
+pub(crate) mod queues;
+pub(crate) mod report;
+pub(crate) mod runtime;
+pub(crate) mod settings;
+pub(crate) mod signals;
+pub(crate) mod streams;
+pub(crate) mod texts;
