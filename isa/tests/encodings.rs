@@ -1,6 +1,7 @@
 //! Table-driven decoding, per encoding: each row of `encodings/rows.txt`
-//! (written by `encodings/generate.py` from `llvm-mc-19 -show-encoding`) is
-//! an instruction's bytes and the text LLVM prints for them; the
+//! (written by `encodings/generate.py`: bytes from `llvm-mc-19
+//! -show-encoding`, text from `llvm-mc-19 --disassemble` of them) is an
+//! instruction's bytes and the text LLVM's disassembler prints for them; the
 //! interpreter must decode the bytes to one instruction of that length
 //! (a VOPD row: a pair) and print the same text. The rows that read v2-v4
 //! and write v6 also run, over lanes of inputs, against results computed
@@ -16,6 +17,7 @@ const ROWS: &str = include_str!("encodings/rows.txt");
 fn chip(name: &str) -> Chip {
     match name {
         "gfx942" => Chip::Gfx942,
+        "gfx90a" => Chip::Gfx90a,
         "gfx1100" => Chip::Gfx1100,
         other => panic!("no chip {other}"),
     }
@@ -45,8 +47,9 @@ fn every_encoding_decodes_and_prints_as_llvm_does() {
         assert_eq!(printed.join(" :: "), text, "{row}");
         encodings.insert((name, encoding));
     }
-    // The 17 encodings of gfx942 and 18 of gfx1100 generate.py lists.
-    assert_eq!(encodings.len(), 35, "{encodings:?}");
+    // The 19 encodings of gfx942, 18 of gfx90a and 21 of gfx1100 that
+    // generate.py lists.
+    assert_eq!(encodings.len(), 58, "{encodings:?}");
 }
 
 /// What a row that writes v6 from v2, v3 and v4 computes.
@@ -110,6 +113,6 @@ fn the_rows_that_compute_give_their_definition_s_results() {
         assert_eq!(got, want, "{row}");
         ran += 1;
     }
-    // Six instructions on each of the two chips.
-    assert_eq!(ran, 12);
+    // Six instructions on gfx942 and gfx1100 each, three on gfx90a.
+    assert_eq!(ran, 15);
 }

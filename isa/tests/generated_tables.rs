@@ -1,6 +1,8 @@
 //! The committed opcode tables are exactly what `isa/tables/generate.py`
 //! writes from LLVM's disassembler and `isa/tables/operations.txt`: each
-//! opcode's full mnemonic and the operation the interpreter runs for it.
+//! opcode's full mnemonic and the operation the interpreter runs for it;
+//! the per-encoding rows (`tests/encodings/rows.txt`) are exactly what
+//! `tests/encodings/generate.py` gets from `llvm-mc-19 -show-encoding`.
 
 mod requires;
 
@@ -16,6 +18,27 @@ fn the_opcode_tables_are_what_the_generator_writes() {
         return;
     }
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tables/generate.py");
+    let output = Command::new("python3")
+        .args([script, "--check"])
+        .output()
+        .expect("run python3");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn the_encoding_rows_are_what_llvm_mc_writes() {
+    if !requires::requires(
+        "regenerating the encoding rows",
+        "llvm-19",
+        requires::program("llvm-mc-19"),
+    ) {
+        return;
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/encodings/generate.py");
     let output = Command::new("python3")
         .args([script, "--check"])
         .output()
