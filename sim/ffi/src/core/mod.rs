@@ -11,7 +11,10 @@
 //!   `signals`, `queues`, `graphs`, `streams`, `copies`;
 //! - `report`: the report's text from the node and the registries' counts;
 //! - `runtime`: the node and the registries, created from the environment;
-//! - `hsa_call`, `hip_call`: how an HSA or a HIP export runs on it.
+//! - `hsa_call`, `hip_call`: how an HSA or a HIP export runs on it;
+//! - `timeline`: the Chrome trace-event file of the run
+//!   (`AMDGPU_SIM_TRACE=chrome:FILE`), beside the runtime: every export
+//!   opens a span on it before the runtime exists.
 
 pub(crate) mod clock;
 pub(crate) mod copies;
@@ -32,3 +35,4 @@ pub(crate) mod settings;
 pub(crate) mod signals;
 pub(crate) mod streams;
 pub(crate) mod texts;
+pub(crate) mod timeline;

@@ -16,7 +16,8 @@ use std::sync::Arc;
 
 /// Defines `extern "C"` functions exported under their own (unmangled)
 /// names, so the library can stand in for `libhsa-runtime64` and
-/// `libamdhip64`. An export that dereferences a caller's pointer is
+/// `libamdhip64`, each a span on the timeline when one is written
+/// (`super::timeline`). An export that dereferences a caller's pointer is
 /// declared `unsafe fn` (its doc states the caller's contract under
 /// `# Safety`) and becomes `unsafe extern "C"`; the others stay safe.
 macro_rules! c_exports {
@@ -33,7 +34,13 @@ macro_rules! c_exports {
         // is meant to be loaded instead of them, never next to them.
         #[allow(unsafe_code)]
         #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? $body
+        pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
+            let _span = $crate::core::timeline::CallSpan::enter(
+                $crate::core::runtime::timeline(),
+                stringify!($name),
+            );
+            $body
+        }
         $crate::core::ptr::c_exports! { $($rest)* }
     };
     (
@@ -45,7 +52,13 @@ macro_rules! c_exports {
         // SAFETY: as above (an unmangled symbol standing in for the vendor's).
         #[allow(unsafe_code)]
         #[unsafe(no_mangle)]
-        pub extern "C" fn $name($($arg: $ty),*) $(-> $ret)? $body
+        pub extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
+            let _span = $crate::core::timeline::CallSpan::enter(
+                $crate::core::runtime::timeline(),
+                stringify!($name),
+            );
+            $body
+        }
         $crate::core::ptr::c_exports! { $($rest)* }
     };
 }
@@ -252,4 +265,11 @@ pub(crate) fn at_exit(callback: extern "C" fn()) {
     // SAFETY: `atexit` takes any `extern "C" fn()`; the callback lives in
     // this library, which is linked `-z nodelete` so it stays mapped.
     unsafe { atexit(callback) };
+}
+
+/// The calling thread's Linux id (what `/proc/PID/task` lists).
+pub(crate) fn thread_id() -> u64 {
+    // SAFETY: `gettid` takes nothing and cannot fail.
+    let tid = unsafe { libc::gettid() };
+    u64::try_from(tid).unwrap_or(0)
 }

@@ -49,7 +49,7 @@ impl Target {
                 let ordinal = current_device(&rt.sim);
                 // SAFETY: the caller's promise for `ops`.
                 ops.into_iter()
-                    .try_for_each(|op| unsafe { execute_on(rt, ordinal, op) })
+                    .try_for_each(|op| unsafe { execute_on(rt, 0, ordinal, op) })
             }
             Target::Stream(s) => {
                 // SAFETY: the caller's promise for `ops`, which `run_on` relies on.
@@ -138,7 +138,7 @@ unsafe fn run_on(rt: &Runtime, stream: &Stream, op: Op) -> Call {
     rt.sim
         .trace_note(|| format!("stream {:#x} runs {}", stream.handle, op.describe()));
     // SAFETY: the caller's promise, passed on.
-    unsafe { execute_on(rt, stream.ordinal, op) }
+    unsafe { execute_on(rt, stream.handle, stream.ordinal, op) }
 }
 
 c_exports! {

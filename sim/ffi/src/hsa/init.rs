@@ -24,11 +24,14 @@ c_exports! {
         }
     }
 
-    /// `hsa_shut_down`; rewrites the report file.
+    /// `hsa_shut_down`; rewrites the report file and the timeline.
     fn hsa_shut_down() -> hsa_status_t {
         on_runtime(|rt| {
             let result = rt.sim.hsa_shut_down();
             rt.write_report();
+            if let Some(timeline) = rt.timeline {
+                timeline.write();
+            }
             result
         })
     }

@@ -1,0 +1,76 @@
+use super::*;
+
+fn event(name: &str, ts_ns: u64, dur_ns: u64) -> Event {
+    Event {
+        name: name.into(),
+        category: "hip",
+        phase: Phase::Complete { dur_ns },
+        ts_ns,
+        tid: 1,
+        args: Vec::new(),
+    }
+}
+
+/// Past the cap, events are dropped and the file says how many.
+fn push(timeline: &Timeline, event: Event) {
+    timeline.lock().push(event, timeline.cap);
+}
+
+#[test]
+fn events_past_the_cap_are_counted_dropped() {
+    let timeline = Timeline::new("unused", 2);
+    for i in 0..5 {
+        push(&timeline, event("hipMalloc", i, 1));
+    }
+    let text = timeline.render();
+    assert_eq!(text.matches("\"ph\":\"X\"").count(), 2, "{text}");
+    assert!(
+        text.contains("\"otherData\":{\"event_cap\":2,\"dropped_events\":3}"),
+        "{text}"
+    );
+}
+
+/// Events are written by start time, an enclosing event before the ones
+/// it encloses, whatever order they closed in.
+#[test]
+fn enclosing_events_come_first() {
+    let timeline = Timeline::new("unused", 10);
+    push(&timeline, event("inner", 10, 5));
+    push(&timeline, event("outer", 10, 50));
+    push(&timeline, event("first", 1, 2));
+    let text = timeline.render();
+    let at = |name: &str| text.find(&format!("\"name\":\"{name}\"")).expect(name);
+    assert!(
+        at("first") < at("outer") && at("outer") < at("inner"),
+        "{text}"
+    );
+    assert!(text.starts_with("{\"traceEvents\":["));
+    assert!(text.contains("\"displayTimeUnit\":\"ns\""));
+}
+
+/// Each track gets one tid and one name, above every thread id.
+#[test]
+fn tracks_are_named_once() {
+    let timeline = Timeline::new("unused", 10);
+    let stream = Track::Stream {
+        handle: 0x20,
+        device: 1,
+    };
+    let first = timeline.lock().track(stream);
+    assert_eq!(timeline.lock().track(stream), first);
+    assert!(first >= TRACK_BASE);
+    let null = timeline.lock().track(Track::Stream {
+        handle: 0,
+        device: 1,
+    });
+    assert_ne!(null, first);
+    let text = timeline.render();
+    assert!(
+        text.contains("\"args\":{\"name\":\"stream 0x20\"}"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"args\":{\"name\":\"stream 0x0 (null stream, device 1)\"}"),
+        "{text}"
+    );
+}
