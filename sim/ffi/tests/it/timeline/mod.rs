@@ -31,7 +31,7 @@ unsafe extern "C" {
 }
 
 /// The elementwise kernel's name, as the trace shows it.
-const KERNEL: &str = "elementwise_dispatch_0_elementwise_4096_f32";
+pub(crate) const KERNEL: &str = "elementwise_dispatch_0_elementwise_4096_f32";
 
 /// Instructions one wave of the gfx1100 elementwise kernel executes: its
 /// code is straight-line, 26 instructions from `s_load_b128` to
@@ -39,7 +39,7 @@ const KERNEL: &str = "elementwise_dispatch_0_elementwise_4096_f32";
 /// `fixtures/iree/elementwise.gfx1100.hsaco` (a VOPD pair one instruction,
 /// `s_delay_alu` one). The launch is 32 blocks of 32 work-items, one wave32
 /// each.
-const ELEMENTWISE_WAVE_INSTRUCTIONS: u64 = 26;
+pub(crate) const ELEMENTWISE_WAVE_INSTRUCTIONS: u64 = 26;
 const ELEMENTWISE_WAVES: u64 = 32;
 
 /// A timeline file for the child `name`, removed once read.
@@ -65,7 +65,7 @@ fn read_trace(path: &PathBuf, output: &Output) -> Trace {
 
 /// Whether a call's slice says it succeeded (`ok`, then what it gave
 /// back, as the text trace renders outcomes).
-fn succeeded(event: &format::Event) -> bool {
+pub(crate) fn succeeded(event: &format::Event) -> bool {
     event.args["result"]
         .as_str()
         .is_some_and(|r| r == "ok" || r.starts_with("ok "))
