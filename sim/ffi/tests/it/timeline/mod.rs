@@ -5,8 +5,11 @@
 //! and outcomes, the copies and the kernel on their streams' tracks (the
 //! kernel with its grid, block and the instructions it executed), a call
 //! failed by injection and a kernel's fault as instant events, and the
-//! file is complete when a kernel fault aborts the process.
+//! file is complete when a kernel fault aborts the process. IREE's own
+//! run is traced in [`iree`]; a real consumer reads a file in
+//! [`consumer`].
 
+mod consumer;
 mod format;
 mod iree;
 
