@@ -145,8 +145,11 @@ fn dispatch_slice<'a>(
         || {
             vec![
                 ("packet", Arg::Number(index)),
-                ("grid", Arg::Dims(packet.grid_size)),
-                ("block", Arg::Dims(packet.workgroup_size.map(u32::from))),
+                ("grid_size", Arg::Dims(packet.grid_size)),
+                (
+                    "workgroup_size",
+                    Arg::Dims(packet.workgroup_size.map(u32::from)),
+                ),
             ]
         },
     )

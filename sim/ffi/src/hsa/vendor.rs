@@ -354,8 +354,8 @@ fn execute(
                 || "PM4 dispatch".into(),
                 || {
                     vec![
-                        ("grid", Arg::Dims(launch.grid_size)),
-                        ("block", Arg::Dims(launch.block)),
+                        ("grid_size", Arg::Dims(launch.grid_size)),
+                        ("workgroup_size", Arg::Dims(launch.block)),
                     ]
                 },
             );

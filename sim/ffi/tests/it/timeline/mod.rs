@@ -187,6 +187,45 @@ fn kernel_run_child() {
     }
 }
 
+/// A kernel dispatch packet is a slice on its queue's track, named by its
+/// kernel, with the packet's sizes (in work-items, as the packet gives
+/// them) and what the kernel executed.
+#[test]
+fn an_aql_dispatch_is_a_slice_on_its_queues_track() {
+    let path = trace_file("aql");
+    let exe = std::env::current_exe().expect("test binary path");
+    let output = std::process::Command::new(exe)
+        .args([
+            "--exact",
+            "aql::a_dispatch_packet_runs_its_kernel",
+            "--test-threads=1",
+        ])
+        .env("AMDGPU_SIM_TRACE", format!("chrome:{}", path.display()))
+        .env_remove("AMDGPU_SIM_FAULTS")
+        .output()
+        .expect("run the child");
+    crate::child::assert_passed(&output, "aql::a_dispatch_packet_runs_its_kernel");
+    let trace = read_trace(&path, &output);
+    let kernels = trace.named(KERNEL);
+    assert_eq!(kernels.len(), 1, "{:?}", trace.events);
+    let kernel = kernels[0];
+    assert!(trace.track_of(kernel).starts_with("queue 0x"), "{kernel:?}");
+    assert_eq!(kernel.args["grid_size"], json!([1024, 1, 1]));
+    assert_eq!(kernel.args["workgroup_size"], json!([32, 1, 1]));
+    assert_eq!(kernel.args["packet"], 0);
+    assert_eq!(
+        kernel.args["instructions"],
+        ELEMENTWISE_WAVE_INSTRUCTIONS * ELEMENTWISE_WAVES
+    );
+    for call in [
+        "hsa_queue_create",
+        "hsa_queue_destroy",
+        "hsa_signal_wait_scacquire",
+    ] {
+        assert!(!trace.named(call).is_empty(), "{call}: {:?}", trace.events);
+    }
+}
+
 /// A faulting kernel aborts the process (the default policy); the
 /// timeline is written before, complete and valid, with the fault as an
 /// instant on the kernel's stream and the calls still open marked so.
