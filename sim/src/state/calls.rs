@@ -255,4 +255,35 @@ mod tests {
         assert_eq!(calls.log().0.len(), 2);
         assert_eq!((calls.hsa_calls(), calls.hip_calls()), (2, 1));
     }
+
+    /// The sink sees every record as it is logged, the log kept or not;
+    /// without one, nothing changes.
+    #[test]
+    fn the_sink_sees_each_record_whether_or_not_the_log_keeps_it() {
+        use std::sync::Mutex;
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let mut calls = Calls::default();
+        let into = Arc::clone(&seen);
+        calls.set_sink(Some(Arc::new(move |r: &CallRecord| {
+            into.lock().unwrap().push(r.to_string());
+        })));
+        calls.record_outcome("hipInit", || "0".into(), &Ok::<(), HipCode>(()));
+        calls.set_log(false);
+        calls.record_refusal("hipMalloc", || "0, 64".into(), HipCode::OUT_OF_MEMORY, true);
+        assert_eq!(
+            *seen.lock().unwrap(),
+            [
+                "hipInit(0) -> ok ()",
+                "hipMalloc(0, 64) -> 2 hipErrorOutOfMemory [injected]"
+            ]
+        );
+        assert_eq!(
+            calls.log().0.len(),
+            1,
+            "the log kept only what it was on for"
+        );
+        calls.set_sink(None);
+        calls.record_outcome("hipInit", || "0".into(), &Ok::<(), HipCode>(()));
+        assert_eq!(seen.lock().unwrap().len(), 2);
+    }
 }

@@ -10,10 +10,11 @@ use super::context::current_device;
 use super::operation::execute_on;
 use super::stream::{enqueue, resolve_stream, stream_device};
 use crate::abi::*;
+use crate::core::exports::c_exports;
 use crate::core::hip_call::{Call, as_handle, call, call_with, handle, modelled, of_handle, put};
 use crate::core::host_memory::HostKind;
 use crate::core::place::Place;
-use crate::core::ptr::{self, c_exports};
+use crate::core::ptr;
 use crate::core::runtime::Runtime;
 use crate::core::streams::Op;
 

@@ -11,8 +11,9 @@ use amdgpu_sim::HipCode;
 use super::context::current_device;
 use super::operation::execute_on;
 use crate::abi::*;
+use crate::core::exports::c_exports;
 use crate::core::hip_call::{Call, as_handle, call, call_with, handle, of_handle, put};
-use crate::core::ptr::{self, HostFn, c_exports};
+use crate::core::ptr::{self, HostFn};
 use crate::core::runtime::Runtime;
 use crate::core::streams::{EVENT_DISABLE_TIMING, Op, STREAM_NON_BLOCKING, Stream};
 

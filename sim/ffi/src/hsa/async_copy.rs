@@ -26,8 +26,9 @@ use amdgpu_sim::HsaCode;
 use super::memory::CallerMemory;
 use crate::abi::*;
 use crate::core::copies::Pending;
+use crate::core::exports::c_exports;
 use crate::core::hsa_call::{INVALID, on_runtime};
-use crate::core::ptr::{self, c_exports};
+use crate::core::ptr;
 use crate::core::runtime::Runtime;
 use crate::core::timeline::{Arg, Track, WorkSpan};
 

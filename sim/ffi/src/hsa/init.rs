@@ -7,8 +7,9 @@ use std::ffi::{c_char, c_void};
 use amdgpu_sys::hsa_info::SystemInfo;
 
 use crate::abi::*;
+use crate::core::exports::c_exports;
 use crate::core::hsa_call::{get_info, on_runtime};
-use crate::core::ptr::{self, c_exports};
+use crate::core::ptr;
 use crate::core::runtime::runtime;
 use crate::core::texts;
 

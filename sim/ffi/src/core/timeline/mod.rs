@@ -107,7 +107,7 @@ impl Buffer {
     }
 
     /// Thread `tid`'s track, named (once) by what `/proc` says the calling
-    /// thread's name is.
+    /// thread's name is: `tid` is the calling thread's.
     fn thread(&mut self, tid: u64) -> u64 {
         self.threads.entry(tid).or_insert_with(|| {
             let comm = std::fs::read_to_string("/proc/thread-self/comm")
@@ -134,6 +134,22 @@ impl Buffer {
     /// Thread `tid`'s open frames.
     fn open(&mut self, tid: u64) -> &mut Open {
         self.open.entry(tid).or_default()
+    }
+
+    /// Events for every frame still open, ending at `end` (their threads
+    /// are named already: a call frame's at its entry).
+    fn unfinished(&mut self, end: u64) -> Vec<Event> {
+        let mut events = Vec::new();
+        let mut work = Vec::new();
+        for (&tid, open) in &self.open {
+            events.extend(open.calls().iter().map(|f| f.event(tid, end)));
+            work.extend(open.work().iter().map(|f| (f.track(), f.event(0, end))));
+        }
+        for (track, mut event) in work {
+            event.tid = self.track(track);
+            events.push(event);
+        }
+        events
     }
 
     /// Forgets thread `tid`'s frames once none is open.
@@ -295,28 +311,7 @@ impl Timeline {
     fn render(&self) -> String {
         let end = self.now_ns();
         let mut buffer = self.lock();
-        let mut unfinished = Vec::new();
-        let open: Vec<(u64, Vec<Event>, Vec<(Track, Event)>)> = buffer
-            .open
-            .iter()
-            .map(|(&tid, open)| {
-                let calls = open.calls().iter().map(|f| f.event(tid, end)).collect();
-                let work = open
-                    .work()
-                    .iter()
-                    .map(|f| (f.track(), f.event(0, end)))
-                    .collect();
-                (tid, calls, work)
-            })
-            .collect();
-        for (tid, calls, work) in open {
-            buffer.thread(tid);
-            unfinished.extend(calls);
-            for (track, mut event) in work {
-                event.tid = buffer.track(track);
-                unfinished.push(event);
-            }
-        }
+        let mut unfinished = buffer.unfinished(end);
         for event in &mut unfinished {
             event.args.push((
                 "unfinished",

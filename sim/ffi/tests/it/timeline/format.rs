@@ -47,7 +47,8 @@ fn nanos(value: &Value, what: &str) -> Result<u64, String> {
     let micros = value
         .as_f64()
         .ok_or_else(|| format!("{what} is not a number: {value}"))?;
-    if !(micros >= 0.0) {
+    // NaN is no time either.
+    if micros.is_nan() || micros < 0.0 {
         return Err(format!("{what} is negative: {value}"));
     }
     Ok((micros * 1000.0).round() as u64)
@@ -66,10 +67,11 @@ pub(crate) fn check(text: &str) -> Result<Trace, String> {
         .get("traceEvents")
         .and_then(Value::as_array)
         .ok_or("no `traceEvents` array")?;
-    if let Some(unit) = file.get("displayTimeUnit") {
-        if unit != "ns" && unit != "ms" {
-            return Err(format!("displayTimeUnit {unit}"));
-        }
+    if let Some(unit) = file.get("displayTimeUnit")
+        && unit != "ns"
+        && unit != "ms"
+    {
+        return Err(format!("displayTimeUnit {unit}"));
     }
     let mut events = Vec::new();
     let mut tracks = BTreeMap::new();
@@ -147,12 +149,12 @@ fn nested(events: &[Event]) -> Result<(), String> {
             {
                 open.pop();
             }
-            if let Some(outer) = open.last() {
-                if event.ts_ns + event.dur_ns > outer.ts_ns + outer.dur_ns {
-                    return Err(format!(
-                        "on track {tid}, {event:?} overlaps {outer:?} without being inside it"
-                    ));
-                }
+            if let Some(outer) = open.last()
+                && event.ts_ns + event.dur_ns > outer.ts_ns + outer.dur_ns
+            {
+                return Err(format!(
+                    "on track {tid}, {event:?} overlaps {outer:?} without being inside it"
+                ));
             }
             open.push(event);
         }
