@@ -288,8 +288,8 @@ impl Timeline {
                 format!("injected failure: {}", record.op),
                 vec![
                     ("call", Arg::Text(record.op.to_string())),
-                    ("args", Arg::Text(record.args.clone())),
-                    ("result", Arg::Text(record.outcome.clone())),
+                    ("args", Arg::Text(spans::bounded(&record.args))),
+                    ("result", Arg::Text(spans::bounded(&record.outcome))),
                 ],
             );
         }

@@ -33,6 +33,24 @@ pub(super) struct Open {
     work: Vec<WorkFrame>,
 }
 
+/// Most bytes of a call's rendered arguments or outcome a slice keeps: the
+/// node renders some results whole (a launch's decoded kernel, hundreds
+/// of KiB), which would make one call most of the file.
+pub(crate) const MAX_TEXT_BYTES: usize = 1024;
+
+/// `text`, cut to [`MAX_TEXT_BYTES`] at a character boundary, saying how
+/// much was cut.
+pub(crate) fn bounded(text: &str) -> String {
+    if text.len() <= MAX_TEXT_BYTES {
+        return text.to_string();
+    }
+    let mut end = MAX_TEXT_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} more bytes)", &text[..end], text.len() - end)
+}
+
 /// The category of an export by its name's family.
 fn family(name: &str) -> &'static str {
     if name.starts_with("hip") {
@@ -52,8 +70,8 @@ impl CallFrame {
             if record.op != self.name {
                 args.push(("call", Arg::Text(record.op.to_string())));
             }
-            args.push(("args", Arg::Text(record.args.clone())));
-            args.push(("result", Arg::Text(record.outcome.clone())));
+            args.push(("args", Arg::Text(bounded(&record.args))));
+            args.push(("result", Arg::Text(bounded(&record.outcome))));
             if record.injected {
                 args.push(("injected", Arg::Text("yes".into())));
             }

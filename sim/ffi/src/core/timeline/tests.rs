@@ -74,3 +74,21 @@ fn tracks_are_named_once() {
         "{text}"
     );
 }
+
+/// A call's text past the bound is cut at a character boundary, saying
+/// how much was cut.
+#[test]
+fn long_call_texts_are_cut() {
+    let short = "x".repeat(spans::MAX_TEXT_BYTES);
+    assert_eq!(spans::bounded(&short), short);
+    let long = format!(
+        "{}é{}",
+        "x".repeat(spans::MAX_TEXT_BYTES - 1),
+        "y".repeat(10)
+    );
+    let cut = spans::bounded(&long);
+    assert_eq!(
+        cut,
+        format!("{}… (12 more bytes)", "x".repeat(spans::MAX_TEXT_BYTES - 1))
+    );
+}
