@@ -81,10 +81,20 @@ fn holistic_trace_analysis_reads_every_slice_of_a_kernel_run() {
     let slices = trace.events.iter().filter(|e| e.ph == "X").count();
     assert_eq!(lines.next(), Some(slices.to_string().as_str()), "{stdout}");
     let kernel = trace.named(KERNEL)[0];
-    // HTA keeps whole microseconds of the duration.
-    assert_eq!(
-        lines.collect::<Vec<_>>(),
-        [format!("{} {}", kernel.tid, kernel.dur_ns / 1000)],
-        "{stdout}"
+    let rows: Vec<(u64, u64)> = lines
+        .map(|line| {
+            let mut fields = line.split(' ').map(|f| f.parse::<u64>().expect(line));
+            (fields.next().expect(line), fields.next().expect(line))
+        })
+        .collect();
+    assert_eq!(rows.len(), 1, "{stdout}");
+    let (tid, dur) = rows[0];
+    assert_eq!(tid, kernel.tid, "{stdout}");
+    // HTA keeps whole microseconds: its start rounded up, its end down.
+    let micros = kernel.dur_ns / 1000;
+    assert!(
+        dur + 1 >= micros && dur <= micros,
+        "HTA's {dur} µs for the kernel's {} ns",
+        kernel.dur_ns
     );
 }
