@@ -6,8 +6,12 @@
 //! with its grid and the instructions the module's code executes, counted
 //! from its disassembly, not from the interpreter.
 //!
-//! Without IREE's runtime the test prints one `skipped:` line (a failure
-//! under `AMDGPU_HAL_REQUIRE_ALL=1`).
+//! IREE's own AMDGPU driver (`iree-run-module --device=amdgpu`, as
+//! `scripts/iree-cts/build.sh` builds it) puts every dispatch, its
+//! built-in copy kernels' included, on its queue's track.
+//!
+//! Without IREE's runtime, or its build, each test prints one `skipped:`
+//! line (a failure under `AMDGPU_HAL_REQUIRE_ALL=1`).
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -138,4 +142,77 @@ fn an_iree_run_is_a_timeline_of_its_hip_calls_copies_and_kernel() {
         kernel.args["instructions"],
         ELEMENTWISE_WAVE_INSTRUCTIONS * waves
     );
+}
+
+#[test]
+fn an_iree_amdgpu_run_puts_each_dispatch_on_its_queues_track() {
+    let what = "the timeline of an IREE run on its AMDGPU driver";
+    let Some(iree) = crate::iree_built::iree_tool("iree-run-module", what) else {
+        return;
+    };
+    let libdir = crate::iree_built::sim_lib_dir("timeline-amdgpu");
+    let dir = std::env::temp_dir();
+    let trace_path = dir.join(format!("amdgpu-timeline-aql-{}.json", std::process::id()));
+    let report_path = dir.join(format!("amdgpu-timeline-aql-{}.report", std::process::id()));
+    let module = repository("fixtures/iree/amdgpu/multi_dispatch.gfx942.vmfb");
+    let output = Command::new(&iree)
+        .args([
+            "--device=amdgpu",
+            &format!("--module={}", module.display()),
+            "--function=multi_dispatch",
+            "--input=64x128xf32=1",
+            "--input=128x32xf32=1",
+        ])
+        .env("AMDGPU_SIM_MACHINE", "mi300x-8")
+        .env("IREE_HAL_AMDGPU_LIBHSA_PATH", &libdir)
+        .env("LD_PRELOAD", libdir.join("libamdgpu_sim_kfd.so"))
+        .env(
+            "AMDGPU_SIM_TRACE",
+            format!("chrome:{}", trace_path.display()),
+        )
+        .env("AMDGPU_SIM_REPORT", &report_path)
+        .env_remove("AMDGPU_SIM_FAULTS")
+        .env_remove("AMDGPU_SIM_KERNELS")
+        .env_remove("AMDGPU_SIM_ON_FAULT")
+        .output()
+        .expect("run iree-run-module");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = std::fs::read_to_string(&trace_path).expect("the timeline");
+    let report = std::fs::read_to_string(&report_path).expect("the report");
+    let _ = std::fs::remove_file(&trace_path);
+    let _ = std::fs::remove_file(&report_path);
+    let trace = check(&text).unwrap_or_else(|e| panic!("the timeline breaks a rule: {e}"));
+    for call in ["hsa_init", "hsa_queue_create"] {
+        assert!(!trace.named(call).is_empty(), "{call}");
+    }
+    let dispatches: Vec<_> = trace
+        .events
+        .iter()
+        .filter(|e| e.ph == "X" && trace.track_of(e).starts_with("queue 0x"))
+        .collect();
+    // Every kernel the node ran is one slice, named by its kernel, with
+    // what it executed.
+    let executed = report
+        .lines()
+        .find_map(|l| l.strip_prefix("launches_executed "))
+        .and_then(|n| n.parse::<usize>().ok())
+        .expect("launches_executed in the report");
+    assert_eq!(dispatches.len(), executed, "{dispatches:?}");
+    for kernel in [
+        "multi_dispatch_dispatch_0_matmul_64x32x128_f32",
+        "multi_dispatch_dispatch_1_reduction_64x32_f32",
+        "multi_dispatch_dispatch_2_transpose_64x128_f32",
+    ] {
+        let slices: Vec<_> = dispatches.iter().filter(|e| e.name == kernel).collect();
+        assert_eq!(slices.len(), 1, "{kernel}: {dispatches:?}");
+        assert!(
+            slices[0].args["instructions"]
+                .as_u64()
+                .is_some_and(|n| n > 0)
+        );
+    }
 }
