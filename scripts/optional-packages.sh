@@ -54,6 +54,8 @@ for p in "${packages[@]}"; do
     case $p in
     libhsa-runtime-dev | libamdhip64-dev) extra=(-p amdgpu-sys --test headers) ;;
     rocminfo) extra=(-p amdgpu-sim-ffi --test it -- rocminfo::) ;;
+    pip:iree-base-runtime) extra=(-p amdgpu-sim-ffi --test it -- timeline::iree::) ;;
+    pip:holistictraceanalysis) extra=(-p amdgpu-sim-ffi --test it -- timeline::consumer::) ;;
     llvm-19) extra=(-p amdgpu-isa --test llvm_oracle --test generated_tables) ;;
     *) extra=() ;;
     esac

@@ -20,6 +20,10 @@ use amdgpu_isa::{
     OutOfBounds, Program, run_dispatch,
 };
 
+/// What a kernel's dispatch executed: its waves and wave-instructions
+/// (the interpreter's count, a VOPD pair one instruction).
+pub use amdgpu_isa::Stats as DispatchStats;
+
 use crate::codes::HipCode;
 use crate::faults::KernelFault;
 use crate::kernel_meta::KernelLaunchInfo;
@@ -76,6 +80,16 @@ impl KernelRun {
     /// The kernel's name.
     pub fn kernel(&self) -> &str {
         &self.kernel
+    }
+
+    /// Its grid, in blocks.
+    pub fn grid(&self) -> [u32; 3] {
+        self.grid
+    }
+
+    /// Its block, in work-items.
+    pub fn block(&self) -> [u32; 3] {
+        self.block
     }
 }
 
@@ -282,7 +296,7 @@ impl Kernels {
         &mut self,
         dispatch: &Dispatch<'_>,
         memory: &mut NodeMemory<'_>,
-    ) -> Result<(), Fault> {
+    ) -> Result<DispatchStats, Fault> {
         let counts = &mut self.counts;
         let nth = counts.executed + counts.faulted + 1;
         if self.faults.iter().any(|fault| fault.fires(nth)) {
@@ -300,7 +314,7 @@ impl Kernels {
         } else {
             counts.faulted += 1;
         }
-        result.map(drop)
+        result
     }
 }
 

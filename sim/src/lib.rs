@@ -63,6 +63,7 @@ pub use loader::{LoadedInfo, SymbolInfo};
 pub use node::Sim;
 pub use shared_bytes::{ByteOwner, SharedBytes};
 pub use state::LiveObjects;
+pub use state::calls::CallSink;
 pub use topology::QueueAgent;
 pub use validate::{Format, Machine, MachineError};
 

@@ -6,7 +6,8 @@
 //! program outlives a faulting kernel. [`ON_FAULT_ENV`] chooses what the
 //! simulated node does:
 //!
-//! - `abort` (the default): the same, after the report file is written: a
+//! - `abort` (the default): the same, after the report file (and the
+//!   timeline, `AMDGPU_SIM_TRACE=chrome:FILE`) is written: a
 //!   faulting kernel always ends its client with `SIGABRT`, whatever the
 //!   client's own error handling would have made of it. So does a kernel
 //!   the interpreter cannot run (an instruction it lacks, a chip it does
@@ -27,6 +28,12 @@ pub use crate::core::settings::{ON_FAULT_ENV, OnFault};
 /// A kernel faulted: under [`OnFault::Abort`], says `unsaid` (the fault,
 /// when not already on stderr), writes the report and aborts the process.
 pub(crate) fn kernel_faulted(rt: &Runtime, kernel: &str, unsaid: Option<&str>) {
+    if let Some(timeline) = rt.timeline {
+        timeline.fault(
+            &format!("kernel fault: {kernel}"),
+            unsaid.unwrap_or("a memory access fault (said on stderr)"),
+        );
+    }
     abort_for(
         rt,
         unsaid,
@@ -37,6 +44,12 @@ pub(crate) fn kernel_faulted(rt: &Runtime, kernel: &str, unsaid: Option<&str>) {
 /// A kernel cannot run on the interpreter: under [`OnFault::Abort`], as
 /// [`kernel_faulted`].
 pub(crate) fn kernel_unrunnable(rt: &Runtime, unsaid: Option<&str>) {
+    if let Some(timeline) = rt.timeline {
+        timeline.fault(
+            "kernel cannot run",
+            unsaid.unwrap_or("the interpreter cannot run it (said on stderr)"),
+        );
+    }
     abort_for(
         rt,
         unsaid,
@@ -50,6 +63,9 @@ fn abort_for(rt: &Runtime, unsaid: Option<&str>, why: &str) {
             eprintln!("amdgpu-sim: {text}");
         }
         rt.write_report();
+        if let Some(timeline) = rt.timeline {
+            timeline.write();
+        }
         eprintln!(
             "amdgpu-sim: {why} ({ON_FAULT_ENV}=report keeps the process, the failure \
              answered by every later synchronization on the device)"

@@ -18,8 +18,8 @@
 use std::ffi::{c_char, c_int, c_void};
 
 use crate::abi::*;
+use crate::core::exports::c_exports;
 use crate::core::hip_call::finish;
-use crate::core::ptr::c_exports;
 
 /// A C enum passed by value.
 type c_enum = u32;

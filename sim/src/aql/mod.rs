@@ -14,7 +14,7 @@ use amdgpu_isa::{
     Dispatch, Fault, FaultKind, Inputs, KernelDescriptor, Memory as KernelMemory, OutOfBounds,
 };
 
-use crate::kernel_exec::{MAX_KERNARG_BYTES, NodeMemory};
+use crate::kernel_exec::{DispatchStats, MAX_KERNARG_BYTES, NodeMemory};
 use crate::node::Sim;
 use crate::pm4::ComputeLaunch;
 use kernels::{Find, agent_kernel};
@@ -40,6 +40,15 @@ pub struct AqlDispatch {
     pub kernarg_address: u64,
     /// The packet's own address (what the kernel's dispatch pointer reads).
     pub packet_address: u64,
+}
+
+/// A dispatch's kernel that ran to its end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ran {
+    /// The kernel's name (its symbol's, without `.kd`).
+    pub kernel: String,
+    /// What it executed.
+    pub stats: DispatchStats,
 }
 
 /// Why a dispatch packet did not complete: the packet processor reports
@@ -128,13 +137,14 @@ impl Sim {
     /// Executes one kernel dispatch packet of a queue on `agent` over the
     /// node's memory and `host` (the client's host memory). Counted with
     /// the launches (`kernel_counts`): executed, skipped
-    /// (`AMDGPU_SIM_KERNELS=skip`) or faulted.
+    /// (`AMDGPU_SIM_KERNELS=skip`) or faulted. What ran, `None` when
+    /// skipped.
     pub fn aql_dispatch(
         &self,
         agent: u64,
         packet: &AqlDispatch,
         host: &mut dyn KernelMemory,
-    ) -> Result<(), AqlError> {
+    ) -> Result<Option<Ran>, AqlError> {
         let grid = grid_size(packet)?;
         let agent_index = self
             .topology
@@ -150,7 +160,7 @@ impl Sim {
             Find::Descriptor(object),
         )?
         else {
-            return Ok(());
+            return Ok(None);
         };
         let fault = |what: String| AqlError::Fault(what);
         let name = &kernel.name;
@@ -187,9 +197,13 @@ impl Sim {
             },
             instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
         };
-        kernels
+        let stats = kernels
             .run(&dispatch, &mut memory)
-            .map_err(|f| AqlError::stopped(name, &f))
+            .map_err(|f| AqlError::stopped(name, &f))?;
+        Ok(Some(Ran {
+            kernel: kernel.name.clone(),
+            stats,
+        }))
     }
 
     /// Executes a PM4 `DISPATCH_DIRECT` of a queue on `agent`: the kernel
@@ -202,7 +216,7 @@ impl Sim {
         agent: u64,
         launch: &ComputeLaunch,
         host: &mut dyn KernelMemory,
-    ) -> Result<(), AqlError> {
+    ) -> Result<Option<Ran>, AqlError> {
         let agent_index = self
             .topology
             .agent_index(agent)
@@ -216,7 +230,7 @@ impl Sim {
             Find::Entry(launch.entry),
         )?
         else {
-            return Ok(());
+            return Ok(None);
         };
         let [rsrc1, rsrc2, rsrc3] = launch.resources;
         let descriptor = KernelDescriptor {
@@ -240,9 +254,13 @@ impl Sim {
             instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
         };
         let (mut memory, kernels) = state.kernel_memory(Some(reach), host);
-        kernels
+        let stats = kernels
             .run(&dispatch, &mut memory)
-            .map_err(|f| AqlError::stopped(&kernel.name, &f))
+            .map_err(|f| AqlError::stopped(&kernel.name, &f))?;
+        Ok(Some(Ran {
+            kernel: kernel.name,
+            stats,
+        }))
     }
 }
 

@@ -8,6 +8,7 @@ use crate::faults::{CallRecord, Fault};
 use crate::handles::{TAG_POOL, index};
 use crate::memory::{ImageUsage, PoolUsage};
 use crate::state::LiveObjects;
+use crate::state::calls::CallSink;
 use crate::topology::QueueAgent;
 
 impl Sim {
@@ -23,6 +24,14 @@ impl Sim {
     /// questions between a client's threads and the node's stream workers.
     pub fn set_trace_threads(&self, enabled: bool) {
         self.lock().calls.set_trace(enabled, enabled);
+    }
+
+    /// Hands every call's record to `sink` as it is logged, whether or not
+    /// the log keeps it (`None`: to nothing). The C library's timeline
+    /// (`AMDGPU_SIM_TRACE=chrome:FILE`) gives each call its arguments and
+    /// outcome this way.
+    pub fn set_call_sink(&self, sink: Option<CallSink>) {
+        self.lock().calls.set_sink(sink);
     }
 
     /// Prints `note()` after the calling thread's id when threads are

@@ -7,7 +7,9 @@ use amdgpu_isa::Memory as KernelMemory;
 use super::Sim;
 use crate::codes::HipCode;
 use crate::faults::KernelFault;
-use crate::kernel_exec::{KernelCounts, KernelMode, KernelRun, launch_dispatch, launch_fault};
+use crate::kernel_exec::{
+    DispatchStats, KernelCounts, KernelMode, KernelRun, launch_dispatch, launch_fault,
+};
 
 impl Sim {
     /// Executes a launch's kernel over the node's memory and `host`, the
@@ -16,11 +18,12 @@ impl Sim {
     /// `hipErrorIllegalAddress`, as a device fault is reported at the next
     /// synchronization; what only execution shows the interpreter cannot
     /// run (an `s_setpc_b64` into other code) is `hipErrorLaunchFailure`.
+    /// What ran is the dispatch's waves and instructions.
     pub fn hip_execute_kernel(
         &self,
         run: &KernelRun,
         host: &mut dyn KernelMemory,
-    ) -> Result<(), HipCode> {
+    ) -> Result<DispatchStats, HipCode> {
         let dispatch = launch_dispatch(run);
         let result = {
             let mut state = self.lock();

@@ -1,8 +1,10 @@
 //! What every call goes through: HSA and HIP call counts and the faults
 //! armed on them, `hsa_init` references, and the call log (rendered only
-//! when kept, `AMDGPU_SIM_TRACE` printing each record as it is logged).
+//! when kept, `AMDGPU_SIM_TRACE` printing each record as it is logged, or
+//! handing it to a [`CallSink`]).
 
 use std::fmt::Debug;
+use std::sync::Arc;
 
 use crate::codes::{HipCode, HsaCode};
 use crate::faults::{CallRecord, Fault, FaultSet, MAX_CALL_LOG};
@@ -12,6 +14,25 @@ pub(crate) fn outcome<T: Debug, C: Debug>(result: &Result<T, C>) -> String {
     match result {
         Ok(value) => format!("ok {value:x?}"),
         Err(code) => format!("{code:x?}"),
+    }
+}
+
+/// What receives each call's record as it is logged, on the calling
+/// thread and with the node locked (it must not call the node): the C
+/// library's timeline (`AMDGPU_SIM_TRACE=chrome:FILE`).
+pub type CallSink = Arc<dyn Fn(&CallRecord) + Send + Sync>;
+
+/// The sink, if one is set (a closure has no `Debug`).
+#[derive(Clone, Default)]
+struct Sink(Option<CallSink>);
+
+impl Debug for Sink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Sink(set)"
+        } else {
+            "Sink(none)"
+        })
     }
 }
 
@@ -26,6 +47,7 @@ pub(crate) struct Calls {
     log_enabled: bool,
     trace: bool,
     trace_threads: bool,
+    sink: Sink,
 }
 
 impl Default for Calls {
@@ -39,6 +61,7 @@ impl Default for Calls {
             log_enabled: true,
             trace: false,
             trace_threads: false,
+            sink: Sink::default(),
         }
     }
 }
@@ -89,12 +112,13 @@ impl Calls {
     /// Logs one call. The record is rendered only when it will be kept:
     /// formatting every call's arguments is most of a cheap call's cost.
     fn record(&mut self, record: impl FnOnce() -> CallRecord) {
-        if self.trace {
+        if self.trace || self.sink.0.is_some() {
             let record = record();
-            if self.trace_threads {
-                eprintln!("amdgpu-sim: [{:?}] {record}", std::thread::current().id());
-            } else {
-                eprintln!("amdgpu-sim: {record}");
+            if let Some(sink) = &self.sink.0 {
+                sink(&record);
+            }
+            if self.trace {
+                self.print(&record);
             }
             if self.log_enabled && self.log.len() < MAX_CALL_LOG {
                 self.log.push(record);
@@ -108,6 +132,15 @@ impl Calls {
             self.log.push(record());
         } else {
             self.log_dropped += 1;
+        }
+    }
+
+    /// Prints `record` on stderr (`AMDGPU_SIM_TRACE=1` or `threads`).
+    fn print(&self, record: &CallRecord) {
+        if self.trace_threads {
+            eprintln!("amdgpu-sim: [{:?}] {record}", std::thread::current().id());
+        } else {
+            eprintln!("amdgpu-sim: {record}");
         }
     }
 
@@ -145,6 +178,12 @@ impl Calls {
     pub(crate) fn set_trace(&mut self, enabled: bool, threads: bool) {
         self.trace = enabled;
         self.trace_threads = threads;
+    }
+
+    /// Hands every call's record to `sink` as it is logged (`None`: to
+    /// nothing).
+    pub(crate) fn set_sink(&mut self, sink: Option<CallSink>) {
+        self.sink = Sink(sink);
     }
 
     /// Whether calls are printed with their thread's id.
@@ -215,5 +254,36 @@ mod tests {
         calls.record_outcome("hipInit", || unreachable!(), &Ok::<(), HipCode>(()));
         assert_eq!(calls.log().0.len(), 2);
         assert_eq!((calls.hsa_calls(), calls.hip_calls()), (2, 1));
+    }
+
+    /// The sink sees every record as it is logged, the log kept or not;
+    /// without one, nothing changes.
+    #[test]
+    fn the_sink_sees_each_record_whether_or_not_the_log_keeps_it() {
+        use std::sync::Mutex;
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let mut calls = Calls::default();
+        let into = Arc::clone(&seen);
+        calls.set_sink(Some(Arc::new(move |r: &CallRecord| {
+            into.lock().unwrap().push(r.to_string());
+        })));
+        calls.record_outcome("hipInit", || "0".into(), &Ok::<(), HipCode>(()));
+        calls.set_log(false);
+        calls.record_refusal("hipMalloc", || "0, 64".into(), HipCode::OUT_OF_MEMORY, true);
+        assert_eq!(
+            *seen.lock().unwrap(),
+            [
+                "hipInit(0) -> ok ()",
+                "hipMalloc(0, 64) -> 2 hipErrorOutOfMemory [injected]"
+            ]
+        );
+        assert_eq!(
+            calls.log().0.len(),
+            1,
+            "the log kept only what it was on for"
+        );
+        calls.set_sink(None);
+        calls.record_outcome("hipInit", || "0".into(), &Ok::<(), HipCode>(()));
+        assert_eq!(seen.lock().unwrap().len(), 2);
     }
 }

@@ -2,8 +2,8 @@
 //! and every registry, reached one way (`runtime::runtime`), and what
 //! every export needs besides it. Bottom to top:
 //!
-//! - `ptr`, `clock`, `texts`: the caller's pointers, host memory and the
-//!   export macro; the GPU clock; the status texts;
+//! - `ptr`, `clock`, `texts`: the caller's pointers and host memory; the
+//!   GPU clock; the status texts;
 //! - `mapped_store`: simulated memory as process mappings;
 //! - `place`, `handles`, `settings`: where a copy reads or writes; handle
 //!   values; what the environment says;
@@ -11,11 +11,16 @@
 //!   `signals`, `queues`, `graphs`, `streams`, `copies`;
 //! - `report`: the report's text from the node and the registries' counts;
 //! - `runtime`: the node and the registries, created from the environment;
-//! - `hsa_call`, `hip_call`: how an HSA or a HIP export runs on it.
+//! - `hsa_call`, `hip_call`: how an HSA or a HIP export runs on it;
+//! - `exports`: the macro defining each export (a timeline span);
+//! - `timeline`: the Chrome trace-event file of the run
+//!   (`AMDGPU_SIM_TRACE=chrome:FILE`), beside the runtime: every export
+//!   opens a span on it before the runtime exists.
 
 pub(crate) mod clock;
 pub(crate) mod copies;
 pub(crate) mod device_faults;
+pub(crate) mod exports;
 pub(crate) mod graphs;
 pub(crate) mod handles;
 pub(crate) mod hip_call;
@@ -32,3 +37,4 @@ pub(crate) mod settings;
 pub(crate) mod signals;
 pub(crate) mod streams;
 pub(crate) mod texts;
+pub(crate) mod timeline;

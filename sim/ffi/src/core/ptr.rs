@@ -1,6 +1,6 @@
 //! Reads and writes through the pointers C callers hand to the exported
-//! functions, the host memory the library hands out, and the
-//! `#[no_mangle]` export macro.
+//! functions, and the host memory the library hands out (the export
+//! macro is `super::exports`'s).
 //!
 //! The helpers that dereference a caller's pointer are `unsafe fn`: each
 //! states the C contract it relies on (an out-parameter points at writable
@@ -13,43 +13,6 @@
 
 use std::ffi::{CStr, c_char, c_int, c_void};
 use std::sync::Arc;
-
-/// Defines `extern "C"` functions exported under their own (unmangled)
-/// names, so the library can stand in for `libhsa-runtime64` and
-/// `libamdhip64`. An export that dereferences a caller's pointer is
-/// declared `unsafe fn` (its doc states the caller's contract under
-/// `# Safety`) and becomes `unsafe extern "C"`; the others stay safe.
-macro_rules! c_exports {
-    () => {};
-    (
-        $(#[$meta:meta])*
-        unsafe fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block
-        $($rest:tt)*
-    ) => {
-        $(#[$meta])*
-        // SAFETY: exporting an unmangled symbol can clash with another
-        // library's definition of the same name; standing in for the vendor
-        // runtimes under their exact names is this library's purpose, and it
-        // is meant to be loaded instead of them, never next to them.
-        #[allow(unsafe_code)]
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? $body
-        $crate::core::ptr::c_exports! { $($rest)* }
-    };
-    (
-        $(#[$meta:meta])*
-        fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block
-        $($rest:tt)*
-    ) => {
-        $(#[$meta])*
-        // SAFETY: as above (an unmangled symbol standing in for the vendor's).
-        #[allow(unsafe_code)]
-        #[unsafe(no_mangle)]
-        pub extern "C" fn $name($($arg: $ty),*) $(-> $ret)? $body
-        $crate::core::ptr::c_exports! { $($rest)* }
-    };
-}
-pub(crate) use c_exports;
 
 /// Writes `value` to the C out-parameter `out` (any alignment); `false`
 /// when `out` is NULL.
@@ -252,4 +215,11 @@ pub(crate) fn at_exit(callback: extern "C" fn()) {
     // SAFETY: `atexit` takes any `extern "C" fn()`; the callback lives in
     // this library, which is linked `-z nodelete` so it stays mapped.
     unsafe { atexit(callback) };
+}
+
+/// The calling thread's Linux id (what `/proc/PID/task` lists).
+pub(crate) fn thread_id() -> u64 {
+    // SAFETY: `gettid` takes nothing and cannot fail.
+    let tid = unsafe { libc::gettid() };
+    u64::try_from(tid).unwrap_or(0)
 }

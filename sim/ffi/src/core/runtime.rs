@@ -16,9 +16,9 @@
 //! variable leaves no runtime: `hsa_init` fails like a machine without
 //! `/dev/kfd` and the reason is printed once on stderr.
 
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
-use amdgpu_sim::Sim;
+use amdgpu_sim::{CallRecord, Sim};
 
 use super::copies::Copies;
 use super::device_faults::DeviceFaults;
@@ -28,7 +28,8 @@ use super::host_memory::{self, HostMemory};
 use super::last_error::LastError;
 use super::mapped_store::MappedStore;
 use super::report::{self, Census};
-use super::settings::{REPORT_ENV, Settings};
+use super::settings::{REPORT_ENV, Settings, TRACE_ENV, timeline_file};
+use super::timeline::{MAX_EVENTS, Timeline};
 use super::{ptr, queues, signals, streams};
 
 /// The node and every registry of the C side.
@@ -54,6 +55,9 @@ pub(crate) struct Runtime {
     pub(crate) queues: queues::Registry,
     /// The async-copy engine's queue.
     pub(crate) copies: Copies,
+    /// The process's timeline, when one is written
+    /// (`AMDGPU_SIM_TRACE=chrome:FILE`; [`timeline`]).
+    pub(crate) timeline: Option<&'static Timeline>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -74,6 +78,7 @@ impl Runtime {
             signals: signals::Registry::default(),
             queues: queues::Registry::default(),
             copies: Copies::default(),
+            timeline: None,
         }
     }
 
@@ -92,7 +97,16 @@ impl Runtime {
         };
         let settings = Settings::from_env(&sim)?;
         ptr::at_exit(write_report_at_exit);
-        Ok(Runtime::new(sim, settings))
+        let timeline = timeline();
+        if let Some(timeline) = timeline {
+            sim.set_call_sink(Some(Arc::new(|record: &CallRecord| {
+                timeline.on_record(record);
+            })));
+        }
+        Ok(Runtime {
+            timeline,
+            ..Runtime::new(sim, settings)
+        })
     }
 
     /// The host memory the runtimes know, locked.
@@ -151,11 +165,15 @@ impl Runtime {
 struct Process {
     runtime: OnceLock<Result<Runtime, String>>,
     last_error: LastError,
+    /// Begun before the runtime: the export that creates the runtime is
+    /// on it.
+    timeline: OnceLock<Option<Timeline>>,
 }
 
 static PROCESS: Process = Process {
     runtime: OnceLock::new(),
     last_error: LastError::new(),
+    timeline: OnceLock::new(),
 };
 
 /// The runtime, created from the environment on first use; `None` (after
@@ -180,6 +198,30 @@ pub(crate) fn runtime() -> Option<&'static Runtime> {
 /// The error `hipGetLastError` returns, runtime or not.
 pub(crate) fn last_error() -> &'static LastError {
     &PROCESS.last_error
+}
+
+/// The process's timeline, begun at the first export when
+/// `AMDGPU_SIM_TRACE=chrome:FILE` names a file (`chrome:` alone leaves
+/// none, and no runtime: `Settings::from_env` refuses it), and written
+/// at exit.
+pub(crate) fn timeline() -> Option<&'static Timeline> {
+    PROCESS
+        .timeline
+        .get_or_init(|| {
+            let value = std::env::var(TRACE_ENV).ok()?;
+            let path = timeline_file(&value)?.ok()?;
+            ptr::at_exit(write_timeline_at_exit);
+            Some(Timeline::new(path, MAX_EVENTS))
+        })
+        .as_ref()
+}
+
+/// The timeline's file is written at exit (and at `hsa_shut_down`, and
+/// before a kernel fault aborts the process).
+extern "C" fn write_timeline_at_exit() {
+    if let Some(Some(timeline)) = PROCESS.timeline.get() {
+        timeline.write();
+    }
 }
 
 /// HIP clients never call `hsa_shut_down`: the report is also written

@@ -9,7 +9,8 @@ use amdgpu_sim::kernel_exec::{KERNELS_ENV, KernelMode};
 pub const FAULTS_ENV: &str = "AMDGPU_SIM_FAULTS";
 /// Environment variable that, set to `1`, prints every call on stderr;
 /// set to `threads`, every call with the id of the thread making it, and
-/// every stream operation as its worker runs it.
+/// every stream operation as its worker runs it; set to `chrome:FILE`,
+/// writes the run's timeline to FILE (`super::timeline`).
 pub const TRACE_ENV: &str = "AMDGPU_SIM_TRACE";
 /// Environment variable naming the report file.
 pub const REPORT_ENV: &str = "AMDGPU_SIM_REPORT";
@@ -22,6 +23,21 @@ pub const ON_FAULT_ENV: &str = "AMDGPU_SIM_ON_FAULT";
 /// on hardware queues that run concurrently (what exposes a client's race
 /// between streams; docs/SIMULATOR.md).
 pub const STREAMS_ENV: &str = "AMDGPU_SIM_STREAMS";
+
+/// The prefix of a [`TRACE_ENV`] value naming a timeline file.
+pub const CHROME_PREFIX: &str = "chrome:";
+
+/// The file a value of [`TRACE_ENV`] names for a timeline: `Some(Ok)` for
+/// `chrome:FILE`, `Some(Err)` for `chrome:` without one, `None` for the
+/// other modes.
+pub(crate) fn timeline_file(value: &str) -> Option<Result<&str, String>> {
+    let path = value.strip_prefix(CHROME_PREFIX)?;
+    Some(if path.is_empty() {
+        Err(format!("{TRACE_ENV}: `{CHROME_PREFIX}` names no file"))
+    } else {
+        Ok(path)
+    })
+}
 
 /// What a kernel's memory fault does to the process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -81,7 +97,13 @@ impl Settings {
         match env(TRACE_ENV).as_deref() {
             Some("1") => sim.set_trace(true),
             Some("threads") => sim.set_trace_threads(true),
-            _ => {}
+            // The runtime begins the timeline (`super::runtime::timeline`).
+            Some(value) => {
+                if let Some(file) = timeline_file(value) {
+                    file?;
+                }
+            }
+            None => {}
         }
         match env(KERNELS_ENV).as_deref() {
             None | Some("execute") => {}
@@ -107,6 +129,17 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn trace_values_name_a_timeline_file_or_another_mode() {
+        assert_eq!(timeline_file("chrome:/tmp/t.json"), Some(Ok("/tmp/t.json")));
+        let e = timeline_file("chrome:")
+            .and_then(Result::err)
+            .unwrap_or_default();
+        assert!(e.contains(TRACE_ENV) && e.contains("names no file"), "{e}");
+        assert_eq!(timeline_file("1"), None);
+        assert_eq!(timeline_file("threads"), None);
+    }
 
     #[test]
     fn policies_by_name() {

@@ -9,8 +9,8 @@ use std::ffi::c_int;
 use amdgpu_sim::{HipCode, Sim};
 
 use crate::abi::*;
+use crate::core::exports::c_exports;
 use crate::core::hip_call::{as_handle, call, handle, modelled, of_handle, put};
-use crate::core::ptr::c_exports;
 
 thread_local! {
     /// This thread's context stack (the top is current); empty means the

@@ -12,8 +12,9 @@ use amdgpu_sys::hip_types::HipDeviceProps;
 
 use super::context::{current_device, set_current_device};
 use crate::abi::*;
+use crate::core::exports::c_exports;
 use crate::core::hip_call::{Call, finish, modelled};
-use crate::core::ptr::{self, c_exports};
+use crate::core::ptr;
 use crate::core::runtime::runtime;
 
 const INVALID_VALUE: HipCode = HipCode::INVALID_VALUE;

@@ -4,7 +4,7 @@
 use std::ffi::c_char;
 
 use crate::abi::*;
-use crate::core::ptr::c_exports;
+use crate::core::exports::c_exports;
 use crate::core::runtime::last_error;
 use crate::core::texts::hip_error_texts;
 

@@ -7,13 +7,14 @@ use std::ffi::{c_int, c_void};
 use amdgpu_sim::HipCode;
 
 use super::context::current_device;
-use super::operation::execute;
+use super::operation::execute_on;
 use super::stream::{enqueue, resolve_stream, stream_device};
 use crate::abi::*;
+use crate::core::exports::c_exports;
 use crate::core::hip_call::{Call, as_handle, call, call_with, handle, modelled, of_handle, put};
 use crate::core::host_memory::HostKind;
 use crate::core::place::Place;
-use crate::core::ptr::{self, c_exports};
+use crate::core::ptr;
 use crate::core::runtime::Runtime;
 use crate::core::streams::Op;
 
@@ -84,7 +85,7 @@ unsafe fn copy(
         target.wait_idle(rt);
         rt.device_faults.check(ordinal)?;
         // SAFETY: host places of `len` bytes, live for this call.
-        return unsafe { execute(rt, Op::Copy { dst, src, len }) };
+        return unsafe { execute_on(rt, of_handle(stream), ordinal, Op::Copy { dst, src, len }) };
     } else if let (Place::Host(s), true) = (src, pageable(rt, src, len)) {
         // SAFETY: a host place of `len` bytes, live for this call.
         let bytes =

@@ -18,6 +18,7 @@ use crate::core::place::Place;
 use crate::core::ptr;
 use crate::core::runtime::Runtime;
 use crate::core::streams::Op;
+use crate::core::timeline::{self, Arg, Track, WorkSpan};
 use crate::device_fault;
 
 /// Runs one operation now (on a stream's worker, or inline for the null stream).
@@ -105,19 +106,76 @@ pub(crate) unsafe fn execute(rt: &Runtime, op: Op) -> Call {
     }
 }
 
-/// [`execute`] for a stream of device `ordinal`: a kernel that fails
-/// leaves its error on the device (`crate::device_fault`).
+/// [`execute`] for stream `stream` (0: the null stream) of device
+/// `ordinal`, a slice on the stream's track of the timeline: a kernel that
+/// fails leaves its error on the device (`crate::device_fault`).
 ///
 /// # Safety
 /// As [`execute`].
-pub(crate) unsafe fn execute_on(rt: &Runtime, ordinal: i32, op: Op) -> Call {
+pub(crate) unsafe fn execute_on(rt: &Runtime, stream: u64, ordinal: i32, op: Op) -> Call {
     let kernel = matches!(op, Op::Kernel(_));
+    let track = Track::Stream {
+        handle: stream,
+        device: ordinal,
+    };
+    let _slice = WorkSpan::begin(
+        rt.timeline,
+        track,
+        "stream",
+        || op_name(&op),
+        || op_args(&op),
+    );
     // SAFETY: the caller's promise, passed on.
     let result = unsafe { execute(rt, op) };
     if let (true, Err(code)) = (kernel, result) {
         rt.device_faults.record(ordinal, code);
     }
     result
+}
+
+/// An operation's slice name: a kernel's name, else what it does.
+fn op_name(op: &Op) -> String {
+    match op {
+        Op::Copy { dst, src, .. } => format!("copy {}", direction(*src, *dst)),
+        Op::Fill { .. } => "fill".into(),
+        Op::HostFn { .. } => "host function".into(),
+        Op::Record(..) => "record event".into(),
+        Op::Wait(..) => "wait event".into(),
+        Op::Free(_) => "free".into(),
+        // A copy whose pageable source HIP took when the call was made.
+        Op::Write { dst, .. } => format!("copy {}", direction(Place::Host(0), *dst)),
+        Op::Node(_) => "graph node".into(),
+        Op::Kernel(run) => run.kernel().to_string(),
+    }
+}
+
+/// HIP's name of a copy's direction.
+fn direction(src: Place, dst: Place) -> &'static str {
+    match (src, dst) {
+        (Place::Host(_), Place::Host(_)) => "HtoH",
+        (Place::Host(_), Place::Device(_)) => "HtoD",
+        (Place::Device(_), Place::Host(_)) => "DtoH",
+        (Place::Device(_), Place::Device(_)) => "DtoD",
+    }
+}
+
+/// An operation's slice arguments: a kernel's grid and block, a copy's
+/// or fill's extent, and what the text trace says of it.
+fn op_args(op: &Op) -> Vec<(&'static str, Arg)> {
+    let mut args = match op {
+        Op::Kernel(run) => vec![
+            ("grid", Arg::Dims(run.grid())),
+            ("block", Arg::Dims(run.block())),
+        ],
+        Op::Copy { len, .. } => vec![("bytes", Arg::Number(*len as u64))],
+        Op::Fill { pattern, count, .. } => {
+            vec![("bytes", Arg::Number((pattern.len() * count) as u64))]
+        }
+        Op::Write { bytes, .. } => vec![("bytes", Arg::Number(bytes.len() as u64))],
+        _ => Vec::new(),
+    };
+    args.push(("what", Arg::Text(op.describe())));
+    args
 }
 
 /// Runs a launched node's copy or fill (an [`Op::Node`] on a stream's worker).
@@ -180,9 +238,14 @@ fn execute_kernel(rt: &Runtime, run: &KernelRun) -> Call {
         .sim
         .hip_execute_kernel(run, &mut KnownHostMemory(&rt.host_memory));
     match result {
+        Ok(stats) => {
+            if let Some(timeline) = rt.timeline {
+                timeline.annotate_work(None, timeline::executed(stats));
+            }
+        }
         Err(HipCode::ILLEGAL_ADDRESS) => device_fault::kernel_faulted(rt, run.kernel(), None),
         Err(HipCode::LAUNCH_FAILURE) => device_fault::kernel_unrunnable(rt, None),
-        _ => {}
+        Err(_) => {}
     }
-    result
+    result.map(drop)
 }

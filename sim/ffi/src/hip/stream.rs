@@ -11,8 +11,9 @@ use amdgpu_sim::HipCode;
 use super::context::current_device;
 use super::operation::execute_on;
 use crate::abi::*;
+use crate::core::exports::c_exports;
 use crate::core::hip_call::{Call, as_handle, call, call_with, handle, of_handle, put};
-use crate::core::ptr::{self, HostFn, c_exports};
+use crate::core::ptr::{self, HostFn};
 use crate::core::runtime::Runtime;
 use crate::core::streams::{EVENT_DISABLE_TIMING, Op, STREAM_NON_BLOCKING, Stream};
 
@@ -49,7 +50,7 @@ impl Target {
                 let ordinal = current_device(&rt.sim);
                 // SAFETY: the caller's promise for `ops`.
                 ops.into_iter()
-                    .try_for_each(|op| unsafe { execute_on(rt, ordinal, op) })
+                    .try_for_each(|op| unsafe { execute_on(rt, 0, ordinal, op) })
             }
             Target::Stream(s) => {
                 // SAFETY: the caller's promise for `ops`, which `run_on` relies on.
@@ -138,7 +139,7 @@ unsafe fn run_on(rt: &Runtime, stream: &Stream, op: Op) -> Call {
     rt.sim
         .trace_note(|| format!("stream {:#x} runs {}", stream.handle, op.describe()));
     // SAFETY: the caller's promise, passed on.
-    unsafe { execute_on(rt, stream.ordinal, op) }
+    unsafe { execute_on(rt, stream.handle, stream.ordinal, op) }
 }
 
 c_exports! {

@@ -16,8 +16,8 @@ use amdgpu_sim::{HsaCode, Sim};
 use amdgpu_sys::hsa_info::{AgentInfo, AgentMemoryPoolInfo, IsaInfo, MemoryPoolInfo, RegionInfo};
 
 use crate::abi::*;
+use crate::core::exports::c_exports;
 use crate::core::hsa_call::{Callback, get_info, iterate, on_runtime};
-use crate::core::ptr::c_exports;
 use crate::core::runtime::runtime;
 
 /// [`iterate`] over what `collect` asks the simulator for.

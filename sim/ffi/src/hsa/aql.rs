@@ -54,6 +54,7 @@ use crate::core::clock;
 use crate::core::host_memory::KnownHostMemory;
 use crate::core::queues::{Queue, Slot};
 use crate::core::runtime::Runtime;
+use crate::core::timeline::{Arg, Track, WorkSpan};
 
 /// The packet's type (the header's low `HSA_PACKET_HEADER_WIDTH_TYPE` bits).
 fn packet_type(header: u16) -> u16 {
@@ -128,6 +129,32 @@ fn fail(queue: &Queue, packet: u64, status: hsa_status_t, what: &str) {
     }
 }
 
+/// A dispatch packet's slice on its queue's track of the timeline, named
+/// by its kernel once it ran ([`name_dispatch`]).
+fn dispatch_slice<'a>(
+    rt: &'a Runtime,
+    queue: &Queue,
+    packet: &AqlDispatch,
+    index: u64,
+) -> WorkSpan<'a> {
+    WorkSpan::begin(
+        rt.timeline,
+        Track::Queue(queue.address()),
+        "queue",
+        || "dispatch".into(),
+        || {
+            vec![
+                ("packet", Arg::Number(index)),
+                ("grid_size", Arg::Dims(packet.grid_size)),
+                (
+                    "workgroup_size",
+                    Arg::Dims(packet.workgroup_size.map(u32::from)),
+                ),
+            ]
+        },
+    )
+}
+
 /// Runs one queue's packets until it is destroyed or a packet fails.
 pub(crate) fn process(rt: &Runtime, queue: &Queue) {
     let mut registers = ComputeRegisters::default();
@@ -150,6 +177,7 @@ pub(crate) fn process(rt: &Runtime, queue: &Queue) {
         match packet_type(header) {
             PACKET_TYPE_KERNEL_DISPATCH => {
                 let packet = dispatch_packet(slot);
+                let _slice = dispatch_slice(rt, queue, &packet, read);
                 let start = clock::gpu_clock(queue.gpu_clock_hz);
                 let result = rt.sim.aql_dispatch(
                     queue.agent,
@@ -159,9 +187,16 @@ pub(crate) fn process(rt: &Runtime, queue: &Queue) {
                 // The command processor reprograms the compute registers
                 // for an AQL dispatch.
                 registers.forget();
-                if let Err(error) = result {
-                    fail(queue, read, dispatch_status(rt, &error), &error.to_string());
-                    return;
+                match result {
+                    Ok(ran) => {
+                        if let Some(timeline) = rt.timeline {
+                            timeline.name_dispatch(ran);
+                        }
+                    }
+                    Err(error) => {
+                        fail(queue, read, dispatch_status(rt, &error), &error.to_string());
+                        return;
+                    }
                 }
                 if queue.profiling() {
                     times = Some((start, clock::gpu_clock(queue.gpu_clock_hz)));

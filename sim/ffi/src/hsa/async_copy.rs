@@ -26,9 +26,11 @@ use amdgpu_sim::HsaCode;
 use super::memory::CallerMemory;
 use crate::abi::*;
 use crate::core::copies::Pending;
+use crate::core::exports::c_exports;
 use crate::core::hsa_call::{INVALID, on_runtime};
-use crate::core::ptr::{self, c_exports};
+use crate::core::ptr;
 use crate::core::runtime::Runtime;
+use crate::core::timeline::{Arg, Track, WorkSpan};
 
 /// Most dependent signals one copy may name.
 pub const MAX_DEP_SIGNALS: u32 = 1 << 12;
@@ -59,6 +61,19 @@ fn engine(rt: &Runtime) {
 }
 
 fn run(rt: &Runtime, copy: &Pending) {
+    let _slice = WorkSpan::begin(
+        rt.timeline,
+        Track::CopyEngine,
+        "copy",
+        || "async copy".into(),
+        || {
+            vec![
+                ("bytes", Arg::Number(copy.size)),
+                ("src", Arg::Text(format!("{:#x}", copy.src))),
+                ("dst", Arg::Text(format!("{:#x}", copy.dst))),
+            ]
+        },
+    );
     match rt
         .sim
         .engine_copy(copy.dst, copy.src, copy.size, &mut CallerMemory)

@@ -7,8 +7,9 @@ use std::ffi::{c_char, c_void};
 use amdgpu_sys::hsa_info::ExecutableSymbolInfo;
 
 use crate::abi::*;
+use crate::core::exports::c_exports;
 use crate::core::hsa_call::{INVALID, get_info, on_runtime, put};
-use crate::core::ptr::{self, c_exports};
+use crate::core::ptr;
 
 c_exports! {
     /// `hsa_code_object_reader_create_from_memory`: the bytes are copied, so

@@ -7,8 +7,9 @@ use std::ffi::{c_char, c_void};
 use amdgpu_sys::hsa_info::SystemInfo;
 
 use crate::abi::*;
+use crate::core::exports::c_exports;
 use crate::core::hsa_call::{get_info, on_runtime};
-use crate::core::ptr::{self, c_exports};
+use crate::core::ptr;
 use crate::core::runtime::runtime;
 use crate::core::texts;
 
@@ -24,11 +25,14 @@ c_exports! {
         }
     }
 
-    /// `hsa_shut_down`; rewrites the report file.
+    /// `hsa_shut_down`; rewrites the report file and the timeline.
     fn hsa_shut_down() -> hsa_status_t {
         on_runtime(|rt| {
             let result = rt.sim.hsa_shut_down();
             rt.write_report();
+            if let Some(timeline) = rt.timeline {
+                timeline.write();
+            }
             result
         })
     }

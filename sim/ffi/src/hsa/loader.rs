@@ -14,8 +14,9 @@ use amdgpu_sys::hsa_info::LoadedCodeObjectInfo;
 use crate::abi::*;
 use amdgpu_sim::HsaCode;
 
+use crate::core::exports::c_exports;
 use crate::core::hsa_call::{get_info, on_runtime, put};
-use crate::core::ptr::{self, c_exports};
+use crate::core::ptr;
 use crate::core::runtime::runtime;
 
 /// `hsa_ven_amd_loader_query_host_address`: an address in a loaded code

@@ -17,9 +17,10 @@ use amdgpu_sys::hsa_values::{
 };
 
 use crate::abi::*;
+use crate::core::exports::c_exports;
 use crate::core::host_memory::KnownHostMemory;
 use crate::core::hsa_call::{Call, INVALID, on_runtime, put};
-use crate::core::ptr::{self, c_exports};
+use crate::core::ptr;
 use crate::core::runtime::Runtime;
 
 /// The caller's host memory, which a copy's host side names: any address

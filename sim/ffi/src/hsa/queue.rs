@@ -42,8 +42,8 @@ use amdgpu_sys::hsa_values::{
 };
 
 use crate::abi::*;
+use crate::core::exports::c_exports;
 use crate::core::hsa_call::{INVALID, put, status};
-use crate::core::ptr::c_exports;
 use crate::core::queues::{AmdQueue, Queue, QueueCallback, Registry, Slot, shut};
 use crate::core::runtime::{Runtime, runtime};
 

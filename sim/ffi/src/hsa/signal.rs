@@ -33,8 +33,9 @@ use amdgpu_sim::HsaCode;
 use amdgpu_sys::hsa_values::{AMD_SIGNAL_AMD_GPU_ONLY, AMD_SIGNAL_IPC, SignalCondition};
 
 use crate::abi::*;
+use crate::core::exports::c_exports;
 use crate::core::hsa_call::{Call, INVALID, put, status};
-use crate::core::ptr::{self, c_exports};
+use crate::core::ptr;
 use crate::core::runtime::{Runtime, runtime};
 use crate::core::signals::{MAX_WAIT_SIGNALS, Registry, Signal};
 

@@ -46,6 +46,7 @@ use crate::core::clock;
 use crate::core::host_memory::KnownHostMemory;
 use crate::core::queues::{Queue, Slot};
 use crate::core::runtime::Runtime;
+use crate::core::timeline::{Arg, Track, WorkSpan};
 
 /// How a vendor packet ended.
 pub(crate) enum Outcome {
@@ -346,9 +347,25 @@ fn execute(
             let Some(launch) = launch else {
                 return Ok(());
             };
-            rt.sim
+            let _slice = WorkSpan::begin(
+                rt.timeline,
+                Track::Queue(queue.address()),
+                "queue",
+                || "PM4 dispatch".into(),
+                || {
+                    vec![
+                        ("grid_size", Arg::Dims(launch.grid_size)),
+                        ("workgroup_size", Arg::Dims(launch.block)),
+                    ]
+                },
+            );
+            let ran = rt
+                .sim
                 .pm4_dispatch(queue.agent, &launch, &mut KnownHostMemory(&rt.host_memory))
                 .map_err(|error| Outcome::Failed(dispatch_status(rt, &error), error.to_string()))?;
+            if let Some(timeline) = rt.timeline {
+                timeline.name_dispatch(ran);
+            }
             rt.signals.wake();
         }
     }

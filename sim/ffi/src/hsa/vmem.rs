@@ -13,8 +13,9 @@ use std::ffi::{c_int, c_void};
 use amdgpu_sys::hsa_types::{hsa_amd_memory_access_desc_t, hsa_amd_vmem_alloc_handle_t};
 
 use crate::abi::*;
+use crate::core::exports::c_exports;
 use crate::core::hsa_call::{INVALID, on_runtime, put};
-use crate::core::ptr::{self, c_exports};
+use crate::core::ptr;
 
 /// Most access descriptors one `hsa_amd_vmem_set_access` call may name.
 pub const MAX_ACCESS_DESCS: usize = 1 << 12;

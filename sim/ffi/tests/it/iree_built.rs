@@ -24,6 +24,23 @@ pub(crate) fn iree_amdgpu_test(relative: &str, what: &str) -> Option<PathBuf> {
     None
 }
 
+/// IREE's tool `name` (`iree-run-module`) of the same build, or `None`
+/// after the skip line naming `what`.
+pub(crate) fn iree_tool(name: &str, what: &str) -> Option<PathBuf> {
+    let tool = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../target/iree-cts/build/tools")
+        .join(name);
+    if tool.is_file() {
+        return Some(tool);
+    }
+    skip(
+        what,
+        "needs IREE's tools built in target/iree-cts \
+         (scripts/iree-cts/build.sh, which the root crate's sim::iree_build runs)",
+    );
+    None
+}
+
 /// A directory named `name` (under Cargo's test temporary directory)
 /// holding this build's C library under the vendor names and the
 /// `/dev/kfd` stand-in, as `scripts/sim-libs.sh` lays them out.

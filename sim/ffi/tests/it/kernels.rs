@@ -16,7 +16,7 @@ use amdgpu_sys::hip_error::*;
 
 use super::hip_streams::setup;
 
-type Handle = *mut c_void;
+pub(crate) type Handle = *mut c_void;
 
 unsafe extern "C" {
     fn hipModuleLoadData(module: *mut Handle, image: *const c_void) -> hipError_t;
@@ -53,14 +53,14 @@ unsafe extern "C" {
 
 /// `hipMemcpyHostToDevice`, `hipMemcpyDeviceToHost`.
 const H2D: c_int = 1;
-const D2H: c_int = 2;
+pub(crate) const D2H: c_int = 2;
 
-const KERNEL: &[u8] = b"elementwise_dispatch_0_elementwise_4096_f32\0";
-const N: usize = 4096;
+pub(crate) const KERNEL: &[u8] = b"elementwise_dispatch_0_elementwise_4096_f32\0";
+pub(crate) const N: usize = 4096;
 /// File offset of the kernel's first instruction (`.text` at 0x700).
 const ENTRY: usize = 0x700;
 
-fn fixture() -> Vec<u8> {
+pub(crate) fn fixture() -> Vec<u8> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../fixtures/iree/elementwise.gfx1100.hsaco"
@@ -68,18 +68,18 @@ fn fixture() -> Vec<u8> {
     std::fs::read(path).expect("fixtures/iree/elementwise.gfx1100.hsaco")
 }
 
-fn ok(code: hipError_t) {
+pub(crate) fn ok(code: hipError_t) {
     assert_eq!(code, hipSuccess, "HIP call failed");
 }
 
-struct Loaded {
-    module: Handle,
-    function: Handle,
+pub(crate) struct Loaded {
+    pub(crate) module: Handle,
+    pub(crate) function: Handle,
 }
 
 /// `image` loaded and its kernel found (the image must outlive nothing:
 /// HIP copies it).
-fn load(image: &[u8]) -> Loaded {
+pub(crate) fn load(image: &[u8]) -> Loaded {
     let mut module = std::ptr::null_mut();
     let mut function = std::ptr::null_mut();
     // SAFETY: a code object of its own extent; valid out-pointers; a
@@ -95,7 +95,7 @@ fn load(image: &[u8]) -> Loaded {
     Loaded { module, function }
 }
 
-fn device_buffer(values: &[f32]) -> *mut c_void {
+pub(crate) fn device_buffer(values: &[f32]) -> *mut c_void {
     let mut p = std::ptr::null_mut();
     // SAFETY: valid out-pointer; `values` holds the bytes copied.
     unsafe {
@@ -111,7 +111,7 @@ fn device_buffer(values: &[f32]) -> *mut c_void {
 }
 
 /// Launches the kernel on `stream` with three buffer arguments.
-fn launch(f: Handle, stream: Handle, buffers: [*mut c_void; 3]) -> hipError_t {
+pub(crate) fn launch(f: Handle, stream: Handle, buffers: [*mut c_void; 3]) -> hipError_t {
     let mut args = buffers;
     let mut params: Vec<*mut c_void> = args
         .iter_mut()

@@ -23,6 +23,7 @@ mod regions;
 mod rocminfo;
 mod signals;
 mod sim_libs;
+mod timeline;
 mod vendor_packets;
 mod vmem;
 
