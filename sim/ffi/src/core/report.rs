@@ -24,6 +24,14 @@ pub(crate) struct Census {
     pub(crate) async_copies: usize,
 }
 
+/// The file a report pattern names for this process: `%p` is the process
+/// id, so that every process of a run (`amdgpu-hal run -- pytest`, a
+/// test runner's children) keeps its own report instead of the last one
+/// to exit overwriting the others'.
+pub(crate) fn file_name(pattern: &str) -> String {
+    pattern.replace("%p", &std::process::id().to_string())
+}
+
 /// The report text: live objects, one `key value` per line, then the
 /// calls that failed by injection (`injected <op>` in call order), then
 /// the number of kernel launches recorded, executed, skipped and faulted,
@@ -84,6 +92,16 @@ pub(crate) fn render(sim: &Sim, census: &Census) -> String {
 mod tests {
     use super::*;
     use amdgpu_sim::presets::load_machine;
+
+    #[test]
+    fn a_report_pattern_names_one_file_per_process() {
+        let pid = std::process::id().to_string();
+        assert_eq!(
+            file_name("/tmp/r/report.%p"),
+            format!("/tmp/r/report.{pid}")
+        );
+        assert_eq!(file_name("/tmp/report.txt"), "/tmp/report.txt");
+    }
 
     /// The report's fault lines are `injected OP -> CODE NAME`, the code
     /// spelt as `AMDGPU_SIM_FAULTS` takes it (docs/SIMULATOR.md), never

@@ -139,7 +139,8 @@ impl Runtime {
         let Some(path) = &self.settings.report else {
             return;
         };
-        if let Err(e) = std::fs::write(path, self.report()) {
+        let path = super::report::file_name(path);
+        if let Err(e) = std::fs::write(&path, self.report()) {
             eprintln!("amdgpu-sim-ffi: cannot write {REPORT_ENV} '{path}': {e}");
         }
     }
