@@ -22,7 +22,8 @@ set -euo pipefail
 # need (tests/it/support/requires.rs names them in its skip lines).
 optional=(clang-19 lld-19 llvm-19 libhsa-runtime64-1 libamdhip64-5 libamdhip64-dev
     libhsa-runtime-dev rocminfo graphviz valgrind
-    pip:iree-base-runtime pip:iree-base-compiler pip:cmake pip:ninja pip:numpy)
+    pip:iree-base-runtime pip:iree-base-compiler pip:cmake pip:ninja pip:numpy
+    pip:pytest)
 if [ "${1:-}" = "--list" ]; then
     printf '%s\n' "${optional[@]}"
     exit 0
