@@ -237,11 +237,12 @@ fn spawn_and_wait(
     let handle = signals.handle();
     let forwarder = std::thread::spawn(move || {
         for signal in signals.forever() {
-            if FORWARDED.contains(&signal) {
-                if let Some(signal) = rustix::process::Signal::from_named_raw(signal) {
-                    // The program may have just exited: nothing to do.
-                    let _ = rustix::process::kill_process(pid, signal);
-                }
+            if !FORWARDED.contains(&signal) {
+                continue;
+            }
+            if let Some(signal) = rustix::process::Signal::from_named_raw(signal) {
+                // The program may have just exited: nothing to do.
+                let _ = rustix::process::kill_process(pid, signal);
             }
         }
     });

@@ -214,6 +214,32 @@ fn a_hip_program_built_with_cc_runs_its_copies_and_kernel() {
 }
 
 #[test]
+fn the_reports_of_every_process_of_a_run_are_summed() {
+    let Some(binary) = hip_program("amdgpu-hal run of two processes", "hip-twice") else {
+        return;
+    };
+    let dir = scratch("hip-twice-run");
+    let report = dir.join("report.txt");
+    // Each process launches vector_add once: one report each, summed.
+    let twice = format!(
+        "{0} {1} && {0} {1}",
+        binary.display(),
+        root().join(VECTOR_ADD_GFX1100).display()
+    );
+    let mut command = node_run(&["--machine", "w7900", "--report"]);
+    command.arg(&report).args(["--", "sh", "-c", &twice]);
+    let output = command.output().unwrap();
+    assert!(output.status.success(), "{}", show(&output));
+    let kept = std::fs::read_to_string(&report).unwrap();
+    assert!(kept.contains("launches_executed 2\n"), "{kept}");
+    assert!(
+        text(&output.stderr).contains("amdgpu-hal run on w7900: 2 processes used the node"),
+        "{}",
+        show(&output)
+    );
+}
+
+#[test]
 fn a_faulting_kernel_fails_the_run() {
     let Some(binary) = hip_program("amdgpu-hal run --faults kernel@1", "hip-faults") else {
         return;
