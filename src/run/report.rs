@@ -88,28 +88,39 @@ impl RunReport {
     /// What the node saw fail that the program may not have said with
     /// its exit status: kernels that faulted (a memory access outside
     /// every allocation, an injected fault, code the interpreter could
-    /// not run once it started). `None` when nothing did.
+    /// not run once it started) and launches refused (a kernel the node
+    /// cannot run). `None` when nothing did.
     pub fn failure(&self) -> Option<String> {
+        let plural = |n: u64| if n == 1 { "" } else { "es" };
         let faulted = self.count("launches_faulted");
-        (faulted > 0).then(|| {
-            format!(
-                "the simulated node saw {faulted} kernel launch{} fault \
-                 (launches_faulted {faulted} in its report)",
-                if faulted == 1 { "" } else { "es" }
-            )
-        })
+        let refused = self.count("launches_refused");
+        let mut why = Vec::new();
+        if faulted > 0 {
+            why.push(format!(
+                "{faulted} kernel launch{} fault (launches_faulted {faulted})",
+                plural(faulted)
+            ));
+        }
+        if refused > 0 {
+            why.push(format!(
+                "{refused} kernel launch{} it could not run (launches_refused {refused})",
+                plural(refused)
+            ));
+        }
+        (!why.is_empty()).then(|| format!("the simulated node saw {}", why.join(" and ")))
     }
 
     /// The paragraph printed at exit: processes, launches executed /
-    /// faulted / skipped, calls, injected failures and live objects left.
+    /// faulted / refused / skipped, calls, injected failures and live objects left.
     pub fn summary(&self, machine: &str) -> String {
         let mut out = format!(
             "amdgpu-hal run on {machine}: {} process{} used the node; kernel launches: {} \
-             executed, {} faulted, {} skipped; {} HSA and {} HIP calls",
+             executed, {} faulted, {} refused, {} skipped; {} HSA and {} HIP calls",
             self.processes,
             if self.processes == 1 { "" } else { "es" },
             self.count("launches_executed"),
             self.count("launches_faulted"),
+            self.count("launches_refused"),
             self.count("launches_skipped"),
             self.count("hsa_calls"),
             self.count("hip_calls"),
@@ -179,7 +190,13 @@ mod tests {
         faulted.add(LEAKY);
         assert_eq!(
             faulted.failure().as_deref(),
-            Some("the simulated node saw 1 kernel launch fault (launches_faulted 1 in its report)")
+            Some("the simulated node saw 1 kernel launch fault (launches_faulted 1)")
+        );
+        let mut refused = RunReport::default();
+        refused.add("launches_faulted 0\nlaunches_refused 2\n");
+        assert_eq!(
+            refused.failure().as_deref(),
+            Some("the simulated node saw 2 kernel launches it could not run (launches_refused 2)")
         );
     }
 
@@ -190,14 +207,14 @@ mod tests {
         assert_eq!(
             clean.summary("w7900"),
             "amdgpu-hal run on w7900: 1 process used the node; kernel launches: 3 executed, \
-             0 faulted, 0 skipped; 120 HSA and 45 HIP calls; no live objects left."
+             0 faulted, 0 refused, 0 skipped; 120 HSA and 45 HIP calls; no live objects left."
         );
         let mut leaky = RunReport::default();
         leaky.add(LEAKY);
         assert_eq!(
             leaky.summary("mi300x-8"),
             "amdgpu-hal run on mi300x-8: 1 process used the node; kernel launches: 1 executed, \
-             1 faulted, 0 skipped; 10 HSA and 5 HIP calls; 1 failed by injection; live objects \
+             1 faulted, 0 refused, 0 skipped; 10 HSA and 5 HIP calls; 1 failed by injection; live objects \
              left: allocations 2, hip_streams 1 (8192 bytes allocated)."
         );
     }

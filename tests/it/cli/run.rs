@@ -201,7 +201,7 @@ fn a_hip_program_built_with_cc_runs_its_copies_and_kernel() {
     assert!(
         text(&output.stderr).contains(
             "amdgpu-hal run on w7900: 1 process used the node; kernel launches: 1 executed, \
-             0 faulted, 0 skipped; 0 HSA and "
+             0 faulted, 0 refused, 0 skipped; 0 HSA and "
         ),
         "{}",
         show(&output)
@@ -275,6 +275,48 @@ fn a_faulting_kernel_fails_the_run() {
     // …unless asked to keep the program's status.
     let allowed = run(&["--allow-faults"], Some("report"));
     assert_eq!(allowed.status.code(), Some(0), "{}", show(&allowed));
+}
+
+#[test]
+fn a_kernel_the_node_cannot_run_fails_the_run() {
+    let Some(binary) = hip_program("amdgpu-hal run of an unrunnable kernel", "hip-refused") else {
+        return;
+    };
+    // vector_add with its first instruction made `v_lerp_u8 v0, v1, v2, v3`
+    // (gfx1100, llvm-mc-19 -show-encoding): valid code the interpreter does
+    // not implement. The function starts at file offset 0x900
+    // (llvm-readelf-19 -sS: `.text` at 0x1900, file offset 0x900).
+    let dir = scratch("hip-refused-run");
+    let mut image = std::fs::read(root().join(VECTOR_ADD_GFX1100)).unwrap();
+    image[0x900..0x908].copy_from_slice(&[0x00, 0x00, 0x15, 0xd6, 0x01, 0x05, 0x0e, 0x04]);
+    let patched = dir.join("vector_add.lerp.hsaco");
+    std::fs::write(&patched, image).unwrap();
+    let report = dir.join("report.txt");
+    let mut command = node_run(&["--machine", "w7900", "--report"]);
+    command
+        .arg(&report)
+        .arg("--")
+        .arg(&binary)
+        .arg(&patched)
+        .arg("--ignore-errors")
+        .env("AMDGPU_SIM_ON_FAULT", "report");
+    let output = command.output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", show(&output));
+    assert!(
+        text(&output.stdout).contains("error hipModuleLaunchKernel: hipErrorLaunchFailure"),
+        "{}",
+        show(&output)
+    );
+    assert!(
+        text(&output.stderr).contains(
+            "the program exited 0 but the simulated node saw 1 kernel launch it could not run"
+        ),
+        "{}",
+        show(&output)
+    );
+    let kept = std::fs::read_to_string(&report).unwrap();
+    assert!(kept.contains("launches_refused 1\n"), "{kept}");
+    assert!(kept.contains("launches_executed 0\n"), "{kept}");
 }
 
 #[test]

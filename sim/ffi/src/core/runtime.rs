@@ -126,6 +126,7 @@ impl Runtime {
             queues: self.queues.live(),
             locks: self.host_memory().locks(),
             async_copies: self.copies.pending(),
+            refused_launches: self.device_faults.refused_launches(),
         }
     }
 
