@@ -17,6 +17,11 @@
 //!    from (`$CARGO_TARGET_DIR` as it was at build time, then the
 //!    checkout's `target/`), release before debug.
 //!
+//! A directory `scripts/sim-libs.sh` made (the vendor names linked to the
+//! C library, the stand-in beside them; what `scripts/sim-rocminfo.sh`
+//! takes as `AMDGPU_SIM_LIB_DIR`) counts too: its `libhsa-runtime64.so.1`
+//! is the node when it resolves to `libamdgpu_sim_ffi.so`.
+//!
 //! Nothing is built: when no directory has both, the error is one line
 //! naming the files, the places looked at and the command that builds
 //! them ([`BUILD_COMMAND`]).
@@ -98,14 +103,29 @@ impl SearchPlaces {
     }
 }
 
+/// The name `scripts/sim-libs.sh` links to the C library that
+/// [`node_library_in`] follows.
+const LINKED_NAME: &str = "libhsa-runtime64.so.1";
+
+/// The C library in `dir`: [`NODE_LIBRARY`], else a [`LINKED_NAME`] link
+/// that resolves to a file of that name.
+fn node_library_in(dir: &Path) -> Option<PathBuf> {
+    let direct = dir.join(NODE_LIBRARY);
+    if direct.is_file() {
+        return Some(direct);
+    }
+    let target = std::fs::canonicalize(dir.join(LINKED_NAME)).ok()?;
+    (target.is_file() && target.file_name() == Some(std::ffi::OsStr::new(NODE_LIBRARY)))
+        .then_some(target)
+}
+
 /// The first directory of `places` holding both libraries; else one line
 /// saying what is missing and how to build it (`NOT_FOUND`).
 pub fn find(places: &SearchPlaces) -> Result<NodeLibraries> {
     let dirs = places.directories();
     for dir in &dirs {
-        let node = dir.join(NODE_LIBRARY);
         let kfd = dir.join(KFD_STAND_IN);
-        if node.is_file() && kfd.is_file() {
+        if let Some(node) = node_library_in(dir).filter(|_| kfd.is_file()) {
             return Ok(NodeLibraries { node, kfd });
         }
     }
@@ -176,6 +196,35 @@ mod tests {
             target.join("release").join(NODE_LIBRARY)
         );
         std::fs::remove_dir_all(&prefix).unwrap();
+    }
+
+    #[test]
+    fn a_directory_of_vendor_names_is_followed_to_the_library() {
+        let dir = scratch("vendor-names");
+        let built = dir.join("target/debug");
+        touch(&built.join(NODE_LIBRARY));
+        touch(&built.join(KFD_STAND_IN));
+        let links = dir.join("sim-lib");
+        std::fs::create_dir_all(&links).unwrap();
+        std::os::unix::fs::symlink(built.join(NODE_LIBRARY), links.join(LINKED_NAME)).unwrap();
+        std::os::unix::fs::symlink(built.join(KFD_STAND_IN), links.join(KFD_STAND_IN)).unwrap();
+        let places = SearchPlaces {
+            named: Some(links.clone()),
+            ..SearchPlaces::default()
+        };
+        let found = find(&places).unwrap();
+        assert_eq!(found.node, built.join(NODE_LIBRARY).canonicalize().unwrap());
+        assert_eq!(found.kfd, links.join(KFD_STAND_IN));
+        // A link to another library (the real ROCr) is not the node.
+        std::fs::remove_file(links.join(LINKED_NAME)).unwrap();
+        touch(&dir.join("rocm/libhsa-runtime64.so.1.5.0"));
+        std::os::unix::fs::symlink(
+            dir.join("rocm/libhsa-runtime64.so.1.5.0"),
+            links.join(LINKED_NAME),
+        )
+        .unwrap();
+        assert!(find(&places).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
