@@ -386,6 +386,33 @@ fn the_program_s_exit_status_passes_through() {
 }
 
 #[test]
+fn sigterm_to_run_reaches_the_program() {
+    use std::io::BufRead;
+    // The program says it is ready (its handler set), then waits; SIGTERM
+    // sent to `run` alone must reach it, and its exit status come back.
+    let mut child = node_run(&[
+        "--",
+        "sh",
+        "-c",
+        "sleep 600 & trap 'kill $!; exit 42' TERM; echo ready; wait",
+    ])
+    .stdout(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert_eq!(line, "ready\n");
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    assert_eq!(child.wait().unwrap().code(), Some(42));
+}
+
+#[test]
 fn the_node_environment_is_what_the_docs_say() {
     let output = node_run(&[
         "--machine",
