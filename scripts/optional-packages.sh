@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 # tests/it suites (AREA::SUITE::) that use an optional package and run in
 # seconds (tests/it/inputs/optional_packages.rs checks this list against the
 # sources).
-quick=(cli::devices:: cli::hip:: codeobj::fixtures:: codeobj::truncation:: executable::fixtures:: executable::sim::
+quick=(cli::devices:: cli::hip:: cli::run:: codeobj::fixtures:: codeobj::truncation:: executable::fixtures:: executable::sim::
     inputs::requires_contract:: real::backend:: real::cli:: real::cuda:: real::hip::
     real::hsa:: real::nccl:: real::nvml:: wrapped::inspect:: wrapped::vmfb::)
 # Suites that take minutes when their packages are there: run only with one

@@ -106,6 +106,7 @@ pub mod hip;
 pub mod input;
 pub mod json_writer;
 pub mod report;
+pub mod run;
 pub mod status;
 pub mod topology;
 pub mod wrapped;

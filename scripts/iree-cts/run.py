@@ -42,6 +42,8 @@ import re
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from harness_progress import Progress  # noqa: E402
 from gtest_runs import MESSAGE_BYTES, OUTCOMES, list_tests, run_binary
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -119,10 +121,14 @@ def main():
             pool.submit(run_binary, binary, args, filt, env, out_dir, stem, options.hang_after): key
             for key, binary, args, filt, env, out_dir, stem in jobs
         }
+        # One line on stderr every few finished processes (stdout is the table).
+        progress = Progress("run.py", len(futures), "test processes")
         for future in concurrent.futures.as_completed(futures):
             key = futures[future]
-            for test, (outcome, message) in future.result().items():
+            outcomes = future.result()
+            for test, (outcome, message) in outcomes.items():
                 results.setdefault(key, {})[test] = (outcome, message[:MESSAGE_BYTES])
+            progress.done(1, int(any(o not in ("passed", "skipped") for o, _ in outcomes.values())))
     elapsed = time.monotonic() - started
 
     document = {"library": library, "seconds": round(elapsed, 1), "runs": []}

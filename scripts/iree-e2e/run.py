@@ -110,8 +110,10 @@ import subprocess
 import sys
 import time
 
-import respell
-import suites as cmake_suites
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from harness_progress import Progress  # noqa: E402
+import respell  # noqa: E402
+import suites as cmake_suites  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_PRESETS = ["mi300x-8=gfx942", "mi250x-4=gfx90a", "w7900=gfx1100"]
@@ -510,8 +512,13 @@ def compile_phase(compiler, tests, chip, jobs):
     keys = list(dict.fromkeys((path, tuple(compiler.arguments(test["_suite"], chip)))
                               for test in pending for path in test["_paths"]))
     start = time.monotonic()
-    results = dict(zip(keys, parallel(lambda k: compiler.compile_respelling(k[0], list(k[1])),
-                                      keys, jobs)))
+    progress = Progress(f"run.py: {chip}", len(keys), "sources compiled")
+
+    def compile_one(key):
+        result = compiler.compile_respelling(key[0], list(key[1]))
+        progress.done()
+        return result
+    results = dict(zip(keys, parallel(compile_one, keys, jobs)))
     for test in pending:
         flags = tuple(compiler.arguments(test["_suite"], chip))
         mine = [results[(path, flags)] for path in test["_paths"]]
@@ -541,8 +548,18 @@ def run_phase(runner, tests, machine, jobs):
             key = (program, tuple(test["_modules"]), tuple(suite.runner_args))
             groups.setdefault(key, []).append(test)
     start = time.monotonic()
-    results = parallel(lambda k: runner.run(machine, k[0], list(k[1]), list(k[2])),
-                       list(groups), jobs)
+    # Tests done on stderr as their runs finish (stdout is the tables).
+    progress = Progress(f"run.py: {machine}", sum(len(g) for g in groups.values()), "tests run")
+
+    def run_group(key):
+        result = runner.run(machine, key[0], list(key[1]), list(key[2]))
+        group = groups[key]
+        passed = result.get("outcome") == "passed"
+        if group[0]["_suite"].will_fail and result.get("outcome") in ("passed", "failed"):
+            passed = not passed
+        progress.done(len(group), 0 if passed else len(group))
+        return result
+    results = parallel(run_group, list(groups), jobs)
     for group, result in zip(groups.values(), results):
         for test in group:
             test.update(result)

@@ -56,3 +56,12 @@ Examples:
   amdgpu-hal capture --machine mi250x-4 -o node.toml   # round-trips a simulated machine
   amdgpu-hal capture --backend hsa --name my-node -o my-node.toml   # a real node (feature `real`)
   amdgpu-hal devices --machine my-node.toml                         # replay it in the simulator";
+
+/// `run --help` examples.
+pub const RUN: &str = "\
+Examples:
+  amdgpu-hal run -- rocminfo
+  amdgpu-hal run --machine w7900 -- iree-run-module --device=hip --module=fixtures/iree/vmfb/elementwise.gfx1100.vmfb --input=4096xf32=2 --input=4096xf32=3
+  amdgpu-hal run --report node.txt -- python3 -c 'import iree.runtime as rt; print(rt.get_driver(\"hip\").query_available_devices())'
+  amdgpu-hal run --faults kernel@1 -- iree-run-module --device=hip --module=fixtures/iree/vmfb/elementwise.gfx942.vmfb --input=4096xf32=2 --input=4096xf32=3
+  AMDGPU_SIM_LIB_DIR=$HOME/.local/lib/amdgpu-hal amdgpu-hal run -- pytest tests/";

@@ -28,6 +28,7 @@ mod inspect;
 mod load;
 mod machines;
 mod pack;
+mod run;
 mod topology;
 
 use std::io::Write;
@@ -103,6 +104,9 @@ pub enum Command {
     /// Write a machine description (simulator TOML) of what the backend reports.
     #[command(after_help = help::CAPTURE)]
     Capture(capture::CaptureArgs),
+    /// Run a program on the simulated node (HIP, HSA, IREE, Python…) and exit with its status.
+    #[command(after_help = help::RUN)]
+    Run(run::RunArgs),
 }
 
 impl Command {
@@ -133,6 +137,11 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<()> {
         Command::Pack(args) => pack::run(&cli.global, args, out),
         Command::Inspect(args) => inspect::run(&cli.global, args, out),
         Command::Capture(args) => capture::run(&cli.global, args, out),
+        // `run` exits with its program's status, not a document's: `main`
+        // hands it the process before this point.
+        Command::Run(_) => Err(Status::failed_precondition(
+            "run is started by the process entry (run::main), which exits with the program's status",
+        )),
     }
 }
 
@@ -188,6 +197,13 @@ fn main() -> std::process::ExitCode {
         Err(error) => return usage_error(&error),
     };
     init_tracing(cli.verbose);
+    if let Command::Run(args) = &cli.command {
+        if let Err(status) = cli.global.selection().check() {
+            eprintln!("{}", error_line::error_line(&status));
+            return std::process::ExitCode::from(run::RUN_ERROR_EXIT);
+        }
+        return run::main(&cli.global, args);
+    }
     let stdout = std::io::stdout();
     // Everything printed passes through one escaper, or is JSON that escapes
     // itself: no control character from an input (a kernel name, a device

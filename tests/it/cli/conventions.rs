@@ -6,8 +6,8 @@
 
 use assert_cmd::Command;
 
-const SUBCOMMANDS: [&str; 8] = [
-    "machines", "devices", "load", "info", "topology", "pack", "inspect", "capture",
+const SUBCOMMANDS: [&str; 9] = [
+    "machines", "devices", "load", "info", "topology", "pack", "inspect", "capture", "run",
 ];
 
 fn cli() -> Command {

@@ -10,6 +10,7 @@ mod load;
 mod newcomer;
 mod readme_walkthrough;
 mod reviewed;
+pub(crate) mod run;
 mod topology;
 mod vmfb;
 mod wrapped;

@@ -224,3 +224,37 @@ fn the_hip_modules_of_the_same_programs_return_the_expected_outputs() {
     let n = with_hip.len() * PRESETS.len();
     assert!(table.contains(&format!("{n} runs: {n} pass")), "{table}");
 }
+
+/// `amdgpu-hal run -- iree-run-module --device=amdgpu`: IREE's AMDGPU
+/// driver finds the node with no setup of its own (`run` sets
+/// `IREE_HAL_AMDGPU_LIBHSA_PATH` and preloads the `/dev/kfd` stand-in), and
+/// the add program returns IREE's CPU backend's result.
+#[test]
+fn amdgpu_hal_run_puts_the_amdgpu_driver_on_the_node() {
+    let Some(work) = built("amdgpu-hal run -- iree-run-module --device=amdgpu") else {
+        return;
+    };
+    let mut command = crate::cli::run::node_run(&["--machine", "mi300x-8", "--"]);
+    command
+        .arg(work.join("iree-run-module"))
+        .arg("--device=amdgpu")
+        .arg(format!(
+            "--module={}",
+            corpus().join("amdgpu/add.gfx942.vmfb").display()
+        ))
+        .arg("--function=add")
+        .args(crate::cli::run::corpus_inputs(
+            &corpus().join("src/add.mlir"),
+        ));
+    let output = command.output().expect("amdgpu-hal run");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}\n{stdout}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // The add program's TOLERANCE is exact.
+    let expected = std::fs::read_to_string(corpus().join("expected/add.txt")).unwrap();
+    assert_eq!(stdout, expected);
+}

@@ -22,12 +22,22 @@ pub(crate) struct Census {
     pub(crate) queues: usize,
     pub(crate) locks: usize,
     pub(crate) async_copies: usize,
+    /// Launches refused: a kernel the node cannot run (`launches_refused`).
+    pub(crate) refused_launches: usize,
+}
+
+/// The file a report pattern names for this process: `%p` is the process
+/// id, so that every process of a run (`amdgpu-hal run -- pytest`, a
+/// test runner's children) keeps its own report instead of the last one
+/// to exit overwriting the others'.
+pub(crate) fn file_name(pattern: &str) -> String {
+    pattern.replace("%p", &std::process::id().to_string())
 }
 
 /// The report text: live objects, one `key value` per line, then the
 /// calls that failed by injection (`injected <op>` in call order), then
-/// the number of kernel launches recorded, executed, skipped and faulted,
-/// and the calls counted.
+/// the number of kernel launches recorded, executed, skipped, faulted and
+/// refused, and the calls counted.
 pub(crate) fn render(sim: &Sim, census: &Census) -> String {
     let live = sim.live_objects();
     let images = sim.image_usage();
@@ -42,6 +52,7 @@ pub(crate) fn render(sim: &Sim, census: &Census) -> String {
         queues,
         locks,
         async_copies,
+        refused_launches,
     } = *census;
     let mut out = format!(
         "allocations {}\nallocated_bytes {}\nreaders {}\nexecutables {}\n\
@@ -69,7 +80,7 @@ pub(crate) fn render(sim: &Sim, census: &Census) -> String {
     let kernels = sim.kernel_counts();
     out.push_str(&format!(
         "launches {}\nlaunches_executed {}\nlaunches_skipped {}\nlaunches_faulted {}\n\
-         hsa_calls {}\nhip_calls {}\n",
+         launches_refused {refused_launches}\nhsa_calls {}\nhip_calls {}\n",
         sim.hip_launches().1,
         kernels.executed,
         kernels.skipped,
@@ -84,6 +95,16 @@ pub(crate) fn render(sim: &Sim, census: &Census) -> String {
 mod tests {
     use super::*;
     use amdgpu_sim::presets::load_machine;
+
+    #[test]
+    fn a_report_pattern_names_one_file_per_process() {
+        let pid = std::process::id().to_string();
+        assert_eq!(
+            file_name("/tmp/r/report.%p"),
+            format!("/tmp/r/report.{pid}")
+        );
+        assert_eq!(file_name("/tmp/report.txt"), "/tmp/report.txt");
+    }
 
     /// The report's fault lines are `injected OP -> CODE NAME`, the code
     /// spelt as `AMDGPU_SIM_FAULTS` takes it (docs/SIMULATOR.md), never

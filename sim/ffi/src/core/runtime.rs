@@ -140,6 +140,7 @@ impl Runtime {
             queues: self.queues.live(),
             locks: self.host_memory().locks(),
             async_copies: self.copies.pending(),
+            refused_launches: self.device_faults.refused_launches(),
         }
     }
 
@@ -153,7 +154,8 @@ impl Runtime {
         let Some(path) = &self.settings.report else {
             return;
         };
-        if let Err(e) = std::fs::write(path, self.report()) {
+        let path = super::report::file_name(path);
+        if let Err(e) = std::fs::write(&path, self.report()) {
             eprintln!("amdgpu-sim-ffi: cannot write {REPORT_ENV} '{path}': {e}");
         }
     }

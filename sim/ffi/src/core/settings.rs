@@ -12,7 +12,7 @@ pub const FAULTS_ENV: &str = "AMDGPU_SIM_FAULTS";
 /// every stream operation as its worker runs it; set to `chrome:FILE`,
 /// writes the run's timeline to FILE (`super::timeline`).
 pub const TRACE_ENV: &str = "AMDGPU_SIM_TRACE";
-/// Environment variable naming the report file.
+/// Environment variable naming the report file (`%p` in it: the process id).
 pub const REPORT_ENV: &str = "AMDGPU_SIM_REPORT";
 /// Environment variable choosing [`OnFault`]: `abort` or `report`.
 pub const ON_FAULT_ENV: &str = "AMDGPU_SIM_ON_FAULT";

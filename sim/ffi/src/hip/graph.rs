@@ -512,8 +512,9 @@ c_exports! {
                         let request = LaunchRequest { ordinal, ..request.clone() };
                         let launch = rt.sim.hip_record_launch(&request, kernargs.clone());
                         if let Err(HipCode::LAUNCH_FAILURE) = launch {
+                            // Counted first: the report an abort writes shows it.
+                            rt.device_faults.refuse_launch(ordinal);
                             device_fault::kernel_unrunnable(rt, None);
-                            rt.device_faults.record(ordinal, HipCode::LAUNCH_FAILURE);
                         }
                         if let Some(run) = launch? {
                             ops.push(Op::Kernel(Box::new(run)));

@@ -208,8 +208,9 @@ c_exports! {
                 // A kernel the node cannot run (said on stderr) ends the
                 // process, or leaves its device failed.
                 if code == HipCode::LAUNCH_FAILURE {
+                    // Counted first: the report an abort writes shows it.
+                    rt.device_faults.refuse_launch(ordinal);
                     device_fault::kernel_unrunnable(rt, None);
-                    rt.device_faults.record(ordinal, code);
                 }
             })? {
                 // SAFETY: a kernel op touches no memory of the caller's
