@@ -205,7 +205,8 @@ pub(crate) fn last_error() -> &'static LastError {
 /// The process's timeline, begun at the first export when
 /// `AMDGPU_SIM_TRACE=chrome:FILE` names a file (`chrome:` alone leaves
 /// none, and no runtime: `Settings::from_env` refuses it), and written
-/// at exit.
+/// at exit. `%p` in FILE is the process id, as in the report's name, so
+/// that each process of a run writes its own.
 pub(crate) fn timeline() -> Option<&'static Timeline> {
     PROCESS
         .timeline
@@ -213,7 +214,7 @@ pub(crate) fn timeline() -> Option<&'static Timeline> {
             let value = std::env::var(TRACE_ENV).ok()?;
             let path = timeline_file(&value)?.ok()?;
             ptr::at_exit(write_timeline_at_exit);
-            Some(Timeline::new(path, MAX_EVENTS))
+            Some(Timeline::new(&super::report::file_name(path), MAX_EVENTS))
         })
         .as_ref()
 }

@@ -226,6 +226,36 @@ fn an_aql_dispatch_is_a_slice_on_its_queues_track() {
     }
 }
 
+/// `%p` in the file's name is the writing process's id, so that each
+/// process of a run keeps its own timeline.
+#[test]
+fn a_timeline_named_with_percent_p_is_the_processs_own() {
+    let dir = std::env::temp_dir().join(format!("amdgpu-timeline-pid-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let exe = std::env::current_exe().expect("test binary path");
+    let child = std::process::Command::new(exe)
+        .args([
+            "--exact",
+            "aql::a_dispatch_packet_runs_its_kernel",
+            "--test-threads=1",
+        ])
+        .env(
+            "AMDGPU_SIM_TRACE",
+            format!("chrome:{}/trace.%p.json", dir.display()),
+        )
+        .env_remove("AMDGPU_SIM_FAULTS")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run the child");
+    let pid = child.id();
+    let output = child.wait_with_output().expect("the child's output");
+    crate::child::assert_passed(&output, "aql::a_dispatch_packet_runs_its_kernel");
+    let trace = read_trace(&dir.join(format!("trace.{pid}.json")), &output);
+    assert_eq!(trace.named(KERNEL).len(), 1, "{:?}", trace.events);
+    let _ = std::fs::remove_dir(&dir);
+}
+
 /// A faulting kernel aborts the process (the default policy); the
 /// timeline is written before, complete and valid, with the fault as an
 /// instant on the kernel's stream and the calls still open marked so.
