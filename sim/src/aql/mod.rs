@@ -188,7 +188,7 @@ impl Sim {
             instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
         };
         kernels
-            .run(&dispatch, &mut memory)
+            .run(name, &dispatch, &mut memory)
             .map_err(|f| AqlError::stopped(name, &f))
     }
 
@@ -241,7 +241,7 @@ impl Sim {
         };
         let (mut memory, kernels) = state.kernel_memory(Some(reach), host);
         kernels
-            .run(&dispatch, &mut memory)
+            .run(&kernel.name, &dispatch, &mut memory)
             .map_err(|f| AqlError::stopped(&kernel.name, &f))
     }
 }
