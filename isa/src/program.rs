@@ -7,8 +7,7 @@ use std::fmt;
 use crate::arch::Chip;
 use crate::decode::{Undecodable, decode};
 use crate::fidelity;
-use crate::inst::Inst;
-use crate::inst::{Encoding, flags};
+use crate::inst::{Encoding, Inst, flags};
 
 /// Most code bytes one program may hold (a kernel symbol's size is what
 /// the caller passes; 64 MiB is far above any kernel LLVM emits).
