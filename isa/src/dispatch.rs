@@ -13,6 +13,7 @@ use std::fmt;
 use crate::arch::Chip;
 use crate::descriptor::KernelDescriptor;
 use crate::exec::{Context, ExecError, Flow, pair, step};
+use crate::fidelity::FidelityCounts;
 use crate::inst::{EXEC, Encoding, VCC, flags};
 use crate::memory::{AqlSegments, Memory, Segments};
 use crate::program::Program;
@@ -146,6 +147,9 @@ pub struct Stats {
     pub waves: u64,
     /// Wave-instructions executed.
     pub instructions: u64,
+    /// The same, by how faithfully each was executed (their total is
+    /// `instructions`).
+    pub fidelity: FidelityCounts,
 }
 
 /// `hsa_kernel_dispatch_packet_t` as the packet processor would read it.
@@ -523,6 +527,7 @@ fn run_wave(
         };
         wave.executed += 1;
         stats.instructions += 1;
+        stats.fidelity.add(inst.fidelity);
         if wave.executed > context.instruction_limit {
             return Err((
                 ExecError::Hung {

@@ -1,6 +1,7 @@
 //! A decoded instruction: its operation and operands in one form for every
 //! encoding and both families, so that execution never looks at bits.
 
+use crate::fidelity::Fidelity;
 use crate::op::Op;
 
 /// Where an operand's value comes from or a result goes.
@@ -176,6 +177,9 @@ pub struct Inst {
     pub flags: u16,
     /// How it was encoded, for printing only.
     pub syntax: Syntax,
+    /// How faithfully it is executed, set once decoded so that a dispatch
+    /// counts it without looking at its operation.
+    pub fidelity: Fidelity,
 }
 
 impl Inst {
@@ -199,6 +203,7 @@ impl Inst {
             omod: 0,
             flags: 0,
             syntax: Syntax::default(),
+            fidelity: op.fidelity(),
         }
     }
 

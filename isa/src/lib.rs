@@ -27,6 +27,7 @@ mod descriptor;
 mod disasm;
 mod dispatch;
 mod exec;
+mod fidelity;
 mod inst;
 mod memory;
 mod op;
@@ -42,6 +43,7 @@ pub use dispatch::{
     Dispatch, Fault, FaultKind, Inputs, MAX_WAVE_INSTRUCTIONS, Stats, run_dispatch,
 };
 pub use exec::{Access, ExecError};
+pub use fidelity::{Fidelity, FidelityCounts};
 pub use inst::{Encoding, Inst, Operand, Syntax, flags, modifiers};
 pub use memory::{Memory, OutOfBounds, Regions};
 pub use op::Op;

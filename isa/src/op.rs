@@ -1068,9 +1068,16 @@ pub enum Op {
     /// reaches a barrier.
     Barrier,
     /// Scheduling hints with no architectural effect (`s_nop`, `s_waitcnt`,
-    /// `s_delay_alu`, `s_clause`, prefetch, priority, `s_sendmsg` of
-    /// `MSG_DEALLOC_VGPRS`, ...).
+    /// `s_delay_alu`, `s_clause`, `s_sleep`, prefetch, priority, ...): a
+    /// wave here issues in order and its memory accesses complete at once.
     Nop,
+    /// A cache write-back or invalidation (`buffer_wbl2`, `buffer_inv`,
+    /// `buffer_wbinvl1*`, `buffer_gl0_inv`, `s_dcache_inv`,
+    /// `s_icache_inv`, ...): memory here has no caches, so it does nothing.
+    CacheControl,
+    /// A message to hardware outside the wave (`s_sendmsg`, `s_sethalt`,
+    /// `s_ttracedata`): nothing here receives it, so it does nothing.
+    Message,
     /// GFX11's `v_illegal`: the illegal-instruction trap. It decodes (its
     /// encoding is all zero bits, the padding between kernels in a code
     /// object) and ends the dispatch if a wave executes it.

@@ -6,7 +6,8 @@ use std::fmt;
 
 use crate::arch::Chip;
 use crate::decode::{Undecodable, decode};
-use crate::inst::Inst;
+use crate::fidelity;
+use crate::inst::{Encoding, Inst, flags};
 
 /// Most code bytes one program may hold (a kernel symbol's size is what
 /// the caller passes; 64 MiB is far above any kernel LLVM emits).
@@ -68,6 +69,7 @@ impl Program {
             let len = insts.get(first).map_or(4, |i| u32::from(i.len.max(4)));
             pc += len;
         }
+        classify(chip, &mut insts);
         Ok(Program {
             chip,
             entry: 0,
@@ -118,6 +120,24 @@ impl Program {
         }
         let slot = *self.starts.get(usize::try_from(offset / 4).ok()?)?;
         (slot != 0).then(|| slot as usize - 1)
+    }
+}
+
+/// Sets each instruction's fidelity; a VOPD pair, executed and counted
+/// as one instruction (its first half), gets the less faithful class of
+/// its halves.
+fn classify(chip: Chip, insts: &mut [Inst]) {
+    for inst in insts.iter_mut() {
+        inst.fidelity = fidelity::of(inst.op, inst.mnemonic, inst.imm, chip.family());
+    }
+    for i in 1..insts.len() {
+        let (first, second) = insts.split_at_mut(i);
+        if let (Some(x), Some(y)) = (first.last_mut(), second.first())
+            && x.syntax.encoding == Encoding::Vopd
+            && y.has(flags::DUAL_Y)
+        {
+            x.fidelity = x.fidelity.max(y.fidelity);
+        }
     }
 }
 

@@ -951,7 +951,8 @@ class Operations:
 EXECUTED_BY = {
     "S": "exec::scalar::alu", "SCmp": "exec::scalar::compare",
     "SBitcmp": "exec::scalar::bitcmp", "Branch": "exec::branch", "SLoad": "exec::scalar::load",
-    "Endpgm": "exec::step", "Barrier": "exec::step", "Nop": "exec::step",
+    "Endpgm": "exec::step", "Barrier": "exec::step", "Nop": "exec::step", "CacheControl": "exec::step",
+    "Message": "exec::step",
     "Illegal": "exec::step", "Getpc": "exec::step", "Setpc": "exec::indirect",
     "Swappc": "exec::indirect", "Setreg": "exec::mode::setreg",
     "RoundMode": "exec::mode::round_mode", "DenormMode": "exec::mode::denorm_mode",

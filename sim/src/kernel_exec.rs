@@ -16,8 +16,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use amdgpu_isa::{
-    Chip, Dispatch, Fault, FaultKind, Inputs, KernelDescriptor, Memory as KernelMemory,
-    OutOfBounds, Program, run_dispatch,
+    Chip, Dispatch, Fault, FaultKind, FidelityCounts, Inputs, KernelDescriptor,
+    Memory as KernelMemory, OutOfBounds, Program, run_dispatch,
 };
 
 /// What a kernel's dispatch executed: its waves and wave-instructions
@@ -258,6 +258,9 @@ pub(crate) struct Kernels {
     pub(crate) counts: KernelCounts,
     /// Kernels made to fault (`Sim::inject_kernel_fault`).
     pub(crate) faults: Vec<KernelFault>,
+    /// Wave-instructions executed by the runs that ended, by kernel name
+    /// and fidelity class.
+    pub(crate) fidelity: BTreeMap<String, FidelityCounts>,
     skip_said: bool,
 }
 
@@ -289,11 +292,13 @@ impl Kernels {
         true
     }
 
-    /// Runs `dispatch` over `memory`, counting it executed or faulted:
-    /// what a HIP launch and an AQL kernel dispatch share. A kernel an
-    /// injected fault names faults before its first instruction.
+    /// Runs `dispatch` of kernel `name` over `memory`, counting it
+    /// executed or faulted and, when it ends, its instructions by fidelity
+    /// class: what a HIP launch and an AQL kernel dispatch share. A kernel
+    /// an injected fault names faults before its first instruction.
     pub(crate) fn run(
         &mut self,
+        name: &str,
         dispatch: &Dispatch<'_>,
         memory: &mut NodeMemory<'_>,
     ) -> Result<DispatchStats, Fault> {
@@ -309,10 +314,19 @@ impl Kernels {
             });
         }
         let result = run_dispatch(dispatch, memory);
-        if result.is_ok() {
-            counts.executed += 1;
-        } else {
-            counts.faulted += 1;
+        match &result {
+            Ok(stats) => {
+                counts.executed += 1;
+                // Looked up before inserting: a kernel launched again (the
+                // usual case) costs no allocation.
+                match self.fidelity.get_mut(name) {
+                    Some(total) => total.merge(&stats.fidelity),
+                    None => {
+                        self.fidelity.insert(name.to_owned(), stats.fidelity);
+                    }
+                }
+            }
+            Err(_) => counts.faulted += 1,
         }
         result
     }

@@ -12,28 +12,33 @@ use std::sync::Arc;
 use crate::amdgpu::executable::{
     Executable, ExecutableParams, ExportFlags, SharedExecutable, create_shared,
 };
-use crate::amdgpu::isa::{FormatSupport, agent_isas, format_supported, isa_target};
 use crate::amdgpu::profile::ProfileRegistry;
 use crate::amdgpu::queue_affinity::{QUEUE_AFFINITY_ANY, QueueAffinity};
-use crate::backend::Hsa;
 use crate::backend::{Backend, ByteOwner, CallResultExt, SharedBytes};
 use crate::input::{InputKind, ReleaseBehind, map_or_read_file};
 use crate::status;
 use crate::status::{Result, ResultExt, Status};
-use crate::wrapped::infer::{InferredFormat, embedded_target, has_known_magic, infer_format};
-use crate::wrapped::vmfb::{self, EmbeddedKind, Vmfb};
-use crate::wrapped::{DataExtent, Hip1Executable};
+use crate::wrapped::DataExtent;
+use crate::wrapped::infer::{InferredFormat, has_known_magic, infer_format};
+use crate::wrapped::vmfb::{self, Vmfb};
+
+pub use super::load_module::EmbeddedSource;
+use super::load_module::choose;
 
 /// What to load and for which queues.
 #[derive(Clone, Debug)]
 pub struct LoadArgs {
     /// The executable: a wrapped `AMD1` FlatBuffer or a raw HSACO, or an
-    /// IREE bytecode module (`.vmfb`) holding one for this node.
+    /// IREE bytecode module (`.vmfb`) holding executables for this node.
     pub file: std::path::PathBuf,
     /// Queues to load for: `any`, or a mask in `0x…` hex or decimal whose
     /// bit q is queue q. Each GPU has 2 queues (IREE's default), so bits 2k
     /// and 2k+1 select GPUk: `0x3` is GPU0, `0xc` GPU1, `0xf` both.
     pub affinity: QueueAffinity,
+    /// Of a module, the one executable to load: its read-only data segment
+    /// (`4`) or the name of an export it holds; `None` loads every one the
+    /// node's GPUs run.
+    pub executable: Option<String>,
 }
 
 /// Parses `any`, `0x…` hex or a decimal queue-affinity mask.
@@ -114,16 +119,6 @@ pub struct CodeObjectLoadJson {
     pub load_delta: Hex,
     /// Loaded bytes (`..._LOAD_SIZE`).
     pub load_size: u64,
-}
-
-/// The executable a `load` of a bytecode module took.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct EmbeddedSource {
-    /// Its read-only data segment.
-    pub segment: usize,
-    /// `amd1`, `hip1` or `elf`: what the segment holds. A `HIP1`'s one
-    /// code object is loaded as a raw HSACO (the document's `container`).
-    pub container: &'static str,
 }
 
 /// One export.
@@ -303,9 +298,10 @@ fn check_affinity(requested: QueueAffinity, topology: &AgentTopology, machine: &
 }
 
 /// Loads `args.file` on the backend's node and describes the result. A
-/// bytecode module (`.vmfb`) is searched for the one executable whose
-/// target this node's GPUs run (`choose_embedded`).
-pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
+/// bytecode module (`.vmfb`) loads each executable whose target this
+/// node's GPUs run, as IREE creates every executable of a module it loads,
+/// or the one `args.executable` names ([`super::load_module`]).
+pub fn load(backend: &Backend, args: &LoadArgs) -> Result<Loaded> {
     // Shared, not copied: the simulated runtime keeps the code object as a
     // range of the file (the loader copies it for a backend that does not).
     let file = Arc::new(map_or_read_file(&args.file, InputKind::Executable)?);
@@ -315,7 +311,7 @@ pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
         infer_format(code, DataExtent::Known)
             .annotate_with(|| format!("inferring the format of `{path}`"))
     };
-    // A module's executable is known once the node's GPUs are.
+    // A module's executables are known once the node's GPUs are.
     let source = if vmfb::is_vmfb(&data) {
         Source::Module(vmfb::parse(&data).annotate_with(|| format!("reading `{path}`"))?)
     } else if has_known_magic(&data) {
@@ -326,39 +322,89 @@ pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
             "`{path}` is not an executable: load reads IREE's wrapped AMDGPU executables (`AMD1`), raw HSACOs (ELF) and IREE bytecode modules (`.vmfb`), and its bytes begin with none of their magic numbers"
         ));
     };
+    if let (Some(name), Source::Executable(_)) = (&args.executable, &source) {
+        return Err(status!(
+            InvalidArgument,
+            "--executable `{}` picks one executable of a bytecode module (`.vmfb`), and `{path}` is an executable file",
+            crate::escape::Escaped(name)
+        ));
+    }
     let hsa = backend.hsa()?;
     hsa.init().call_status("hsa_init")?;
     let result = (|| {
         let topology = AgentTopology::from_backend(hsa, DEFAULT_GPU_AGENT_QUEUE_COUNT)?;
-        let (code, embedded, inferred) = match &source {
+        let one = |code: &[u8], inferred: &InferredFormat| {
+            check_affinity(args.affinity, &topology, backend.machine())?;
+            let params = ExecutableParams {
+                executable_format: &inferred.format,
+                executable_data: code,
+                queue_affinity: args.affinity,
+                constant_count: 0,
+            };
+            // Once the loader has read the code object (hashed and loaded),
+            // the mapped file's pages go; the runtime reads back what it
+            // needs.
+            let shared = SharedExecutable {
+                bytes: &data,
+                progress: &ReleaseBehind::new(&file),
+            };
+            let registry = ProfileRegistry::new();
+            let exe = create_shared(backend.hsa_arc()?, &topology, &params, &registry, shared)
+                .annotate_with(|| format!("loading `{path}`"))?;
+            describe(backend, inferred.format.clone(), &exe, &registry)
+        };
+        match &source {
             Source::Module(module) => {
-                let (code, embedded) = choose_embedded(hsa, &topology, module)
+                let chosen = choose(hsa, &topology, module, args.executable.as_deref())
                     .annotate_with(|| format!("loading from `{path}`"))?;
-                (code, Some(embedded), infer(code)?)
+                let mut executables = Vec::with_capacity(chosen.len());
+                for (code, embedded) in chosen {
+                    let mut doc = one(code, &infer(code)?)?;
+                    doc.embedded = Some(embedded);
+                    executables.push(doc);
+                }
+                Ok(Loaded::Module(ModuleLoadJson {
+                    container: "vmfb",
+                    name: module.name.to_owned(),
+                    executables,
+                }))
             }
-            Source::Executable(inferred) => (&data[..], None, inferred.clone()),
-        };
-        check_affinity(args.affinity, &topology, backend.machine())?;
-        let params = ExecutableParams {
-            executable_format: &inferred.format,
-            executable_data: code,
-            queue_affinity: args.affinity,
-            constant_count: 0,
-        };
-        // Once the loader has read the code object (hashed and loaded), the
-        // mapped file's pages go; the runtime reads back what it needs.
-        let shared = SharedExecutable {
-            bytes: &data,
-            progress: &ReleaseBehind::new(&file),
-        };
-        let registry = ProfileRegistry::new();
-        let exe = create_shared(backend.hsa_arc()?, &topology, &params, &registry, shared)
-            .annotate_with(|| format!("loading `{path}`"))?;
-        let mut doc = describe(backend, inferred.format.clone(), &exe, &registry)?;
-        doc.embedded = embedded;
-        Ok(doc)
+            Source::Executable(inferred) => Ok(Loaded::Executable(one(&data[..], inferred)?)),
+        }
     })();
     Status::join_results(result, hsa.shut_down().call_status("hsa_shut_down"))
+}
+
+/// What `load` loaded: an executable file, or the executables of a
+/// bytecode module.
+#[derive(Debug)]
+pub enum Loaded {
+    /// An executable file's document.
+    Executable(LoadJson),
+    /// A module's document: one executable file's document per executable.
+    Module(ModuleLoadJson),
+}
+
+impl Loaded {
+    /// Every executable's document, in load order.
+    pub fn into_documents(self) -> Vec<LoadJson> {
+        match self {
+            Loaded::Executable(doc) => vec![doc],
+            Loaded::Module(module) => module.executables,
+        }
+    }
+}
+
+/// The `load --json` document of a bytecode module.
+#[derive(Debug, Serialize)]
+pub struct ModuleLoadJson {
+    /// Always `vmfb`.
+    pub container: &'static str,
+    /// The module's name.
+    pub name: String,
+    /// Each executable loaded, in segment order, as an executable file's
+    /// document with `embedded` set.
+    pub executables: Vec<LoadJson>,
 }
 
 /// What the file is: a module whose executable is chosen once the node's
@@ -366,98 +412,6 @@ pub fn load(backend: &Backend, args: &LoadArgs) -> Result<LoadJson> {
 enum Source<'a> {
     Module(Vmfb<'a>),
     Executable(InferredFormat),
-}
-
-/// The executable of `module` that this node's GPUs run: of its AMDGPU
-/// executables, the one whose code object's target some GPU supports
-/// (`format_supported`), with the bytes to load (a `HIP1`'s one module as
-/// a raw HSACO). None or several is `NOT_FOUND` or `INVALID_ARGUMENT`,
-/// naming every executable the module holds and the GPUs' targets.
-fn choose_embedded<'a>(
-    hsa: &dyn Hsa,
-    topology: &AgentTopology,
-    module: &Vmfb<'a>,
-) -> Result<(&'a [u8], EmbeddedSource)> {
-    let mut held = Vec::new();
-    let mut fitting = Vec::new();
-    for exe in &module.executables {
-        let (container, target) = match exe.kind {
-            EmbeddedKind::Amd1 => ("amd1", embedded_target(exe.data)),
-            EmbeddedKind::Hip1 => ("hip1", embedded_target(exe.data)),
-            EmbeddedKind::AmdgpuElf => ("elf", embedded_target(exe.data)),
-            EmbeddedKind::OtherElf(machine) => {
-                held.push(format!(
-                    "segment {}: ELF for machine {machine}",
-                    exe.segment
-                ));
-                continue;
-            }
-        };
-        let target = match target {
-            Ok(target) => target,
-            Err(error) => {
-                held.push(format!("segment {}: {container} ({error})", exe.segment));
-                continue;
-            }
-        };
-        held.push(format!("segment {}: {container} {target}", exe.segment));
-        let mut runs = false;
-        for &agent in topology.gpu_agents() {
-            runs |= matches!(
-                format_supported(hsa, agent, &target)?,
-                FormatSupport::Supported(_)
-            );
-        }
-        if runs {
-            fitting.push((exe, container));
-        }
-    }
-    let held = if held.is_empty() {
-        "no executable".to_owned()
-    } else {
-        held.join("; ")
-    };
-    let [(exe, container)] = fitting[..] else {
-        let mut gpus = Vec::new();
-        for &agent in topology.gpu_agents() {
-            if let Some(&isa) = agent_isas(hsa, agent)?.first() {
-                let name = isa_target(hsa, isa)?.target_id.to_string();
-                if !gpus.contains(&name) {
-                    gpus.push(name);
-                }
-            }
-        }
-        let gpus = gpus.join(", ");
-        return Err(if fitting.is_empty() {
-            status!(
-                NotFound,
-                "the module holds no executable this machine's GPUs ({gpus}) run; it holds: {held}"
-            )
-        } else {
-            status!(
-                InvalidArgument,
-                "the module holds {} executables this machine's GPUs ({gpus}) run, and load takes one; it holds: {held}",
-                fitting.len()
-            )
-        });
-    };
-    let source = EmbeddedSource {
-        segment: exe.segment,
-        container,
-    };
-    if exe.kind != EmbeddedKind::Hip1 {
-        return Ok((exe.data, source));
-    }
-    let hip = Hip1Executable::parse(exe.data, DataExtent::Known)?;
-    match hip.module_images()[..] {
-        [image] => Ok((image, source)),
-        ref images => Err(status!(
-            InvalidArgument,
-            "the HIP executable in rodata segment {} holds {} code objects; load takes one",
-            exe.segment,
-            images.len()
-        )),
-    }
 }
 
 #[cfg(test)]

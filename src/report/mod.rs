@@ -10,13 +10,14 @@
 //! | `info` | [`info::info`] | [`info::InfoJson`] |
 //! | `inspect` | [`inspect::inspect`] | [`inspect::InspectReport`] ([`inspect::InspectReport::write_json`]) |
 //! | `inspect` of a `.vmfb` | [`vmfb::inspect_vmfb`] | [`vmfb::ModuleReport`] |
-//! | `load` | [`load::load`] | [`load::LoadJson`] ([`load_json::write_load`]) |
+//! | `load` | [`load::load`] | [`load::Loaded`]: [`load::LoadJson`] ([`load_json::write_load`]), or of a `.vmfb` [`load::ModuleLoadJson`] |
 //! | `capture` | [`capture::capture`] | `amdgpu_sim::machine::MachineDesc` ([`capture::to_toml`]) |
 //!
 //! Layering, lowest first: `selection`; `agents` (the HSA walk);
 //! `hip_devices` and `identity` (over `agents`); `devices`, `hip`,
-//! `topology`, `capture_hip`, `capture`, `info`, `load` (over those);
-//! `inspect` (over `wrapped` and `codeobj` only), `vmfb` (over `inspect`). No
+//! `topology`, `capture_hip`, `capture`, `info`, `load` (over those and
+//! `load_module`, which is over `inspect`); `inspect` (over `wrapped` and
+//! `codeobj` only), `vmfb` (over `inspect`). No
 //! module reaches back up.
 
 pub mod agents;
@@ -30,6 +31,7 @@ pub mod info;
 pub mod inspect;
 pub mod load;
 pub mod load_json;
+mod load_module;
 mod selection;
 pub mod topology;
 pub mod vmfb;

@@ -178,7 +178,7 @@ impl Printer<'_> {
 
     pub(super) fn mubuf(&mut self) {
         let inst = self.inst;
-        if matches!(inst.op, Op::Nop) {
+        if matches!(inst.op, Op::CacheControl) {
             // A cache write-back or invalidation: no address; LLVM prints
             // the scope bits on gfx940's (`buffer_wbl2 sc0 sc1`) only.
             if self.chip == Chip::Gfx942 {

@@ -71,7 +71,7 @@ pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flo
         Op::SLoad(dwords, buffer) => scalar::load(wave, inst, dwords, buffer, cx.memory)?,
         Op::Endpgm => return Ok(Flow::End),
         Op::Barrier => return Ok(Flow::Barrier),
-        Op::Nop => {}
+        Op::Nop | Op::CacheControl | Op::Message => {}
         Op::Illegal => {
             return Err(ExecError::IllegalInstruction);
         }

@@ -209,7 +209,7 @@ pub(crate) const SOPC: &[(u16, &str, Option<Op>)] = &[
 pub(crate) const SOPP: &[(u16, &str, Option<Op>)] = &[
     (0, "s_nop", Some(Op::Nop)), // exec::step
     (1, "s_setkill", None),
-    (2, "s_sethalt", Some(Op::Nop)), // exec::step
+    (2, "s_sethalt", Some(Op::Message)), // exec::step
     (3, "s_sleep", Some(Op::Nop)), // exec::step
     (4, "s_set_inst_prefetch_distance", Some(Op::Nop)), // exec::step
     (5, "s_clause", Some(Op::Nop)), // exec::step
@@ -237,13 +237,13 @@ pub(crate) const SOPP: &[(u16, &str, Option<Op>)] = &[
     (49, "s_endpgm_saved", None),
     (52, "s_wakeup", None),
     (53, "s_setprio", Some(Op::Nop)), // exec::step
-    (54, "s_sendmsg", Some(Op::Nop)), // exec::step
+    (54, "s_sendmsg", Some(Op::Message)), // exec::step
     (55, "s_sendmsghalt", None),
     (56, "s_incperflevel", None),
     (57, "s_decperflevel", None),
-    (58, "s_ttracedata", Some(Op::Nop)), // exec::step
+    (58, "s_ttracedata", Some(Op::Message)), // exec::step
     (59, "s_ttracedata_imm", None),
-    (60, "s_icache_inv", Some(Op::Nop)), // exec::step
+    (60, "s_icache_inv", Some(Op::CacheControl)), // exec::step
     (61, "s_barrier", Some(Op::Barrier)), // exec::step
 ];
 
@@ -262,8 +262,8 @@ pub(crate) const SMEM: &[(u16, &str, Option<Op>)] = &[
     (10, "s_buffer_load_b128", Some(Op::SLoad(4, true))), // exec::scalar::load
     (11, "s_buffer_load_b256", Some(Op::SLoad(8, true))), // exec::scalar::load
     (12, "s_buffer_load_b512", Some(Op::SLoad(16, true))), // exec::scalar::load
-    (32, "s_gl1_inv", Some(Op::Nop)), // exec::step
-    (33, "s_dcache_inv", Some(Op::Nop)), // exec::step
+    (32, "s_gl1_inv", Some(Op::CacheControl)), // exec::step
+    (33, "s_dcache_inv", Some(Op::CacheControl)), // exec::step
     (34, "s_atc_probe", None),
     (35, "s_atc_probe_buffer", None),
 ];
@@ -1671,8 +1671,8 @@ pub(crate) const MUBUF: &[(u16, &str, Option<Op>)] = &[
     (37, "buffer_store_d16_hi_b16", Some(Op::Store(Mem { segment: Segment::Buffer, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::store
     (38, "buffer_load_d16_hi_format_x", None),
     (39, "buffer_store_d16_hi_format_x", None),
-    (43, "buffer_gl0_inv", Some(Op::Nop)), // exec::step
-    (44, "buffer_gl1_inv", Some(Op::Nop)), // exec::step
+    (43, "buffer_gl0_inv", Some(Op::CacheControl)), // exec::step
+    (44, "buffer_gl1_inv", Some(Op::CacheControl)), // exec::step
     (45, "buffer_load_lds_u8", None),
     (46, "buffer_load_lds_i8", None),
     (47, "buffer_load_lds_u16", None),

@@ -210,16 +210,16 @@ pub(crate) const SOPP: &[(u16, &str, Option<Op>)] = &[
     (10, "s_barrier", Some(Op::Barrier)), // exec::step
     (11, "s_setkill", None),
     (12, "s_waitcnt", Some(Op::Nop)), // exec::step
-    (13, "s_sethalt", Some(Op::Nop)), // exec::step
+    (13, "s_sethalt", Some(Op::Message)), // exec::step
     (14, "s_sleep", Some(Op::Nop)), // exec::step
     (15, "s_setprio", Some(Op::Nop)), // exec::step
-    (16, "s_sendmsg", Some(Op::Nop)), // exec::step
+    (16, "s_sendmsg", Some(Op::Message)), // exec::step
     (17, "s_sendmsghalt", None),
     (18, "s_trap", None),
-    (19, "s_icache_inv", Some(Op::Nop)), // exec::step
+    (19, "s_icache_inv", Some(Op::CacheControl)), // exec::step
     (20, "s_incperflevel", None),
     (21, "s_decperflevel", None),
-    (22, "s_ttracedata", Some(Op::Nop)), // exec::step
+    (22, "s_ttracedata", Some(Op::Message)), // exec::step
     (23, "s_cbranch_cdbgsys", None),
     (24, "s_cbranch_cdbguser", None),
     (25, "s_cbranch_cdbgsys_or_user", None),
@@ -259,8 +259,8 @@ pub(crate) const SMEM: &[(u16, &str, Option<Op>)] = &[
     (24, "s_buffer_store_dword", None),
     (25, "s_buffer_store_dwordx2", None),
     (26, "s_buffer_store_dwordx4", None),
-    (32, "s_dcache_inv", Some(Op::Nop)), // exec::step
-    (33, "s_dcache_wb", Some(Op::Nop)), // exec::step
+    (32, "s_dcache_inv", Some(Op::CacheControl)), // exec::step
+    (33, "s_dcache_wb", Some(Op::CacheControl)), // exec::step
     (34, "s_dcache_inv_vol", None),
     (35, "s_dcache_wb_vol", None),
     (36, "s_memtime", None),
@@ -1421,11 +1421,11 @@ pub(crate) const MUBUF: &[(u16, &str, Option<Op>)] = &[
     (37, "buffer_load_short_d16_hi", Some(Op::Load(Mem { segment: Segment::Buffer, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::load
     (38, "buffer_load_format_d16_hi_x", None),
     (39, "buffer_store_format_d16_hi_x", None),
-    (40, "buffer_wbl2", Some(Op::Nop)), // exec::step
-    (41, "buffer_inv", Some(Op::Nop)), // exec::step
+    (40, "buffer_wbl2", Some(Op::CacheControl)), // exec::step
+    (41, "buffer_inv", Some(Op::CacheControl)), // exec::step
     (61, "buffer_store_lds_dword", None),
-    (62, "buffer_wbinvl1", Some(Op::Nop)), // exec::step
-    (63, "buffer_wbinvl1_vol", Some(Op::Nop)), // exec::step
+    (62, "buffer_wbinvl1", Some(Op::CacheControl)), // exec::step
+    (63, "buffer_wbinvl1_vol", Some(Op::CacheControl)), // exec::step
     (64, "buffer_atomic_swap", Some(Op::Atomic(Segment::Buffer, Atomic::Swap, 4))), // exec::memory::atomic
     (65, "buffer_atomic_cmpswap", Some(Op::Atomic(Segment::Buffer, Atomic::CmpSwap, 4))), // exec::memory::atomic
     (66, "buffer_atomic_add", Some(Op::Atomic(Segment::Buffer, Atomic::Add, 4))), // exec::memory::atomic
@@ -1693,7 +1693,7 @@ pub(crate) const GFX90A_OVERRIDES: &[(&str, u16, &str, Option<Op>)] = &[
     ("VOP3P", 109, "v_mfma_f32_16x16x8bf16", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 8, blocks: 1, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: false }))), // exec::mfma::run
     ("VOP3P", 110, "v_mfma_f64_16x16x4f64", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 4, blocks: 1, a: MatrixType::F64, b: MatrixType::F64, sparse: false }))), // exec::mfma::run
     ("VOP3P", 111, "v_mfma_f64_4x4x4f64", Some(Op::Mfma(Mfma { m: 4, n: 4, k: 4, blocks: 4, a: MatrixType::F64, b: MatrixType::F64, sparse: false }))), // exec::mfma::run
-    ("MUBUF", 41, "buffer_invl2", Some(Op::Nop)), // exec::step
+    ("MUBUF", 41, "buffer_invl2", Some(Op::CacheControl)), // exec::step
 ];
 
 /// Entries `(encoding, opcode, mnemonic)` of the gfx942 tables above that LLVM's gfx90a

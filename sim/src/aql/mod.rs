@@ -198,7 +198,7 @@ impl Sim {
             instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
         };
         let stats = kernels
-            .run(&dispatch, &mut memory)
+            .run(name, &dispatch, &mut memory)
             .map_err(|f| AqlError::stopped(name, &f))?;
         Ok(Some(Ran {
             kernel: kernel.name.clone(),
@@ -255,7 +255,7 @@ impl Sim {
         };
         let (mut memory, kernels) = state.kernel_memory(Some(reach), host);
         let stats = kernels
-            .run(&dispatch, &mut memory)
+            .run(&kernel.name, &dispatch, &mut memory)
             .map_err(|f| AqlError::stopped(&kernel.name, &f))?;
         Ok(Some(Ran {
             kernel: kernel.name,

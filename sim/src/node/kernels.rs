@@ -2,7 +2,7 @@
 //! memory, the kernel mode, counts and injected kernel faults
 //! (`kernel_exec` holds how a kernel runs).
 
-use amdgpu_isa::Memory as KernelMemory;
+use amdgpu_isa::{FidelityCounts, Memory as KernelMemory};
 
 use super::Sim;
 use crate::codes::HipCode;
@@ -28,7 +28,7 @@ impl Sim {
         let result = {
             let mut state = self.lock();
             let (mut memory, kernels) = state.kernel_memory(None, host);
-            kernels.run(&dispatch, &mut memory)
+            kernels.run(run.kernel(), &dispatch, &mut memory)
         };
         result.map_err(|fault| launch_fault(run.kernel(), &fault))
     }
@@ -41,6 +41,19 @@ impl Sim {
     /// Launches executed, skipped and faulted so far.
     pub fn kernel_counts(&self) -> KernelCounts {
         self.lock().kernels.counts
+    }
+
+    /// Wave-instructions executed so far, by kernel name (sorted) and by
+    /// how faithfully each was executed ([`amdgpu_isa::Fidelity`]): HIP
+    /// launches and queue dispatches whose kernel ran to the end (a
+    /// faulted run is not counted).
+    pub fn kernel_fidelity(&self) -> Vec<(String, FidelityCounts)> {
+        self.lock()
+            .kernels
+            .fidelity
+            .iter()
+            .map(|(name, counts)| (name.clone(), *counts))
+            .collect()
     }
 
     /// Makes kernels fault ([`KernelFault`]).

@@ -1,13 +1,15 @@
 //! `amdgpu-hal load FILE`: creates the executable on the chosen machine
 //! exactly as the HAL does (`report::load`) and prints what was loaded
-//! where. A failure prints the Status and exits 1.
+//! where; of an IREE module, each executable the machine's GPUs run (or
+//! the one `--executable` names), one table each. A failure prints the
+//! Status and exits 1.
 
 use std::io::Write;
 
 use amdgpu_hal::amdgpu::queue_affinity::QueueAffinity;
 use amdgpu_hal::escape::Escaped;
 use amdgpu_hal::report::agents::list_hsa_agents;
-use amdgpu_hal::report::load::{LoadJson, load, parse_affinity};
+use amdgpu_hal::report::load::{LoadJson, Loaded, load, parse_affinity};
 use amdgpu_hal::report::load_json::write_load;
 use amdgpu_hal::report::no_gpu;
 use amdgpu_hal::status::Result;
@@ -18,8 +20,14 @@ use super::{GlobalArgs, write_error};
 /// Arguments of `load`.
 #[derive(Debug, Args)]
 pub struct LoadArgs {
-    /// The executable: a wrapped `AMD1` FlatBuffer or a raw HSACO.
+    /// The executable: a wrapped `AMD1` FlatBuffer or a raw HSACO, or an
+    /// IREE bytecode module (`.vmfb`), whose executables the machine's GPUs
+    /// run are each loaded.
     pub file: std::path::PathBuf,
+    /// Of a module, load only this executable: its read-only data segment
+    /// (`4`, as `inspect` lists it) or the name of an export it holds.
+    #[arg(long, value_name = "NAME")]
+    pub executable: Option<String>,
     /// Queues to load for: `any`, or a mask in `0x…` hex or decimal whose
     /// bit q is queue q. Each GPU has 2 queues (IREE's default), so bits 2k
     /// and 2k+1 select GPUk: `0x3` is GPU0, `0xc` GPU1, `0xf` both.
@@ -40,16 +48,39 @@ pub fn run(global: &GlobalArgs, args: &LoadArgs, out: &mut dyn Write) -> Result<
     let request = amdgpu_hal::report::load::LoadArgs {
         file: args.file.clone(),
         affinity: args.affinity,
+        executable: args.executable.clone(),
     };
-    let doc = load(&backend, &request)?;
-    if global.json {
+    match load(&backend, &request)? {
         // Hand-written JSON (`report::load_json`): serde's bytes without its
         // per-token cost on a large object's document.
-        write_load(&doc, out)
+        Loaded::Executable(doc) if global.json => write_load(&doc, out)
             .and_then(|()| writeln!(out))
+            .map_err(write_error),
+        Loaded::Executable(doc) => write_text(out, &doc).map_err(write_error),
+        // A module's few executables: serde's writer, terminal-safe as
+        // `write_load`'s strings are.
+        Loaded::Module(module) if global.json => {
+            amdgpu_hal::json_writer::to_writer_pretty(&mut *out, &module)
+                .map_err(std::io::Error::from)
+                .and_then(|()| writeln!(out))
+                .map_err(write_error)
+        }
+        Loaded::Module(module) => {
+            let count = module.executables.len();
+            (|| {
+                writeln!(
+                    out,
+                    "module `{}`: {count} executable{} loaded",
+                    Escaped(&module.name),
+                    if count == 1 { "" } else { "s" }
+                )?;
+                for doc in &module.executables {
+                    write_text(out, doc)?;
+                }
+                Ok(())
+            })()
             .map_err(write_error)
-    } else {
-        write_text(out, &doc).map_err(write_error)
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! `inspect` and `load` of an IREE bytecode module (`.vmfb`), the file an
-//! IREE developer holds: the executables it holds, and the one a machine
-//! runs loaded as the same executable file loads.
+//! IREE developer holds: the executables it holds, and each one a machine
+//! runs (or the one `--executable` names) loaded as the same executable
+//! file loads.
 
 use assert_cmd::Command;
 
@@ -61,29 +62,190 @@ fn inspect_lists_a_modules_executables_and_inspects_each() {
 
 #[test]
 fn load_takes_the_executable_the_machines_gpus_run() {
-    let mut module: serde_json::Value =
+    let module: serde_json::Value =
         serde_json::from_str(&stdout(&["load", &fixture(MODULE), "--json"])).unwrap();
+    assert_eq!(module["container"], "vmfb");
+    assert_eq!(module["name"], "module");
+    let executables = module["executables"].as_array().unwrap();
+    assert_eq!(executables.len(), 1, "{module}");
+    let mut loaded = executables[0].clone();
     assert_eq!(
-        module["embedded"],
+        loaded["embedded"],
         serde_json::json!({"segment": 4, "container": "hip1"})
     );
     // The HIP1's code object, written beside the module by the build, loads
     // to the same document.
-    module.as_object_mut().unwrap().remove("embedded");
+    loaded.as_object_mut().unwrap().remove("embedded");
     let file: serde_json::Value = serde_json::from_str(&stdout(&[
         "load",
         &fixture("iree/dynamic.gfx942.hsaco"),
         "--json",
     ]))
     .unwrap();
-    assert_eq!(module, file);
+    assert_eq!(loaded, file);
     let text = stdout(&["load", &fixture(MODULE)]);
+    assert!(
+        text.starts_with("module `module`: 1 executable loaded\n"),
+        "{text}"
+    );
     assert!(
         text.contains(
             "  from the module's rodata segment 4 (hip1: its code object, loaded as a raw HSACO)\n"
         ),
         "{text}"
     );
+}
+
+/// A module of three executables (`multi_dispatch.mlir`'s three dispatches
+/// compiled unlinked, fixtures/iree/build-vmfb.sh).
+const SEVERAL: &str = "iree/vmfb/multi_dispatch.unlinked.gfx942.vmfb";
+
+/// The program's three dispatches, as IREE names their kernels: the
+/// function's name, the dispatch's ordinal, what it computes and on which
+/// shapes (fixtures/iree/src/multi_dispatch.mlir).
+const DISPATCHES: [&str; 3] = [
+    "multi_dispatch_dispatch_0_matmul_64x32x128_f32",
+    "multi_dispatch_dispatch_1_reduction_64x32_f32",
+    "multi_dispatch_dispatch_2_transpose_64x128_f32",
+];
+
+/// Each loaded executable's (segment, export names).
+fn loaded(doc: &serde_json::Value) -> Vec<(u64, Vec<String>)> {
+    doc["executables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|exe| {
+            let names = exe["exports"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e["name"].as_str().unwrap().to_owned())
+                .collect();
+            (exe["embedded"]["segment"].as_u64().unwrap(), names)
+        })
+        .collect()
+}
+
+#[test]
+fn load_of_a_module_of_several_executables_loads_each() {
+    // The executables `inspect` lists for the module, all gfx942.
+    let listed: serde_json::Value =
+        serde_json::from_str(&stdout(&["inspect", &fixture(SEVERAL), "--json"])).unwrap();
+    let segments: Vec<u64> = listed["executables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["segment"].as_u64().unwrap())
+        .collect();
+    assert_eq!(segments.len(), 3, "{listed}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&stdout(&["load", &fixture(SEVERAL), "--json"])).unwrap();
+    let expected: Vec<(u64, Vec<String>)> = segments
+        .iter()
+        .zip(DISPATCHES)
+        .map(|(&segment, name)| (segment, vec![name.to_owned()]))
+        .collect();
+    assert_eq!(loaded(&doc), expected);
+    for exe in doc["executables"].as_array().unwrap() {
+        assert_eq!(exe["loaded_devices"].as_array().unwrap().len(), 8, "{exe}");
+    }
+    // Three code objects: no kernel object is another's.
+    let mut objects: Vec<&str> = doc["executables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|exe| exe["exports"][0]["kernel_objects"].as_array().unwrap())
+        .map(|o| o.as_str().unwrap())
+        .collect();
+    objects.sort_unstable();
+    objects.dedup();
+    assert_eq!(objects.len(), 3 * 8);
+    let text = stdout(&["load", &fixture(SEVERAL)]);
+    assert!(
+        text.starts_with("module `module`: 3 executables loaded\n"),
+        "{text}"
+    );
+    for (segment, name) in segments.iter().zip(DISPATCHES) {
+        assert!(
+            text.contains(&format!(
+                "  from the module's rodata segment {segment} (hip1"
+            )),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("  [0] {name} ({name}.kd)")),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn load_executable_picks_one_by_export_or_segment() {
+    let by_name: serde_json::Value = serde_json::from_str(&stdout(&[
+        "load",
+        &fixture(SEVERAL),
+        "--executable",
+        DISPATCHES[1],
+        "--json",
+    ]))
+    .unwrap();
+    let [(segment, names)] = &loaded(&by_name)[..] else {
+        panic!("{by_name}");
+    };
+    assert_eq!(names, &[DISPATCHES[1]]);
+    let by_segment: serde_json::Value = serde_json::from_str(&stdout(&[
+        "load",
+        &fixture(SEVERAL),
+        "--executable",
+        &segment.to_string(),
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(loaded(&by_segment), loaded(&by_name));
+}
+
+#[test]
+fn load_executable_of_a_name_the_module_lacks_names_those_it_holds() {
+    let err = |args: &[&str]| {
+        let out = cli()
+            .args(args)
+            .assert()
+            .code(1)
+            .get_output()
+            .stderr
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    let e = err(&["load", &fixture(SEVERAL), "--executable", "softmax"]);
+    assert!(e.starts_with("Error: NOT_FOUND; "), "{e}");
+    assert!(e.contains("no executable `softmax`"), "{e}");
+    for name in DISPATCHES {
+        assert!(e.contains(name), "{e}");
+    }
+    // A GPU that runs none of them: the one named is refused as such.
+    let e = err(&[
+        "load",
+        &fixture(SEVERAL),
+        "--executable",
+        DISPATCHES[0],
+        "--machine",
+        "w7900",
+    ]);
+    assert!(e.starts_with("Error: INVALID_ARGUMENT; "), "{e}");
+    assert!(
+        e.contains("runs on none of this machine's GPUs (gfx1100)"),
+        "{e}"
+    );
+    // An executable file is one executable.
+    let e = err(&[
+        "load",
+        &fixture("iree/dynamic.gfx942.hsaco"),
+        "--executable",
+        "4",
+    ]);
+    assert!(e.starts_with("Error: INVALID_ARGUMENT; "), "{e}");
+    assert!(e.contains("is an executable file"), "{e}");
 }
 
 #[test]

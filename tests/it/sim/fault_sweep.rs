@@ -65,6 +65,7 @@ fn load_with(node: &Node, affinity: u64, gpu_for_fixture: usize) -> Result<()> {
     let args = LoadArgs {
         file: fixture_for(machine, gpu_for_fixture),
         affinity,
+        executable: None,
     };
     load(&node.backend, &args).map(drop)
 }
@@ -228,6 +229,7 @@ fn paths() -> Vec<Path> {
                 let args = LoadArgs {
                     file: amd1_for(node.sim.machine()),
                     affinity: u64::MAX,
+                    executable: None,
                 };
                 load(&node.backend, &args).map(drop)
             },

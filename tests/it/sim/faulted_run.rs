@@ -55,14 +55,20 @@ impl Run {
         }
     }
 
-    /// Live objects in the report (every count but the call and launch tallies).
+    /// Live objects in the report (every count but the call, launch and
+    /// instruction tallies).
     pub(crate) fn leaks(&self) -> Vec<(&str, u64)> {
         if self.report.is_empty() {
             return vec![("no report written", 1)];
         }
         self.report
             .iter()
-            .filter(|(k, v)| **v != 0 && !k.ends_with("_calls") && !k.starts_with("launches"))
+            .filter(|(k, v)| {
+                **v != 0
+                    && !k.ends_with("_calls")
+                    && !k.starts_with("launches")
+                    && !k.starts_with("instructions")
+            })
             .map(|(k, v)| (k.as_str(), *v))
             .collect()
     }

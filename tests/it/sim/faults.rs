@@ -29,8 +29,12 @@ fn load_everywhere(backend: &Backend) -> Result<LoadJson> {
         file: PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("fixtures/hsaco/vector_add.gfx942_sramecc+_xnack-.cov5.hsaco"),
         affinity: u64::MAX,
+        executable: None,
     };
-    load(backend, &args)
+    load(backend, &args).map(|loaded| {
+        let mut documents = loaded.into_documents();
+        documents.swap_remove(0)
+    })
 }
 
 /// The kernel objects of every export on every device, in order.

@@ -126,6 +126,16 @@ fn every_fixture_module_returns_the_cpu_results_on_each_preset() {
             0,
             "{what}: the AMDGPU driver made HIP calls"
         );
+        // The fidelity account counts the queue dispatches' instructions,
+        // every one in some class.
+        assert!(count("instructions") > 0, "{what}: no instruction counted");
+        assert_eq!(
+            count("instructions_exact")
+                + count("instructions_approximate")
+                + count("instructions_unmodelled"),
+            count("instructions"),
+            "{what}"
+        );
     }
 }
 

@@ -7,6 +7,7 @@
 //! [`Census`] and writes the text at `hsa_shut_down`, at exit and before a
 //! kernel fault aborts the process.
 
+use amdgpu_isa::{Fidelity, FidelityCounts};
 use amdgpu_sim::Sim;
 
 /// The live objects of the C library's own registries.
@@ -37,7 +38,7 @@ pub(crate) fn file_name(pattern: &str) -> String {
 /// The report text: live objects, one `key value` per line, then the
 /// calls that failed by injection (`injected <op>` in call order), then
 /// the number of kernel launches recorded, executed, skipped, faulted and
-/// refused, and the calls counted.
+/// refused, and the calls counted, then the fidelity account ([`fidelity`]).
 pub(crate) fn render(sim: &Sim, census: &Census) -> String {
     let live = sim.live_objects();
     let images = sim.image_usage();
@@ -88,6 +89,37 @@ pub(crate) fn render(sim: &Sim, census: &Census) -> String {
         sim.hsa_call_count(),
         sim.hip_call_count()
     ));
+    out.push_str(&fidelity(&sim.kernel_fidelity()));
+    out
+}
+
+/// The fidelity account: wave-instructions executed (by kernels that ran
+/// to the end) in total and by class, `instructions N`,
+/// `instructions_exact N`, `instructions_approximate N`,
+/// `instructions_unmodelled N`, then one line per kernel, sorted by name:
+/// `kernel NAME instructions N exact E approximate A unmodelled U`.
+fn fidelity(kernels: &[(String, FidelityCounts)]) -> String {
+    let mut total = FidelityCounts::default();
+    for (_, counts) in kernels {
+        total.merge(counts);
+    }
+    let mut out = format!(
+        "instructions {}\ninstructions_exact {}\ninstructions_approximate {}\n\
+         instructions_unmodelled {}\n",
+        total.total(),
+        total.get(Fidelity::Exact),
+        total.get(Fidelity::Approximate),
+        total.get(Fidelity::Unmodelled)
+    );
+    for (name, counts) in kernels {
+        out.push_str(&format!(
+            "kernel {name} instructions {} exact {} approximate {} unmodelled {}\n",
+            counts.total(),
+            counts.get(Fidelity::Exact),
+            counts.get(Fidelity::Approximate),
+            counts.get(Fidelity::Unmodelled)
+        ));
+    }
     out
 }
 

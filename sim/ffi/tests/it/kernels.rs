@@ -420,3 +420,74 @@ fn the_device_stays_faulted(k: Loaded, stream: Handle, dc: *mut c_void) {
         ok(hipModuleUnload(k.module));
     }
 }
+
+/// A straight-line program for gfx1100 (`llvm-mc-19 -show-encoding`),
+/// each instruction with the class docs/ISA.md's fidelity table gives it.
+const STRAIGHT_LINE: &[(&str, &[u8], &str)] = &[
+    ("v_mov_b32 v1, 1.0", &[0xf2, 0x02, 0x02, 0x7e], "exact"),
+    // A transcendental: correctly rounded here, approximated by hardware.
+    ("v_exp_f32 v2, v1", &[0x01, 0x4b, 0x04, 0x7e], "approximate"),
+    ("v_add_f32 v3, v1, v2", &[0x01, 0x05, 0x06, 0x06], "exact"),
+    // A cache invalidation: there are no caches here.
+    (
+        "buffer_gl0_inv",
+        &[0x00, 0x00, 0xac, 0xe0, 0x00, 0x00, 0x00, 0x00],
+        "unmodelled",
+    ),
+    ("s_endpgm", &[0x00, 0x00, 0xb0, 0xbf], "exact"),
+];
+
+#[test]
+fn the_report_counts_each_kernels_instructions_by_fidelity() {
+    let report = std::env::temp_dir().join(format!("amdgpu-fidelity-{}", std::process::id()));
+    let output = crate::child::command("kernels::fidelity_child")
+        .env("AMDGPU_SIM_MACHINE", "w7900")
+        .env("AMDGPU_SIM_REPORT", &report)
+        .env_remove("AMDGPU_SIM_FAULTS")
+        .output()
+        .expect("run the child");
+    let written = std::fs::read_to_string(&report).unwrap_or_default();
+    let _ = std::fs::remove_file(&report);
+    crate::child::assert_passed(&output, "fidelity_child");
+    // 32 blocks of 32 work-items: one wave each, wave32 or wave64.
+    let waves = 32;
+    let count = |class: &str| waves * STRAIGHT_LINE.iter().filter(|(_, _, c)| *c == class).count();
+    let (exact, approximate, unmodelled) =
+        (count("exact"), count("approximate"), count("unmodelled"));
+    let total = waves * STRAIGHT_LINE.len();
+    assert_eq!((exact, approximate, unmodelled), (96, 32, 32));
+    let name = std::str::from_utf8(&KERNEL[..KERNEL.len() - 1]).expect("ASCII");
+    let tail = format!(
+        "instructions {total}\ninstructions_exact {exact}\ninstructions_approximate {approximate}\n\
+         instructions_unmodelled {unmodelled}\n\
+         kernel {name} instructions {total} exact {exact} approximate {approximate} unmodelled {unmodelled}\n"
+    );
+    assert!(written.ends_with(&tail), "{written}");
+    // The account follows every line the report held before it.
+    assert!(
+        written.contains("hip_calls ")
+            && written.find("hip_calls ") < written.find("instructions "),
+        "{written}"
+    );
+}
+
+#[test]
+#[ignore = "run by the_report_counts_each_kernels_instructions_by_fidelity, in a child"]
+fn fidelity_child() {
+    setup();
+    let mut image = fixture();
+    let mut at = ENTRY;
+    for (_, bytes, _) in STRAIGHT_LINE {
+        image[at..at + bytes.len()].copy_from_slice(bytes);
+        at += bytes.len();
+    }
+    let k = load(&image);
+    let dc = device_buffer(&[0.0; 16]);
+    ok(launch(k.function, std::ptr::null_mut(), [dc, dc, dc]));
+    // SAFETY: plain C calls; handles of this test's.
+    unsafe {
+        ok(hipDeviceSynchronize());
+        ok(hipFree(dc));
+        ok(hipModuleUnload(k.module));
+    }
+}
