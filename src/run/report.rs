@@ -1,7 +1,8 @@
 //! The reports of a run: each process that used the node writes one at
 //! exit (`AMDGPU_SIM_REPORT`, `key value` lines: live objects, `injected OP
-//! -> CODE NAME` lines, launch and call counts; docs/SIMULATOR.md "The
-//! report"). A run's report is theirs merged (counts summed), its
+//! -> CODE NAME` lines, launch and call counts, the instructions executed
+//! by fidelity with a `kernel NAME instructions N exact E approximate A
+//! unmodelled U` line per kernel; docs/SIMULATOR.md "The report"). A run's report is theirs merged (counts summed), its
 //! [`RunReport::failure`] what the node saw go wrong that a program's own
 //! exit status may hide, and [`RunReport::summary`] the paragraph
 //! `amdgpu-hal run --report` prints at exit.
@@ -45,6 +46,27 @@ pub struct RunReport {
     pub counts: BTreeMap<String, u64>,
     /// The `injected OP -> CODE NAME` lines, process after process.
     pub injected: Vec<String>,
+    /// Each kernel's instructions executed by fidelity, summed over the
+    /// processes: `[all, exact, approximate, unmodelled]`.
+    pub kernels: BTreeMap<String, [u64; 4]>,
+}
+
+/// The words of a `kernel` line between its counts, in order.
+const KERNEL_FIELDS: [&str; 4] = ["instructions", "exact", "approximate", "unmodelled"];
+
+/// A `kernel NAME instructions N exact E approximate A unmodelled U` line's
+/// name and counts (a kernel's name has no spaces: it is an ELF symbol).
+fn kernel_line(rest: &str) -> Option<(&str, [u64; 4])> {
+    let mut words = rest.split(' ');
+    let name = words.next()?;
+    let mut counts = [0; 4];
+    for (field, count) in KERNEL_FIELDS.iter().zip(&mut counts) {
+        if words.next()? != *field {
+            return None;
+        }
+        *count = words.next()?.parse().ok()?;
+    }
+    words.next().is_none().then_some((name, counts))
 }
 
 impl RunReport {
@@ -55,6 +77,13 @@ impl RunReport {
         for line in text.lines() {
             if let Some(rest) = line.strip_prefix("injected ") {
                 self.injected.push(rest.to_owned());
+                continue;
+            }
+            if let Some((name, counts)) = line.strip_prefix("kernel ").and_then(kernel_line) {
+                let sums = self.kernels.entry(name.to_owned()).or_default();
+                for (sum, count) in sums.iter_mut().zip(counts) {
+                    *sum = sum.saturating_add(count);
+                }
                 continue;
             }
             let Some((key, value)) = line.split_once(' ') else {
@@ -73,7 +102,7 @@ impl RunReport {
     }
 
     /// The merged report as the C library writes one: the summed counts,
-    /// then the injected calls.
+    /// then the injected calls, then each kernel's fidelity line.
     pub fn render(&self) -> String {
         let mut out = String::new();
         for (key, value) in &self.counts {
@@ -81,6 +110,13 @@ impl RunReport {
         }
         for line in &self.injected {
             let _ = writeln!(out, "injected {line}");
+        }
+        for (name, [all, exact, approximate, unmodelled]) in &self.kernels {
+            let _ = writeln!(
+                out,
+                "kernel {name} instructions {all} exact {exact} approximate {approximate} \
+                 unmodelled {unmodelled}"
+            );
         }
         out
     }
@@ -111,7 +147,8 @@ impl RunReport {
     }
 
     /// The paragraph printed at exit: processes, launches executed /
-    /// faulted / refused / skipped, calls, injected failures and live objects left.
+    /// faulted / refused / skipped, calls, injected failures, the
+    /// instructions executed by fidelity and live objects left.
     pub fn summary(&self, machine: &str) -> String {
         let mut out = format!(
             "amdgpu-hal run on {machine}: {} process{} used the node; kernel launches: {} \
@@ -127,6 +164,16 @@ impl RunReport {
         );
         if !self.injected.is_empty() {
             let _ = write!(out, "; {} failed by injection", self.injected.len());
+        }
+        let instructions = self.count("instructions");
+        if instructions > 0 {
+            let _ = write!(
+                out,
+                "; {instructions} instructions executed: {} exact, {} approximate, {} unmodelled",
+                self.count("instructions_exact"),
+                self.count("instructions_approximate"),
+                self.count("instructions_unmodelled"),
+            );
         }
         let live: Vec<String> = LIVE_OBJECT_KEYS
             .iter()
@@ -158,7 +205,10 @@ mod tests {
     const LEAKY: &str = "allocations 2\nallocated_bytes 8192\nhip_streams 1\n\
         injected hipMalloc -> 2 hipErrorOutOfMemory\n\
         launches 2\nlaunches_executed 1\nlaunches_skipped 0\nlaunches_faulted 1\n\
-        hsa_calls 10\nhip_calls 5\nkernel vector_add exact 12\n";
+        hsa_calls 10\nhip_calls 5\ninstructions 40\ninstructions_exact 30\n\
+        instructions_approximate 8\ninstructions_unmodelled 2\n\
+        kernel vector_add instructions 40 exact 30 approximate 8 unmodelled 2\n\
+        kernel odd line\n";
 
     #[test]
     fn reports_of_several_processes_sum() {
@@ -172,11 +222,17 @@ mod tests {
         assert_eq!(report.count("allocations"), 2);
         // A line that is not `key number` is not summed.
         assert_eq!(report.count("kernel"), 0);
+        report.add("kernel vector_add instructions 4 exact 1 approximate 2 unmodelled 1\n");
+        assert_eq!(report.kernels.len(), 1, "{:?}", report.kernels);
+        assert_eq!(report.kernels["vector_add"], [44, 31, 10, 3]);
         assert_eq!(report.injected, ["hipMalloc -> 2 hipErrorOutOfMemory"]);
         let text = report.render();
         assert!(text.contains("launches_executed 4\n"), "{text}");
         assert!(
-            text.ends_with("injected hipMalloc -> 2 hipErrorOutOfMemory\n"),
+            text.ends_with(
+                "injected hipMalloc -> 2 hipErrorOutOfMemory\n\
+                 kernel vector_add instructions 44 exact 31 approximate 10 unmodelled 3\n"
+            ),
             "{text}"
         );
     }
@@ -214,7 +270,8 @@ mod tests {
         assert_eq!(
             leaky.summary("mi300x-8"),
             "amdgpu-hal run on mi300x-8: 1 process used the node; kernel launches: 1 executed, \
-             1 faulted, 0 refused, 0 skipped; 10 HSA and 5 HIP calls; 1 failed by injection; live objects \
+             1 faulted, 0 refused, 0 skipped; 10 HSA and 5 HIP calls; 1 failed by injection; \
+             40 instructions executed: 30 exact, 8 approximate, 2 unmodelled; live objects \
              left: allocations 2, hip_streams 1 (8192 bytes allocated)."
         );
     }

@@ -211,6 +211,22 @@ fn a_hip_program_built_with_cc_runs_its_copies_and_kernel() {
         "{}",
         show(&output)
     );
+    // The fidelity account: the kernel's line kept, its classes adding up
+    // to its instructions, and the totals in the paragraph.
+    let line = kept
+        .lines()
+        .find(|l| l.starts_with("kernel ") && l.contains(" instructions "))
+        .unwrap_or_else(|| panic!("no kernel line in the kept report:\n{kept}"));
+    let numbers: Vec<u64> = line.split(' ').filter_map(|w| w.parse().ok()).collect();
+    let [all, exact, approximate, unmodelled] = numbers[..] else {
+        panic!("{line}");
+    };
+    assert!(all > 0 && exact + approximate + unmodelled == all, "{line}");
+    assert!(
+        text(&output.stderr).contains(&format!("; {all} instructions executed: {exact} exact, ")),
+        "{}",
+        show(&output)
+    );
 }
 
 #[test]
