@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use crate::arch::Chip;
 use crate::op::Op;
-use crate::tables::{gfx9, gfx11};
+use crate::tables::{GFX9, GFX11, gfx9};
 
 /// A chip's mnemonics, executed and lacking, each sorted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,53 +27,12 @@ impl Coverage {
 }
 
 /// A row of an opcode table.
-type Row = (u16, &'static str, Option<Op>);
 
 /// The distinct mnemonics `chip`'s decoder can produce, each with whether
 /// it has an operation.
 fn mnemonics(chip: Chip) -> BTreeMap<&'static str, bool> {
-    let gfx9_tables: [(&str, &[Row]); 17] = [
-        ("SOP2", gfx9::SOP2),
-        ("SOPK", gfx9::SOPK),
-        ("SOP1", gfx9::SOP1),
-        ("SOPC", gfx9::SOPC),
-        ("SOPP", gfx9::SOPP),
-        ("SMEM", gfx9::SMEM),
-        ("VOP1", gfx9::VOP1),
-        ("VOP2", gfx9::VOP2),
-        ("VOPC", gfx9::VOPC),
-        ("VOP3", gfx9::VOP3),
-        ("VOP3P", gfx9::VOP3P),
-        ("DS", gfx9::DS),
-        ("MUBUF", gfx9::MUBUF),
-        ("MTBUF", gfx9::MTBUF),
-        ("FLAT", gfx9::FLAT),
-        ("SCRATCH", gfx9::SCRATCH),
-        ("GLOBAL", gfx9::GLOBAL),
-    ];
-    let gfx11_tables: [&[Row]; 19] = [
-        gfx11::SOP2,
-        gfx11::SOPK,
-        gfx11::SOP1,
-        gfx11::SOPC,
-        gfx11::SOPP,
-        gfx11::SMEM,
-        gfx11::VOP1,
-        gfx11::VOP2,
-        gfx11::VOPC,
-        gfx11::VOP3,
-        gfx11::VOP3P,
-        gfx11::VOPD_X,
-        gfx11::VOPD_Y,
-        gfx11::DS,
-        gfx11::MUBUF,
-        gfx11::MTBUF,
-        gfx11::FLAT,
-        gfx11::SCRATCH,
-        gfx11::GLOBAL,
-    ];
     match chip {
-        Chip::Gfx942 => gfx9_tables
+        Chip::Gfx942 => GFX9
             .iter()
             .flat_map(|(_, table)| table.iter().map(|&(_, m, op)| (m, op.is_some())))
             .collect(),
@@ -91,8 +50,7 @@ fn mnemonics(chip: Chip) -> BTreeMap<&'static str, bool> {
                     .iter()
                     .any(|&(e, o, _)| e == encoding && o == opcode)
             };
-            gfx9_tables
-                .iter()
+            GFX9.iter()
                 .flat_map(|&(encoding, table)| {
                     table
                         .iter()
@@ -108,9 +66,9 @@ fn mnemonics(chip: Chip) -> BTreeMap<&'static str, bool> {
                 )
                 .collect()
         }
-        Chip::Gfx1100 => gfx11_tables
+        Chip::Gfx1100 => GFX11
             .iter()
-            .flat_map(|table| table.iter().map(|&(_, m, op)| (m, op.is_some())))
+            .flat_map(|(_, table)| table.iter().map(|&(_, m, op)| (m, op.is_some())))
             .collect(),
     }
 }

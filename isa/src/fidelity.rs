@@ -127,54 +127,16 @@ impl FidelityCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tables::{gfx9, gfx11};
+    use crate::tables::{GFX9, GFX11, gfx9};
 
     /// Every mnemonic the tables give an operation, with that operation.
     fn rows() -> Vec<(&'static str, Op)> {
-        let tables: [&[(u16, &'static str, Option<Op>)]; 36] = [
-            gfx9::SOP2,
-            gfx9::SOPK,
-            gfx9::SOP1,
-            gfx9::SOPC,
-            gfx9::SOPP,
-            gfx9::SMEM,
-            gfx9::VOP1,
-            gfx9::VOP2,
-            gfx9::VOPC,
-            gfx9::VOP3,
-            gfx9::VOP3P,
-            gfx9::DS,
-            gfx9::MUBUF,
-            gfx9::MTBUF,
-            gfx9::FLAT,
-            gfx9::SCRATCH,
-            gfx9::GLOBAL,
-            gfx11::SOP2,
-            gfx11::SOPK,
-            gfx11::SOP1,
-            gfx11::SOPC,
-            gfx11::SOPP,
-            gfx11::SMEM,
-            gfx11::VOP1,
-            gfx11::VOP2,
-            gfx11::VOPC,
-            gfx11::VOP3,
-            gfx11::VOP3P,
-            gfx11::VOPD_X,
-            gfx11::VOPD_Y,
-            gfx11::DS,
-            gfx11::MUBUF,
-            gfx11::MTBUF,
-            gfx11::FLAT,
-            gfx11::SCRATCH,
-            gfx11::GLOBAL,
-        ];
         let overrides = gfx9::GFX90A_OVERRIDES
             .iter()
             .filter_map(|&(_, _, m, op)| Some((m, op?)));
-        tables
-            .iter()
-            .flat_map(|t| t.iter().filter_map(|&(_, m, op)| Some((m, op?))))
+        GFX9.iter()
+            .chain(&GFX11)
+            .flat_map(|(_, t)| t.iter().filter_map(|&(_, m, op)| Some((m, op?))))
             .chain(overrides)
             .collect()
     }

@@ -14,56 +14,74 @@ pub(crate) mod gfx11;
 #[rustfmt::skip]
 pub(crate) mod gfx9;
 
+use crate::op::Op;
+
+/// A table row: the opcode, the full mnemonic, the operation (`None`: an
+/// instruction the interpreter lacks).
+pub(crate) type Row = (u16, &'static str, Option<Op>);
+
+/// GFX9's tables by encoding (gfx942's rows; gfx90a's decoder reads them
+/// through `gfx9::GFX90A_OVERRIDES` and `gfx9::GFX942_ONLY`).
+pub(crate) const GFX9: [(&str, &[Row]); 17] = [
+    ("SOP2", gfx9::SOP2),
+    ("SOPK", gfx9::SOPK),
+    ("SOP1", gfx9::SOP1),
+    ("SOPC", gfx9::SOPC),
+    ("SOPP", gfx9::SOPP),
+    ("SMEM", gfx9::SMEM),
+    ("VOP1", gfx9::VOP1),
+    ("VOP2", gfx9::VOP2),
+    ("VOPC", gfx9::VOPC),
+    ("VOP3", gfx9::VOP3),
+    ("VOP3P", gfx9::VOP3P),
+    ("DS", gfx9::DS),
+    ("MUBUF", gfx9::MUBUF),
+    ("MTBUF", gfx9::MTBUF),
+    ("FLAT", gfx9::FLAT),
+    ("SCRATCH", gfx9::SCRATCH),
+    ("GLOBAL", gfx9::GLOBAL),
+];
+
+/// GFX11's tables by encoding.
+pub(crate) const GFX11: [(&str, &[Row]); 20] = [
+    ("SOP2", gfx11::SOP2),
+    ("SOPK", gfx11::SOPK),
+    ("SOP1", gfx11::SOP1),
+    ("SOPC", gfx11::SOPC),
+    ("SOPP", gfx11::SOPP),
+    ("SMEM", gfx11::SMEM),
+    ("VOP1", gfx11::VOP1),
+    ("VOP2", gfx11::VOP2),
+    ("VOPC", gfx11::VOPC),
+    ("VOP3", gfx11::VOP3),
+    ("VOP3_DPP", gfx11::VOP3_DPP),
+    ("VOP3P", gfx11::VOP3P),
+    ("VOPD_X", gfx11::VOPD_X),
+    ("VOPD_Y", gfx11::VOPD_Y),
+    ("DS", gfx11::DS),
+    ("MUBUF", gfx11::MUBUF),
+    ("MTBUF", gfx11::MTBUF),
+    ("FLAT", gfx11::FLAT),
+    ("SCRATCH", gfx11::SCRATCH),
+    ("GLOBAL", gfx11::GLOBAL),
+];
+
 #[cfg(test)]
 mod tests {
-    use crate::op::Op;
+    use super::Op;
 
     /// Every row of every table, with gfx90a's overrides.
     fn rows() -> impl Iterator<Item = (&'static str, Option<Op>)> {
-        use super::{gfx9, gfx11};
-        [
-            gfx9::SOP2,
-            gfx9::SOPK,
-            gfx9::SOP1,
-            gfx9::SOPC,
-            gfx9::SOPP,
-            gfx9::SMEM,
-            gfx9::VOP1,
-            gfx9::VOP2,
-            gfx9::VOPC,
-            gfx9::VOP3,
-            gfx9::VOP3P,
-            gfx9::DS,
-            gfx9::MUBUF,
-            gfx9::MTBUF,
-            gfx9::FLAT,
-            gfx9::SCRATCH,
-            gfx9::GLOBAL,
-            gfx11::SOP2,
-            gfx11::SOPK,
-            gfx11::SOP1,
-            gfx11::SOPC,
-            gfx11::SOPP,
-            gfx11::SMEM,
-            gfx11::VOP1,
-            gfx11::VOP2,
-            gfx11::VOPC,
-            gfx11::VOP3,
-            gfx11::VOP3_DPP,
-            gfx11::VOP3P,
-            gfx11::VOPD_X,
-            gfx11::VOPD_Y,
-            gfx11::DS,
-            gfx11::MUBUF,
-            gfx11::MTBUF,
-            gfx11::FLAT,
-            gfx11::SCRATCH,
-            gfx11::GLOBAL,
-        ]
-        .into_iter()
-        .flatten()
-        .map(|&(_, mnemonic, op)| (mnemonic, op))
-        .chain(gfx9::GFX90A_OVERRIDES.iter().map(|&(_, _, m, op)| (m, op)))
+        super::GFX9
+            .iter()
+            .chain(&super::GFX11)
+            .flat_map(|(_, table)| table.iter())
+            .map(|&(_, mnemonic, op)| (mnemonic, op))
+            .chain(
+                super::gfx9::GFX90A_OVERRIDES
+                    .iter()
+                    .map(|&(_, _, m, op)| (m, op)),
+            )
     }
 
     /// The operation the tables give `mnemonic`; every row of it agrees.
