@@ -7,7 +7,6 @@
 use std::collections::BTreeMap;
 
 use crate::arch::Chip;
-use crate::op::Op;
 use crate::tables::{GFX9, GFX11, gfx9};
 
 /// A chip's mnemonics, executed and lacking, each sorted.
@@ -25,8 +24,6 @@ impl Coverage {
         self.executed.len() + self.lacking.len()
     }
 }
-
-/// A row of an opcode table.
 
 /// The distinct mnemonics `chip`'s decoder can produce, each with whether
 /// it has an operation.

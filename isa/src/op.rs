@@ -1050,7 +1050,7 @@ impl Wmma {
 /// An operation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Op {
-    /// A scalar ALU operation (`s_add_u32`, `s_and_b64`, ...: [`Salu`]);
+    /// A scalar ALU operation (`s_add_u32`, `s_and_b64`, ...: `Salu`);
     /// `true` for the 64-bit form.
     S(Salu, bool),
     /// `s_cmp_*`/`s_cmpk_*`: SCC = the comparison.
@@ -1097,7 +1097,7 @@ pub enum Op {
     /// GFX11's `s_denorm_mode`: MODE's FP_DENORM (bits 7:4) from `imm`.
     DenormMode,
     /// A per-lane vector ALU operation (`v_fma_f32`, `v_add_u32`, ...:
-    /// [`Valu`]).
+    /// `Valu`).
     V(Valu),
     /// `v_cmp_*`/`v_cmpx_*`: a lane mask; `true` also writes EXEC.
     VCmp(Cmp, Ty, bool),
@@ -1110,10 +1110,10 @@ pub enum Op {
     /// f32 results from f16 (`F16`) or bf16 (`U16`) inputs.
     Wmma(Wmma),
     /// A load (`buffer_load_*`, `global_load_*`, `flat_load_*`,
-    /// `scratch_load_*`): D = M[address].
+    /// `scratch_load_*`): D = M\[address\].
     Load(Mem),
     /// A store (`buffer_store_*`, `global_store_*`, `flat_store_*`,
-    /// `scratch_store_*`): M[address] = DATA.
+    /// `scratch_store_*`): M\[address\] = DATA.
     Store(Mem),
     /// An atomic on global, flat or buffer memory (`buffer_atomic_*`,
     /// `global_atomic_*`, `flat_atomic_*`); bytes per lane.

@@ -300,7 +300,7 @@ fn check_affinity(requested: QueueAffinity, topology: &AgentTopology, machine: &
 /// Loads `args.file` on the backend's node and describes the result. A
 /// bytecode module (`.vmfb`) loads each executable whose target this
 /// node's GPUs run, as IREE creates every executable of a module it loads,
-/// or the one `args.executable` names ([`super::load_module`]).
+/// or the one `args.executable` names (`report::load_module`).
 pub fn load(backend: &Backend, args: &LoadArgs) -> Result<Loaded> {
     // Shared, not copied: the simulated runtime keeps the code object as a
     // range of the file (the loader copies it for a backend that does not).
