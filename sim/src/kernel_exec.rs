@@ -64,7 +64,7 @@ pub struct KernelCounts {
 }
 
 /// Everything a checked launch needs to execute.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct KernelRun {
     kernel: String,
     program: Arc<Program>,
@@ -74,6 +74,27 @@ pub struct KernelRun {
     block: [u32; 3],
     dynamic_lds: u32,
     kernargs: Vec<u8>,
+}
+
+/// What the call log and `AMDGPU_SIM_TRACE=1` print of a launch: the
+/// kernel and its shape, the decoded program by its size only (its
+/// instructions would be kilobytes a launch).
+impl std::fmt::Debug for KernelRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Decimal whatever the caller's flags (the call log prints results
+        // with `{:x?}`, where a grid in hex would mislead).
+        f.debug_struct("KernelRun")
+            .field("kernel", &self.kernel)
+            .field("grid", &format_args!("{:?}", self.grid))
+            .field("block", &format_args!("{:?}", self.block))
+            .field("dynamic_lds", &format_args!("{}", self.dynamic_lds))
+            .field("kernarg_bytes", &format_args!("{}", self.kernargs.len()))
+            .field(
+                "instructions",
+                &format_args!("{}", self.program.instructions().len()),
+            )
+            .finish()
+    }
 }
 
 impl KernelRun {

@@ -187,6 +187,39 @@ fn kernel_run_child() {
     }
 }
 
+/// The text trace (`AMDGPU_SIM_TRACE=1`) of the same run says a launch in
+/// one short line: the kernel, its grid and block in decimal, its kernarg
+/// bytes and how many instructions its program has, never the program
+/// itself (kilobytes a launch).
+#[test]
+fn the_text_trace_says_a_launch_in_one_short_line() {
+    // `--nocapture`: the trace is the library's `eprintln!`, which the
+    // child's test harness would otherwise keep.
+    let output = crate::child::command("timeline::kernel_run_child")
+        .arg("--nocapture")
+        .env("AMDGPU_SIM_TRACE", "1")
+        .env("AMDGPU_SIM_FAULTS", "hipMalloc@4=2")
+        .output()
+        .expect("run the child");
+    crate::child::assert_passed(&output, "kernel_run_child");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("amdgpu-sim: hipModuleLaunchKernel("))
+        .unwrap_or_else(|| panic!("no launch in the trace:\n{stderr}"));
+    assert!(line.len() < 400, "{} bytes: {line}", line.len());
+    assert!(
+        line.contains("-> ok Some(KernelRun { kernel: \"")
+            && line.contains("grid: [32, 1, 1], block: [32, 1, 1], dynamic_lds: 0"),
+        "{line}"
+    );
+    let instructions: u64 = line
+        .rsplit_once("instructions: ")
+        .and_then(|(_, n)| n.trim_end_matches([' ', '}', ')']).parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(instructions >= ELEMENTWISE_WAVE_INSTRUCTIONS, "{line}");
+}
+
 /// A kernel dispatch packet is a slice on its queue's track, named by its
 /// kernel, with the packet's sizes (in work-items, as the packet gives
 /// them) and what the kernel executed.
