@@ -353,22 +353,13 @@ impl Kernels {
     }
 }
 
-/// What the interpreter said of a kernel's fault, as a HIP launch and a
-/// queue's dispatch report it.
-pub(crate) fn fault_reason(fault: &Fault) -> String {
-    fault.to_string()
-}
-
 /// A HIP launch's kernel fault as the runtime reports it: said on stderr
 /// with the kernel's name, then `hipErrorIllegalAddress` (a device fault,
 /// reported at the next synchronization), or `hipErrorLaunchFailure` for
 /// what only execution shows the interpreter cannot run (an `s_setpc_b64`
 /// into other code).
 pub(crate) fn launch_fault(kernel: &str, fault: &Fault) -> HipCode {
-    eprintln!(
-        "amdgpu-sim: kernel `{kernel}` faulted: {}",
-        fault_reason(fault)
-    );
+    eprintln!("amdgpu-sim: kernel `{kernel}` faulted: {fault}");
     match fault.kind {
         FaultKind::Device => HipCode::ILLEGAL_ADDRESS,
         FaultKind::Unsupported => HipCode::LAUNCH_FAILURE,
