@@ -15,7 +15,7 @@ use crate::codes::HipCode;
 use crate::node::Sim;
 use crate::state::hip_memory::{context_handle, context_ordinal};
 
-pub use crate::state::hip_memory::pool_attribute;
+pub use crate::state::hip_memory::{HipPointer, pool_attribute};
 
 impl Sim {
     /// Counts one HIP call made to a part of the runtime the C library
@@ -116,6 +116,38 @@ impl Sim {
     /// Whether `ptr` is the base of a live device allocation (no call is counted).
     pub fn hip_is_allocation(&self, ptr: u64) -> bool {
         self.lock().hip_memory.is_allocation(ptr)
+    }
+
+    /// The device allocation holding `ptr`, if any (no call is counted).
+    pub fn hip_pointer(&self, ptr: u64) -> Option<HipPointer> {
+        self.lock().hip_memory.allocation_of(ptr)
+    }
+
+    /// `hipMemGetInfo` on `ordinal`: `(free, total)` bytes of its
+    /// coarse-grained global pool, where allocations come from; free is
+    /// what live allocations (rounded to the granule) and physical memory
+    /// of the virtual-memory API leave.
+    pub fn hip_mem_get_info(&self, ordinal: i32) -> Result<(u64, u64), HipCode> {
+        self.hip(
+            "hipMemGetInfo",
+            || format!("{ordinal}"),
+            |topology, state| {
+                let (index, info) = topology.device_pool(ordinal)?;
+                let usage = state.memory.usage(index);
+                let used = usage.reserved_bytes.saturating_add(usage.physical_bytes);
+                Ok((info.size.saturating_sub(used), info.size))
+            },
+        )
+    }
+
+    /// `hipDeviceReset`'s memory part on `ordinal`: its allocations freed,
+    /// its pools destroyed. No call is counted: the C library counts
+    /// `hipDeviceReset` before it stops the device's streams.
+    pub fn hip_device_reset(&self, ordinal: i32) -> Result<(), HipCode> {
+        self.topology.gpu_agent(ordinal)?;
+        let state = &mut *self.lock();
+        state.hip_memory.reset_device(&mut state.memory, ordinal);
+        Ok(())
     }
 
     /// `hipMemPoolCreate` on `ordinal`.

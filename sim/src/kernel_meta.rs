@@ -1,7 +1,7 @@
 //! What HIP's launch checks need from a code object's `NT_AMDGPU_METADATA`
 //! notes (LLVM AMDGPUUsage, "Code Object V3+ Metadata"): per kernel its
 //! descriptor symbol, kernarg segment size, flat work-group limit, required
-//! work-group size and static LDS.
+//! work-group size, static LDS and VGPR count.
 //!
 //! The simulator reads the notes itself, independently of `amdgpu-hal`'s
 //! decoder, so a launch checked here is an oracle for the HAL rather than a
@@ -40,6 +40,9 @@ pub struct KernelLaunchInfo {
     pub reqd_workgroup_size: Option<[u32; 3]>,
     /// `.group_segment_fixed_size` (static LDS bytes).
     pub group_segment_fixed_size: u32,
+    /// `.vgpr_count` (0 when the metadata gives none):
+    /// `hipFuncGetAttribute(HIP_FUNC_ATTRIBUTE_NUM_REGS)`.
+    pub vgpr_count: u32,
     /// `(offset, size)` of each explicit argument (hidden ones excluded), in order.
     pub explicit_args: Vec<(u32, u32)>,
     /// `(offset, size, value kind)` of each hidden argument, which the
@@ -67,6 +70,8 @@ struct Kernel {
     reqd_workgroup_size: Option<Vec<u32>>,
     #[serde(rename = ".group_segment_fixed_size", default)]
     group_segment_fixed_size: u32,
+    #[serde(rename = ".vgpr_count", default)]
+    vgpr_count: u32,
     #[serde(rename = ".args", default)]
     args: Vec<Arg>,
 }
@@ -188,6 +193,7 @@ pub fn read_kernels(bytes: &[u8]) -> Result<BTreeMap<String, KernelLaunchInfo>, 
                     .unwrap_or(DEFAULT_MAX_FLAT_WORKGROUP_SIZE),
                 reqd_workgroup_size: reqd,
                 group_segment_fixed_size: k.group_segment_fixed_size,
+                vgpr_count: k.vgpr_count,
                 explicit_args: k
                     .args
                     .iter()

@@ -18,6 +18,8 @@
 //! - [`hip_types`]: `hipDeviceProp_t` (HIP 5 layout) and the Rust
 //!   `HipDeviceProps` both sides fill from it, `hipUUID`, `dim3`, device
 //!   and peer-to-peer attributes.
+//! - [`hip_device_prop_r0600`]: `hipDeviceProp_tR0600`, ROCm 6's
+//!   `hipDeviceProp_t`, every offset asserted at compile time.
 //! - [`processors`]: the AMDGPU processor table (`EF_AMDGPU_MACH`).
 //!
 //! The values are those of Debian's ROCm 5.2 headers (`hsa.h`,
@@ -33,6 +35,7 @@
 extern crate alloc;
 
 pub mod codes;
+pub mod hip_device_prop_r0600;
 pub mod hip_error;
 pub mod hip_types;
 pub mod hsa_info;

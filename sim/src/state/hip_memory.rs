@@ -34,6 +34,19 @@ pub mod pool_attribute {
 struct HipAllocation {
     pool: Option<u64>,
     size: u64,
+    ordinal: i32,
+}
+
+/// What HIP knows of a device pointer (`hipPointerGetAttributes`): the
+/// allocation holding it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HipPointer {
+    /// The allocation's base address.
+    pub base: u64,
+    /// The size it was asked for.
+    pub size: u64,
+    /// The device it lives on.
+    pub ordinal: i32,
 }
 
 /// One `hipMemPool_t`.
@@ -147,7 +160,14 @@ impl HipMemory {
         let base = memory
             .allocate(index, size, info.granule, info.alignment, info.size)
             .map_err(|_| HipCode::OUT_OF_MEMORY)?;
-        self.allocations.insert(base, HipAllocation { pool, size });
+        self.allocations.insert(
+            base,
+            HipAllocation {
+                pool,
+                size,
+                ordinal,
+            },
+        );
         if let Some(p) = pool.and_then(|s| self.pools.get_mut(&s)) {
             p.live += 1;
             p.used = p.used.saturating_add(size);
@@ -181,6 +201,33 @@ impl HipMemory {
     /// Whether `ptr` is the base of a live device allocation.
     pub(crate) fn is_allocation(&self, ptr: u64) -> bool {
         self.allocations.contains_key(&ptr)
+    }
+
+    /// The live allocation holding `ptr` (its base or any byte inside).
+    pub(crate) fn allocation_of(&self, ptr: u64) -> Option<HipPointer> {
+        let (&base, a) = self.allocations.range(..=ptr).next_back()?;
+        (ptr - base < a.size).then_some(HipPointer {
+            base,
+            size: a.size,
+            ordinal: a.ordinal,
+        })
+    }
+
+    /// `hipDeviceReset`'s memory part: every allocation on `ordinal` freed
+    /// and every pool of `ordinal` gone (ROCm's `Device::Reset` releases
+    /// the pools and purges the device's memory objects).
+    pub(crate) fn reset_device(&mut self, memory: &mut Memory, ordinal: i32) {
+        let bases: Vec<u64> = self
+            .allocations
+            .iter()
+            .filter(|(_, a)| a.ordinal == ordinal)
+            .map(|(&base, _)| base)
+            .collect();
+        for base in bases {
+            // Each base is a live allocation of this map, so freeing succeeds.
+            let _ = self.free(memory, base);
+        }
+        self.pools.retain(|_, p| p.ordinal != ordinal);
     }
 
     /// `hipMemPoolCreate` on `ordinal`.

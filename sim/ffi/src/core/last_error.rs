@@ -24,6 +24,11 @@ impl LastError {
         error
     }
 
+    /// The last failure, left in place (`hipPeekAtLastError`).
+    pub(crate) fn peek(&self) -> hipError_t {
+        self.0.load(Ordering::Relaxed)
+    }
+
     /// The last failure, leaving `hipSuccess` in its place.
     pub(crate) fn take(&self) -> hipError_t {
         self.0.swap(hipSuccess, Ordering::Relaxed)

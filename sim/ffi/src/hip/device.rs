@@ -1,6 +1,8 @@
 //! HIP devices (`hip_runtime_api.h`) over the simulated node:
-//! initialization, versions, enumeration, attributes, properties and peer
-//! access.
+//! initialization, versions, enumeration, attributes, properties (ROCm 5's
+//! layout under `hipGetDeviceProperties`, ROCm 6's under
+//! `hipGetDevicePropertiesR0600`, as ROCm 6's library exports them) and
+//! peer access.
 //!
 //! Each failing call also becomes the error `hipGetLastError` returns (and
 //! clears), as in HIP.
@@ -8,12 +10,13 @@
 use std::ffi::{c_char, c_void};
 
 use amdgpu_sim::{HipCode, Sim};
+use amdgpu_sys::hip_device_prop_r0600::hipDeviceProp_tR0600;
 use amdgpu_sys::hip_types::HipDeviceProps;
 
 use super::context::{current_device, set_current_device};
 use crate::abi::*;
 use crate::core::exports::c_exports;
-use crate::core::hip_call::{Call, finish, modelled};
+use crate::core::hip_call::{Call, call, finish, modelled};
 use crate::core::ptr;
 use crate::core::runtime::runtime;
 
@@ -99,6 +102,50 @@ fn device_prop(p: &HipDeviceProps) -> hipDeviceProp_tR0000 {
         ECCEnabled: p.ecc_enabled,
         managedMemory: p.managed_memory,
         ..hipDeviceProp_tR0000::default()
+    }
+}
+
+/// ROCm 6's struct for the simulator's properties: the fields ROCm 5's
+/// layout has, the UUID, and the capabilities `hipDeviceGetAttribute`
+/// answers (host mapping, concurrent and cooperative kernels, unified
+/// addressing, memory pools, managed access where the board has managed
+/// memory); the rest zero, as in [`device_prop`].
+fn device_prop_r0600(p: &HipDeviceProps, uuid: [u8; 16]) -> hipDeviceProp_tR0600 {
+    hipDeviceProp_tR0600 {
+        name: chars::<256>(&p.name),
+        uuid: hipUUID { bytes: uuid },
+        totalGlobalMem: size_t(p.total_global_mem),
+        sharedMemPerBlock: size_t(p.shared_mem_per_block),
+        regsPerBlock: p.regs_per_block,
+        warpSize: p.warp_size,
+        maxThreadsPerBlock: p.max_threads_per_block,
+        maxThreadsDim: p.max_threads_dim,
+        maxGridSize: p.max_grid_size,
+        clockRate: p.clock_rate,
+        totalConstMem: size_t(p.total_const_mem),
+        major: p.major,
+        minor: p.minor,
+        multiProcessorCount: p.multi_processor_count,
+        integrated: p.integrated,
+        canMapHostMemory: 1,
+        concurrentKernels: 1,
+        ECCEnabled: p.ecc_enabled,
+        pciBusID: p.pci_bus_id,
+        pciDeviceID: p.pci_device_id,
+        pciDomainID: p.pci_domain_id,
+        unifiedAddressing: 1,
+        memoryClockRate: p.memory_clock_rate,
+        memoryBusWidth: p.memory_bus_width,
+        l2CacheSize: p.l2_cache_size,
+        maxThreadsPerMultiProcessor: p.max_threads_per_multi_processor,
+        managedMemory: p.managed_memory,
+        isMultiGpuBoard: p.is_multi_gpu_board,
+        concurrentManagedAccess: p.managed_memory,
+        directManagedMemAccessFromHost: p.managed_memory,
+        cooperativeLaunch: 1,
+        memoryPoolsSupported: 1,
+        gcnArchName: chars::<256>(&p.gcn_arch_name),
+        ..hipDeviceProp_tR0600::default()
     }
 }
 
@@ -248,7 +295,8 @@ c_exports! {
         })
     }
 
-    /// `hipGetDeviceProperties` with HIP 5's 792-byte struct.
+    /// `hipGetDeviceProperties` with HIP 5's 792-byte struct (ROCm 6 keeps
+    /// this symbol for programs built against ROCm 5).
     ///
     /// # Safety
     /// `prop` is NULL or points at writable storage of its C type.
@@ -260,6 +308,38 @@ c_exports! {
             let props = sim.hip_get_device_properties(device)?;
             // SAFETY: the caller's contract (above).
             unsafe { put(prop.cast(), device_prop(&props)) }
+        })
+    }
+
+    /// `hipGetDevicePropertiesR0600`: ROCm 6's 1472-byte struct (what
+    /// `hipGetDeviceProperties` means to a client built against ROCm 6's
+    /// headers, and what `hipGetProcAddress` answers for it from 6.0 on).
+    ///
+    /// # Safety
+    /// `prop` is NULL or points at writable storage of its C type.
+    unsafe fn hipGetDevicePropertiesR0600(prop: *mut hipDeviceProp_tR0600, device: i32) -> hipError_t {
+        on_node(hipErrorInvalidDevice, |sim| {
+            if prop.is_null() {
+                return Err(INVALID_VALUE);
+            }
+            let props = sim.hip_get_device_properties(device)?;
+            let uuid = sim.hip_device_get_uuid(device)?;
+            // SAFETY: the caller's contract (above).
+            unsafe { put(prop.cast(), device_prop_r0600(&props, uuid)) }
+        })
+    }
+
+    /// `hipGetDevice`: this thread's current device.
+    ///
+    /// # Safety
+    /// `device` is NULL or points at writable storage of its C type.
+    unsafe fn hipGetDevice(device: *mut i32) -> hipError_t {
+        call("hipGetDevice", |rt| {
+            if device.is_null() {
+                return Err(INVALID_VALUE);
+            }
+            // SAFETY: the caller's contract (above).
+            unsafe { put(device.cast(), current_device(&rt.sim)) }
         })
     }
 

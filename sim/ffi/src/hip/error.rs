@@ -1,5 +1,6 @@
-//! HIP's errors: the last failure (`hipGetLastError`, recorded by every
-//! failing call) and the names and texts of every error the header defines.
+//! HIP's errors: the last failure (`hipGetLastError` takes it,
+//! `hipPeekAtLastError` reads it; every failing call records it) and the
+//! names and texts of every error the header defines.
 
 use std::ffi::c_char;
 
@@ -12,6 +13,11 @@ c_exports! {
     /// `hipGetLastError`: the last failure, then `hipSuccess` again.
     fn hipGetLastError() -> hipError_t {
         last_error().take()
+    }
+
+    /// `hipPeekAtLastError`: the last failure, left in place.
+    fn hipPeekAtLastError() -> hipError_t {
+        last_error().peek()
     }
 
     /// `hipGetErrorName`: `hipErrorUnknown` for a value HIP does not define.

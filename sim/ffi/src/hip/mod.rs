@@ -2,15 +2,24 @@
 //! top: `context` (per-thread state, contexts), `image` (a module image's
 //! extent), `device`, `error`, `operation` (what a stream operation does),
 //! `stream` (streams and events), `memory` (allocations, pools, host
-//! memory, copies, fills), `module` (modules, functions, launches),
-//! `graph`.
+//! memory, copies, fills), `driver_copy` (the copies with their direction
+//! in the name), `device_state` (free memory, device reset), `pointer`
+//! (pointer attributes), `module` (modules, functions, launches),
+//! `module_file` (modules from files), `cooperative` (cooperative
+//! launches), `graph`, and `proc_address` (`hipGetProcAddress`).
 
 mod context;
+mod cooperative;
 mod device;
+mod device_state;
+mod driver_copy;
 mod error;
 mod graph;
 mod image;
 mod memory;
 mod module;
+mod module_file;
 mod operation;
+mod pointer;
+mod proc_address;
 mod stream;

@@ -159,6 +159,21 @@ c_exports! {
         })
     }
 
+    /// `hipStreamCreate`: `hipStreamCreateWithFlags` with `hipStreamDefault`.
+    ///
+    /// # Safety
+    /// `stream` is NULL or points at a writable stream handle.
+    unsafe fn hipStreamCreate(stream: *mut handle) -> hipError_t {
+        call("hipStreamCreate", |rt| {
+            if stream.is_null() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let s = create_stream(rt, current_device(&rt.sim), 0)?;
+            // SAFETY: the caller's contract (above).
+            unsafe { put(stream, as_handle(s)) }
+        })
+    }
+
     /// `hipStreamDestroy`: queued work runs first.
     fn hipStreamDestroy(stream: handle) -> hipError_t {
         call_with("hipStreamDestroy", || format!("{stream:?}"), |rt| {

@@ -305,7 +305,9 @@ impl Modules {
         Ok(match attribute {
             a::MAX_THREADS_PER_BLOCK => clamp(u64::from(f.kernel.max_flat_workgroup_size)),
             a::SHARED_SIZE_BYTES => clamp(u64::from(f.kernel.group_segment_fixed_size)),
-            a::CONST_SIZE_BYTES | a::NUM_REGS | a::CACHE_MODE_CA => 0,
+            // ROCm answers the kernel's VGPR count (`.vgpr_count`).
+            a::NUM_REGS => clamp(u64::from(f.kernel.vgpr_count)),
+            a::CONST_SIZE_BYTES | a::CACHE_MODE_CA => 0,
             a::LOCAL_SIZE_BYTES => clamp(u64::from(f.private_segment_size)),
             a::PTX_VERSION | a::BINARY_VERSION => {
                 let p = topology.device_properties(ordinal)?;

@@ -1,0 +1,125 @@
+//! `hipGetProcAddress`: a HIP function of this library by name, as ROCm 6.1+
+//! answers it (ROCm/clr, hipamd/src/hip_device.cpp). Triton's HIP launcher
+//! resolves every function it calls this way.
+//!
+//! The name is looked up among the library's own dynamic exports (`dlsym`
+//! on the handle of the object this function lives in, found with
+//! `dladdr`), so every HIP export is found without a table to keep.
+//! From HIP version 600 on, the two names whose struct changed in ROCm 6
+//! mean their R0600 functions, as clr maps them. Only HIP's names
+//! (`hip…`, `__hip…`) are served: the HSA functions this library also
+//! exports are `libhsa-runtime64`'s, which ROCm's `libamdhip64` does not
+//! export.
+
+use std::ffi::{c_char, c_int, c_void};
+use std::sync::OnceLock;
+
+use amdgpu_sim::HipCode;
+
+use crate::abi::*;
+use crate::core::exports::c_exports;
+use crate::core::hip_call::{call_with, put};
+use crate::core::ptr;
+
+/// `hipDriverProcAddressQueryResult`.
+const PROC_ADDRESS_SUCCESS: c_int = 0;
+const PROC_ADDRESS_SYMBOL_NOT_FOUND: c_int = 1;
+/// The HIP version from which `hipGetDeviceProperties` and
+/// `hipChooseDevice` mean their R0600 functions (clr: `hipVersion >= 600`).
+const ROCM6_HIP_VERSION: c_int = 600;
+/// Longest symbol name looked up (a longer one is not found).
+const MAX_SYMBOL_NAME: usize = 256;
+
+/// The names of functions ROCm 6 renamed, and what they mean from
+/// [`ROCM6_HIP_VERSION`] on.
+const ROCM6_NAMES: &[(&str, &str)] = &[
+    ("hipGetDeviceProperties", "hipGetDevicePropertiesR0600"),
+    ("hipChooseDevice", "hipChooseDeviceR0600"),
+];
+
+/// The `dlopen` handle of the object holding this library's code (the
+/// shared library, or the program it is linked into), kept for the
+/// process's life; 0 when it cannot be had.
+fn own_handle() -> usize {
+    static HANDLE: OnceLock<usize> = OnceLock::new();
+    *HANDLE.get_or_init(|| {
+        let mut info = std::mem::MaybeUninit::<libc::Dl_info>::zeroed();
+        let me = hipGetProcAddress as *const c_void;
+        // SAFETY: `info` is writable storage for one `Dl_info`; `me` is an
+        // address of this object's code.
+        let found = unsafe { libc::dladdr(me, info.as_mut_ptr()) };
+        if found == 0 {
+            return 0;
+        }
+        // SAFETY: `dladdr` succeeded, so it filled `info`.
+        let name = unsafe { info.assume_init() }.dli_fname;
+        if name.is_null() {
+            return 0;
+        }
+        // SAFETY: `name` is the loader's NUL-terminated path of a loaded
+        // object; RTLD_NOLOAD only takes another reference to it, which is
+        // never dropped (the library stays mapped for the process's life).
+        let handle = unsafe { libc::dlopen(name, libc::RTLD_LAZY | libc::RTLD_NOLOAD) };
+        handle as usize
+    })
+}
+
+/// The address of this library's export `name`, if it has one.
+fn own_symbol(name: &str) -> Option<usize> {
+    let handle = own_handle();
+    let c_name = std::ffi::CString::new(name).ok()?;
+    if handle == 0 {
+        return None;
+    }
+    // SAFETY: a live handle from `dlopen` and a NUL-terminated name.
+    let address = unsafe { libc::dlsym(handle as *mut c_void, c_name.as_ptr()) };
+    (!address.is_null()).then_some(address as usize)
+}
+
+/// What `symbol` means to a client of HIP version `hip_version`.
+fn resolve_name(symbol: &str, hip_version: c_int) -> &str {
+    if hip_version >= ROCM6_HIP_VERSION
+        && let Some(&(_, r0600)) = ROCM6_NAMES.iter().find(|(name, _)| *name == symbol)
+    {
+        return r0600;
+    }
+    symbol
+}
+
+c_exports! {
+    /// `hipGetProcAddress(symbol, &pfn, hipVersion, flags, &symbolStatus)`:
+    /// an unknown name is `hipErrorInvalidValue` with
+    /// `HIP_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND` (`symbolStatus` may be
+    /// NULL); `flags` are not read, as in ROCm.
+    ///
+    /// # Safety
+    /// `symbol` is NULL or NUL-terminated; `pfn` is NULL or points at a
+    /// writable `void*`; `symbol_status` is NULL or points at a writable
+    /// `hipDriverProcAddressQueryResult`.
+    unsafe fn hipGetProcAddress(symbol: *const c_char, pfn: *mut *mut c_void, hip_version: c_int,
+        flags: u64, symbol_status: *mut c_int) -> hipError_t {
+        let _ = flags;
+        call_with("hipGetProcAddress", || format!("{symbol:?}, {hip_version}"), |_| {
+            if symbol.is_null() || pfn.is_null() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            // SAFETY: the caller's contract (above).
+            let name = unsafe { ptr::read_c_str(symbol) }.ok_or(HipCode::INVALID_VALUE)?;
+            if name.is_empty() {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            let name = resolve_name(&name, hip_version);
+            let hip_name = (name.starts_with("hip") || name.starts_with("__hip"))
+                && name.len() <= MAX_SYMBOL_NAME;
+            let address = if hip_name { own_symbol(name) } else { None };
+            let status = if address.is_some() { PROC_ADDRESS_SUCCESS } else { PROC_ADDRESS_SYMBOL_NOT_FOUND };
+            // SAFETY: the caller's contract (above).
+            unsafe { put(pfn, address.unwrap_or(0) as *mut c_void) }?;
+            if !symbol_status.is_null() {
+                // SAFETY: the caller's contract (above).
+                unsafe { put(symbol_status, status) }?;
+            }
+            address.map(|_| ()).ok_or(HipCode::INVALID_VALUE)
+        })
+    }
+}
