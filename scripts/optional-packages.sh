@@ -56,6 +56,7 @@ for p in "${packages[@]}"; do
     rocminfo) extra=(-p amdgpu-sim-ffi --test it -- rocminfo::) ;;
     pip:iree-base-runtime) extra=(-p amdgpu-sim-ffi --test it -- timeline::iree::) ;;
     pip:holistictraceanalysis) extra=(-p amdgpu-sim-ffi --test it -- timeline::consumer::) ;;
+    pip:triton | pip:numpy) extra=(-p amdgpu-sim-ffi --test it -- triton_launcher::) ;;
     llvm-19) extra=(-p amdgpu-isa --test llvm_oracle --test generated_tables) ;;
     *) extra=() ;;
     esac

@@ -26,6 +26,7 @@ mod rocminfo;
 mod signals;
 mod sim_libs;
 mod timeline;
+mod triton_launcher;
 mod vendor_packets;
 mod vmem;
 
