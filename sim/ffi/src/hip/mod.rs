@@ -6,8 +6,10 @@
 //! in the name), `device_state` (free memory, device reset), `pointer`
 //! (pointer attributes), `module` (modules, functions, launches),
 //! `module_file` (modules from files), `cooperative` (cooperative
-//! launches), `graph`, and `proc_address` (`hipGetProcAddress`).
+//! launches), `graph`, `proc_address` (`hipGetProcAddress`), and
+//! `aliases` (the other names HIP keeps for calls served here).
 
+mod aliases;
 mod context;
 mod cooperative;
 mod device;

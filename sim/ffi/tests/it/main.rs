@@ -7,6 +7,7 @@ mod rocminfo_format;
 mod aql;
 mod child;
 mod hip_abi;
+mod hip_aliases;
 mod hip_runtime_api;
 mod hip_streams;
 mod iree_blits;
