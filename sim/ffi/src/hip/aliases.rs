@@ -20,7 +20,7 @@ use super::memory::{
 use super::stream::{hipDeviceSynchronize, hipStreamSynchronize};
 use crate::abi::*;
 use crate::core::exports::c_exports;
-use crate::core::hip_call::{call, handle, of_handle, put};
+use crate::core::hip_call::{call, handle, modelled, of_handle, put};
 
 c_exports! {
     /// `hipMallocHost` (deprecated): `hipHostMalloc` with no flags.
@@ -102,7 +102,8 @@ c_exports! {
     /// # Safety
     /// `major` and `minor` are NULL or point at writable `int`s.
     unsafe fn hipDeviceComputeCapability(major: *mut c_int, minor: *mut c_int, device: c_int) -> hipError_t {
-        call("hipDeviceComputeCapability", |rt| {
+        // Counted as the properties query it is, as `hipDeviceTotalMem` is.
+        modelled(hipErrorInvalidDevice, |rt| {
             if major.is_null() || minor.is_null() {
                 return Err(HipCode::INVALID_VALUE);
             }

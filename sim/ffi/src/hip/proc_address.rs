@@ -30,12 +30,12 @@ const ROCM6_HIP_VERSION: c_int = 600;
 /// Longest symbol name looked up (a longer one is not found).
 const MAX_SYMBOL_NAME: usize = 256;
 
-/// The names of functions ROCm 6 renamed, and what they mean from
-/// [`ROCM6_HIP_VERSION`] on.
-const ROCM6_NAMES: &[(&str, &str)] = &[
-    ("hipGetDeviceProperties", "hipGetDevicePropertiesR0600"),
-    ("hipChooseDevice", "hipChooseDeviceR0600"),
-];
+/// The functions whose struct changed in ROCm 6, without their `hip`
+/// prefix: from [`ROCM6_HIP_VERSION`] on, `hip` + name means `hip` + name +
+/// [`ROCM6_SUFFIX`] (`hipGetDeviceProperties` → `hipGetDevicePropertiesR0600`).
+const ROCM6_RENAMED: &[&str] = &["GetDeviceProperties", "ChooseDevice"];
+/// The suffix of ROCm 6's form of a renamed function.
+const ROCM6_SUFFIX: &str = "R0600";
 
 /// The `dlopen` handle of the object holding this library's code (the
 /// shared library, or the program it is linked into), kept for the
@@ -77,13 +77,15 @@ fn own_symbol(name: &str) -> Option<usize> {
 }
 
 /// What `symbol` means to a client of HIP version `hip_version`.
-fn resolve_name(symbol: &str, hip_version: c_int) -> &str {
-    if hip_version >= ROCM6_HIP_VERSION
-        && let Some(&(_, r0600)) = ROCM6_NAMES.iter().find(|(name, _)| *name == symbol)
-    {
-        return r0600;
+fn resolve_name(symbol: &str, hip_version: c_int) -> String {
+    let renamed = symbol
+        .strip_prefix("hip")
+        .is_some_and(|rest| ROCM6_RENAMED.contains(&rest));
+    if hip_version >= ROCM6_HIP_VERSION && renamed {
+        format!("{symbol}{ROCM6_SUFFIX}")
+    } else {
+        symbol.to_owned()
     }
-    symbol
 }
 
 c_exports! {
@@ -111,7 +113,7 @@ c_exports! {
             let name = resolve_name(&name, hip_version);
             let hip_name = (name.starts_with("hip") || name.starts_with("__hip"))
                 && name.len() <= MAX_SYMBOL_NAME;
-            let address = if hip_name { own_symbol(name) } else { None };
+            let address = if hip_name { own_symbol(&name) } else { None };
             let status = if address.is_some() { PROC_ADDRESS_SUCCESS } else { PROC_ADDRESS_SYMBOL_NOT_FOUND };
             // SAFETY: the caller's contract (above).
             unsafe { put(pfn, address.unwrap_or(0) as *mut c_void) }?;

@@ -649,3 +649,114 @@ fn a_module_from_a_file_answers_its_metadata_and_launches_cooperatively() {
     let want: Vec<f32> = lhs.iter().zip(&rhs).map(|(a, b)| a + b).collect();
     assert_eq!(got, want);
 }
+
+/// The injected failures of [`new_entry_points_fail_as_injected_and_leak_nothing`].
+const FAULTS: &str = "hipModuleLoad@1=2;hipStreamCreate@1=2;hipMemcpyHtoD@1=2;\
+    hipPointerGetAttribute@1=1;hipMemGetInfo@1=2;hipDeviceReset@1=2";
+
+#[test]
+fn new_entry_points_fail_as_injected_and_leak_nothing() {
+    let report = std::env::temp_dir().join(format!("amdgpu-hipapi-{}", std::process::id()));
+    let output = child::command("hip_runtime_api::new_entry_points_under_faults_alone")
+        .env("AMDGPU_SIM_MACHINE", "w7900")
+        .env("AMDGPU_SIM_FAULTS", FAULTS)
+        .env("AMDGPU_SIM_REPORT", &report)
+        .output()
+        .unwrap();
+    child::assert_passed(&output, "new entry points under faults");
+    let written = std::fs::read_to_string(&report).unwrap_or_default();
+    let _ = std::fs::remove_file(&report);
+    for line in [
+        "allocations 0\n",
+        "hip_modules 0\n",
+        "hip_streams 0\n",
+        "host_allocations 0\n",
+        "injected hipModuleLoad -> 2 hipErrorOutOfMemory\n",
+        "injected hipStreamCreate -> 2 hipErrorOutOfMemory\n",
+        "injected hipDeviceReset -> 2 hipErrorOutOfMemory\n",
+    ] {
+        assert!(written.contains(line), "{line:?} not in {written}");
+    }
+}
+
+/// Each new entry point's first call fails with the injected code and
+/// leaves nothing behind; the retry succeeds; everything is released.
+#[test]
+#[ignore = "run in a child by new_entry_points_fail_as_injected_and_leak_nothing"]
+fn new_entry_points_under_faults_alone() {
+    setup();
+    let path = CString::new(root().join(VECTOR_ADD_GFX1100).to_str().unwrap()).unwrap();
+    let (mut module, mut stream) = (std::ptr::null_mut(), std::ptr::null_mut());
+    let mut data = [1u8; 64];
+    let device = device_alloc(data.len());
+    let (mut free, mut total, mut kind) = (0usize, 0usize, 0 as c_uint);
+    // SAFETY: valid out-pointers and buffers of the sizes passed.
+    unsafe {
+        assert_eq!(
+            hipModuleLoad(&mut module, path.as_ptr()),
+            hipErrorOutOfMemory
+        );
+        assert!(module.is_null());
+        ok(hipModuleLoad(&mut module, path.as_ptr()));
+        assert_eq!(hipStreamCreate(&mut stream), hipErrorOutOfMemory);
+        assert!(stream.is_null());
+        ok(hipStreamCreate(&mut stream));
+        assert_eq!(
+            hipMemcpyHtoD(device, data.as_mut_ptr().cast(), data.len()),
+            hipErrorOutOfMemory
+        );
+        ok(hipMemcpyHtoD(device, data.as_mut_ptr().cast(), data.len()));
+        assert_eq!(
+            hipPointerGetAttribute((&raw mut kind).cast(), ATTR_MEMORY_TYPE, device),
+            hipErrorInvalidValue
+        );
+        ok(hipPointerGetAttribute(
+            (&raw mut kind).cast(),
+            ATTR_MEMORY_TYPE,
+            device,
+        ));
+        assert_eq!(kind, MEMORY_DEVICE);
+        assert_eq!(hipMemGetInfo(&mut free, &mut total), hipErrorOutOfMemory);
+        ok(hipMemGetInfo(&mut free, &mut total));
+        // A failed reset resets nothing: the stream and allocation stay.
+        assert_eq!(hipDeviceReset(), hipErrorOutOfMemory);
+        ok(hipStreamSynchronize(stream));
+        ok(hipStreamDestroy(stream));
+        ok(hipFree(device));
+        ok(hipModuleUnload(module));
+        hipGetLastError();
+    }
+}
+
+#[test]
+fn proc_address_fails_as_injected() {
+    // A child of its own: the built library's node reads the faults.
+    let output = child::command("hip_runtime_api::proc_address_under_faults_alone")
+        .env("AMDGPU_SIM_MACHINE", "w7900")
+        .env("AMDGPU_SIM_FAULTS", "hipGetProcAddress@1=2")
+        .output()
+        .unwrap();
+    child::assert_passed(&output, "hipGetProcAddress under faults");
+}
+
+/// `hipGetProcAddress` through the built library (its own node): the
+/// injected failure, then the answer.
+#[test]
+#[ignore = "run in a child by proc_address_fails_as_injected"]
+fn proc_address_under_faults_alone() {
+    let lib = load_built_library();
+    // SAFETY: the export's C signature.
+    let get: GetProcAddress = unsafe { std::mem::transmute(symbol(lib, "hipGetProcAddress")) };
+    let (mut pfn, mut status) = (std::ptr::null_mut(), -1);
+    // SAFETY: valid out-pointers and a NUL-terminated name.
+    unsafe {
+        let name = c"hipMalloc".as_ptr();
+        assert_eq!(
+            get(name, &mut pfn, 600, 0, &mut status),
+            hipErrorOutOfMemory
+        );
+        assert!(pfn.is_null());
+        ok(get(name, &mut pfn, 600, 0, &mut status));
+    }
+    assert_eq!((pfn, status), (symbol(lib, "hipMalloc"), 0));
+}
