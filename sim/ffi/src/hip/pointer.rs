@@ -9,7 +9,9 @@
 //! `hipMemoryType` numbering (`hipMemoryTypeUnregistered` 0, `Host` 1,
 //! `Device` 2, `Managed` 3). The simulated node has one address space, so
 //! host memory HIP knows is reached by the device at its host address (as
-//! `hipHostGetDevicePointer` answers).
+//! `hipHostGetDevicePointer` answers). Device memory that is no allocation
+//! (a module's globals, HSA pool allocations) is memory HIP does not know
+//! here, where ROCm would find its memory object.
 
 use std::ffi::{c_int, c_uint, c_void};
 

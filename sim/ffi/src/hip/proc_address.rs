@@ -12,7 +12,6 @@
 //! export.
 
 use std::ffi::{c_char, c_int, c_void};
-use std::sync::OnceLock;
 
 use amdgpu_sim::HipCode;
 
@@ -37,42 +36,34 @@ const ROCM6_RENAMED: &[&str] = &["GetDeviceProperties", "ChooseDevice"];
 /// The suffix of ROCm 6's form of a renamed function.
 const ROCM6_SUFFIX: &str = "R0600";
 
-/// The `dlopen` handle of the object holding this library's code (the
-/// shared library, or the program it is linked into), kept for the
-/// process's life; 0 when it cannot be had.
-fn own_handle() -> usize {
-    static HANDLE: OnceLock<usize> = OnceLock::new();
-    *HANDLE.get_or_init(|| {
-        let mut info = std::mem::MaybeUninit::<libc::Dl_info>::zeroed();
-        let me = hipGetProcAddress as *const c_void;
-        // SAFETY: `info` is writable storage for one `Dl_info`; `me` is an
-        // address of this object's code.
-        let found = unsafe { libc::dladdr(me, info.as_mut_ptr()) };
-        if found == 0 {
-            return 0;
-        }
-        // SAFETY: `dladdr` succeeded, so it filled `info`.
-        let name = unsafe { info.assume_init() }.dli_fname;
-        if name.is_null() {
-            return 0;
-        }
-        // SAFETY: `name` is the loader's NUL-terminated path of a loaded
-        // object; RTLD_NOLOAD only takes another reference to it, which is
-        // never dropped (the library stays mapped for the process's life).
-        let handle = unsafe { libc::dlopen(name, libc::RTLD_LAZY | libc::RTLD_NOLOAD) };
-        handle as usize
-    })
-}
-
-/// The address of this library's export `name`, if it has one.
+/// The address of this library's export `name`, if it has one: looked up
+/// through a `dlopen` handle of the object this code lives in (the shared
+/// library, or a program it is linked into), taken for the lookup alone.
 fn own_symbol(name: &str) -> Option<usize> {
-    let handle = own_handle();
     let c_name = std::ffi::CString::new(name).ok()?;
-    if handle == 0 {
+    let mut info = std::mem::MaybeUninit::<libc::Dl_info>::zeroed();
+    let me = hipGetProcAddress as *const c_void;
+    // SAFETY: `info` is writable storage for one `Dl_info`; `me` is an
+    // address of this object's code.
+    if unsafe { libc::dladdr(me, info.as_mut_ptr()) } == 0 {
         return None;
     }
-    // SAFETY: a live handle from `dlopen` and a NUL-terminated name.
-    let address = unsafe { libc::dlsym(handle as *mut c_void, c_name.as_ptr()) };
+    // SAFETY: `dladdr` succeeded, so it filled `info`.
+    let path = unsafe { info.assume_init() }.dli_fname;
+    if path.is_null() {
+        return None;
+    }
+    // SAFETY: `path` is the loader's NUL-terminated path of a loaded
+    // object; RTLD_NOLOAD only takes another reference to it.
+    let handle = unsafe { libc::dlopen(path, libc::RTLD_LAZY | libc::RTLD_NOLOAD) };
+    if handle.is_null() {
+        return None;
+    }
+    // SAFETY: a live handle and a NUL-terminated name.
+    let address = unsafe { libc::dlsym(handle, c_name.as_ptr()) };
+    // SAFETY: the reference taken above, given back (the library is linked
+    // `-z nodelete`, so it stays mapped whatever the count).
+    unsafe { libc::dlclose(handle) };
     (!address.is_null()).then_some(address as usize)
 }
 
