@@ -103,6 +103,8 @@ pub const KNOWN_OPS: &[&str] = &[
     "hipMemcpyDtoHAsync",
     "hipMemcpyHtoD",
     "hipMemcpyHtoDAsync",
+    "hipMemcpyPeer",
+    "hipMemcpyPeerAsync",
     "hipMemset",
     "hipMemsetAsync",
     "hipMemsetD16Async",

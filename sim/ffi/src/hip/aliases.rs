@@ -132,15 +132,15 @@ c_exports! {
         hipDeviceSynchronize()
     }
 
-    /// `hipStreamGetFlags`: the flags the stream was created with (the
-    /// null stream: `hipStreamDefault`).
+    /// `hipStreamGetFlags`: the flags the stream was created with; the
+    /// null stream is `hipErrorInvalidValue`, as clr answers.
     ///
     /// # Safety
     /// `flags` is NULL or points at a writable `unsigned int`.
     unsafe fn hipStreamGetFlags(stream: handle, flags: *mut c_uint) -> hipError_t {
         call("hipStreamGetFlags", |rt| {
             let value = match of_handle(stream) {
-                0 => 0,
+                0 => return Err(HipCode::INVALID_VALUE),
                 s => rt.streams().stream(s)?.flags,
             };
             // SAFETY: the caller's contract (above).

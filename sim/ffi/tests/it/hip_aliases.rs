@@ -104,8 +104,10 @@ fn older_names_do_what_the_calls_they_name_do() {
         ok(hipStreamGetFlags(stream, &mut flags));
         ok(hipStreamGetDevice(stream, &mut ordinal));
         assert_eq!((flags, ordinal), (NON_BLOCKING, 0));
-        ok(hipStreamGetFlags(std::ptr::null_mut(), &mut flags));
-        assert_eq!(flags, 0);
+        assert_eq!(
+            hipStreamGetFlags(std::ptr::null_mut(), &mut flags),
+            hipErrorInvalidValue
+        );
         ok(hipDeviceComputeCapability(&mut major, &mut minor, 0));
         assert_eq!((major, minor), (11, 0));
         assert_eq!(
