@@ -7,7 +7,9 @@
 //! c5e11fcac8249ce4f7e70157588ff9661a870b59 (ROCm 6.3.0, `VERSION` 6.3.0);
 //! every offset below was printed by `offsetof` compiled against that
 //! header (with ROCm/clr's `amd_detail` headers) and equals the offsets of
-//! ROCm 7.1's header that the `triton` wheel bundles. `arch`
+//! ROCm 7.1's header that the `triton` wheel bundles; `tests/headers.rs`
+//! compiles every offset against the ROCm 6 HIP headers IREE vendors
+//! (`third_party/hip-build-deps`). `arch`
 //! (`hipDeviceArch_t`, 32 one-bit flags) is its `unsigned` word.
 
 #![allow(non_camel_case_types, non_snake_case)]

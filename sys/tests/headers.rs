@@ -14,6 +14,7 @@ use std::mem::{offset_of, size_of};
 use std::path::Path;
 use std::process::Command;
 
+use amdgpu_sys::hip_device_prop_r0600::hipDeviceProp_tR0600;
 use amdgpu_sys::hip_error::HIP_ERRORS;
 use amdgpu_sys::hip_types::{
     HIP_DEVICE_PROP_R0000_SIZE, HipDeviceAttribute, HipP2pAttribute, dim3, hipDeviceProp_tR0000,
@@ -828,6 +829,18 @@ fn a_wrong_value_is_caught() {
 /// of `IREE_SOURCE_TARBALL`, default `../shared/iree/iree-b48a5955-src.tar.gz`),
 /// unpacked once under the test's temporary directory.
 fn rocm6_header_dir() -> Result<std::path::PathBuf, String> {
+    iree_vendored_headers("hsa-runtime-headers", "hsa/hsa_ext_amd.h")
+}
+
+/// ROCm 6's HIP headers as IREE vendors them (`third_party/hip-build-deps`
+/// of the same archive).
+fn rocm6_hip_header_dir() -> Result<std::path::PathBuf, String> {
+    iree_vendored_headers("hip-build-deps", "hip/hip_runtime_api.h")
+}
+
+/// The `include` directory of IREE's `third_party/DIR`, holding `probe`,
+/// unpacked from IREE's source archive under the test's temporary directory.
+fn iree_vendored_headers(dir: &str, probe: &str) -> Result<std::path::PathBuf, String> {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let tarball = std::env::var_os("IREE_SOURCE_TARBALL").map_or_else(
         || workspace.join("../shared/iree/iree-b48a5955-src.tar.gz"),
@@ -839,17 +852,14 @@ fn rocm6_header_dir() -> Result<std::path::PathBuf, String> {
             tarball.display()
         ));
     }
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("rocm6-headers");
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("rocm6-{dir}"));
     std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
     let status = Command::new("tar")
         .arg("xzf")
         .arg(&tarball)
         .arg("-C")
         .arg(&out)
-        .args([
-            "--wildcards",
-            "*/third_party/hsa-runtime-headers/include/hsa/*",
-        ])
+        .args(["--wildcards", &format!("*/third_party/{dir}/include/*")])
         .status()
         .map_err(|e| format!("tar: {e}"))?;
     if !status.success() {
@@ -858,9 +868,155 @@ fn rocm6_header_dir() -> Result<std::path::PathBuf, String> {
     let top = std::fs::read_dir(&out)
         .map_err(|e| e.to_string())?
         .filter_map(Result::ok)
-        .map(|entry| entry.path().join("third_party/hsa-runtime-headers/include"))
-        .find(|include| include.join("hsa/hsa_ext_amd.h").exists());
-    top.ok_or_else(|| "the archive holds no hsa-runtime-headers".to_string())
+        .map(|entry| entry.path().join(format!("third_party/{dir}/include")))
+        .find(|include| include.join(probe).exists());
+    top.ok_or_else(|| format!("the archive holds no {dir}"))
+}
+
+/// `(struct, field, offset)` of each named field of `hipDeviceProp_tR0600`.
+macro_rules! r0600_offsets {
+    ($($field:ident),* $(,)?) => {
+        vec![$(("hipDeviceProp_tR0600", stringify!($field), offset_of!(hipDeviceProp_tR0600, $field))),*]
+    };
+}
+
+#[test]
+fn rocm6_device_props_match_rocm6_hip_header() {
+    // ROCm 6's hipDeviceProp_t, every field, against ROCm 6's own header.
+    let what = "the ROCm 6 hipDeviceProp_t check";
+    let include = match rocm6_hip_header_dir() {
+        Ok(include) => include,
+        Err(reason) => {
+            skip(what, &reason);
+            return;
+        }
+    };
+    let offsets = r0600_offsets!(
+        name,
+        uuid,
+        luid,
+        luidDeviceNodeMask,
+        totalGlobalMem,
+        sharedMemPerBlock,
+        regsPerBlock,
+        warpSize,
+        memPitch,
+        maxThreadsPerBlock,
+        maxThreadsDim,
+        maxGridSize,
+        clockRate,
+        totalConstMem,
+        major,
+        minor,
+        textureAlignment,
+        texturePitchAlignment,
+        deviceOverlap,
+        multiProcessorCount,
+        kernelExecTimeoutEnabled,
+        integrated,
+        canMapHostMemory,
+        computeMode,
+        maxTexture1D,
+        maxTexture1DMipmap,
+        maxTexture1DLinear,
+        maxTexture2D,
+        maxTexture2DMipmap,
+        maxTexture2DLinear,
+        maxTexture2DGather,
+        maxTexture3D,
+        maxTexture3DAlt,
+        maxTextureCubemap,
+        maxTexture1DLayered,
+        maxTexture2DLayered,
+        maxTextureCubemapLayered,
+        maxSurface1D,
+        maxSurface2D,
+        maxSurface3D,
+        maxSurface1DLayered,
+        maxSurface2DLayered,
+        maxSurfaceCubemap,
+        maxSurfaceCubemapLayered,
+        surfaceAlignment,
+        concurrentKernels,
+        ECCEnabled,
+        pciBusID,
+        pciDeviceID,
+        pciDomainID,
+        tccDriver,
+        asyncEngineCount,
+        unifiedAddressing,
+        memoryClockRate,
+        memoryBusWidth,
+        l2CacheSize,
+        persistingL2CacheMaxSize,
+        maxThreadsPerMultiProcessor,
+        streamPrioritiesSupported,
+        globalL1CacheSupported,
+        localL1CacheSupported,
+        sharedMemPerMultiprocessor,
+        regsPerMultiprocessor,
+        managedMemory,
+        isMultiGpuBoard,
+        multiGpuBoardGroupID,
+        hostNativeAtomicSupported,
+        singleToDoublePrecisionPerfRatio,
+        pageableMemoryAccess,
+        concurrentManagedAccess,
+        computePreemptionSupported,
+        canUseHostPointerForRegisteredMem,
+        cooperativeLaunch,
+        cooperativeMultiDeviceLaunch,
+        sharedMemPerBlockOptin,
+        pageableMemoryAccessUsesHostPageTables,
+        directManagedMemAccessFromHost,
+        maxBlocksPerMultiProcessor,
+        accessPolicyMaxWindowSize,
+        reservedSharedMemPerBlock,
+        hostRegisterSupported,
+        sparseHipArraySupported,
+        hostRegisterReadOnlySupported,
+        timelineSemaphoreInteropSupported,
+        memoryPoolsSupported,
+        gpuDirectRDMASupported,
+        gpuDirectRDMAFlushWritesOptions,
+        gpuDirectRDMAWritesOrdering,
+        memoryPoolSupportedHandleTypes,
+        deferredMappingHipArraySupported,
+        ipcEventSupported,
+        clusterLaunch,
+        unifiedFunctionPointers,
+        reserved,
+        hipReserved,
+        gcnArchName,
+        maxSharedMemoryPerMultiProcessor,
+        clockInstructionRate,
+        arch,
+        hdpMemFlushCntl,
+        hdpRegFlushCntl,
+        cooperativeMultiDeviceUnmatchedFunc,
+        cooperativeMultiDeviceUnmatchedGridDim,
+        cooperativeMultiDeviceUnmatchedBlockDim,
+        cooperativeMultiDeviceUnmatchedSharedMem,
+        isLargeBar,
+        asicRevision
+    );
+    let sizes = [("hipDeviceProp_tR0600", size_of::<hipDeviceProp_tR0600>())];
+    let source = assertions(
+        "#define __HIP_PLATFORM_AMD__\n#include <hip/hip_runtime_api.h>\n",
+        &[],
+        &sizes,
+        &offsets,
+    );
+    let include = include.display().to_string();
+    let Some(output) = compile("hip-rocm6.c", &source, &["-I", &include]) else {
+        skip(what, "cannot run a C compiler; needs one (CC or cc)");
+        return;
+    };
+    assert!(
+        output.status.success(),
+        "ROCm 6's hipDeviceProp_t disagrees:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 #[test]
