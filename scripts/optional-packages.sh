@@ -57,6 +57,7 @@ for p in "${packages[@]}"; do
     pip:iree-base-runtime) extra=(-p amdgpu-sim-ffi --test it -- timeline::iree::) ;;
     pip:holistictraceanalysis) extra=(-p amdgpu-sim-ffi --test it -- timeline::consumer::) ;;
     pip:triton | pip:numpy) extra=(-p amdgpu-sim-ffi --test it -- triton_launcher::) ;;
+    pip:hip-python) extra=(-p amdgpu-sim-ffi --test it -- hip_python::) ;;
     llvm-19) extra=(-p amdgpu-isa --test llvm_oracle --test generated_tables) ;;
     *) extra=() ;;
     esac

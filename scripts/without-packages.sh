@@ -23,7 +23,7 @@ set -euo pipefail
 optional=(clang-19 lld-19 llvm-19 libhsa-runtime64-1 libamdhip64-5 libamdhip64-dev
     libhsa-runtime-dev rocminfo graphviz valgrind
     pip:iree-base-runtime pip:iree-base-compiler pip:cmake pip:ninja pip:numpy
-    pip:holistictraceanalysis pip:pytest pip:triton)
+    pip:holistictraceanalysis pip:pytest pip:triton pip:hip-python)
 if [ "${1:-}" = "--list" ]; then
     printf '%s\n' "${optional[@]}"
     exit 0

@@ -34,7 +34,7 @@ const MAX_LAUNCH_EXTRA: usize = 16;
 /// `hipModuleLaunchKernel`'s contract: `params` is NULL or holds a pointer
 /// to each explicit argument's value; `extra` is NULL or a
 /// `HIP_LAUNCH_PARAM_*` list ending in `HIP_LAUNCH_PARAM_END` whose buffer
-/// and size entries point at the buffer pointer and its size.
+/// entry is the argument buffer and whose size entry points at its size.
 pub(crate) unsafe fn kernargs(
     rt: &Runtime,
     function: u64,
@@ -71,12 +71,10 @@ pub(crate) unsafe fn kernargs(
         let size = unsafe { ptr::read_array(size.cast_const().cast::<usize>(), 1) }
             .and_then(|v| v.first().copied())
             .ok_or(HipCode::INVALID_VALUE)?;
+        // The buffer entry is the argument buffer itself (clr's
+        // hip_module.cpp: `kernargs = extra[1]`).
         // SAFETY: the caller's promise for `params` and `extra`.
-        let base = unsafe { ptr::read_array(buffer.cast_const().cast::<*const c_void>(), 1) }
-            .and_then(|v| v.first().copied())
-            .ok_or(HipCode::INVALID_VALUE)?;
-        // SAFETY: the caller's promise for `params` and `extra`.
-        return unsafe { ptr::read_bytes(base, size) }.ok_or(HipCode::INVALID_VALUE);
+        return unsafe { ptr::read_bytes(buffer.cast_const(), size) }.ok_or(HipCode::INVALID_VALUE);
     }
     let end = args
         .iter()

@@ -110,6 +110,19 @@ unsafe extern "C" {
         params: *mut *mut c_void,
         extra: *mut *mut c_void,
     ) -> hipError_t;
+    fn hipModuleLaunchKernel(
+        f: Handle,
+        gx: c_uint,
+        gy: c_uint,
+        gz: c_uint,
+        bx: c_uint,
+        by: c_uint,
+        bz: c_uint,
+        shared: c_uint,
+        stream: Handle,
+        params: *mut *mut c_void,
+        extra: *mut *mut c_void,
+    ) -> hipError_t;
     fn hipDeviceSynchronize() -> hipError_t;
 }
 
@@ -696,6 +709,84 @@ fn a_module_from_a_file_answers_its_metadata_and_launches_cooperatively() {
             hipErrorCooperativeLaunchTooLarge
         );
         hipGetLastError();
+        ok(hipModuleUnload(module));
+        for p in [out, l, r] {
+            ok(hipFree(p));
+        }
+    }
+    let want: Vec<f32> = lhs.iter().zip(&rhs).map(|(a, b)| a + b).collect();
+    assert_eq!(got, want);
+}
+
+/// `vector_add`'s explicit arguments as one buffer, the layout its
+/// metadata gives (three pointers, then `n` at 24).
+#[repr(C)]
+struct VectorAddArgs {
+    out: *mut c_void,
+    lhs: *mut c_void,
+    rhs: *mut c_void,
+    n: u32,
+}
+
+#[test]
+fn a_launch_takes_its_arguments_from_extra_as_hip_lays_them_out() {
+    setup();
+    let path = root().join(VECTOR_ADD_GFX1100);
+    let c_path = CString::new(path.to_str().unwrap()).unwrap();
+    let (mut module, mut function) = (std::ptr::null_mut(), std::ptr::null_mut());
+    let n: u32 = 300;
+    let lhs: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let rhs: Vec<f32> = (0..n).map(|i| (i * i) as f32).collect();
+    let bytes = n as usize * 4;
+    let (out, l, r) = (
+        device_alloc(bytes),
+        device_alloc(bytes),
+        device_alloc(bytes),
+    );
+    let mut args = VectorAddArgs {
+        out,
+        lhs: l,
+        rhs: r,
+        n,
+    };
+    // The arguments' extent (28: the kernel's whole kernarg segment, which
+    // the struct's tail padding would pass).
+    let mut size = std::mem::offset_of!(VectorAddArgs, n) + size_of::<u32>();
+    // hip_porting_driver_api.md's layout: the buffer entry is the argument
+    // buffer itself, the size entry the address of its size.
+    let mut extra: [*mut c_void; 5] = [
+        std::ptr::without_provenance_mut(1),
+        (&raw mut args).cast(),
+        std::ptr::without_provenance_mut(2),
+        (&raw mut size).cast(),
+        std::ptr::without_provenance_mut(3),
+    ];
+    let mut got = vec![0f32; n as usize];
+    // SAFETY: valid out-pointers; `extra` as HIP documents it; host buffers of `bytes`.
+    unsafe {
+        ok(hipModuleLoad(&mut module, c_path.as_ptr()));
+        ok(hipModuleGetFunction(
+            &mut function,
+            module,
+            c"vector_add".as_ptr(),
+        ));
+        ok(hipMemcpyHtoD(l, lhs.as_ptr().cast_mut().cast(), bytes));
+        ok(hipMemcpyHtoD(r, rhs.as_ptr().cast_mut().cast(), bytes));
+        ok(hipModuleLaunchKernel(
+            function,
+            n.div_ceil(64),
+            1,
+            1,
+            64,
+            1,
+            1,
+            0,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            extra.as_mut_ptr(),
+        ));
+        ok(hipDeviceSynchronize());
+        ok(hipMemcpyDtoH(got.as_mut_ptr().cast(), out, bytes));
         ok(hipModuleUnload(module));
         for p in [out, l, r] {
             ok(hipFree(p));
