@@ -3,7 +3,8 @@
 //! extent), `device`, `error`, `operation` (what a stream operation does),
 //! `stream` (streams and events), `memory` (allocations, pools, host
 //! memory, copies, fills), `driver_copy` (the copies with their direction
-//! in the name), `device_state` (free memory, device reset), `pointer`
+//! in the name), `device_state` (free memory, device reset),
+//! `device_config` (cache and shared-memory configuration), `pointer`
 //! (pointer attributes), `module` (modules, functions, launches),
 //! `module_file` (modules from files), `cooperative` (cooperative
 //! launches), `graph`, `proc_address` (`hipGetProcAddress`), and
@@ -13,6 +14,7 @@ mod aliases;
 mod context;
 mod cooperative;
 mod device;
+mod device_config;
 mod device_state;
 mod driver_copy;
 mod error;

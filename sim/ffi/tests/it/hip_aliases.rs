@@ -2,8 +2,9 @@
 //! do what the calls they name do: pinned memory under its older names,
 //! synchronous typed fills, a copy that waits on its stream, and queries
 //! of the compute capability, the context's device and a stream's flags
-//! and device. Expected values: the W7900's gfx1100 (11.0), the host's
-//! own arithmetic.
+//! and device; the device's cache and shared-memory configuration, which
+//! ROCm validates and keeps fixed. Expected values: the W7900's gfx1100
+//! (11.0), clr's answers, the host's own arithmetic.
 
 use std::ffi::{c_int, c_uint, c_void};
 
@@ -55,6 +56,10 @@ unsafe extern "C" {
     fn hipStreamGetDevice(stream: Handle, device: *mut c_int) -> hipError_t;
     fn hipPointerGetAttribute(data: *mut c_void, attr: c_int, ptr: *mut c_void) -> hipError_t;
     fn hipGetLastError() -> hipError_t;
+    fn hipDeviceSetCacheConfig(config: c_int) -> hipError_t;
+    fn hipDeviceGetCacheConfig(config: *mut c_int) -> hipError_t;
+    fn hipDeviceSetSharedMemConfig(config: c_int) -> hipError_t;
+    fn hipDeviceGetSharedMemConfig(config: *mut c_int) -> hipError_t;
 }
 
 fn ok(code: hipError_t) {
@@ -145,4 +150,30 @@ fn older_names_do_what_the_calls_they_name_do() {
     want[0] = 0xaabb_aabb;
     want[count - 1] = 0x5c5c_5c5c;
     assert_eq!(back, want);
+}
+
+#[test]
+fn cache_and_shared_memory_configuration_are_validated_and_fixed() {
+    crate::node_environment();
+    let mut config = -1;
+    // SAFETY: valid out-pointers; the invalid values are refused before any write.
+    unsafe {
+        // hipFuncCachePreferShared (1), hipFuncCachePreferEqual (3): accepted;
+        // ROCm keeps its configuration (hipFuncCachePreferNone, 0).
+        ok(hipDeviceSetCacheConfig(1));
+        ok(hipDeviceSetCacheConfig(3));
+        ok(hipDeviceGetCacheConfig(&mut config));
+        assert_eq!(config, 0);
+        assert_eq!(hipDeviceSetCacheConfig(4), hipErrorInvalidValue);
+        // hipSharedMemBankSizeEightByte (2) accepted; four-byte banks (1) stay.
+        ok(hipDeviceSetSharedMemConfig(2));
+        ok(hipDeviceGetSharedMemConfig(&mut config));
+        assert_eq!(config, 1);
+        assert_eq!(hipDeviceSetSharedMemConfig(3), hipErrorInvalidValue);
+        assert_eq!(
+            hipDeviceGetSharedMemConfig(std::ptr::null_mut()),
+            hipErrorInvalidValue
+        );
+        hipGetLastError();
+    }
 }
