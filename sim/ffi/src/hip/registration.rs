@@ -17,7 +17,10 @@
 //!
 //! The registration calls return no error: a failure (a bad wrapper, an
 //! injected fault) is recorded as the last error (`hipGetLastError`), and
-//! what failed to register is then not found at its use.
+//! what failed to register is then not found at its use. The kernels and
+//! variables of a fat binary whose registration failed (a NULL handle)
+//! are passed over without a word, so the error a program sees at start
+//! is the failure itself.
 
 use std::ffi::{c_char, c_int, c_void};
 use std::fmt::Debug;
@@ -247,6 +250,9 @@ c_exports! {
         tid: *mut c_void, bid: *mut c_void, block_dim: *mut dim3, grid_dim: *mut dim3,
         w_size: *mut c_int) -> c_int {
         let _ = (thread_limit, tid, bid, block_dim, grid_dim, w_size);
+        if modules.is_null() {
+            return 0;
+        }
         registration("__hipRegisterFunction", |rt| {
             // SAFETY: the caller's contract (above).
             let name = unsafe { name_of(device_function) }
@@ -276,6 +282,9 @@ c_exports! {
     unsafe fn __hipRegisterVar(modules: *mut *mut c_void, var: *mut c_void, host_var: *mut c_char,
         device_var: *mut c_char, ext: c_int, size: usize, constant: c_int, global: c_int) {
         let _ = (ext, global);
+        if modules.is_null() {
+            return;
+        }
         registration("__hipRegisterVar", |rt| {
             // SAFETY: the caller's contract (above).
             let name = unsafe { name_of(device_var) }
@@ -304,6 +313,9 @@ c_exports! {
     unsafe fn __hipRegisterManagedVar(hip_module: *mut c_void, pointer: *mut *mut c_void,
         init_value: *mut c_void, name: *const c_char, size: usize, align: u32) {
         let _ = align;
+        if hip_module.is_null() {
+            return;
+        }
         registration("__hipRegisterManagedVar", |rt| {
             // SAFETY: the caller's contract (above).
             let name = unsafe { name_of(name) }?;
