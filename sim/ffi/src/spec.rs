@@ -485,8 +485,14 @@ mod tests {
         }
         let unknown = parse("hipMaloc=2").unwrap_err();
         assert!(
-            unknown.contains("known HIP calls: hipCtxGetCurrent"),
+            unknown.contains("known HIP calls: __hipRegisterFatBinary, ")
+                && unknown.contains(", hipCtxGetCurrent, "),
             "{unknown}"
+        );
+        // The registration path's `__hip…` calls are HIP's.
+        assert_eq!(
+            parse("__hipRegisterVar@2=2").unwrap(),
+            [Armed::Hip(Fault::nth_of("__hipRegisterVar", 2, HipCode(2)))]
         );
         assert!(
             !unknown.contains("hsa_init"),
