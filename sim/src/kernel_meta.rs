@@ -45,6 +45,12 @@ pub struct KernelLaunchInfo {
     /// `(offset, size, value kind)` of each hidden argument, which the
     /// runtime fills (`hidden_block_count_x`, `hidden_group_size_x`, ...).
     pub hidden_args: Vec<(u32, u32, String)>,
+    /// `.vgpr_count` (0 when the metadata omits it).
+    pub vgpr_count: u32,
+    /// `.sgpr_count` (0 when the metadata omits it).
+    pub sgpr_count: u32,
+    /// `.wavefront_size` (0 when the metadata omits it).
+    pub wavefront_size: u32,
 }
 
 #[derive(Deserialize)]
@@ -65,6 +71,12 @@ struct Kernel {
     max_flat_workgroup_size: Option<u32>,
     #[serde(rename = ".reqd_workgroup_size", default)]
     reqd_workgroup_size: Option<Vec<u32>>,
+    #[serde(rename = ".vgpr_count", default)]
+    vgpr_count: u32,
+    #[serde(rename = ".sgpr_count", default)]
+    sgpr_count: u32,
+    #[serde(rename = ".wavefront_size", default)]
+    wavefront_size: u32,
     #[serde(rename = ".group_segment_fixed_size", default)]
     group_segment_fixed_size: u32,
     #[serde(rename = ".args", default)]
@@ -200,6 +212,9 @@ pub fn read_kernels(bytes: &[u8]) -> Result<BTreeMap<String, KernelLaunchInfo>, 
                     .filter(|a| a.value_kind.starts_with("hidden_"))
                     .map(|a| (a.offset, a.size, a.value_kind.clone()))
                     .collect(),
+                vgpr_count: k.vgpr_count,
+                sgpr_count: k.sgpr_count,
+                wavefront_size: k.wavefront_size,
             };
             if kernels.insert(k.symbol, info).is_some() {
                 return Err("two kernels share one descriptor symbol".into());

@@ -62,7 +62,7 @@ fn pageable(rt: &Runtime, place: Place, len: usize) -> bool {
 /// A side outside the simulated device memory is `len` bytes of the
 /// client's host memory; pinned or registered, it stays live until the
 /// copy has run in stream order.
-unsafe fn copy(
+pub(crate) unsafe fn copy(
     rt: &Runtime,
     dst: *mut c_void,
     src: *const c_void,

@@ -6,6 +6,7 @@ mod rocminfo_format;
 
 mod aql;
 mod child;
+mod hip_programs;
 mod hip_streams;
 mod iree_blits;
 mod iree_built;
