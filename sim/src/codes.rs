@@ -103,6 +103,8 @@ aliases! { HipCode:
     PEER_ACCESS_ALREADY_ENABLED = hipErrorPeerAccessAlreadyEnabled,
     ILLEGAL_ADDRESS = hipErrorIllegalAddress,
     LAUNCH_FAILURE = hipErrorLaunchFailure,
+    INVALID_DEVICE_FUNCTION = hipErrorInvalidDeviceFunction,
+    INVALID_SYMBOL = hipErrorInvalidSymbol,
 }
 
 aliases! { CclCode:

@@ -1,7 +1,7 @@
 //! What HIP's launch checks need from a code object's `NT_AMDGPU_METADATA`
 //! notes (LLVM AMDGPUUsage, "Code Object V3+ Metadata"): per kernel its
 //! descriptor symbol, kernarg segment size, flat work-group limit, required
-//! work-group size, static LDS and VGPR count.
+//! work-group size and static LDS.
 //!
 //! The simulator reads the notes itself, independently of `amdgpu-hal`'s
 //! decoder, so a launch checked here is an oracle for the HAL rather than a
@@ -40,14 +40,17 @@ pub struct KernelLaunchInfo {
     pub reqd_workgroup_size: Option<[u32; 3]>,
     /// `.group_segment_fixed_size` (static LDS bytes).
     pub group_segment_fixed_size: u32,
-    /// `.vgpr_count` (0 when the metadata gives none):
-    /// `hipFuncGetAttribute(HIP_FUNC_ATTRIBUTE_NUM_REGS)`.
-    pub vgpr_count: u32,
     /// `(offset, size)` of each explicit argument (hidden ones excluded), in order.
     pub explicit_args: Vec<(u32, u32)>,
     /// `(offset, size, value kind)` of each hidden argument, which the
     /// runtime fills (`hidden_block_count_x`, `hidden_group_size_x`, ...).
     pub hidden_args: Vec<(u32, u32, String)>,
+    /// `.vgpr_count` (0 when the metadata omits it).
+    pub vgpr_count: u32,
+    /// `.sgpr_count` (0 when the metadata omits it).
+    pub sgpr_count: u32,
+    /// `.wavefront_size` (0 when the metadata omits it).
+    pub wavefront_size: u32,
 }
 
 #[derive(Deserialize)]
@@ -68,10 +71,14 @@ struct Kernel {
     max_flat_workgroup_size: Option<u32>,
     #[serde(rename = ".reqd_workgroup_size", default)]
     reqd_workgroup_size: Option<Vec<u32>>,
-    #[serde(rename = ".group_segment_fixed_size", default)]
-    group_segment_fixed_size: u32,
     #[serde(rename = ".vgpr_count", default)]
     vgpr_count: u32,
+    #[serde(rename = ".sgpr_count", default)]
+    sgpr_count: u32,
+    #[serde(rename = ".wavefront_size", default)]
+    wavefront_size: u32,
+    #[serde(rename = ".group_segment_fixed_size", default)]
+    group_segment_fixed_size: u32,
     #[serde(rename = ".args", default)]
     args: Vec<Arg>,
 }
@@ -193,7 +200,6 @@ pub fn read_kernels(bytes: &[u8]) -> Result<BTreeMap<String, KernelLaunchInfo>, 
                     .unwrap_or(DEFAULT_MAX_FLAT_WORKGROUP_SIZE),
                 reqd_workgroup_size: reqd,
                 group_segment_fixed_size: k.group_segment_fixed_size,
-                vgpr_count: k.vgpr_count,
                 explicit_args: k
                     .args
                     .iter()
@@ -206,6 +212,9 @@ pub fn read_kernels(bytes: &[u8]) -> Result<BTreeMap<String, KernelLaunchInfo>, 
                     .filter(|a| a.value_kind.starts_with("hidden_"))
                     .map(|a| (a.offset, a.size, a.value_kind.clone()))
                     .collect(),
+                vgpr_count: k.vgpr_count,
+                sgpr_count: k.sgpr_count,
+                wavefront_size: k.wavefront_size,
             };
             if kernels.insert(k.symbol, info).is_some() {
                 return Err("two kernels share one descriptor symbol".into());

@@ -38,6 +38,7 @@ mod handles;
 pub mod hip;
 pub mod hip_memory;
 pub mod hip_module;
+pub mod hip_registered;
 mod hsa;
 pub mod hsa_info;
 pub mod hsa_memory;

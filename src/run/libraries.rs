@@ -112,7 +112,9 @@ const LINKED_NAME: &str = "libhsa-runtime64.so.1";
 fn node_library_in(dir: &Path) -> Option<PathBuf> {
     let direct = dir.join(NODE_LIBRARY);
     if direct.is_file() {
-        return Some(direct);
+        // Absolute: the links made to it live in another directory, and
+        // the program may change its own.
+        return std::path::absolute(direct).ok();
     }
     let target = std::fs::canonicalize(dir.join(LINKED_NAME)).ok()?;
     (target.is_file() && target.file_name() == Some(std::ffi::OsStr::new(NODE_LIBRARY)))
@@ -126,6 +128,7 @@ pub fn find(places: &SearchPlaces) -> Result<NodeLibraries> {
     for dir in &dirs {
         let kfd = dir.join(KFD_STAND_IN);
         if let Some(node) = node_library_in(dir).filter(|_| kfd.is_file()) {
+            let kfd = std::path::absolute(&kfd).unwrap_or(kfd);
             return Ok(NodeLibraries { node, kfd });
         }
     }
@@ -225,6 +228,42 @@ mod tests {
         .unwrap();
         assert!(find(&places).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A relative directory (`AMDGPU_SIM_LIB_DIR=target/release`) gives
+    /// absolute paths: the vendor-name links live elsewhere.
+    #[test]
+    fn a_relative_directory_gives_absolute_paths() {
+        let dir = scratch("relative");
+        touch(&dir.join(NODE_LIBRARY));
+        touch(&dir.join(KFD_STAND_IN));
+        let cwd = std::env::current_dir().unwrap();
+        let relative = pathdiff(&dir, &cwd);
+        assert!(relative.is_relative(), "{}", relative.display());
+        let places = SearchPlaces {
+            named: Some(relative),
+            ..SearchPlaces::default()
+        };
+        let found = find(&places).unwrap();
+        assert!(
+            found.node.is_absolute() && found.node.is_file(),
+            "{found:?}"
+        );
+        assert!(found.kfd.is_absolute() && found.kfd.is_file(), "{found:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `path` relative to `base` (both absolute), through `..` as needed.
+    fn pathdiff(path: &Path, base: &Path) -> PathBuf {
+        let (path, base): (Vec<_>, Vec<_>) =
+            (path.components().collect(), base.components().collect());
+        let common = path.iter().zip(&base).take_while(|(a, b)| a == b).count();
+        let mut out = PathBuf::new();
+        for _ in common..base.len() {
+            out.push("..");
+        }
+        out.extend(&path[common..]);
+        out
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 /// The report's keys that count live objects (what a program left
 /// behind), in the report's order. `allocated_bytes` is their size, said
 /// beside them.
-pub const LIVE_OBJECT_KEYS: [&str; 21] = [
+pub const LIVE_OBJECT_KEYS: [&str; 22] = [
     "allocations",
     "readers",
     "executables",
@@ -35,6 +35,7 @@ pub const LIVE_OBJECT_KEYS: [&str; 21] = [
     "vmem_mappings",
     "hsa_locked",
     "hsa_async_copies",
+    "hip_fat_binaries",
 ];
 
 /// A run's reports, merged.

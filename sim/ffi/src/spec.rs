@@ -12,7 +12,7 @@
 //! | `kernel@N+`   | the N-th kernel and every later one                   |
 //! | `kernel`      | every kernel                                          |
 //!
-//! `OP` is an HSA function (`hsa_…`) or a HIP one (`hip…`) the node counts
+//! `OP` is an HSA function (`hsa_…`) or a HIP one (`hip…`, `__hip…`) the node counts
 //! ([`KNOWN_OPS`]; any other name is refused, with the closest), which picks the
 //! family; `CODE` is the status it fails with, decimal or `0x` hex
 //! (`hsa_status_t` for HSA, `hipError_t` for HIP). Example:
@@ -35,6 +35,10 @@ use amdgpu_sim::{Fault, HipCode, HsaCode, KernelFault, Sim};
 /// (`tests::known_ops_are_the_ops_the_sources_count` keeps this list equal
 /// to the op names in the sources).
 pub const KNOWN_OPS: &[&str] = &[
+    "__hipRegisterFatBinary",
+    "__hipRegisterFunction",
+    "__hipRegisterManagedVar",
+    "__hipRegisterVar",
     "hipCtxGetCurrent",
     "hipCtxGetDevice",
     "hipCtxPopCurrent",
@@ -64,14 +68,18 @@ pub const KNOWN_OPS: &[&str] = &[
     "hipEventQuery",
     "hipEventRecord",
     "hipEventSynchronize",
+    "hipExtLaunchKernel",
     "hipFree",
     "hipFreeAsync",
     "hipFuncGetAttribute",
+    "hipFuncGetAttributes",
     "hipFuncSetAttribute",
     "hipGetDevice",
     "hipGetDeviceCount",
     "hipGetDeviceProperties",
     "hipGetProcAddress",
+    "hipGetSymbolAddress",
+    "hipGetSymbolSize",
     "hipGraphAddEmptyNode",
     "hipGraphAddEventRecordNode",
     "hipGraphAddKernelNode",
@@ -88,6 +96,7 @@ pub const KNOWN_OPS: &[&str] = &[
     "hipHostUnregister",
     "hipInit",
     "hipLaunchHostFunc",
+    "hipLaunchKernel",
     "hipMalloc",
     "hipMallocAsync",
     "hipMallocFromPoolAsync",
@@ -105,10 +114,14 @@ pub const KNOWN_OPS: &[&str] = &[
     "hipMemcpyDtoDAsync",
     "hipMemcpyDtoH",
     "hipMemcpyDtoHAsync",
+    "hipMemcpyFromSymbol",
+    "hipMemcpyFromSymbolAsync",
     "hipMemcpyHtoD",
     "hipMemcpyHtoDAsync",
     "hipMemcpyPeer",
     "hipMemcpyPeerAsync",
+    "hipMemcpyToSymbol",
+    "hipMemcpyToSymbolAsync",
     "hipMemset",
     "hipMemsetAsync",
     "hipMemsetD16Async",
@@ -121,6 +134,8 @@ pub const KNOWN_OPS: &[&str] = &[
     "hipModuleLoadData",
     "hipModuleLoadDataEx",
     "hipModuleUnload",
+    "hipOccupancyMaxActiveBlocksPerMultiprocessor",
+    "hipOccupancyMaxPotentialBlockSize",
     "hipPointerGetAttribute",
     "hipPointerGetAttributes",
     "hipRuntimeGetVersion",
@@ -244,6 +259,11 @@ fn kernel_entry(text: &str, target: &str) -> Option<Result<Armed, String>> {
     })
 }
 
+/// A HIP function's name: `hip…`, or the registration path's `__hip…`.
+fn is_hip_name(op: &str) -> bool {
+    op.starts_with("hip") || op.starts_with("__hip")
+}
+
 fn entry(text: &str) -> Result<Armed, String> {
     if let Some(kernel) = kernel_entry(text, text.split('=').next().unwrap_or_default().trim()) {
         return kernel;
@@ -263,7 +283,7 @@ fn entry(text: &str) -> Result<Armed, String> {
         return Err(format!("entry '{text}': bad function name"));
     }
     let family_wide = op == "hsa" || op == "hip";
-    let is_hip = if op == "hip" || (op.starts_with("hip") && !family_wide) {
+    let is_hip = if op == "hip" || (is_hip_name(op) && !family_wide) {
         true
     } else if op == "hsa" || op.starts_with("hsa_") {
         false
@@ -276,7 +296,7 @@ fn entry(text: &str) -> Result<Armed, String> {
         let family: Vec<&str> = KNOWN_OPS
             .iter()
             .copied()
-            .filter(|known| known.starts_with("hip") == is_hip)
+            .filter(|known| is_hip_name(known) == is_hip)
             .collect();
         let suggestion = amdgpu_sim::suggest::closest(op, KNOWN_OPS.iter().copied())
             .map(|close| format!(" (did you mean '{close}'?)"))
@@ -376,10 +396,14 @@ mod tests {
                 }
                 let text = std::fs::read_to_string(&path).expect("source");
                 for literal in text.split('"').skip(1).step_by(2) {
-                    let op = literal.starts_with("hsa_")
-                        || (literal.starts_with("hip")
-                            && literal[3..].starts_with(|c: char| c.is_ascii_uppercase())
-                            && !literal.starts_with("hipError"));
+                    // The registration path's `__hip…` names count as HIP's.
+                    let name = literal
+                        .strip_prefix("__hip")
+                        .map_or(literal, |_| &literal[2..]);
+                    let op = name.starts_with("hsa_")
+                        || (name.starts_with("hip")
+                            && name[3..].starts_with(|c: char| c.is_ascii_uppercase())
+                            && !name.starts_with("hipError"));
                     if op
                         && literal
                             .bytes()
@@ -483,8 +507,14 @@ mod tests {
         }
         let unknown = parse("hipMaloc=2").unwrap_err();
         assert!(
-            unknown.contains("known HIP calls: hipCtxGetCurrent"),
+            unknown.contains("known HIP calls: __hipRegisterFatBinary, ")
+                && unknown.contains(", hipCtxGetCurrent, "),
             "{unknown}"
+        );
+        // The registration path's `__hip…` calls are HIP's.
+        assert_eq!(
+            parse("__hipRegisterVar@2=2").unwrap(),
+            [Armed::Hip(Fault::nth_of("__hipRegisterVar", 2, HipCode(2)))]
         );
         assert!(
             !unknown.contains("hsa_init"),

@@ -1,10 +1,9 @@
 //! The rest of the vendor tables the `amdgpu-hal` dylib backend requires
 //! at load, and the rest of IREE's AMDGPU driver's `libhsa_tables.h`:
 //! dmabuf export, IPC memory and signals, interop, SVM attributes, system
-//! events, caches, some queue calls, executable validation, and HIP's
-//! runtime-API launches. The simulated node models none of them, so each
-//! one fails: HSA calls with `HSA_STATUS_ERROR` (ROCm 5.2's headers have no
-//! "not supported" status), HIP calls with `hipErrorNotSupported`.
+//! events, caches, some queue calls and executable validation. The
+//! simulated node models none of them, so each one fails with
+//! `HSA_STATUS_ERROR` (ROCm 5.2's headers have no "not supported" status).
 //! Signatures are the headers' own.
 //!
 //! Signals (`signal`), queues and their index operations (`queue`), regions
@@ -77,13 +76,4 @@ unsupported! { HSA_STATUS_ERROR, hsa_status_t;
     fn hsa_amd_portable_export_dmabuf(ptr: *const c_void, size: usize, dmabuf: *mut c_int,
         offset: *mut u64);
     fn hsa_amd_portable_close_dmabuf(dmabuf: c_int);
-}
-
-/// HIP handles (`hipCtx_t`, `hipStream_t`, `hipEvent_t`, graphs, modules…)
-/// are pointers to opaque structs.
-type handle = *mut c_void;
-
-unsupported! { hipErrorNotSupported, hipError_t;
-    fn hipLaunchKernel(function_address: *const c_void, num_blocks: dim3, dim_blocks: dim3,
-        args: *mut *mut c_void, shared_mem_bytes: usize, stream: handle);
 }

@@ -4,7 +4,9 @@
 //! --device=hip` against IREE's CPU backend (the kernel corpus's expected
 //! outputs), Debian's `rocminfo` against the machine's published products,
 //! a C program built by `cc` against Debian's HIP headers and library that
-//! checks its own values, `pytest` running IREE's Python API against numpy;
+//! checks its own values, programs built by `hipcc` and clang's HIP mode
+//! (`fixtures/hip/`) that check theirs, `pytest` running IREE's Python API
+//! against numpy;
 //! then the exit status: a faulting kernel, a failing program, a signal,
 //! a program that cannot start, and the one line when the C library is
 //! missing. (`--device=amdgpu` is in `sim::iree_amdgpu_run`, beside the
@@ -231,6 +233,43 @@ fn a_hip_program_built_with_cc_runs_its_copies_and_kernel() {
         "{}",
         show(&output)
     );
+}
+
+/// The programs of `fixtures/hip/` were built by Debian's `hipcc` (gfx90a)
+/// and by clang-19 `-x hip` (gfx942, gfx1100): their kernels come in
+/// through HIP's fat-binary registration and `<<<…>>>` launches, with no
+/// HIP call of the test's own.
+#[test]
+fn hipcc_built_programs_run_unmodified() {
+    for (program, machine) in [
+        ("fixtures/hip/reduction.gfx90a", "mi250x-4"),
+        ("fixtures/hip/reduction", "mi300x-8"),
+        ("fixtures/hip/reduction", "w7900"),
+    ] {
+        let report = scratch(&format!("hipcc-{machine}")).join("report.txt");
+        let mut command = node_run(&["--machine", machine, "--report"]);
+        command.arg(&report).arg("--").arg(root().join(program));
+        let output = command.output().unwrap();
+        assert!(
+            output.status.success(),
+            "{program} on {machine}: {}",
+            show(&output)
+        );
+        // The program checks its own sums on the host.
+        assert!(
+            text(&output.stdout).contains("PASS reduction"),
+            "{program} on {machine}: {}",
+            show(&output)
+        );
+        let kept = std::fs::read_to_string(&report).unwrap();
+        assert!(kept.contains("launches_faulted 0\n"), "{kept}");
+        assert!(!kept.contains("launches_executed 0\n"), "{kept}");
+        assert!(
+            text(&output.stderr).contains("; no live objects left."),
+            "{program} on {machine}: {}",
+            show(&output)
+        );
+    }
 }
 
 #[test]

@@ -8,7 +8,8 @@
 //! - `place`, `handles`, `settings`: where a copy reads or writes; handle
 //!   values; what the environment says;
 //! - the registries: `host_memory`, `device_faults`, `last_error`,
-//!   `signals`, `queues`, `graphs`, `streams`, `copies`;
+//!   `signals`, `queues`, `graphs`, `streams`, `copies`, `fat_binaries`
+//!   (HIP's registered fat binaries, kernels and variables);
 //! - `report`: the report's text from the node and the registries' counts;
 //! - `runtime`: the node and the registries, created from the environment;
 //! - `hsa_call`, `hip_call`: how an HSA or a HIP export runs on it;
@@ -21,6 +22,7 @@ pub(crate) mod clock;
 pub(crate) mod copies;
 pub(crate) mod device_faults;
 pub(crate) mod exports;
+pub(crate) mod fat_binaries;
 pub(crate) mod graphs;
 pub(crate) mod handles;
 pub(crate) mod hip_call;

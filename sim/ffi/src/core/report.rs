@@ -25,6 +25,8 @@ pub(crate) struct Census {
     pub(crate) async_copies: usize,
     /// Launches refused: a kernel the node cannot run (`launches_refused`).
     pub(crate) refused_launches: usize,
+    /// Registered HIP fat binaries (`hip_fat_binaries`).
+    pub(crate) fat_binaries: usize,
 }
 
 /// The file a report pattern names for this process: `%p` is the process
@@ -54,13 +56,14 @@ pub(crate) fn render(sim: &Sim, census: &Census) -> String {
         locks,
         async_copies,
         refused_launches,
+        fat_binaries,
     } = *census;
     let mut out = format!(
         "allocations {}\nallocated_bytes {}\nreaders {}\nexecutables {}\n\
          hip_contexts {}\nhip_pools {}\nhip_modules {}\nhip_streams {streams}\n\
          hip_events {events}\nhip_graphs {graphs}\nhip_graph_execs {graph_execs}\nhost_allocations {host_allocations}\n\
          host_registrations {host_registrations}\nhsa_signals {signals}\nhsa_queues {queues}\nimage_mappings {}\nshared_images {}\n\
-         vmem_reservations {}\nvmem_handles {}\nvmem_mappings {}\nhsa_locked {locks}\nhsa_async_copies {async_copies}\n",
+         vmem_reservations {}\nvmem_handles {}\nvmem_mappings {}\nhsa_locked {locks}\nhsa_async_copies {async_copies}\nhip_fat_binaries {fat_binaries}\n",
         live.allocations,
         live.allocated_bytes,
         live.readers,

@@ -22,6 +22,7 @@ use amdgpu_sim::{CallRecord, Sim};
 
 use super::copies::Copies;
 use super::device_faults::DeviceFaults;
+use super::fat_binaries;
 use super::graphs::Graphs;
 use super::handles::Handles;
 use super::host_memory::{self, HostMemory};
@@ -49,6 +50,8 @@ pub(crate) struct Runtime {
     pub(crate) streams: Mutex<streams::Registry>,
     /// HIP graphs and instances.
     pub(crate) graphs: Mutex<Graphs>,
+    /// HIP's registered fat binaries, kernels and variables.
+    pub(crate) fat_binaries: Mutex<fat_binaries::Registry>,
     /// HSA signals and the queues' doorbells.
     pub(crate) signals: signals::Registry,
     /// HSA queues.
@@ -75,6 +78,7 @@ impl Runtime {
             handles: Handles::default(),
             streams: Mutex::default(),
             graphs: Mutex::default(),
+            fat_binaries: Mutex::default(),
             signals: signals::Registry::default(),
             queues: queues::Registry::default(),
             copies: Copies::default(),
@@ -124,6 +128,12 @@ impl Runtime {
         lock(&self.graphs)
     }
 
+    /// The registered fat binaries, locked (before the node, never after
+    /// it: a registry call may load code on the node while holding it).
+    pub(crate) fn fat_binaries(&self) -> MutexGuard<'_, fat_binaries::Registry> {
+        lock(&self.fat_binaries)
+    }
+
     /// The live objects of the registries, for the report.
     pub(crate) fn census(&self) -> Census {
         let (streams, events) = self.streams().live();
@@ -141,6 +151,7 @@ impl Runtime {
             locks: self.host_memory().locks(),
             async_copies: self.copies.pending(),
             refused_launches: self.device_faults.refused_launches(),
+            fat_binaries: self.fat_binaries().live(),
         }
     }
 

@@ -1,7 +1,8 @@
-//! HIP's per-thread state and contexts: this thread's context stack and
-//! `hipSetDevice`'s choice (per thread by HIP's definition, so thread
-//! locals, here and nowhere else), primary contexts, and the context calls
-//! IREE's HIP driver makes.
+//! HIP's per-thread state and contexts: this thread's context stack,
+//! `hipSetDevice`'s choice and the `<<<…>>>` call configurations
+//! `__hipPushCallConfiguration` pushes (per thread by HIP's definition, so
+//! thread locals, here and nowhere else), primary contexts, and the
+//! context calls IREE's HIP driver makes.
 
 use std::cell::RefCell;
 use std::ffi::c_int;
@@ -18,6 +19,41 @@ thread_local! {
     static CONTEXTS: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
     /// `hipSetDevice`'s choice for this thread.
     static DEVICE: RefCell<i32> = const { RefCell::new(0) };
+    /// This thread's pushed call configurations (the top is the next
+    /// `__hipPopCallConfiguration`'s), as ROCm keeps them per thread.
+    static CALL_CONFIGURATIONS: RefCell<Vec<CallConfiguration>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Most call configurations one thread keeps pushed (a `<<<…>>>` launch
+/// pushes one and its stub pops it at once; only nesting grows the stack).
+pub(crate) const MAX_CALL_CONFIGURATIONS: usize = 1024;
+
+/// A `<<<grid, block, shared, stream>>>` launch's configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CallConfiguration {
+    pub(crate) grid: [u32; 3],
+    pub(crate) block: [u32; 3],
+    pub(crate) shared: usize,
+    /// The `hipStream_t`, as the number it is.
+    pub(crate) stream: usize,
+}
+
+/// Pushes a call configuration on this thread's stack; `false` when
+/// [`MAX_CALL_CONFIGURATIONS`] are pushed already.
+pub(crate) fn push_call_configuration(configuration: CallConfiguration) -> bool {
+    CALL_CONFIGURATIONS.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= MAX_CALL_CONFIGURATIONS {
+            return false;
+        }
+        c.push(configuration);
+        true
+    })
+}
+
+/// Pops this thread's last pushed call configuration.
+pub(crate) fn pop_call_configuration() -> Option<CallConfiguration> {
+    CALL_CONFIGURATIONS.with(|c| c.borrow_mut().pop())
 }
 
 /// This thread's current device.

@@ -7,7 +7,10 @@
 //! `device_config` (cache and shared-memory configuration), `pointer`
 //! (pointer attributes), `module` (modules, functions, launches),
 //! `module_file` (modules from files), `cooperative` (cooperative
-//! launches), `graph`, `proc_address` (`hipGetProcAddress`), and
+//! launches), `registration` (the fat binaries, kernels and variables a
+//! hipcc-built program registers), `occupancy` (its formula), `launch`
+//! (launches and queries by host function, `<<<…>>>`), `symbol` (variables
+//! by host address), `graph`, `proc_address` (`hipGetProcAddress`), and
 //! `aliases` (the other names HIP keeps for calls served here).
 
 mod aliases;
@@ -20,10 +23,14 @@ mod driver_copy;
 mod error;
 mod graph;
 mod image;
+mod launch;
 mod memory;
 mod module;
 mod module_file;
+mod occupancy;
 mod operation;
 mod pointer;
 mod proc_address;
+mod registration;
 mod stream;
+mod symbol;

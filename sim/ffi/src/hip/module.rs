@@ -7,9 +7,11 @@ use std::ffi::{c_char, c_int, c_void};
 
 use amdgpu_sim::HipCode;
 use amdgpu_sim::hip_module::LaunchRequest;
+use amdgpu_sim::kernel_exec::KernelRun;
 
 use super::context::current_device;
 use super::image::read_image;
+use super::registration::{is_registered_kernel, kernel_function};
 use super::stream::{enqueue, stream_device};
 use crate::abi::*;
 use crate::core::exports::c_exports;
@@ -177,9 +179,18 @@ c_exports! {
         })
     }
 
-    /// `hipFuncSetAttribute(function, attribute, value)`.
+    /// `hipFuncSetAttribute(function, attribute, value)`: `function` is a
+    /// registered kernel's host stub (its function on the current device)
+    /// or a `hipFunction_t`.
     fn hipFuncSetAttribute(function: *const c_void, attribute: c_int, value: c_int) -> hipError_t {
-        modelled(hipErrorInvalidDevice, |rt| rt.sim.hip_func_set_attribute(function as usize as u64, attribute, value))
+        modelled(hipErrorInvalidDevice, |rt| {
+            let function = if is_registered_kernel(rt, function as usize) {
+                kernel_function(rt, function as usize, current_device(&rt.sim))?
+            } else {
+                function as usize as u64
+            };
+            rt.sim.hip_func_set_attribute(function, attribute, value)
+        })
     }
 
     /// `hipModuleLaunchKernel`: checked and recorded now; the kernel runs in
@@ -202,21 +213,32 @@ c_exports! {
                 block: [block_dim_x, block_dim_y, block_dim_z],
                 shared_bytes: shared_mem_bytes,
             };
-            match rt.sim.hip_module_launch_kernel(&request, kernargs).inspect_err(|&code| {
-                // A kernel the node cannot run (said on stderr) ends the
-                // process, or leaves its device failed.
-                if code == HipCode::LAUNCH_FAILURE {
-                    // Counted first: the report an abort writes shows it.
-                    rt.device_faults.refuse_launch(ordinal);
-                    device_fault::kernel_unrunnable(rt, None);
-                }
-            })? {
-                // SAFETY: a kernel op touches no memory of the caller's
-                // beyond what HIP allocated or registered.
-                Some(run) => unsafe { enqueue(rt, stream, Op::Kernel(Box::new(run))) },
-                None => Ok(()),
-            }
+            let launched = rt.sim.hip_module_launch_kernel(&request, kernargs);
+            submit(rt, stream, ordinal, launched)
         })
+    }
+}
+
+/// Puts a checked and recorded launch's kernel on its stream; a kernel
+/// the node cannot run (said on stderr) ends the process, or leaves its
+/// device failed (`hipErrorLaunchFailure`).
+pub(crate) fn submit(
+    rt: &Runtime,
+    stream: handle,
+    ordinal: i32,
+    launched: Result<Option<KernelRun>, HipCode>,
+) -> Call {
+    match launched.inspect_err(|&code| {
+        if code == HipCode::LAUNCH_FAILURE {
+            // Counted first: the report an abort writes shows it.
+            rt.device_faults.refuse_launch(ordinal);
+            device_fault::kernel_unrunnable(rt, None);
+        }
+    })? {
+        // SAFETY: a kernel op touches no memory of the caller's beyond
+        // what HIP allocated or registered.
+        Some(run) => unsafe { enqueue(rt, stream, Op::Kernel(Box::new(run))) },
+        None => Ok(()),
     }
 }
 

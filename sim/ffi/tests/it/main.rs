@@ -8,6 +8,7 @@ mod aql;
 mod child;
 mod hip_abi;
 mod hip_aliases;
+mod hip_programs;
 mod hip_python;
 mod hip_runtime_api;
 mod hip_streams;

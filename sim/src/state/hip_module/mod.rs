@@ -46,6 +46,25 @@ pub mod function_attribute {
     pub const PREFERRED_SHARED_MEMORY_CARVEOUT: i32 = 9;
 }
 
+/// What a function's code object and device say about it: the facts
+/// `hipFuncGetAttributes` and the occupancy queries read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionFacts {
+    /// The device its module is loaded on.
+    pub ordinal: i32,
+    /// The kernel's metadata.
+    pub kernel: KernelLaunchInfo,
+    /// The descriptor's private segment (scratch) bytes per work-item.
+    pub private_segment_size: u32,
+    /// The dynamic-LDS limit `hipFuncSetAttribute` set (0: none set).
+    pub max_dynamic_shared: u32,
+    /// LDS bytes a work-group may use on the device.
+    pub lds_limit: u64,
+    /// The device's properties (compute units, wave size, limits,
+    /// `gcnArchName`).
+    pub device: amdgpu_sys::hip_types::HipDeviceProps,
+}
+
 /// What every module of the same bytes shares, whatever device it is loaded
 /// on: the parsed code object, its kernels' metadata, its symbols by name
 /// and its loaded image.
@@ -305,7 +324,6 @@ impl Modules {
         Ok(match attribute {
             a::MAX_THREADS_PER_BLOCK => clamp(u64::from(f.kernel.max_flat_workgroup_size)),
             a::SHARED_SIZE_BYTES => clamp(u64::from(f.kernel.group_segment_fixed_size)),
-            // ROCm answers the kernel's VGPR count (`.vgpr_count`).
             a::NUM_REGS => clamp(u64::from(f.kernel.vgpr_count)),
             a::CONST_SIZE_BYTES | a::CACHE_MODE_CA => 0,
             a::LOCAL_SIZE_BYTES => clamp(u64::from(f.private_segment_size)),
@@ -359,6 +377,24 @@ impl Modules {
             f.kernel.explicit_args.clone(),
             f.kernel.kernarg_segment_size,
         ))
+    }
+
+    /// The facts of a function ([`FunctionFacts`]).
+    pub(crate) fn function_facts(
+        &self,
+        topology: &Topology,
+        function: u64,
+    ) -> Result<FunctionFacts, HipCode> {
+        let f = self.function_of(function)?;
+        let ordinal = self.module_device(f)?;
+        Ok(FunctionFacts {
+            ordinal,
+            kernel: f.kernel.clone(),
+            private_segment_size: f.private_segment_size,
+            max_dynamic_shared: f.max_dynamic_shared,
+            lds_limit: topology.lds_limit(ordinal),
+            device: topology.device_properties(ordinal)?,
+        })
     }
 
     fn function_of(&self, function: u64) -> Result<&HipFunction, HipCode> {
