@@ -105,28 +105,6 @@ impl Sim {
         )
     }
 
-    /// The most work-groups of `block_threads` work-items a cooperative
-    /// launch on `ordinal` may have: every work-group must be resident at
-    /// once, and a compute unit holds at most `max_waves_per_cu` waves
-    /// (the wave bound of ROCm's occupancy rule; registers and LDS are not
-    /// counted). No call is counted: part of a launch's checks.
-    pub fn hip_cooperative_block_limit(
-        &self,
-        ordinal: i32,
-        block_threads: u64,
-    ) -> Result<u64, HipCode> {
-        let wave = u64::try_from(self.topology.hip_props(ordinal)?.device.warp_size)
-            .unwrap_or(0)
-            .max(1);
-        let agent = self.topology.gpu_agent(ordinal)?;
-        let Some(a) = self.topology.machine.agents.get(agent) else {
-            return Err(HipCode::INVALID_DEVICE);
-        };
-        let waves_per_block = block_threads.div_ceil(wave).max(1);
-        let per_cu = u64::from(a.hsa.max_waves_per_cu) / waves_per_block;
-        Ok(per_cu.saturating_mul(u64::from(a.compute_units)))
-    }
-
     /// `hipDeviceGetAttribute` (ROCm's attribute values, [`A`]); unknown
     /// attributes are `hipErrorInvalidValue`.
     pub fn hip_device_get_attribute(&self, attr: i32, ordinal: i32) -> Result<i32, HipCode> {

@@ -2,20 +2,23 @@
 //! be resident at once (grid-wide synchronization needs it). Triton's HIP
 //! launcher uses it for kernels compiled with `launch_cooperative_grid`.
 //!
-//! A grid larger than the device can hold at once is
-//! `hipErrorCooperativeLaunchTooLarge`, as ROCm answers; otherwise the
-//! launch is `hipModuleLaunchKernel`'s (checked, recorded, run in stream
-//! order, and counted under that name). The simulator runs work-groups one
-//! after another, so a grid barrier between them would not be modelled;
-//! the bound keeps launches to those real hardware can run.
+//! A grid of more work-groups than the device holds at once — the blocks
+//! `super::occupancy`'s formula puts on one compute unit, times the compute
+//! units, as clr's hip_module.cpp bounds it — is
+//! `hipErrorCooperativeLaunchTooLarge`; otherwise the launch is
+//! `hipModuleLaunchKernel`'s (checked, recorded, run in stream order, and
+//! counted under that name). The simulator runs work-groups one after
+//! another, so a grid barrier between them would not be modelled; the bound
+//! keeps launches to those real hardware can run.
 
 use std::ffi::c_void;
 
 use super::module::hipModuleLaunchKernel;
+use super::occupancy::blocks_per_cu;
 use super::stream::stream_device;
 use crate::abi::*;
 use crate::core::exports::c_exports;
-use crate::core::hip_call::{finish, handle};
+use crate::core::hip_call::{finish, handle, of_handle};
 use crate::core::runtime::runtime;
 
 c_exports! {
@@ -33,7 +36,11 @@ c_exports! {
         let block = u64::from(block_dim_x) * u64::from(block_dim_y) * u64::from(block_dim_z);
         let groups = u64::from(grid_dim_x) * u64::from(grid_dim_y) * u64::from(grid_dim_z);
         let limit = stream_device(rt, stream)
-            .and_then(|ordinal| rt.sim.hip_cooperative_block_limit(ordinal, block));
+            .and_then(|_| rt.sim.hip_function_facts(of_handle(f)))
+            .map(|facts| {
+                let units = u64::try_from(facts.device.multi_processor_count).unwrap_or(0);
+                blocks_per_cu(&facts, block.max(1), u64::from(shared_mem_bytes)).saturating_mul(units)
+            });
         match limit {
             Err(code) => return finish(code.0),
             Ok(limit) if block > 0 && groups > limit => {

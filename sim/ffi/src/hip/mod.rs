@@ -6,12 +6,13 @@
 //! in the name), `device_state` (free memory, device reset),
 //! `device_config` (cache and shared-memory configuration), `pointer`
 //! (pointer attributes), `module` (modules, functions, launches),
-//! `module_file` (modules from files), `cooperative` (cooperative
-//! launches), `registration` (the fat binaries, kernels and variables a
-//! hipcc-built program registers), `occupancy` (its formula), `launch`
-//! (launches and queries by host function, `<<<…>>>`), `symbol` (variables
-//! by host address), `graph`, `proc_address` (`hipGetProcAddress`), and
-//! `aliases` (the other names HIP keeps for calls served here).
+//! `module_file` (modules from files), `module_occupancy` (occupancy of a
+//! module's function), `cooperative` (cooperative launches),
+//! `registration` (the fat binaries, kernels and variables a hipcc-built
+//! program registers), `occupancy` (its formula), `launch` (launches and
+//! queries by host function, `<<<…>>>`), `symbol` (variables by host
+//! address), `graph`, `proc_address` (`hipGetProcAddress`), and `aliases`
+//! (the other names HIP keeps for calls served here).
 
 mod aliases;
 mod context;
@@ -27,6 +28,7 @@ mod launch;
 mod memory;
 mod module;
 mod module_file;
+mod module_occupancy;
 mod occupancy;
 mod operation;
 mod pointer;

@@ -124,6 +124,26 @@ unsafe extern "C" {
         extra: *mut *mut c_void,
     ) -> hipError_t;
     fn hipDeviceSynchronize() -> hipError_t;
+    fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
+        blocks: *mut c_int,
+        f: Handle,
+        block: c_int,
+        shared: usize,
+    ) -> hipError_t;
+    fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+        blocks: *mut c_int,
+        f: Handle,
+        block: c_int,
+        shared: usize,
+        flags: c_uint,
+    ) -> hipError_t;
+    fn hipModuleOccupancyMaxPotentialBlockSize(
+        grid: *mut c_int,
+        block: *mut c_int,
+        f: Handle,
+        shared: usize,
+        limit: c_int,
+    ) -> hipError_t;
 }
 
 fn setup() {
@@ -708,6 +728,56 @@ fn a_module_from_a_file_answers_its_metadata_and_launches_cooperatively() {
             ),
             hipErrorCooperativeLaunchTooLarge
         );
+        hipGetLastError();
+        // Exactly as many as it holds run.
+        ok(hipModuleLaunchCooperativeKernel(
+            function,
+            fits,
+            1,
+            1,
+            32,
+            1,
+            1,
+            0,
+            std::ptr::null_mut(),
+            params.as_mut_ptr(),
+            std::ptr::null_mut(),
+        ));
+        ok(hipDeviceSynchronize());
+        // The same bound through the occupancy queries: 32 one-wave blocks
+        // per compute unit; 256-wide blocks (the kernel's limit, eight
+        // waves) fit four to a unit, as many threads as 32-wide ones, and
+        // the larger wins the tie: 4 x 96 of them fill the device.
+        let (mut blocks, mut grid, mut best) = (0, 0, 0);
+        ok(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
+            &mut blocks,
+            function,
+            32,
+            0,
+        ));
+        assert_eq!(blocks, 32);
+        ok(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+            &mut blocks,
+            function,
+            256,
+            0,
+            1,
+        ));
+        assert_eq!(blocks, 4);
+        assert_eq!(
+            hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+                &mut blocks,
+                function,
+                32,
+                0,
+                2
+            ),
+            hipErrorInvalidValue
+        );
+        ok(hipModuleOccupancyMaxPotentialBlockSize(
+            &mut grid, &mut best, function, 0, 0,
+        ));
+        assert_eq!((grid, best), (4 * 96, 256));
         hipGetLastError();
         ok(hipModuleUnload(module));
         for p in [out, l, r] {
