@@ -47,6 +47,14 @@ pub const PRESETS: &[(&str, &str)] = &[
         "rx7900xtx",
         include_str!("../../fixtures/machines/rx7900xtx.toml"),
     ),
+    (
+        "r9700-4",
+        include_str!("../../fixtures/machines/r9700-4.toml"),
+    ),
+    (
+        "mi355x-8",
+        include_str!("../../fixtures/machines/mi355x-8.toml"),
+    ),
 ];
 
 /// The TOML of preset `name`.

@@ -267,4 +267,32 @@ mod tests {
             Some("gfx9-4-generic")
         );
     }
+
+    /// The chips of the `r9700-4` and `mi355x-8` presets. gfx1201 is 0x04e
+    /// in LLVM 19's `ELF.h` (Debian's llvm-19-dev); gfx950 is 0x04f in
+    /// LLVM 20's `ELF.h` and ROCr's `amd_hsa_elf.h` (LLVM 19 has 0x04f as
+    /// reserved). The target features are ROCr's (`isa.cpp`: gfx950 takes
+    /// `sramecc` and `xnack`, its generic family gfx9-4-generic; gfx1201
+    /// neither, gfx12-generic) and HIP's gcnArchName on MI355X
+    /// (`gfx950:sramecc+:xnack-`).
+    #[test]
+    fn rdna4_and_cdna4_chips() {
+        let gfx1201 = by_name("gfx1201").expect("gfx1201");
+        assert_eq!(gfx1201.mach, 0x04e);
+        assert!(!gfx1201.sramecc && !gfx1201.xnack);
+        assert_eq!(gfx1201.generic_family(), Some("gfx12-generic"));
+        assert_eq!(by_mach(0x04e).map(|p| p.name), Some("gfx1201"));
+
+        let gfx950 = by_name("gfx950").expect("gfx950");
+        assert_eq!(gfx950.mach, 0x04f);
+        assert!(gfx950.sramecc && gfx950.xnack);
+        assert_eq!(gfx950.generic_family(), Some("gfx9-4-generic"));
+        assert_eq!(by_mach(0x04f).map(|p| p.name), Some("gfx950"));
+
+        let gfx12 = by_name("gfx12-generic").expect("gfx12-generic");
+        assert_eq!(gfx12.mach, 0x059);
+        assert!(gfx12.is_generic() && !gfx12.sramecc && !gfx12.xnack);
+        let gfx94 = by_name("gfx9-4-generic").expect("gfx9-4-generic");
+        assert!(gfx94.is_generic() && gfx94.sramecc && gfx94.xnack);
+    }
 }

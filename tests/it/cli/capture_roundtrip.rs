@@ -17,7 +17,9 @@ use amdgpu_hal::report::devices::list_agents;
 use amdgpu_sim::presets::PRESETS;
 
 /// An executable whose ISA the preset's first GPU runs (or, for a machine
-/// without a GPU, one that fails the same way on both).
+/// without a GPU or whose chip has no fixture executable, r9700-4's gfx1201
+/// and mi355x-8's gfx950, one that both refuse the same way: INCOMPATIBLE,
+/// mismatched processor).
 fn executable_for(preset: &str) -> &'static str {
     match preset {
         "w7900" | "rx7900xtx" => "fixtures/iree/matmul.gfx1100.amd1",

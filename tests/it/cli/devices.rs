@@ -85,7 +85,9 @@ fn machines_lists_every_preset() {
             "cpu-only",
             "mi325x-8",
             "mi300a-4",
-            "rx7900xtx"
+            "rx7900xtx",
+            "r9700-4",
+            "mi355x-8"
         ]
     );
     assert_eq!(doc["machines"][0]["default"], true);

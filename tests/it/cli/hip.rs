@@ -7,7 +7,15 @@ use crate::support;
 use assert_cmd::Command;
 use serde_json::Value;
 
-const PRESETS: [&str; 5] = ["mi300x-8", "mi250x-4", "w7900", "mixed-isa", "cpu-only"];
+const PRESETS: [&str; 7] = [
+    "mi300x-8",
+    "mi250x-4",
+    "w7900",
+    "mixed-isa",
+    "cpu-only",
+    "r9700-4",
+    "mi355x-8",
+];
 
 fn run(args: &[&str]) -> (bool, String, String) {
     let output = Command::cargo_bin("amdgpu-hal")

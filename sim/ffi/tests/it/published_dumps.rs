@@ -527,6 +527,8 @@ const PRESETS: &[&str] = &[
     "mi325x-8",
     "mi300a-4",
     "rx7900xtx",
+    "r9700-4",
+    "mi355x-8",
 ];
 
 #[test]

@@ -388,6 +388,16 @@ fn rocminfo_prints_the_rx7900xtx_node() {
 }
 
 #[test]
+fn rocminfo_prints_the_r9700_node() {
+    check_preset("r9700-4");
+}
+
+#[test]
+fn rocminfo_prints_the_mi355x_node() {
+    check_preset("mi355x-8");
+}
+
+#[test]
 fn every_preset_has_a_rocminfo_test() {
     // A new preset gets its own test above (and rocminfo's check).
     let tested = [
@@ -399,6 +409,8 @@ fn every_preset_has_a_rocminfo_test() {
         "mi325x-8",
         "mi300a-4",
         "rx7900xtx",
+        "r9700-4",
+        "mi355x-8",
     ];
     for (name, _) in amdgpu_sim::presets::PRESETS {
         assert!(tested.contains(name), "no rocminfo test for preset {name}");
