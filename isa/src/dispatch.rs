@@ -183,8 +183,53 @@ fn packet(d: &Dispatch, kernel_object: u64, kernarg_address: u64) -> [u8; 64] {
     p
 }
 
-/// Runs the dispatch to completion over `memory`.
+/// Runs the dispatch to completion over `memory`, its work-groups one
+/// after another in order (x fastest, then y, then z).
 pub fn run_dispatch(d: &Dispatch, memory: &mut dyn Memory) -> Result<Stats, Fault> {
+    let prepared = prepare(d)?;
+    let mut segments = Segments {
+        memory,
+        aql: prepared.aql,
+    };
+    let mut groups = GroupRunner::new(&prepared);
+    let result = (0..prepared.group_count())
+        .try_for_each(|index| groups.run(d, prepared.group(index), &mut segments));
+    groups.finish(result)
+}
+
+/// What every work-group of a checked dispatch shares.
+pub(crate) struct Prepared<'a> {
+    chip: Chip,
+    lanes: usize,
+    /// LDS bytes per work-group, whole granules.
+    lds_bytes: u32,
+    /// Waves per work-group.
+    wave_count: usize,
+    /// Work-groups per dimension.
+    groups: [u32; 3],
+    pub(crate) aql: Option<AqlSegments<'a>>,
+}
+
+impl Prepared<'_> {
+    /// Work-groups in the grid.
+    pub(crate) fn group_count(&self) -> u64 {
+        self.groups.iter().map(|&n| u64::from(n)).product()
+    }
+
+    /// Work-group `index` of the grid in dispatch order (x fastest).
+    pub(crate) fn group(&self, index: u64) -> [u32; 3] {
+        let [gx, gy, _] = self.groups.map(u64::from);
+        [
+            (index % gx) as u32,
+            ((index / gx) % gy) as u32,
+            (index / (gx * gy)) as u32,
+        ]
+    }
+}
+
+/// Checks the dispatch against the interpreter's limits and lays out what
+/// its work-groups share.
+pub(crate) fn prepare<'a>(d: &Dispatch<'a>) -> Result<Prepared<'a>, Fault> {
     let chip = d.program.chip();
     let lanes = if d.descriptor.wave32() { 32 } else { 64 };
     let lds_bytes = d
@@ -241,59 +286,79 @@ pub fn run_dispatch(d: &Dispatch, memory: &mut dyn Memory) -> Result<Stats, Faul
             None
         }
     };
-    let mut segments = Segments { memory, aql };
     let wave_count = items.div_ceil(lanes as u64) as usize;
-    let mut waves = take_waves(wave_count, lanes);
-    let result = run_groups(d, chip, lds_bytes, &mut segments, &mut waves);
-    return_waves(waves);
-    result
+    Ok(Prepared {
+        chip,
+        lanes,
+        lds_bytes,
+        wave_count,
+        groups: std::array::from_fn(|i| d.grid_size[i].div_ceil(d.block[i])),
+        aql,
+    })
 }
 
-/// The grid's work-groups, one after another, on `waves`.
-fn run_groups(
-    d: &Dispatch,
+/// What runs work-groups on one thread: its waves (taken from the
+/// thread's spares) and LDS, and what they executed.
+pub(crate) struct GroupRunner {
     chip: Chip,
-    lds_bytes: u32,
-    segments: &mut Segments,
-    waves: &mut [Wave],
-) -> Result<Stats, Fault> {
-    let mut lds = vec![0u8; lds_bytes as usize];
-    let mut stats = Stats::default();
-    let groups: [u32; 3] = std::array::from_fn(|i| d.grid_size[i].div_ceil(d.block[i]));
-    for z in 0..groups[2] {
-        for y in 0..groups[1] {
-            for x in 0..groups[0] {
-                let group = [x, y, z];
-                // The work-items of this work-group inside the grid.
-                let shape: [u32; 3] =
-                    std::array::from_fn(|i| d.block[i].min(d.grid_size[i] - group[i] * d.block[i]));
-                let items: u64 = shape.iter().map(|&n| u64::from(n)).product();
-                lds.fill(0);
-                for wave in waves.iter_mut() {
-                    if u64::from(wave.index) * wave.lanes as u64 >= items {
-                        // Beyond a partial work-group's items: not launched.
-                        wave.done = true;
-                        continue;
-                    }
-                    set_up(wave, d, chip, group, shape, items);
-                }
-                let mut context = Context {
-                    memory: segments,
-                    lds: &mut lds,
-                    program: d.program,
-                    chip,
-                    instruction_limit: d.instruction_limit,
-                };
-                run_group(waves, &mut context, &mut stats).map_err(|(error, offset)| Fault {
-                    reason: error.to_string(),
-                    kind: FaultKind::from(&error),
-                    offset,
-                    workgroup: group,
-                })?;
-            }
+    waves: Vec<Wave>,
+    lds: Vec<u8>,
+    stats: Stats,
+}
+
+impl GroupRunner {
+    /// A runner for `prepared`'s work-groups on this thread.
+    pub(crate) fn new(prepared: &Prepared) -> GroupRunner {
+        GroupRunner {
+            chip: prepared.chip,
+            waves: take_waves(prepared.wave_count, prepared.lanes),
+            lds: vec![0u8; prepared.lds_bytes as usize],
+            stats: Stats::default(),
         }
     }
-    Ok(stats)
+
+    /// Runs work-group `group` to its end over `segments`.
+    pub(crate) fn run(
+        &mut self,
+        d: &Dispatch,
+        group: [u32; 3],
+        segments: &mut Segments,
+    ) -> Result<(), Fault> {
+        let chip = self.chip;
+        // The work-items of this work-group inside the grid.
+        let shape: [u32; 3] =
+            std::array::from_fn(|i| d.block[i].min(d.grid_size[i] - group[i] * d.block[i]));
+        let items: u64 = shape.iter().map(|&n| u64::from(n)).product();
+        self.lds.fill(0);
+        for wave in self.waves.iter_mut() {
+            if u64::from(wave.index) * wave.lanes as u64 >= items {
+                // Beyond a partial work-group's items: not launched.
+                wave.done = true;
+                continue;
+            }
+            set_up(wave, d, chip, group, shape, items);
+        }
+        let mut context = Context {
+            memory: segments,
+            lds: &mut self.lds,
+            program: d.program,
+            chip,
+            instruction_limit: d.instruction_limit,
+        };
+        run_group(&mut self.waves, &mut context, &mut self.stats).map_err(|(error, offset)| Fault {
+            reason: error.to_string(),
+            kind: FaultKind::from(&error),
+            offset,
+            workgroup: group,
+        })
+    }
+
+    /// Gives the waves back to the thread's spares; what ran, unless
+    /// `result` is a fault.
+    pub(crate) fn finish(self, result: Result<(), Fault>) -> Result<Stats, Fault> {
+        return_waves(self.waves);
+        result.map(|()| self.stats)
+    }
 }
 
 thread_local! {

@@ -34,6 +34,7 @@ mod op;
 mod program;
 mod tables;
 mod wave;
+mod workgroups;
 
 pub use arch::{Chip, Family};
 pub use coverage::{Coverage, opcode_coverage};
@@ -48,3 +49,4 @@ pub use inst::{Encoding, Inst, Operand, Syntax, flags, modifiers};
 pub use memory::{Memory, OutOfBounds, Regions};
 pub use op::Op;
 pub use program::{DecodeError, MAX_CODE_BYTES, Program};
+pub use workgroups::{MAX_THREADS, run_dispatch_threads};

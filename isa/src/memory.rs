@@ -2,6 +2,8 @@
 //! whatever host memory it lets kernels reach), with the kernarg segment and
 //! the dispatch packet in front of it at addresses of their own.
 
+use crate::exec::Access;
+
 /// An access to bytes outside the memory a kernel may touch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OutOfBounds;
@@ -13,6 +15,29 @@ pub trait Memory {
     fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds>;
     /// Writes `data` at `address`; `Err` as for [`Memory::read`].
     fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds>;
+    /// An atomic's access: reads the `len` bytes (at most 8) at `address`
+    /// as a little-endian value, writes back what `modify` makes of it and
+    /// answers the value read, no other access to those bytes coming
+    /// between (a memory shared by work-groups on several threads holds
+    /// its lock across both). `Err(Access::Load)` when the bytes cannot be
+    /// read, `Err(Access::Store)` when they cannot be written (then
+    /// nothing is). The default reads, then writes: enough for memory one
+    /// thread owns.
+    fn read_modify_write(
+        &mut self,
+        address: u64,
+        len: usize,
+        modify: &mut dyn FnMut(u64) -> u64,
+    ) -> Result<u64, Access> {
+        let mut buf = [0u8; 8];
+        let bytes = buf.get_mut(..len).ok_or(Access::Load)?;
+        self.read(address, bytes).map_err(|_| Access::Load)?;
+        let old = u64::from_le_bytes(buf);
+        let new = modify(old).to_le_bytes();
+        let new = new.get(..len).ok_or(Access::Store)?;
+        self.write(address, new).map_err(|_| Access::Store)?;
+        Ok(old)
+    }
 }
 
 /// [`Memory`] made of host buffers at fixed addresses, for running a kernel
@@ -73,6 +98,7 @@ pub(crate) struct Segments<'a> {
 }
 
 /// An AQL dispatch's kernarg segment and packet.
+#[derive(Clone, Copy)]
 pub(crate) struct AqlSegments<'a> {
     pub(crate) kernarg_address: u64,
     pub(crate) kernargs: &'a [u8],
@@ -122,6 +148,20 @@ impl Segments<'_> {
             return Ok(());
         }
         result
+    }
+
+    /// An atomic's read-modify-write at `address` ([`Memory::read_modify_write`];
+    /// the kernarg segment and packet are read-only: a store fault).
+    pub(crate) fn read_modify_write(
+        &mut self,
+        address: u64,
+        len: usize,
+        modify: &mut dyn FnMut(u64) -> u64,
+    ) -> Result<u64, Access> {
+        if self.overlay(address, 1).is_some() {
+            return Err(Access::Store);
+        }
+        self.memory.read_modify_write(address, len, modify)
     }
 
     /// Writes `data` at `address` (the kernarg segment and packet are read-only).

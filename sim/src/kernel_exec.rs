@@ -8,16 +8,16 @@
 //! sizes, grid dimensions), and a dispatch packet describes the grid. The
 //! kernel sees both at addresses of their own, outside every pool.
 //!
-//! `Kernels`, the node's kernel execution state (mode, counts, injected
-//! faults), runs every kernel the node executes, a HIP launch's or a
-//! queue's dispatch, over a `NodeMemory` the node's state gathers.
+//! `Kernels`, the node's kernel execution state (mode, threads, counts,
+//! injected faults), counts every kernel the node executes, a HIP
+//! launch's or a queue's dispatch; `Sim::run_kernel` runs it over the
+//! node's memory (`kernel_memory`) without the node's lock held.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use amdgpu_isa::{
-    Chip, Dispatch, Fault, FaultKind, FidelityCounts, Inputs, KernelDescriptor,
-    Memory as KernelMemory, OutOfBounds, Program, run_dispatch,
+    Chip, Dispatch, Fault, FaultKind, FidelityCounts, Inputs, KernelDescriptor, Program,
 };
 
 /// What a kernel's dispatch executed: its waves and wave-instructions
@@ -27,7 +27,7 @@ pub use amdgpu_isa::Stats as DispatchStats;
 use crate::codes::HipCode;
 use crate::faults::KernelFault;
 use crate::kernel_meta::KernelLaunchInfo;
-use crate::memory::{Memory, RegionKind};
+pub use crate::kernel_threads::{KernelThreads, THREADS_ENV};
 
 /// The environment variable the C library reads for [`KernelMode`]:
 /// `skip` skips execution.
@@ -222,53 +222,6 @@ pub(crate) fn decode_kernel(
         .map_err(|e| e.to_string())
 }
 
-/// Device memory, then the client's host memory (pinned or registered,
-/// which kernels may address directly) through `host`.
-pub(crate) struct NodeMemory<'a> {
-    pub(crate) device: &'a mut Memory,
-    pub(crate) host: &'a mut dyn KernelMemory,
-    /// The agent a dispatch runs on, held to what it may reach; `None`
-    /// (HIP launches): every device region.
-    pub(crate) agent: Option<AgentReach<'a>>,
-}
-
-/// What an agent's kernels may reach of device memory: the pools it
-/// reaches by default (its own, and those accessible by all), the
-/// allocations `hsa_amd_agents_allow_access` granted it, and the
-/// virtual-memory mappings `hsa_amd_vmem_set_access` gave it a
-/// permission on.
-pub(crate) struct AgentReach<'a> {
-    pub(crate) index: usize,
-    /// Per global pool index: reached without a grant.
-    pub(crate) pools: Vec<bool>,
-    /// Allocation base → the agents granted access.
-    pub(crate) grants: &'a BTreeMap<u64, BTreeSet<usize>>,
-}
-
-impl NodeMemory<'_> {
-    /// Whether the dispatching agent may touch `len` bytes at `address`
-    /// (device memory; `write` for a store).
-    fn reaches(&self, address: u64, len: usize, write: bool) -> bool {
-        let Some(agent) = &self.agent else {
-            return true;
-        };
-        match self.device.region_of(address) {
-            Some((base, RegionKind::Allocation { pool })) => {
-                agent.pools.get(pool).copied().unwrap_or(false)
-                    || agent
-                        .grants
-                        .get(&base)
-                        .is_some_and(|g| g.contains(&agent.index))
-            }
-            Some((_, RegionKind::Mapping { .. })) => {
-                self.device
-                    .agent_may(agent.index, address, len as u64, write)
-            }
-            _ => true,
-        }
-    }
-}
-
 /// The node's kernel execution: whether kernels run, how many ran,
 /// were skipped or faulted, and the kernels made to fault.
 #[derive(Debug, Default)]
@@ -282,6 +235,10 @@ pub(crate) struct Kernels {
     /// Wave-instructions executed by the runs that ended, by kernel name
     /// and fidelity class.
     pub(crate) fidelity: BTreeMap<String, FidelityCounts>,
+    /// Threads a dispatch's work-groups run on (`AMDGPU_SIM_THREADS`).
+    pub(crate) threads: KernelThreads,
+    /// Runs started (what an injected fault counts).
+    started: u64,
     skip_said: bool,
 }
 
@@ -313,20 +270,16 @@ impl Kernels {
         true
     }
 
-    /// Runs `dispatch` of kernel `name` over `memory`, counting it
-    /// executed or faulted and, when it ends, its instructions by fidelity
-    /// class: what a HIP launch and an AQL kernel dispatch share. A kernel
-    /// an injected fault names faults before its first instruction.
-    pub(crate) fn run(
-        &mut self,
-        name: &str,
-        dispatch: &Dispatch<'_>,
-        memory: &mut NodeMemory<'_>,
-    ) -> Result<DispatchStats, Fault> {
-        let counts = &mut self.counts;
-        let nth = counts.executed + counts.faulted + 1;
+    /// Starts a run (a HIP launch's or an AQL kernel dispatch's): the
+    /// threads its work-groups run on, or the fault an injected fault
+    /// names, before the kernel's first instruction (counted faulted).
+    /// Runs are numbered as they start, so that runs on several threads
+    /// at once are each counted once.
+    pub(crate) fn start(&mut self) -> Result<usize, Fault> {
+        self.started += 1;
+        let nth = self.started;
         if self.faults.iter().any(|fault| fault.fires(nth)) {
-            counts.faulted += 1;
+            self.counts.faulted += 1;
             return Err(Fault {
                 reason: format!("memory access fault injected (kernel {nth} to start on the node)"),
                 kind: FaultKind::Device,
@@ -334,10 +287,16 @@ impl Kernels {
                 workgroup: [0; 3],
             });
         }
-        let result = run_dispatch(dispatch, memory);
-        match &result {
+        Ok(self.threads.get())
+    }
+
+    /// Counts a started run of kernel `name` that ended with `result`:
+    /// executed or faulted, and, when it ran to its end, its instructions
+    /// by fidelity class.
+    pub(crate) fn finish(&mut self, name: &str, result: &Result<DispatchStats, Fault>) {
+        match result {
             Ok(stats) => {
-                counts.executed += 1;
+                self.counts.executed += 1;
                 // Looked up before inserting: a kernel launched again (the
                 // usual case) costs no allocation.
                 match self.fidelity.get_mut(name) {
@@ -347,9 +306,8 @@ impl Kernels {
                     }
                 }
             }
-            Err(_) => counts.faulted += 1,
+            Err(_) => self.counts.faulted += 1,
         }
-        result
     }
 }
 
@@ -392,27 +350,5 @@ pub(crate) fn launch_dispatch(run: &KernelRun) -> Dispatch<'_> {
             packet_address: PACKET_ADDRESS,
         },
         instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
-    }
-}
-
-impl KernelMemory for NodeMemory<'_> {
-    fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds> {
-        if self.device.region_of(address).is_some() {
-            if !self.reaches(address, out.len(), false) {
-                return Err(OutOfBounds);
-            }
-            return self.device.read(address, out).map_err(|_| OutOfBounds);
-        }
-        self.host.read(address, out)
-    }
-
-    fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds> {
-        if self.device.region_of(address).is_some() {
-            if !self.reaches(address, data.len(), true) {
-                return Err(OutOfBounds);
-            }
-            return self.device.write(address, data).map_err(|_| OutOfBounds);
-        }
-        self.host.write(address, data)
     }
 }

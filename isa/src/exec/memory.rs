@@ -410,23 +410,34 @@ pub(crate) fn atomic(
         if let Target::OutOfRange | Target::Clipped(..) = at {
             continue;
         }
-        let mut buf = [0u8; 8];
-        read(
-            wave,
-            cx,
-            at,
-            lane,
-            buf.get_mut(..bytes as usize).unwrap_or_default(),
-        )?;
-        let old = u64::from_le_bytes(buf);
-        let new = combine(op, old, data, cmp, wide).to_le_bytes();
-        write(
-            wave,
-            cx,
-            at,
-            lane,
-            new.get(..bytes as usize).unwrap_or_default(),
-        )?;
+        let old = if let Target::Address(address) = at {
+            // Memory work-groups on other threads share: one indivisible
+            // access.
+            cx.memory
+                .read_modify_write(address, bytes as usize, &mut |old| {
+                    combine(op, old, data, cmp, wide)
+                })
+                .map_err(|access| fault(access, len, address, lane))?
+        } else {
+            let mut buf = [0u8; 8];
+            read(
+                wave,
+                cx,
+                at,
+                lane,
+                buf.get_mut(..bytes as usize).unwrap_or_default(),
+            )?;
+            let old = u64::from_le_bytes(buf);
+            let new = combine(op, old, data, cmp, wide).to_le_bytes();
+            write(
+                wave,
+                cx,
+                at,
+                lane,
+                new.get(..bytes as usize).unwrap_or_default(),
+            )?;
+            old
+        };
         if inst.has(flags::GLC) {
             wave.set_vreg(inst.dst[0], 0, lane, old as u32);
             if wide {

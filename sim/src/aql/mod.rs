@@ -14,7 +14,10 @@ use amdgpu_isa::{
     Dispatch, Fault, FaultKind, Inputs, KernelDescriptor, Memory as KernelMemory, OutOfBounds,
 };
 
-use crate::kernel_exec::{DispatchStats, MAX_KERNARG_BYTES, NodeMemory};
+use std::sync::Mutex;
+
+use crate::kernel_exec::{DispatchStats, MAX_KERNARG_BYTES};
+use crate::kernel_memory::{AgentReach, LockedNodeMemory, SharedNodeMemory};
 use crate::node::Sim;
 use crate::pm4::ComputeLaunch;
 use kernels::{Find, agent_kernel};
@@ -143,19 +146,21 @@ impl Sim {
         &self,
         agent: u64,
         packet: &AqlDispatch,
-        host: &mut dyn KernelMemory,
+        host: &mut (dyn KernelMemory + Send),
     ) -> Result<Option<Ran>, AqlError> {
         let grid = grid_size(packet)?;
         let agent_index = self
             .topology
             .agent_index(agent)
             .map_err(|_| AqlError::Fault(format!("{agent:#x} is no agent")))?;
-        let reach = (agent_index, self.topology.pools_reached_by(agent_index));
-        let mut state = self.lock();
+        let reach = AgentReach {
+            index: agent_index,
+            pools: self.topology.pools_reached_by(agent_index),
+        };
         let object = packet.kernel_object;
         let Some(kernel) = agent_kernel(
             &self.topology,
-            &mut state,
+            &mut self.lock(),
             agent_index,
             Find::Descriptor(object),
         )?
@@ -170,9 +175,14 @@ impl Sim {
                 "kernel `{name}` cannot execute: a {kernarg_size}-byte kernarg segment"
             )));
         }
+        let host = Mutex::new(host);
         let mut kernargs = vec![0u8; kernarg_size as usize];
-        let (mut memory, kernels) = state.kernel_memory(Some(reach), host);
         if kernarg_size > 0 {
+            let mut memory = SharedNodeMemory {
+                sim: self,
+                host: &host,
+                agent: Some(&reach),
+            };
             memory.read(packet.kernarg_address, &mut kernargs).map_err(|_| {
                 fault(format!(
                     "kernel `{name}`: its {kernarg_size} kernarg bytes at {:#x} are in no memory",
@@ -197,8 +207,8 @@ impl Sim {
             },
             instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
         };
-        let stats = kernels
-            .run(name, &dispatch, &mut memory)
+        let stats = self
+            .run_kernel(name, &dispatch, Some(&reach), &host)
             .map_err(|f| AqlError::stopped(name, &f))?;
         Ok(Some(Ran {
             kernel: kernel.name.clone(),
@@ -215,17 +225,19 @@ impl Sim {
         &self,
         agent: u64,
         launch: &ComputeLaunch,
-        host: &mut dyn KernelMemory,
+        host: &mut (dyn KernelMemory + Send),
     ) -> Result<Option<Ran>, AqlError> {
         let agent_index = self
             .topology
             .agent_index(agent)
             .map_err(|_| AqlError::Fault(format!("{agent:#x} is no agent")))?;
-        let reach = (agent_index, self.topology.pools_reached_by(agent_index));
-        let mut state = self.lock();
+        let reach = AgentReach {
+            index: agent_index,
+            pools: self.topology.pools_reached_by(agent_index),
+        };
         let Some(kernel) = agent_kernel(
             &self.topology,
-            &mut state,
+            &mut self.lock(),
             agent_index,
             Find::Entry(launch.entry),
         )?
@@ -253,9 +265,8 @@ impl Sim {
             inputs: Inputs::UserData(&launch.user_data),
             instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
         };
-        let (mut memory, kernels) = state.kernel_memory(Some(reach), host);
-        let stats = kernels
-            .run(&kernel.name, &dispatch, &mut memory)
+        let stats = self
+            .run_kernel(&kernel.name, &dispatch, Some(&reach), &Mutex::new(host))
             .map_err(|f| AqlError::stopped(&kernel.name, &f))?;
         Ok(Some(Ran {
             kernel: kernel.name,
@@ -296,13 +307,12 @@ impl Sim {
     fn packet_memory<T>(
         &self,
         host: &mut dyn KernelMemory,
-        access: impl FnOnce(&mut NodeMemory<'_>) -> T,
+        access: impl FnOnce(&mut LockedNodeMemory<'_>) -> T,
     ) -> T {
         let mut state = self.lock();
-        access(&mut NodeMemory {
+        access(&mut LockedNodeMemory {
             device: &mut state.memory,
             host,
-            agent: None,
         })
     }
 }

@@ -2,14 +2,18 @@
 //! memory, the kernel mode, counts and injected kernel faults
 //! (`kernel_exec` holds how a kernel runs).
 
-use amdgpu_isa::{FidelityCounts, Memory as KernelMemory};
+use std::sync::Mutex;
+
+use amdgpu_isa::{Dispatch, Fault, FidelityCounts, Memory as KernelMemory, run_dispatch_threads};
 
 use super::Sim;
 use crate::codes::HipCode;
 use crate::faults::KernelFault;
 use crate::kernel_exec::{
-    DispatchStats, KernelCounts, KernelMode, KernelRun, launch_dispatch, launch_fault,
+    DispatchStats, KernelCounts, KernelMode, KernelRun, KernelThreads, launch_dispatch,
+    launch_fault,
 };
+use crate::kernel_memory::{AgentReach, SharedHost, SharedNodeMemory};
 
 impl Sim {
     /// Executes a launch's kernel over the node's memory and `host`, the
@@ -19,18 +23,51 @@ impl Sim {
     /// synchronization; what only execution shows the interpreter cannot
     /// run (an `s_setpc_b64` into other code) is `hipErrorLaunchFailure`.
     /// What ran is the dispatch's waves and instructions.
+    ///
+    /// The node's lock is not held while the kernel runs: other threads'
+    /// calls go on meanwhile.
     pub fn hip_execute_kernel(
         &self,
         run: &KernelRun,
-        host: &mut dyn KernelMemory,
+        host: &mut (dyn KernelMemory + Send),
     ) -> Result<DispatchStats, HipCode> {
         let dispatch = launch_dispatch(run);
-        let result = {
-            let mut state = self.lock();
-            let (mut memory, kernels) = state.kernel_memory(None, host);
-            kernels.run(run.kernel(), &dispatch, &mut memory)
-        };
-        result.map_err(|fault| launch_fault(run.kernel(), &fault))
+        self.run_kernel(run.kernel(), &dispatch, None, &Mutex::new(host))
+            .map_err(|fault| launch_fault(run.kernel(), &fault))
+    }
+
+    /// Runs `dispatch` of kernel `name` over the node's memory (held to
+    /// what `agent` reaches, when given) and `host`, its work-groups on
+    /// the node's kernel threads, counting it executed or faulted and,
+    /// when it ends, its instructions by fidelity class: what a HIP
+    /// launch and an AQL or PM4 dispatch share. The node's lock is taken
+    /// to start and to count the run, and by each memory access, never
+    /// held while the kernel runs. A kernel an injected fault names
+    /// faults before its first instruction.
+    pub(crate) fn run_kernel(
+        &self,
+        name: &str,
+        dispatch: &Dispatch<'_>,
+        agent: Option<&AgentReach>,
+        host: &SharedHost<'_>,
+    ) -> Result<DispatchStats, Fault> {
+        let threads = self.lock().kernels.start()?;
+        let memories = (0..threads)
+            .map(|_| SharedNodeMemory {
+                sim: self,
+                host,
+                agent,
+            })
+            .collect();
+        let result = run_dispatch_threads(dispatch, memories);
+        self.lock().kernels.finish(name, &result);
+        result
+    }
+
+    /// How many threads a dispatch's work-groups run on
+    /// (`AMDGPU_SIM_THREADS`).
+    pub fn set_kernel_threads(&self, threads: KernelThreads) {
+        self.lock().kernels.threads = threads;
     }
 
     /// Whether launches execute their kernels (`AMDGPU_SIM_KERNELS`).

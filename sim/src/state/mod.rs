@@ -5,10 +5,8 @@
 //! nothing above them: the public modules of the same names hold the
 //! calls and re-export the types callers see.
 
-use amdgpu_isa::Memory as KernelMemory;
-
 use crate::handles::Serials;
-use crate::kernel_exec::{AgentReach, Kernels, NodeMemory};
+use crate::kernel_exec::Kernels;
 use crate::memory::{ByteStore, ImageUsage, Memory};
 use calls::Calls;
 use hip_devices::HipDevices;
@@ -120,28 +118,6 @@ impl State {
             modules: Modules::default(),
             kernels: Kernels::default(),
         }
-    }
-
-    /// What a kernel run works on, gathered in one place: the node's
-    /// memory (held to what agent `agent.0` reaches, `agent.1` the pools it
-    /// reaches by default, when given; every region for a HIP launch),
-    /// then `host`; and the kernel counters the run is counted in.
-    pub(crate) fn kernel_memory<'a>(
-        &'a mut self,
-        agent: Option<(usize, Vec<bool>)>,
-        host: &'a mut dyn KernelMemory,
-    ) -> (NodeMemory<'a>, &'a mut Kernels) {
-        let agent = agent.map(|(index, pools)| AgentReach {
-            index,
-            pools,
-            grants: self.hsa_memory.grants(),
-        });
-        let memory = NodeMemory {
-            device: &mut self.memory,
-            host,
-            agent,
-        };
-        (memory, &mut self.kernels)
     }
 
     /// Objects live right now, on a node of `pools` pools.

@@ -1,9 +1,9 @@
 //! What the environment says about the node besides its machine and
-//! faults: the report file, what a kernel fault does, and how streams run
-//! their work. Read once, when the runtime is created.
+//! faults: the report file, what a kernel fault does, how streams run
+//! their work, and how many threads a kernel's work-groups run on. Read once, when the runtime is created.
 
 use amdgpu_sim::Sim;
-use amdgpu_sim::kernel_exec::{KERNELS_ENV, KernelMode};
+use amdgpu_sim::kernel_exec::{KERNELS_ENV, KernelMode, KernelThreads, THREADS_ENV};
 
 /// Environment variable holding the fault specification.
 pub const FAULTS_ENV: &str = "AMDGPU_SIM_FAULTS";
@@ -114,6 +114,7 @@ impl Settings {
                 ));
             }
         }
+        sim.set_kernel_threads(KernelThreads::parse(env(THREADS_ENV).as_deref())?);
         let on_fault = OnFault::parse(env(ON_FAULT_ENV).as_deref())?;
         if let Some(spec) = env(FAULTS_ENV) {
             crate::spec::arm(sim, &spec).map_err(|e| format!("{FAULTS_ENV}: {e}"))?;
