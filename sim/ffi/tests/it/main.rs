@@ -6,6 +6,7 @@ mod rocminfo_format;
 
 mod aql;
 mod child;
+mod concurrent_kernels;
 mod hip_abi;
 mod hip_aliases;
 mod hip_programs;
