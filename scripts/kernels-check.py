@@ -31,6 +31,14 @@ driver: scripts/iree-cts/build.sh's).
   --report               check the simulator's leak report (AMDGPU_SIM_REPORT)
                          of every run: anything left alive makes it a leak
   --json OUT             also write every run's outcome to OUT
+  --outputs DIR          write each GPU run's results to DIR/NAME.MACHINE.npy
+                         instead of printing them (iree-run-module's
+                         --output=+FILE, one per result: every bit kept), for
+                         the caller to compare runs bit for bit (as
+                         tests/it/sim/thread_counts.rs does across
+                         AMDGPU_SIM_THREADS); such a run passes when
+                         iree-run-module succeeds, its results not compared
+                         with the oracle's
   --timeout S            seconds one iree-run-module may take (default 120)
   --jobs N               runs at once (default: the cores)
   --iree-run-module P    the tool (default: $IREE_RUN_MODULE, else the one in
@@ -271,6 +279,14 @@ def run_one(args, program, target):
     command = [args.iree_run_module, *device, f"--module={module}",
                f"--function={program.name}",
                f"--output_max_element_count={MAX_ELEMENTS}", *program.inputs]
+    saved = None
+    if args.outputs and chip != "cpu":
+        with open(program.expected) as f:
+            count = len(parse_output(f.read()))
+        saved = os.path.join(args.outputs, f"{program.name}.{machine}.npy")
+        if os.path.exists(saved):
+            os.unlink(saved)
+        command += [f"--output=+{saved}"] * count
     record["command"] = " ".join(shlex.quote(c) for c in command[:5]) + " <INPUTS>"
     start = time.monotonic()
     child = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL,
@@ -294,6 +310,9 @@ def run_one(args, program, target):
                 else f"rc={child.returncode}")
         record.update(status="error", detail=f"iree-run-module {what}: {tail(stderr, 2, 200) or '(no stderr)'}",
                       stderr_tail=tail(stderr))
+        return record
+    if saved is not None:
+        record.update(status="pass", detail=f"results in {saved}")
         return record
     try:
         got = parse_output(stdout)
@@ -405,6 +424,7 @@ def main():
     parser.add_argument("--program", action="append", default=[], metavar="NAME")
     parser.add_argument("--cpu", action="store_true")
     parser.add_argument("--json", metavar="OUT")
+    parser.add_argument("--outputs", metavar="DIR")
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--iree-run-module", dest="iree_run_module")

@@ -4,6 +4,7 @@ every output against numpy (fixtures/triton/cases.py).
 
 usage: triton-check.py LIB --preset MACHINE=CHIP [--preset ...]
                        [--case NAME ...] [--json OUT] [--timeout S]
+                       [--outputs DIR]
 
 LIB is the libamdhip64 to test (the simulator's libamdgpu_sim_ffi.so). Each
 case runs in a process of its own with AMDGPU_SIM_MACHINE=MACHINE: this
@@ -14,6 +15,11 @@ hipModuleLaunchKernel over the case's grid with num_warps x wave work-items
 per work-group, the dynamic LDS Triton asks for and a NULL pointer for each
 argument Triton adds (its scratch pointers), hipDeviceSynchronize — and
 prints the outputs' comparison as one JSON line.
+
+With --outputs DIR, each run also writes every output's bytes as the
+kernel left them to DIR/CASE.MACHINE.ARG.bin, for the caller to compare
+runs bit for bit (as tests/it/sim/thread_counts.rs does across
+AMDGPU_SIM_THREADS).
 
 Tolerances: `exact` (equal values, NaN equal to NaN) or `rel=R abs=A`
 (|got - want| <= A + R*|want|, the reference computed in float64).
@@ -72,8 +78,9 @@ def compare(got, want, tolerance):
             "differing": int(bad.sum()), "of": int(bad.size)}
 
 
-def run_one(lib_path, name, chip):
-    """Launches case `name`'s kernel for `chip` through LIB; its record."""
+def run_one(lib_path, name, chip, outputs=None):
+    """Launches case `name`'s kernel for `chip` through LIB; its record.
+    `outputs`: a path prefix the outputs' bytes are written under."""
     spec = cases.case(name)
     entry = manifest()["cases"][name][chip]
     lib = ctypes.CDLL(lib_path)
@@ -111,6 +118,8 @@ def run_one(lib_path, name, chip):
         got = np.empty_like(value)
         hip(lib, "hipMemcpy", got.ctypes.data_as(ctypes.c_void_p), pointer,
             ctypes.c_size_t(got.nbytes), D2H)
+        if outputs:
+            got.tofile(f"{outputs}.{arg}.bin")
         mismatch = compare(got, want, spec["tolerance"][arg])
         if mismatch:
             mismatches[arg] = mismatch
@@ -141,8 +150,9 @@ def classify(process):
     return {"status": status, "returncode": process.returncode, "stderr": tail}
 
 
-def run(lib, machine, chip, name, timeout):
-    """Case `name` on `machine` in a child process; its record."""
+def run(lib, machine, chip, name, timeout, outputs=None):
+    """Case `name` on `machine` in a child process; its record (`outputs`:
+    the directory its outputs' bytes go to)."""
     entry = manifest()["cases"][name][chip]
     record = {"case": name, "machine": machine, "chip": chip}
     if "refused" in entry:
@@ -150,7 +160,8 @@ def run(lib, machine, chip, name, timeout):
     env = dict(os.environ, AMDGPU_SIM_MACHINE=machine)
     try:
         process = subprocess.run(
-            [sys.executable, os.path.abspath(__file__), "--run-one", name, chip, lib],
+            [sys.executable, os.path.abspath(__file__), "--run-one", name, chip, lib]
+            + (["--outputs", os.path.join(outputs, f"{name}.{machine}")] if outputs else []),
             env=env, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return dict(record, status="timeout")
@@ -170,11 +181,12 @@ def main():
     parser.add_argument("--json")
     parser.add_argument("--timeout", type=float, default=300)
     parser.add_argument("--run-one", nargs=3, metavar=("CASE", "CHIP", "LIB"))
+    parser.add_argument("--outputs", metavar="DIR")
     args = parser.parse_args()
     if args.run_one:
         name, chip, lib = args.run_one
         try:
-            print(json.dumps(run_one(lib, name, chip)))
+            print(json.dumps(run_one(lib, name, chip, args.outputs)))
         except RuntimeError as error:
             print(json.dumps({"status": "error", "reason": str(error)}))
         return 0
@@ -185,7 +197,8 @@ def main():
     for preset in args.preset:
         machine, chip = preset.split("=")
         for name in names:
-            record = run(os.path.abspath(args.lib), machine, chip, name, args.timeout)
+            record = run(os.path.abspath(args.lib), machine, chip, name, args.timeout,
+                         args.outputs)
             records.append(record)
             detail = record.get("mismatches") or record.get("reason") or record.get("stderr") or ""
             print(f"{machine:10} {name:20} {record['status']:11} {detail}")

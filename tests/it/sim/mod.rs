@@ -18,4 +18,5 @@ mod kernels_corpus;
 mod loader;
 mod machine_format_doc;
 mod memory;
+mod thread_counts;
 mod triton_corpus;
