@@ -466,6 +466,8 @@ def main():
             parser.error(f"no program {name} in {src}")
         programs.append(Program(args.corpus, name))
 
+    if args.outputs:
+        os.makedirs(args.outputs, exist_ok=True)
     jobs = [(p, t) for p in programs for t in targets]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         records = list(pool.map(lambda job: run_one(args, *job), jobs))

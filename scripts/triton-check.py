@@ -192,6 +192,8 @@ def main():
         return 0
     if not args.lib or not args.preset:
         parser.error("LIB and at least one --preset are needed")
+    if args.outputs:
+        os.makedirs(args.outputs, exist_ok=True)
     names = args.case or sorted(manifest()["cases"])
     records = []
     for preset in args.preset:
