@@ -2,7 +2,25 @@
 //! whatever host memory it lets kernels reach), with the kernarg segment and
 //! the dispatch packet in front of it at addresses of their own.
 
-use crate::exec::Access;
+use std::fmt;
+
+/// A memory access's direction, as a fault names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// A read (a load, or an atomic's read of the old value).
+    Load,
+    /// A write (a store, or an atomic's write of the new value).
+    Store,
+}
+
+impl fmt::Display for Access {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Access::Load => "load",
+            Access::Store => "store",
+        })
+    }
+}
 
 /// An access to bytes outside the memory a kernel may touch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,23 +4,7 @@
 
 use std::fmt;
 
-/// A memory access's direction, as a fault names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Access {
-    /// A read (a load, or an atomic's read of the old value).
-    Load,
-    /// A write (a store, or an atomic's write of the new value).
-    Store,
-}
-
-impl fmt::Display for Access {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Access::Load => "load",
-            Access::Store => "store",
-        })
-    }
-}
+pub use crate::memory::Access;
 
 /// An instruction that could not run, or a wave that could not go on.
 #[derive(Clone, Debug, PartialEq, Eq)]
