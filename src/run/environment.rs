@@ -14,8 +14,8 @@
 //!   module: `rocminfo` runs `lsmod | grep amdgpu` before it calls HSA,
 //!   and would stop at "ROCk module is NOT loaded" (scripts/sim-rocminfo.sh
 //!   does the same);
-//! - `AMDGPU_SIM_MACHINE`, and `AMDGPU_SIM_FAULTS`, `AMDGPU_SIM_REPORT`,
-//!   `AMDGPU_SIM_TRACE` as asked.
+//! - `AMDGPU_SIM_MACHINE`, and `AMDGPU_SIM_FAULTS`, `AMDGPU_SIM_THREADS`,
+//!   `AMDGPU_SIM_REPORT`, `AMDGPU_SIM_TRACE` as asked.
 //!
 //! The names are the C library's own (`amdgpu_sim_ffi::node` documents
 //! them); they are spelt here because the library crate does not link the
@@ -39,6 +39,8 @@ pub const VENDOR_NAMES: [&str; 5] = [
 pub const MACHINE_ENV: &str = "AMDGPU_SIM_MACHINE";
 /// Faults armed on the node (docs/SIMULATOR.md "Fault injection").
 pub const FAULTS_ENV: &str = "AMDGPU_SIM_FAULTS";
+/// The threads a kernel's work-groups run on (docs/SIMULATOR.md).
+pub const THREADS_ENV: &str = "AMDGPU_SIM_THREADS";
 /// The report file the C library writes at exit; `%p` is the process id.
 pub const REPORT_ENV: &str = "AMDGPU_SIM_REPORT";
 /// The trace the C library writes (`chrome:FILE`: Chrome trace events).
@@ -75,6 +77,8 @@ pub struct NodeSettings {
     pub machine: String,
     /// `AMDGPU_SIM_FAULTS`, when given (else the caller's passes through).
     pub faults: Option<String>,
+    /// `AMDGPU_SIM_THREADS`, when given (else the caller's passes through).
+    pub threads: Option<u32>,
     /// The report file pattern (`%p`: each process's id).
     pub report: PathBuf,
     /// The Chrome trace file, when asked (`AMDGPU_SIM_TRACE=chrome:FILE`).
@@ -151,6 +155,9 @@ pub fn variables(
     if let Some(faults) = &settings.faults {
         vars.push((FAULTS_ENV, OsString::from(faults)));
     }
+    if let Some(threads) = settings.threads {
+        vars.push((THREADS_ENV, OsString::from(threads.to_string())));
+    }
     if let Some(trace) = &settings.trace {
         let mut value = OsString::from("chrome:");
         value.push(trace);
@@ -174,6 +181,7 @@ mod tests {
         NodeSettings {
             machine: "w7900".into(),
             faults: None,
+            threads: None,
             report: PathBuf::from("/tmp/r/report.%p"),
             trace: None,
         }
@@ -219,12 +227,14 @@ mod tests {
         // Not asked for: the caller's own settings pass through untouched.
         assert_eq!(get(&vars, "AMDGPU_SIM_FAULTS"), None);
         assert_eq!(get(&vars, "AMDGPU_SIM_TRACE"), None);
+        assert_eq!(get(&vars, "AMDGPU_SIM_THREADS"), None);
     }
 
     #[test]
-    fn faults_and_trace_are_set_when_asked() {
+    fn faults_threads_and_trace_are_set_when_asked() {
         let settings = NodeSettings {
             faults: Some("kernel@1".into()),
+            threads: Some(3),
             trace: Some(PathBuf::from("/w/trace.json")),
             ..settings()
         };
@@ -236,5 +246,6 @@ mod tests {
         );
         assert_eq!(get(&vars, "AMDGPU_SIM_FAULTS"), Some("kernel@1"));
         assert_eq!(get(&vars, "AMDGPU_SIM_TRACE"), Some("chrome:/w/trace.json"));
+        assert_eq!(get(&vars, "AMDGPU_SIM_THREADS"), Some("3"));
     }
 }

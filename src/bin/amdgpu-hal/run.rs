@@ -55,6 +55,13 @@ pub struct RunArgs {
     /// "Fault injection"), e.g. `kernel@1` or `hipMalloc@2=2`.
     #[arg(long, value_name = "SPEC")]
     pub faults: Option<String>,
+    /// The threads each kernel's work-groups run on
+    /// (`AMDGPU_SIM_THREADS`; default: the host's cores). Results are the
+    /// same bits on every count for programs without data races. The
+    /// bound is the node's (`amdgpu_isa::MAX_THREADS`, held equal by the
+    /// CLI's tests).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: Option<u32>,
     /// Keep the node's report in FILE (every process's, summed) and print
     /// a summary of it on stderr at exit.
     #[arg(long, value_name = "FILE")]
@@ -168,6 +175,7 @@ fn run(global: &GlobalArgs, args: &RunArgs) -> Result<u8> {
     let settings = NodeSettings {
         machine: machine.clone(),
         faults: args.faults.clone(),
+        threads: args.threads,
         report: reports.join("report.%p"),
         trace: args.trace.as_deref().map(absolute).transpose()?,
     };

@@ -52,6 +52,7 @@ pub(crate) fn node_run(args: &[&str]) -> Command {
         "AMDGPU_SIM_REPORT",
         "AMDGPU_SIM_TRACE",
         "AMDGPU_SIM_KERNELS",
+        "AMDGPU_SIM_THREADS",
         "RUST_LOG",
     ] {
         command.env_remove(name);
@@ -433,6 +434,28 @@ def test_elementwise_on_the_hip_driver():
     );
     let kept = std::fs::read_to_string(dir.join("report.txt")).unwrap();
     assert!(kept.contains("launches_executed 1\n"), "{kept}");
+}
+
+/// `--threads N` reaches the node as `AMDGPU_SIM_THREADS`, within the
+/// node's own bound; a kernel's results do not depend on it (the corpora's
+/// thread-count test, `sim::thread_counts`).
+#[test]
+fn threads_are_passed_to_the_node_within_its_bound() {
+    let most = amdgpu_isa::MAX_THREADS.to_string();
+    for threads in ["1", most.as_str()] {
+        let output = node_run(&["--threads", threads, "--", "sh", "-c", "echo $AMDGPU_SIM_THREADS"])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", show(&output));
+        assert_eq!(text(&output.stdout), format!("{threads}\n"));
+    }
+    let past = (amdgpu_isa::MAX_THREADS + 1).to_string();
+    for threads in ["0", past.as_str(), "many"] {
+        let output = node_run(&["--threads", threads, "--", "true"]).output().unwrap();
+        // clap's usage error: nothing ran.
+        assert_eq!(output.status.code(), Some(2), "{}", show(&output));
+        assert!(text(&output.stderr).contains("--threads"), "{}", show(&output));
+    }
 }
 
 #[test]
