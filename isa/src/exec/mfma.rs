@@ -683,16 +683,51 @@ pub(crate) fn wmma(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), ExecE
         let negate = if high { inst.neg_hi } else { inst.neg } >> source & 1 == 1;
         (if negate { -value } else { value }, 0)
     };
-    let a: Vec<(f64, i64)> = (0..256)
-        .map(|x| element(inst.src[0], x / 16, x % 16, 0))
-        .collect();
-    let b: Vec<(f64, i64)> = (0..256)
-        .map(|x| element(inst.src[1], x / 16, x % 16, 1))
-        .collect();
+    let (a, b): (Vec<(f64, i64)>, Vec<(f64, i64)>) = if integer {
+        (
+            (0..256)
+                .map(|x| element(inst.src[0], x / 16, x % 16, 0))
+                .collect(),
+            (0..256)
+                .map(|x| element(inst.src[1], x / 16, x % 16, 1))
+                .collect(),
+        )
+    } else {
+        (Vec::new(), Vec::new())
+    };
     let rows_per_reg = lanes / 16;
     let high_half = inst.op_sel & 4 != 0;
     let mut out = vec![(0usize, 0usize, 0u32); 256];
+    // Float sums a row of D at a time ([`accumulate`]): A's row, and B
+    // stored `[k][j]`.
+    let mut a_rows = [0f64; 256];
+    let mut b_rows = [0f64; 256];
+    if !integer {
+        wmma_operand(wave, inst, kind, 0, |i, k, x| a_rows[i * 16 + k] = x);
+        wmma_operand(wave, inst, kind, 1, |j, k, x| b_rows[k * 16 + j] = x);
+    }
     for i in 0..16 {
+        let mut sums = [0f64; 16];
+        if !integer {
+            for (j, sum) in sums.iter_mut().enumerate() {
+                let (reg, lane) = (i / rows_per_reg, (16 * i) % lanes + j);
+                let c_word = wave.src32_at(inst.src[2], reg, lane);
+                let c = match kind {
+                    Wmma::F16F16 | Wmma::Bf16Bf16 => {
+                        let half = if high_half { c_word >> 16 } else { c_word } as u16;
+                        if kind == Wmma::F16F16 {
+                            f64::from(f16_to_f32(half))
+                        } else {
+                            f64::from(bf16_to_f32(half))
+                        }
+                    }
+                    _ => f64::from(f32::from_bits(c_word)),
+                };
+                let c = if inst.neg_hi & 4 != 0 { c.abs() } else { c };
+                *sum = if inst.neg & 4 != 0 { -c } else { c };
+            }
+            accumulate(&a_rows[i * 16..(i + 1) * 16], &b_rows, &mut sums);
+        }
         for j in 0..16 {
             let (reg, lane) = (i / rows_per_reg, (16 * i) % lanes + j);
             let c_word = wave.src32_at(inst.src[2], reg, lane);
@@ -707,22 +742,7 @@ pub(crate) fn wmma(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), ExecE
                     acc as i32 as u32
                 }
             } else {
-                let c = match kind {
-                    Wmma::F16F16 | Wmma::Bf16Bf16 => {
-                        let half = if high_half { c_word >> 16 } else { c_word } as u16;
-                        if kind == Wmma::F16F16 {
-                            f64::from(f16_to_f32(half))
-                        } else {
-                            f64::from(bf16_to_f32(half))
-                        }
-                    }
-                    _ => f64::from(f32::from_bits(c_word)),
-                };
-                let c = if inst.neg_hi & 4 != 0 { c.abs() } else { c };
-                let mut acc = if inst.neg & 4 != 0 { -c } else { c };
-                for k in 0..16 {
-                    acc += a[i * 16 + k].0 * b[j * 16 + k].0;
-                }
+                let acc = sums[j];
                 match kind {
                     Wmma::F16F16 => u32::from(f64_to_f16(acc)),
                     Wmma::Bf16Bf16 => u32::from(f64_to_bf16(acc)),
@@ -746,6 +766,40 @@ pub(crate) fn wmma(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), ExecE
         wave.set_vreg(inst.dst[0], reg, lane, value);
     }
     Ok(())
+}
+
+/// A float WMMA's A (`source` 0) or B (1): element `k` of row (column)
+/// `r`, its `neg_lo`/`neg_hi` applied, to `put(r, k, value)`; as the
+/// element-by-element read ([`wmma`]'s integer path) but a register's 16
+/// lanes at a time, f16 by table ([`F16_VALUES`]).
+fn wmma_operand(
+    wave: &Wave,
+    inst: &Inst,
+    kind: Wmma,
+    source: u8,
+    mut put: impl FnMut(usize, usize, f64),
+) {
+    let operand = inst.src[usize::from(source)];
+    // A non-register operand reads 0, as `Wave::vreg` reads it.
+    let registers = match operand {
+        Operand::Vgpr(_) | Operand::Agpr(_) => Source::new(wave, operand),
+        _ => Source::Constant { word: 0, pair: 0 },
+    };
+    let f16 = matches!(kind, Wmma::F32F16 | Wmma::F16F16);
+    let table = &*F16_VALUES;
+    for k in 0..16 {
+        let shift = 16 * (k % 2) as u32;
+        let negate = if k % 2 == 1 { inst.neg_hi } else { inst.neg } >> source & 1 == 1;
+        for r in 0..16 {
+            let half = registers.word(&wave.v, k / 2, r) >> shift & 0xffff;
+            let value = if f16 {
+                f64::from(table[half as usize])
+            } else {
+                f64::from(bf16_to_f32(half as u16))
+            };
+            put(r, k, if negate { -value } else { value });
+        }
+    }
 }
 
 /// An f64 rounded once to f16, to nearest even: to f32 by rounding to odd

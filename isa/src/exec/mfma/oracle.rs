@@ -8,9 +8,14 @@
 
 use proptest::prelude::*;
 
-use super::{blgp_lane, element, input_at, output_at, run as fast};
+use super::{
+    bf16_to_f32, blgp_lane, element, f64_to_bf16, f64_to_f16, input_at, output_at, run as fast,
+    wmma,
+};
+use crate::exec::error::ExecError;
+use crate::exec::float::f16_to_f32;
 use crate::inst::{Inst, Operand};
-use crate::op::{Mfma, Op};
+use crate::op::{Mfma, Op, Wmma};
 use crate::wave::{LANES, VREGS, Wave, Width};
 
 /// The former `exec::mfma::run` for dense shapes, verbatim but for its
@@ -203,6 +208,170 @@ proptest! {
                 };
                 prop_assert!(nan, "{shape:?} {inst:?}: register {r} lane {lane}: {a:#x} != {b:#x}");
             }
+        }
+    }
+}
+
+/// The former `exec::mfma::wmma`, verbatim but for its name.
+fn wmma_reference(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), ExecError> {
+    let lanes = wave.lanes;
+    let per_reg = 32 / usize::from(kind.input_bits());
+    let bits = u32::from(kind.input_bits());
+    let integer = bits < 16;
+    // Element k of A's row (B's column) `index`, as f64 or i64.
+    let element = |operand, index: usize, k: usize, source: u8| -> (f64, i64) {
+        let word = wave.vreg(operand, k / per_reg, index);
+        let shift = bits * (k % per_reg) as u32;
+        let raw = (word >> shift) & ((1u64 << bits) - 1) as u32;
+        if integer {
+            let signed = inst.neg >> source & 1 == 1;
+            let value = if signed {
+                i64::from((raw << (32 - bits)) as i32 >> (32 - bits))
+            } else {
+                i64::from(raw)
+            };
+            return (0.0, value);
+        }
+        let value = match kind {
+            Wmma::F32F16 | Wmma::F16F16 => f64::from(f16_to_f32(raw as u16)),
+            _ => f64::from(bf16_to_f32(raw as u16)),
+        };
+        let high = k % 2 == 1;
+        let negate = if high { inst.neg_hi } else { inst.neg } >> source & 1 == 1;
+        (if negate { -value } else { value }, 0)
+    };
+    let a: Vec<(f64, i64)> = (0..256)
+        .map(|x| element(inst.src[0], x / 16, x % 16, 0))
+        .collect();
+    let b: Vec<(f64, i64)> = (0..256)
+        .map(|x| element(inst.src[1], x / 16, x % 16, 1))
+        .collect();
+    let rows_per_reg = lanes / 16;
+    let high_half = inst.op_sel & 4 != 0;
+    let mut out = vec![(0usize, 0usize, 0u32); 256];
+    for i in 0..16 {
+        for j in 0..16 {
+            let (reg, lane) = (i / rows_per_reg, (16 * i) % lanes + j);
+            let c_word = wave.src32_at(inst.src[2], reg, lane);
+            let value = if integer {
+                let mut acc = i64::from(c_word as i32);
+                for k in 0..16 {
+                    acc += a[i * 16 + k].1 * b[j * 16 + k].1;
+                }
+                if inst.clamp {
+                    acc.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32
+                } else {
+                    acc as i32 as u32
+                }
+            } else {
+                let c = match kind {
+                    Wmma::F16F16 | Wmma::Bf16Bf16 => {
+                        let half = if high_half { c_word >> 16 } else { c_word } as u16;
+                        if kind == Wmma::F16F16 {
+                            f64::from(f16_to_f32(half))
+                        } else {
+                            f64::from(bf16_to_f32(half))
+                        }
+                    }
+                    _ => f64::from(f32::from_bits(c_word)),
+                };
+                let c = if inst.neg_hi & 4 != 0 { c.abs() } else { c };
+                let mut acc = if inst.neg & 4 != 0 { -c } else { c };
+                for k in 0..16 {
+                    acc += a[i * 16 + k].0 * b[j * 16 + k].0;
+                }
+                match kind {
+                    Wmma::F16F16 => u32::from(f64_to_f16(acc)),
+                    Wmma::Bf16Bf16 => u32::from(f64_to_bf16(acc)),
+                    _ => (acc as f32).to_bits(),
+                }
+            };
+            out[i * 16 + j] = (reg, lane, value);
+        }
+    }
+    for (reg, lane, value) in out {
+        let value = if kind.half_output() {
+            let old = wave.vreg(inst.dst[0], reg, lane);
+            if high_half {
+                (old & 0xffff) | value << 16
+            } else {
+                (old & 0xffff_0000) | value
+            }
+        } else {
+            value
+        };
+        wave.set_vreg(inst.dst[0], reg, lane, value);
+    }
+    Ok(())
+}
+
+/// Every WMMA kind the gfx11 tables decode.
+fn wmma_kinds() -> Vec<Wmma> {
+    crate::tables::gfx11::VOP3P
+        .iter()
+        .filter_map(|&(_, _, op)| match op {
+            Some(Op::Wmma(kind)) => Some(kind),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether two results differ only in a NaN's payload: the words, or each
+/// differing 16-bit half, are NaNs both (f32, f16 or bf16).
+fn only_nans_differ(a: u32, b: u32) -> bool {
+    let half_nan = |h: u32| {
+        let h = h & 0xffff;
+        (h & 0x7c00 == 0x7c00 && h & 0x3ff != 0) || (h & 0x7f80 == 0x7f80 && h & 0x7f != 0)
+    };
+    let halves = (0..2).all(|i| {
+        let (x, y) = (a >> (16 * i) & 0xffff, b >> (16 * i) & 0xffff);
+        x == y || (half_nan(x) && half_nan(y))
+    });
+    halves || (is_nan32(a) && is_nan32(b))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    #[test]
+    fn wmma_matches_the_element_by_element_form(
+        kind in 0usize..16,
+        wave64 in any::<bool>(),
+        seed in any::<u64>(),
+        kinds in any::<[u8; 3]>(),
+        regs in any::<[u16; 4]>(),
+        literal in any::<u32>(),
+        neg in 0u8..8,
+        neg_hi in 0u8..8,
+        op_sel in 0u8..8,
+        clamp in any::<bool>(),
+    ) {
+        let kinds_all = wmma_kinds();
+        let kind = kinds_all[kind % kinds_all.len()];
+        let mut inst = Inst::new(Op::Wmma(kind), "v_wmma", 0, 8);
+        let reg = |i: usize| regs[i] % 256;
+        inst.src[0] = Operand::Vgpr(reg(0));
+        inst.src[1] = Operand::Vgpr(reg(1));
+        inst.src[2] = operand(if kinds[2] % 5 == 2 { 0 } else { kinds[2] }, reg(2), literal);
+        inst.dst[0] = Operand::Vgpr(reg(3));
+        inst.neg = neg;
+        inst.neg_hi = neg_hi;
+        inst.op_sel = op_sel;
+        inst.clamp = clamp;
+        let lanes = if wave64 { 64 } else { 32 };
+        let mut old = random_wave(seed);
+        let mut new = random_wave(seed);
+        old.lanes = lanes;
+        new.lanes = lanes;
+        wmma_reference(&mut old, &inst, kind).unwrap();
+        wmma(&mut new, &inst, kind).unwrap();
+        for (i, (&a, &b)) in old.v.iter().zip(new.v.iter()).enumerate() {
+            prop_assert!(
+                a == b || only_nans_differ(a, b),
+                "{kind:?} {inst:?}: register {} lane {}: {a:#x} != {b:#x}",
+                i / LANES,
+                i % LANES
+            );
         }
     }
 }
