@@ -15,11 +15,15 @@ and the order of accumulation cannot show):
 - `conv`: a 3x3 NHWC f32 convolution, 1x66x66x32 input, 3x3x32x64 filter,
   1x64x64x64 output (75.5 M multiply-adds).
 
-For each run it prints the child's CPU time (user + system, one core: the
-interpreter runs work-groups on the calling thread unless
-AMDGPU_SIM_THREADS says otherwise), the median of RUNS runs, and the
-multiply-add rate that CPU time gives. Timings include the process's own
-start, the module load and the copies (about 0.1 s).
+For each program it prints the child's CPU time (user + system, one
+core: the interpreter runs work-groups on the calling thread), the median
+of RUNS runs, whole process; the kernels' own CPU time, that less the
+median of the same runs with AMDGPU_SIM_KERNELS=skip (process start,
+module load, copies); the multiply-add rate over the kernels' time; and
+that rate as a share of the host's own f32 multiply-add rate on one core,
+measured in the same run by scripts/host-fma.rs built with `rustc -O -C
+target-cpu=native` (fused multiply-adds; the rate for the baseline x86-64
+target the library is built for is printed too). Needs rustc.
 
     scripts/bench-matmul.py [--n N] [--runs RUNS] [--only matmul|conv]
                             [--chips gfx942,gfx1100] [--lib DIR]
@@ -94,6 +98,18 @@ def inputs(program, n, rng):
     return [x, k], nn * (h - 2) * (w - 2) * f * 9 * c
 
 
+def host_rates(work):
+    """The host's f32 multiply-add rates: (native, baseline target)."""
+    rates = []
+    for name, flags in (("native", ["-C", "target-cpu=native"]), ("baseline", [])):
+        binary = os.path.join(work, f"host-fma-{name}")
+        subprocess.run(["rustc", "-O", *flags, os.path.join(ROOT, "scripts/host-fma.rs"),
+                        "-o", binary], check=True)
+        rates.append(float(subprocess.run([binary], check=True, capture_output=True,
+                                          text=True).stdout))
+    return rates
+
+
 def compile_module(source, out, target_args):
     cmd = ["iree-compile", source, *target_args, "-o", out]
     subprocess.run(cmd, check=True)
@@ -131,12 +147,17 @@ def main():
     rng = np.random.default_rng(52)
     work = tempfile.mkdtemp(prefix="bench-matmul-")
 
+    native, baseline = host_rates(work)
     print(f"# bench-matmul.py ({time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}, "
           f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} CPUs, "
           f"median of {args.runs})")
     print()
-    print("| program | device | CPU s (median) | wall s (median) | multiply-adds/s | result |")
-    print("|---|---|---:|---:|---:|---|")
+    print(f"Host f32 multiply-adds/s on one core: {native / 1e9:.1f} G (native, fused), "
+          f"{baseline / 1e9:.1f} G (baseline x86-64 target)")
+    print()
+    print("| program | device | CPU s | kernels' CPU s | multiply-adds/s (kernels) "
+          "| of host's native rate | result |")
+    print("|---|---|---:|---:|---:|---:|---|")
     for program in programs:
         source = os.path.join(work, f"{program}.mlir")
         with open(source, "w") as f:
@@ -164,20 +185,25 @@ def main():
             env = dict(os.environ, AMDGPU_SIM_MACHINE=MACHINES[chip])
             cmd = [run_module, "--device=hip", f"--hip_dylib_path=file:{hip}",
                    f"--module={vmfb}", "--function=main", *input_args, f"--output=@{out}"]
-            cpus, walls = [], []
+            cpus, skipped = [], []
             for _ in range(args.runs):
-                cpu, wall = timed(cmd, env)
+                cpu, _ = timed(cmd, env)
                 cpus.append(cpu)
-                walls.append(wall)
                 got = np.load(out)
                 if got.shape != expected.shape or got.tobytes() != expected.tobytes():
                     bad = np.argwhere(got != expected)
                     sys.exit(f"bench-matmul.py: {program} on {chip} differs from local-task "
                              f"at {len(bad)} elements, first {bad[:1].tolist()}")
+                # The same run without its kernels: what the process costs besides.
+                skip = [a if not a.startswith("--output=") else f"--output=@{out}.skip.npy"
+                        for a in cmd]
+                skipped.append(timed(skip, dict(env, AMDGPU_SIM_KERNELS="skip"))[0])
             cpu = statistics.median(cpus)
+            kernels = max(cpu - statistics.median(skipped), 1e-3)
+            rate = macs / kernels
             print(f"| {program} {args.n if program == 'matmul' else 'conv3x3'} | {chip} "
-                  f"({MACHINES[chip]}) | {cpu:.3f} | {statistics.median(walls):.3f} "
-                  f"| {macs / cpu / 1e6:.0f} M | identical |", flush=True)
+                  f"({MACHINES[chip]}) | {cpu:.3f} | {kernels:.3f} | {rate / 1e6:.0f} M "
+                  f"| {100 * rate / native:.1f}% | identical |", flush=True)
 
 
 if __name__ == "__main__":

@@ -292,7 +292,11 @@ struct Run {
 /// [`Memory`]: crate::memory::Memory
 fn runs(wave: &Wave, inst: &Inst, mem: Mem, cx: &Context) -> Result<Option<Vec<Run>>, ExecError> {
     let bytes = u64::from(mem.bytes);
-    if mem.bytes < 4 || mem.bytes % 4 != 0 || mem.d16_hi || wave.exec() != wave.lane_mask() {
+    if mem.bytes < 4
+        || !mem.bytes.is_multiple_of(4)
+        || mem.d16_hi
+        || wave.exec() != wave.lane_mask()
+    {
         return Ok(None);
     }
     let mut runs: Vec<Run> = Vec::new();

@@ -641,6 +641,9 @@ fn bf16_to_f32(h: u16) -> f32 {
     f32::from_bits(u32::from(h) << 16)
 }
 
+/// A WMMA operand's elements, `[row][k]`: floats as f64, integers as i64.
+type Elements = Vec<(f64, i64)>;
+
 /// RDNA3's `v_wmma_*_16x16x16_*`, wave32 and wave64, in the layout of
 /// AMD's matrix instruction calculator (RDNA3, "matrix element to register
 /// mapping"): `A[i][k]` is element `k % E` (E per register: 2 for 16-bit,
@@ -683,7 +686,8 @@ pub(crate) fn wmma(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), ExecE
         let negate = if high { inst.neg_hi } else { inst.neg } >> source & 1 == 1;
         (if negate { -value } else { value }, 0)
     };
-    let (a, b): (Vec<(f64, i64)>, Vec<(f64, i64)>) = if integer {
+    // Integer inputs element by element; float inputs below.
+    let (a, b): (Elements, Elements) = if integer {
         (
             (0..256)
                 .map(|x| element(inst.src[0], x / 16, x % 16, 0))
