@@ -237,8 +237,8 @@ fn register_bit(ty: MatrixType, e: usize) -> (usize, u32) {
 static F16_VALUES: std::sync::LazyLock<Vec<f32>> =
     std::sync::LazyLock::new(|| (0..=u16::MAX).map(f16_to_f32).collect());
 
-/// Elements `bit..` of `words` as f64, into `out`: one loop per type, so
-/// that the common ones vectorize.
+/// Elements `bit..` of `words` as f64, into `out`: one loop per type (f16
+/// by [`F16_VALUES`]), the type matched once per row, not per element.
 fn convert(ty: MatrixType, words: &[u32], bit: u32, out: &mut [f64]) {
     let pairs = words.iter().zip(out.iter_mut());
     match ty {
@@ -357,7 +357,7 @@ impl<L: Fn(usize) -> usize> Gather<L> {
 /// Dense MFMA. Each output is its C plus the K products in K order, as
 /// ever; the loops run over a row of outputs at a time (`j` innermost, so
 /// that the compiler vectorizes across the row) from operands gathered
-/// once per block into plain arrays. `exec::mfma_oracle` (tests) keeps the
+/// once per block into plain arrays. `exec::mfma::oracle` (tests) keeps the
 /// element-by-element form this replaced, and a property test holds the
 /// two to the same bits.
 pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecError> {
