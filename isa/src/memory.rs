@@ -29,7 +29,9 @@ pub struct OutOfBounds;
 /// The memory a kernel reads and writes: the node's device memory.
 pub trait Memory {
     /// Reads `out.len()` bytes at `address`; `Err` when any byte is outside
-    /// memory the kernel may access.
+    /// memory the kernel may access. An access that fails reads and writes
+    /// nothing (the interpreter makes a wave's accesses to one run of
+    /// memory as one access, and goes lane by lane when it fails).
     fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds>;
     /// Writes `data` at `address`; `Err` as for [`Memory::read`].
     fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds>;
@@ -180,6 +182,21 @@ impl Segments<'_> {
             return Err(Access::Store);
         }
         self.memory.read_modify_write(address, len, modify)
+    }
+
+    /// Whether `len` bytes at `address` lie wholly outside the kernarg
+    /// segment and the dispatch packet, in the caller's memory.
+    pub(crate) fn plain(&self, address: u64, len: usize) -> bool {
+        let Some(aql) = &self.aql else {
+            return true;
+        };
+        let end = address.saturating_add(len as u64);
+        [
+            (aql.kernarg_address, aql.kernargs.len()),
+            (aql.packet_address, aql.packet.len()),
+        ]
+        .into_iter()
+        .all(|(base, bytes)| end <= base || address >= base.saturating_add(bytes as u64))
     }
 
     /// Writes `data` at `address` (the kernarg segment and packet are read-only).

@@ -8,7 +8,7 @@ use crate::exec::Context;
 use crate::exec::error::{Access, ExecError};
 use crate::inst::{Inst, Operand, flags};
 use crate::op::{Atomic, Mem, Segment};
-use crate::wave::{SCRATCH_APERTURE, SCRATCH_APERTURE_BYTES, Wave, Width};
+use crate::wave::{LANES, SCRATCH_APERTURE, SCRATCH_APERTURE_BYTES, Wave, Width};
 
 /// Where one lane's access goes.
 #[derive(Clone, Copy)]
@@ -25,6 +25,12 @@ enum Target {
     Clipped(u64, u8),
     /// Outside the buffer resource's range: reads 0, writes dropped.
     OutOfRange,
+}
+
+/// The lane mask of `lanes`.
+fn lane_bits(lanes: &std::ops::Range<usize>) -> u64 {
+    let ones = |n: usize| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    ones(lanes.end) & !ones(lanes.start)
 }
 
 fn active(wave: &Wave) -> Vec<usize> {
@@ -261,6 +267,66 @@ fn write(
     }
 }
 
+/// Most bytes one coalesced access moves: 64 lanes of 16 bytes.
+const MAX_RUN_BYTES: usize = LANES * 16;
+
+/// Lanes whose accesses are one run of memory: consecutive active lanes,
+/// each lane's `bytes` (whole dwords) at a device address `bytes` past the
+/// previous lane's, none of it in the kernarg segment or the dispatch
+/// packet.
+struct Run {
+    address: u64,
+    lanes: std::ops::Range<usize>,
+}
+
+/// The wave's access split into runs of consecutive lanes, in lane order,
+/// when every lane is active and each lane's access is whole dwords at a
+/// device address (`None` otherwise: the access goes lane by lane). A run
+/// is read or written as one access, which reads and writes what its
+/// lanes' accesses would (a [`Memory`] access that fails touches nothing:
+/// that run then goes lane by lane, so that the fault names the lane, after
+/// the runs before it, as lane by lane). Lane by lane, each access is a
+/// call through the memory's trait object and its address lookup; IREE's
+/// tiles are runs of 16 to 64 lanes.
+///
+/// [`Memory`]: crate::memory::Memory
+fn runs(wave: &Wave, inst: &Inst, mem: Mem, cx: &Context) -> Result<Option<Vec<Run>>, ExecError> {
+    let bytes = u64::from(mem.bytes);
+    if mem.bytes < 4
+        || !mem.bytes.is_multiple_of(4)
+        || mem.d16_hi
+        || wave.exec() != wave.lane_mask()
+    {
+        return Ok(None);
+    }
+    let mut runs: Vec<Run> = Vec::new();
+    for lane in 0..wave.lanes {
+        let Target::Address(address) = target(wave, inst, mem.segment, lane, bytes)? else {
+            return Ok(None);
+        };
+        match runs.last_mut() {
+            Some(run)
+                if run.address.wrapping_add(bytes * run.lanes.len() as u64) == address
+                    && run
+                        .address
+                        .checked_add(bytes * (run.lanes.len() as u64 + 1))
+                        .is_some() =>
+            {
+                run.lanes.end = lane + 1;
+            }
+            _ => runs.push(Run {
+                address,
+                lanes: lane..lane + 1,
+            }),
+        }
+    }
+    let plain = runs.iter().all(|run| {
+        cx.memory
+            .plain(run.address, run.lanes.len() * usize::from(mem.bytes))
+    });
+    Ok(plain.then_some(runs))
+}
+
 pub(crate) fn load(
     wave: &mut Wave,
     inst: &Inst,
@@ -268,7 +334,35 @@ pub(crate) fn load(
     cx: &mut Context,
 ) -> Result<(), ExecError> {
     let bytes = u64::from(mem.bytes);
-    for lane in active(wave) {
+    let runs = runs(wave, inst, mem, cx)?;
+    let mut lanes_left = wave.exec();
+    for run in runs.iter().flatten() {
+        let len = run.lanes.len() * usize::from(mem.bytes);
+        let mut buf = [0u8; MAX_RUN_BYTES];
+        let data = buf.get_mut(..len).unwrap_or_default();
+        if cx.memory.read(run.address, data).is_err() {
+            break;
+        }
+        let dwords = usize::from(mem.bytes) / 4;
+        for i in 0..dwords {
+            let Some(base) = wave.vbase(inst.dst[0], i) else {
+                continue;
+            };
+            let words = data.chunks_exact(4).skip(i).step_by(dwords);
+            for (lane, word) in run.lanes.clone().zip(words) {
+                if let Some(slot) = wave.v.get_mut(base + lane) {
+                    let mut le = [0u8; 4];
+                    le.copy_from_slice(word);
+                    *slot = u32::from_le_bytes(le);
+                }
+            }
+        }
+        lanes_left &= !lane_bits(&run.lanes);
+    }
+    for lane in active(wave)
+        .into_iter()
+        .filter(|&lane| lanes_left >> lane & 1 == 1)
+    {
         let mut buf = [0u8; 16];
         let out = buf.get_mut(..mem.bytes as usize).unwrap_or_default();
         let at = target(wave, inst, mem.segment, lane, bytes)?;
@@ -316,7 +410,33 @@ pub(crate) fn store(
     cx: &mut Context,
 ) -> Result<(), ExecError> {
     let bytes = u64::from(mem.bytes);
-    for lane in active(wave) {
+    let runs = runs(wave, inst, mem, cx)?;
+    let mut lanes_left = wave.exec();
+    for run in runs.iter().flatten() {
+        let len = run.lanes.len() * usize::from(mem.bytes);
+        let mut buf = [0u8; MAX_RUN_BYTES];
+        let data = buf.get_mut(..len).unwrap_or_default();
+        let dwords = usize::from(mem.bytes) / 4;
+        for i in 0..dwords {
+            let base = wave.vbase(inst.src[1], i);
+            let words = data.chunks_exact_mut(4).skip(i).step_by(dwords);
+            for (lane, word) in run.lanes.clone().zip(words) {
+                let value = base
+                    .and_then(|base| wave.v.get(base + lane))
+                    .copied()
+                    .unwrap_or(0);
+                word.copy_from_slice(&value.to_le_bytes());
+            }
+        }
+        if cx.memory.write(run.address, data).is_err() {
+            break;
+        }
+        lanes_left &= !lane_bits(&run.lanes);
+    }
+    for lane in active(wave)
+        .into_iter()
+        .filter(|&lane| lanes_left >> lane & 1 == 1)
+    {
         let at = target(wave, inst, mem.segment, lane, bytes)?;
         let mut buf = [0u8; 16];
         for i in 0..(mem.bytes as usize).div_ceil(4) {

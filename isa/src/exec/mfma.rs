@@ -53,9 +53,12 @@
 
 use crate::exec::error::ExecError;
 use crate::exec::float::{f16_to_f32, f32_to_f16, odd32};
-use crate::inst::Inst;
+use crate::inst::{Inst, Operand};
 use crate::op::{MatrixType, Mfma, Wmma};
-use crate::wave::{Wave, Width};
+use crate::wave::{LANES, Wave, Width};
+
+#[cfg(test)]
+mod oracle;
 
 /// Where an input element lies: register (of a pair for f64), low bit,
 /// lane.
@@ -147,16 +150,216 @@ fn element(
             };
             (f64::from_bits(value), 0)
         }
-        MatrixType::F32 => (f64::from(f32::from_bits(word)), 0),
-        MatrixType::Xf32 => (f64::from(f32::from_bits(word & 0xffff_e000)), 0),
-        MatrixType::F16 => (f64::from(f16_to_f32((word >> bit) as u16)), 0),
-        MatrixType::Bf16 => (f64::from(bf16_to_f32((word >> bit) as u16)), 0),
-        MatrixType::I8 => (0.0, i64::from((word >> bit) as u8 as i8)),
-        MatrixType::Fp8 => (fnuz8((word >> bit) as u8, 4), 0),
-        MatrixType::Bf8 => (fnuz8((word >> bit) as u8, 5), 0),
+        _ => (value(ty, word, bit), i64::from(integer(word, bit))),
     }
 }
 
+/// A 32-bit-or-narrower float element (bits `bit..` of `word`) as f64,
+/// exactly.
+#[inline(always)]
+fn value(ty: MatrixType, word: u32, bit: u32) -> f64 {
+    match ty {
+        MatrixType::F32 => f64::from(f32::from_bits(word)),
+        MatrixType::Xf32 => f64::from(f32::from_bits(word & 0xffff_e000)),
+        MatrixType::F16 => f64::from(f16_to_f32((word >> bit) as u16)),
+        MatrixType::Bf16 => f64::from(bf16_to_f32((word >> bit) as u16)),
+        MatrixType::Fp8 => fnuz8((word >> bit) as u8, 4),
+        MatrixType::Bf8 => fnuz8((word >> bit) as u8, 5),
+        MatrixType::I8 | MatrixType::F64 => 0.0,
+    }
+}
+
+/// An i8 element (bits `bit..bit + 8` of `word`).
+#[inline(always)]
+fn integer(word: u32, bit: u32) -> i32 {
+    i32::from((word >> bit) as u8 as i8)
+}
+
+/// A matrix operand resolved once per instruction: the index of its first
+/// register in the vector file, or a constant (an inline constant or
+/// literal in every register and lane).
+#[derive(Clone, Copy)]
+enum Source {
+    Register(usize),
+    Constant { word: u32, pair: u64 },
+}
+
+impl Source {
+    fn new(wave: &Wave, operand: Operand) -> Source {
+        match wave.vbase(operand, 0) {
+            Some(base) => Source::Register(base / LANES),
+            None if matches!(operand, Operand::Vgpr(_) | Operand::Agpr(_)) => {
+                Source::Constant { word: 0, pair: 0 }
+            }
+            None => Source::Constant {
+                word: wave.scalar32(operand, Width::B32),
+                pair: wave.scalar64(operand, Width::F64),
+            },
+        }
+    }
+
+    /// Register `reg` of the operand in `lane` (0 past the file's end).
+    #[inline(always)]
+    fn word(self, v: &[u32], reg: usize, lane: usize) -> u32 {
+        match self {
+            Source::Register(first) => v.get((first + reg) * LANES + lane).copied().unwrap_or(0),
+            Source::Constant { word, .. } => word,
+        }
+    }
+
+    /// The f64 in registers `reg`, `reg + 1` of `lane`.
+    #[inline(always)]
+    fn pair(self, v: &[u32], reg: usize, lane: usize) -> f64 {
+        f64::from_bits(match self {
+            Source::Register(_) => {
+                u64::from(self.word(v, reg, lane)) | u64::from(self.word(v, reg + 1, lane)) << 32
+            }
+            Source::Constant { pair, .. } => pair,
+        })
+    }
+}
+
+/// Register and low bit of element `e` of a lane's share of A or B.
+#[inline(always)]
+fn register_bit(ty: MatrixType, e: usize) -> (usize, u32) {
+    match ty.bits() {
+        64 => (2 * e, 0),
+        32 => (e, 0),
+        16 => (e / 2, 16 * (e % 2) as u32),
+        _ => (e / 4, 8 * (e % 4) as u32),
+    }
+}
+
+/// Every f16's value as f32 ([`f16_to_f32`]), by its bits: a lookup is
+/// a fifth of the conversion's instructions, and f16 MFMA operands are
+/// converted element by element (the table is 256 KiB, built once per
+/// process).
+static F16_VALUES: std::sync::LazyLock<Vec<f32>> =
+    std::sync::LazyLock::new(|| (0..=u16::MAX).map(f16_to_f32).collect());
+
+/// Elements `bit..` of `words` as f64, into `out`: one loop per type (f16
+/// by [`F16_VALUES`]), the type matched once per row, not per element.
+fn convert(ty: MatrixType, words: &[u32], bit: u32, out: &mut [f64]) {
+    let pairs = words.iter().zip(out.iter_mut());
+    match ty {
+        MatrixType::F16 => {
+            let table = &*F16_VALUES;
+            for (&w, slot) in pairs {
+                *slot = f64::from(table[(w >> bit & 0xffff) as usize]);
+            }
+        }
+        MatrixType::Bf16 => {
+            for (&w, slot) in pairs {
+                *slot = f64::from(f32::from_bits((w >> bit & 0xffff) << 16));
+            }
+        }
+        MatrixType::F32 => {
+            for (&w, slot) in pairs {
+                *slot = f64::from(f32::from_bits(w));
+            }
+        }
+        ty => {
+            for (&w, slot) in pairs {
+                *slot = value(ty, w, bit);
+            }
+        }
+    }
+}
+
+/// One block's A (row-major, `[i][k]`) or B (`[k][j]`): element `k` of row
+/// `r` is element `k % E` of lane `M * block + M * blocks * (k / E) + r`
+/// ([`input_at`]), `lane_of` applying BLGP for B. Floats go to `floats`,
+/// i8 to `ints`.
+struct Gather<L: Fn(usize) -> usize> {
+    shape: Mfma,
+    ty: MatrixType,
+    source: Source,
+    block: usize,
+    row_major: bool,
+    lane_of: L,
+    /// `lane_of` is the identity (no BLGP).
+    identity: bool,
+}
+
+impl<L: Fn(usize) -> usize> Gather<L> {
+    fn run(&self, v: &[u32], floats: &mut [f64], ints: &mut [i32]) {
+        let (m, kk, blocks) = (
+            usize::from(self.shape.m),
+            usize::from(self.shape.k),
+            usize::from(self.shape.blocks),
+        );
+        let rows = if self.row_major {
+            m
+        } else {
+            usize::from(self.shape.n)
+        }
+        .min(LANES);
+        let per_lane = (kk * m * blocks / 64).max(1);
+        let mut words = [0u32; LANES];
+        let mut values = [0f64; LANES];
+        for k in 0..kk {
+            let (reg, bit) = register_bit(self.ty, k % per_lane);
+            let first = m * self.block + m * blocks * (k / per_lane);
+            let words = &mut words[..rows];
+            let values = &mut values[..rows];
+            match self.ty {
+                MatrixType::F64 => {
+                    for (r, slot) in values.iter_mut().enumerate() {
+                        *slot = self.source.pair(v, reg, (self.lane_of)(first + r));
+                    }
+                }
+                _ => {
+                    // Consecutive lanes of one register: one copy.
+                    let whole = match self.source {
+                        Source::Register(base) if self.identity => {
+                            let start = (base + reg) * LANES + first;
+                            v.get(start..start + rows)
+                        }
+                        _ => None,
+                    };
+                    match whole {
+                        Some(lanes) => words.copy_from_slice(lanes),
+                        None => {
+                            for (r, slot) in words.iter_mut().enumerate() {
+                                *slot = self.source.word(v, reg, (self.lane_of)(first + r));
+                            }
+                        }
+                    }
+                    convert(self.ty, words, bit, values);
+                }
+            }
+            let at = |r: usize| {
+                if self.row_major {
+                    r * kk + k
+                } else {
+                    k * rows + r
+                }
+            };
+            if self.ty == MatrixType::I8 {
+                for (r, &w) in words.iter().enumerate() {
+                    if let Some(slot) = ints.get_mut(at(r)) {
+                        *slot = integer(w, bit);
+                    }
+                }
+            } else if self.row_major {
+                for (r, &x) in values.iter().enumerate() {
+                    if let Some(slot) = floats.get_mut(at(r)) {
+                        *slot = x;
+                    }
+                }
+            } else if let Some(row) = floats.get_mut(k * rows..(k + 1) * rows) {
+                row.copy_from_slice(values);
+            }
+        }
+    }
+}
+
+/// Dense MFMA. Each output is its C plus the K products in K order, as
+/// ever; the loops run over a row of outputs at a time (`j` innermost, so
+/// that the compiler vectorizes across the row) from operands gathered
+/// once per block into plain arrays. `exec::mfma::oracle` (tests) keeps the
+/// element-by-element form this replaced, and a property test holds the
+/// two to the same bits.
 pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecError> {
     if shape.sparse {
         return sparse(wave, inst, shape);
@@ -181,75 +384,172 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecE
     let negate = |bit: u8| if inst.neg & bit != 0 { -1.0 } else { 1.0 };
     let (neg_a, neg_b, neg_c) = (negate(1), negate(2), negate(4));
     let [src_a, src_b, src_c, _] = inst.src;
+    let (src_a, src_b, src_c) = (
+        Source::new(wave, src_a),
+        Source::new(wave, src_b),
+        Source::new(wave, src_c),
+    );
     let f64_out = shape.f64_output();
-    let mut out = vec![0u32; shape.output_regs() * 64];
+    let int_out = shape.int_output();
+    let mut scratch = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    let Scratch { out, a, b, ai, bi } = &mut scratch;
+    out.clear();
+    out.resize(shape.output_regs() * LANES, 0);
+    for (operand, len) in [(&mut *a, m * kk), (&mut *b, kk * n)] {
+        if operand.len() < len {
+            operand.resize(len, 0.0);
+        }
+    }
+    for (operand, len) in [(&mut *ai, m * kk), (&mut *bi, kk * n)] {
+        if int_out && operand.len() < len {
+            operand.resize(len, 0);
+        }
+    }
+    let mut acc = [0f64; LANES];
+    let mut acc_int = [0i32; LANES];
+    let v = &wave.v;
     for block in 0..blocks {
         let a_block = (block >> cbsz << cbsz) + abid;
         let a_block = if a_block < blocks { a_block } else { block };
-        let a: Vec<(f64, i64)> = (0..m * kk)
-            .map(|x| {
-                let at = input_at(shape, shape.a, x / kk, x % kk, a_block);
-                element(wave, src_a, shape.a, at)
-            })
-            .collect();
-        let b: Vec<(f64, i64)> = (0..kk * n)
-            .map(|x| {
-                let (reg, bit, lane) = input_at(shape, shape.b, x % n, x / n, block);
-                element(wave, src_b, shape.b, (reg, bit, blgp_lane(lane, blgp)))
-            })
-            .collect();
+        Gather {
+            shape,
+            ty: shape.a,
+            source: src_a,
+            block: a_block,
+            row_major: true,
+            lane_of: |lane| lane,
+            identity: true,
+        }
+        .run(v, a, ai);
+        Gather {
+            shape,
+            ty: shape.b,
+            source: src_b,
+            block,
+            row_major: false,
+            lane_of: |lane| blgp_lane(lane, blgp),
+            identity: blgp == 0,
+        }
+        .run(v, b, bi);
         for i in 0..m {
-            for j in 0..n {
-                let (reg, lane) = output_at(shape, i, j, block);
-                let c = wave.src32_at(src_c, reg, lane);
-                if f64_out {
-                    let c = match src_c {
-                        crate::inst::Operand::Vgpr(_) | crate::inst::Operand::Agpr(_) => {
-                            f64::from_bits(
-                                u64::from(c) | u64::from(wave.vreg(src_c, reg + 1, lane)) << 32,
-                            )
-                        }
-                        _ => f64::from_bits(wave.scalar64(src_c, Width::F64)),
-                    };
-                    let mut acc = neg_c * c;
-                    for k in 0..kk {
-                        acc = (neg_a * a[i * kk + k].0).mul_add(neg_b * b[k * n + j].0, acc);
+            let (reg, first) = output_at(shape, i, 0, block);
+            let lanes = first..first + n;
+            if f64_out {
+                let acc = &mut acc[..n];
+                for (j, slot) in acc.iter_mut().enumerate() {
+                    *slot = neg_c * src_c.pair(v, reg, first + j);
+                }
+                for (k, &x) in a[i * kk..(i + 1) * kk].iter().enumerate() {
+                    let row = &b[k * n..(k + 1) * n];
+                    for (slot, &y) in acc.iter_mut().zip(row) {
+                        *slot = (neg_a * x).mul_add(neg_b * y, *slot);
                     }
-                    let bits = acc.to_bits();
-                    if let Some(slot) = out.get_mut(reg * 64 + lane) {
+                }
+                for (lane, &sum) in lanes.zip(acc.iter()) {
+                    let bits = sum.to_bits();
+                    if let Some(slot) = out.get_mut(reg * LANES + lane) {
                         *slot = bits as u32;
                     }
-                    if let Some(slot) = out.get_mut((reg + 1) * 64 + lane) {
+                    if let Some(slot) = out.get_mut((reg + 1) * LANES + lane) {
                         *slot = (bits >> 32) as u32;
                     }
-                    continue;
                 }
-                let value = if shape.int_output() {
-                    let mut acc = c as i32;
-                    for k in 0..kk {
-                        let product = a[i * kk + k].1 * b[k * n + j].1;
-                        acc = acc.wrapping_add(product as i32);
+            } else if int_out {
+                let acc = &mut acc_int[..n];
+                for (j, slot) in acc.iter_mut().enumerate() {
+                    *slot = src_c.word(v, reg, first + j) as i32;
+                }
+                for (k, &x) in ai[i * kk..(i + 1) * kk].iter().enumerate() {
+                    let row = &bi[k * n..(k + 1) * n];
+                    for (slot, &y) in acc.iter_mut().zip(row) {
+                        *slot = slot.wrapping_add(x * y);
                     }
-                    acc as u32
-                } else {
-                    let mut acc = f64::from(f32::from_bits(c));
-                    for k in 0..kk {
-                        acc += a[i * kk + k].0 * b[k * n + j].0;
+                }
+                for (lane, &sum) in lanes.zip(acc.iter()) {
+                    if let Some(slot) = out.get_mut(reg * LANES + lane) {
+                        *slot = sum as u32;
                     }
-                    (acc as f32).to_bits()
-                };
-                if let Some(slot) = out.get_mut(reg * 64 + lane) {
-                    *slot = value;
+                }
+            } else {
+                let acc = &mut acc[..n];
+                for (j, slot) in acc.iter_mut().enumerate() {
+                    *slot = f64::from(f32::from_bits(src_c.word(v, reg, first + j)));
+                }
+                accumulate(&a[i * kk..(i + 1) * kk], &b[..kk * n], acc);
+                for (lane, &sum) in lanes.zip(acc.iter()) {
+                    if let Some(slot) = out.get_mut(reg * LANES + lane) {
+                        *slot = (sum as f32).to_bits();
+                    }
                 }
             }
         }
     }
-    for (r, chunk) in out.chunks_exact(64).enumerate() {
-        for (lane, &v) in chunk.iter().enumerate() {
-            wave.set_vreg(inst.dst[0], r, lane, v);
+    write_registers(wave, inst.dst[0], out);
+    SCRATCH.with(|s| *s.borrow_mut() = scratch);
+    Ok(())
+}
+
+/// Buffers of the operands and result, kept per thread across
+/// instructions: allocating and zeroing them for each instruction cost a
+/// tenth of a 16x16x16 f16 MFMA.
+#[derive(Default)]
+struct Scratch {
+    out: Vec<u32>,
+    a: Vec<f64>,
+    b: Vec<f64>,
+    ai: Vec<i32>,
+    bi: Vec<i32>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+/// `acc[j] += a[k] * b[k][j]` for each `k` in order (`b` row-major, rows
+/// of `acc.len()`): a row of outputs, each summed in K order. The common
+/// widths get a loop of fixed width, whose accumulators the compiler keeps
+/// in vector registers.
+fn accumulate(a: &[f64], b: &[f64], acc: &mut [f64]) {
+    match acc.len() {
+        4 => accumulate_n::<4>(a, b, acc),
+        16 => accumulate_n::<16>(a, b, acc),
+        32 => accumulate_n::<32>(a, b, acc),
+        n => {
+            for (&x, row) in a.iter().zip(b.chunks_exact(n.max(1))) {
+                for (slot, &y) in acc.iter_mut().zip(row) {
+                    *slot += x * y;
+                }
+            }
         }
     }
-    Ok(())
+}
+
+fn accumulate_n<const N: usize>(a: &[f64], b: &[f64], acc: &mut [f64]) {
+    let Ok(acc) = <&mut [f64; N]>::try_from(acc) else {
+        return;
+    };
+    let mut sums = *acc;
+    for (&x, row) in a.iter().zip(b.chunks_exact(N)) {
+        let Ok(row) = <&[f64; N]>::try_from(row) else {
+            continue;
+        };
+        for j in 0..N {
+            sums[j] += x * row[j];
+        }
+    }
+    *acc = sums;
+}
+
+/// Writes `out` (register-major, 64 lanes a register) to the registers
+/// from `dst` on, every lane (EXEC does not mask matrix instructions).
+fn write_registers(wave: &mut Wave, dst: Operand, out: &[u32]) {
+    for (r, chunk) in out.chunks_exact(LANES).enumerate() {
+        if let Some(base) = wave.vbase(dst, r)
+            && let Some(lanes) = wave.v.get_mut(base..base + LANES)
+        {
+            lanes.copy_from_slice(chunk);
+        }
+    }
 }
 
 /// gfx942's sparse `v_smfmac_*`: `D += A B` with A 4:2 structured-sparse
@@ -332,11 +632,7 @@ fn sparse(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecError> {
             }
         }
     }
-    for (r, chunk) in out.chunks_exact(64).enumerate() {
-        for (lane, &v) in chunk.iter().enumerate() {
-            wave.set_vreg(inst.dst[0], r, lane, v);
-        }
-    }
+    write_registers(wave, inst.dst[0], &out);
     Ok(())
 }
 
@@ -344,6 +640,9 @@ fn sparse(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecError> {
 fn bf16_to_f32(h: u16) -> f32 {
     f32::from_bits(u32::from(h) << 16)
 }
+
+/// A WMMA operand's elements, `[row][k]`: floats as f64, integers as i64.
+type Elements = Vec<(f64, i64)>;
 
 /// RDNA3's `v_wmma_*_16x16x16_*`, wave32 and wave64, in the layout of
 /// AMD's matrix instruction calculator (RDNA3, "matrix element to register
@@ -387,16 +686,52 @@ pub(crate) fn wmma(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), ExecE
         let negate = if high { inst.neg_hi } else { inst.neg } >> source & 1 == 1;
         (if negate { -value } else { value }, 0)
     };
-    let a: Vec<(f64, i64)> = (0..256)
-        .map(|x| element(inst.src[0], x / 16, x % 16, 0))
-        .collect();
-    let b: Vec<(f64, i64)> = (0..256)
-        .map(|x| element(inst.src[1], x / 16, x % 16, 1))
-        .collect();
+    // Integer inputs element by element; float inputs below.
+    let (a, b): (Elements, Elements) = if integer {
+        (
+            (0..256)
+                .map(|x| element(inst.src[0], x / 16, x % 16, 0))
+                .collect(),
+            (0..256)
+                .map(|x| element(inst.src[1], x / 16, x % 16, 1))
+                .collect(),
+        )
+    } else {
+        (Vec::new(), Vec::new())
+    };
     let rows_per_reg = lanes / 16;
     let high_half = inst.op_sel & 4 != 0;
     let mut out = vec![(0usize, 0usize, 0u32); 256];
+    // Float sums a row of D at a time ([`accumulate`]): A's row, and B
+    // stored `[k][j]`.
+    let mut a_rows = [0f64; 256];
+    let mut b_rows = [0f64; 256];
+    if !integer {
+        wmma_operand(wave, inst, kind, 0, |i, k, x| a_rows[i * 16 + k] = x);
+        wmma_operand(wave, inst, kind, 1, |j, k, x| b_rows[k * 16 + j] = x);
+    }
     for i in 0..16 {
+        let mut sums = [0f64; 16];
+        if !integer {
+            for (j, sum) in sums.iter_mut().enumerate() {
+                let (reg, lane) = (i / rows_per_reg, (16 * i) % lanes + j);
+                let c_word = wave.src32_at(inst.src[2], reg, lane);
+                let c = match kind {
+                    Wmma::F16F16 | Wmma::Bf16Bf16 => {
+                        let half = if high_half { c_word >> 16 } else { c_word } as u16;
+                        if kind == Wmma::F16F16 {
+                            f64::from(f16_to_f32(half))
+                        } else {
+                            f64::from(bf16_to_f32(half))
+                        }
+                    }
+                    _ => f64::from(f32::from_bits(c_word)),
+                };
+                let c = if inst.neg_hi & 4 != 0 { c.abs() } else { c };
+                *sum = if inst.neg & 4 != 0 { -c } else { c };
+            }
+            accumulate(&a_rows[i * 16..(i + 1) * 16], &b_rows, &mut sums);
+        }
         for j in 0..16 {
             let (reg, lane) = (i / rows_per_reg, (16 * i) % lanes + j);
             let c_word = wave.src32_at(inst.src[2], reg, lane);
@@ -411,22 +746,7 @@ pub(crate) fn wmma(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), ExecE
                     acc as i32 as u32
                 }
             } else {
-                let c = match kind {
-                    Wmma::F16F16 | Wmma::Bf16Bf16 => {
-                        let half = if high_half { c_word >> 16 } else { c_word } as u16;
-                        if kind == Wmma::F16F16 {
-                            f64::from(f16_to_f32(half))
-                        } else {
-                            f64::from(bf16_to_f32(half))
-                        }
-                    }
-                    _ => f64::from(f32::from_bits(c_word)),
-                };
-                let c = if inst.neg_hi & 4 != 0 { c.abs() } else { c };
-                let mut acc = if inst.neg & 4 != 0 { -c } else { c };
-                for k in 0..16 {
-                    acc += a[i * 16 + k].0 * b[j * 16 + k].0;
-                }
+                let acc = sums[j];
                 match kind {
                     Wmma::F16F16 => u32::from(f64_to_f16(acc)),
                     Wmma::Bf16Bf16 => u32::from(f64_to_bf16(acc)),
@@ -450,6 +770,40 @@ pub(crate) fn wmma(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), ExecE
         wave.set_vreg(inst.dst[0], reg, lane, value);
     }
     Ok(())
+}
+
+/// A float WMMA's A (`source` 0) or B (1): element `k` of row (column)
+/// `r`, its `neg_lo`/`neg_hi` applied, to `put(r, k, value)`; as the
+/// element-by-element read ([`wmma`]'s integer path) but a register's 16
+/// lanes at a time, f16 by table ([`F16_VALUES`]).
+fn wmma_operand(
+    wave: &Wave,
+    inst: &Inst,
+    kind: Wmma,
+    source: u8,
+    mut put: impl FnMut(usize, usize, f64),
+) {
+    let operand = inst.src[usize::from(source)];
+    // A non-register operand reads 0, as `Wave::vreg` reads it.
+    let registers = match operand {
+        Operand::Vgpr(_) | Operand::Agpr(_) => Source::new(wave, operand),
+        _ => Source::Constant { word: 0, pair: 0 },
+    };
+    let f16 = matches!(kind, Wmma::F32F16 | Wmma::F16F16);
+    let table = &*F16_VALUES;
+    for k in 0..16 {
+        let shift = 16 * (k % 2) as u32;
+        let negate = if k % 2 == 1 { inst.neg_hi } else { inst.neg } >> source & 1 == 1;
+        for r in 0..16 {
+            let half = registers.word(&wave.v, k / 2, r) >> shift & 0xffff;
+            let value = if f16 {
+                f64::from(table[half as usize])
+            } else {
+                f64::from(bf16_to_f32(half as u16))
+            };
+            put(r, k, if negate { -value } else { value });
+        }
+    }
 }
 
 /// An f64 rounded once to f16, to nearest even: to f32 by rounding to odd

@@ -443,18 +443,31 @@ def test_elementwise_on_the_hip_driver():
 fn threads_are_passed_to_the_node_within_its_bound() {
     let most = amdgpu_isa::MAX_THREADS.to_string();
     for threads in ["1", most.as_str()] {
-        let output = node_run(&["--threads", threads, "--", "sh", "-c", "echo $AMDGPU_SIM_THREADS"])
-            .output()
-            .unwrap();
+        let output = node_run(&[
+            "--threads",
+            threads,
+            "--",
+            "sh",
+            "-c",
+            "echo $AMDGPU_SIM_THREADS",
+        ])
+        .output()
+        .unwrap();
         assert!(output.status.success(), "{}", show(&output));
         assert_eq!(text(&output.stdout), format!("{threads}\n"));
     }
     let past = (amdgpu_isa::MAX_THREADS + 1).to_string();
     for threads in ["0", past.as_str(), "many"] {
-        let output = node_run(&["--threads", threads, "--", "true"]).output().unwrap();
+        let output = node_run(&["--threads", threads, "--", "true"])
+            .output()
+            .unwrap();
         // clap's usage error: nothing ran.
         assert_eq!(output.status.code(), Some(2), "{}", show(&output));
-        assert!(text(&output.stderr).contains("--threads"), "{}", show(&output));
+        assert!(
+            text(&output.stderr).contains("--threads"),
+            "{}",
+            show(&output)
+        );
     }
 }
 
