@@ -21,8 +21,8 @@ quick=(cli::devices:: cli::hip:: cli::run:: codeobj::fixtures:: codeobj::truncat
 # of their own packages hidden, where they skip at once.
 heavy_for() {
     case $1 in
-    pip:iree-base-runtime) echo sim::iree_client:: sim::kernels_corpus:: sim::iree_diff:: ;;
-    pip:numpy) echo sim::triton_corpus:: ;;
+    pip:iree-base-runtime) echo sim::iree_client:: sim::kernels_corpus:: sim::iree_diff:: sim::thread_counts:: ;;
+    pip:numpy) echo sim::triton_corpus:: sim::thread_counts:: ;;
     pip:iree-base-compiler | pip:cmake | pip:ninja | clang-19)
         echo sim::iree_cts:: sim::iree_amdgpu:: sim::iree_amdgpu_faults:: sim::iree_seed_port:: \
             sim::iree_amdgpu_run:: sim::iree_e2e:: sim::iree_diff:: ;;

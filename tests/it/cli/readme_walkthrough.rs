@@ -196,6 +196,14 @@ const NOT_RUN: &[NotRun] = &[
         why: "a benchmark",
     },
     NotRun {
+        prefix: "scripts/bench-matmul.py",
+        why: "a benchmark",
+    },
+    NotRun {
+        prefix: "scripts/thread-scaling.sh ",
+        why: "a benchmark",
+    },
+    NotRun {
         prefix: "python3 scripts/plot_scaling.py",
         why: "plots the benchmark above (matplotlib)",
     },
