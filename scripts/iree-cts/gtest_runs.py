@@ -2,6 +2,12 @@
 outcome, for run.py (IREE's HIP CTS) and run_amdgpu.py (IREE's AMDGPU
 driver): a test silent for too long is killed and recorded as hung, a
 process that dies as crashed, and the binary is run again without them.
+
+A process that dies in gtest's global tear-down, after every test it ran
+ended, is run once more (EXIT_CRASH_RERUNS): IREE's host_queue_staging_test
+does so now and then under load, and the cause — the simulator or the
+test's own exit — is not yet known. Each such death is said on stderr and
+kept in the binary's log; a second one is recorded as the crash it is.
 """
 import json
 import os
@@ -9,12 +15,17 @@ import re
 import selectors
 import signal
 import subprocess
+import sys
 import time
 
 OUTCOMES = ["passed", "failed", "skipped", "hung", "crashed"]
 # Most bytes of a failure message kept per test.
 MESSAGE_BYTES = 4000
 RUN_LINE = re.compile(r"^\[ RUN      \] (\S+)")
+# gtest's line before its global tear-down: every test has ended.
+TEAR_DOWN_LINE = "[----------] Global test environment tear-down"
+# Reruns of a binary that died in its global tear-down.
+EXIT_CRASH_RERUNS = 1
 END_LINE = re.compile(r"^\[ +(?:OK|FAILED|SKIPPED) +\] (\S+)")
 
 
@@ -78,7 +89,7 @@ def run_process(command, env, log_path, hang_after):
 
 def run_binary(binary, args, gtest_filter, env, out_dir, stem, hang_after):
     """Runs a binary until every test it selects has an outcome."""
-    results, excluded, attempt = {}, [], 0
+    results, excluded, attempt, exit_crashes = {}, [], 0, 0
     while True:
         attempt += 1
         json_path = os.path.join(out_dir, f"{stem}.{attempt}.json")
@@ -96,6 +107,13 @@ def run_binary(binary, args, gtest_filter, env, out_dir, stem, hang_after):
             return results
         outcome = "hung" if code is None else "crashed"
         name = current or "<outside a test>"
+        if code is not None and current is None and TEAR_DOWN_LINE in tail \
+                and exit_crashes < EXIT_CRASH_RERUNS:
+            exit_crashes += 1
+            print(f"gtest_runs: {os.path.basename(binary)} ({stem}) died (exit {code}) in gtest's "
+                  f"global tear-down after its tests ended; running it again (log: {log_path})",
+                  file=sys.stderr)
+            continue
         results[name] = (outcome, f"exit {code}\n{tail}")
         if current is None or name in excluded:
             return results

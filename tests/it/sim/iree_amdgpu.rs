@@ -25,6 +25,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use super::iree_build::{built, hsa_library_dir, results, root, run};
+use crate::support::requires::{Package, program, requires};
 
 const WHAT: &str = "IREE's AMDGPU driver tests on the simulated node";
 /// The presets and the chip of the testdata each one runs.
@@ -342,4 +343,63 @@ fn a_run_is_judged_against_the_listed_classes() {
         ],
         "b:Only.OnW7900 failed, not in",
     );
+}
+
+/// `gtest_runs.run_binary` on a stand-in gtest binary (a shell script):
+/// a death in gtest's global tear-down after every test ended is run once
+/// more, and the rerun's outcomes count; a second such death, or one
+/// inside a test, is recorded as the crash it is.
+#[test]
+fn a_death_in_gtest_tear_down_is_run_once_more() {
+    let what = "the gtest runner's tear-down rerun";
+    if !requires(what, Package::Debian("python3"), program("python3")) {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("amdgpu-hal-gtest-runs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // Dies with SIGSEGV after its test while DEATHS names more deaths to
+    // come (one per run, counted in a file); else writes gtest's JSON.
+    // CRASH_IN_TEST dies inside the test instead.
+    let fake = dir.join("fake_test");
+    std::fs::write(
+        &fake,
+        r#"#!/bin/sh
+json=${1#--gtest_output=json:}
+echo "[ RUN      ] Suite.Case"
+[ -n "$CRASH_IN_TEST" ] && kill -SEGV $$
+echo "[       OK ] Suite.Case (1 ms)"
+echo "[----------] Global test environment tear-down"
+dead=$(cat "$COUNT" 2>/dev/null || echo 0)
+if [ "$dead" -lt "$DEATHS" ]; then echo $((dead + 1)) > "$COUNT"; kill -SEGV $$; fi
+echo '{"testsuites":[{"name":"Suite","testsuite":[{"name":"Case"}]}]}' > "$json"
+"#,
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let run = |deaths: u32, in_test: bool| -> String {
+        let count = dir.join(format!("count-{deaths}-{in_test}"));
+        let script = format!(
+            "import os, sys; sys.path.insert(0, 'scripts/iree-cts'); import gtest_runs\n\
+             env = dict(os.environ, DEATHS='{deaths}', COUNT='{count}'{crash})\n\
+             r = gtest_runs.run_binary('{fake}', [], None, env, '{dir}', 'fake', 30)\n\
+             print(sorted((t, o) for t, (o, m) in r.items()))",
+            count = count.display(),
+            crash = if in_test { ", CRASH_IN_TEST='1'" } else { "" },
+            fake = fake.display(),
+            dir = dir.display(),
+        );
+        let output = std::process::Command::new("python3")
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["-c", &script])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8_lossy(&output.stdout).trim().to_owned()
+    };
+    assert_eq!(run(0, false), "[('Suite.Case', 'passed')]");
+    assert_eq!(run(1, false), "[('Suite.Case', 'passed')]");
+    assert_eq!(run(2, false), "[('<outside a test>', 'crashed')]");
+    assert_eq!(run(0, true), "[('Suite.Case', 'crashed')]");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
