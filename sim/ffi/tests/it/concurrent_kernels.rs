@@ -21,32 +21,13 @@ use std::time::{Duration, Instant};
 use amdgpu_sys::hip_error::*;
 use amdgpu_sys::hip_types::hipDeviceProp_tR0000;
 
-use super::kernels::{D2H, Handle, ok};
+use super::kernels::{
+    D2H, Handle, hipFree, hipMalloc, hipMemcpy, hipModuleGetFunction, hipModuleLaunchKernel,
+    hipModuleLoadData, hipModuleUnload, hipSetDevice, hipStreamCreateWithFlags, hipStreamDestroy,
+    hipStreamSynchronize, ok,
+};
 
 unsafe extern "C" {
-    fn hipSetDevice(device: c_int) -> hipError_t;
-    fn hipModuleLoadData(module: *mut Handle, image: *const c_void) -> hipError_t;
-    fn hipModuleUnload(module: Handle) -> hipError_t;
-    fn hipModuleGetFunction(f: *mut Handle, module: Handle, name: *const i8) -> hipError_t;
-    fn hipModuleLaunchKernel(
-        f: Handle,
-        gx: c_uint,
-        gy: c_uint,
-        gz: c_uint,
-        bx: c_uint,
-        by: c_uint,
-        bz: c_uint,
-        shared: c_uint,
-        stream: Handle,
-        params: *mut *mut c_void,
-        extra: *mut *mut c_void,
-    ) -> hipError_t;
-    fn hipMalloc(ptr: *mut *mut c_void, size: usize) -> hipError_t;
-    fn hipFree(ptr: *mut c_void) -> hipError_t;
-    fn hipMemcpy(dst: *mut c_void, src: *const c_void, size: usize, kind: c_int) -> hipError_t;
-    fn hipStreamCreateWithFlags(stream: *mut Handle, flags: c_uint) -> hipError_t;
-    fn hipStreamDestroy(stream: Handle) -> hipError_t;
-    fn hipStreamSynchronize(stream: Handle) -> hipError_t;
     fn hipGetDeviceProperties(prop: *mut hipDeviceProp_tR0000, device: c_int) -> hipError_t;
     fn hsa_init() -> u32;
     fn hsa_shut_down() -> u32;

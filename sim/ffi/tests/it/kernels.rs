@@ -18,11 +18,16 @@ use super::hip_streams::setup;
 
 pub(crate) type Handle = *mut c_void;
 
+// The HIP calls these tests make; the other kernel tests call them too.
 unsafe extern "C" {
-    fn hipModuleLoadData(module: *mut Handle, image: *const c_void) -> hipError_t;
-    fn hipModuleUnload(module: Handle) -> hipError_t;
-    fn hipModuleGetFunction(f: *mut Handle, module: Handle, name: *const i8) -> hipError_t;
-    fn hipModuleLaunchKernel(
+    pub(crate) fn hipModuleLoadData(module: *mut Handle, image: *const c_void) -> hipError_t;
+    pub(crate) fn hipModuleUnload(module: Handle) -> hipError_t;
+    pub(crate) fn hipModuleGetFunction(
+        f: *mut Handle,
+        module: Handle,
+        name: *const i8,
+    ) -> hipError_t;
+    pub(crate) fn hipModuleLaunchKernel(
         f: Handle,
         gx: c_uint,
         gy: c_uint,
@@ -35,15 +40,20 @@ unsafe extern "C" {
         params: *mut *mut c_void,
         extra: *mut *mut c_void,
     ) -> hipError_t;
-    fn hipMalloc(ptr: *mut *mut c_void, size: usize) -> hipError_t;
-    fn hipFree(ptr: *mut c_void) -> hipError_t;
-    fn hipMemcpy(dst: *mut c_void, src: *const c_void, size: usize, kind: c_int) -> hipError_t;
-    fn hipStreamCreateWithFlags(stream: *mut Handle, flags: c_uint) -> hipError_t;
-    fn hipStreamDestroy(stream: Handle) -> hipError_t;
-    fn hipStreamSynchronize(stream: Handle) -> hipError_t;
+    pub(crate) fn hipMalloc(ptr: *mut *mut c_void, size: usize) -> hipError_t;
+    pub(crate) fn hipFree(ptr: *mut c_void) -> hipError_t;
+    pub(crate) fn hipMemcpy(
+        dst: *mut c_void,
+        src: *const c_void,
+        size: usize,
+        kind: c_int,
+    ) -> hipError_t;
+    pub(crate) fn hipStreamCreateWithFlags(stream: *mut Handle, flags: c_uint) -> hipError_t;
+    pub(crate) fn hipStreamDestroy(stream: Handle) -> hipError_t;
+    pub(crate) fn hipStreamSynchronize(stream: Handle) -> hipError_t;
     fn hipStreamQuery(stream: Handle) -> hipError_t;
     fn hipDeviceSynchronize() -> hipError_t;
-    fn hipSetDevice(device: c_int) -> hipError_t;
+    pub(crate) fn hipSetDevice(device: c_int) -> hipError_t;
     fn hipEventCreate(event: *mut Handle) -> hipError_t;
     fn hipEventDestroy(event: Handle) -> hipError_t;
     fn hipEventRecord(event: Handle, stream: Handle) -> hipError_t;
