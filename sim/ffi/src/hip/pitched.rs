@@ -7,8 +7,9 @@
 //!
 //! Each row is one of `memory`'s copies or fills, with their rules
 //! (pageable host memory, stream order). Every row is checked before any
-//! is enqueued, so a call refused for a row past an allocation's end
-//! writes nothing; rows that lie back to back (`pitch == width`) are one
+//! is enqueued — each side's rows all in device memory, each within an
+//! allocation, or all in host memory — so a call refused for a row past
+//! an allocation's end writes nothing; rows that lie back to back (`pitch == width`) are one
 //! copy or fill. As ROCm: a pitch below the width is
 //! `hipErrorInvalidPitchValue` for a copy (hip-tests' negative cases) and
 //! `hipErrorInvalidValue` for a fill; a zero width or height does nothing.
@@ -22,6 +23,7 @@ use super::stream::resolve_stream;
 use crate::abi::*;
 use crate::core::exports::c_exports;
 use crate::core::hip_call::{Call, call_with, handle};
+use crate::core::place::Place;
 use crate::core::runtime::Runtime;
 use crate::core::streams::Op;
 
@@ -67,6 +69,25 @@ fn checked_rows(
     rows(base as usize, pitch, width, height, merged).ok_or(HipCode::INVALID_VALUE)
 }
 
+/// Where each row of one side lies: all in device memory (each row
+/// within one allocation) or all in the client's host memory. The first
+/// row decides; a later row elsewhere (past the allocation's end, which
+/// `memory::place` alone would take for host memory) is
+/// `hipErrorInvalidValue`.
+fn places(rt: &Runtime, rows: &[(usize, usize)]) -> Result<Vec<Place>, HipCode> {
+    let mut device = None;
+    rows.iter()
+        .map(|&(start, len)| {
+            let at = place(rt, start, len)?;
+            let on_device = matches!(at, Place::Device(_));
+            if *device.get_or_insert(on_device) != on_device {
+                return Err(HipCode::INVALID_VALUE);
+            }
+            Ok(at)
+        })
+        .collect()
+}
+
 /// `hipMemset2D*`'s body: each row of `dst` filled with `value`'s low
 /// byte, in stream order.
 ///
@@ -91,8 +112,7 @@ unsafe fn fill_2d(
     }
     let rows = checked_rows(dst, pitch, width, height, pitch == width)?;
     let mut ops = Vec::with_capacity(rows.len());
-    for (start, len) in rows {
-        let place = place(rt, start, len)?;
+    for (place, (_, len)) in places(rt, &rows)?.into_iter().zip(rows) {
         if pageable(rt, place, len) {
             return Err(HipCode::INVALID_VALUE);
         }
@@ -139,10 +159,8 @@ unsafe fn copy_2d(
     let merged = dpitch == width && spitch == width;
     let dst_rows = checked_rows(dst, dpitch, width, height, merged)?;
     let src_rows = checked_rows(src, spitch, width, height, merged)?;
-    for (&(d, len), &(s, _)) in dst_rows.iter().zip(&src_rows) {
-        place(rt, d, len)?;
-        place(rt, s, len)?;
-    }
+    places(rt, &dst_rows)?;
+    places(rt, &src_rows)?;
     resolve_stream(rt, stream)?;
     for ((d, len), (s, _)) in dst_rows.into_iter().zip(src_rows) {
         // SAFETY: the caller's promise, for this row of each side.
