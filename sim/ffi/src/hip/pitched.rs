@@ -9,10 +9,11 @@
 //! (pageable host memory, stream order). Every row is checked before any
 //! is enqueued — each side's rows all in device memory, each within an
 //! allocation, or all in host memory — so a call refused for a row past
-//! an allocation's end writes nothing; rows that lie back to back (`pitch == width`) are one
-//! copy or fill. As ROCm: a pitch below the width is
-//! `hipErrorInvalidPitchValue` for a copy (hip-tests' negative cases) and
-//! `hipErrorInvalidValue` for a fill; a zero width or height does nothing.
+//! an allocation's end writes nothing; rows that lie back to back
+//! (`pitch == width`) are one copy or fill. As ROCm: a pitch below the
+//! width is `hipErrorInvalidPitchValue` for a copy (hip-tests' negative
+//! cases) and `hipErrorInvalidValue` for a fill; a zero width or height
+//! does nothing. More than `MAX_ROWS` rows is `hipErrorInvalidValue`.
 
 use std::ffi::{c_int, c_void};
 
@@ -29,7 +30,7 @@ use crate::core::streams::Op;
 
 /// Most rows one call may name (a limit on the operations it enqueues:
 /// 2^24 rows, far past any image or matrix a simulated device holds).
-pub(crate) const MAX_ROWS: usize = 1 << 24;
+const MAX_ROWS: usize = 1 << 24;
 
 /// The `(address, length)` of each row, or, `merged`, of the one run
 /// the rows make back to back; `None` when they overflow the address
