@@ -58,6 +58,7 @@ for p in "${packages[@]}"; do
     pip:holistictraceanalysis) extra=(-p amdgpu-sim-ffi --test it -- timeline::consumer::) ;;
     pip:triton | pip:numpy) extra=(-p amdgpu-sim-ffi --test it -- triton_launcher::) ;;
     pip:hip-python) extra=(-p amdgpu-sim-ffi --test it -- hip_python::) ;;
+    librocrand1 | libhiprand1 | librocsparse0) extra=(-p amdgpu-sim-ffi --test it -- rocm_libraries::) ;;
     llvm-19) extra=(-p amdgpu-isa --test llvm_oracle --test generated_tables) ;;
     *) extra=() ;;
     esac
