@@ -6,6 +6,7 @@ mod dual;
 mod error;
 mod float;
 mod fp8;
+mod gfx950;
 mod lanes;
 mod lds;
 mod memory;
