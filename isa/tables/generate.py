@@ -43,9 +43,17 @@ Usage (from the repository root or anywhere else):
 
     python3 isa/tables/generate.py           # write the tables
     python3 isa/tables/generate.py --check   # exit 1 if they differ from the files
+    python3 isa/tables/generate.py [--check] --only llvm19   # gfx9.rs and gfx11.rs
+    python3 isa/tables/generate.py [--check] --only gfx950   # gfx950.rs
 
-Needs `llvm-mc-19` on PATH (Debian/Ubuntu package `llvm-19`); set the
-environment variable `LLVM_MC` to use another binary. No network access;
+gfx950 (CDNA4), which LLVM 19 does not know, is enumerated as GFX9 with
+`llvm-mc-22` and written to `isa/src/tables/gfx950.rs` as its differences
+from the gfx942 tables (`GFX950_OVERRIDES`, `GFX950_REMOVED`), so the
+LLVM 19 tables stay as LLVM 19 makes them.
+
+Needs `llvm-mc-19` on PATH (Debian/Ubuntu package `llvm-19`), and for
+gfx950 `llvm-mc-22` (package `llvm-22`); set the environment variable
+`LLVM_MC` (`LLVM_MC_GFX950`) to use another binary. No network access;
 runs in a few seconds. The output is deterministic for a given llvm-mc
 build. Set `GENERATE_VERBOSE=1` to list the opcodes that needed a non-default
 operand variant or take a trailing literal.

@@ -399,6 +399,14 @@ fn mubuf(words: &Words, w: u32) -> Result<Inst, Undecodable> {
         }
     }
     if bits(w, 16, 16) == 1 {
+        // Loads of whole dwords into LDS run (`exec::lds_load`); narrower
+        // ones, whose LDS layout was not checked, do not.
+        if !matches!(op, Op::Load(m) if m.bytes >= 4) {
+            return Err(Undecodable::Feature(
+                "MUBUF load to LDS",
+                mnemonic.to_string(),
+            ));
+        }
         inst.flags |= flags::LDS;
     }
     inst.imm = bits(w, 11, 0) as i32;
