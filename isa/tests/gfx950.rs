@@ -18,12 +18,28 @@ use handmade::per_lane32;
 /// just above it, an underflow, a subnormal result, a tie, infinities,
 /// -0 and a value that rounds up.
 const A: [u32; 10] = [
-    0x3f80_0000, 0xc020_0000, 0x477f_e000, 0x477f_f000, 0x322b_cc77, 0x37fb_a882, 0x3f80_3000,
-    0x7f80_0000, 0x8000_0000, 0x3eaa_aaab,
+    0x3f80_0000,
+    0xc020_0000,
+    0x477f_e000,
+    0x477f_f000,
+    0x322b_cc77,
+    0x37fb_a882,
+    0x3f80_3000,
+    0x7f80_0000,
+    0x8000_0000,
+    0x3eaa_aaab,
 ];
 const B: [u32; 10] = [
-    0x3f00_0000, 0x42c8_0000, 0xc77f_ef00, 0x47c3_5000, 0xb87f_da40, 0x3380_0000, 0x3300_0000,
-    0xff80_0000, 0x40e0_0000, 0x3fff_ffff,
+    0x3f00_0000,
+    0x42c8_0000,
+    0xc77f_ef00,
+    0x47c3_5000,
+    0xb87f_da40,
+    0x3380_0000,
+    0x3300_0000,
+    0xff80_0000,
+    0x40e0_0000,
+    0x3fff_ffff,
 ];
 
 #[test]
@@ -31,8 +47,16 @@ fn cvt_pk_f16_f32_rounds_each_source_to_nearest_even() {
     // v_cvt_pk_f16_f32 v6, v2, v3
     let got = per_lane32(Chip::Gfx950, &[0xd267_0006, 0x0002_0702], &[&A, &B]);
     let want = [
-        0x3800_3c00, 0x5640_c100, 0xfbff_7bff, 0x7c00_7c00, 0x83ff_0000, 0x0001_01f7, 0x0000_3c02,
-        0xfc00_7c00, 0x4700_8000, 0x4000_3555,
+        0x3800_3c00,
+        0x5640_c100,
+        0xfbff_7bff,
+        0x7c00_7c00,
+        0x83ff_0000,
+        0x0001_01f7,
+        0x0000_3c02,
+        0xfc00_7c00,
+        0x4700_8000,
+        0x4000_3555,
     ];
     assert_eq!(got, want);
 }
@@ -42,8 +66,16 @@ fn cvt_pk_f16_f32_takes_neg_abs_and_clamp() {
     // v_cvt_pk_f16_f32 v6, -v2, |v3| clamp
     let got = per_lane32(Chip::Gfx950, &[0xd267_8206, 0x2002_0702], &[&A, &B]);
     let want = [
-        0x3800_0000, 0x3c00_3c00, 0x3c00_0000, 0x3c00_0000, 0x03ff_0000, 0x0001_0000, 0,
-        0x3c00_0000, 0x3c00_0000, 0x3c00_0000,
+        0x3800_0000,
+        0x3c00_3c00,
+        0x3c00_0000,
+        0x3c00_0000,
+        0x03ff_0000,
+        0x0001_0000,
+        0,
+        0x3c00_0000,
+        0x3c00_0000,
+        0x3c00_0000,
     ];
     assert_eq!(got, want);
 }
@@ -53,8 +85,16 @@ fn cvt_pk_bf16_f32_rounds_each_source_to_nearest_even() {
     // v_cvt_pk_bf16_f32 v6, v2, v3
     let got = per_lane32(Chip::Gfx950, &[0xd268_0006, 0x0002_0702], &[&A, &B]);
     let want = [
-        0x3f00_3f80, 0x42c8_c020, 0xc780_4780, 0x47c3_4780, 0xb880_322c, 0x3380_37fc, 0x3300_3f80,
-        0xff80_7f80, 0x40e0_8000, 0x4000_3eab,
+        0x3f00_3f80,
+        0x42c8_c020,
+        0xc780_4780,
+        0x47c3_4780,
+        0xb880_322c,
+        0x3380_37fc,
+        0x3300_3f80,
+        0xff80_7f80,
+        0x40e0_8000,
+        0x4000_3eab,
     ];
     assert_eq!(got, want);
 }
@@ -95,4 +135,37 @@ fn bitop3_b16_reads_and_writes_the_halves_op_sel_picks() {
         .map(|i| ((X[i] >> 16) ^ (Y[i] & 0xffff) ^ (Z[i] >> 16)) << 16)
         .collect();
     assert_eq!(got, want);
+}
+
+#[test]
+fn the_disassembler_prints_what_llvm_22_prints() {
+    use amdgpu_isa::{Program, disassemble};
+    for (words, text) in [
+        (
+            [0xd267_8206, 0x2002_0702],
+            "v_cvt_pk_f16_f32 v6, -v2, |v3| clamp",
+        ),
+        ([0xd268_0006, 0x0002_0702], "v_cvt_pk_bf16_f32 v6, v2, v3"),
+        (
+            [0xd234_0206, 0xd412_0702],
+            "v_bitop3_b32 v6, v2, v3, v4 bitop3:0x96",
+        ),
+        (
+            [0xd234_0100, 0x240e_0501],
+            "v_bitop3_b32 v0, v1, v2, v3 bitop3:9",
+        ),
+        (
+            [0xd234_0100, 0x440e_0501],
+            "v_bitop3_b32 v0, v1, v2, v3 bitop3:10",
+        ),
+        ([0xd234_0000, 0x040e_0501], "v_bitop3_b32 v0, v1, v2, v3"),
+        (
+            [0xd233_6a06, 0xd412_0702],
+            "v_bitop3_b16 v6, v2, v3, v4 bitop3:0x96 op_sel:[1,0,1,1]",
+        ),
+    ] {
+        let program = Program::decode(Chip::Gfx950, &handmade::bytes(&words)).unwrap();
+        let inst = program.instructions().first().unwrap();
+        assert_eq!(disassemble(inst, Chip::Gfx950), text);
+    }
 }

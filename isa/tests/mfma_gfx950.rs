@@ -133,7 +133,13 @@ const CASES: &[Case] = &[
 #[test]
 fn gfx950_dense_shapes_compute_the_product_in_the_cdna4_layout() {
     for (seed, case) in CASES.iter().enumerate() {
-        check(case, &case.words, case.text, Modifiers::default(), 100 + seed as u64);
+        check(
+            case,
+            &case.words,
+            case.text,
+            Modifiers::default(),
+            100 + seed as u64,
+        );
     }
     assert_eq!(CASES.len(), 6);
 }
