@@ -177,11 +177,11 @@ mod tests {
             }
             bytes
         });
-        for lane in 0..64 {
+        for (lane, got) in got.iter().enumerate() {
             let (group, i) = (lane / 16, lane % 16);
             let want: Vec<u32> = (0..4).map(|r| (64 * group + 16 * r + i) as u32).collect();
             assert_eq!(
-                got[lane],
+                *got,
                 [want[0] | want[1] << 16, want[2] | want[3] << 16],
                 "lane {lane}"
             );
