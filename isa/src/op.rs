@@ -241,6 +241,12 @@ pub enum Valu {
     /// `v_bitop3_b16`: D.b16 = TTBL[{S0, S1, S2}] bit by bit, on the halves
     /// `op_sel` picks.
     Bitop3B16,
+    /// gfx950's lane swaps between two registers, both written
+    /// (`exec::gfx950`). `v_permlane16_swap_b32`: the odd rows (16 lanes
+    /// each) of VDST with the even rows of SRC0.
+    Permlane16Swap,
+    /// `v_permlane32_swap_b32`: VDST's lanes 32-63 with SRC0's lanes 0-31.
+    Permlane32Swap,
     /// CDNA's moves to, from and between AGPRs (`v_accvgpr_write_b32`,
     /// `_read_b32`, `_mov_b32`): the decoder names the AGPR operands.
     AccvgprWrite,
@@ -924,9 +930,12 @@ pub enum Lds {
     Permute,
     /// `ds_swizzle_b32`.
     Swizzle,
-    /// gfx950's transposing 64-bit read of 16-bit elements
-    /// (`ds_read_b64_tr_b16`, `exec::gfx950`).
-    LoadTransposedB16,
+    /// gfx950's transposing 64-bit reads of `bits`-bit elements
+    /// (`ds_read_b64_tr_b16`: 16, `ds_read_b64_tr_b8`: 8; `exec::gfx950`).
+    LoadTransposed {
+        /// Bits per element.
+        bits: u8,
+    },
 }
 
 /// The element type of a matrix instruction's A or B input.

@@ -483,6 +483,12 @@ fn flat(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     inst.src[0] = Operand::Vgpr(bits(w1, 7, 0) as u16);
     inst.src[1] = reg(bits(w1, 15, 8));
     inst.dst[0] = reg(bits(w1, 31, 24));
+    // `global_load_lds_dword*` (gfx942, gfx950): a load into LDS
+    // (`exec::lds_load`), no VGPR written.
+    if matches!(op, Op::Load(_)) && mnemonic.starts_with("global_load_lds_") {
+        inst.flags |= flags::LDS;
+        inst.dst[0] = Operand::None;
+    }
     let saddr = bits(w1, 22, 16);
     inst.src[3] = if saddr == 0x7f
         || matches!(op, Op::Load(m) | Op::Store(m) if m.segment == Segment::Flat)

@@ -98,7 +98,7 @@ impl Printer<'_> {
                 self.push(addr);
                 self.push(self.operand(inst.src[1], B32));
             }
-            Lds::LoadTransposedB16 => {
+            Lds::LoadTransposed { .. } => {
                 self.push(self.operand(inst.dst[0], regs(2)));
                 self.push(addr);
             }

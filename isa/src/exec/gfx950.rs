@@ -1,6 +1,7 @@
 //! gfx950's (CDNA4) new VALU and LDS operations that IREE emits: the
 //! packing conversions `v_cvt_pk_f16_f32` and `v_cvt_pk_bf16_f32`, the
-//! three-input bitwise functions `v_bitop3_b32`/`_b16`, and the
+//! three-input bitwise functions `v_bitop3_b32`/`_b16`, the lane swaps
+//! `v_permlane16_swap_b32`/`v_permlane32_swap_b32` (Triton's), and the
 //! transposing LDS read `ds_read_b64_tr_b16`. (Its new MFMA shapes run in
 //! `exec::mfma` by the same layout rule as gfx942's.)
 //!
@@ -25,6 +26,11 @@
 //!   `r / 2`, half `r % 2`) is `e[4r + i / 4][i % 4]`. Every lane of the
 //!   group supplies its address whatever EXEC says; active lanes are
 //!   written.
+//! - `v_permlane16_swap_b32 VDST, SRC0`: the odd rows (16 lanes each) of
+//!   VDST trade values with the even rows of SRC0; `v_permlane32_swap_b32`:
+//!   VDST's rows 2 and 3 with SRC0's rows 0 and 1 (LLVM's
+//!   `llvm.amdgcn.permlane16.swap`/`.permlane32.swap`, whose first operand
+//!   is VDST's old value).
 
 use crate::arch::Chip;
 use crate::exec::float::{clamp01, f32_to_f16, modifiers32};
@@ -77,7 +83,28 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) {
                 write16_keeping(wave, inst, chip, true, lane, d);
             }
         }
+        Valu::Permlane16Swap | Valu::Permlane32Swap => {
+            let rows = if op == Valu::Permlane16Swap { 16 } else { 32 };
+            permlane_swap(wave, inst, rows);
+        }
         _ => {}
+    }
+}
+
+/// `v_permlane16_swap_b32` (`rows` 16) and `v_permlane32_swap_b32` (32):
+/// lane `l` of VDST in an odd group of `rows` lanes trades values with
+/// lane `l - rows` of SRC0. Whole registers are read first, so VDST and
+/// SRC0 may be one register (its groups then trade places). Every lane
+/// pair trades whatever EXEC says (LLVM's intrinsics use them with all
+/// lanes on; the guide's handling of EXEC was not checked).
+fn permlane_swap(wave: &mut Wave, inst: &Inst, rows: usize) {
+    let (vdst, src) = (inst.dst[0], inst.src[0]);
+    let old_dst: Vec<u32> = (0..wave.lanes).map(|l| wave.vreg(vdst, 0, l)).collect();
+    let old_src: Vec<u32> = (0..wave.lanes).map(|l| wave.vreg(src, 0, l)).collect();
+    for upper in (0..wave.lanes).filter(|l| l / rows % 2 == 1) {
+        let lower = upper - rows;
+        wave.set_vreg(src, 0, lower, old_dst[upper]);
+        wave.set_vreg(vdst, 0, upper, old_src[lower]);
     }
 }
 
@@ -102,32 +129,37 @@ pub(crate) fn f32_to_bf16(x: f32) -> u16 {
     (bits.wrapping_add(0x7fff + (bits >> 16 & 1)) >> 16) as u16
 }
 
-/// `ds_read_b64_tr_b16`: `addresses` are the lanes' LDS addresses (with
-/// the instruction's offset); `read` gives the 8 bytes at one. Returns,
-/// per lane, the two result registers.
-pub(crate) fn transposed_b16(
+/// `ds_read_b64_tr_b16` (`bits` 16) and `ds_read_b64_tr_b8` (8):
+/// `addresses` are the lanes' LDS addresses (with the instruction's
+/// offset); `read` gives the 8 bytes at one. Returns, per lane, the two
+/// result registers. With `E = 64 / bits` elements a lane, a group's tile
+/// has E rows of 16 elements, `16 / E` lanes a row: element `r` of lane
+/// `i`'s result is element `i % E` of lane `(16 / E) r + i / E`.
+pub(crate) fn transposed(
+    bits: u8,
     lanes: usize,
     addresses: &[u64],
     mut read: impl FnMut(u64) -> [u8; 8],
 ) -> Vec<[u32; 2]> {
-    let elements: Vec<[u16; 4]> = addresses
+    let bits = u32::from(bits.clamp(8, 16));
+    let per_lane = (64 / bits) as usize;
+    let mask = (1u64 << bits) - 1;
+    let words: Vec<u64> = addresses
         .iter()
         .take(lanes)
-        .map(|&address| {
-            let bytes = read(address);
-            std::array::from_fn(|e| u16::from_le_bytes([bytes[2 * e], bytes[2 * e + 1]]))
-        })
+        .map(|&address| u64::from_le_bytes(read(address)))
         .collect();
     (0..lanes)
         .map(|lane| {
             let group = lane / TRANSPOSE_GROUP * TRANSPOSE_GROUP;
             let i = lane % TRANSPOSE_GROUP;
-            let element = |r: usize| {
-                elements
-                    .get(group + 4 * r + i / 4)
-                    .map_or(0, |e| u32::from(e[i % 4]))
-            };
-            [element(0) | element(1) << 16, element(2) | element(3) << 16]
+            let result = (0..per_lane).fold(0u64, |acc, r| {
+                let source = group + TRANSPOSE_GROUP / per_lane * r + i / per_lane;
+                let shift = bits * (i % per_lane) as u32;
+                let element = words.get(source).map_or(0, |w| w >> shift & mask);
+                acc | element << (bits * r as u32)
+            });
+            [result as u32, (result >> 32) as u32]
         })
         .collect()
 }
@@ -169,7 +201,7 @@ mod tests {
         // element's value its index): the group's tile, row r = lanes
         // 4r..4r+4 = elements 16r..16r+16.
         let addresses: Vec<u64> = (0..64).map(|l| 8 * l as u64).collect();
-        let got = transposed_b16(64, &addresses, |address| {
+        let got = transposed(16, 64, &addresses, |address| {
             let first = address / 2;
             let mut bytes = [0u8; 8];
             for e in 0..4 {

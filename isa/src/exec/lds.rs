@@ -250,13 +250,13 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Lds, lds: &mut [u8], chip: C
                 }
             }
         }
-        Lds::LoadTransposedB16 => {
+        Lds::LoadTransposed { bits } => {
             let bases = lane_values(wave, inst.src[0]);
             let addresses: Vec<u64> = bases[..wave.lanes]
                 .iter()
                 .map(|&base| address(base, single))
                 .collect();
-            let values = crate::exec::gfx950::transposed_b16(wave.lanes, &addresses, |at| {
+            let values = crate::exec::gfx950::transposed(bits, wave.lanes, &addresses, |at| {
                 let mut bytes = [0u8; 8];
                 read(lds, at, &mut bytes);
                 bytes

@@ -1,6 +1,7 @@
-//! MUBUF loads into LDS (`buffer_load_dword ... lds`; gfx950 adds the
+//! Loads into LDS: MUBUF's (`buffer_load_dword ... lds`; gfx950 adds the
 //! `_dwordx3` and `_dwordx4` forms, which IREE's gfx950 matmuls use to
-//! stage tiles): each active lane reads its element from the buffer as a
+//! stage tiles) and GLOBAL's (`global_load_lds_dword`, gfx950's `_dwordx3`
+//! and `_dwordx4`, which Triton's gfx950 matmuls use): each active lane reads its element from the buffer as a
 //! plain load would, and writes it to LDS instead of a VGPR, at M0 plus
 //! the instruction's offset plus the lane's index times the element's
 //! size (LLVM's `llvm.amdgcn.raw.buffer.load.lds`: "imm offset (applied

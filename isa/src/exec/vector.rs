@@ -894,7 +894,7 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
             }
         }
         // gfx950's v_cvt_pk_f16_f32, v_cvt_pk_bf16_f32, v_bitop3_b32/_b16
-        CvtPkF16F32 | CvtPkBf16F32 | Bitop3B32 | Bitop3B16 => {
+        CvtPkF16F32 | CvtPkBf16F32 | Bitop3B32 | Bitop3B16 | Permlane16Swap | Permlane32Swap => {
             super::gfx950::alu(wave, inst, op, chip)
         }
         // v_cvt_pk_rtz_f16_f32, v_cvt_pkrtz_f16_f32

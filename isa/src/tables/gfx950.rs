@@ -23,22 +23,22 @@
 //! the entry with the same opcode. The encodings are GFX9's (see `gfx9.rs` for their layouts). 9
 //! instructions assembled by `llvm-mc-22 -mcpu=gfx950` were looked up.
 
-use crate::op::{Lds, MatrixType, Mfma, Op, Valu};
+use crate::op::{Lds, MatrixType, Mem, Mfma, Op, Segment, Valu};
 
 /// gfx950 entries `(encoding, opcode, mnemonic, operation)` that differ from the gfx942 tables of
 /// `gfx9.rs`: the opcode decodes on gfx950 (LLVM 22) with this mnemonic but, on gfx942 (LLVM 19),
 /// with another mnemonic or not at all. The encoding is the name of the table constant.
 pub(crate) const GFX950_OVERRIDES: &[(&str, u16, &str, Option<Op>)] = &[
     ("VOP1", 88, "v_prng_b32", None),
-    ("VOP1", 89, "v_permlane16_swap_b32", None),
-    ("VOP1", 90, "v_permlane32_swap_b32", None),
+    ("VOP1", 89, "v_permlane16_swap_b32", Some(Op::V(Valu::Permlane16Swap))), // exec::vector::alu
+    ("VOP1", 90, "v_permlane32_swap_b32", Some(Op::V(Valu::Permlane32Swap))), // exec::vector::alu
     ("VOP1", 91, "v_cvt_f32_bf16", None),
     ("VOP2", 22, "v_dot2c_f32_bf16", None),
     ("VOP3", 278, "v_dot2c_f32_bf16", None),
     ("VOP3", 316, "v_pk_fmac_f16", Some(Op::V(Valu::PkFmacF16))), // exec::vector::alu
     ("VOP3", 408, "v_prng_b32", None),
-    ("VOP3", 409, "v_permlane16_swap_b32", None),
-    ("VOP3", 410, "v_permlane32_swap_b32", None),
+    ("VOP3", 409, "v_permlane16_swap_b32", Some(Op::V(Valu::Permlane16Swap))), // exec::vector::alu
+    ("VOP3", 410, "v_permlane32_swap_b32", Some(Op::V(Valu::Permlane32Swap))), // exec::vector::alu
     ("VOP3", 411, "v_cvt_f32_bf16", None),
     ("VOP3", 563, "v_bitop3_b16", Some(Op::V(Valu::Bitop3B16))), // exec::vector::alu
     ("VOP3", 564, "v_bitop3_b32", Some(Op::V(Valu::Bitop3B32))), // exec::vector::alu
@@ -127,11 +127,11 @@ pub(crate) const GFX950_OVERRIDES: &[(&str, u16, &str, Option<Op>)] = &[
     ("VOP3P", 91, "v_smfmac_f32_32x32x32_f16", None),
     ("DS", 224, "ds_read_b64_tr_b4", None),
     ("DS", 225, "ds_read_b96_tr_b6", None),
-    ("DS", 226, "ds_read_b64_tr_b8", None),
-    ("DS", 227, "ds_read_b64_tr_b16", Some(Op::Lds(Lds::LoadTransposedB16))), // exec::lds::run
+    ("DS", 226, "ds_read_b64_tr_b8", Some(Op::Lds(Lds::LoadTransposed { bits: 8 }))), // exec::lds::run
+    ("DS", 227, "ds_read_b64_tr_b16", Some(Op::Lds(Lds::LoadTransposed { bits: 16 }))), // exec::lds::run
     ("MUBUF", 82, "buffer_atomic_pk_add_bf16", None),
-    ("GLOBAL", 125, "global_load_lds_dwordx4", None),
-    ("GLOBAL", 126, "global_load_lds_dwordx3", None),
+    ("GLOBAL", 125, "global_load_lds_dwordx4", Some(Op::Load(Mem { segment: Segment::Global, bytes: 16, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
+    ("GLOBAL", 126, "global_load_lds_dwordx3", Some(Op::Load(Mem { segment: Segment::Global, bytes: 12, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
 ];
 
 /// Entries `(encoding, opcode, mnemonic)` of the gfx942 tables of `gfx9.rs` that LLVM 22's gfx950
