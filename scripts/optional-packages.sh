@@ -59,7 +59,7 @@ for p in "${packages[@]}"; do
     pip:triton | pip:numpy) extra=(-p amdgpu-sim-ffi --test it -- triton_launcher::) ;;
     pip:hip-python) extra=(-p amdgpu-sim-ffi --test it -- hip_python::) ;;
     llvm-19) extra=(-p amdgpu-isa --test llvm_oracle --test generated_tables) ;;
-    llvm-22) extra=(-p amdgpu-isa --test generated_tables) ;;
+    llvm-22) extra=(-p amdgpu-isa --test generated_tables --test llvm_oracle) ;;
     *) extra=() ;;
     esac
     if [ "${#extra[@]}" -gt 0 ] && ! scripts/without-packages.sh "$p" -- env -u AMDGPU_HAL_REQUIRE_ALL \
