@@ -21,7 +21,7 @@ set -euo pipefail
 
 # The optional packages: what .ci/run installs, each of which a test may
 # need (tests/it/support/requires.rs names them in its skip lines).
-optional=(clang-19 lld-19 llvm-19 libhsa-runtime64-1 libamdhip64-5 libamdhip64-dev
+optional=(clang-19 lld-19 llvm-19 llvm-22 libhsa-runtime64-1 libamdhip64-5 libamdhip64-dev
     libhsa-runtime-dev rocminfo graphviz valgrind librocrand1 libhiprand1 librocsparse0
     pip:iree-base-runtime pip:iree-base-compiler pip:cmake pip:ninja pip:numpy
     pip:holistictraceanalysis pip:pytest pip:triton pip:hip-python)

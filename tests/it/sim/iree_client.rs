@@ -41,6 +41,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("mi250x-4", "gfx90a"),
     ("w7900", "gfx1100"),
     ("mixed-isa", "gfx90a"),
+    ("mi355x-8", "gfx950"),
 ];
 
 /// (program, function, inputs, kernel launches IREE makes).
