@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use crate::arch::Chip;
-use crate::tables::{GFX9, GFX11, gfx9};
+use crate::tables::{GFX9, GFX11, GFX12, gfx9};
 
 /// A chip's mnemonics, executed and lacking, each sorted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,6 +64,10 @@ fn mnemonics(chip: Chip) -> BTreeMap<&'static str, bool> {
                 .collect()
         }
         Chip::Gfx1100 => GFX11
+            .iter()
+            .flat_map(|(_, table)| table.iter().map(|&(_, m, op)| (m, op.is_some())))
+            .collect(),
+        Chip::Gfx1201 => GFX12
             .iter()
             .flat_map(|(_, table)| table.iter().map(|&(_, m, op)| (m, op.is_some())))
             .collect(),

@@ -82,7 +82,7 @@ fn valu_fidelity(valu: Valu) -> Fidelity {
 /// frees registers of a wave that is ending.
 pub(crate) fn of(op: Op, mnemonic: &str, imm: i32, family: Family) -> Fidelity {
     if op == Op::Message
-        && family == Family::Gfx11
+        && family.rdna()
         && mnemonic == "s_sendmsg"
         && imm & 0xff == MSG_DEALLOC_VGPRS
     {

@@ -234,7 +234,7 @@ def vopd_y_mnemonic(text: str) -> str:
 class Encoding:
     name: str
     doc: str
-    ops: range
+    ops: Sequence[int]
     size: int  # instruction length in bytes without a literal
     # One builder per operand variant, in order of preference.
     variants: Sequence[Callable[[int], Words]]
@@ -1085,6 +1085,11 @@ def main() -> int:
     g11 = gfx11_encodings()
     t1100 = {e.name: enumerate_encoding("gfx1100", e, notes) for e in g11}
 
+    # GFX12 (isa/tables/gfx12.py).
+    from gfx12 import SPOT_GFX1201, classify_gfx12, gfx12_encodings
+    g12 = gfx12_encodings()
+    t1201 = {e.name: enumerate_encoding("gfx1201", e, notes) for e in g12}
+
     # The documented way of deriving gfx90a from the gfx942 tables must give
     # exactly what the gfx90a disassembler accepts.
     if apply_gfx90a(t942, overrides, only942) != t90a:
@@ -1094,6 +1099,7 @@ def main() -> int:
     n = spot_check("gfx942", SPOT_GFX942, classify_gfx9, t942)
     n += spot_check("gfx90a", SPOT_GFX90A, classify_gfx9, t90a)
     n += spot_check("gfx1100", SPOT_GFX1100, classify_gfx11, t1100)
+    n += spot_check("gfx1201", SPOT_GFX1201, classify_gfx12, t1201)
 
     # gfx9.rs
     out = header(
@@ -1122,6 +1128,12 @@ def main() -> int:
     for e in g11:
         emit_table(out, e, t1100[e.name], ops)
     files["gfx11.rs"] = with_imports(out)
+
+    # gfx12.rs
+    out = header(version, "GFX12 opcode tables (gfx1201)", "-mcpu=gfx1201", "")
+    for e in g12:
+        emit_table(out, e, t1201[e.name], ops)
+    files["gfx12.rs"] = with_imports(out)
     ops.check_all_used()
 
     if check:
@@ -1139,6 +1151,8 @@ def main() -> int:
               file=sys.stderr)
     for e in g11:
         print(f"gfx1100 {e.name:8} {len(t1100[e.name]):4}", file=sys.stderr)
+    for e in g12:
+        print(f"gfx1201 {e.name:8} {len(t1201[e.name]):4}", file=sys.stderr)
     print(f"GFX90A_OVERRIDES {len(overrides)}, GFX942_ONLY {len(only942)}, "
           f"spot checks passed: {n}", file=sys.stderr)
     if os.environ.get("GENERATE_VERBOSE"):

@@ -4,7 +4,7 @@
 //! `fixtures/iree/device/*.so`, which keep no function symbols: a kernel's
 //! code runs from its descriptor's entry to the next kernel's) and of the
 //! kernel corpus's modules
-//! (`fixtures/kernels/vmfb/*.{gfx942,gfx90a,gfx1100}.vmfb`) decodes, at the
+//! (`fixtures/kernels/vmfb/*.{gfx942,gfx90a,gfx1100,gfx1201}.vmfb`) decodes, at the
 //! address `llvm-objdump-19 -d` gives it, to the instruction objdump
 //! prints: `Program::disassembly` (`amdgpu_isa::disassemble` per
 //! instruction) is objdump's text before its `//` comment, mnemonic and

@@ -1,6 +1,7 @@
 //! Scalar ALU, compares and memory loads: one value for the whole wave.
 
 use crate::exec::error::ExecError;
+use crate::exec::float::{max32, min32};
 use crate::inst::{EXEC, Inst, Operand, flags};
 use crate::memory::Segments;
 use crate::op::{Cmp, Salu, Ty};
@@ -160,6 +161,17 @@ fn alu32(wave: &mut Wave, inst: &Inst, op: Salu) {
         PackLh => ((a & 0xffff) | (b & 0xffff_0000), None),
         // s_pack_hh_b32_b16
         PackHh => ((a >> 16) | (b & 0xffff_0000), None),
+        // The 64-bit operations have no 32-bit form; read as one, they
+        // compute on the low halves.
+        AddNcU64 => (a.wrapping_add(b), None),
+        SubNcU64 => (a.wrapping_sub(b), None),
+        MulU64 => (a.wrapping_mul(b), None),
+        // s_add_f32, s_sub_f32, s_mul_f32, s_min_num_f32, s_max_num_f32
+        AddF32 => ((f32::from_bits(a) + f32::from_bits(b)).to_bits(), None),
+        SubF32 => ((f32::from_bits(a) - f32::from_bits(b)).to_bits(), None),
+        MulF32 => ((f32::from_bits(a) * f32::from_bits(b)).to_bits(), None),
+        MinNumF32 => (min32(f32::from_bits(a), f32::from_bits(b)).to_bits(), None),
+        MaxNumF32 => (max32(f32::from_bits(a), f32::from_bits(b)).to_bits(), None),
     };
     wave.set_scalar32(inst.dst[0], d);
     if let Some(c) = new_scc {
@@ -241,6 +253,10 @@ fn alu64(wave: &mut Wave, inst: &Inst, op: Salu) {
         }
         // s_cselect_b64
         Cselect => (if scc { a } else { b64 }, None),
+        // s_add_nc_u64, s_sub_nc_u64, s_mul_u64
+        AddNcU64 => (a.wrapping_add(b64), None),
+        SubNcU64 => (a.wrapping_sub(b64), None),
+        MulU64 => (a.wrapping_mul(b64), None),
         // s_and_saveexec_b64, s_or_saveexec_b64, s_xor_saveexec_b64, s_and_not1_saveexec_b64
         // s_andn2_saveexec_b64, s_or_not1_saveexec_b64, s_orn2_saveexec_b64
         AndSaveexec | OrSaveexec | XorSaveexec | AndNotSaveexec | OrNotSaveexec => {

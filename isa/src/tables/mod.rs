@@ -5,12 +5,14 @@
 //! for it (from `isa/tables/operations.txt`; `None` for an instruction it
 //! lacks). One grep of a mnemonic finds its row here, its operation's
 //! variant in `crate::op` and its execution in `crate::exec`. Do not edit
-//! `gfx9.rs` or `gfx11.rs` by hand; run the script.
+//! `gfx9.rs`, `gfx11.rs` or `gfx12.rs` by hand; run the script.
 
 // The generator writes one row a line, whatever its length; `--check`
 // compares the files byte for byte.
 #[rustfmt::skip]
 pub(crate) mod gfx11;
+#[rustfmt::skip]
+pub(crate) mod gfx12;
 #[rustfmt::skip]
 pub(crate) mod gfx9;
 
@@ -66,6 +68,30 @@ pub(crate) const GFX11: [(&str, &[Row]); 20] = [
     ("GLOBAL", gfx11::GLOBAL),
 ];
 
+/// GFX12's tables by encoding.
+pub(crate) const GFX12: [(&str, &[Row]); 20] = [
+    ("SOP2", gfx12::SOP2),
+    ("SOPK", gfx12::SOPK),
+    ("SOP1", gfx12::SOP1),
+    ("SOPC", gfx12::SOPC),
+    ("SOPP", gfx12::SOPP),
+    ("SMEM", gfx12::SMEM),
+    ("VOP1", gfx12::VOP1),
+    ("VOP2", gfx12::VOP2),
+    ("VOPC", gfx12::VOPC),
+    ("VOP3", gfx12::VOP3),
+    ("VOP3_DPP", gfx12::VOP3_DPP),
+    ("VOP3P", gfx12::VOP3P),
+    ("VOPD_X", gfx12::VOPD_X),
+    ("VOPD_Y", gfx12::VOPD_Y),
+    ("DS", gfx12::DS),
+    ("VBUFFER", gfx12::VBUFFER),
+    ("VBUFFER_TYPED", gfx12::VBUFFER_TYPED),
+    ("FLAT", gfx12::FLAT),
+    ("SCRATCH", gfx12::SCRATCH),
+    ("GLOBAL", gfx12::GLOBAL),
+];
+
 #[cfg(test)]
 mod tests {
     use super::Op;
@@ -75,6 +101,7 @@ mod tests {
         super::GFX9
             .iter()
             .chain(&super::GFX11)
+            .chain(&super::GFX12)
             .flat_map(|(_, table)| table.iter())
             .map(|&(_, mnemonic, op)| (mnemonic, op))
             .chain(
