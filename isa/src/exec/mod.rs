@@ -17,8 +17,9 @@ mod scalar;
 mod sdwa;
 mod sixteen;
 mod vector;
+mod wmma12;
 
-use crate::arch::Chip;
+use crate::arch::{Chip, Family};
 use crate::inst::{Inst, flags};
 use crate::memory::Segments;
 use crate::op::{Branch, Op};
@@ -92,6 +93,7 @@ pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flo
         Op::VCmp(cmp, ty, exec) => compare::vector(wave, inst, cmp, ty, exec, cx.chip),
         Op::VCmpClass(ty, exec) => compare::class(wave, inst, ty, exec, cx.chip),
         Op::Mfma(shape) => mfma::run(wave, inst, shape)?,
+        Op::Wmma(kind) if cx.chip.family() == Family::Gfx12 => wmma12::run(wave, inst, kind)?,
         Op::Wmma(kind) => mfma::wmma(wave, inst, kind)?,
         Op::Load(mem) => memory::load(wave, inst, mem, cx)?,
         Op::Store(mem) => memory::store(wave, inst, mem, cx)?,
