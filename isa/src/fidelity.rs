@@ -46,6 +46,7 @@ impl Op {
             | Op::SBitcmp(..)
             | Op::Branch(_)
             | Op::SLoad(..)
+            | Op::SLoadNarrow(..)
             | Op::Endpgm
             | Op::Barrier
             | Op::Nop

@@ -1093,6 +1093,11 @@ pub enum Op {
     Branch(Branch),
     /// `s_load_*`/`s_buffer_load_*`: dwords, through a buffer resource.
     SLoad(u8, bool),
+    /// GFX12's `s_load_u8`, `s_load_i8`, `s_load_u16`, `s_load_i16` (and
+    /// `s_buffer_load_*`): one byte or 16-bit value (the bytes), sign- or
+    /// zero-extended (`true`: signed) into one SGPR, through a buffer
+    /// resource (the last `bool`).
+    SLoadNarrow(u8, bool, bool),
     /// `s_endpgm`: the wave ends.
     Endpgm,
     /// `s_barrier`: the wave waits until every wave of its work-group

@@ -951,6 +951,7 @@ class Operations:
 EXECUTED_BY = {
     "S": "exec::scalar::alu", "SCmp": "exec::scalar::compare",
     "SBitcmp": "exec::scalar::bitcmp", "Branch": "exec::branch", "SLoad": "exec::scalar::load",
+    "SLoadNarrow": "exec::scalar::load_narrow",
     "Endpgm": "exec::step", "Barrier": "exec::step", "Nop": "exec::step", "CacheControl": "exec::step",
     "Message": "exec::step",
     "Illegal": "exec::step", "Getpc": "exec::step", "Setpc": "exec::indirect",

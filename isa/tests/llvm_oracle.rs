@@ -69,13 +69,14 @@ fn iree_fixtures() -> Vec<CodeObject> {
 }
 
 /// IREE's device library for each chip (IREE's target map: generic code
-/// objects for gfx942 and gfx1100).
+/// objects for gfx942, gfx1100 and gfx1201).
 fn device_libraries() -> Vec<CodeObject> {
     let dir = fixtures().join("iree/device");
     [
         ("gfx9-4-generic", Chip::Gfx942),
         ("gfx90a", Chip::Gfx90a),
         ("gfx11-generic", Chip::Gfx1100),
+        ("gfx12-generic", Chip::Gfx1201),
     ]
     .into_iter()
     .map(|(target, chip)| {

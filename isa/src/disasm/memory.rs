@@ -18,9 +18,11 @@ impl Printer<'_> {
 
     pub(super) fn smem(&mut self) {
         let inst = self.inst;
-        let Op::SLoad(dwords, buffer) = inst.op else {
+        let (dwords, buffer) = match inst.op {
+            Op::SLoad(dwords, buffer) => (dwords, buffer),
+            Op::SLoadNarrow(_, _, buffer) => (1, buffer),
             // `s_dcache_inv`, `s_dcache_wb`: no operands.
-            return;
+            _ => return,
         };
         self.push(self.operand(inst.dst[0], regs(dwords)));
         self.push(self.operand(inst.src[0], regs(if buffer { 4 } else { 2 })));
@@ -287,6 +289,12 @@ impl Printer<'_> {
 
     pub(super) fn flat(&mut self) {
         let inst = self.inst;
+        if matches!(inst.op, Op::CacheControl) {
+            // GFX12's `global_wb`, `global_inv`, `global_wbinv`: only
+            // their scope.
+            self.cache_policy();
+            return;
+        }
         let (ret, data) = self.data_kinds();
         let segment = match inst.op {
             Op::Load(m) | Op::Store(m) => m.segment,

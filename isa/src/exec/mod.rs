@@ -70,6 +70,9 @@ pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flo
         Op::SBitcmp(set, wide) => scalar::bitcmp(wave, inst, set, wide),
         Op::Branch(b) => return branch(wave, inst, b, cx.program),
         Op::SLoad(dwords, buffer) => scalar::load(wave, inst, dwords, buffer, cx.memory)?,
+        Op::SLoadNarrow(bytes, signed, buffer) => {
+            scalar::load_narrow(wave, inst, bytes, signed, buffer, cx.memory)?;
+        }
         Op::Endpgm => return Ok(Flow::End),
         Op::Barrier => return Ok(Flow::Barrier),
         Op::Nop | Op::CacheControl | Op::Message => {}

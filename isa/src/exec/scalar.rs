@@ -438,3 +438,55 @@ pub(crate) fn load(
     }
     Ok(())
 }
+
+/// GFX12's narrow scalar loads: `bytes` (1 or 2) at the naturally aligned
+/// address, sign- or zero-extended into the destination SGPR; a buffer
+/// load past the resource's NUM_RECORDS reads 0, as [`load`]'s do.
+pub(crate) fn load_narrow(
+    wave: &mut Wave,
+    inst: &Inst,
+    bytes: u8,
+    signed: bool,
+    buffer: bool,
+    memory: &mut Segments,
+) -> Result<(), ExecError> {
+    let mut offset = i64::from(inst.imm);
+    if inst.has(flags::SOFFSET_SGPR) {
+        offset += i64::from(wave.sreg(inst.imm2 as usize));
+    }
+    let base = wave.scalar64(inst.src[0], Width::B64);
+    let base = if buffer {
+        base & 0xffff_ffff_ffff
+    } else {
+        base
+    };
+    let len = usize::from(bytes.clamp(1, 2));
+    let address = base.wrapping_add(offset as u64) & !(len as u64 - 1);
+    let mut raw = [0u8; 2];
+    let out = raw.get_mut(..len).unwrap_or_default();
+    let in_range = !buffer || {
+        let records = u64::from(wave.sreg(match inst.src[0] {
+            Operand::Sreg(i) => i as usize + 2,
+            _ => 0,
+        }));
+        (offset.max(0) as u64).saturating_add(len as u64) <= records
+    };
+    if in_range {
+        memory
+            .read(address, out)
+            .map_err(|_| ExecError::ScalarLoad {
+                bytes: len,
+                address,
+            })?;
+    }
+    let value = match (len, signed) {
+        (1, false) => u32::from(raw[0]),
+        (1, true) => raw[0] as i8 as i32 as u32,
+        (_, false) => u32::from(u16::from_le_bytes(raw)),
+        (_, true) => i16::from_le_bytes(raw) as i32 as u32,
+    };
+    if let Operand::Sreg(first) = inst.dst[0] {
+        wave.set_sreg(first as usize, value);
+    }
+    Ok(())
+}

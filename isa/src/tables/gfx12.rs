@@ -317,21 +317,21 @@ pub(crate) const SMEM: &[(u16, &str, Option<Op>)] = &[
     (2, "s_load_b128", Some(Op::SLoad(4, false))), // exec::scalar::load
     (3, "s_load_b256", Some(Op::SLoad(8, false))), // exec::scalar::load
     (4, "s_load_b512", Some(Op::SLoad(16, false))), // exec::scalar::load
-    (5, "s_load_b96", None),
-    (8, "s_load_i8", None),
-    (9, "s_load_u8", None),
-    (10, "s_load_i16", None),
-    (11, "s_load_u16", None),
+    (5, "s_load_b96", Some(Op::SLoad(3, false))), // exec::scalar::load
+    (8, "s_load_i8", Some(Op::SLoadNarrow(1, true, false))), // exec::scalar::load_narrow
+    (9, "s_load_u8", Some(Op::SLoadNarrow(1, false, false))), // exec::scalar::load_narrow
+    (10, "s_load_i16", Some(Op::SLoadNarrow(2, true, false))), // exec::scalar::load_narrow
+    (11, "s_load_u16", Some(Op::SLoadNarrow(2, false, false))), // exec::scalar::load_narrow
     (16, "s_buffer_load_b32", Some(Op::SLoad(1, true))), // exec::scalar::load
     (17, "s_buffer_load_b64", Some(Op::SLoad(2, true))), // exec::scalar::load
     (18, "s_buffer_load_b128", Some(Op::SLoad(4, true))), // exec::scalar::load
     (19, "s_buffer_load_b256", Some(Op::SLoad(8, true))), // exec::scalar::load
     (20, "s_buffer_load_b512", Some(Op::SLoad(16, true))), // exec::scalar::load
-    (21, "s_buffer_load_b96", None),
-    (24, "s_buffer_load_i8", None),
-    (25, "s_buffer_load_u8", None),
-    (26, "s_buffer_load_i16", None),
-    (27, "s_buffer_load_u16", None),
+    (21, "s_buffer_load_b96", Some(Op::SLoad(3, true))), // exec::scalar::load
+    (24, "s_buffer_load_i8", Some(Op::SLoadNarrow(1, true, true))), // exec::scalar::load_narrow
+    (25, "s_buffer_load_u8", Some(Op::SLoadNarrow(1, false, true))), // exec::scalar::load_narrow
+    (26, "s_buffer_load_i16", Some(Op::SLoadNarrow(2, true, true))), // exec::scalar::load_narrow
+    (27, "s_buffer_load_u16", Some(Op::SLoadNarrow(2, false, true))), // exec::scalar::load_narrow
     (33, "s_dcache_inv", Some(Op::CacheControl)), // exec::step
     (34, "s_atc_probe", None),
     (35, "s_atc_probe_buffer", None),
@@ -1919,8 +1919,8 @@ pub(crate) const GLOBAL: &[(u16, &str, Option<Op>)] = &[
     (37, "global_store_d16_hi_b16", Some(Op::Store(Mem { segment: Segment::Global, bytes: 2, signed: false, d16_hi: true, d16: true }))), // exec::memory::store
     (40, "global_load_addtid_b32", None),
     (41, "global_store_addtid_b32", None),
-    (43, "global_inv", None),
-    (44, "global_wb", None),
+    (43, "global_inv", Some(Op::CacheControl)), // exec::step
+    (44, "global_wb", Some(Op::CacheControl)), // exec::step
     (51, "global_atomic_swap_b32", Some(Op::Atomic(Segment::Global, Atomic::Swap, 4))), // exec::memory::atomic
     (52, "global_atomic_cmpswap_b32", Some(Op::Atomic(Segment::Global, Atomic::CmpSwap, 4))), // exec::memory::atomic
     (53, "global_atomic_add_u32", Some(Op::Atomic(Segment::Global, Atomic::Add, 4))), // exec::memory::atomic
@@ -1948,7 +1948,7 @@ pub(crate) const GLOBAL: &[(u16, &str, Option<Op>)] = &[
     (75, "global_atomic_xor_b64", Some(Op::Atomic(Segment::Global, Atomic::Xor, 8))), // exec::memory::atomic
     (76, "global_atomic_inc_u64", Some(Op::Atomic(Segment::Global, Atomic::Inc, 8))), // exec::memory::atomic
     (77, "global_atomic_dec_u64", Some(Op::Atomic(Segment::Global, Atomic::Dec, 8))), // exec::memory::atomic
-    (79, "global_wbinv", None),
+    (79, "global_wbinv", Some(Op::CacheControl)), // exec::step
     (80, "global_atomic_cond_sub_u32", None),
     (81, "global_atomic_min_num_f32", Some(Op::Atomic(Segment::Global, Atomic::MinF32, 4))), // exec::memory::atomic
     (82, "global_atomic_max_num_f32", Some(Op::Atomic(Segment::Global, Atomic::MaxF32, 4))), // exec::memory::atomic

@@ -164,6 +164,9 @@ mod tests {
             "buffer_wbinvl1_vol",
             "buffer_gl0_inv",
             "buffer_gl1_inv",
+            "global_wb",
+            "global_inv",
+            "global_wbinv",
         ] {
             assert_eq!(op_of(name), Some(Op::CacheControl), "{name}");
         }
