@@ -21,7 +21,7 @@ driver: scripts/iree-cts/build.sh's).
 
   --preset MACHINE=CHIP  a simulated machine and the chip its modules were built
                          for, e.g. mi300x-8=gfx942, mi250x-4=gfx90a,
-                         w7900=gfx1100; repeatable
+                         w7900=gfx1100, r9700-4=gfx1201; repeatable
   --program NAME         only this program; repeatable (default: all of src/)
   --cpu                  self-check of the corpus and the comparator: run
                          NAME.cpu.vmfb on --device=local-task instead (no LIB,

@@ -9,6 +9,16 @@ pub enum Family {
     Gfx9,
     /// GFX11: RDNA3 (gfx1100).
     Gfx11,
+    /// GFX12: RDNA4 (gfx1201).
+    Gfx12,
+}
+
+impl Family {
+    /// True for the RDNA families (GFX11 and GFX12): wave32 by default,
+    /// `NULL` at source code 124 and `M0` at 125, VOPD, DPP8.
+    pub fn rdna(self) -> bool {
+        matches!(self, Family::Gfx11 | Family::Gfx12)
+    }
 }
 
 /// A processor the interpreter executes.
@@ -22,6 +32,8 @@ pub enum Chip {
     Gfx950,
     /// RDNA3 (W7900, RX 7900 XTX).
     Gfx1100,
+    /// RDNA4 (Radeon AI PRO R9700, RX 9070 XT).
+    Gfx1201,
 }
 
 impl Chip {
@@ -38,6 +50,7 @@ impl Chip {
             "gfx940" | "gfx941" | "gfx942" => Some(Chip::Gfx942),
             "gfx950" => Some(Chip::Gfx950),
             "gfx1100" => Some(Chip::Gfx1100),
+            "gfx1201" => Some(Chip::Gfx1201),
             _ => None,
         }
     }
@@ -49,6 +62,7 @@ impl Chip {
             Chip::Gfx942 => "gfx942",
             Chip::Gfx950 => "gfx950",
             Chip::Gfx1100 => "gfx1100",
+            Chip::Gfx1201 => "gfx1201",
         }
     }
 
@@ -57,6 +71,7 @@ impl Chip {
         match self {
             Chip::Gfx90a | Chip::Gfx942 | Chip::Gfx950 => Family::Gfx9,
             Chip::Gfx1100 => Family::Gfx11,
+            Chip::Gfx1201 => Family::Gfx12,
         }
     }
 
@@ -74,7 +89,7 @@ impl Chip {
     }
 
     /// True where work-item IDs arrive packed in v0 (10 bits each): gfx90a,
-    /// gfx940+ and GFX11 (AMDGPUUsage, "Initial Kernel Execution State").
+    /// gfx940+, GFX11 and GFX12 (AMDGPUUsage, "Initial Kernel Execution State").
     pub fn packed_workitem_ids(self) -> bool {
         true
     }
@@ -107,6 +122,9 @@ mod tests {
             ),
             ("gfx950", Some(Chip::Gfx950)),
             ("gfx1100", Some(Chip::Gfx1100)),
+            ("amdgcn-amd-amdhsa--gfx1201", Some(Chip::Gfx1201)),
+            ("gfx1201", Some(Chip::Gfx1201)),
+            ("amdgcn-amd-amdhsa--gfx12-generic", None),
             ("amdgcn-amd-amdhsa--gfx908:sramecc+:xnack-", None),
             ("amdgcn-amd-amdhsa--gfx11-generic", None),
             ("", None),

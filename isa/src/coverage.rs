@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use crate::arch::Chip;
 use crate::op::Op;
-use crate::tables::{GFX9, GFX11, gfx9, gfx950, on_gfx950};
+use crate::tables::{GFX9, GFX11, GFX12, gfx9, gfx950, on_gfx950};
 
 /// A chip's mnemonics, executed and lacking, each sorted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +39,10 @@ fn mnemonics(chip: Chip) -> BTreeMap<&'static str, bool> {
         // operations of gfx942's formats (`tables::on_gfx950`).
         Chip::Gfx950 => gfx9_variant(gfx950::GFX950_OVERRIDES, gfx950::GFX950_REMOVED, on_gfx950),
         Chip::Gfx1100 => GFX11
+            .iter()
+            .flat_map(|(_, table)| table.iter().map(|&(_, m, op)| (m, op.is_some())))
+            .collect(),
+        Chip::Gfx1201 => GFX12
             .iter()
             .flat_map(|(_, table)| table.iter().map(|&(_, m, op)| (m, op.is_some())))
             .collect(),

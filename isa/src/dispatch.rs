@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use crate::arch::Chip;
+use crate::arch::{Chip, Family};
 use crate::descriptor::KernelDescriptor;
 use crate::exec::{Context, ExecError, Flow, pair, step};
 use crate::fidelity::FidelityCounts;
@@ -24,6 +24,9 @@ use crate::wave::{AGPR_BASE, LANES, SCRATCH_APERTURE, Wave};
 /// spinning on a flag another work-group would set): about half a minute
 /// of interpretation.
 pub const MAX_WAVE_INSTRUCTIONS: u64 = 1 << 28;
+/// Index of `TTMP0`, the first trap temporary, in the scalar file.
+const TTMP0: usize = 108;
+
 /// Most LDS bytes a work-group may have (64 KiB on every chip modelled).
 pub const MAX_LDS_BYTES: u32 = 64 * 1024;
 /// LDS bytes per allocation granule: a work-group's LDS is allocated in
@@ -452,10 +455,18 @@ fn set_up(wave: &mut Wave, d: &Dispatch, chip: Chip, group: [u32; 3], shape: [u3
         }
     }
     let mut next = kd.user_sgpr_count() as usize;
-    for (dim, enabled) in kd.workgroup_id_enabled().into_iter().enumerate() {
-        if enabled {
-            wave.set_sreg(next, group[dim]);
-            next += 1;
+    if chip.family() == Family::Gfx12 {
+        // Architected SGPRs (AMDGPUUsage, "Initial Kernel Execution State",
+        // GFX12): the work-group IDs are in TTMP9 (X) and TTMP7 (Y in
+        // bits 15:0, Z in 31:16), not after the user SGPRs.
+        wave.set_sreg(TTMP0 + 9, group[0]);
+        wave.set_sreg(TTMP0 + 7, (group[1] & 0xffff) | group[2] << 16);
+    } else {
+        for (dim, enabled) in kd.workgroup_id_enabled().into_iter().enumerate() {
+            if enabled {
+                wave.set_sreg(next, group[dim]);
+                next += 1;
+            }
         }
     }
     if kd.workgroup_info_enabled() {

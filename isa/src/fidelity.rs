@@ -46,6 +46,7 @@ impl Op {
             | Op::SBitcmp(..)
             | Op::Branch(_)
             | Op::SLoad(..)
+            | Op::SLoadNarrow(..)
             | Op::Endpgm
             | Op::Barrier
             | Op::Nop
@@ -82,7 +83,7 @@ fn valu_fidelity(valu: Valu) -> Fidelity {
 /// frees registers of a wave that is ending.
 pub(crate) fn of(op: Op, mnemonic: &str, imm: i32, family: Family) -> Fidelity {
     if op == Op::Message
-        && family == Family::Gfx11
+        && family.rdna()
         && mnemonic == "s_sendmsg"
         && imm & 0xff == MSG_DEALLOC_VGPRS
     {

@@ -133,6 +133,9 @@ pub struct Syntax {
     pub twin: Option<Encoding>,
     /// [`modifiers`] bits.
     pub modifiers: u8,
+    /// GFX12 memory instructions' cache policy: the temporal hint `th`
+    /// (bits 2:0) and the scope (bits 4:3), as encoded.
+    pub cache_policy: u8,
 }
 
 /// One decoded instruction.

@@ -194,6 +194,24 @@ pub enum Salu {
     PackLh,
     /// `s_pack_hh_b32_b16`: D = {S1[31:16], S0[31:16]}.
     PackHh,
+    /// `s_add_nc_u64` (GFX12): D = S0 + S1, 64-bit, SCC kept.
+    AddNcU64,
+    /// `s_sub_nc_u64` (GFX12): D = S0 - S1, 64-bit, SCC kept.
+    SubNcU64,
+    /// `s_mul_u64` (GFX12): D = S0 * S1, the low 64 bits.
+    MulU64,
+    /// GFX12's scalar float arithmetic, round to nearest even:
+    /// `s_add_f32`, `s_sub_f32`, `s_mul_f32`: D = S0 op S1.
+    AddF32,
+    /// `s_sub_f32`.
+    SubF32,
+    /// `s_mul_f32`.
+    MulF32,
+    /// `s_min_num_f32`: the smaller, a NaN operand giving the other
+    /// (IEEE minimumNumber; -0 below +0).
+    MinNumF32,
+    /// `s_max_num_f32`: the larger, as `MinNumF32`.
+    MaxNumF32,
 }
 
 /// A per-lane vector ALU operation.
@@ -1071,6 +1089,19 @@ impl Wmma {
     pub fn half_output(self) -> bool {
         matches!(self, Wmma::F16F16 | Wmma::Bf16Bf16)
     }
+
+    /// Registers per lane of A (and B) on GFX12, where a wave32 lane
+    /// holds each of its 8 elements of K once (RDNA3 repeats the 16 of
+    /// K in both halves of the wave).
+    pub fn gfx12_input_regs(self) -> u8 {
+        self.input_regs() / 2
+    }
+
+    /// Registers per lane of C and D on GFX12: 8 rows, 16-bit results
+    /// packed two to a register.
+    pub fn gfx12_output_regs(self) -> u8 {
+        if self.half_output() { 4 } else { 8 }
+    }
 }
 
 /// An operation.
@@ -1088,6 +1119,11 @@ pub enum Op {
     Branch(Branch),
     /// `s_load_*`/`s_buffer_load_*`: dwords, through a buffer resource.
     SLoad(u8, bool),
+    /// GFX12's `s_load_u8`, `s_load_i8`, `s_load_u16`, `s_load_i16` (and
+    /// `s_buffer_load_*`): one byte or 16-bit value (the bytes), sign- or
+    /// zero-extended (`true`: signed) into one SGPR, through a buffer
+    /// resource (the last `bool`).
+    SLoadNarrow(u8, bool, bool),
     /// `s_endpgm`: the wave ends.
     Endpgm,
     /// `s_barrier`: the wave waits until every wave of its work-group

@@ -43,7 +43,7 @@ Usage (from the repository root or anywhere else):
 
     python3 isa/tables/generate.py           # write the tables
     python3 isa/tables/generate.py --check   # exit 1 if they differ from the files
-    python3 isa/tables/generate.py [--check] --only llvm19   # gfx9.rs and gfx11.rs
+    python3 isa/tables/generate.py [--check] --only llvm19   # gfx9.rs, gfx11.rs, gfx12.rs
     python3 isa/tables/generate.py [--check] --only gfx950   # gfx950.rs
 
 gfx950 (CDNA4), which LLVM 19 does not know, is enumerated as GFX9 with
@@ -250,7 +250,7 @@ def vopd_y_mnemonic(text: str) -> str:
 class Encoding:
     name: str
     doc: str
-    ops: range
+    ops: Sequence[int]
     size: int  # instruction length in bytes without a literal
     # One builder per operand variant, in order of preference.
     variants: Sequence[Callable[[int], Words]]
@@ -979,6 +979,7 @@ class Operations:
 EXECUTED_BY = {
     "S": "exec::scalar::alu", "SCmp": "exec::scalar::compare",
     "SBitcmp": "exec::scalar::bitcmp", "Branch": "exec::branch", "SLoad": "exec::scalar::load",
+    "SLoadNarrow": "exec::scalar::load_narrow",
     "Endpgm": "exec::step", "Barrier": "exec::step", "Nop": "exec::step", "CacheControl": "exec::step",
     "Message": "exec::step",
     "Illegal": "exec::step", "Getpc": "exec::step", "Setpc": "exec::indirect",
@@ -1151,7 +1152,7 @@ def main() -> int:
     args = sys.argv[1:]
     check = "--check" in args
     args = [a for a in args if a != "--check"]
-    # `--only llvm19`: just the tables LLVM 19 makes (gfx9.rs, gfx11.rs);
+    # `--only llvm19`: just the tables LLVM 19 makes (gfx9.rs, gfx11.rs, gfx12.rs);
     # `--only gfx950`: just gfx950.rs (which still needs LLVM 19's gfx942).
     only = None
     if len(args) == 2 and args[0] == "--only" and args[1] in USAGE_ONLY:
@@ -1181,6 +1182,11 @@ def main() -> int:
     g11 = gfx11_encodings()
     t1100 = {e.name: enumerate_encoding("gfx1100", e, notes) for e in g11}
 
+    # GFX12 (isa/tables/gfx12.py).
+    from gfx12 import SPOT_GFX1201, classify_gfx12, gfx12_encodings
+    g12 = gfx12_encodings()
+    t1201 = {e.name: enumerate_encoding("gfx1201", e, notes) for e in g12}
+
     # The documented way of deriving gfx90a from the gfx942 tables must give
     # exactly what the gfx90a disassembler accepts.
     if apply_gfx90a(t942, overrides, only942) != t90a:
@@ -1190,6 +1196,7 @@ def main() -> int:
     n = spot_check("gfx942", SPOT_GFX942, classify_gfx9, t942)
     n += spot_check("gfx90a", SPOT_GFX90A, classify_gfx9, t90a)
     n += spot_check("gfx1100", SPOT_GFX1100, classify_gfx11, t1100)
+    n += spot_check("gfx1201", SPOT_GFX1201, classify_gfx12, t1201)
 
     # gfx9.rs
     out = header(
@@ -1218,10 +1225,16 @@ def main() -> int:
     for e in g11:
         emit_table(out, e, t1100[e.name], ops)
     files["gfx11.rs"] = with_imports(out)
+
+    # gfx12.rs
+    out = header(version, "GFX12 opcode tables (gfx1201)", "-mcpu=gfx1201", "")
+    for e in g12:
+        emit_table(out, e, t1201[e.name], ops)
+    files["gfx12.rs"] = with_imports(out)
     if only != "llvm19":
         files["gfx950.rs"] = gfx950_file(t942, ops, notes)
     if only == "gfx950":
-        del files["gfx9.rs"], files["gfx11.rs"]
+        del files["gfx9.rs"], files["gfx11.rs"], files["gfx12.rs"]
     if only is None:
         ops.check_all_used()
 
@@ -1240,6 +1253,8 @@ def main() -> int:
               file=sys.stderr)
     for e in g11:
         print(f"gfx1100 {e.name:8} {len(t1100[e.name]):4}", file=sys.stderr)
+    for e in g12:
+        print(f"gfx1201 {e.name:8} {len(t1201[e.name]):4}", file=sys.stderr)
     print(f"GFX90A_OVERRIDES {len(overrides)}, GFX942_ONLY {len(only942)}, "
           f"spot checks passed: {n}", file=sys.stderr)
     if os.environ.get("GENERATE_VERBOSE"):

@@ -4,9 +4,10 @@
 //! `fixtures/iree/device/*.so`, which keep no function symbols: a kernel's
 //! code runs from its descriptor's entry to the next kernel's) and of the
 //! kernel corpus's modules
-//! (`fixtures/kernels/vmfb/*.{gfx942,gfx90a,gfx1100,gfx950}.vmfb`) decodes,
-//! at the address `llvm-objdump-19 -d` (gfx950's: `llvm-objdump-22 -d`,
-//! LLVM 19 not knowing gfx950) gives it, to the instruction objdump
+//! (`fixtures/kernels/vmfb/*.{gfx942,gfx90a,gfx1100,gfx1201,gfx950}.vmfb`)
+//! decodes, at the address `llvm-objdump-19 -d` (gfx950's:
+//! `llvm-objdump-22 -d`, LLVM 19 not knowing gfx950) gives it, to the
+//! instruction objdump
 //! prints: `Program::disassembly` (`amdgpu_isa::disassemble` per
 //! instruction) is objdump's text before its `//` comment, mnemonic and
 //! operands, whitespace-normalized (VOPD pairs: both halves).
@@ -70,13 +71,14 @@ fn iree_fixtures() -> Vec<CodeObject> {
 }
 
 /// IREE's device library for each chip (IREE's target map: generic code
-/// objects for gfx942 and gfx1100).
+/// objects for gfx942, gfx1100 and gfx1201).
 fn device_libraries() -> Vec<CodeObject> {
     let dir = fixtures().join("iree/device");
     [
         ("gfx9-4-generic", Chip::Gfx942),
         ("gfx90a", Chip::Gfx90a),
         ("gfx11-generic", Chip::Gfx1100),
+        ("gfx12-generic", Chip::Gfx1201),
     ]
     .into_iter()
     .map(|(target, chip)| {

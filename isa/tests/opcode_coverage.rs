@@ -24,6 +24,7 @@ fn the_docs_quote_each_chips_coverage() {
         ("gfx90a", Chip::Gfx90a),
         ("gfx1100", Chip::Gfx1100),
         ("gfx950", Chip::Gfx950),
+        ("gfx1201", Chip::Gfx1201),
     ] {
         let coverage = opcode_coverage(chip);
         println!(
@@ -55,6 +56,17 @@ fn coverage_splits_the_tables_by_what_the_interpreter_maps() {
     let gfx1100 = opcode_coverage(Chip::Gfx1100);
     assert!(gfx1100.executed.contains(&"v_dual_mov_b32"), "VOPD halves");
     assert!(!gfx1100.executed.contains(&"v_mfma_f32_32x32x1f32"));
+    // GFX12's renames and split wait counters run; its typed buffers do not.
+    let gfx1201 = opcode_coverage(Chip::Gfx1201);
+    for m in [
+        "s_wait_loadcnt",
+        "s_add_co_i32",
+        "v_max_num_f32",
+        "buffer_load_b32",
+    ] {
+        assert!(gfx1201.executed.contains(&m), "{m}");
+    }
+    assert!(gfx1201.lacking.contains(&"tbuffer_load_format_x"));
     // gfx90a reads gfx942's tables less gfx942's own opcodes.
     let gfx90a = opcode_coverage(Chip::Gfx90a);
     assert!(gfx942.executed.contains(&"v_mov_b64"));

@@ -7,7 +7,45 @@ use super::{LITERAL, Literal, Undecodable, Words, bits, lookup, operation, sdst,
 use crate::arch::Family;
 use crate::inst::{EXEC, Encoding, Inst, Operand, VCC, flags, modifiers};
 use crate::op::{Op, Segment, Ty, Valu};
-use crate::tables::gfx11 as t;
+use crate::tables::{Row, gfx11};
+
+/// The opcode tables of the encodings GFX11 shares with GFX12 (whose
+/// decoder, `gfx12.rs`, runs these functions with its own tables).
+pub(super) struct Tables {
+    pub(super) family: Family,
+    pub(super) sop1: &'static [Row],
+    pub(super) sopc: &'static [Row],
+    pub(super) sopp: &'static [Row],
+    pub(super) sopk: &'static [Row],
+    pub(super) sop2: &'static [Row],
+    pub(super) vop1: &'static [Row],
+    pub(super) vop2: &'static [Row],
+    pub(super) vopc: &'static [Row],
+    pub(super) vop3: &'static [Row],
+    pub(super) vop3_dpp: &'static [Row],
+    pub(super) vop3p: &'static [Row],
+    pub(super) vopd_x: &'static [Row],
+    pub(super) vopd_y: &'static [Row],
+    pub(super) ds: &'static [Row],
+}
+
+const GFX11: Tables = Tables {
+    family: Family::Gfx11,
+    sop1: gfx11::SOP1,
+    sopc: gfx11::SOPC,
+    sopp: gfx11::SOPP,
+    sopk: gfx11::SOPK,
+    sop2: gfx11::SOP2,
+    vop1: gfx11::VOP1,
+    vop2: gfx11::VOP2,
+    vopc: gfx11::VOPC,
+    vop3: gfx11::VOP3,
+    vop3_dpp: gfx11::VOP3_DPP,
+    vop3p: gfx11::VOP3P,
+    vopd_x: gfx11::VOPD_X,
+    vopd_y: gfx11::VOPD_Y,
+    ds: gfx11::DS,
+};
 
 const F: Family = Family::Gfx11;
 /// `src0` code of a DPP16 instruction.
@@ -18,42 +56,57 @@ const DPP8_FI: u32 = 0xea;
 
 pub(super) fn decode(words: &Words, out: &mut Vec<Inst>) -> Result<(), Undecodable> {
     let w = words.get(0)?;
-    let inst = if w >> 23 == 0b1_0111_1101 {
-        super::scalar::sop1(words, F, lookup(t::SOP1, "SOP1", bits(w, 15, 8))?, w)?
-    } else if w >> 23 == 0b1_0111_1110 {
-        super::scalar::sopc(words, F, lookup(t::SOPC, "SOPC", bits(w, 22, 16))?, w)?
-    } else if w >> 23 == 0b1_0111_1111 {
-        super::scalar::sopp(words, lookup(t::SOPP, "SOPP", bits(w, 22, 16))?, w)?
-    } else if w >> 28 == 0b1011 {
-        super::scalar::sopk(words, F, lookup(t::SOPK, "SOPK", bits(w, 27, 23))?, w)?
-    } else if w >> 30 == 0b10 {
-        super::scalar::sop2(words, F, lookup(t::SOP2, "SOP2", bits(w, 29, 23))?, w)?
-    } else if w >> 25 == 0b011_1111 {
-        vop1(words, w)?
-    } else if w >> 25 == 0b011_1110 {
-        vopc(words, w)?
-    } else if w >> 31 == 0 {
-        vop2(words, w)?
-    } else if w >> 24 == 0xcc {
-        vop3p(words, w)?
-    } else {
-        match w >> 26 {
-            0b11_1101 => smem(words, w)?,
-            0b11_0101 => vop3(words, w)?,
-            0b11_0010 => return vopd(words, w, out),
-            0b11_0110 => ds(words, w)?,
-            0b11_0111 => flat(words, w)?,
-            0b11_1000 => mubuf(words, w)?,
-            0b11_1010 => return mtbuf(words, w),
-            _ => return Err(Undecodable::Invalid("encoding", (w >> 23) as u16)),
-        }
+    if let Some(inst) = shared(&GFX11, words, w)? {
+        out.push(inst);
+        return Ok(());
+    }
+    let inst = match w >> 26 {
+        0b11_1101 => smem(words, w)?,
+        0b11_0010 => return vopd(&GFX11, words, w, out),
+        0b11_0111 => flat(words, w)?,
+        0b11_1000 => mubuf(words, w)?,
+        0b11_1010 => return mtbuf(words, w),
+        _ => return Err(Undecodable::Invalid("encoding", (w >> 23) as u16)),
     };
     out.push(inst);
     Ok(())
 }
 
+/// The encodings GFX12 keeps as GFX11 has them: SOP*, VOP1, VOP2, VOPC,
+/// VOP3, VOP3P and DS (VOPD, which pushes two instructions, apart).
+/// `None`: another encoding.
+pub(super) fn shared(t: &Tables, words: &Words, w: u32) -> Result<Option<Inst>, Undecodable> {
+    let f = t.family;
+    let inst = if w >> 23 == 0b1_0111_1101 {
+        super::scalar::sop1(words, f, lookup(t.sop1, "SOP1", bits(w, 15, 8))?, w)?
+    } else if w >> 23 == 0b1_0111_1110 {
+        super::scalar::sopc(words, f, lookup(t.sopc, "SOPC", bits(w, 22, 16))?, w)?
+    } else if w >> 23 == 0b1_0111_1111 {
+        super::scalar::sopp(words, lookup(t.sopp, "SOPP", bits(w, 22, 16))?, w)?
+    } else if w >> 28 == 0b1011 {
+        super::scalar::sopk(words, f, lookup(t.sopk, "SOPK", bits(w, 27, 23))?, w)?
+    } else if w >> 30 == 0b10 {
+        super::scalar::sop2(words, f, lookup(t.sop2, "SOP2", bits(w, 29, 23))?, w)?
+    } else if w >> 25 == 0b011_1111 {
+        vop1(t, words, w)?
+    } else if w >> 25 == 0b011_1110 {
+        vopc(t, words, w)?
+    } else if w >> 31 == 0 {
+        vop2(t, words, w)?
+    } else if w >> 24 == 0xcc {
+        vop3p(t, words, w)?
+    } else {
+        match w >> 26 {
+            0b11_0101 => vop3(t, words, w)?,
+            0b11_0110 => ds(t, words, w)?,
+            _ => return Ok(None),
+        }
+    };
+    Ok(Some(inst))
+}
+
 fn smem(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let row = lookup(t::SMEM, "SMEM", bits(w, 25, 18))?;
+    let row = lookup(gfx11::SMEM, "SMEM", bits(w, 25, 18))?;
     let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let w1 = words.get(1)?;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
@@ -102,11 +155,11 @@ fn dpp8_word(d: u32, code: u32, inst: &mut Inst) {
 /// The syntax of a VOP1/VOP2/VOPC instruction: its encoding, and whether
 /// VOP3 encodes the same operation at `vop3_opcode` (LLVM then prints the
 /// `_e32` suffix).
-fn short_syntax(inst: &mut Inst, encoding: Encoding, vop3_opcode: u32) {
+fn short_syntax(t: &Tables, inst: &mut Inst, encoding: Encoding, vop3_opcode: u32) {
     inst.syntax.encoding = encoding;
     // LLVM 19 decodes `v_mov_b16` in VOP3 only with operands the table
     // generator does not try, so the table lacks it; it prints `_e32`.
-    if lookup(t::VOP3, "VOP3", vop3_opcode).map(|o| o.mnemonic) == Ok(inst.mnemonic)
+    if lookup(t.vop3, "VOP3", vop3_opcode).map(|o| o.mnemonic) == Ok(inst.mnemonic)
         || inst.mnemonic == "v_mov_b16"
     {
         inst.syntax.twin = Some(Encoding::Vop3);
@@ -117,17 +170,17 @@ fn is_dpp(code: u32) -> bool {
     matches!(code, DPP16 | DPP8 | DPP8_FI)
 }
 
-fn vop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let row = lookup(t::VOP2, "VOP2", bits(w, 30, 25))?;
+pub(super) fn vop2(t: &Tables, words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let row = lookup(t.vop2, "VOP2", bits(w, 30, 25))?;
     let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
-    short_syntax(&mut inst, Encoding::Vop2, 0x100 + bits(w, 30, 25));
+    short_syntax(t, &mut inst, Encoding::Vop2, 0x100 + bits(w, 30, 25));
     let src0 = bits(w, 8, 0);
     let mut lit = Literal::at(words, 1);
     if is_dpp(src0) {
         dpp(words, src0, &mut inst)?;
     } else {
-        inst.src[0] = source(F, src0, &mut lit)?;
+        inst.src[0] = source(t.family, src0, &mut lit)?;
     }
     inst.src[1] = Operand::Vgpr(bits(w, 16, 9) as u16);
     let vdst = Operand::Vgpr(bits(w, 24, 17) as u16);
@@ -141,21 +194,21 @@ fn vop2(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     Ok(inst)
 }
 
-fn vop1(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let row = lookup(t::VOP1, "VOP1", bits(w, 16, 9))?;
+pub(super) fn vop1(t: &Tables, words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let row = lookup(t.vop1, "VOP1", bits(w, 16, 9))?;
     let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
-    short_syntax(&mut inst, Encoding::Vop1, 0x180 + bits(w, 16, 9));
+    short_syntax(t, &mut inst, Encoding::Vop1, 0x180 + bits(w, 16, 9));
     let src0 = bits(w, 8, 0);
     let mut lit = Literal::at(words, 1);
     if is_dpp(src0) {
         dpp(words, src0, &mut inst)?;
     } else {
-        inst.src[0] = source(F, src0, &mut lit)?;
+        inst.src[0] = source(t.family, src0, &mut lit)?;
     }
     let vdst = bits(w, 24, 17);
     inst.dst[0] = if op == Op::V(Valu::Readfirstlane) {
-        sdst(F, vdst)?
+        sdst(t.family, vdst)?
     } else {
         Operand::Vgpr(vdst as u16)
     };
@@ -164,17 +217,17 @@ fn vop1(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     Ok(inst)
 }
 
-fn vopc(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let row = lookup(t::VOPC, "VOPC", bits(w, 24, 17))?;
+pub(super) fn vopc(t: &Tables, words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let row = lookup(t.vopc, "VOPC", bits(w, 24, 17))?;
     let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let mut inst = Inst::new(op, mnemonic, words.pc(), 4);
-    short_syntax(&mut inst, Encoding::Vopc, bits(w, 24, 17));
+    short_syntax(t, &mut inst, Encoding::Vopc, bits(w, 24, 17));
     let src0 = bits(w, 8, 0);
     let mut lit = Literal::at(words, 1);
     if is_dpp(src0) {
         dpp(words, src0, &mut inst)?;
     } else {
-        inst.src[0] = source(F, src0, &mut lit)?;
+        inst.src[0] = source(t.family, src0, &mut lit)?;
     }
     inst.src[1] = Operand::Vgpr(bits(w, 16, 9) as u16);
     // GFX11's v_cmpx writes EXEC only.
@@ -188,7 +241,7 @@ fn vopc(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     Ok(inst)
 }
 
-fn three_sources(words: &Words, w1: u32, inst: &mut Inst) -> Result<(), Undecodable> {
+fn three_sources(t: &Tables, words: &Words, w1: u32, inst: &mut Inst) -> Result<(), Undecodable> {
     let mut lit = Literal::at(words, 2);
     for (i, lo) in [0u32, 9, 18].into_iter().enumerate() {
         let code = bits(w1, lo + 8, lo);
@@ -196,7 +249,7 @@ fn three_sources(words: &Words, w1: u32, inst: &mut Inst) -> Result<(), Undecoda
             return Err(Undecodable::Feature("VOP3P DPP", format!("{:?}", inst.op)));
         }
         if let Some(slot) = inst.src.get_mut(i) {
-            *slot = source(F, code, &mut lit)?;
+            *slot = source(t.family, code, &mut lit)?;
         }
     }
     if (0..3).any(|i| bits(w1, 9 * i + 8, 9 * i) == LITERAL) {
@@ -207,17 +260,23 @@ fn three_sources(words: &Words, w1: u32, inst: &mut Inst) -> Result<(), Undecoda
 
 /// GFX11's VOP3 DPP16 and DPP8 forms (`v_add_co_u32_e64_dpp`): the VOP3
 /// fields as ever, `src0` moved across lanes by the DPP word after them.
-/// Only the operations LLVM gives such a form decode (`t::VOP3_DPP`:
+/// Only the operations LLVM gives such a form decode (`t.vop3_dpp`:
 /// none with a 64-bit operand, whose DPP would have to move register
 /// pairs); LLVM rejects the rest, so they are invalid here too. The DPP
 /// word takes the literal's place, so a literal source is refused.
-fn vop3_dpp(words: &Words, w1: u32, opcode: u32, inst: &mut Inst) -> Result<(), Undecodable> {
-    if lookup(t::VOP3_DPP, "VOP3 DPP", opcode)?.mnemonic != inst.mnemonic {
+fn vop3_dpp(
+    t: &Tables,
+    words: &Words,
+    w1: u32,
+    opcode: u32,
+    inst: &mut Inst,
+) -> Result<(), Undecodable> {
+    if lookup(t.vop3_dpp, "VOP3 DPP", opcode)?.mnemonic != inst.mnemonic {
         return Err(Undecodable::Invalid("VOP3 DPP", opcode as u16));
     }
     let mut none = Literal::None;
     for (i, lo) in [(1usize, 9u32), (2, 18)] {
-        let operand = source(F, bits(w1, lo + 8, lo), &mut none)?;
+        let operand = source(t.family, bits(w1, lo + 8, lo), &mut none)?;
         if let Some(slot) = inst.src.get_mut(i) {
             *slot = operand;
         }
@@ -232,9 +291,9 @@ fn vop3_dpp(words: &Words, w1: u32, opcode: u32, inst: &mut Inst) -> Result<(), 
     Ok(())
 }
 
-fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
+pub(super) fn vop3(t: &Tables, words: &Words, w: u32) -> Result<Inst, Undecodable> {
     let opcode = bits(w, 25, 16);
-    let row = lookup(t::VOP3, "VOP3", opcode)?;
+    let row = lookup(t.vop3, "VOP3", opcode)?;
     let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let w1 = words.get(1)?;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
@@ -242,9 +301,9 @@ fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     // VOPC, VOP2 and VOP1 operations at their VOP3 opcodes (the table's
     // comment): their 32-bit twin, if that encoding has the same operation.
     let short = match opcode {
-        0..=0xff => Some((t::VOPC, "VOPC", Encoding::Vopc, opcode)),
-        0x100..=0x13f => Some((t::VOP2, "VOP2", Encoding::Vop2, opcode - 0x100)),
-        0x180..=0x1ff => Some((t::VOP1, "VOP1", Encoding::Vop1, opcode - 0x180)),
+        0..=0xff => Some((t.vopc, "VOPC", Encoding::Vopc, opcode)),
+        0x100..=0x13f => Some((t.vop2, "VOP2", Encoding::Vop2, opcode - 0x100)),
+        0x180..=0x1ff => Some((t.vop1, "VOP1", Encoding::Vop1, opcode - 0x180)),
         _ => None,
     };
     if let Some((table, name, encoding, op32)) = short
@@ -253,9 +312,9 @@ fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
         inst.syntax.twin = Some(encoding);
     }
     if is_dpp(bits(w1, 8, 0)) {
-        vop3_dpp(words, w1, opcode, &mut inst)?;
+        vop3_dpp(t, words, w1, opcode, &mut inst)?;
     } else {
-        three_sources(words, w1, &mut inst)?;
+        three_sources(t, words, w1, &mut inst)?;
     }
     inst.neg = bits(w1, 31, 29) as u8;
     inst.omod = bits(w1, 28, 27) as u8;
@@ -272,7 +331,7 @@ fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     let vdst = bits(w, 7, 0);
     if super::is_vop3b(op) {
         inst.dst[0] = Operand::Vgpr(vdst as u16);
-        inst.dst[1] = sdst(F, bits(w, 14, 8))?;
+        inst.dst[1] = sdst(t.family, bits(w, 14, 8))?;
         return Ok(inst);
     }
     inst.abs = bits(w, 10, 8) as u8;
@@ -280,7 +339,7 @@ fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     match op {
         Op::VCmp(_, _, true) | Op::VCmpClass(_, true) => inst.dst[1] = Operand::Sreg(EXEC),
         Op::VCmp(..) | Op::VCmpClass(..) | Op::V(Valu::Readlane | Valu::Readfirstlane) => {
-            inst.dst[0] = sdst(F, vdst)?;
+            inst.dst[0] = sdst(t.family, vdst)?;
         }
         _ => inst.dst[0] = Operand::Vgpr(vdst as u16),
     }
@@ -291,13 +350,13 @@ fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     Ok(inst)
 }
 
-fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let row = lookup(t::VOP3P, "VOP3P", bits(w, 22, 16))?;
+pub(super) fn vop3p(t: &Tables, words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let row = lookup(t.vop3p, "VOP3P", bits(w, 22, 16))?;
     let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let w1 = words.get(1)?;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
     inst.syntax.encoding = Encoding::Vop3p;
-    three_sources(words, w1, &mut inst)?;
+    three_sources(t, words, w1, &mut inst)?;
     inst.dst[0] = Operand::Vgpr(bits(w, 7, 0) as u16);
     inst.clamp = bits(w, 15, 15) == 1;
     inst.op_sel = bits(w, 13, 11) as u8;
@@ -313,10 +372,15 @@ fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
 /// VOPD: two operations, X then Y, sharing one literal; both read their
 /// sources before either writes, which execution sees to
 /// (`exec/dual.rs`).
-fn vopd(words: &Words, w: u32, out: &mut Vec<Inst>) -> Result<(), Undecodable> {
+pub(super) fn vopd(
+    t: &Tables,
+    words: &Words,
+    w: u32,
+    out: &mut Vec<Inst>,
+) -> Result<(), Undecodable> {
     let w1 = words.get(1)?;
-    let x_name = lookup(t::VOPD_X, "VOPD X", bits(w, 25, 22))?;
-    let y_name = lookup(t::VOPD_Y, "VOPD Y", bits(w, 21, 17))?;
+    let x_name = lookup(t.vopd_x, "VOPD X", bits(w, 25, 22))?;
+    let y_name = lookup(t.vopd_y, "VOPD Y", bits(w, 21, 17))?;
     let mut lit = Literal::at(words, 2);
     let vdst_x = bits(w1, 31, 24);
     let vdst_y = (bits(w1, 23, 17) << 1) | ((vdst_x & 1) ^ 1);
@@ -330,7 +394,7 @@ fn vopd(words: &Words, w: u32, out: &mut Vec<Inst>) -> Result<(), Undecodable> {
         let op = operation(name)?;
         let mut inst = Inst::new(op, name.mnemonic, words.pc(), 0);
         inst.syntax.encoding = Encoding::Vopd;
-        inst.src[0] = source(F, src0, &mut lit)?;
+        inst.src[0] = source(t.family, src0, &mut lit)?;
         inst.src[1] = Operand::Vgpr(vsrc1 as u16);
         let dst = Operand::Vgpr(vdst as u16);
         inst.dst[0] = dst;
@@ -350,8 +414,8 @@ fn vopd(words: &Words, w: u32, out: &mut Vec<Inst>) -> Result<(), Undecodable> {
     Ok(())
 }
 
-fn ds(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let row = lookup(t::DS, "DS", bits(w, 25, 18))?;
+pub(super) fn ds(t: &Tables, words: &Words, w: u32) -> Result<Inst, Undecodable> {
+    let row = lookup(t.ds, "DS", bits(w, 25, 18))?;
     let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let w1 = words.get(1)?;
     if bits(w, 17, 17) == 1 {
@@ -369,7 +433,7 @@ fn ds(words: &Words, w: u32) -> Result<Inst, Undecodable> {
 }
 
 fn mubuf(words: &Words, w: u32) -> Result<Inst, Undecodable> {
-    let row = lookup(t::MUBUF, "MUBUF", bits(w, 25, 18))?;
+    let row = lookup(gfx11::MUBUF, "MUBUF", bits(w, 25, 18))?;
     let (mnemonic, op) = (row.mnemonic, operation(row)?);
     let w1 = words.get(1)?;
     let mut inst = Inst::new(op, mnemonic, words.pc(), 8);
@@ -407,9 +471,9 @@ fn mubuf(words: &Words, w: u32) -> Result<Inst, Undecodable> {
 
 fn flat(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     let (table, name) = match bits(w, 17, 16) {
-        0 => (t::FLAT, "FLAT"),
-        1 => (t::SCRATCH, "SCRATCH"),
-        2 => (t::GLOBAL, "GLOBAL"),
+        0 => (gfx11::FLAT, "FLAT"),
+        1 => (gfx11::SCRATCH, "SCRATCH"),
+        2 => (gfx11::GLOBAL, "GLOBAL"),
         _ => return Err(Undecodable::Invalid("FLAT segment", 3)),
     };
     let row = lookup(table, name, bits(w, 24, 18))?;
@@ -510,6 +574,6 @@ fn true16_halves(inst: &mut Inst) {
 
 /// MTBUF (typed buffer access with a data format): named, not executed.
 fn mtbuf(_words: &Words, w: u32) -> Result<(), Undecodable> {
-    let row = lookup(t::MTBUF, "MTBUF", bits(w, 18, 15))?;
+    let row = lookup(gfx11::MTBUF, "MTBUF", bits(w, 18, 15))?;
     Err(Undecodable::Unsupported(row.mnemonic.to_string()))
 }

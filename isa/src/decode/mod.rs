@@ -3,6 +3,7 @@
 //! table gives it beside the opcode.
 
 mod gfx11;
+mod gfx12;
 mod gfx9;
 mod scalar;
 
@@ -35,6 +36,7 @@ pub(crate) fn decode(
     match chip.family() {
         Family::Gfx9 => gfx9::decode(&words, out),
         Family::Gfx11 => gfx11::decode(&words, out),
+        Family::Gfx12 => gfx12::decode(&words, out),
     }
 }
 
@@ -113,9 +115,9 @@ pub(crate) fn source(
 ) -> Result<Operand, Undecodable> {
     Ok(match code {
         0..=123 | 126 | 127 => Operand::Sreg(code as u8),
-        124 if family == Family::Gfx11 => Operand::Null,
+        124 if family.rdna() => Operand::Null,
         124 => Operand::Sreg(M0),
-        125 if family == Family::Gfx11 => Operand::Sreg(M0),
+        125 if family.rdna() => Operand::Sreg(M0),
         128..=208 | 240..=248 => Operand::Inline(code as u8),
         251 => Operand::Vccz,
         252 => Operand::Execz,

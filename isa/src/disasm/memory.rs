@@ -18,16 +18,18 @@ impl Printer<'_> {
 
     pub(super) fn smem(&mut self) {
         let inst = self.inst;
-        let Op::SLoad(dwords, buffer) = inst.op else {
+        let (dwords, buffer) = match inst.op {
+            Op::SLoad(dwords, buffer) => (dwords, buffer),
+            Op::SLoadNarrow(_, _, buffer) => (1, buffer),
             // `s_dcache_inv`, `s_dcache_wb`: no operands.
-            return;
+            _ => return,
         };
         self.push(self.operand(inst.dst[0], regs(dwords)));
         self.push(self.operand(inst.src[0], regs(if buffer { 4 } else { 2 })));
         let soffset = inst.has(flags::SOFFSET_SGPR).then(|| {
             let code = inst.imm2 as u8;
             // GFX11 numbers `M0` 125 ([`Operand::Sreg`] uses GFX9's 124).
-            let reg = if self.family == Family::Gfx11 && code == 125 {
+            let reg = if self.family.rdna() && code == 125 {
                 M0
             } else {
                 code
@@ -45,6 +47,10 @@ impl Printer<'_> {
             (_, None) => offset,
         };
         self.push(text);
+        if self.family == Family::Gfx12 {
+            self.th_scope();
+            return;
+        }
         let m = inst.syntax.modifiers;
         if m & modifiers::GLC != 0 {
             self.tail.push_str(" glc");
@@ -153,8 +159,63 @@ impl Printer<'_> {
         }
     }
 
+    /// GFX12's cache policy as LLVM prints it (`AMDGPUInstPrinter::printTH`
+    /// and `printScope`): the temporal hint named for a load, a store or an
+    /// atomic, then the scope, each left out at 0.
+    fn th_scope(&mut self) {
+        let policy = self.inst.syntax.cache_policy;
+        let (th, scope) = (policy & 7, policy >> 3 & 3);
+        if th != 0 {
+            let text = match self.inst.op {
+                Op::Atomic(..) => match th {
+                    1 => "TH_ATOMIC_RETURN".to_string(),
+                    2 => "TH_ATOMIC_NT".to_string(),
+                    3 => "TH_ATOMIC_NT_RETURN".to_string(),
+                    4..=7 if scope >= 2 => {
+                        let kind = if th & 2 != 0 { "NT" } else { "RT" };
+                        format!("TH_ATOMIC_CASCADE_{kind}")
+                    }
+                    _ => format!("TH_ATOMIC_{th:#x}"),
+                },
+                op => {
+                    let store = matches!(op, Op::Store(_));
+                    let prefix = if store { "TH_STORE_" } else { "TH_LOAD_" };
+                    let name = match th {
+                        1 => "NT",
+                        2 => "HT",
+                        3 if scope == 3 => "BYPASS",
+                        3 if store => "RT_WB",
+                        3 => "LU",
+                        4 => "NT_RT",
+                        5 => "RT_NT",
+                        6 => "NT_HT",
+                        _ if store => "NT_WB",
+                        _ => "",
+                    };
+                    if name.is_empty() {
+                        format!("{th:#x}")
+                    } else {
+                        format!("{prefix}{name}")
+                    }
+                }
+            };
+            let _ = write!(self.tail, " th:{text}");
+        }
+        let scope = match scope {
+            1 => "SCOPE_SE",
+            2 => "SCOPE_DEV",
+            3 => "SCOPE_SYS",
+            _ => return,
+        };
+        let _ = write!(self.tail, " scope:{scope}");
+    }
+
     /// The cache-policy modifiers in LLVM's order for the chip.
     fn cache_policy(&mut self) {
+        if self.family == Family::Gfx12 {
+            self.th_scope();
+            return;
+        }
         let m = self.inst.syntax.modifiers;
         let names: &[(u8, &str)] = match self.chip {
             Chip::Gfx90a => &[
@@ -167,7 +228,7 @@ impl Printer<'_> {
                 (modifiers::SLC, " nt"),
                 (modifiers::SCC, " sc1"),
             ],
-            Chip::Gfx1100 => &[
+            Chip::Gfx1100 | Chip::Gfx1201 => &[
                 (modifiers::GLC, " glc"),
                 (modifiers::SLC, " slc"),
                 (modifiers::DLC, " dlc"),
@@ -232,6 +293,12 @@ impl Printer<'_> {
 
     pub(super) fn flat(&mut self) {
         let inst = self.inst;
+        if matches!(inst.op, Op::CacheControl) {
+            // GFX12's `global_wb`, `global_inv`, `global_wbinv`: only
+            // their scope.
+            self.cache_policy();
+            return;
+        }
         let (ret, data) = self.data_kinds();
         let segment = match inst.op {
             Op::Load(m) | Op::Store(m) => m.segment,

@@ -115,7 +115,7 @@ impl Printer<'_> {
     fn lane_mask(&self) -> Kind {
         match self.family {
             Family::Gfx9 => B64,
-            Family::Gfx11 => B32,
+            Family::Gfx11 | Family::Gfx12 => B32,
         }
     }
 

@@ -17,7 +17,7 @@ impl Printer<'_> {
         use Valu::*;
         let inst = self.inst;
         let bit = |b: u8| u8::from(inst.op_sel & (1 << b) != 0);
-        let gfx11 = self.family == Family::Gfx11;
+        let gfx11 = self.family.rdna();
         // The operations LLVM 19 gives an op_sel operand; it ignores the
         // field of the others (GFX11's 16-bit operations are its "fake16"
         // forms, which cannot name a high half), and prints nothing.
@@ -140,7 +140,7 @@ impl Printer<'_> {
 
     pub(super) fn dpp_tail(&mut self) {
         let inst = self.inst;
-        let fi = inst.has(flags::FETCH_INACTIVE) && self.family == Family::Gfx11;
+        let fi = inst.has(flags::FETCH_INACTIVE) && self.family.rdna();
         if inst.has(flags::DPP8) {
             let lanes: Vec<String> = (0..8)
                 .map(|i| ((inst.imm >> (3 * i)) & 7).to_string())

@@ -16,7 +16,8 @@ impl Printer<'_> {
         let shape = scalar_shape(inst.op);
         match inst.syntax.encoding {
             Encoding::Sopc => {}
-            _ if inst.op == Op::Setpc => {}
+            // GFX12's `s_barrier_signal` has its barrier as a source only.
+            _ if matches!(inst.op, Op::Setpc | Op::Barrier) => {}
             _ => self.push(self.operand(inst.dst[0], shape.dst[0])),
         }
         let sources = match inst.syntax.encoding {
@@ -62,7 +63,8 @@ impl Printer<'_> {
             _ => match name {
                 "waitcnt" => self.waitcnt(imm),
                 "delay_alu" => delay_alu(imm),
-                "waitcnt_depctr" => depctr(imm),
+                // GFX12's `s_wait_alu` waits on `s_waitcnt_depctr`'s counters.
+                "waitcnt_depctr" | "wait_alu" => depctr(imm),
                 "sendmsg" | "sendmsghalt" => self.sendmsg(imm),
                 "clause"
                 | "set_inst_prefetch_distance"
@@ -79,6 +81,8 @@ impl Printer<'_> {
                 | "endpgm_saved"
                 | "endpgm_ordered_ps_done"
                 | "set_gpr_idx_off" => String::new(),
+                // GFX12's split wait counters (`s_wait_loadcnt 0x0`).
+                _ if name.starts_with("wait_") => hex(u64::from(imm)),
                 "endpgm" if imm == 0 => String::new(),
                 "endpgm" => imm.to_string(),
                 // `s_nop`, `s_sleep`, `s_setprio`, `s_sethalt`, ...: small

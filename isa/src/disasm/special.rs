@@ -19,7 +19,7 @@ impl Printer<'_> {
                 (imm >> 8) & 0xf,
                 0xf,
             ),
-            Family::Gfx11 => ((imm >> 10) & 0x3f, imm & 7, (imm >> 4) & 0x3f, 0x3f),
+            Family::Gfx11 | Family::Gfx12 => ((imm >> 10) & 0x3f, imm & 7, (imm >> 4) & 0x3f, 0x3f),
         };
         let all = vm == 0x3f && exp == 7 && lgkm == lgkm_max;
         let mut parts = Vec::new();
@@ -40,7 +40,7 @@ impl Printer<'_> {
     /// the raw value where the numbers do not make it up.
     pub(super) fn sendmsg(&self, imm: u16) -> String {
         let imm = u32::from(imm);
-        let gfx11 = self.family == Family::Gfx11;
+        let gfx11 = self.family.rdna();
         // GFX11 messages have no operation or stream fields.
         let (id, op, stream) = if gfx11 {
             (imm & 0xff, 0, 0)

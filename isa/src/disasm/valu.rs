@@ -20,7 +20,7 @@ impl Printer<'_> {
         let sdwa = inst.has(flags::SDWA);
         let suffix = if dpp {
             // LLVM 19 prints GFX11's VOPC DPP forms without a suffix.
-            if encoding == Encoding::Vopc && self.family == Family::Gfx11 {
+            if encoding == Encoding::Vopc && self.family.rdna() {
                 ""
             } else if encoding == Encoding::Vop3 {
                 // GFX11's VOP3 DPP forms, VOP3-only operations included.
@@ -91,7 +91,7 @@ impl Printer<'_> {
             inst.syntax.encoding,
             Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc
         );
-        if self.family != Family::Gfx11 || !short || !matches!(op, Operand::Vgpr(_)) {
+        if !self.family.rdna() || !short || !matches!(op, Operand::Vgpr(_)) {
             return text;
         }
         let high = inst.op_sel & (1 << bit) != 0;
@@ -231,9 +231,13 @@ impl Printer<'_> {
                 };
             }
             Op::Wmma(w) => {
-                let input = regs(w.input_regs());
-                shape.dst[0] = regs(8);
-                shape.src = [input, input, regs(8), B32];
+                let (input, out) = if self.family == Family::Gfx12 {
+                    (w.gfx12_input_regs(), w.gfx12_output_regs())
+                } else {
+                    (w.input_regs(), 8)
+                };
+                shape.dst[0] = regs(out);
+                shape.src = [regs(input), regs(input), regs(out), B32];
             }
             Op::V(v) => valu_kinds(v, &mut shape, lane),
             _ => {}

@@ -1,7 +1,7 @@
 //! Sources and destinations resolved once per instruction, so that the
 //! per-lane loops of the vector ALU index the register file directly.
 
-use crate::arch::{Chip, Family};
+use crate::arch::Chip;
 use crate::inst::{Inst, Operand};
 use crate::wave::{Wave, Width};
 
@@ -29,7 +29,7 @@ pub(crate) fn half_source(wave: &Wave, inst: &Inst, i: usize, lane: usize) -> f3
 /// on gfx10-gfx12". Compilers never emit these (LLVM keeps float inline
 /// constants off 16-bit integer operands); hand-written code may.
 pub(crate) fn int16_width(chip: Chip) -> Width {
-    if chip.family() == Family::Gfx11 {
+    if chip.family().rdna() {
         Width::F16
     } else {
         Width::B32

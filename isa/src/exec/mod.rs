@@ -19,8 +19,9 @@ mod scalar;
 mod sdwa;
 mod sixteen;
 mod vector;
+mod wmma12;
 
-use crate::arch::Chip;
+use crate::arch::{Chip, Family};
 use crate::inst::{Inst, flags};
 use crate::memory::Segments;
 use crate::op::{Branch, Op};
@@ -71,6 +72,9 @@ pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flo
         Op::SBitcmp(set, wide) => scalar::bitcmp(wave, inst, set, wide),
         Op::Branch(b) => return branch(wave, inst, b, cx.program),
         Op::SLoad(dwords, buffer) => scalar::load(wave, inst, dwords, buffer, cx.memory)?,
+        Op::SLoadNarrow(bytes, signed, buffer) => {
+            scalar::load_narrow(wave, inst, bytes, signed, buffer, cx.memory)?;
+        }
         Op::Endpgm => return Ok(Flow::End),
         Op::Barrier => return Ok(Flow::Barrier),
         Op::Nop | Op::CacheControl | Op::Message => {}
@@ -94,6 +98,7 @@ pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flo
         Op::VCmp(cmp, ty, exec) => compare::vector(wave, inst, cmp, ty, exec, cx.chip),
         Op::VCmpClass(ty, exec) => compare::class(wave, inst, ty, exec, cx.chip),
         Op::Mfma(shape) => mfma::run(wave, inst, shape)?,
+        Op::Wmma(kind) if cx.chip.family() == Family::Gfx12 => wmma12::run(wave, inst, kind)?,
         Op::Wmma(kind) => mfma::wmma(wave, inst, kind)?,
         Op::Load(mem) if inst.has(flags::LDS) => lds_load::run(wave, inst, mem, cx)?,
         Op::Load(mem) => memory::load(wave, inst, mem, cx)?,

@@ -1,6 +1,7 @@
 //! Scalar ALU, compares and memory loads: one value for the whole wave.
 
 use crate::exec::error::ExecError;
+use crate::exec::float::{max32, min32};
 use crate::inst::{EXEC, Inst, Operand, flags};
 use crate::memory::Segments;
 use crate::op::{Cmp, Salu, Ty};
@@ -160,6 +161,17 @@ fn alu32(wave: &mut Wave, inst: &Inst, op: Salu) {
         PackLh => ((a & 0xffff) | (b & 0xffff_0000), None),
         // s_pack_hh_b32_b16
         PackHh => ((a >> 16) | (b & 0xffff_0000), None),
+        // The 64-bit operations have no 32-bit form; read as one, they
+        // compute on the low halves.
+        AddNcU64 => (a.wrapping_add(b), None),
+        SubNcU64 => (a.wrapping_sub(b), None),
+        MulU64 => (a.wrapping_mul(b), None),
+        // s_add_f32, s_sub_f32, s_mul_f32, s_min_num_f32, s_max_num_f32
+        AddF32 => ((f32::from_bits(a) + f32::from_bits(b)).to_bits(), None),
+        SubF32 => ((f32::from_bits(a) - f32::from_bits(b)).to_bits(), None),
+        MulF32 => ((f32::from_bits(a) * f32::from_bits(b)).to_bits(), None),
+        MinNumF32 => (min32(f32::from_bits(a), f32::from_bits(b)).to_bits(), None),
+        MaxNumF32 => (max32(f32::from_bits(a), f32::from_bits(b)).to_bits(), None),
     };
     wave.set_scalar32(inst.dst[0], d);
     if let Some(c) = new_scc {
@@ -241,6 +253,10 @@ fn alu64(wave: &mut Wave, inst: &Inst, op: Salu) {
         }
         // s_cselect_b64
         Cselect => (if scc { a } else { b64 }, None),
+        // s_add_nc_u64, s_sub_nc_u64, s_mul_u64
+        AddNcU64 => (a.wrapping_add(b64), None),
+        SubNcU64 => (a.wrapping_sub(b64), None),
+        MulU64 => (a.wrapping_mul(b64), None),
         // s_and_saveexec_b64, s_or_saveexec_b64, s_xor_saveexec_b64, s_and_not1_saveexec_b64
         // s_andn2_saveexec_b64, s_or_not1_saveexec_b64, s_orn2_saveexec_b64
         AndSaveexec | OrSaveexec | XorSaveexec | AndNotSaveexec | OrNotSaveexec => {
@@ -419,6 +435,58 @@ pub(crate) fn load(
             word.copy_from_slice(chunk);
             wave.set_sreg(first as usize + i, u32::from_le_bytes(word));
         }
+    }
+    Ok(())
+}
+
+/// GFX12's narrow scalar loads: `bytes` (1 or 2) at the naturally aligned
+/// address, sign- or zero-extended into the destination SGPR; a buffer
+/// load past the resource's NUM_RECORDS reads 0, as [`load`]'s do.
+pub(crate) fn load_narrow(
+    wave: &mut Wave,
+    inst: &Inst,
+    bytes: u8,
+    signed: bool,
+    buffer: bool,
+    memory: &mut Segments,
+) -> Result<(), ExecError> {
+    let mut offset = i64::from(inst.imm);
+    if inst.has(flags::SOFFSET_SGPR) {
+        offset += i64::from(wave.sreg(inst.imm2 as usize));
+    }
+    let base = wave.scalar64(inst.src[0], Width::B64);
+    let base = if buffer {
+        base & 0xffff_ffff_ffff
+    } else {
+        base
+    };
+    let len = usize::from(bytes.clamp(1, 2));
+    let address = base.wrapping_add(offset as u64) & !(len as u64 - 1);
+    let mut raw = [0u8; 2];
+    let out = raw.get_mut(..len).unwrap_or_default();
+    let in_range = !buffer || {
+        let records = u64::from(wave.sreg(match inst.src[0] {
+            Operand::Sreg(i) => i as usize + 2,
+            _ => 0,
+        }));
+        (offset.max(0) as u64).saturating_add(len as u64) <= records
+    };
+    if in_range {
+        memory
+            .read(address, out)
+            .map_err(|_| ExecError::ScalarLoad {
+                bytes: len,
+                address,
+            })?;
+    }
+    let value = match (len, signed) {
+        (1, false) => u32::from(raw[0]),
+        (1, true) => raw[0] as i8 as i32 as u32,
+        (_, false) => u32::from(u16::from_le_bytes(raw)),
+        (_, true) => i16::from_le_bytes(raw) as i32 as u32,
+    };
+    if let Operand::Sreg(first) = inst.dst[0] {
+        wave.set_sreg(first as usize, value);
     }
     Ok(())
 }

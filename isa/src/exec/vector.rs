@@ -1,6 +1,6 @@
 //! Vector ALU: each active lane computes on its own registers.
 
-use crate::arch::{Chip, Family};
+use crate::arch::Chip;
 use crate::exec::error::ExecError;
 use crate::exec::float::*;
 use crate::exec::lanes::{
@@ -132,7 +132,7 @@ pub(crate) fn write16_keeping(
 ) {
     let old = wave.vreg(inst.dst[0], 0, lane);
     let high = inst.op_sel >> 3 & 1 == 1;
-    let keep = if chip.family() == Family::Gfx11 || high || gfx9_keeps {
+    let keep = if chip.family().rdna() || high || gfx9_keeps {
         old
     } else {
         0

@@ -5,14 +5,16 @@
 //! for it (from `isa/tables/operations.txt`; `None` for an instruction it
 //! lacks). One grep of a mnemonic finds its row here, its operation's
 //! variant in `crate::op` and its execution in `crate::exec`. Do not edit
-//! `gfx9.rs`, `gfx11.rs` or `gfx950.rs` by hand; run the script. gfx950's
-//! rows (`gfx950.rs`, its differences from gfx942's) come from LLVM 22's
-//! disassembler (`llvm-mc-22`): LLVM 19 does not know gfx950.
+//! `gfx9.rs`, `gfx11.rs`, `gfx12.rs` or `gfx950.rs` by hand; run the
+//! script. gfx950's rows (`gfx950.rs`, its differences from gfx942's) come
+//! from LLVM 22's disassembler (`llvm-mc-22`): LLVM 19 does not know gfx950.
 
 // The generator writes one row a line, whatever its length; `--check`
 // compares the files byte for byte.
 #[rustfmt::skip]
 pub(crate) mod gfx11;
+#[rustfmt::skip]
+pub(crate) mod gfx12;
 #[rustfmt::skip]
 pub(crate) mod gfx9;
 #[rustfmt::skip]
@@ -94,6 +96,30 @@ pub(crate) const GFX11: [(&str, &[Row]); 20] = [
     ("GLOBAL", gfx11::GLOBAL),
 ];
 
+/// GFX12's tables by encoding.
+pub(crate) const GFX12: [(&str, &[Row]); 20] = [
+    ("SOP2", gfx12::SOP2),
+    ("SOPK", gfx12::SOPK),
+    ("SOP1", gfx12::SOP1),
+    ("SOPC", gfx12::SOPC),
+    ("SOPP", gfx12::SOPP),
+    ("SMEM", gfx12::SMEM),
+    ("VOP1", gfx12::VOP1),
+    ("VOP2", gfx12::VOP2),
+    ("VOPC", gfx12::VOPC),
+    ("VOP3", gfx12::VOP3),
+    ("VOP3_DPP", gfx12::VOP3_DPP),
+    ("VOP3P", gfx12::VOP3P),
+    ("VOPD_X", gfx12::VOPD_X),
+    ("VOPD_Y", gfx12::VOPD_Y),
+    ("DS", gfx12::DS),
+    ("VBUFFER", gfx12::VBUFFER),
+    ("VBUFFER_TYPED", gfx12::VBUFFER_TYPED),
+    ("FLAT", gfx12::FLAT),
+    ("SCRATCH", gfx12::SCRATCH),
+    ("GLOBAL", gfx12::GLOBAL),
+];
+
 #[cfg(test)]
 mod tests {
     use super::Op;
@@ -103,6 +129,7 @@ mod tests {
         super::GFX9
             .iter()
             .chain(&super::GFX11)
+            .chain(&super::GFX12)
             .flat_map(|(_, table)| table.iter())
             .map(|&(_, mnemonic, op)| (mnemonic, op))
             .chain(
@@ -166,6 +193,9 @@ mod tests {
             "buffer_wbinvl1_vol",
             "buffer_gl0_inv",
             "buffer_gl1_inv",
+            "global_wb",
+            "global_inv",
+            "global_wbinv",
         ] {
             assert_eq!(op_of(name), Some(Op::CacheControl), "{name}");
         }

@@ -39,7 +39,7 @@ pub fn run(
     lanes: u32,
     memory: &mut Regions,
 ) -> Result<Stats, Fault> {
-    let wave32 = program.chip() == Chip::Gfx1100;
+    let wave32 = matches!(program.chip(), Chip::Gfx1100 | Chip::Gfx1201);
     let dispatch = Dispatch {
         program,
         descriptor: descriptor(user.len(), wave32),
@@ -91,19 +91,38 @@ const EPILOGUE_GFX11: [u32; 3] = [
     0xbfb00000, // s_endpgm
 ];
 
+/// [`PROLOGUE_GFX11`] in GFX12's encodings (`llvm-mc-19 -mcpu=gfx1201
+/// -show-encoding`): VGLOBAL loads, the split wait counter.
+const PROLOGUE_GFX12: [u32; 17] = [
+    0x30020082, // v_lshlrev_b32_e32 v1, 2, v0
+    0x30100083, // v_lshlrev_b32_e32 v8, 3, v0
+    0xee050000, 0x00000002, 0x00000001, // global_load_b32 v2, v1, s[0:1]
+    0xee050002, 0x00000003, 0x00000001, // global_load_b32 v3, v1, s[2:3]
+    0xee050004, 0x00000004, 0x00000001, // global_load_b32 v4, v1, s[4:5]
+    0xee050006, 0x00000005, 0x00000001, // global_load_b32 v5, v1, s[6:7]
+    0x7e0c0280, // v_mov_b32_e32 v6, 0
+    0x7e0e0280, // v_mov_b32_e32 v7, 0
+    0xbfc00000, // s_wait_loadcnt 0x0
+];
+const EPILOGUE_GFX12: [u32; 4] = [
+    0xee06c008, 0x03000000, 0x00000008, // global_store_b64 v8, v[6:7], s[8:9]
+    0xbfb00000, // s_endpgm
+];
+
 /// Runs `op` (instruction words reading v2-v5 and writing v6, or v[6:7])
 /// once per lane over `inputs` (one value per lane in each of up to four
 /// arrays; missing ones are zero) on `chip`, and returns v[6:7] of each
 /// lane as a qword (v6 in the low half).
 pub fn per_lane(chip: Chip, op: &[u32], inputs: &[&[u32]]) -> Vec<u64> {
     let lanes = inputs.iter().map(|a| a.len()).max().unwrap_or(1);
-    assert!(lanes <= if chip == Chip::Gfx1100 { 32 } else { 64 });
-    let (prologue, epilogue) = if chip == Chip::Gfx1100 {
-        (&PROLOGUE_GFX11, &EPILOGUE_GFX11)
-    } else {
-        (&PROLOGUE_GFX9, &EPILOGUE_GFX9)
+    let wave32 = matches!(chip, Chip::Gfx1100 | Chip::Gfx1201);
+    assert!(lanes <= if wave32 { 32 } else { 64 });
+    let (prologue, epilogue): (&[u32], &[u32]) = match chip {
+        Chip::Gfx1100 => (&PROLOGUE_GFX11, &EPILOGUE_GFX11),
+        Chip::Gfx1201 => (&PROLOGUE_GFX12, &EPILOGUE_GFX12),
+        _ => (&PROLOGUE_GFX9, &EPILOGUE_GFX9),
     };
-    let code: Vec<u32> = [&prologue[..], op, &epilogue[..]].concat();
+    let code: Vec<u32> = [prologue, op, epilogue].concat();
     let program = Program::decode(chip, &bytes(&code)).unwrap();
     let mut regions: Vec<(u64, Vec<u8>)> = INPUTS
         .iter()

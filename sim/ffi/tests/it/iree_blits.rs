@@ -13,8 +13,8 @@
 //! and a copy mean: the pattern's little-endian bytes repeated over the
 //! range, the source's bytes at the target, nothing else touched.
 //!
-//! gfx1100 (w7900) runs in this process; gfx942 (mi300x-8) and gfx90a
-//! (mi250x-4) in child processes. IREE's source comes from
+//! gfx1100 (w7900) runs in this process; gfx942 (mi300x-8), gfx90a
+//! (mi250x-4) and gfx1201 (r9700-4) in child processes. IREE's source comes from
 //! `IREE_SOURCE_DIR` or the shared archive (see `iree_packets`); without
 //! it, or without a C compiler, the tests say what they skip.
 
@@ -95,6 +95,7 @@ fn device_library(chip: &str) -> PathBuf {
         "gfx942" => "gfx9-4-generic",
         "gfx90a" => "gfx90a",
         "gfx1100" => "gfx11-generic",
+        "gfx1201" => "gfx12-generic",
         other => panic!("no device library for {other}"),
     };
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
@@ -546,9 +547,14 @@ fn iree_blits_on_gfx90a() {
     in_child("mi250x-4", "gfx90a");
 }
 
+#[test]
+fn iree_blits_on_gfx1201() {
+    in_child("r9700-4", "gfx1201");
+}
+
 /// The scenario on the child's machine (see `in_child`).
 #[test]
-#[ignore = "a child of iree_blits_on_gfx942 and _gfx90a"]
+#[ignore = "a child of iree_blits_on_gfx942, _gfx90a and _gfx1201"]
 fn child() {
     let Ok(chip) = std::env::var(CHILD_CHIP_ENV) else {
         return;
