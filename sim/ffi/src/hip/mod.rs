@@ -1,6 +1,8 @@
 //! The HIP runtime symbols (`libamdhip64`), one file per object, bottom to
 //! top: `context` (per-thread state, contexts), `image` (a module image's
-//! extent), `device`, `error`, `operation` (what a stream operation does),
+//! extent), `device`, `error`, `operation` (what a stream operation does, with `hostcall`, the
+//! hostcall buffer a kernel's device-side `printf` reaches, and
+//! `device_printf`, its formatting),
 //! `stream` (streams and events), `memory` (allocations, pools, host
 //! memory, copies, fills), `driver_copy` (the copies with their direction
 //! in the name), `device_state` (free memory, device reset),
@@ -19,10 +21,12 @@ mod context;
 mod cooperative;
 mod device;
 mod device_config;
+mod device_printf;
 mod device_state;
 mod driver_copy;
 mod error;
 mod graph;
+mod hostcall;
 mod image;
 mod launch;
 mod memory;
