@@ -109,7 +109,7 @@ impl<M: Memory> Hostcalls<M> {
     fn range(&self, address: u64, len: usize) -> Option<std::ops::Range<usize>> {
         let start = address.checked_sub(HOSTCALL_BUFFER_ADDRESS)?;
         let end = start.checked_add(len as u64)?;
-        (end <= BUFFER_BYTES).then(|| start as usize..end as usize)
+        (end <= BUFFER_BYTES).then_some(start as usize..end as usize)
     }
 
     fn buffer(&mut self) -> &mut Vec<u8> {
@@ -297,5 +297,136 @@ impl<M: Memory> Memory for Hostcalls<M> {
             return Err(Access::Store);
         }
         Ok(old)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Host memory with nothing in it.
+    struct Nothing;
+
+    impl Memory for Nothing {
+        fn read(&mut self, _: u64, _: &mut [u8]) -> Result<(), OutOfBounds> {
+            Err(OutOfBounds)
+        }
+        fn write(&mut self, _: u64, _: &[u8]) -> Result<(), OutOfBounds> {
+            Err(OutOfBounds)
+        }
+    }
+
+    const BASE: u64 = HOSTCALL_BUFFER_ADDRESS;
+
+    fn load(h: &mut Hostcalls<Nothing>, address: u64) -> u64 {
+        let mut b = [0u8; 8];
+        h.read(address, &mut b).unwrap();
+        u64::from_le_bytes(b)
+    }
+
+    fn store(h: &mut Hostcalls<Nothing>, address: u64, value: u64) {
+        h.write(address, &value.to_le_bytes()).unwrap();
+    }
+
+    /// One hostcall as `hostcall_impl.cl` makes it, lanes 0 and 3 active:
+    /// pop a packet, fill it, push it, ring the doorbell; answers the ready
+    /// flag after the doorbell and each lane's first two result words.
+    fn hostcall(
+        h: &mut Hostcalls<Nothing>,
+        service: u32,
+        lanes: [[u64; 8]; 2],
+    ) -> Result<(u64, [[u64; 2]; 2]), Access> {
+        let headers = load(h, BASE);
+        let payloads = load(h, BASE + 8);
+        let doorbell = load(h, BASE + 16);
+        let mask = load(h, BASE + 40);
+        let ptr = load(h, BASE + 24);
+        let header = headers + (ptr & mask) * 24;
+        let v = load(h, header);
+        store(h, BASE + 24, v);
+        store(h, header + 8, 0b1001);
+        store(h, header + 16, u64::from(service) | 1 << 32);
+        let payload = payloads + (ptr & mask) * 4096;
+        for (lane, words) in [0u64, 3].into_iter().zip(lanes) {
+            for (i, w) in words.into_iter().enumerate() {
+                store(h, payload + lane * 64 + i as u64 * 8, w);
+            }
+        }
+        let v = load(h, BASE + 32);
+        store(h, header, v);
+        store(h, BASE + 32, ptr);
+        h.read_modify_write(doorbell + 8, 8, &mut |v| v + 1)?;
+        let ready = load(h, header + 16) >> 32 & 1;
+        let results = [0u64, 3].map(|lane| [0, 1].map(|i| load(h, payload + lane * 64 + i * 8)));
+        // Back on the free stack, its tag stepped.
+        let v = load(h, BASE + 24);
+        store(h, header, v);
+        store(h, BASE + 24, ptr + mask + 1);
+        Ok((ready, results))
+    }
+
+    fn words(s: &[u8]) -> [u64; 7] {
+        let mut out = [0u64; 7];
+        for (i, c) in s.chunks(8).enumerate() {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            out[i] = u64::from_le_bytes(w);
+        }
+        out
+    }
+
+    fn slot(desc: u64, args: [u64; 7]) -> [u64; 8] {
+        let mut s = [desc; 8];
+        s[1..].copy_from_slice(&args);
+        s
+    }
+
+    #[test]
+    fn a_printf_message_over_three_hostcalls_is_printed_per_lane() {
+        let mut h = Hostcalls::new(Nothing);
+        // Begin (one word: the version 0) on both lanes.
+        let begin = 1 | 1 << 5;
+        let (ready, ids) = hostcall(&mut h, 2, [slot(begin, [0; 7]); 2]).unwrap();
+        assert_eq!(ready, 0);
+        let (a, b) = (ids[0][0], ids[1][0]);
+        assert_ne!(a, b);
+        assert_eq!(a & 0xff, 0);
+        // The format string (2 words), then each lane's argument, ending.
+        let fmt = words(b"lane %d\n\0");
+        let (_, _) = hostcall(&mut h, 2, [slot(a | 2 << 5, fmt), slot(b | 2 << 5, fmt)]).unwrap();
+        let end = 2 | 1 << 5;
+        let mut seven = [0u64; 7];
+        seven[0] = 3;
+        let (ready, results) =
+            hostcall(&mut h, 2, [slot(a | end, [0; 7]), slot(b | end, seven)]).unwrap();
+        assert_eq!(ready, 0);
+        // Each lane's answer: the bytes its printf printed.
+        assert_eq!(results, [[7, 0], [7, 0]]);
+        assert_eq!(h.output, b"lane 0\nlane 3\n");
+        assert!(h.messages.is_empty());
+    }
+
+    #[test]
+    fn another_service_or_an_unknown_message_faults_the_doorbell() {
+        let mut h = Hostcalls::new(Nothing);
+        assert_eq!(hostcall(&mut h, 3, [[0; 8]; 2]).unwrap_err(), Access::Store);
+        let mut h = Hostcalls::new(Nothing);
+        let (desc, args) = (42 << 8 | 2, [0; 7]);
+        assert_eq!(
+            hostcall(&mut h, 2, [slot(desc, args); 2]).unwrap_err(),
+            Access::Store
+        );
+    }
+
+    #[test]
+    fn a_message_past_its_limit_is_refused() {
+        let mut h = Hostcalls::new(Nothing);
+        let (_, ids) = hostcall(&mut h, 2, [slot(1 | 1 << 5, [0; 7]); 2]).unwrap();
+        let more = [ids[0][0] | 7 << 5, ids[1][0] | 7 << 5];
+        let calls = MAX_MESSAGE_WORDS / 7;
+        for _ in 0..calls {
+            hostcall(&mut h, 2, [slot(more[0], [1; 7]), slot(more[1], [1; 7])]).unwrap();
+        }
+        assert!(hostcall(&mut h, 2, [slot(more[0], [1; 7]), slot(more[1], [1; 7])]).is_err());
     }
 }
