@@ -194,6 +194,29 @@ fn device_printf_prints_each_work_items_line_on_the_host() {
     }
 }
 
+/// `vector_add.compressed`: clang-19's `--offload-compress` build of
+/// `vector_add`, its fat binary a compressed bundle (`CCOB` version 2,
+/// zstd), registered, decompressed and run where it carries code; on
+/// gfx90a its launch is `hipErrorNoBinaryForGpu` as the uncompressed one's.
+#[test]
+fn a_program_with_a_compressed_fat_binary_runs() {
+    for machine in ["w7900", "mi300x-8"] {
+        let run = run("vector_add.compressed", machine, &[]);
+        let what = format!("on {machine}\n{}", run.show());
+        assert!(run.output.status.success(), "{what}");
+        assert!(run.stdout().contains("PASS vector_add"), "{what}");
+        assert_eq!(run.value("launches_executed"), 1, "{what}");
+        run.registration_released();
+    }
+    let run = run("vector_add.compressed", "mi250x-4", &[]);
+    assert_eq!(run.output.status.code(), Some(1), "{}", run.show());
+    assert!(
+        run.stderr().contains("hipErrorNoBinaryForGpu"),
+        "{}",
+        run.show()
+    );
+}
+
 /// `vector_add` carries gfx942 and gfx1100 code: on gfx90a its launch is
 /// `hipErrorNoBinaryForGpu`, which the program reports and exits 1.
 #[test]

@@ -9,6 +9,7 @@ mod child;
 mod concurrent_kernels;
 mod hip_abi;
 mod hip_aliases;
+mod hip_compressed;
 mod hip_programs;
 mod hip_python;
 mod hip_runtime_api;
