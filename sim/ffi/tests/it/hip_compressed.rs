@@ -127,13 +127,16 @@ fn a_compressed_bundle_loads_from_a_file_and_from_memory() {
     }
 }
 
+/// A change made to a copy of the bundle.
+type Damage = fn(&mut Vec<u8>);
+
 #[test]
 fn a_damaged_compressed_bundle_is_an_invalid_image() {
     crate::node_environment();
     let bytes = std::fs::read(fixture()).unwrap();
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hip-compressed");
     std::fs::create_dir_all(&dir).unwrap();
-    let damage: [(&str, fn(&mut Vec<u8>)); 4] = [
+    let damage: [(&str, Damage); 4] = [
         ("version 7", |b| b[4] = 7),
         ("a size the data does not decompress to", |b| {
             b[12..16].copy_from_slice(&5u32.to_le_bytes())
