@@ -39,7 +39,7 @@ const PRESETS: [(&str, &str, bool); 3] = [
 
 /// A folder holding `libamdhip64.so.5`, a link to the library cargo built
 /// beside this test binary.
-fn library_dir() -> &'static Path {
+pub(crate) fn library_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let exe = std::env::current_exe().expect("test binary path");

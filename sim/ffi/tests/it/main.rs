@@ -13,6 +13,7 @@ mod hip_compressed;
 mod hip_programs;
 mod hip_python;
 mod hip_runtime_api;
+mod hip_samples;
 mod hip_streams;
 mod iree_blits;
 mod iree_built;
