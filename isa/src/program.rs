@@ -66,9 +66,10 @@ impl Program {
     /// Decodes `code`, the kernel's `kernel_len` bytes from its entry
     /// followed by the code after it in its segment (the functions it may
     /// call). The kernel's own bytes must decode, as for
-    /// [`Program::decode`]; the code after them is decoded as far as it
-    /// goes: where an instruction there does not decode, the program ends
-    /// and a call past that point is a fault that says why.
+    /// [`Program::decode`]; the code after them is decoded, when the
+    /// kernel has an `s_setpc_b64` or `s_swappc_b64` to reach it, as far as
+    /// it goes: where an instruction there does not decode, the program
+    /// ends and a call past that point is a fault that says why.
     pub fn decode_with_callees(
         chip: Chip,
         code: &[u8],
@@ -87,6 +88,17 @@ impl Program {
         let mut pc = 0u32;
         let mut callees_end = None;
         while (pc as usize) < code.len() {
+            // A kernel that never jumps through a register reaches no code
+            // after it: the rest is not decoded (a code object of many
+            // kernels would otherwise decode its tail once per kernel).
+            if pc as usize == kernel_len
+                && !insts
+                    .iter()
+                    .any(|i: &Inst| matches!(i.op, crate::op::Op::Setpc | crate::op::Op::Swappc))
+            {
+                starts.truncate(pc as usize / 4);
+                break;
+            }
             let first = insts.len();
             if let Err(e) = decode(chip, code, pc, &mut insts) {
                 let error = DecodeError {

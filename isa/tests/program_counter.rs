@@ -227,3 +227,16 @@ fn code_after_the_kernel_that_does_not_decode_ends_the_program_there() {
     bad[4] = 0xffff_ffff;
     assert!(Program::decode_with_callees(Chip::Gfx942, &bytes(&bad), kernel_len).is_err());
 }
+
+#[test]
+fn a_kernel_without_a_jump_through_a_register_decodes_nothing_after_it() {
+    let kernel: &[u32] = &[
+        0x7e0602aa, // v_mov_b32_e32 v3, 42
+        0xbf810000, // s_endpgm
+    ];
+    let mut words = kernel.to_vec();
+    words.push(0xffff_ffff);
+    let program = Program::decode_with_callees(Chip::Gfx942, &bytes(&words), 8).unwrap();
+    assert_eq!(program.code_bytes(), 8);
+    assert!(program.callees_end().is_none());
+}
