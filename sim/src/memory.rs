@@ -284,14 +284,11 @@ impl Memory {
             if candidate.checked_add(len)? > end {
                 return None;
             }
-            if !self.retirement.holds(candidate, len) {
-                return Some(candidate);
+            // Past a retired range the candidate meets, until none does.
+            match self.retirement.overlap_end(candidate, len) {
+                Some(past) => cursor = past,
+                None => return Some(candidate),
             }
-            // Past the retired range the candidate meets (ranges are whole
-            // pages and never overlap one another).
-            cursor = (candidate..candidate + len)
-                .step_by(PAGE_BYTES as usize)
-                .find_map(|at| self.retirement.end_of_range_at(at))?;
         }
     }
 
@@ -577,31 +574,29 @@ fn region_at(regions: &Regions, address: u64) -> Option<(u64, &Region)> {
     (address - base < region.size).then_some((base, region))
 }
 
-    /// The pieces of `[address, address + len)`, each inside one region
-    /// (`(address, length, region base)`): one region, or mappings of one
-    /// reservation that touch. `INVALID_ARGUMENT` when any byte lies
-    /// outside them.
+/// The pieces of `[address, address + len)`, each inside one region
+/// (`(address, length, region base)`): one region, or mappings of one
+/// reservation that touch. `INVALID_ARGUMENT` when any byte lies
+/// outside them.
 fn pieces(regions: &Regions, address: u64, len: u64) -> Result<Vec<(u64, u64, u64)>, HsaCode> {
-        let end = address.checked_add(len).ok_or(HsaCode::INVALID_ARGUMENT)?;
-        let mut pieces = Vec::new();
-        let mut at = address;
-        let mut reservation = None;
-        loop {
-            let (base, region) = region_at(regions, at).ok_or(HsaCode::INVALID_ARGUMENT)?;
-            if at != address && (region.reservation.is_none() || region.reservation != reservation)
-            {
-                return Err(HsaCode::INVALID_ARGUMENT);
-            }
-            reservation = region.reservation;
-            let piece_end = end.min(base + region.size);
-            pieces.push((at, piece_end - at, base));
-            if piece_end == end {
-                return Ok(pieces);
-            }
-            at = piece_end;
+    let end = address.checked_add(len).ok_or(HsaCode::INVALID_ARGUMENT)?;
+    let mut pieces = Vec::new();
+    let mut at = address;
+    let mut reservation = None;
+    loop {
+        let (base, region) = region_at(regions, at).ok_or(HsaCode::INVALID_ARGUMENT)?;
+        if at != address && (region.reservation.is_none() || region.reservation != reservation) {
+            return Err(HsaCode::INVALID_ARGUMENT);
         }
+        reservation = region.reservation;
+        let piece_end = end.min(base + region.size);
+        pieces.push((at, piece_end - at, base));
+        if piece_end == end {
+            return Ok(pieces);
+        }
+        at = piece_end;
     }
-
+}
 
 /// Whether agent `agent` may read (or `write`) `len` bytes at `address`
 /// of `regions` ([`Memory::agent_may`]).

@@ -268,7 +268,13 @@ impl Sim {
             instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
         };
         let stats = self
-            .run_kernel(&kernel.name, &dispatch, Some(&reach), view, &Mutex::new(host))
+            .run_kernel(
+                &kernel.name,
+                &dispatch,
+                Some(&reach),
+                view,
+                &Mutex::new(host),
+            )
             .map_err(|f| AqlError::stopped(&kernel.name, &f))?;
         Ok(Some(Ran {
             kernel: kernel.name,

@@ -126,18 +126,19 @@ impl Retirement {
     /// Whether a range waiting to be dropped overlaps `[address, address + len)`
     /// (its addresses are not handed out again until it is dropped).
     pub(super) fn holds(&self, address: u64, len: u64) -> bool {
-        let end = address.saturating_add(len);
-        self.waiting.iter().any(|(_, item)| match *item {
-            Retired::Range { address: a, len: l } => a < end && address < a.saturating_add(l),
-            Retired::Physical { .. } => false,
-        })
+        self.overlap_end(address, len).is_some()
     }
 
-    /// The end of the waiting range holding `address`, if one does.
-    pub(super) fn end_of_range_at(&self, address: u64) -> Option<u64> {
+    /// The end of a waiting range overlapping `[address, address + len)`,
+    /// if one does.
+    pub(super) fn overlap_end(&self, address: u64, len: u64) -> Option<u64> {
+        let end = address.saturating_add(len);
         self.waiting.iter().find_map(|(_, item)| match *item {
-            Retired::Range { address: a, len } if a <= address && address - a < len => Some(a + len),
-            _ => None,
+            Retired::Range { address: a, len: l } => {
+                let range_end = a.saturating_add(l);
+                (a < end && address < range_end).then_some(range_end)
+            }
+            Retired::Physical { .. } => None,
         })
     }
 
