@@ -129,6 +129,14 @@ pub struct Memory {
     retirement: Retirement,
 }
 
+impl Drop for Memory {
+    /// What frees left backed for views goes with the memory (unless a
+    /// view still lives, which keeps the store too).
+    fn drop(&mut self) {
+        self.reclaim();
+    }
+}
+
 /// Start of pool `pool`'s address window.
 pub fn pool_base(pool: usize) -> u64 {
     (pool as u64 + 1) * POOL_WINDOW_BYTES
