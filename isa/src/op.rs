@@ -231,6 +231,17 @@ pub enum Salu {
     CeilF32,
     /// `s_rndne_f32`: S0 rounded to the nearest integer, ties to even.
     RndneF32,
+    /// GFX12's `v_s_rcp_f32` (a VOP3 encoding writing an SGPR): 1 / S0,
+    /// as `v_rcp_f32` computes it.
+    RcpF32,
+    /// `v_s_rsq_f32`: 1 / sqrt(S0), as `v_rsq_f32`.
+    RsqF32,
+    /// `v_s_sqrt_f32`: sqrt(S0), as `v_sqrt_f32`.
+    SqrtF32,
+    /// `v_s_exp_f32`: 2^S0, as `v_exp_f32`.
+    ExpF32,
+    /// `v_s_log_f32`: log2(S0), as `v_log_f32`.
+    LogF32,
 }
 
 /// A per-lane vector ALU operation.

@@ -5,7 +5,8 @@
 //! `s_max_num_f32`, `s_fmac_f32`, the conversions (`s_cvt_f32_i32`,
 //! `s_cvt_f32_u32`, `s_cvt_i32_f32`, `s_cvt_u32_f32`) and roundings
 //! (`s_trunc_f32`, `s_floor_f32`, `s_ceil_f32`, `s_rndne_f32`), the float
-//! compares (`s_cmp_lt_f32`, ...: as `v_cmp_*`), and the narrow scalar loads (`s_load_u8`, `s_load_i8`,
+//! compares (`s_cmp_lt_f32`, ...: as `v_cmp_*`), the VOP3-encoded scalar
+//! transcendentals (`v_s_sqrt_f32`, `v_s_rcp_f32`), and the narrow scalar loads (`s_load_u8`, `s_load_i8`,
 //! `s_load_u16`, `s_load_i16`: one value zero- or sign-extended) and
 //! `s_load_b96`. Words from `llvm-mc-19 --arch=amdgcn --mcpu=gfx1201
 //! -show-encoding` of the text beside each.
@@ -21,7 +22,8 @@ const OUTPUT: u64 = 0x20_0000;
 /// s[0:1] = X, s[2:3] = Y, s[4:5] = the output, s[6:7] = the input; the
 /// results (s8-s22, SCC after `s_add_nc_u64` as s24, `s_load_b96`'s three,
 /// then the conversions, roundings and `s_fmac_f32`, s31-s39, and SCC after
-/// three float compares, s40-s42) stored in that order.
+/// three float compares, s40-s42, `v_s_sqrt_f32` and `v_s_rcp_f32` of 16,
+/// s43 and s45) stored in that order.
 const KERNEL: &[u32] = &[
     0xbf060000, // s_cmp_eq_u32 s0, s0
     0xa9880200, // s_add_nc_u64 s[8:9], s[0:1], s[2:3]
@@ -54,6 +56,9 @@ const KERNEL: &[u32] = &[
     0x98298081, // s_cselect_b32 s41, 1, 0
     0xbf48ff00, 0x7fc00000, // s_cmp_u_f32 s0, 0x7fc00000
     0x982a8081, // s_cselect_b32 s42, 1, 0
+    0xbeac00ff, 0x41800000, // s_mov_b32 s44, 0x41800000
+    0xd688002b, 0x0000002c, // v_s_sqrt_f32 s43, s44
+    0xd684002d, 0x0000002c, // v_s_rcp_f32 s45, s44
     0xbfc70000, // s_wait_kmcnt 0x0
     0x7e020208, // v_mov_b32_e32 v1, s8
     0x7e040209, // v_mov_b32_e32 v2, s9
@@ -95,6 +100,11 @@ const KERNEL: &[u32] = &[
     0xee074004, 0x0a800000, 0x00005000, // global_store_b128 v0, v[21:24], s[4:5] offset:80
     0xee074004, 0x0c800000, 0x00006000, // global_store_b128 v0, v[25:28], s[4:5] offset:96
     0xee074004, 0x0e800000, 0x00007000, // global_store_b128 v0, v[29:32], s[4:5] offset:112
+    0x7e42022b, // v_mov_b32_e32 v33, s43
+    0x7e44022d, // v_mov_b32_e32 v34, s45
+    0x7e460280, // v_mov_b32_e32 v35, 0
+    0x7e480280, // v_mov_b32_e32 v36, 0
+    0xee074004, 0x10800000, 0x00008000, // global_store_b128 v0, v[33:36], s[4:5] offset:128
     0xbfb00000, // s_endpgm
 ];
 
@@ -105,7 +115,7 @@ fn gfx12_scalar_operations_compute_their_definitions() {
     let y: u64 = 0x8000_0001_c000_0000;
     let input: Vec<u8> = [0x11, 0x82, 0x34, 0xf2, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0].to_vec();
     let program = Program::decode(Chip::Gfx1201, &bytes(KERNEL)).unwrap();
-    let mut memory = Regions::new(vec![(INPUT, input), (OUTPUT, vec![0; 128])]);
+    let mut memory = Regions::new(vec![(INPUT, input), (OUTPUT, vec![0; 144])]);
     let user = [
         x as u32,
         (x >> 32) as u32,

@@ -192,6 +192,13 @@ fn alu32(wave: &mut Wave, inst: &Inst, op: Salu) {
         FloorF32 => (f32::from_bits(a).floor().to_bits(), None),
         CeilF32 => (f32::from_bits(a).ceil().to_bits(), None),
         RndneF32 => (f32::from_bits(a).round_ties_even().to_bits(), None),
+        // v_s_rcp_f32, v_s_rsq_f32, v_s_sqrt_f32, v_s_exp_f32, v_s_log_f32
+        // (as `exec::vector` computes their per-lane forms)
+        RcpF32 => ((1.0 / f32::from_bits(a)).to_bits(), None),
+        RsqF32 => ((1.0 / f32::from_bits(a).sqrt()).to_bits(), None),
+        SqrtF32 => (f32::from_bits(a).sqrt().to_bits(), None),
+        ExpF32 => (f32::from_bits(a).exp2().to_bits(), None),
+        LogF32 => (f32::from_bits(a).log2().to_bits(), None),
     };
     wave.set_scalar32(inst.dst[0], d);
     if let Some(c) = new_scc {
