@@ -58,7 +58,9 @@ for p in "${packages[@]}"; do
     pip:holistictraceanalysis) extra=(-p amdgpu-sim-ffi --test it -- timeline::consumer::) ;;
     pip:triton | pip:numpy) extra=(-p amdgpu-sim-ffi --test it -- triton_launcher::) ;;
     pip:hip-python) extra=(-p amdgpu-sim-ffi --test it -- hip_python::) ;;
+    librocrand1 | libhiprand1 | librocsparse0) extra=(-p amdgpu-sim-ffi --test it -- rocm_libraries::) ;;
     llvm-19) extra=(-p amdgpu-isa --test llvm_oracle --test generated_tables) ;;
+    llvm-22) extra=(-p amdgpu-isa --test generated_tables --test llvm_oracle) ;;
     *) extra=() ;;
     esac
     if [ "${#extra[@]}" -gt 0 ] && ! scripts/without-packages.sh "$p" -- env -u AMDGPU_HAL_REQUIRE_ALL \

@@ -13,15 +13,16 @@
 # the `python3` on PATH (its files under site-packages and its scripts).
 # With no package named before `--`, it hides every package `.ci/run`
 # installs and what they pulled in that a fresh Debian 12 machine lacks
-# (LLVM 19, the ROCm libraries, rocminfo, Graphviz, valgrind, and the pip
-# packages). `--list` prints the optional packages, one a line, and exits.
+# (LLVM 19, the ROCm libraries, rocRAND, hipRAND and rocSPARSE, rocminfo,
+# Graphviz, valgrind, and the pip packages). `--list` prints the optional
+# packages, one a line, and exits.
 # Needs root (unshare, mount, mknod).
 set -euo pipefail
 
 # The optional packages: what .ci/run installs, each of which a test may
 # need (tests/it/support/requires.rs names them in its skip lines).
-optional=(clang-19 lld-19 llvm-19 libhsa-runtime64-1 libamdhip64-5 libamdhip64-dev
-    libhsa-runtime-dev rocminfo graphviz valgrind
+optional=(clang-19 lld-19 llvm-19 llvm-22 libhsa-runtime64-1 libamdhip64-5 libamdhip64-dev
+    libhsa-runtime-dev rocminfo graphviz valgrind librocrand1 libhiprand1 librocsparse0
     pip:iree-base-runtime pip:iree-base-compiler pip:cmake pip:ninja pip:numpy
     pip:holistictraceanalysis pip:pytest pip:triton pip:hip-python)
 if [ "${1:-}" = "--list" ]; then

@@ -5,7 +5,7 @@
 /// An instruction-set family: one set of encodings and opcode tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Family {
-    /// GFX9: Vega and CDNA (gfx90a, gfx942).
+    /// GFX9: Vega and CDNA (gfx90a, gfx942, gfx950).
     Gfx9,
     /// GFX11: RDNA3 (gfx1100).
     Gfx11,
@@ -28,6 +28,8 @@ pub enum Chip {
     Gfx90a,
     /// CDNA3 (MI300X).
     Gfx942,
+    /// CDNA4 (MI350X, MI355X).
+    Gfx950,
     /// RDNA3 (W7900, RX 7900 XTX).
     Gfx1100,
     /// RDNA4 (Radeon AI PRO R9700, RX 9070 XT).
@@ -46,6 +48,7 @@ impl Chip {
         match processor {
             "gfx90a" => Some(Chip::Gfx90a),
             "gfx940" | "gfx941" | "gfx942" => Some(Chip::Gfx942),
+            "gfx950" => Some(Chip::Gfx950),
             "gfx1100" => Some(Chip::Gfx1100),
             "gfx1201" => Some(Chip::Gfx1201),
             _ => None,
@@ -57,6 +60,7 @@ impl Chip {
         match self {
             Chip::Gfx90a => "gfx90a",
             Chip::Gfx942 => "gfx942",
+            Chip::Gfx950 => "gfx950",
             Chip::Gfx1100 => "gfx1100",
             Chip::Gfx1201 => "gfx1201",
         }
@@ -65,7 +69,7 @@ impl Chip {
     /// The instruction-set family.
     pub fn family(self) -> Family {
         match self {
-            Chip::Gfx90a | Chip::Gfx942 => Family::Gfx9,
+            Chip::Gfx90a | Chip::Gfx942 | Chip::Gfx950 => Family::Gfx9,
             Chip::Gfx1100 => Family::Gfx11,
             Chip::Gfx1201 => Family::Gfx12,
         }
@@ -75,6 +79,13 @@ impl Chip {
     /// the architectural VGPRs (CDNA).
     pub fn has_agprs(self) -> bool {
         self.family() == Family::Gfx9
+    }
+
+    /// True from gfx940 on (gfx942, gfx950): the cache-policy bits are
+    /// `sc0`/`nt`/`sc1`, a scratch access's bit 13 is `sve`, and the BLGP
+    /// bits of an f64 MFMA negate its sources.
+    pub fn gfx940_or_later(self) -> bool {
+        matches!(self, Chip::Gfx942 | Chip::Gfx950)
     }
 
     /// True where work-item IDs arrive packed in v0 (10 bits each): gfx90a,
@@ -105,6 +116,11 @@ mod tests {
             ("amdgcn-amd-amdhsa--gfx1100", Some(Chip::Gfx1100)),
             ("gfx942:sramecc+:xnack-", Some(Chip::Gfx942)),
             ("gfx940", Some(Chip::Gfx942)),
+            (
+                "amdgcn-amd-amdhsa--gfx950:sramecc+:xnack-",
+                Some(Chip::Gfx950),
+            ),
+            ("gfx950", Some(Chip::Gfx950)),
             ("gfx1100", Some(Chip::Gfx1100)),
             ("amdgcn-amd-amdhsa--gfx1201", Some(Chip::Gfx1201)),
             ("gfx1201", Some(Chip::Gfx1201)),

@@ -7,7 +7,8 @@
 use std::collections::BTreeMap;
 
 use crate::arch::Chip;
-use crate::tables::{GFX9, GFX11, GFX12, gfx9};
+use crate::op::Op;
+use crate::tables::{GFX9, GFX11, GFX12, gfx9, gfx950, on_gfx950};
 
 /// A chip's mnemonics, executed and lacking, each sorted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,36 +34,10 @@ fn mnemonics(chip: Chip) -> BTreeMap<&'static str, bool> {
             .iter()
             .flat_map(|(_, table)| table.iter().map(|&(_, m, op)| (m, op.is_some())))
             .collect(),
-        // As gfx90a's decoder reads gfx942's tables: its overrides first
-        // (opcodes gfx942 lacks or names otherwise), gfx942-only opcodes
-        // not at all.
-        Chip::Gfx90a => {
-            let overridden = |encoding: &str, opcode: u16| {
-                gfx9::GFX90A_OVERRIDES
-                    .iter()
-                    .any(|&(e, o, _, _)| e == encoding && o == opcode)
-            };
-            let gfx942_only = |encoding: &str, opcode: u16| {
-                gfx9::GFX942_ONLY
-                    .iter()
-                    .any(|&(e, o, _)| e == encoding && o == opcode)
-            };
-            GFX9.iter()
-                .flat_map(|&(encoding, table)| {
-                    table
-                        .iter()
-                        .filter(move |&&(opcode, _, _)| {
-                            !overridden(encoding, opcode) && !gfx942_only(encoding, opcode)
-                        })
-                        .map(|&(_, mnemonic, op)| (mnemonic, op.is_some()))
-                })
-                .chain(
-                    gfx9::GFX90A_OVERRIDES
-                        .iter()
-                        .map(|&(_, _, m, op)| (m, op.is_some())),
-                )
-                .collect()
-        }
+        Chip::Gfx90a => gfx9_variant(gfx9::GFX90A_OVERRIDES, gfx9::GFX942_ONLY, |op| op),
+        // As gfx950's decoder reads them: without the 8-bit float
+        // operations of gfx942's formats (`tables::on_gfx950`).
+        Chip::Gfx950 => gfx9_variant(gfx950::GFX950_OVERRIDES, gfx950::GFX950_REMOVED, on_gfx950),
         Chip::Gfx1100 => GFX11
             .iter()
             .flat_map(|(_, table)| table.iter().map(|&(_, m, op)| (m, op.is_some())))
@@ -72,6 +47,42 @@ fn mnemonics(chip: Chip) -> BTreeMap<&'static str, bool> {
             .flat_map(|(_, table)| table.iter().map(|&(_, m, op)| (m, op.is_some())))
             .collect(),
     }
+}
+
+/// A GFX9 chip's mnemonics as its decoder reads gfx942's tables: its
+/// `overrides` first (opcodes gfx942 lacks or names otherwise), the
+/// `removed` gfx942 opcodes not at all, each operation as `adjust` makes
+/// it.
+fn gfx9_variant(
+    overrides: &'static [(&'static str, u16, &'static str, Option<Op>)],
+    removed: &'static [(&'static str, u16, &'static str)],
+    adjust: fn(Option<Op>) -> Option<Op>,
+) -> BTreeMap<&'static str, bool> {
+    let overridden = |encoding: &str, opcode: u16| {
+        overrides
+            .iter()
+            .any(|&(e, o, _, _)| e == encoding && o == opcode)
+    };
+    let gone = |encoding: &str, opcode: u16| {
+        removed
+            .iter()
+            .any(|&(e, o, _)| e == encoding && o == opcode)
+    };
+    GFX9.iter()
+        .flat_map(|&(encoding, table)| {
+            table
+                .iter()
+                .filter(move |&&(opcode, _, _)| {
+                    !overridden(encoding, opcode) && !gone(encoding, opcode)
+                })
+                .map(move |&(_, mnemonic, op)| (mnemonic, adjust(op).is_some()))
+        })
+        .chain(
+            overrides
+                .iter()
+                .map(|&(_, _, m, op)| (m, adjust(op).is_some())),
+        )
+        .collect()
 }
 
 /// What the interpreter executes of `chip`'s instructions.

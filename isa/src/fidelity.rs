@@ -132,12 +132,13 @@ impl FidelityCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tables::{GFX9, GFX11, gfx9};
+    use crate::tables::{GFX9, GFX11, gfx9, gfx950};
 
     /// Every mnemonic the tables give an operation, with that operation.
     fn rows() -> Vec<(&'static str, Op)> {
         let overrides = gfx9::GFX90A_OVERRIDES
             .iter()
+            .chain(gfx950::GFX950_OVERRIDES)
             .filter_map(|&(_, _, m, op)| Some((m, op?)));
         GFX9.iter()
             .chain(&GFX11)

@@ -51,7 +51,7 @@ pub mod flags {
     pub const IDXEN: u16 = 1 << 1;
     /// The memory instruction returns the pre-op value (atomics).
     pub const GLC: u16 = 1 << 2;
-    /// MUBUF: load into LDS (unsupported).
+    /// MUBUF: load into LDS (`exec::lds_load`; dword and wider).
     pub const LDS: u16 = 1 << 4;
     /// VOP3P MAI: C and D are VGPRs rather than AGPRs (gfx90a/gfx942 `acc_cd` clear).
     pub const VGPR_CD: u16 = 1 << 5;

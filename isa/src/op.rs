@@ -275,6 +275,26 @@ pub enum Valu {
     CvtSrFp8F32,
     /// `v_cvt_sr_bf8_f32`: D.byte[op_sel[3:2]] = bf8(S0.f32), rounded stochastically by S1's bits.
     CvtSrBf8F32,
+    /// gfx950's packing conversions (`exec::gfx950`), rounded to nearest
+    /// even, with VOP3's abs, neg and clamp.
+    /// `v_cvt_pk_f16_f32`: D = {f16(S1.f32), f16(S0.f32)}.
+    CvtPkF16F32,
+    /// `v_cvt_pk_bf16_f32`: D = {bf16(S1.f32), bf16(S0.f32)}.
+    CvtPkBf16F32,
+    /// gfx950's three-input bitwise function: each result bit is bit
+    /// `{S0, S1, S2}` (S0 the high bit) of an 8-bit truth table, which the
+    /// decoder keeps in `inst.imm` (`exec::gfx950`).
+    /// `v_bitop3_b32`: D.b32 = TTBL[{S0, S1, S2}] bit by bit.
+    Bitop3B32,
+    /// `v_bitop3_b16`: D.b16 = TTBL[{S0, S1, S2}] bit by bit, on the halves
+    /// `op_sel` picks.
+    Bitop3B16,
+    /// gfx950's lane swaps between two registers, both written
+    /// (`exec::gfx950`). `v_permlane16_swap_b32`: the odd rows (16 lanes
+    /// each) of VDST with the even rows of SRC0.
+    Permlane16Swap,
+    /// `v_permlane32_swap_b32`: VDST's lanes 32-63 with SRC0's lanes 0-31.
+    Permlane32Swap,
     /// CDNA's moves to, from and between AGPRs (`v_accvgpr_write_b32`,
     /// `_read_b32`, `_mov_b32`): the decoder names the AGPR operands.
     AccvgprWrite,
@@ -958,6 +978,12 @@ pub enum Lds {
     Permute,
     /// `ds_swizzle_b32`.
     Swizzle,
+    /// gfx950's transposing 64-bit reads of `bits`-bit elements
+    /// (`ds_read_b64_tr_b16`: 16, `ds_read_b64_tr_b8`: 8; `exec::gfx950`).
+    LoadTransposed {
+        /// Bits per element.
+        bits: u8,
+    },
 }
 
 /// The element type of a matrix instruction's A or B input.

@@ -4,8 +4,10 @@
 //! `fixtures/iree/device/*.so`, which keep no function symbols: a kernel's
 //! code runs from its descriptor's entry to the next kernel's) and of the
 //! kernel corpus's modules
-//! (`fixtures/kernels/vmfb/*.{gfx942,gfx90a,gfx1100,gfx1201}.vmfb`) decodes, at the
-//! address `llvm-objdump-19 -d` gives it, to the instruction objdump
+//! (`fixtures/kernels/vmfb/*.{gfx942,gfx90a,gfx1100,gfx1201,gfx950}.vmfb`)
+//! decodes, at the address `llvm-objdump-19 -d` (gfx950's:
+//! `llvm-objdump-22 -d`, LLVM 19 not knowing gfx950) gives it, to the
+//! instruction objdump
 //! prints: `Program::disassembly` (`amdgpu_isa::disassemble` per
 //! instruction) is objdump's text before its `//` comment, mnemonic and
 //! operands, whitespace-normalized (VOPD pairs: both halves).
@@ -208,8 +210,16 @@ struct Theirs {
 }
 
 /// objdump's instructions by address.
+/// The LLVM tool `name` (`llvm-objdump`, `llvm-mc`) that is `chip`'s
+/// oracle: LLVM 22's for gfx950, which LLVM 19 does not know, else LLVM
+/// 19's.
+fn tool(name: &str, chip: Chip) -> String {
+    let version = if chip == Chip::Gfx950 { 22 } else { 19 };
+    format!("{name}-{version}")
+}
+
 fn objdump(path: &Path, chip: Chip) -> BTreeMap<u64, Theirs> {
-    let output = Command::new("llvm-objdump-19")
+    let output = Command::new(tool("llvm-objdump", chip))
         .args([
             "-d",
             "--triple=amdgcn-amd-amdhsa",
@@ -220,7 +230,8 @@ fn objdump(path: &Path, chip: Chip) -> BTreeMap<u64, Theirs> {
         .unwrap();
     assert!(
         output.status.success(),
-        "llvm-objdump-19 on {}",
+        "{} on {}",
+        tool("llvm-objdump", chip),
         path.display()
     );
     let mut out = BTreeMap::new();
@@ -372,7 +383,7 @@ fn llvm_mc(chip: Chip, bytes: &[u8]) -> Mc {
 /// `None` if it rejects any.
 fn llvm_mc_lines(chip: Chip, bytes: &[u8]) -> Option<Vec<String>> {
     let bytes: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}")).collect();
-    let mut mc = Command::new("llvm-mc-19")
+    let mut mc = Command::new(tool("llvm-mc", chip))
         .args([
             "--disassemble",
             "-arch=amdgcn",
@@ -574,10 +585,16 @@ fn every_fixture_instruction_decodes_as_llvm_objdump_prints_it() {
     }
     let dir = std::env::temp_dir().join(format!("amdgpu-hal-isa-decode-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    let gfx950 = requires(
+        "the gfx950 modules against llvm-objdump-22",
+        "llvm-22",
+        program("llvm-objdump-22") && program("llvm-mc-22"),
+    );
     let objects: Vec<CodeObject> = iree_fixtures()
         .into_iter()
         .chain(device_libraries())
         .chain(corpus_modules())
+        .filter(|object| gfx950 || object.chip != Chip::Gfx950)
         .collect();
     // objdump and llvm-mc per object, on a few threads.
     let next = AtomicUsize::new(0);

@@ -23,6 +23,7 @@ fn the_docs_quote_each_chips_coverage() {
         ("gfx942", Chip::Gfx942),
         ("gfx90a", Chip::Gfx90a),
         ("gfx1100", Chip::Gfx1100),
+        ("gfx950", Chip::Gfx950),
         ("gfx1201", Chip::Gfx1201),
     ] {
         let coverage = opcode_coverage(chip);

@@ -7,6 +7,7 @@ use crate::arch::Family;
 use crate::inst::{EXEC, Encoding, Inst, Operand, VCC, flags, modifiers};
 use crate::op::{MatrixType, Mfma, Op, Segment, Valu};
 use crate::tables::gfx9 as t;
+use crate::tables::gfx950;
 
 const F: Family = Family::Gfx9;
 
@@ -191,6 +192,12 @@ fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
             inst.src[2] = inst.dst[0];
         }
     }
+    if matches!(op, Op::V(Valu::Bitop3B32 | Valu::Bitop3B16)) {
+        // gfx950's truth table spread over the modifier fields (see
+        // `exec::gfx950`): neg holds bits 2:0, abs 5:3, omod 7:6.
+        inst.imm = i32::from(inst.neg | inst.abs << 3 | inst.omod << 6);
+        (inst.neg, inst.abs, inst.omod) = (0, 0, 0);
+    }
     super::dot_modifiers(&inst)?;
     super::fp8_modifiers(&inst)?;
     Ok(inst)
@@ -296,7 +303,7 @@ fn mfma_modifiers(
         }
     }
     if blgp != 0 {
-        if f64 && chip == Chip::Gfx942 {
+        if f64 && chip.gfx940_or_later() {
             inst.neg = blgp as u8;
             return Ok(());
         }
@@ -392,6 +399,14 @@ fn mubuf(words: &Words, w: u32) -> Result<Inst, Undecodable> {
         }
     }
     if bits(w, 16, 16) == 1 {
+        // Loads of whole dwords into LDS run (`exec::lds_load`); narrower
+        // ones, whose LDS layout was not checked, do not.
+        if !matches!(op, Op::Load(m) if m.bytes >= 4) {
+            return Err(Undecodable::Feature(
+                "MUBUF load to LDS",
+                mnemonic.to_string(),
+            ));
+        }
         inst.flags |= flags::LDS;
     }
     inst.imm = bits(w, 11, 0) as i32;
@@ -430,7 +445,7 @@ fn flat(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     inst.syntax.encoding = Encoding::Flat;
     let scratch = bits(w, 15, 14) == 1;
     // Bit 13 is gfx942's `sve` on scratch accesses, a load to LDS elsewhere.
-    let sve = scratch && words.chip() == Chip::Gfx942 && bits(w, 13, 13) == 1;
+    let sve = scratch && words.chip().gfx940_or_later() && bits(w, 13, 13) == 1;
     if bits(w, 13, 13) == 1 && !sve {
         return Err(Undecodable::Feature("FLAT load to LDS", format!("{op:?}")));
     }
@@ -468,6 +483,12 @@ fn flat(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     inst.src[0] = Operand::Vgpr(bits(w1, 7, 0) as u16);
     inst.src[1] = reg(bits(w1, 15, 8));
     inst.dst[0] = reg(bits(w1, 31, 24));
+    // `global_load_lds_dword*` (gfx942, gfx950): a load into LDS
+    // (`exec::lds_load`), no VGPR written.
+    if matches!(op, Op::Load(_)) && mnemonic.starts_with("global_load_lds_") {
+        inst.flags |= flags::LDS;
+        inst.dst[0] = Operand::None;
+    }
     let saddr = bits(w1, 22, 16);
     inst.src[3] = if saddr == 0x7f
         || matches!(op, Op::Load(m) | Op::Store(m) if m.segment == Segment::Flat)
@@ -480,7 +501,7 @@ fn flat(words: &Words, w: u32) -> Result<Inst, Undecodable> {
 }
 
 /// `opcode`'s row in encoding `name`: gfx942's table, with gfx90a's
-/// differences applied on gfx90a.
+/// differences applied on gfx90a and gfx950's on gfx950.
 fn table(
     words: &Words,
     base: &'static [(u16, &'static str, Option<Op>)],
@@ -501,6 +522,36 @@ fn table(
         {
             return Err(Undecodable::Invalid(name, op));
         }
+    }
+    if words.chip() == Chip::Gfx950 {
+        let row = gfx950_row(name, opcode, base)?;
+        return Ok(Opcode {
+            mnemonic: row.mnemonic,
+            op: crate::tables::on_gfx950(row.op),
+        });
+    }
+    lookup(base, name, opcode)
+}
+
+/// `opcode`'s row in encoding `name` on gfx950: its override, else
+/// gfx942's row unless gfx950 lacks it.
+fn gfx950_row(
+    name: &'static str,
+    opcode: u32,
+    base: &'static [(u16, &'static str, Option<Op>)],
+) -> Result<Opcode, Undecodable> {
+    let op = u16::try_from(opcode).unwrap_or(u16::MAX);
+    if let Some(&(_, _, mnemonic, op)) = gfx950::GFX950_OVERRIDES
+        .iter()
+        .find(|&&(encoding, o, _, _)| encoding == name && o == op)
+    {
+        return Ok(Opcode { mnemonic, op });
+    }
+    if gfx950::GFX950_REMOVED
+        .iter()
+        .any(|&(encoding, o, _)| encoding == name && o == op)
+    {
+        return Err(Undecodable::Invalid(name, op));
     }
     lookup(base, name, opcode)
 }

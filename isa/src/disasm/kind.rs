@@ -124,7 +124,7 @@ pub(crate) fn float_source(op: Op, i: usize) -> bool {
             | FmaF16 | FmacF16 | MinF16 | MaxF16 | MaxminF32 | MinmaxF32 | MaxminF16
             | MinmaxF16 | PackB32F16 | CvtI32F32 | CvtU32F32 | CvtF16F32 | CvtF32F16
             | CvtF64F32 | CvtF32F64 | CvtI32F64 | CvtU32F64 | CvtPkrtzF16F32 | CvtFlrI32F32
-            | CvtRpiI32F32 | CvtI16F16 | CvtU16F16 => true,
+            | CvtRpiI32F32 | CvtI16F16 | CvtU16F16 | CvtPkF16F32 | CvtPkBf16F32 => true,
             CvtPkFp8F32 | CvtPkBf8F32 => i < 2,
             // The random bits are not.
             CvtSrFp8F32 | CvtSrBf8F32 => i == 0,
@@ -163,6 +163,7 @@ pub(super) fn valu_sources(v: Valu) -> usize {
         | MaxminU32 | MinmaxU32 | AlignbitB32 | AlignbyteB32 | PermB32 | LshlAddU64
         | Permlanex16 | Permlane16 | Cndmask | CndmaskB16 | AddcCoU32 | SubbCoU32
         | SubbrevCoU32 | FmamkF32 | FmaakF32 | FmamkF16 | FmaakF16 | MadmkF32 | MadakF32 => 3,
+        Bitop3B32 | Bitop3B16 => 3,
         MadU16 | MadI16 | MadLegacyU16 | MadLegacyI16 | MadU32U16 | MadI32I16 | Min3U16
         | Min3I16 | Min3F16 | Max3U16 | Max3I16 | Max3F16 | Med3U16 | Med3I16 | Med3F16
         | DivFixupF16 | DivFixupLegacyF16 | PkMadU16 | PkMadI16 | SadU8 | SadHiU8 | SadU16
@@ -210,7 +211,7 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
             (*s0, *s1) = (I16, I16)
         }
         MadU16 | MadI16 | MadLegacyU16 | MadLegacyI16 | Min3U16 | Min3I16 | Max3U16 | Max3I16
-        | Med3U16 | Med3I16 => (*s0, *s1, *s2) = (I16, I16, I16),
+        | Med3U16 | Med3I16 | Bitop3B16 => (*s0, *s1, *s2) = (I16, I16, I16),
         // The 32-bit addend prints as a 32-bit operand.
         MadU32U16 | MadI32I16 => (*s0, *s1) = (I16, I16),
         Min3F16 | Max3F16 | Med3F16 | DivFixupF16 | DivFixupLegacyF16 => {

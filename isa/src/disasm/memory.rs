@@ -104,6 +104,10 @@ impl Printer<'_> {
                 self.push(addr);
                 self.push(self.operand(inst.src[1], B32));
             }
+            Lds::LoadTransposed { .. } => {
+                self.push(self.operand(inst.dst[0], regs(2)));
+                self.push(addr);
+            }
             Lds::Swizzle => {
                 self.push(self.operand(inst.dst[0], B32));
                 self.push(addr);
@@ -219,7 +223,7 @@ impl Printer<'_> {
                 (modifiers::SLC, " slc"),
                 (modifiers::SCC, " scc"),
             ],
-            Chip::Gfx942 => &[
+            Chip::Gfx942 | Chip::Gfx950 => &[
                 (modifiers::GLC, " sc0"),
                 (modifiers::SLC, " nt"),
                 (modifiers::SCC, " sc1"),
@@ -242,7 +246,7 @@ impl Printer<'_> {
         if matches!(inst.op, Op::CacheControl) {
             // A cache write-back or invalidation: no address; LLVM prints
             // the scope bits on gfx940's (`buffer_wbl2 sc0 sc1`) only.
-            if self.chip == Chip::Gfx942 {
+            if self.chip.gfx940_or_later() {
                 self.cache_policy();
             }
             return;

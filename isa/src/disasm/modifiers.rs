@@ -39,8 +39,17 @@ impl Printer<'_> {
                 MadU16 | MadI16 | MadU32U16 | MadI32I16 | Min3U16 | Min3I16 | Min3F16 | Max3U16
                 | Max3I16 | Max3F16 | Med3U16 | Med3I16 | Med3F16 | DivFixupF16,
             ) => Some(sources),
+            // gfx950's, after its truth table (`bitop3:`, decimal up to
+            // 10 as LLVM 22 prints it, hex above; nothing for 0).
+            Op::V(Bitop3B16) => Some(sources),
             _ => None,
         };
+        if matches!(inst.op, Op::V(Bitop3B32 | Bitop3B16)) && inst.imm != 0 {
+            let _ = match inst.imm {
+                0..=10 => write!(self.tail, " bitop3:{}", inst.imm),
+                _ => write!(self.tail, " bitop3:{:#x}", inst.imm),
+            };
+        }
         if matches!(inst.op, Op::V(Permlane16 | Permlanex16)) {
             // `fi` and `bound_ctrl` live in the op_sel bits.
             if inst.op_sel & 3 != 0 {

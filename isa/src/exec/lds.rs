@@ -250,6 +250,24 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Lds, lds: &mut [u8], chip: C
                 }
             }
         }
+        Lds::LoadTransposed { bits } => {
+            let bases = lane_values(wave, inst.src[0]);
+            let addresses: Vec<u64> = bases[..wave.lanes]
+                .iter()
+                .map(|&base| address(base, single))
+                .collect();
+            let values = crate::exec::gfx950::transposed(bits, wave.lanes, &addresses, |at| {
+                let mut bytes = [0u8; 8];
+                read(lds, at, &mut bytes);
+                bytes
+            });
+            let dst = Registers::new(wave, inst.dst[0]);
+            for lane in active(exec & wave.lane_mask()) {
+                for (reg, &value) in values[lane].iter().enumerate() {
+                    dst.set(&mut wave.v, reg, lane, value);
+                }
+            }
+        }
         Lds::Swizzle => {
             let pattern = single as u32;
             // The value swizzled is the ADDR field's register, not DATA0's:

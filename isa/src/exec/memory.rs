@@ -12,7 +12,7 @@ use crate::wave::{LANES, SCRATCH_APERTURE, SCRATCH_APERTURE_BYTES, Wave, Width};
 
 /// Where one lane's access goes.
 #[derive(Clone, Copy)]
-enum Target {
+pub(super) enum Target {
     /// A device address.
     Address(u64),
     /// A byte offset in a lane's private (scratch) memory: the accessing
@@ -39,7 +39,7 @@ fn active(wave: &Wave) -> Vec<usize> {
 }
 
 /// The address of `bytes` bytes for `lane`.
-fn target(
+pub(super) fn target(
     wave: &Wave,
     inst: &Inst,
     segment: Segment,
@@ -192,7 +192,7 @@ fn scratch_fault(
 
 /// Reads `out.len()` bytes for `lane` at `target` (an out-of-range buffer
 /// access, or dword of one, reads zeros).
-fn read(
+pub(super) fn read(
     wave: &Wave,
     cx: &mut Context,
     target: Target,

@@ -6,8 +6,10 @@ mod dual;
 mod error;
 mod float;
 mod fp8;
+mod gfx950;
 mod lanes;
 mod lds;
+mod lds_load;
 mod memory;
 mod mfma;
 mod mix;
@@ -98,6 +100,7 @@ pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flo
         Op::Mfma(shape) => mfma::run(wave, inst, shape)?,
         Op::Wmma(kind) if cx.chip.family() == Family::Gfx12 => wmma12::run(wave, inst, kind)?,
         Op::Wmma(kind) => mfma::wmma(wave, inst, kind)?,
+        Op::Load(mem) if inst.has(flags::LDS) => lds_load::run(wave, inst, mem, cx)?,
         Op::Load(mem) => memory::load(wave, inst, mem, cx)?,
         Op::Store(mem) => memory::store(wave, inst, mem, cx)?,
         Op::Atomic(segment, op, bytes) => memory::atomic(wave, inst, segment, op, bytes, cx)?,

@@ -122,7 +122,7 @@ fn write16(wave: &mut Wave, inst: &Inst, chip: Chip, lane: usize, value: u16) {
 /// other half; GFX9 zeroes the high half under a low-half result (GFX8's
 /// rule, which its VOP1/VOP2 16-bit operations kept) unless `gfx9_keeps`:
 /// the operations GFX9 gave op_sel keep it.
-fn write16_keeping(
+pub(crate) fn write16_keeping(
     wave: &mut Wave,
     inst: &Inst,
     chip: Chip,
@@ -892,6 +892,10 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
                 };
                 wave.set_v64(inst.dst[0], lane, d.to_bits());
             }
+        }
+        // gfx950's v_cvt_pk_f16_f32, v_cvt_pk_bf16_f32, v_bitop3_b32/_b16
+        CvtPkF16F32 | CvtPkBf16F32 | Bitop3B32 | Bitop3B16 | Permlane16Swap | Permlane32Swap => {
+            super::gfx950::alu(wave, inst, op, chip)
         }
         // v_cvt_pk_rtz_f16_f32, v_cvt_pkrtz_f16_f32
         CvtPkrtzF16F32 => {

@@ -1621,7 +1621,7 @@ pub(crate) const GLOBAL: &[(u16, &str, Option<Op>)] = &[
     (39, "global_load_lds_sbyte", None),
     (40, "global_load_lds_ushort", None),
     (41, "global_load_lds_sshort", None),
-    (42, "global_load_lds_dword", None),
+    (42, "global_load_lds_dword", Some(Op::Load(Mem { segment: Segment::Global, bytes: 4, signed: false, d16_hi: false, d16: false }))), // exec::memory::load
     (64, "global_atomic_swap", Some(Op::Atomic(Segment::Global, Atomic::Swap, 4))), // exec::memory::atomic
     (65, "global_atomic_cmpswap", Some(Op::Atomic(Segment::Global, Atomic::CmpSwap, 4))), // exec::memory::atomic
     (66, "global_atomic_add", Some(Op::Atomic(Segment::Global, Atomic::Add, 4))), // exec::memory::atomic

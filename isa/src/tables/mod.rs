@@ -5,7 +5,9 @@
 //! for it (from `isa/tables/operations.txt`; `None` for an instruction it
 //! lacks). One grep of a mnemonic finds its row here, its operation's
 //! variant in `crate::op` and its execution in `crate::exec`. Do not edit
-//! `gfx9.rs`, `gfx11.rs` or `gfx12.rs` by hand; run the script.
+//! `gfx9.rs`, `gfx11.rs`, `gfx12.rs` or `gfx950.rs` by hand; run the
+//! script. gfx950's rows (`gfx950.rs`, its differences from gfx942's) come
+//! from LLVM 22's disassembler (`llvm-mc-22`): LLVM 19 does not know gfx950.
 
 // The generator writes one row a line, whatever its length; `--check`
 // compares the files byte for byte.
@@ -15,15 +17,41 @@ pub(crate) mod gfx11;
 pub(crate) mod gfx12;
 #[rustfmt::skip]
 pub(crate) mod gfx9;
+#[rustfmt::skip]
+pub(crate) mod gfx950;
 
-use crate::op::Op;
+use crate::op::{MatrixType, Op, Valu};
+
+/// The operation gfx950 runs for a GFX9 row: the row's, but for the 8-bit
+/// float operations, whose gfx942 formats (E4M3FNUZ, E5M2FNUZ) gfx950
+/// replaced by OCP's (E4M3FN, E5M2: AMD's CDNA4 ISA guide, "FP8"; LLVM's
+/// `FeatureFP8ConversionInsts` with `HasFP8E4M3FN`); the interpreter does
+/// not model those, so gfx950 lacks them (`None`).
+pub(crate) fn on_gfx950(op: Option<Op>) -> Option<Op> {
+    let eight_bit_float = |t: MatrixType| matches!(t, MatrixType::Fp8 | MatrixType::Bf8);
+    match op {
+        Some(Op::Mfma(shape)) if eight_bit_float(shape.a) || eight_bit_float(shape.b) => None,
+        Some(Op::V(
+            Valu::CvtF32Fp8
+            | Valu::CvtF32Bf8
+            | Valu::CvtPkF32Fp8
+            | Valu::CvtPkF32Bf8
+            | Valu::CvtPkFp8F32
+            | Valu::CvtPkBf8F32
+            | Valu::CvtSrFp8F32
+            | Valu::CvtSrBf8F32,
+        )) => None,
+        _ => op,
+    }
+}
 
 /// A table row: the opcode, the full mnemonic, the operation (`None`: an
 /// instruction the interpreter lacks).
 pub(crate) type Row = (u16, &'static str, Option<Op>);
 
 /// GFX9's tables by encoding (gfx942's rows; gfx90a's decoder reads them
-/// through `gfx9::GFX90A_OVERRIDES` and `gfx9::GFX942_ONLY`).
+/// through `gfx9::GFX90A_OVERRIDES` and `gfx9::GFX942_ONLY`, gfx950's
+/// through `gfx950::GFX950_OVERRIDES` and `gfx950::GFX950_REMOVED`).
 pub(crate) const GFX9: [(&str, &[Row]); 17] = [
     ("SOP2", gfx9::SOP2),
     ("SOPK", gfx9::SOPK),
@@ -107,6 +135,7 @@ mod tests {
             .chain(
                 super::gfx9::GFX90A_OVERRIDES
                     .iter()
+                    .chain(super::gfx950::GFX950_OVERRIDES)
                     .map(|&(_, _, m, op)| (m, op)),
             )
     }

@@ -5,8 +5,9 @@
 //! outputs), Debian's `rocminfo` against the machine's published products,
 //! a C program built by `cc` against Debian's HIP headers and library that
 //! checks its own values, programs built by `hipcc` and clang's HIP mode
-//! (`fixtures/hip/`) that check theirs, `pytest` running IREE's Python API
-//! against numpy;
+//! (`fixtures/hip/`) that check theirs, a program calling Debian's
+//! unmodified rocSPARSE (`fixtures/rocm-libs/`) against its CPU reference,
+//! `pytest` running IREE's Python API against numpy;
 //! then the exit status: a faulting kernel, a failing program, a signal,
 //! a program that cannot start, and the one line when the C library is
 //! missing. (`--device=amdgpu` is in `sim::iree_amdgpu_run`, beside the
@@ -271,6 +272,41 @@ fn hipcc_built_programs_run_unmodified() {
             show(&output)
         );
     }
+}
+
+/// Debian's rocSPARSE (ROCm 5.3, package `librocsparse0`), unmodified,
+/// under `run` on `mi250x-4`: the library's start-up code registers its
+/// 111 fat binaries with the node's `libamdhip64.so.5`, and the program
+/// (`fixtures/rocm-libs/rocsparse_check`) checks SpMV, SpMM, SpSM and the
+/// conversions against its own CPU loops.
+#[test]
+fn rocsparse_runs_unmodified_and_matches_the_cpu() {
+    let what = "rocsparse_runs_unmodified_and_matches_the_cpu";
+    let found = Path::new("/usr/lib/x86_64-linux-gnu/librocsparse.so.0").exists();
+    if !requires(what, Package::Debian("librocsparse0"), found) {
+        return;
+    }
+    let report = scratch("rocsparse").join("report.txt");
+    let mut command = node_run(&["--machine", "mi250x-4", "--report"]);
+    command
+        .arg(&report)
+        .arg("--")
+        .arg(root().join("fixtures/rocm-libs/rocsparse_check"));
+    let output = command.output().unwrap();
+    assert!(output.status.success(), "{}", show(&output));
+    assert!(
+        text(&output.stdout).contains("PASS rocsparse"),
+        "{}",
+        show(&output)
+    );
+    let kept = std::fs::read_to_string(&report).unwrap();
+    assert!(kept.contains("launches_faulted 0\n"), "{kept}");
+    assert!(!kept.contains("launches_executed 0\n"), "{kept}");
+    assert!(
+        text(&output.stderr).contains("; no live objects left."),
+        "{}",
+        show(&output)
+    );
 }
 
 #[test]

@@ -42,6 +42,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("w7900", "gfx1100"),
     ("r9700-4", "gfx1201"),
     ("mixed-isa", "gfx90a"),
+    ("mi355x-8", "gfx950"),
 ];
 
 /// (program, function, inputs, kernel launches IREE makes).

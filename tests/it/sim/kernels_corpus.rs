@@ -4,7 +4,7 @@
 //! MFMA and WMMA, convolution, softmax, scatter and gather, dynamic shapes)
 //! runs through IREE's own `iree-run-module` on the simulated node —
 //! mi300x-8 with the gfx942 modules, mi250x-4 with gfx90a, w7900 with
-//! gfx1100, r9700-4 with gfx1201 — and returns the CPU oracle's outputs (`expected/`, made by
+//! gfx1100, r9700-4 with gfx1201, mi355x-8 with gfx950 — and returns the CPU oracle's outputs (`expected/`, made by
 //! `fixtures/kernels/build.sh` with `--device=local-task`), under each
 //! program's declared tolerance. `scripts/kernels-check.py` does the runs
 //! and the comparison; its `--cpu` mode checks the corpus and the
@@ -20,6 +20,7 @@ const PRESETS: &[&str] = &[
     "mi250x-4=gfx90a",
     "w7900=gfx1100",
     "r9700-4=gfx1201",
+    "mi355x-8=gfx950",
 ];
 
 fn root() -> PathBuf {

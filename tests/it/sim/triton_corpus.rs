@@ -5,7 +5,8 @@
 //! attention, with
 //! reductions, a scan, atomics, conversions and saturating arithmetic) is
 //! launched as Triton's HIP launcher launches it, through the C library on
-//! mi300x-8 (gfx942), mi250x-4 (gfx90a) and w7900 (gfx1100), and its outputs
+//! mi300x-8 (gfx942), mi250x-4 (gfx90a), w7900 (gfx1100) and mi355x-8
+//! (gfx950), and its outputs
 //! match numpy's within each case's tolerance. `scripts/triton-check.py`
 //! does the launches (one process per case) and the comparison; a case
 //! Triton's backend refuses for a chip (tf32 off gfx942) is counted apart.
@@ -16,7 +17,12 @@ use std::process::Command;
 use crate::sim::iree_client::library;
 use crate::support::requires::{Package, python_module, requires};
 
-const PRESETS: &[&str] = &["mi300x-8=gfx942", "mi250x-4=gfx90a", "w7900=gfx1100"];
+const PRESETS: &[&str] = &[
+    "mi300x-8=gfx942",
+    "mi250x-4=gfx90a",
+    "w7900=gfx1100",
+    "mi355x-8=gfx950",
+];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

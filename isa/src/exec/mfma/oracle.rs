@@ -108,6 +108,7 @@ fn shapes() -> Vec<Mfma> {
     let table = crate::tables::gfx9::VOP3P.iter().map(|&(_, _, op)| op);
     let overrides = crate::tables::gfx9::GFX90A_OVERRIDES
         .iter()
+        .chain(crate::tables::gfx950::GFX950_OVERRIDES)
         .map(|&(_, _, _, op)| op);
     let mut shapes: Vec<Mfma> = table
         .chain(overrides)

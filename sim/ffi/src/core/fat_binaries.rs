@@ -28,6 +28,19 @@ pub(crate) struct FatBinary {
     /// The managed variables' memory (host memory HIP allocated), freed
     /// with the binary.
     pub(crate) managed: Vec<usize>,
+    /// The host addresses its kernels and variables were registered by,
+    /// so that unregistering it touches only its own entries: a ROCm
+    /// library registers a hundred binaries and ten thousand kernels, and
+    /// scanning every kernel for each binary at exit cost more than the
+    /// rest of the library's start and end together.
+    registered: Vec<Registered>,
+}
+
+/// One entry a binary registered, by its host address.
+#[derive(Clone, Copy, Debug)]
+enum Registered {
+    Kernel(usize),
+    Variable(usize),
 }
 
 /// What kind of variable a host address names.
@@ -91,6 +104,7 @@ impl Registry {
                 bundle,
                 modules: BTreeMap::new(),
                 managed: Vec::new(),
+                registered: Vec::new(),
             },
         );
         Some(handle)
@@ -101,12 +115,47 @@ impl Registry {
         self.kernels.len() + self.variables.len() < MAX_REGISTERED
     }
 
-    /// Removes a binary with its kernels and variables: what it held (its
-    /// modules and managed memory) for the caller to release.
+    /// Registers the kernel whose host stub is at `stub` (replacing what
+    /// another registration of that address left).
+    pub(crate) fn add_kernel(&mut self, stub: usize, kernel: Kernel) {
+        if let Some(fat) = self.binaries.get_mut(&kernel.binary) {
+            fat.registered.push(Registered::Kernel(stub));
+        }
+        self.kernels.insert(stub, kernel);
+    }
+
+    /// Registers the variable whose host shadow is at `host` (replacing
+    /// what another registration of that address left).
+    pub(crate) fn add_variable(&mut self, host: usize, variable: Variable) {
+        if let Some(fat) = self.binaries.get_mut(&variable.binary) {
+            fat.registered.push(Registered::Variable(host));
+        }
+        self.variables.insert(host, variable);
+    }
+
+    /// Removes a binary with its kernels and variables (those another
+    /// binary registered since at the same address stay): what it held
+    /// (its modules and managed memory) for the caller to release.
     pub(crate) fn unregister(&mut self, handle: u64) -> Option<FatBinary> {
         let binary = self.binaries.remove(&handle)?;
-        self.kernels.retain(|_, k| k.binary != handle);
-        self.variables.retain(|_, v| v.binary != handle);
+        for entry in &binary.registered {
+            match *entry {
+                Registered::Kernel(stub) => {
+                    if self.kernels.get(&stub).is_some_and(|k| k.binary == handle) {
+                        self.kernels.remove(&stub);
+                    }
+                }
+                Registered::Variable(host) => {
+                    if self
+                        .variables
+                        .get(&host)
+                        .is_some_and(|v| v.binary == handle)
+                    {
+                        self.variables.remove(&host);
+                    }
+                }
+            }
+        }
         Some(binary)
     }
 
@@ -120,6 +169,28 @@ impl Registry {
 mod tests {
     use super::*;
 
+    fn kernel(binary: u64) -> Kernel {
+        Kernel {
+            binary,
+            name: format!("k{binary}"),
+            functions: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn an_address_registered_again_by_another_binary_outlives_the_first() {
+        let mut r = Registry::default();
+        let (a, b) = (r.register(0x1000).unwrap(), r.register(0x2000).unwrap());
+        r.add_kernel(7, kernel(a));
+        r.add_kernel(7, kernel(b));
+        r.add_kernel(8, kernel(a));
+        assert!(r.unregister(a).is_some());
+        assert_eq!(r.kernels.keys().copied().collect::<Vec<_>>(), [7]);
+        assert_eq!(r.kernels[&7].binary, b);
+        assert!(r.unregister(b).is_some());
+        assert!(r.kernels.is_empty());
+    }
+
     #[test]
     fn unregistering_drops_the_binarys_kernels_and_variables_only() {
         let mut r = Registry::default();
@@ -127,16 +198,9 @@ mod tests {
         assert_ne!(a, b);
         assert_ne!(a, 0);
         for (stub, binary) in [(1, a), (2, b)] {
-            r.kernels.insert(
-                stub,
-                Kernel {
-                    binary,
-                    name: format!("k{stub}"),
-                    functions: BTreeMap::new(),
-                },
-            );
+            r.add_kernel(stub, kernel(binary));
         }
-        r.variables.insert(
+        r.add_variable(
             3,
             Variable {
                 binary: a,

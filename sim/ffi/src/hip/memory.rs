@@ -19,11 +19,11 @@ use crate::core::runtime::Runtime;
 use crate::core::streams::Op;
 
 /// `hipMemcpyKind` values HIP defines (`hipMemcpyHostToHost`..`hipMemcpyDefault`).
-const MEMCPY_KINDS: std::ops::RangeInclusive<c_int> = 0..=4;
+pub(crate) const MEMCPY_KINDS: std::ops::RangeInclusive<c_int> = 0..=4;
 
 /// Where `len` bytes at `address` are: a device range must lie in one
 /// allocation; anything else is the client's host memory.
-fn place(rt: &Runtime, address: usize, len: usize) -> Result<Place, HipCode> {
+pub(crate) fn place(rt: &Runtime, address: usize, len: usize) -> Result<Place, HipCode> {
     if address == 0 {
         return Err(HipCode::INVALID_VALUE);
     }
@@ -40,7 +40,7 @@ fn place(rt: &Runtime, address: usize, len: usize) -> Result<Place, HipCode> {
 
 /// Whether `len` bytes at `place` are pageable host memory: host memory
 /// HIP did not allocate or register.
-fn pageable(rt: &Runtime, place: Place, len: usize) -> bool {
+pub(crate) fn pageable(rt: &Runtime, place: Place, len: usize) -> bool {
     match place {
         Place::Host(a) => !rt.host_memory().is_known_range(a, len),
         Place::Device(_) => false,

@@ -2,7 +2,7 @@
 //! top: `context` (per-thread state, contexts), `image` (a module image's
 //! extent), `device`, `error`, `operation` (what a stream operation does),
 //! `stream` (streams and events), `memory` (allocations, pools, host
-//! memory, copies, fills), `driver_copy` (the copies with their direction
+//! memory, copies, fills), `pitched` (2D copies and fills), `driver_copy` (the copies with their direction
 //! in the name), `device_state` (free memory, device reset),
 //! `device_config` (cache and shared-memory configuration), `pointer`
 //! (pointer attributes), `module` (modules, functions, launches),
@@ -31,6 +31,7 @@ mod module_file;
 mod module_occupancy;
 mod occupancy;
 mod operation;
+mod pitched;
 mod pointer;
 mod proc_address;
 mod registration;

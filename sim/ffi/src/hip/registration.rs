@@ -263,7 +263,7 @@ c_exports! {
             if host_function.is_null() || !registry.has_room() {
                 return Err(HipCode::INVALID_VALUE);
             }
-            registry.kernels.insert(host_function as usize, Kernel {
+            registry.add_kernel(host_function as usize, Kernel {
                 binary,
                 name,
                 functions: Default::default(),
@@ -296,7 +296,7 @@ c_exports! {
                 return Err(HipCode::INVALID_VALUE);
             }
             let kind = if constant != 0 { VariableKind::Constant } else { VariableKind::Device };
-            registry.variables.insert(var as usize, Variable { binary, name, size, kind });
+            registry.add_variable(var as usize, Variable { binary, name, size, kind });
             Ok(())
         });
     }
@@ -344,7 +344,7 @@ c_exports! {
             if let Some(fat) = registry.binaries.get_mut(&binary) {
                 fat.managed.push(address);
             }
-            registry.variables.insert(pointer as usize, Variable {
+            registry.add_variable(pointer as usize, Variable {
                 binary,
                 name,
                 size,
