@@ -233,19 +233,27 @@ fn register_bit(ty: MatrixType, e: usize) -> (usize, u32) {
 /// Every f16's value as f32 ([`f16_to_f32`]), by its bits: a lookup is
 /// a fifth of the conversion's instructions, and f16 MFMA operands are
 /// converted element by element (the table is 256 KiB, built once per
-/// process).
-static F16_VALUES: std::sync::LazyLock<Vec<f32>> =
-    std::sync::LazyLock::new(|| (0..=u16::MAX).map(f16_to_f32).collect());
+/// process). A fixed-size array, so that an index of 16 bits needs no
+/// bounds check.
+static F16_VALUES: std::sync::LazyLock<Box<[f32; 1 << 16]>> = std::sync::LazyLock::new(|| {
+    let values: Vec<f32> = (0..=u16::MAX).map(f16_to_f32).collect();
+    values
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("one value per 16-bit pattern"))
+});
 
 /// Elements `bit..` of `words` as f64, into `out`: one loop per type (f16
-/// by [`F16_VALUES`]), the type matched once per row, not per element.
-fn convert(ty: MatrixType, words: &[u32], bit: u32, out: &mut [f64]) {
+/// by [`F16_VALUES`], passed in as `table` so that the lazy table is
+/// resolved once per operand), the type matched once per row, not per
+/// element.
+#[inline(always)]
+fn convert(ty: MatrixType, words: &[u32], bit: u32, out: &mut [f64], table: &[f32; 1 << 16]) {
     let pairs = words.iter().zip(out.iter_mut());
     match ty {
         MatrixType::F16 => {
-            let table = &*F16_VALUES;
             for (&w, slot) in pairs {
-                *slot = f64::from(table[(w >> bit & 0xffff) as usize]);
+                *slot = f64::from(table[usize::from((w >> bit) as u16)]);
             }
         }
         MatrixType::Bf16 => {
@@ -266,16 +274,17 @@ fn convert(ty: MatrixType, words: &[u32], bit: u32, out: &mut [f64]) {
     }
 }
 
-/// One block's A (row-major, `[i][k]`) or B (`[k][j]`): element `k` of row
-/// `r` is element `k % E` of lane `M * block + M * blocks * (k / E) + r`
-/// ([`input_at`]), `lane_of` applying BLGP for B. Floats go to `floats`,
-/// i8 to `ints`.
+/// One block's A or B, stored `[k][row]` (row `i` of A, column `j` of B):
+/// element `k` of row `r` is element `k % E` of lane
+/// `M * block + M * blocks * (k / E) + r` ([`input_at`]), `lane_of`
+/// applying BLGP for B. Floats go to `floats`, i8 to `ints`.
 struct Gather<L: Fn(usize) -> usize> {
     shape: Mfma,
     ty: MatrixType,
     source: Source,
     block: usize,
-    row_major: bool,
+    /// Rows (A: M) or columns (B: N) of the operand.
+    rows: usize,
     lane_of: L,
     /// `lane_of` is the identity (no BLGP).
     identity: bool,
@@ -288,67 +297,48 @@ impl<L: Fn(usize) -> usize> Gather<L> {
             usize::from(self.shape.k),
             usize::from(self.shape.blocks),
         );
-        let rows = if self.row_major {
-            m
-        } else {
-            usize::from(self.shape.n)
-        }
-        .min(LANES);
+        let rows = self.rows.min(LANES);
         let per_lane = (kk * m * blocks / 64).max(1);
+        let table = &**F16_VALUES;
         let mut words = [0u32; LANES];
-        let mut values = [0f64; LANES];
         for k in 0..kk {
             let (reg, bit) = register_bit(self.ty, k % per_lane);
             let first = m * self.block + m * blocks * (k / per_lane);
-            let words = &mut words[..rows];
-            let values = &mut values[..rows];
-            match self.ty {
-                MatrixType::F64 => {
-                    for (r, slot) in values.iter_mut().enumerate() {
+            let at = k * rows..(k + 1) * rows;
+            if self.ty == MatrixType::F64 {
+                if let Some(dst) = floats.get_mut(at) {
+                    for (r, slot) in dst.iter_mut().enumerate() {
                         *slot = self.source.pair(v, reg, (self.lane_of)(first + r));
                     }
                 }
-                _ => {
-                    // Consecutive lanes of one register: one copy.
-                    let whole = match self.source {
-                        Source::Register(base) if self.identity => {
-                            let start = (base + reg) * LANES + first;
-                            v.get(start..start + rows)
-                        }
-                        _ => None,
-                    };
-                    match whole {
-                        Some(lanes) => words.copy_from_slice(lanes),
-                        None => {
-                            for (r, slot) in words.iter_mut().enumerate() {
-                                *slot = self.source.word(v, reg, (self.lane_of)(first + r));
-                            }
-                        }
-                    }
-                    convert(self.ty, words, bit, values);
-                }
+                continue;
             }
-            let at = |r: usize| {
-                if self.row_major {
-                    r * kk + k
-                } else {
-                    k * rows + r
+            // Consecutive lanes of one register are read in place.
+            let whole = match self.source {
+                Source::Register(base) if self.identity => {
+                    let start = (base + reg) * LANES + first;
+                    v.get(start..start + rows)
+                }
+                _ => None,
+            };
+            let lanes = match whole {
+                Some(lanes) => lanes,
+                None => {
+                    let words = &mut words[..rows];
+                    for (r, slot) in words.iter_mut().enumerate() {
+                        *slot = self.source.word(v, reg, (self.lane_of)(first + r));
+                    }
+                    words
                 }
             };
             if self.ty == MatrixType::I8 {
-                for (r, &w) in words.iter().enumerate() {
-                    if let Some(slot) = ints.get_mut(at(r)) {
+                if let Some(dst) = ints.get_mut(at) {
+                    for (slot, &w) in dst.iter_mut().zip(lanes) {
                         *slot = integer(w, bit);
                     }
                 }
-            } else if self.row_major {
-                for (r, &x) in values.iter().enumerate() {
-                    if let Some(slot) = floats.get_mut(at(r)) {
-                        *slot = x;
-                    }
-                }
-            } else if let Some(row) = floats.get_mut(k * rows..(k + 1) * rows) {
-                row.copy_from_slice(values);
+            } else if let Some(dst) = floats.get_mut(at) {
+                convert(self.ty, lanes, bit, dst, table);
             }
         }
     }
@@ -357,7 +347,8 @@ impl<L: Fn(usize) -> usize> Gather<L> {
 /// Dense MFMA. Each output is its C plus the K products in K order, as
 /// ever; the loops run over a row of outputs at a time (`j` innermost, so
 /// that the compiler vectorizes across the row) from operands gathered
-/// once per block into plain arrays. `exec::mfma::oracle` (tests) keeps the
+/// once per block into plain arrays (`[k][row]`, converted as whole rows of
+/// a register's lanes). `exec::mfma::oracle` (tests) keeps the
 /// element-by-element form this replaced, and a property test holds the
 /// two to the same bits.
 pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecError> {
@@ -416,7 +407,7 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecE
             ty: shape.a,
             source: src_a,
             block: a_block,
-            row_major: true,
+            rows: m,
             lane_of: |lane| lane,
             identity: true,
         }
@@ -426,60 +417,73 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecE
             ty: shape.b,
             source: src_b,
             block,
-            row_major: false,
+            rows: n,
             lane_of: |lane| blgp_lane(lane, blgp),
             identity: blgp == 0,
         }
         .run(v, b, bi);
         for i in 0..m {
             let (reg, first) = output_at(shape, i, 0, block);
-            let lanes = first..first + n;
+            let row_at = |reg: usize| reg * LANES + first..reg * LANES + first + n;
             if f64_out {
                 let acc = &mut acc[..n];
                 for (j, slot) in acc.iter_mut().enumerate() {
                     *slot = neg_c * src_c.pair(v, reg, first + j);
                 }
-                for (k, &x) in a[i * kk..(i + 1) * kk].iter().enumerate() {
-                    let row = &b[k * n..(k + 1) * n];
+                for (&x, row) in a[i..m * kk].iter().step_by(m).zip(b.chunks_exact(n)) {
                     for (slot, &y) in acc.iter_mut().zip(row) {
                         *slot = (neg_a * x).mul_add(neg_b * y, *slot);
                     }
                 }
-                for (lane, &sum) in lanes.zip(acc.iter()) {
-                    let bits = sum.to_bits();
-                    if let Some(slot) = out.get_mut(reg * LANES + lane) {
-                        *slot = bits as u32;
-                    }
-                    if let Some(slot) = out.get_mut((reg + 1) * LANES + lane) {
-                        *slot = (bits >> 32) as u32;
+                // An f64's high half is in the next register's lane.
+                for (half, shift) in [(reg, 0), (reg + 1, 32)] {
+                    if let Some(d) = out.get_mut(row_at(half)) {
+                        for (slot, &sum) in d.iter_mut().zip(acc.iter()) {
+                            *slot = (sum.to_bits() >> shift) as u32;
+                        }
                     }
                 }
-            } else if int_out {
+                continue;
+            }
+            let Some(d) = out.get_mut(row_at(reg)) else {
+                continue;
+            };
+            if int_out {
                 let acc = &mut acc_int[..n];
                 for (j, slot) in acc.iter_mut().enumerate() {
                     *slot = src_c.word(v, reg, first + j) as i32;
                 }
-                for (k, &x) in ai[i * kk..(i + 1) * kk].iter().enumerate() {
-                    let row = &bi[k * n..(k + 1) * n];
+                for (&x, row) in ai[i..m * kk].iter().step_by(m).zip(bi.chunks_exact(n)) {
                     for (slot, &y) in acc.iter_mut().zip(row) {
                         *slot = slot.wrapping_add(x * y);
                     }
                 }
-                for (lane, &sum) in lanes.zip(acc.iter()) {
-                    if let Some(slot) = out.get_mut(reg * LANES + lane) {
-                        *slot = sum as u32;
-                    }
+                for (slot, &sum) in d.iter_mut().zip(acc.iter()) {
+                    *slot = sum as u32;
                 }
             } else {
                 let acc = &mut acc[..n];
-                for (j, slot) in acc.iter_mut().enumerate() {
-                    *slot = f64::from(f32::from_bits(src_c.word(v, reg, first + j)));
-                }
-                accumulate(&a[i * kk..(i + 1) * kk], &b[..kk * n], acc);
-                for (lane, &sum) in lanes.zip(acc.iter()) {
-                    if let Some(slot) = out.get_mut(reg * LANES + lane) {
-                        *slot = (sum as f32).to_bits();
+                match src_c {
+                    Source::Register(base) => {
+                        let start = (base + reg) * LANES + first;
+                        match v.get(start..start + n) {
+                            Some(c) => {
+                                for (slot, &w) in acc.iter_mut().zip(c) {
+                                    *slot = f64::from(f32::from_bits(w));
+                                }
+                            }
+                            None => {
+                                for (j, slot) in acc.iter_mut().enumerate() {
+                                    *slot = f64::from(f32::from_bits(src_c.word(v, reg, first + j)));
+                                }
+                            }
+                        }
                     }
+                    Source::Constant { word, .. } => acc.fill(f64::from(f32::from_bits(word))),
+                }
+                accumulate(&a[i..m * kk], m, &b[..kk * n], acc);
+                for (slot, &sum) in d.iter_mut().zip(acc.iter()) {
+                    *slot = (sum as f32).to_bits();
                 }
             }
         }
@@ -505,17 +509,18 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
-/// `acc[j] += a[k] * b[k][j]` for each `k` in order (`b` row-major, rows
-/// of `acc.len()`): a row of outputs, each summed in K order. The common
-/// widths get a loop of fixed width, whose accumulators the compiler keeps
-/// in vector registers.
-fn accumulate(a: &[f64], b: &[f64], acc: &mut [f64]) {
+/// `acc[j] += a[k * stride] * b[k][j]` for each `k` in order (`b`
+/// row-major, rows of `acc.len()`): a row of outputs, each summed in K
+/// order. The common widths get a loop of fixed width, whose accumulators
+/// the compiler keeps in vector registers.
+fn accumulate(a: &[f64], stride: usize, b: &[f64], acc: &mut [f64]) {
+    let stride = stride.max(1);
     match acc.len() {
-        4 => accumulate_n::<4>(a, b, acc),
-        16 => accumulate_n::<16>(a, b, acc),
-        32 => accumulate_n::<32>(a, b, acc),
+        4 => accumulate_n::<4>(a, stride, b, acc),
+        16 => accumulate_n::<16>(a, stride, b, acc),
+        32 => accumulate_n::<32>(a, stride, b, acc),
         n => {
-            for (&x, row) in a.iter().zip(b.chunks_exact(n.max(1))) {
+            for (&x, row) in a.iter().step_by(stride).zip(b.chunks_exact(n.max(1))) {
                 for (slot, &y) in acc.iter_mut().zip(row) {
                     *slot += x * y;
                 }
@@ -524,14 +529,14 @@ fn accumulate(a: &[f64], b: &[f64], acc: &mut [f64]) {
     }
 }
 
-fn accumulate_n<const N: usize>(a: &[f64], b: &[f64], acc: &mut [f64]) {
+fn accumulate_n<const N: usize>(a: &[f64], stride: usize, b: &[f64], acc: &mut [f64]) {
     let Ok(acc) = <&mut [f64; N]>::try_from(acc) else {
         return;
     };
     let mut sums = *acc;
-    for (&x, row) in a.iter().zip(b.chunks_exact(N)) {
-        let Ok(row) = <&[f64; N]>::try_from(row) else {
-            continue;
+    for (k, row) in b.as_chunks::<N>().0.iter().enumerate() {
+        let Some(&x) = a.get(k * stride) else {
+            break;
         };
         for j in 0..N {
             sums[j] += x * row[j];
@@ -730,7 +735,7 @@ pub(crate) fn wmma(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), ExecE
                 let c = if inst.neg_hi & 4 != 0 { c.abs() } else { c };
                 *sum = if inst.neg & 4 != 0 { -c } else { c };
             }
-            accumulate(&a_rows[i * 16..(i + 1) * 16], &b_rows, &mut sums);
+            accumulate(&a_rows[i * 16..(i + 1) * 16], 1, &b_rows, &mut sums);
         }
         for j in 0..16 {
             let (reg, lane) = (i / rows_per_reg, (16 * i) % lanes + j);
