@@ -691,36 +691,45 @@ pub(crate) fn wmma(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), ExecE
         let negate = if high { inst.neg_hi } else { inst.neg } >> source & 1 == 1;
         (if negate { -value } else { value }, 0)
     };
-    // Integer inputs element by element; float inputs below.
-    let (a, b): (Elements, Elements) = if integer {
-        (
-            (0..256)
-                .map(|x| element(inst.src[0], x / 16, x % 16, 0))
-                .collect(),
-            (0..256)
-                .map(|x| element(inst.src[1], x / 16, x % 16, 1))
-                .collect(),
-        )
-    } else {
-        (Vec::new(), Vec::new())
-    };
     let rows_per_reg = lanes / 16;
     let high_half = inst.op_sel & 4 != 0;
-    let mut out = vec![(0usize, 0usize, 0u32); 256];
-    // Float sums a row of D at a time ([`accumulate`]): A's row, and B
-    // stored `[k][j]`.
-    let mut a_rows = [0f64; 256];
-    let mut b_rows = [0f64; 256];
-    if !integer {
+    // C's register `reg` in `lane` (as `Wave::src32_at` reads it).
+    let c_source = Source::new(wave, inst.src[2]);
+    let c_word = |reg: usize, lane: usize| c_source.word(&wave.v, reg, lane);
+    // D[i][j], written once every sum is done (D may overlap C).
+    let mut out = [0u32; 256];
+    if integer {
+        // Integer inputs element by element.
+        let a: Elements = (0..256)
+            .map(|x| element(inst.src[0], x / 16, x % 16, 0))
+            .collect();
+        let b: Elements = (0..256)
+            .map(|x| element(inst.src[1], x / 16, x % 16, 1))
+            .collect();
+        for (x, slot) in out.iter_mut().enumerate() {
+            let (i, j) = (x / 16, x % 16);
+            let mut acc = i64::from(c_word(i / rows_per_reg, (16 * i) % lanes + j) as i32);
+            for k in 0..16 {
+                acc += a[i * 16 + k].1 * b[j * 16 + k].1;
+            }
+            *slot = if inst.clamp {
+                acc.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32
+            } else {
+                acc as i32 as u32
+            };
+        }
+    } else {
+        // Float sums a row of D at a time ([`accumulate`]): A's row, and B
+        // stored `[k][j]`.
+        let mut a_rows = [0f64; 256];
+        let mut b_rows = [0f64; 256];
         wmma_operand(wave, inst, kind, 0, |i, k, x| a_rows[i * 16 + k] = x);
         wmma_operand(wave, inst, kind, 1, |j, k, x| b_rows[k * 16 + j] = x);
-    }
-    for i in 0..16 {
-        let mut sums = [0f64; 16];
-        if !integer {
+        for (i, row) in out.chunks_exact_mut(16).enumerate() {
+            let (reg, first) = (i / rows_per_reg, (16 * i) % lanes);
+            let mut sums = [0f64; 16];
             for (j, sum) in sums.iter_mut().enumerate() {
-                let (reg, lane) = (i / rows_per_reg, (16 * i) % lanes + j);
-                let c_word = wave.src32_at(inst.src[2], reg, lane);
+                let c_word = c_word(reg, first + j);
                 let c = match kind {
                     Wmma::F16F16 | Wmma::Bf16Bf16 => {
                         let half = if high_half { c_word >> 16 } else { c_word } as u16;
@@ -736,43 +745,33 @@ pub(crate) fn wmma(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), ExecE
                 *sum = if inst.neg & 4 != 0 { -c } else { c };
             }
             accumulate(&a_rows[i * 16..(i + 1) * 16], 1, &b_rows, &mut sums);
-        }
-        for j in 0..16 {
-            let (reg, lane) = (i / rows_per_reg, (16 * i) % lanes + j);
-            let c_word = wave.src32_at(inst.src[2], reg, lane);
-            let value = if integer {
-                let mut acc = i64::from(c_word as i32);
-                for k in 0..16 {
-                    acc += a[i * 16 + k].1 * b[j * 16 + k].1;
-                }
-                if inst.clamp {
-                    acc.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32
-                } else {
-                    acc as i32 as u32
-                }
-            } else {
-                let acc = sums[j];
-                match kind {
+            for (slot, &acc) in row.iter_mut().zip(sums.iter()) {
+                *slot = match kind {
                     Wmma::F16F16 => u32::from(f64_to_f16(acc)),
                     Wmma::Bf16Bf16 => u32::from(f64_to_bf16(acc)),
                     _ => (acc as f32).to_bits(),
-                }
-            };
-            out[i * 16 + j] = (reg, lane, value);
+                };
+            }
         }
     }
-    for (reg, lane, value) in out {
-        let value = if kind.half_output() {
-            let old = wave.vreg(inst.dst[0], reg, lane);
-            if high_half {
-                (old & 0xffff) | value << 16
-            } else {
-                (old & 0xffff_0000) | value
-            }
-        } else {
-            value
+    // Row i of D is 16 consecutive lanes of one register.
+    for (i, row) in out.chunks_exact(16).enumerate() {
+        let (reg, first) = (i / rows_per_reg, (16 * i) % lanes);
+        let Some(base) = wave.vbase(inst.dst[0], reg) else {
+            continue;
         };
-        wave.set_vreg(inst.dst[0], reg, lane, value);
+        let Some(d) = wave.v.get_mut(base + first..base + first + 16) else {
+            continue;
+        };
+        for (slot, &value) in d.iter_mut().zip(row) {
+            *slot = if !kind.half_output() {
+                value
+            } else if high_half {
+                (*slot & 0xffff) | value << 16
+            } else {
+                (*slot & 0xffff_0000) | value
+            };
+        }
     }
     Ok(())
 }
@@ -795,18 +794,25 @@ fn wmma_operand(
         _ => Source::Constant { word: 0, pair: 0 },
     };
     let f16 = matches!(kind, Wmma::F32F16 | Wmma::F16F16);
-    let table = &*F16_VALUES;
-    for k in 0..16 {
-        let shift = 16 * (k % 2) as u32;
-        let negate = if k % 2 == 1 { inst.neg_hi } else { inst.neg } >> source & 1 == 1;
-        for r in 0..16 {
-            let half = registers.word(&wave.v, k / 2, r) >> shift & 0xffff;
-            let value = if f16 {
-                f64::from(table[half as usize])
-            } else {
-                f64::from(bf16_to_f32(half as u16))
-            };
-            put(r, k, if negate { -value } else { value });
+    let table = &**F16_VALUES;
+    for reg in 0..8 {
+        let mut words = [0u32; 16];
+        for (r, slot) in words.iter_mut().enumerate() {
+            *slot = registers.word(&wave.v, reg, r);
+        }
+        for (high, neg) in [(false, inst.neg), (true, inst.neg_hi)] {
+            let k = 2 * reg + usize::from(high);
+            let shift = if high { 16 } else { 0 };
+            let negate = neg >> source & 1 == 1;
+            for (r, &word) in words.iter().enumerate() {
+                let half = (word >> shift) as u16;
+                let value = if f16 {
+                    f64::from(table[usize::from(half)])
+                } else {
+                    f64::from(bf16_to_f32(half))
+                };
+                put(r, k, if negate { -value } else { value });
+            }
         }
     }
 }
