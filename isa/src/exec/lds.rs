@@ -83,6 +83,19 @@ impl Registers {
             .unwrap_or(0)
     }
 
+    /// The operand's first `count` registers as one run of the vector
+    /// file (`count * LANES` words), when all of them are inside it.
+    fn block<'v>(&self, v: &'v mut [u32], count: usize) -> Option<&'v mut [u32]> {
+        let base = self.bases.first().copied().flatten()?;
+        v.get_mut(base..base.checked_add(count.checked_mul(LANES)?)?)
+    }
+
+    /// As [`Registers::block`], to read.
+    fn block_ref<'v>(&self, v: &'v [u32], count: usize) -> Option<&'v [u32]> {
+        let base = self.bases.first().copied().flatten()?;
+        v.get(base..base.checked_add(count.checked_mul(LANES)?)?)
+    }
+
     fn set(&self, v: &mut [u32], i: usize, lane: usize, value: u32) {
         if let Some(slot) = self
             .bases
@@ -133,6 +146,22 @@ impl Access<'_> {
     /// Loads of 4 to 16 bytes: whole registers, from the destination's
     /// first on, in offset order.
     fn load<const N: usize>(&self, v: &mut [u32], lds: &[u8], dst: &Registers) {
+        let words = N / 4;
+        // Registers inside the file (all but at its very end): one run.
+        if let Some(block) = dst.block(v, self.offsets.len() * words) {
+            for lane in active(self.mask) {
+                let base = self.bases[lane];
+                for (o, &offset) in self.offsets.iter().enumerate() {
+                    let bytes = read_fixed::<N>(lds, address(base, offset));
+                    for (w, word) in bytes.as_chunks::<4>().0.iter().enumerate() {
+                        if let Some(slot) = block.get_mut((o * words + w) * LANES + lane) {
+                            *slot = u32::from_le_bytes(*word);
+                        }
+                    }
+                }
+            }
+            return;
+        }
         for lane in active(self.mask) {
             let base = self.bases[lane];
             let mut reg = 0;
@@ -156,22 +185,57 @@ impl Access<'_> {
         signed: bool,
         half: u8,
     ) {
+        match (signed, half) {
+            (false, 0) => self.narrow::<N, false, 0>(v, lds, dst),
+            (false, 1) => self.narrow::<N, false, 1>(v, lds, dst),
+            (false, _) => self.narrow::<N, false, 2>(v, lds, dst),
+            (true, 0) => self.narrow::<N, true, 0>(v, lds, dst),
+            (true, 1) => self.narrow::<N, true, 1>(v, lds, dst),
+            (true, _) => self.narrow::<N, true, 2>(v, lds, dst),
+        }
+    }
+
+    /// [`Access::load_narrow`] for one width, extension and half (the
+    /// matmuls' f16 tiles are read 2 bytes a lane, into halves).
+    fn narrow<const N: usize, const SIGNED: bool, const HALF: u8>(
+        &self,
+        v: &mut [u32],
+        lds: &[u8],
+        dst: &Registers,
+    ) {
+        let value = |bytes: [u8; N], old: u32| {
+            let value = match (N, SIGNED) {
+                (1, true) => bytes[0] as i8 as i32 as u32,
+                (1, false) => u32::from(bytes[0]),
+                (_, true) => i16::from_le_bytes([bytes[0], bytes[N - 1]]) as i32 as u32,
+                _ => u32::from(u16::from_le_bytes([bytes[0], bytes[N - 1]])),
+            };
+            match HALF {
+                0 => (old & 0xffff_0000) | (value & 0xffff),
+                1 => (old & 0xffff) | value << 16,
+                _ => value,
+            }
+        };
+        // Registers inside the file (all but at its very end): one run.
+        if let Some(block) = dst.block(v, self.offsets.len()) {
+            for (o, &offset) in self.offsets.iter().enumerate() {
+                let Some(lanes) = block.get_mut(o * LANES..(o + 1) * LANES) else {
+                    continue;
+                };
+                for lane in active(self.mask) {
+                    let bytes = read_fixed::<N>(lds, address(self.bases[lane], offset));
+                    if let Some(slot) = lanes.get_mut(lane) {
+                        *slot = value(bytes, *slot);
+                    }
+                }
+            }
+            return;
+        }
         for lane in active(self.mask) {
             let base = self.bases[lane];
             for (reg, &offset) in self.offsets.iter().enumerate() {
                 let bytes = read_fixed::<N>(lds, address(base, offset));
-                let value = match (N, signed) {
-                    (1, true) => bytes[0] as i8 as i32 as u32,
-                    (1, false) => u32::from(bytes[0]),
-                    (_, true) => i16::from_le_bytes([bytes[0], bytes[N - 1]]) as i32 as u32,
-                    _ => u32::from(u16::from_le_bytes([bytes[0], bytes[N - 1]])),
-                };
-                let value = match half {
-                    0 => (dst.get(v, reg, lane) & 0xffff_0000) | (value & 0xffff),
-                    1 => (dst.get(v, reg, lane) & 0xffff) | value << 16,
-                    _ => value,
-                };
-                dst.set(v, reg, lane, value);
+                dst.set(v, reg, lane, value(bytes, dst.get(v, reg, lane)));
             }
         }
     }
@@ -180,6 +244,28 @@ impl Access<'_> {
     /// second; the low `N` bytes of the registers (of their high halves
     /// for `_d16_hi`).
     fn store<const N: usize>(&self, v: &[u32], lds: &mut [u8], data: &[Registers; 2], high: bool) {
+        let words = N.div_ceil(4);
+        let bytes_of = |registers: &[u32], lane: usize| {
+            let mut bytes = [0u8; N];
+            for (i, chunk) in bytes.chunks_mut(4).enumerate() {
+                let word = registers.get(i * LANES + lane).copied().unwrap_or(0);
+                let word = if high { word >> 16 } else { word };
+                chunk.copy_from_slice(&word.to_le_bytes()[..chunk.len()]);
+            }
+            bytes
+        };
+        // Registers inside the file (all but at its very end): one run each.
+        let blocks = data.each_ref().map(|r| r.block_ref(v, words));
+        if blocks.iter().zip(self.offsets).all(|(b, _)| b.is_some()) {
+            for lane in active(self.mask) {
+                let base = self.bases[lane];
+                for (block, &offset) in blocks.iter().zip(self.offsets) {
+                    let bytes = bytes_of(block.unwrap_or_default(), lane);
+                    write_fixed(lds, address(base, offset), bytes);
+                }
+            }
+            return;
+        }
         for lane in active(self.mask) {
             let base = self.bases[lane];
             for (registers, &offset) in data.iter().zip(self.offsets) {
