@@ -9,6 +9,9 @@ use crate::inst::{Inst, Operand};
 use crate::op::Lds;
 use crate::wave::{LANES, Wave};
 
+#[cfg(test)]
+mod oracle;
+
 /// The LDS address of ADDR's value `base` plus an instruction offset: their
 /// 32-bit sum, wrapping. LLVM folds a constant into the DS offset for every
 /// chip since CI (`hasUsableDSOffset`) even when the base register holds a
@@ -296,7 +299,11 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Lds, lds: &mut [u8], chip: C
         } => {
             let scale = u64::from(bytes) * if st64 { 64 } else { 1 };
             let pair = [offset0 * scale, offset1 * scale];
-            let offsets: &[u64] = if two { &pair } else { std::slice::from_ref(&single) };
+            let offsets: &[u64] = if two {
+                &pair
+            } else {
+                std::slice::from_ref(&single)
+            };
             let access = Access {
                 bases: lane_values(wave, inst.src[0]),
                 mask: exec & wave.lane_mask(),
@@ -321,7 +328,11 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Lds, lds: &mut [u8], chip: C
         } => {
             let scale = u64::from(bytes) * if st64 { 64 } else { 1 };
             let pair = [offset0 * scale, offset1 * scale];
-            let offsets: &[u64] = if two { &pair } else { std::slice::from_ref(&single) };
+            let offsets: &[u64] = if two {
+                &pair
+            } else {
+                std::slice::from_ref(&single)
+            };
             let access = Access {
                 bases: lane_values(wave, inst.src[0]),
                 mask: exec & wave.lane_mask(),

@@ -474,7 +474,8 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecE
                             }
                             None => {
                                 for (j, slot) in acc.iter_mut().enumerate() {
-                                    *slot = f64::from(f32::from_bits(src_c.word(v, reg, first + j)));
+                                    *slot =
+                                        f64::from(f32::from_bits(src_c.word(v, reg, first + j)));
                                 }
                             }
                         }
