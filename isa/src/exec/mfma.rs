@@ -795,32 +795,59 @@ pub(crate) fn wmma(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), ExecE
         let mut b_rows = [0f64; 256];
         wmma_operand(wave, inst, kind, 0, |i, k, x| a_rows[i * 16 + k] = x);
         wmma_operand(wave, inst, kind, 1, |j, k, x| b_rows[k * 16 + j] = x);
+        let table = &**F16_VALUES;
         for (i, row) in out.chunks_exact_mut(16).enumerate() {
             let (reg, first) = (i / rows_per_reg, (16 * i) % lanes);
-            let mut sums = [0f64; 16];
-            for (j, sum) in sums.iter_mut().enumerate() {
-                let c_word = c_word(reg, first + j);
-                let c = match kind {
-                    Wmma::F16F16 | Wmma::Bf16Bf16 => {
-                        let half = if high_half { c_word >> 16 } else { c_word } as u16;
-                        if kind == Wmma::F16F16 {
-                            f64::from(f16_to_f32(half))
-                        } else {
-                            f64::from(bf16_to_f32(half))
-                        }
+            // Row i of C: 16 consecutive lanes of one register.
+            let mut words = [0u32; 16];
+            match c_source {
+                Source::Register(base)
+                    if let Some(lanes) = wave
+                        .v
+                        .get((base + reg) * LANES + first..(base + reg) * LANES + first + 16) =>
+                {
+                    words.copy_from_slice(lanes);
+                }
+                _ => {
+                    for (j, word) in words.iter_mut().enumerate() {
+                        *word = c_word(reg, first + j);
                     }
-                    _ => f64::from(f32::from_bits(c_word)),
-                };
-                let c = if inst.neg_hi & 4 != 0 { c.abs() } else { c };
-                *sum = if inst.neg & 4 != 0 { -c } else { c };
+                }
+            }
+            let shift = if high_half { 16 } else { 0 };
+            let mut sums = [0f64; 16];
+            let pairs = sums.iter_mut().zip(words);
+            match kind {
+                Wmma::F16F16 => {
+                    for (sum, w) in pairs {
+                        *sum = f64::from(table[usize::from((w >> shift) as u16)]);
+                    }
+                }
+                Wmma::Bf16Bf16 => {
+                    for (sum, w) in pairs {
+                        *sum = f64::from(bf16_to_f32((w >> shift) as u16));
+                    }
+                }
+                _ => {
+                    for (sum, w) in pairs {
+                        *sum = f64::from(f32::from_bits(w));
+                    }
+                }
+            }
+            if inst.neg_hi & 4 != 0 {
+                sums.iter_mut().for_each(|c| *c = c.abs());
+            }
+            if inst.neg & 4 != 0 {
+                sums.iter_mut().for_each(|c| *c = -*c);
             }
             accumulate(&a_rows[i * 16..(i + 1) * 16], 1, &b_rows, &mut sums);
-            for (slot, &acc) in row.iter_mut().zip(sums.iter()) {
-                *slot = match kind {
-                    Wmma::F16F16 => u32::from(f64_to_f16(acc)),
-                    Wmma::Bf16Bf16 => u32::from(f64_to_bf16(acc)),
-                    _ => (acc as f32).to_bits(),
-                };
+            let pairs = row.iter_mut().zip(sums);
+            match kind {
+                Wmma::F16F16 => pairs.for_each(|(slot, acc)| *slot = u32::from(f64_to_f16(acc))),
+                Wmma::Bf16Bf16 => {
+                    pairs.for_each(|(slot, acc)| *slot = u32::from(f64_to_bf16(acc)));
+                }
+                _ => pairs.for_each(|(slot, acc)| *slot = (acc as f32).to_bits()),
             }
         }
     }
@@ -867,8 +894,19 @@ fn wmma_operand(
     let table = &**F16_VALUES;
     for reg in 0..8 {
         let mut words = [0u32; 16];
-        for (r, slot) in words.iter_mut().enumerate() {
-            *slot = registers.word(&wave.v, reg, r);
+        match registers {
+            Source::Register(first)
+                if let Some(lanes) = wave
+                    .v
+                    .get((first + reg) * LANES..(first + reg) * LANES + 16) =>
+            {
+                words.copy_from_slice(lanes);
+            }
+            _ => {
+                for (r, slot) in words.iter_mut().enumerate() {
+                    *slot = registers.word(&wave.v, reg, r);
+                }
+            }
         }
         for (high, neg) in [(false, inst.neg), (true, inst.neg_hi)] {
             let k = 2 * reg + usize::from(high);
