@@ -375,7 +375,7 @@ impl<L: Fn(usize) -> usize> Gather<L> {
         let groups = kk / per_lane;
         let last_lane = m * self.block + m * blocks * groups.saturating_sub(1) + rows;
         if !self.identity
-            || per_lane % 2 != 0
+            || !per_lane.is_multiple_of(2)
             || groups * per_lane != kk
             || last_lane > LANES
             || (base + per_lane / 2) * LANES > v.len()
