@@ -93,12 +93,6 @@ impl Registers {
         v.get_mut(base..base.checked_add(count.checked_mul(LANES)?)?)
     }
 
-    /// As [`Registers::block`], to read.
-    fn block_ref<'v>(&self, v: &'v [u32], count: usize) -> Option<&'v [u32]> {
-        let base = self.bases.first().copied().flatten()?;
-        v.get(base..base.checked_add(count.checked_mul(LANES)?)?)
-    }
-
     fn set(&self, v: &mut [u32], i: usize, lane: usize, value: u32) {
         if let Some(slot) = self
             .bases
@@ -247,28 +241,6 @@ impl Access<'_> {
     /// second; the low `N` bytes of the registers (of their high halves
     /// for `_d16_hi`).
     fn store<const N: usize>(&self, v: &[u32], lds: &mut [u8], data: &[Registers; 2], high: bool) {
-        let words = N.div_ceil(4);
-        let bytes_of = |registers: &[u32], lane: usize| {
-            let mut bytes = [0u8; N];
-            for (i, chunk) in bytes.chunks_mut(4).enumerate() {
-                let word = registers.get(i * LANES + lane).copied().unwrap_or(0);
-                let word = if high { word >> 16 } else { word };
-                chunk.copy_from_slice(&word.to_le_bytes()[..chunk.len()]);
-            }
-            bytes
-        };
-        // Registers inside the file (all but at its very end): one run each.
-        let blocks = data.each_ref().map(|r| r.block_ref(v, words));
-        if blocks.iter().zip(self.offsets).all(|(b, _)| b.is_some()) {
-            for lane in active(self.mask) {
-                let base = self.bases[lane];
-                for (block, &offset) in blocks.iter().zip(self.offsets) {
-                    let bytes = bytes_of(block.unwrap_or_default(), lane);
-                    write_fixed(lds, address(base, offset), bytes);
-                }
-            }
-            return;
-        }
         for lane in active(self.mask) {
             let base = self.bases[lane];
             for (registers, &offset) in data.iter().zip(self.offsets) {
