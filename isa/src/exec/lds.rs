@@ -143,22 +143,6 @@ impl Access<'_> {
     /// Loads of 4 to 16 bytes: whole registers, from the destination's
     /// first on, in offset order.
     fn load<const N: usize>(&self, v: &mut [u32], lds: &[u8], dst: &Registers) {
-        let words = N / 4;
-        // Registers inside the file (all but at its very end): one run.
-        if let Some(block) = dst.block(v, self.offsets.len() * words) {
-            for lane in active(self.mask) {
-                let base = self.bases[lane];
-                for (o, &offset) in self.offsets.iter().enumerate() {
-                    let bytes = read_fixed::<N>(lds, address(base, offset));
-                    for (w, word) in bytes.as_chunks::<4>().0.iter().enumerate() {
-                        if let Some(slot) = block.get_mut((o * words + w) * LANES + lane) {
-                            *slot = u32::from_le_bytes(*word);
-                        }
-                    }
-                }
-            }
-            return;
-        }
         for lane in active(self.mask) {
             let base = self.bases[lane];
             let mut reg = 0;
