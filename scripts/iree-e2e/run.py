@@ -9,7 +9,8 @@ handed to IREE's HIP driver as --hip_dylib_path=file:LIBRARY.
 
   --preset M=CHIP      a simulated machine and the chip its modules are
                        compiled for (AMDGPU_SIM_MACHINE=M); repeatable
-                       (default mi300x-8=gfx942 mi250x-4=gfx90a w7900=gfx1100)
+                       (default mi300x-8=gfx942 mi250x-4=gfx90a w7900=gfx1100;
+                       the newest presets are r9700-4=gfx1201, mi355x-8=gfx950)
   --iree-src DIR       IREE's source tree (default target/iree-cts/src, laid
                        out by scripts/iree-cts/build.sh)
   --tools DIR          IREE's runners built with the HIP driver: iree-check-module
