@@ -18,7 +18,10 @@
 //! `scripts/iree-e2e/generated-ci.txt` names, held to `expected.txt` the
 //! same way; all of them (over half an hour here, large matmuls
 //! interpreted instruction by instruction) run in the command that file and
-//! docs/IREE-E2E.md give. Needs IREE's build (`iree_build`); without it
+//! docs/IREE-E2E.md give. The newest presets, r9700-4 (gfx1201) and
+//! mi355x-8 (gfx950), run a third test: the check and generated suites
+//! `scripts/iree-e2e/new-presets-ci.txt` names, held to those chips' lines
+//! of `expected.txt`. Needs IREE's build (`iree_build`); without it
 //! each test prints one line and passes, unless `AMDGPU_HAL_REQUIRE_ALL=1`.
 
 use std::collections::{BTreeMap, BTreeSet};
