@@ -66,11 +66,24 @@ VMFB = {
     "executable-truncated": lambda d: d[: d.index(b"HIP1") + 64],
 }
 
+# A compressed offload bundle (`CCOB` version 2): magic 0, version 4,
+# method 6, total size 8, uncompressed size 12, hash 16, zstd data from 24.
+CCOB = {
+    "as-is": lambda d: d,
+    "truncated-half": lambda d: d[: len(d) // 2],
+    "version-3": lambda d: put(d, 4, "<H", 3),
+    "method-zlib": lambda d: put(d, 6, "<H", 0),
+    "total-past-end": lambda d: put(d, 8, "<I", len(d) + 1),
+    "uncompressed-max": lambda d: put(d, 12, "<I", 0xFFFF_FFFF),
+    "data-flipped": lambda d: d[:40] + bytes(b ^ 0xFF for b in d[40:48]) + d[48:],
+}
+
 SOURCES = {
     "codeobj_elf": [(ELF, ["fixtures/hsaco/vector_add.gfx942.cov5.hsaco"])],
     "wrapped": [(WRAPPED, ["fixtures/iree/elementwise.gfx1100.amd1",
                            "fixtures/iree/elementwise.gfx942.hip1"]),
-                (VMFB, ["fixtures/iree/vmfb/dynamic.gfx942.vmfb"])],
+                (VMFB, ["fixtures/iree/vmfb/dynamic.gfx942.vmfb"]),
+                (CCOB, ["fixtures/hip/compressed.hip_fatbin"])],
 }
 
 for target, sources in SOURCES.items():

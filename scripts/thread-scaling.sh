@@ -47,6 +47,8 @@ run() {
   dir=$(cd "$(dirname "$0")" && pwd)
   export LD_LIBRARY_PATH=$dir AMDGPU_SIM_MACHINE=mi300x-8
   echo "cores $(nproc)"
+  # Physical cores or hardware threads: what 16 threads can get from 16 CPUs.
+  lscpu 2>/dev/null | grep -E '^(Model name|Thread\(s\) per core|Core\(s\) per socket|Socket\(s\)):' || true
   for threads in ${1:-1 2 4 8 16}; do
     for rep in $(seq 1 "${REPS:-3}"); do
       local start end out

@@ -171,7 +171,8 @@ pub fn target_id(data: &[u8]) -> bool {
 
 /// `wrapped`: header + FlatBuffer verification (AMD1 and HIP1), format
 /// inference under both extents, `inspect` (reflection against the code
-/// object's metadata), offload-bundle reading and bytecode modules (`.vmfb`:
+/// object's metadata), offload-bundle reading (compressed `CCOB` bundles
+/// decompressed, their output bounded) and bytecode modules (`.vmfb`:
 /// every executable found lies inside the input).
 pub fn wrapped(data: &[u8]) -> bool {
     let mut accepted = false;

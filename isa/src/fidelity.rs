@@ -9,7 +9,7 @@
 //! | [`Fidelity::Unmodelled`] | cache write-backs and invalidations (`buffer_wbl2`, `buffer_inv`, `buffer_wbinvl1*`, `buffer_gl*_inv`, `s_dcache_*`, `s_icache_inv`, `s_gl1_inv`); messages (`s_sendmsg` but the above, `s_sethalt`, `s_ttracedata`); MODE's denormal control (`s_setreg_b32`, `s_setreg_imm32_b32`, `s_denorm_mode`) | executed with no effect where hardware has one: there are no caches, nothing receives a message, denormals are always kept |
 
 use crate::arch::Family;
-use crate::op::{MatrixType, Op, Valu, Wmma};
+use crate::op::{MatrixType, Op, Salu, Valu, Wmma};
 
 /// How faithfully an instruction is executed (the module's table).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -41,6 +41,10 @@ impl Op {
             Op::Mfma(shape) if shape.a != MatrixType::I8 => Fidelity::Approximate,
             Op::Wmma(kind) if !matches!(kind, Wmma::I32Iu8 | Wmma::I32Iu4) => Fidelity::Approximate,
             Op::CacheControl | Op::Message | Op::Setreg | Op::DenormMode => Fidelity::Unmodelled,
+            // GFX12's scalar transcendentals, as their per-lane forms.
+            Op::S(Salu::RcpF32 | Salu::RsqF32 | Salu::SqrtF32 | Salu::ExpF32 | Salu::LogF32, _) => {
+                Fidelity::Approximate
+            }
             Op::S(..)
             | Op::SCmp(..)
             | Op::SBitcmp(..)

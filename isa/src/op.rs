@@ -212,6 +212,36 @@ pub enum Salu {
     MinNumF32,
     /// `s_max_num_f32`: the larger, as `MinNumF32`.
     MaxNumF32,
+    /// `s_fmac_f32`: D = S0 * S1 + D, fused.
+    FmacF32,
+    /// `s_cvt_f32_i32`: D = S0 as a signed integer, rounded to f32.
+    CvtF32I32,
+    /// `s_cvt_f32_u32`: D = S0 as an unsigned integer, rounded to f32.
+    CvtF32U32,
+    /// `s_cvt_i32_f32`: D = S0 truncated toward zero, saturated, NaN 0.
+    CvtI32F32,
+    /// `s_cvt_u32_f32`: D = S0 truncated toward zero, saturated to
+    /// [0, 2^32 - 1], NaN 0.
+    CvtU32F32,
+    /// `s_trunc_f32`: S0 rounded toward zero.
+    TruncF32,
+    /// `s_floor_f32`: S0 rounded down.
+    FloorF32,
+    /// `s_ceil_f32`: S0 rounded up.
+    CeilF32,
+    /// `s_rndne_f32`: S0 rounded to the nearest integer, ties to even.
+    RndneF32,
+    /// GFX12's `v_s_rcp_f32` (a VOP3 encoding writing an SGPR): 1 / S0,
+    /// as `v_rcp_f32` computes it.
+    RcpF32,
+    /// `v_s_rsq_f32`: 1 / sqrt(S0), as `v_rsq_f32`.
+    RsqF32,
+    /// `v_s_sqrt_f32`: sqrt(S0), as `v_sqrt_f32`.
+    SqrtF32,
+    /// `v_s_exp_f32`: 2^S0, as `v_exp_f32`.
+    ExpF32,
+    /// `v_s_log_f32`: log2(S0), as `v_log_f32`.
+    LogF32,
 }
 
 /// A per-lane vector ALU operation.

@@ -1,6 +1,10 @@
 //! A kernel's code decoded once: every instruction from the entry to the
 //! end of the kernel's code, and where each address lands, so that a
-//! dispatch executes without decoding and a branch is one lookup.
+//! dispatch executes without decoding and a branch is one lookup. The code
+//! that follows the kernel in its segment (the functions it calls: the
+//! device library's, which the linker places after the kernels) may be
+//! decoded with it ([`Program::decode_with_callees`]), so that
+//! `s_swappc_b64` into them runs.
 
 use std::fmt;
 
@@ -40,6 +44,9 @@ pub struct Program {
     /// For each dword of the code, the index of the instruction starting
     /// there plus one (0: no instruction starts there).
     starts: Vec<u32>,
+    /// Where decoding the code after the kernel stopped, and why (the
+    /// offset from the entry): a call past it cannot run.
+    callees_end: Option<DecodeError>,
 }
 
 impl Program {
@@ -53,16 +60,59 @@ impl Program {
                 reason: format!("{} code bytes (at most {MAX_CODE_BYTES})", code.len()),
             });
         }
+        Program::decode_with_callees(chip, code, code.len())
+    }
+
+    /// Decodes `code`, the kernel's `kernel_len` bytes from its entry
+    /// followed by the code after it in its segment (the functions it may
+    /// call). The kernel's own bytes must decode, as for
+    /// [`Program::decode`]; the code after them is decoded, when the
+    /// kernel has an `s_setpc_b64` or `s_swappc_b64` to reach it, as far as
+    /// it goes: where an instruction there does not decode, the program
+    /// ends and a call past that point is a fault that says why.
+    pub fn decode_with_callees(
+        chip: Chip,
+        code: &[u8],
+        kernel_len: usize,
+    ) -> Result<Program, DecodeError> {
+        if code.len() > MAX_CODE_BYTES {
+            return Err(DecodeError {
+                offset: 0,
+                reason: format!("{} code bytes (at most {MAX_CODE_BYTES})", code.len()),
+            });
+        }
         let code = code.get(..code.len() & !3).unwrap_or_default();
+        let kernel_len = kernel_len.min(code.len());
         let mut insts = Vec::new();
         let mut starts = vec![0u32; code.len() / 4];
         let mut pc = 0u32;
+        let mut callees_end = None;
         while (pc as usize) < code.len() {
+            // A kernel that never jumps through a register reaches no code
+            // after it: the rest is not decoded (a code object of many
+            // kernels would otherwise decode its tail once per kernel).
+            if pc as usize == kernel_len
+                && !insts
+                    .iter()
+                    .any(|i: &Inst| matches!(i.op, crate::op::Op::Setpc | crate::op::Op::Swappc))
+            {
+                starts.truncate(pc as usize / 4);
+                break;
+            }
             let first = insts.len();
-            decode(chip, code, pc, &mut insts).map_err(|e| DecodeError {
-                offset: pc,
-                reason: describe(e),
-            })?;
+            if let Err(e) = decode(chip, code, pc, &mut insts) {
+                let error = DecodeError {
+                    offset: pc,
+                    reason: describe(e),
+                };
+                if (pc as usize) < kernel_len {
+                    return Err(error);
+                }
+                insts.truncate(first);
+                starts.truncate(pc as usize / 4);
+                callees_end = Some(error);
+                break;
+            }
             if let Some(slot) = starts.get_mut(pc as usize / 4) {
                 *slot = first as u32 + 1;
             }
@@ -75,7 +125,13 @@ impl Program {
             entry: 0,
             insts,
             starts,
+            callees_end,
         })
+    }
+
+    /// Where decoding the code after the kernel stopped, and why.
+    pub fn callees_end(&self) -> Option<&DecodeError> {
+        self.callees_end.as_ref()
     }
 
     /// The program with its code at device address `entry` (the kernel

@@ -32,7 +32,7 @@ fn a_jump_outside_the_code_is_unsupported_not_a_device_fault() {
         assert!(
             fault
                 .reason
-                .starts_with("s_setpc_b64 to 0x1000, outside the kernel's code"),
+                .starts_with("s_setpc_b64 to 0x1000, outside the code decoded"),
             "{chip:?}: {fault}"
         );
     }
@@ -88,6 +88,7 @@ fn only_what_the_interpreter_does_not_do_is_unsupported() {
         target: 0,
         code_bytes: 4,
         entry: 0x100,
+        stopped: None,
     };
     assert!(unsupported.is_unsupported());
     assert!(!ExecError::IllegalInstruction.is_unsupported());

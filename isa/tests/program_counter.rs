@@ -157,9 +157,86 @@ fn setpc_outside_the_program_is_a_fault_naming_the_target() {
         let target = ENTRY + 4 + 0x1000;
         assert!(
             err.contains(&format!("s_setpc_b64 to {target:#x}"))
-                && err.contains("outside the kernel's code")
+                && err.contains("outside the code decoded")
                 && err.contains("entry+0x10"),
             "{chip:?}: {err}"
         );
     }
+}
+
+/// The gfx942 kernel of `swappc_calls_into_the_program_and_setpc_returns`:
+/// its own code is the first 11 dwords (to `s_endpgm`); the function at
+/// entry+48 follows it.
+const CALLER_GFX942: &[u32] = &[
+    0xbe841c00, // s_getpc_b64 s[4:5]
+    0x8004ac04, // s_add_u32 s4, s4, 44
+    0x82058005, // s_addc_u32 s5, s5, 0
+    0xbe9e1e04, // s_swappc_b64 s[30:31], s[4:5]
+    0x7e00021e, // v_mov_b32_e32 v0, s30
+    0x7e02021f, // v_mov_b32_e32 v1, s31
+    0x7e040280, // v_mov_b32_e32 v2, 0
+    0xdc748000, 0x00000002, // global_store_dwordx2 v2, v[0:1], s[0:1]
+    0xdc708008, 0x00000302, // global_store_dword v2, v3, s[0:1] offset:8
+    0xbf810000, // s_endpgm
+];
+const CALLEE_GFX942: &[u32] = &[
+    0x7e0602aa, // v_mov_b32_e32 v3, 42
+    0xbe801d1e, // s_setpc_b64 s[30:31]
+];
+
+#[test]
+fn a_call_into_the_code_after_the_kernel_runs_when_decoded_with_it() {
+    let kernel_len = CALLER_GFX942.len() * 4;
+    let words: Vec<u32> = CALLER_GFX942.iter().chain(CALLEE_GFX942).copied().collect();
+    let program = Program::decode_with_callees(Chip::Gfx942, &bytes(&words), kernel_len)
+        .unwrap()
+        .at(ENTRY);
+    assert!(program.callees_end().is_none());
+    let out = run_one(&program, bytes(&words)).unwrap();
+    assert_eq!(qword(&out), ENTRY + 16, "return address");
+    assert_eq!(&out[8..12], &42u32.to_le_bytes(), "the callee ran");
+    // The kernel's bytes alone: the same call is outside the program.
+    let alone = Program::decode(Chip::Gfx942, &bytes(CALLER_GFX942))
+        .unwrap()
+        .at(ENTRY);
+    let err = run_one(&alone, bytes(&words)).unwrap_err();
+    assert!(err.contains("outside the code decoded"), "{err}");
+}
+
+#[test]
+fn code_after_the_kernel_that_does_not_decode_ends_the_program_there() {
+    let kernel_len = CALLER_GFX942.len() * 4;
+    // An invalid word between the kernel and its callee: the callee is
+    // past where decoding stopped (the call's target moved by 4).
+    let mut words: Vec<u32> = CALLER_GFX942.to_vec();
+    words[1] = 0x8004b004; // s_add_u32 s4, s4, 48
+    words.push(0xffff_ffff);
+    words.extend(CALLEE_GFX942);
+    let program = Program::decode_with_callees(Chip::Gfx942, &bytes(&words), kernel_len)
+        .unwrap()
+        .at(ENTRY);
+    let stopped = program.callees_end().expect("decoding stopped");
+    assert_eq!(stopped.offset, kernel_len as u32);
+    let err = run_one(&program, bytes(&words)).unwrap_err();
+    assert!(
+        err.contains("outside the code decoded") && err.contains("decoding stopped at entry+0x30"),
+        "{err}"
+    );
+    // An invalid word inside the kernel's own bytes is still refused.
+    let mut bad = CALLER_GFX942.to_vec();
+    bad[4] = 0xffff_ffff;
+    assert!(Program::decode_with_callees(Chip::Gfx942, &bytes(&bad), kernel_len).is_err());
+}
+
+#[test]
+fn a_kernel_without_a_jump_through_a_register_decodes_nothing_after_it() {
+    let kernel: &[u32] = &[
+        0x7e0602aa, // v_mov_b32_e32 v3, 42
+        0xbf810000, // s_endpgm
+    ];
+    let mut words = kernel.to_vec();
+    words.push(0xffff_ffff);
+    let program = Program::decode_with_callees(Chip::Gfx942, &bytes(&words), 8).unwrap();
+    assert_eq!(program.code_bytes(), 8);
+    assert!(program.callees_end().is_none());
 }

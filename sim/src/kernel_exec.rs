@@ -25,6 +25,7 @@ use amdgpu_isa::{
 pub use amdgpu_isa::Stats as DispatchStats;
 
 use crate::codes::HipCode;
+use crate::elf::CodeObject;
 use crate::faults::KernelFault;
 use crate::kernel_meta::KernelLaunchInfo;
 pub use crate::kernel_threads::{KernelThreads, THREADS_ENV};
@@ -40,6 +41,13 @@ pub const KERNARG_ADDRESS: u64 = 0x00ff_0000_0000_0000;
 pub const MAX_KERNARG_BYTES: u32 = 64 << 10;
 /// Where a kernel sees its dispatch packet.
 pub const PACKET_ADDRESS: u64 = 0x00fe_0000_0000_0000;
+
+/// What a HIP launch's `hidden_hostcall_buffer` argument points at: the
+/// hostcall buffer (device-side `printf` of ROCm 5 and clang's HIP
+/// default), served by the host memory a launch runs with (the C
+/// library's `hip::hostcall`); a host that serves none makes the kernel's
+/// first hostcall a memory fault.
+pub const HOSTCALL_BUFFER_ADDRESS: u64 = 0x00fd_0000_0000_0000;
 
 /// Whether launches execute their kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -177,8 +185,9 @@ fn kernarg_segment(
             }
             "hidden_grid_dims" => dims,
             "hidden_dynamic_lds_size" => u64::from(dynamic_lds),
+            "hidden_hostcall_buffer" => HOSTCALL_BUFFER_ADDRESS,
             // Remainders (HIP grids are whole blocks), global offsets,
-            // queue and completion pointers, printf/hostcall buffers.
+            // queue and completion pointers, the printf buffer.
             _ => 0,
         };
         let (start, len) = (*offset as usize, (*size as usize).min(8));
@@ -195,13 +204,32 @@ fn kernarg_segment(
     segment
 }
 
-/// Decodes the kernel whose descriptor is at `kd_offset` in `image` (read
-/// through `read`) for `chip`; `code_size` is its function symbol's size.
+/// The code of kernel `name` in `code`: its function symbol's size, and the
+/// bytes after it to the end of the file image of the segment holding it
+/// (the functions it may call: the device library's, which the linker
+/// places after the kernels). `None` when no function symbol names it.
+pub(crate) fn kernel_code_span(code: &CodeObject, name: &str) -> Option<(u64, u64)> {
+    let &(_, start, size) = code.functions.iter().find(|(f, _, _)| f == name)?;
+    let end = start.checked_add(size)?;
+    let after = code
+        .segments
+        .iter()
+        .filter(|s| s.vaddr <= start && end <= s.vaddr.saturating_add(s.filesz))
+        .map(|s| s.vaddr.saturating_add(s.filesz) - end)
+        .min()
+        .unwrap_or(0);
+    Some((size, after))
+}
+
+/// Decodes the kernel whose descriptor is at `kd_address` (read through
+/// `read`) for `chip`; `code_size` is its function symbol's size and
+/// `code_after` the bytes after its code in its segment, decoded as far as
+/// they go so that its calls into them run ([`kernel_code_span`]).
 pub(crate) fn decode_kernel(
     chip: Chip,
     descriptor: &KernelDescriptor,
     kd_address: u64,
-    code_size: u64,
+    (code_size, code_after): (u64, u64),
     read: &mut dyn FnMut(u64, &mut [u8]) -> bool,
 ) -> Result<Program, String> {
     let entry = kd_address.wrapping_add(descriptor.kernel_code_entry_byte_offset as u64);
@@ -209,15 +237,22 @@ pub(crate) fn decode_kernel(
         .ok()
         .filter(|&n| n <= amdgpu_isa::MAX_CODE_BYTES)
         .ok_or_else(|| format!("kernel code of {code_size} bytes"))?;
-    let mut code = vec![0u8; len];
+    // The code after the kernel is read only as far as the program limit.
+    let after = usize::try_from(code_after)
+        .unwrap_or(usize::MAX)
+        .min(amdgpu_isa::MAX_CODE_BYTES - len);
+    let mut code = vec![0u8; len + after];
     if !read(entry, &mut code) {
-        return Err(format!(
-            "kernel code at {entry:#x} is outside the loaded image"
-        ));
+        code.truncate(len);
+        if !read(entry, &mut code) {
+            return Err(format!(
+                "kernel code at {entry:#x} is outside the loaded image"
+            ));
+        }
     }
     // The code runs where it was loaded: `s_getpc_b64` reads absolute
     // addresses, through which kernels reach their constant tables.
-    Program::decode(chip, &code)
+    Program::decode_with_callees(chip, &code, len)
         .map(|program| program.at(entry))
         .map_err(|e| e.to_string())
 }

@@ -2,20 +2,24 @@
 //! host memory (pinned or registered, which kernels may address directly).
 //!
 //! A kernel runs without the node's lock held, so that other threads'
-//! calls and other queues' work go on meanwhile, as on a GPU: each of the
-//! threads its work-groups run on has a [`SharedNodeMemory`], which takes
-//! the lock for one access at a time (what lies where, and what the
-//! dispatching agent may reach, is decided under it, with the access, so
-//! a free on another thread cannot come between them). An atomic's read
-//! and write are one access. The packet processor's own reads and writes
-//! (the lock held) go through a [`LockedNodeMemory`].
+//! calls and other queues' work go on meanwhile, as on a GPU, and its
+//! accesses take no lock of the node's either: each of the threads its
+//! work-groups run on has a [`SharedNodeMemory`] over one
+//! [`MemoryView`] of device memory taken when the dispatch started (what
+//! lies where, mappings' permissions) and the grants its agent had then
+//! ([`AgentReach`]); `MemoryView` says what a free or a permission change
+//! on another thread meanwhile does. Atomics hold the view's lock of
+//! their line across the read and the write, on device and host memory
+//! alike. The client's host memory is reached through one lock per
+//! dispatch. The packet processor's own reads and writes (the lock held)
+//! go through a [`LockedNodeMemory`].
 
+use std::collections::BTreeSet;
 use std::sync::{Mutex, MutexGuard};
 
 use amdgpu_isa::{Access, Memory as KernelMemory, OutOfBounds};
 
-use crate::memory::{Memory, RegionKind};
-use crate::node::Sim;
+use crate::memory::{Memory, MemoryView, RegionKind};
 use crate::state::State;
 
 /// The client's host memory as the threads of one kernel run share it.
@@ -23,21 +27,45 @@ pub(crate) type SharedHost<'a> = Mutex<&'a mut (dyn KernelMemory + Send)>;
 
 /// What an agent's kernels may reach of device memory: the pools it
 /// reaches by default (its own, and those accessible by all), the
-/// allocations `hsa_amd_agents_allow_access` granted it, and the
-/// virtual-memory mappings `hsa_amd_vmem_set_access` gave it a
-/// permission on (the grants and permissions read at each access).
+/// allocations `hsa_amd_agents_allow_access` had granted it when the
+/// dispatch started, and the virtual-memory mappings
+/// `hsa_amd_vmem_set_access` gave it a permission on (as the dispatch's
+/// [`MemoryView`] holds them).
 pub(crate) struct AgentReach {
     /// The agent's index.
     pub(crate) index: usize,
     /// Per global pool index: reached without a grant.
     pub(crate) pools: Vec<bool>,
+    /// Bases of the allocations granted to the agent.
+    pub(crate) grants: BTreeSet<u64>,
+}
+
+impl AgentReach {
+    /// What agent `index`, reaching `pools` by default, reaches as `state`
+    /// stands now.
+    pub(crate) fn new(state: &State, index: usize, pools: Vec<bool>) -> AgentReach {
+        let grants = state
+            .hsa_memory
+            .grants()
+            .iter()
+            .filter(|(_, agents)| agents.contains(&index))
+            .map(|(&base, _)| base)
+            .collect();
+        AgentReach {
+            index,
+            pools,
+            grants,
+        }
+    }
 }
 
 /// Whether `agent` (`None`: a HIP launch, every region) may touch `len`
-/// bytes at `address` of device memory (`write` for a store).
+/// bytes at `address` of `view`, in the region of kind `kind` at `base`
+/// (`write` for a store).
 fn reaches(
-    state: &State,
+    view: &MemoryView,
     agent: Option<&AgentReach>,
+    (base, kind): (u64, RegionKind),
     address: u64,
     len: usize,
     write: bool,
@@ -45,21 +73,12 @@ fn reaches(
     let Some(agent) = agent else {
         return true;
     };
-    match state.memory.region_of(address) {
-        Some((base, RegionKind::Allocation { pool })) => {
-            agent.pools.get(pool).copied().unwrap_or(false)
-                || state
-                    .hsa_memory
-                    .grants()
-                    .get(&base)
-                    .is_some_and(|g| g.contains(&agent.index))
+    match kind {
+        RegionKind::Allocation { pool } => {
+            agent.pools.get(pool).copied().unwrap_or(false) || agent.grants.contains(&base)
         }
-        Some((_, RegionKind::Mapping { .. })) => {
-            state
-                .memory
-                .agent_may(agent.index, address, len as u64, write)
-        }
-        _ => true,
+        RegionKind::Mapping { .. } => view.agent_may(agent.index, address, len as u64, write),
+        RegionKind::CodeObject => true,
     }
 }
 
@@ -69,10 +88,10 @@ fn lock_host<'g, 'a>(
     host.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// One kernel thread's view of the node's memory, the node's lock taken
-/// per access.
+/// One kernel thread's view of the node's memory: device memory through
+/// the dispatch's [`MemoryView`], no lock of the node's taken.
 pub(crate) struct SharedNodeMemory<'a, 'h> {
-    pub(crate) sim: &'a Sim,
+    pub(crate) view: &'a MemoryView,
     pub(crate) host: &'a SharedHost<'h>,
     /// The agent a dispatch runs on, held to what it may reach; `None`
     /// (HIP launches): every device region.
@@ -81,27 +100,21 @@ pub(crate) struct SharedNodeMemory<'a, 'h> {
 
 impl KernelMemory for SharedNodeMemory<'_, '_> {
     fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds> {
-        {
-            let mut state = self.sim.lock();
-            if state.memory.region_of(address).is_some() {
-                if !reaches(&state, self.agent, address, out.len(), false) {
-                    return Err(OutOfBounds);
-                }
-                return state.memory.read(address, out).map_err(|_| OutOfBounds);
+        if let Some(region) = self.view.region_of(address) {
+            if !reaches(self.view, self.agent, region, address, out.len(), false) {
+                return Err(OutOfBounds);
             }
+            return self.view.read(address, out).map_err(|_| OutOfBounds);
         }
         lock_host(self.host).read(address, out)
     }
 
     fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds> {
-        {
-            let mut state = self.sim.lock();
-            if state.memory.region_of(address).is_some() {
-                if !reaches(&state, self.agent, address, data.len(), true) {
-                    return Err(OutOfBounds);
-                }
-                return state.memory.write(address, data).map_err(|_| OutOfBounds);
+        if let Some(region) = self.view.region_of(address) {
+            if !reaches(self.view, self.agent, region, address, data.len(), true) {
+                return Err(OutOfBounds);
             }
+            return self.view.write(address, data).map_err(|_| OutOfBounds);
         }
         lock_host(self.host).write(address, data)
     }
@@ -112,47 +125,40 @@ impl KernelMemory for SharedNodeMemory<'_, '_> {
         len: usize,
         modify: &mut dyn FnMut(u64) -> u64,
     ) -> Result<u64, Access> {
-        {
-            let mut state = self.sim.lock();
-            if state.memory.region_of(address).is_some() {
-                return device_read_modify_write(&mut state, self.agent, address, len, modify);
-            }
-        }
-        // The host lock held across the read and the write: atomic among
-        // the run's threads.
-        lock_host(self.host).read_modify_write(address, len, modify)
+        let (view, agent, host) = (self.view, self.agent, self.host);
+        view.atomically(address, |view| match view.region_of(address) {
+            Some(region) => device_read_modify_write(view, agent, region, address, len, modify),
+            // The line's lock and the host's held across the read and the
+            // write: atomic among every dispatch's threads.
+            None => lock_host(host).read_modify_write(address, len, modify),
+        })
     }
 }
 
-/// An atomic on device memory, the node's lock held: refused as a load
+/// An atomic on device memory, its line's lock held: refused as a load
 /// where the agent may not read the bytes, as a store where it may not
 /// write them.
 fn device_read_modify_write(
-    state: &mut State,
+    view: &MemoryView,
     agent: Option<&AgentReach>,
+    region: (u64, RegionKind),
     address: u64,
     len: usize,
     modify: &mut dyn FnMut(u64) -> u64,
 ) -> Result<u64, Access> {
     let mut buf = [0u8; 8];
     let bytes = buf.get_mut(..len).ok_or(Access::Load)?;
-    if !reaches(state, agent, address, len, false) {
+    if !reaches(view, agent, region, address, len, false) {
         return Err(Access::Load);
     }
-    state
-        .memory
-        .read(address, bytes)
-        .map_err(|_| Access::Load)?;
+    view.read(address, bytes).map_err(|_| Access::Load)?;
     let old = u64::from_le_bytes(buf);
-    if !reaches(state, agent, address, len, true) {
+    if !reaches(view, agent, region, address, len, true) {
         return Err(Access::Store);
     }
     let new = modify(old).to_le_bytes();
     let new = new.get(..len).ok_or(Access::Store)?;
-    state
-        .memory
-        .write(address, new)
-        .map_err(|_| Access::Store)?;
+    view.write(address, new).map_err(|_| Access::Store)?;
     Ok(old)
 }
 

@@ -31,6 +31,7 @@
 pub mod aql;
 pub mod clock;
 pub mod codes;
+pub mod compressed_bundle;
 pub mod elf;
 pub mod faults;
 pub mod get_info;

@@ -24,6 +24,7 @@ mod sparse;
 mod store;
 #[cfg(test)]
 mod tests;
+mod view;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -31,6 +32,8 @@ use std::sync::Arc;
 pub use image::Image;
 pub use sparse::SparseStore;
 pub use store::ByteStore;
+pub use view::{ATOMIC_STRIPES, MemoryView};
+use view::{AtomicStripes, Retired, Retirement};
 
 use crate::codes::HsaCode;
 
@@ -68,7 +71,7 @@ pub enum RegionKind {
     },
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Region {
     kind: RegionKind,
     size: u64,
@@ -109,13 +112,29 @@ pub struct PoolUsage {
     pub physical_bytes: u64,
 }
 
+/// Regions by base address.
+type Regions = BTreeMap<u64, Region>;
+
 /// All simulated memory.
 #[derive(Debug)]
 pub struct Memory {
-    regions: BTreeMap<u64, Region>,
+    /// Shared with the [`MemoryView`]s taken of it; changed copy-on-write
+    /// while one lives.
+    regions: Arc<Regions>,
     usage: Vec<PoolUsage>,
     next: Vec<u64>,
-    store: Box<dyn ByteStore>,
+    store: Arc<dyn ByteStore>,
+    stripes: Arc<AtomicStripes>,
+    /// What frees left backed for the views that may still see it.
+    retirement: Retirement,
+}
+
+impl Drop for Memory {
+    /// What frees left backed for views goes with the memory (unless a
+    /// view still lives, which keeps the store too).
+    fn drop(&mut self) {
+        self.reclaim();
+    }
 }
 
 /// Start of pool `pool`'s address window.
@@ -144,11 +163,35 @@ impl Memory {
     /// Memory for `pool_count` pools whose bytes `store` holds.
     pub fn with_store(pool_count: usize, store: Box<dyn ByteStore>) -> Memory {
         Memory {
-            regions: BTreeMap::new(),
+            regions: Arc::default(),
             usage: vec![PoolUsage::default(); pool_count],
             next: vec![0; pool_count],
-            store,
+            store: Arc::from(store),
+            stripes: Arc::default(),
+            retirement: Retirement::default(),
         }
+    }
+
+    /// A view of the memory as it is now, for a dispatch's threads to read
+    /// and write without the owner's lock ([`MemoryView`] says what it
+    /// guarantees while it lives).
+    pub fn view(&self) -> MemoryView {
+        MemoryView::new(&self.regions, &self.store, &self.stripes, &self.retirement)
+    }
+
+    /// Drops what frees left backed once no view that may see it lives
+    /// (also done by every free).
+    pub fn reclaim(&mut self) {
+        self.retirement.reclaim(&*self.store);
+    }
+
+    /// Freed regions whose backing waits for views to end.
+    pub fn retired_waiting(&self) -> usize {
+        self.retirement.waiting()
+    }
+
+    fn regions_mut(&mut self) -> &mut Regions {
+        Arc::make_mut(&mut self.regions)
     }
 
     /// Usage of pool `pool`.
@@ -180,6 +223,7 @@ impl Memory {
         self.charge(pool, reserved, capacity)?;
         let align = alignment.max(granule).next_power_of_two();
         let base = pool_base(pool);
+        self.reclaim();
         let next = self.next.get(pool).copied().unwrap_or(0);
         // Addresses are handed out in order and never reused while space
         // remains, so stale pointers stay invalid; wrap to a first fit otherwise.
@@ -187,12 +231,13 @@ impl Memory {
             .filter(|o| {
                 o.checked_add(reserved)
                     .is_some_and(|end| end <= POOL_WINDOW_BYTES)
+                    && !self.retirement.holds(base + o, reserved)
             })
             .map(|o| base + o)
             .or_else(|| self.first_fit(base, POOL_WINDOW_BYTES, reserved, align))
             .ok_or(HsaCode::OUT_OF_RESOURCES)?;
         self.store.back(offset, reserved)?;
-        self.regions.insert(
+        self.regions_mut().insert(
             offset,
             Region {
                 kind: RegionKind::Allocation { pool },
@@ -227,17 +272,32 @@ impl Memory {
 
     /// The lowest address of `[base, base + window)` where `len` bytes
     /// aligned to `align` fit between the regions there.
+    /// Ranges freed but still backed for views count as taken.
     pub fn first_fit(&self, base: u64, window: u64, len: u64, align: u64) -> Option<u64> {
         let mut cursor = base;
         for (&address, region) in self.regions.range(base..base + window) {
-            let candidate = align_up(cursor, align)?;
-            if candidate.checked_add(len)? <= address {
+            if let Some(candidate) = self.fit_before(cursor, address, len, align) {
                 return Some(candidate);
             }
             cursor = address + region.reserved;
         }
-        let candidate = align_up(cursor, align)?;
-        (candidate.checked_add(len)? <= base + window).then_some(candidate)
+        self.fit_before(cursor, base.checked_add(window)?, len, align)
+    }
+
+    /// The lowest address in `[cursor, end)` where `len` bytes aligned to
+    /// `align` fit clear of the retired ranges there.
+    fn fit_before(&self, mut cursor: u64, end: u64, len: u64, align: u64) -> Option<u64> {
+        loop {
+            let candidate = align_up(cursor, align)?;
+            if candidate.checked_add(len)? > end {
+                return None;
+            }
+            // Past a retired range the candidate meets, until none does.
+            match self.retirement.overlap_end(candidate, len) {
+                Some(past) => cursor = past,
+                None => return Some(candidate),
+            }
+        }
     }
 
     /// Frees the allocation starting at `address`.
@@ -249,8 +309,12 @@ impl Memory {
                 ..
             }) => {
                 let (pool, reserved) = (*pool, *reserved);
-                self.regions.remove(&address);
-                self.store.drop_range(address, reserved);
+                self.regions_mut().remove(&address);
+                let range = Retired::Range {
+                    address,
+                    len: reserved,
+                };
+                self.retirement.retire(&*self.store, range);
                 if let Some(u) = self.usage.get_mut(pool) {
                     u.reserved_bytes -= reserved;
                     u.allocations -= 1;
@@ -267,7 +331,7 @@ impl Memory {
     pub fn map_image(&mut self, address: u64, image: Arc<Image>) -> Result<(), HsaCode> {
         let reserved = align_up(image.size(), PAGE_BYTES).ok_or(HsaCode::OUT_OF_RESOURCES)?;
         self.store.back_image(address, reserved, &image)?;
-        self.regions.insert(
+        self.regions_mut().insert(
             address,
             Region {
                 kind: RegionKind::CodeObject,
@@ -285,7 +349,7 @@ impl Memory {
     pub fn image_usage(&self) -> ImageUsage {
         let mut usage = ImageUsage::default();
         let mut seen = BTreeSet::new();
-        for (&base, region) in &self.regions {
+        for (&base, region) in self.regions.iter() {
             let Some(image) = &region.image else { continue };
             usage.mappings += 1;
             usage.private_pages += self.store.written_image_pages(base, region.reserved);
@@ -314,21 +378,19 @@ impl Memory {
         }) = self.regions.get(&address)
         {
             let reserved = *reserved;
-            self.regions.remove(&address);
-            self.store.drop_range(address, reserved);
+            self.regions_mut().remove(&address);
+            let range = Retired::Range {
+                address,
+                len: reserved,
+            };
+            self.retirement.retire(&*self.store, range);
         }
     }
 
     /// The kind of region that holds `address`, and its base.
     pub fn region_of(&self, address: u64) -> Option<(u64, RegionKind)> {
-        let (base, region) = self.region_at(address)?;
+        let (base, region) = region_at(&self.regions, address)?;
         Some((base, region.kind))
-    }
-
-    /// The region holding `address`, and its base.
-    fn region_at(&self, address: u64) -> Option<(u64, &Region)> {
-        let (&base, region) = self.regions.range(..=address).next_back()?;
-        (address - base < region.size).then_some((base, region))
     }
 
     /// The size the region at `base` was asked for (`None`: no region
@@ -337,38 +399,13 @@ impl Memory {
         self.regions.get(&base).map(|r| r.size)
     }
 
-    /// The pieces of `[address, address + len)`, each inside one region
-    /// (`(address, length, region base)`): one region, or mappings of one
-    /// reservation that touch. `INVALID_ARGUMENT` when any byte lies
-    /// outside them.
-    fn pieces(&self, address: u64, len: u64) -> Result<Vec<(u64, u64, u64)>, HsaCode> {
-        let end = address.checked_add(len).ok_or(HsaCode::INVALID_ARGUMENT)?;
-        let mut pieces = Vec::new();
-        let mut at = address;
-        let mut reservation = None;
-        loop {
-            let (base, region) = self.region_at(at).ok_or(HsaCode::INVALID_ARGUMENT)?;
-            if at != address && (region.reservation.is_none() || region.reservation != reservation)
-            {
-                return Err(HsaCode::INVALID_ARGUMENT);
-            }
-            reservation = region.reservation;
-            let piece_end = end.min(base + region.size);
-            pieces.push((at, piece_end - at, base));
-            if piece_end == end {
-                return Ok(pieces);
-            }
-            at = piece_end;
-        }
-    }
-
     /// Checks that `len` bytes at `address` lie in simulated memory (one
     /// region, or touching mappings of one reservation).
     pub fn check(&self, address: u64, len: u64) -> Result<(), HsaCode> {
         if len > MAX_COPY_BYTES {
             return Err(HsaCode::INVALID_ARGUMENT);
         }
-        self.pieces(address, len.max(1)).map(drop)
+        pieces(&self.regions, address, len.max(1)).map(drop)
     }
 
     /// Whether agent `agent` may read (or `write`) `len` bytes at
@@ -376,59 +413,17 @@ impl Memory {
     /// `hsa_amd_vmem_set_access` (or `hsa_amd_agents_allow_access`) gave
     /// it that permission.
     pub fn agent_may(&self, agent: usize, address: u64, len: u64, write: bool) -> bool {
-        let Ok(pieces) = self.pieces(address, len.max(1)) else {
-            return false;
-        };
-        pieces.iter().all(|&(_, _, base)| {
-            self.regions.get(&base).is_some_and(|r| {
-                r.reservation.is_none()
-                    || r.access
-                        .get(&agent)
-                        .is_some_and(|&permission| permits(permission, write))
-            })
-        })
+        agent_may(&self.regions, agent, address, len, write)
     }
 
     /// Writes `bytes` at `address`.
     pub fn write(&mut self, address: u64, bytes: &[u8]) -> Result<(), HsaCode> {
-        let len = bytes.len() as u64;
-        if len > MAX_COPY_BYTES {
-            return Err(HsaCode::INVALID_ARGUMENT);
-        }
-        for (at, n, base) in self.pieces(address, len)? {
-            let from = (at - address) as usize;
-            let Some(data) = bytes.get(from..from + n as usize) else {
-                continue;
-            };
-            match self.regions.get(&base).map(|r| r.kind) {
-                Some(RegionKind::Mapping { handle }) => {
-                    self.store.write_physical(handle, at - base, data);
-                }
-                _ => self.store.write(at, data),
-            }
-        }
-        Ok(())
+        write_bytes(&self.regions, &*self.store, address, bytes)
     }
 
     /// Reads `out.len()` bytes at `address`.
     pub fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), HsaCode> {
-        let len = out.len() as u64;
-        if len > MAX_COPY_BYTES {
-            return Err(HsaCode::INVALID_ARGUMENT);
-        }
-        for (at, n, base) in self.pieces(address, len)? {
-            let from = (at - address) as usize;
-            let Some(dst) = out.get_mut(from..from + n as usize) else {
-                continue;
-            };
-            match self.regions.get(&base).map(|r| r.kind) {
-                Some(RegionKind::Mapping { handle }) => {
-                    self.store.read_physical(handle, at - base, dst);
-                }
-                _ => self.store.read(at, dst),
-            }
-        }
-        Ok(())
+        read_bytes(&self.regions, &*self.store, address, out)
     }
 
     // --- Virtual memory (the bookkeeping of reservations and handles is
@@ -463,7 +458,8 @@ impl Memory {
 
     /// Frees physical memory `handle` of `len` bytes of pool `pool`.
     pub(crate) fn release_physical(&mut self, pool: usize, handle: u64, len: u64) {
-        self.store.release_physical(handle);
+        self.retirement
+            .retire(&*self.store, Retired::Physical { handle });
         if let Some(u) = self.usage.get_mut(pool) {
             u.physical_bytes = u.physical_bytes.saturating_sub(len);
         }
@@ -479,7 +475,7 @@ impl Memory {
         reservation: u64,
     ) -> Result<(), HsaCode> {
         self.store.map_physical(address, len, handle)?;
-        self.regions.insert(
+        self.regions_mut().insert(
             address,
             Region {
                 kind: RegionKind::Mapping { handle },
@@ -500,7 +496,7 @@ impl Memory {
             _ => return Err(HsaCode::INVALID_ALLOCATION),
         };
         self.store.unmap_physical(address, len)?;
-        self.regions.remove(&address);
+        self.regions_mut().remove(&address);
         Ok(())
     }
 
@@ -544,10 +540,12 @@ impl Memory {
     /// Whether any region lies in `[address, address + len)`.
     pub(crate) fn any_region_in(&self, address: u64, len: u64) -> bool {
         let end = address.saturating_add(len);
-        self.regions
-            .range(..end)
-            .next_back()
-            .is_some_and(|(&base, region)| base + region.reserved > address)
+        self.retirement.holds(address, len)
+            || self
+                .regions
+                .range(..end)
+                .next_back()
+                .is_some_and(|(&base, region)| base + region.reserved > address)
     }
 
     /// Agent `agent`'s permission on the mapping at `base`.
@@ -571,9 +569,142 @@ impl Memory {
         if host {
             self.store.set_host_access(base, len, permission)?;
         }
-        if let Some(r) = self.regions.get_mut(&base) {
+        if let Some(r) = self.regions_mut().get_mut(&base) {
             r.access.insert(agent, permission);
         }
         Ok(())
     }
+}
+
+/// The region of `regions` holding `address`, and its base.
+fn region_at(regions: &Regions, address: u64) -> Option<(u64, &Region)> {
+    let (&base, region) = regions.range(..=address).next_back()?;
+    (address - base < region.size).then_some((base, region))
+}
+
+/// The pieces of `[address, address + len)`, each inside one region
+/// (`(address, length, region base)`): one region, or mappings of one
+/// reservation that touch. `INVALID_ARGUMENT` when any byte lies
+/// outside them.
+fn pieces(regions: &Regions, address: u64, len: u64) -> Result<Vec<(u64, u64, u64)>, HsaCode> {
+    let end = address.checked_add(len).ok_or(HsaCode::INVALID_ARGUMENT)?;
+    let mut pieces = Vec::new();
+    let mut at = address;
+    let mut reservation = None;
+    loop {
+        let (base, region) = region_at(regions, at).ok_or(HsaCode::INVALID_ARGUMENT)?;
+        if at != address && (region.reservation.is_none() || region.reservation != reservation) {
+            return Err(HsaCode::INVALID_ARGUMENT);
+        }
+        reservation = region.reservation;
+        let piece_end = end.min(base + region.size);
+        pieces.push((at, piece_end - at, base));
+        if piece_end == end {
+            return Ok(pieces);
+        }
+        at = piece_end;
+    }
+}
+
+/// Whether agent `agent` may read (or `write`) `len` bytes at `address`
+/// of `regions` ([`Memory::agent_may`]).
+fn agent_may(regions: &Regions, agent: usize, address: u64, len: u64, write: bool) -> bool {
+    let permitted = |region: &Region| {
+        region.reservation.is_none()
+            || region
+                .access
+                .get(&agent)
+                .is_some_and(|&permission| permits(permission, write))
+    };
+    // One region holds the whole access (nearly every access): no pieces.
+    if let Some((base, region)) = region_at(regions, address)
+        && address - base + len.max(1) <= region.size
+    {
+        return permitted(region);
+    }
+    let Ok(pieces) = pieces(regions, address, len.max(1)) else {
+        return false;
+    };
+    pieces
+        .iter()
+        .all(|&(_, _, base)| regions.get(&base).is_some_and(permitted))
+}
+
+/// Where the bytes of one piece lie in `store`.
+fn piece_of(region: &Region, base: u64, at: u64) -> Piece {
+    match region.kind {
+        RegionKind::Mapping { handle } => Piece::Physical(handle, at - base),
+        _ => Piece::Address(at),
+    }
+}
+
+/// Where a piece's bytes lie: at its address, or in physical memory.
+enum Piece {
+    Address(u64),
+    Physical(u64, u64),
+}
+
+/// Writes `bytes` at `address` of `regions` in `store`.
+fn write_bytes(
+    regions: &Regions,
+    store: &dyn ByteStore,
+    address: u64,
+    bytes: &[u8],
+) -> Result<(), HsaCode> {
+    let len = bytes.len() as u64;
+    if len > MAX_COPY_BYTES {
+        return Err(HsaCode::INVALID_ARGUMENT);
+    }
+    let put = |piece: Piece, data: &[u8]| match piece {
+        Piece::Physical(handle, offset) => store.write_physical(handle, offset, data),
+        Piece::Address(at) => store.write(at, data),
+    };
+    // One region holds the whole access (nearly every access): no pieces.
+    if let Some((base, region)) = region_at(regions, address)
+        && address - base + len <= region.size
+    {
+        put(piece_of(region, base, address), bytes);
+        return Ok(());
+    }
+    for (at, n, base) in pieces(regions, address, len)? {
+        let from = (at - address) as usize;
+        let (Some(data), Some(region)) = (bytes.get(from..from + n as usize), regions.get(&base))
+        else {
+            continue;
+        };
+        put(piece_of(region, base, at), data);
+    }
+    Ok(())
+}
+
+/// Reads `out.len()` bytes at `address` of `regions` from `store`.
+fn read_bytes(
+    regions: &Regions,
+    store: &dyn ByteStore,
+    address: u64,
+    out: &mut [u8],
+) -> Result<(), HsaCode> {
+    let len = out.len() as u64;
+    if len > MAX_COPY_BYTES {
+        return Err(HsaCode::INVALID_ARGUMENT);
+    }
+    let get = |piece: Piece, dst: &mut [u8]| match piece {
+        Piece::Physical(handle, offset) => store.read_physical(handle, offset, dst),
+        Piece::Address(at) => store.read(at, dst),
+    };
+    if let Some((base, region)) = region_at(regions, address)
+        && address - base + len <= region.size
+    {
+        get(piece_of(region, base, address), out);
+        return Ok(());
+    }
+    for (at, n, base) in pieces(regions, address, len)? {
+        let from = (at - address) as usize;
+        let (Some(dst), Some(region)) = (out.get_mut(from..from + n as usize), regions.get(&base))
+        else {
+            continue;
+        };
+        get(piece_of(region, base, at), dst);
+    }
+    Ok(())
 }

@@ -5,6 +5,11 @@
 //!
 //! Layout (little-endian): the 24-byte magic, a `u64` entry count, then per
 //! entry a `u64` offset, a `u64` size, a `u64` ID length and the ID bytes.
+//! A compressed bundle (`CCOB`, `clang --offload-compress`, ROCm 6's
+//! libraries) is decompressed first (`amdgpu_sim::compressed_bundle`: its
+//! header's sizes checked, its output bounded), then read the same way.
+
+use amdgpu_sim::compressed_bundle;
 
 use crate::status;
 use crate::status::{Result, Status};
@@ -18,9 +23,10 @@ pub const MAX_BUNDLE_ENTRIES: u64 = 256;
 /// Longest entry ID read (a target triple plus a processor and features).
 pub const MAX_BUNDLE_ENTRY_ID_LENGTH: u64 = 1024;
 
-/// True when `data` starts with the offload-bundle magic.
+/// True when `data` starts with the offload-bundle magic, or a
+/// compressed bundle's (`CCOB`).
 pub fn is_offload_bundle(data: &[u8]) -> bool {
-    data.starts_with(OFFLOAD_BUNDLE_MAGIC)
+    data.starts_with(OFFLOAD_BUNDLE_MAGIC) || compressed_bundle::is_compressed_bundle(data)
 }
 
 fn read_u64(data: &[u8], at: usize) -> Result<u64> {
@@ -33,7 +39,18 @@ fn read_u64(data: &[u8], at: usize) -> Result<u64> {
 
 /// The entry IDs of a bundle (`hip-spirv64-amd-amdhsa--amdgcnspirv`, ...).
 pub fn entry_ids(data: &[u8]) -> Result<Vec<String>> {
-    if !is_offload_bundle(data) {
+    if compressed_bundle::is_compressed_bundle(data) {
+        let inner =
+            compressed_bundle::decompress(data).map_err(|e| status!(InvalidArgument, "{e}"))?;
+        if !inner.starts_with(OFFLOAD_BUNDLE_MAGIC) {
+            return Err(status!(
+                InvalidArgument,
+                "compressed offload bundle holds no clang offload bundle"
+            ));
+        }
+        return entry_ids(&inner);
+    }
+    if !data.starts_with(OFFLOAD_BUNDLE_MAGIC) {
         return Err(status!(InvalidArgument, "not a clang offload bundle"));
     }
     let count = read_u64(data, OFFLOAD_BUNDLE_MAGIC.len())?;
@@ -69,9 +86,14 @@ pub fn not_an_elf_error(data: &[u8]) -> Status {
         Ok(ids) => ids.join(", "),
         Err(error) => format!("unreadable: {}", error.message()),
     };
+    let kind = if compressed_bundle::is_compressed_bundle(data) {
+        "a compressed clang offload bundle (`CCOB`)"
+    } else {
+        "a clang offload bundle"
+    };
     status!(
         InvalidArgument,
-        "module image is a clang offload bundle (entries: {entries}), not an AMDGPU ELF code object; \
+        "module image is {kind} (entries: {entries}), not an AMDGPU ELF code object; \
          SPIR-V modules (`--iree-rocm-use-spirv`) are finalised by the HIP runtime and cannot be loaded as HSACO"
     )
 }
@@ -123,5 +145,31 @@ mod tests {
         let mut long_id = bundle(&["abc"]);
         long_id[48..56].copy_from_slice(&u64::MAX.to_le_bytes());
         assert!(entry_ids(&long_id).unwrap_err().mentions("longer than"));
+    }
+
+    /// clang-19's `--offload-compress` fat binary (`fixtures/hip/build.sh`):
+    /// its device entries as `clang-offload-bundler-19 --list` gives them
+    /// (which spells the host entry its own way).
+    #[test]
+    fn reads_a_compressed_bundles_entry_ids() {
+        let data = include_bytes!("../../fixtures/hip/compressed.hip_fatbin");
+        assert!(is_offload_bundle(data));
+        let mut devices: Vec<String> = entry_ids(data)
+            .unwrap()
+            .into_iter()
+            .filter(|id| !id.starts_with("host-"))
+            .collect();
+        devices.sort();
+        assert_eq!(
+            devices,
+            [
+                "hipv4-amdgcn-amd-amdhsa--gfx1100",
+                "hipv4-amdgcn-amd-amdhsa--gfx942"
+            ]
+        );
+        assert!(not_an_elf_error(data).mentions("compressed clang offload bundle"));
+        let mut damaged = data.to_vec();
+        damaged[4] = 9;
+        assert!(entry_ids(&damaged).unwrap_err().mentions("version 9"));
     }
 }

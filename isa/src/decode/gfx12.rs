@@ -49,6 +49,7 @@ pub(super) fn decode(words: &Words, out: &mut Vec<Inst>) -> Result<(), Undecodab
         barrier_operand(&inst)?;
         wmma_modifiers(&inst)?;
         ocp_eight_bit_floats(&inst)?;
+        let inst = scalar_transcendental(inst)?;
         out.push(inst);
         return Ok(());
     }
@@ -113,6 +114,26 @@ fn wmma_modifiers(inst: &Inst) -> Result<(), Undecodable> {
         ));
     }
     Ok(())
+}
+
+/// GFX12's `v_s_rcp_f32` and the other scalar transcendentals: VOP3
+/// encodings of a scalar operation (`Op::S`) whose destination field names
+/// an SGPR. Source modifiers, clamp and output modifiers fail to decode,
+/// naming them (not modelled).
+fn scalar_transcendental(mut inst: Inst) -> Result<Inst, Undecodable> {
+    if inst.syntax.encoding != Encoding::Vop3 || !matches!(inst.op, Op::S(..)) {
+        return Ok(inst);
+    }
+    if inst.neg != 0 || inst.abs != 0 || inst.clamp || inst.omod != 0 || inst.op_sel != 0 {
+        return Err(Undecodable::Feature(
+            "scalar transcendental modifiers",
+            inst.mnemonic.to_string(),
+        ));
+    }
+    if let Operand::Vgpr(n) = inst.dst[0] {
+        inst.dst[0] = super::sdst(F, u32::from(n))?;
+    }
+    Ok(inst)
 }
 
 /// A 24-bit signed offset.

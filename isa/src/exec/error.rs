@@ -55,6 +55,8 @@ pub enum ExecError {
         code_bytes: u64,
         /// The kernel's entry address.
         entry: u64,
+        /// Where and why decoding the code after the kernel stopped.
+        stopped: Option<String>,
     },
     /// `s_setpc_b64`/`s_swappc_b64` into the kernel's code where no
     /// instruction starts.
@@ -145,11 +147,19 @@ impl fmt::Display for ExecError {
                 target,
                 code_bytes,
                 entry,
-            } => write!(
-                f,
-                "{mnemonic} to {target:#x}, outside the kernel's code ({code_bytes} bytes at \
-                 {entry:#x}): calls into other code are not supported by the interpreter"
-            ),
+                ref stopped,
+            } => {
+                write!(
+                    f,
+                    "{mnemonic} to {target:#x}, outside the code decoded ({code_bytes} bytes at \
+                     {entry:#x}: the kernel and the code after it): calls into other code are \
+                     not supported by the interpreter"
+                )?;
+                match stopped {
+                    Some(why) => write!(f, " (decoding stopped {why})"),
+                    None => Ok(()),
+                }
+            }
             ExecError::IndirectMisaligned {
                 mnemonic,
                 target,

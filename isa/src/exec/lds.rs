@@ -9,6 +9,9 @@ use crate::inst::{Inst, Operand};
 use crate::op::Lds;
 use crate::wave::{LANES, Wave};
 
+#[cfg(test)]
+mod oracle;
+
 /// The LDS address of ADDR's value `base` plus an instruction offset: their
 /// 32-bit sum, wrapping. LLVM folds a constant into the DS offset for every
 /// chip since CI (`hasUsableDSOffset`) even when the base register holds a
@@ -83,6 +86,13 @@ impl Registers {
             .unwrap_or(0)
     }
 
+    /// The operand's first `count` registers as one run of the vector
+    /// file (`count * LANES` words), when all of them are inside it.
+    fn block<'v>(&self, v: &'v mut [u32], count: usize) -> Option<&'v mut [u32]> {
+        let base = self.bases.first().copied().flatten()?;
+        v.get_mut(base..base.checked_add(count.checked_mul(LANES)?)?)
+    }
+
     fn set(&self, v: &mut [u32], i: usize, lane: usize, value: u32) {
         if let Some(slot) = self
             .bases
@@ -92,6 +102,140 @@ impl Registers {
             .and_then(|base| v.get_mut(base + lane))
         {
             *slot = value;
+        }
+    }
+}
+
+/// `N` bytes of LDS from `address`, or zeros where any of them lies past
+/// its end (as [`read`]).
+#[inline(always)]
+fn read_fixed<const N: usize>(lds: &[u8], address: u64) -> [u8; N] {
+    usize::try_from(address)
+        .ok()
+        .and_then(|start| lds.get(start..start.checked_add(N)?))
+        .and_then(|bytes| <[u8; N]>::try_from(bytes).ok())
+        .unwrap_or([0; N])
+}
+
+/// `data` to LDS at `address`, or nothing where any byte lies past its end
+/// (as [`write`]).
+#[inline(always)]
+fn write_fixed<const N: usize>(lds: &mut [u8], address: u64, data: [u8; N]) {
+    if let Some(bytes) = usize::try_from(address)
+        .ok()
+        .and_then(|start| lds.get_mut(start..start.checked_add(N)?))
+    {
+        bytes.copy_from_slice(&data);
+    }
+}
+
+/// A load or store's lanes: each active lane's ADDR value plus each offset
+/// (one, or `read2`/`write2`'s two). Loads and stores of each width are a
+/// loop of fixed-size copies (a copy of a run-time size is a call per lane
+/// and address: a fifth of a gfx942 f16 matmul's instructions).
+struct Access<'a> {
+    bases: [u32; LANES],
+    mask: u64,
+    offsets: &'a [u64],
+}
+
+impl Access<'_> {
+    /// Loads of 4 to 16 bytes: whole registers, from the destination's
+    /// first on, in offset order.
+    fn load<const N: usize>(&self, v: &mut [u32], lds: &[u8], dst: &Registers) {
+        for lane in active(self.mask) {
+            let base = self.bases[lane];
+            let mut reg = 0;
+            for &offset in self.offsets {
+                let bytes = read_fixed::<N>(lds, address(base, offset));
+                for word in bytes.as_chunks::<4>().0 {
+                    dst.set(v, reg, lane, u32::from_le_bytes(*word));
+                    reg += 1;
+                }
+            }
+        }
+    }
+
+    /// Loads of 1 or 2 bytes, sign- or zero-extended, into the whole
+    /// register or (`half` 0, 1) its low or high half.
+    fn load_narrow<const N: usize>(
+        &self,
+        v: &mut [u32],
+        lds: &[u8],
+        dst: &Registers,
+        signed: bool,
+        half: u8,
+    ) {
+        match (signed, half) {
+            (false, 0) => self.narrow::<N, false, 0>(v, lds, dst),
+            (false, 1) => self.narrow::<N, false, 1>(v, lds, dst),
+            (false, _) => self.narrow::<N, false, 2>(v, lds, dst),
+            (true, 0) => self.narrow::<N, true, 0>(v, lds, dst),
+            (true, 1) => self.narrow::<N, true, 1>(v, lds, dst),
+            (true, _) => self.narrow::<N, true, 2>(v, lds, dst),
+        }
+    }
+
+    /// [`Access::load_narrow`] for one width, extension and half (the
+    /// matmuls' f16 tiles are read 2 bytes a lane, into halves).
+    fn narrow<const N: usize, const SIGNED: bool, const HALF: u8>(
+        &self,
+        v: &mut [u32],
+        lds: &[u8],
+        dst: &Registers,
+    ) {
+        let value = |bytes: [u8; N], old: u32| {
+            let value = match (N, SIGNED) {
+                (1, true) => bytes[0] as i8 as i32 as u32,
+                (1, false) => u32::from(bytes[0]),
+                (_, true) => i16::from_le_bytes([bytes[0], bytes[N - 1]]) as i32 as u32,
+                _ => u32::from(u16::from_le_bytes([bytes[0], bytes[N - 1]])),
+            };
+            match HALF {
+                0 => (old & 0xffff_0000) | (value & 0xffff),
+                1 => (old & 0xffff) | value << 16,
+                _ => value,
+            }
+        };
+        // Registers inside the file (all but at its very end): one run.
+        if let Some(block) = dst.block(v, self.offsets.len()) {
+            for (o, &offset) in self.offsets.iter().enumerate() {
+                let Some(lanes) = block.get_mut(o * LANES..(o + 1) * LANES) else {
+                    continue;
+                };
+                for lane in active(self.mask) {
+                    let bytes = read_fixed::<N>(lds, address(self.bases[lane], offset));
+                    if let Some(slot) = lanes.get_mut(lane) {
+                        *slot = value(bytes, *slot);
+                    }
+                }
+            }
+            return;
+        }
+        for lane in active(self.mask) {
+            let base = self.bases[lane];
+            for (reg, &offset) in self.offsets.iter().enumerate() {
+                let bytes = read_fixed::<N>(lds, address(base, offset));
+                dst.set(v, reg, lane, value(bytes, dst.get(v, reg, lane)));
+            }
+        }
+    }
+
+    /// Stores of `N` bytes: from DATA0 at the first offset, DATA1 at the
+    /// second; the low `N` bytes of the registers (of their high halves
+    /// for `_d16_hi`).
+    fn store<const N: usize>(&self, v: &[u32], lds: &mut [u8], data: &[Registers; 2], high: bool) {
+        for lane in active(self.mask) {
+            let base = self.bases[lane];
+            for (registers, &offset) in data.iter().zip(self.offsets) {
+                let mut bytes = [0u8; N];
+                for (i, chunk) in bytes.chunks_mut(4).enumerate() {
+                    let word = registers.get(v, i, lane);
+                    let word = if high { word >> 16 } else { word };
+                    chunk.copy_from_slice(&word.to_le_bytes()[..chunk.len()]);
+                }
+                write_fixed(lds, address(base, offset), bytes);
+            }
         }
     }
 }
@@ -110,47 +254,26 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Lds, lds: &mut [u8], chip: C
             half,
         } => {
             let scale = u64::from(bytes) * if st64 { 64 } else { 1 };
-            let bases = lane_values(wave, inst.src[0]);
+            let pair = [offset0 * scale, offset1 * scale];
+            let offsets: &[u64] = if two {
+                &pair
+            } else {
+                std::slice::from_ref(&single)
+            };
+            let access = Access {
+                bases: lane_values(wave, inst.src[0]),
+                mask: exec & wave.lane_mask(),
+                offsets,
+            };
             let dst = Registers::new(wave, inst.dst[0]);
-            for lane in active(exec & wave.lane_mask()) {
-                let base = bases[lane];
-                let addresses: &[u64] = if two {
-                    &[
-                        address(base, offset0 * scale),
-                        address(base, offset1 * scale),
-                    ]
-                } else {
-                    &[address(base, single)]
-                };
-                let mut reg = 0;
-                for &address in addresses {
-                    let mut buf = [0u8; 16];
-                    let out = buf.get_mut(..bytes as usize).unwrap_or_default();
-                    read(lds, address, out);
-                    if bytes < 4 {
-                        let v = match (bytes, signed) {
-                            (1, true) => buf[0] as i8 as i32 as u32,
-                            (1, false) => u32::from(buf[0]),
-                            (_, true) => i16::from_le_bytes([buf[0], buf[1]]) as i32 as u32,
-                            _ => u32::from(u16::from_le_bytes([buf[0], buf[1]])),
-                        };
-                        let old = dst.get(&wave.v, reg, lane);
-                        let v = match half {
-                            0 => (old & 0xffff_0000) | (v & 0xffff),
-                            1 => (old & 0xffff) | v << 16,
-                            _ => v,
-                        };
-                        dst.set(&mut wave.v, reg, lane, v);
-                        reg += 1;
-                        continue;
-                    }
-                    for chunk in out.chunks_exact(4) {
-                        let mut word = [0u8; 4];
-                        word.copy_from_slice(chunk);
-                        dst.set(&mut wave.v, reg, lane, u32::from_le_bytes(word));
-                        reg += 1;
-                    }
-                }
+            let v = &mut wave.v;
+            match bytes {
+                1 => access.load_narrow::<1>(v, lds, &dst, signed, half),
+                2 => access.load_narrow::<2>(v, lds, &dst, signed, half),
+                4 => access.load::<4>(v, lds, &dst),
+                8 => access.load::<8>(v, lds, &dst),
+                12 => access.load::<12>(v, lds, &dst),
+                _ => access.load::<16>(v, lds, &dst),
             }
         }
         Lds::Store {
@@ -160,32 +283,29 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, op: Lds, lds: &mut [u8], chip: C
             high,
         } => {
             let scale = u64::from(bytes) * if st64 { 64 } else { 1 };
-            let bases = lane_values(wave, inst.src[0]);
+            let pair = [offset0 * scale, offset1 * scale];
+            let offsets: &[u64] = if two {
+                &pair
+            } else {
+                std::slice::from_ref(&single)
+            };
+            let access = Access {
+                bases: lane_values(wave, inst.src[0]),
+                mask: exec & wave.lane_mask(),
+                offsets,
+            };
             let data = [
                 Registers::new(wave, inst.src[1]),
                 Registers::new(wave, inst.src[2]),
             ];
-            for lane in active(exec & wave.lane_mask()) {
-                let base = bases[lane];
-                let pairs: &[(u64, usize)] = if two {
-                    &[
-                        (address(base, offset0 * scale), 1),
-                        (address(base, offset1 * scale), 2),
-                    ]
-                } else {
-                    &[(address(base, single), 1)]
-                };
-                for &(address, src) in pairs {
-                    let mut buf = [0u8; 16];
-                    for i in 0..(bytes as usize).div_ceil(4) {
-                        let word = data[src - 1].get(&wave.v, i, lane);
-                        let word = if high { word >> 16 } else { word };
-                        if let Some(slot) = buf.get_mut(4 * i..4 * i + 4) {
-                            slot.copy_from_slice(&word.to_le_bytes());
-                        }
-                    }
-                    write(lds, address, buf.get(..bytes as usize).unwrap_or_default());
-                }
+            let v = &wave.v;
+            match bytes {
+                1 => access.store::<1>(v, lds, &data, high),
+                2 => access.store::<2>(v, lds, &data, high),
+                4 => access.store::<4>(v, lds, &data, high),
+                8 => access.store::<8>(v, lds, &data, high),
+                12 => access.store::<12>(v, lds, &data, high),
+                _ => access.store::<16>(v, lds, &data, high),
             }
         }
         Lds::Atomic { op, bytes, rtn } => {

@@ -233,19 +233,27 @@ fn register_bit(ty: MatrixType, e: usize) -> (usize, u32) {
 /// Every f16's value as f32 ([`f16_to_f32`]), by its bits: a lookup is
 /// a fifth of the conversion's instructions, and f16 MFMA operands are
 /// converted element by element (the table is 256 KiB, built once per
-/// process).
-static F16_VALUES: std::sync::LazyLock<Vec<f32>> =
-    std::sync::LazyLock::new(|| (0..=u16::MAX).map(f16_to_f32).collect());
+/// process). A fixed-size array, so that an index of 16 bits needs no
+/// bounds check.
+static F16_VALUES: std::sync::LazyLock<Box<[f32; 1 << 16]>> = std::sync::LazyLock::new(|| {
+    let values: Vec<f32> = (0..=u16::MAX).map(f16_to_f32).collect();
+    values
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("one value per 16-bit pattern"))
+});
 
 /// Elements `bit..` of `words` as f64, into `out`: one loop per type (f16
-/// by [`F16_VALUES`]), the type matched once per row, not per element.
-fn convert(ty: MatrixType, words: &[u32], bit: u32, out: &mut [f64]) {
+/// by [`F16_VALUES`], passed in as `table` so that the lazy table is
+/// resolved once per operand), the type matched once per row, not per
+/// element.
+#[inline(always)]
+fn convert(ty: MatrixType, words: &[u32], bit: u32, out: &mut [f64], table: &[f32; 1 << 16]) {
     let pairs = words.iter().zip(out.iter_mut());
     match ty {
         MatrixType::F16 => {
-            let table = &*F16_VALUES;
             for (&w, slot) in pairs {
-                *slot = f64::from(table[(w >> bit & 0xffff) as usize]);
+                *slot = f64::from(table[usize::from((w >> bit) as u16)]);
             }
         }
         MatrixType::Bf16 => {
@@ -266,16 +274,17 @@ fn convert(ty: MatrixType, words: &[u32], bit: u32, out: &mut [f64]) {
     }
 }
 
-/// One block's A (row-major, `[i][k]`) or B (`[k][j]`): element `k` of row
-/// `r` is element `k % E` of lane `M * block + M * blocks * (k / E) + r`
-/// ([`input_at`]), `lane_of` applying BLGP for B. Floats go to `floats`,
-/// i8 to `ints`.
+/// One block's A or B, stored `[k][row]` (row `i` of A, column `j` of B):
+/// element `k` of row `r` is element `k % E` of lane
+/// `M * block + M * blocks * (k / E) + r` ([`input_at`]), `lane_of`
+/// applying BLGP for B. Floats go to `floats`, i8 to `ints`.
 struct Gather<L: Fn(usize) -> usize> {
     shape: Mfma,
     ty: MatrixType,
     source: Source,
     block: usize,
-    row_major: bool,
+    /// Rows (A: M) or columns (B: N) of the operand.
+    rows: usize,
     lane_of: L,
     /// `lane_of` is the identity (no BLGP).
     identity: bool,
@@ -288,76 +297,127 @@ impl<L: Fn(usize) -> usize> Gather<L> {
             usize::from(self.shape.k),
             usize::from(self.shape.blocks),
         );
-        let rows = if self.row_major {
-            m
-        } else {
-            usize::from(self.shape.n)
-        }
-        .min(LANES);
+        let rows = self.rows.min(LANES);
         let per_lane = (kk * m * blocks / 64).max(1);
+        let table = &**F16_VALUES;
+        if self.pairs(v, floats, rows, per_lane, table) {
+            return;
+        }
         let mut words = [0u32; LANES];
-        let mut values = [0f64; LANES];
         for k in 0..kk {
             let (reg, bit) = register_bit(self.ty, k % per_lane);
             let first = m * self.block + m * blocks * (k / per_lane);
-            let words = &mut words[..rows];
-            let values = &mut values[..rows];
-            match self.ty {
-                MatrixType::F64 => {
-                    for (r, slot) in values.iter_mut().enumerate() {
+            let at = k * rows..(k + 1) * rows;
+            if self.ty == MatrixType::F64 {
+                if let Some(dst) = floats.get_mut(at) {
+                    for (r, slot) in dst.iter_mut().enumerate() {
                         *slot = self.source.pair(v, reg, (self.lane_of)(first + r));
                     }
                 }
-                _ => {
-                    // Consecutive lanes of one register: one copy.
-                    let whole = match self.source {
-                        Source::Register(base) if self.identity => {
-                            let start = (base + reg) * LANES + first;
-                            v.get(start..start + rows)
-                        }
-                        _ => None,
-                    };
-                    match whole {
-                        Some(lanes) => words.copy_from_slice(lanes),
-                        None => {
-                            for (r, slot) in words.iter_mut().enumerate() {
-                                *slot = self.source.word(v, reg, (self.lane_of)(first + r));
-                            }
-                        }
-                    }
-                    convert(self.ty, words, bit, values);
-                }
+                continue;
             }
-            let at = |r: usize| {
-                if self.row_major {
-                    r * kk + k
-                } else {
-                    k * rows + r
+            // Consecutive lanes of one register are read in place.
+            let whole = match self.source {
+                Source::Register(base) if self.identity => {
+                    let start = (base + reg) * LANES + first;
+                    v.get(start..start + rows)
+                }
+                _ => None,
+            };
+            let lanes = match whole {
+                Some(lanes) => lanes,
+                None => {
+                    let words = &mut words[..rows];
+                    for (r, slot) in words.iter_mut().enumerate() {
+                        *slot = self.source.word(v, reg, (self.lane_of)(first + r));
+                    }
+                    words
                 }
             };
             if self.ty == MatrixType::I8 {
-                for (r, &w) in words.iter().enumerate() {
-                    if let Some(slot) = ints.get_mut(at(r)) {
+                if let Some(dst) = ints.get_mut(at) {
+                    for (slot, &w) in dst.iter_mut().zip(lanes) {
                         *slot = integer(w, bit);
                     }
                 }
-            } else if self.row_major {
-                for (r, &x) in values.iter().enumerate() {
-                    if let Some(slot) = floats.get_mut(at(r)) {
-                        *slot = x;
-                    }
-                }
-            } else if let Some(row) = floats.get_mut(k * rows..(k + 1) * rows) {
-                row.copy_from_slice(values);
+            } else if let Some(dst) = floats.get_mut(at) {
+                convert(self.ty, lanes, bit, dst, table);
             }
         }
+    }
+
+    /// f16 and bf16 operands in registers without BLGP (the matmuls'):
+    /// each register's lanes read once for the two elements it holds
+    /// (`k`, `k + 1`), with no division per element. False, having written
+    /// nothing, for any other operand.
+    fn pairs(
+        &self,
+        v: &[u32],
+        floats: &mut [f64],
+        rows: usize,
+        per_lane: usize,
+        table: &[f32; 1 << 16],
+    ) -> bool {
+        let (m, kk, blocks) = (
+            usize::from(self.shape.m),
+            usize::from(self.shape.k),
+            usize::from(self.shape.blocks),
+        );
+        let Source::Register(base) = self.source else {
+            return false;
+        };
+        let f16 = match self.ty {
+            MatrixType::F16 => true,
+            MatrixType::Bf16 => false,
+            _ => return false,
+        };
+        // Every register read inside the file, every k written.
+        let groups = kk / per_lane;
+        let last_lane = m * self.block + m * blocks * groups.saturating_sub(1) + rows;
+        if !self.identity
+            || !per_lane.is_multiple_of(2)
+            || groups * per_lane != kk
+            || last_lane > LANES
+            || (base + per_lane / 2) * LANES > v.len()
+            || floats.len() < kk * rows
+        {
+            return false;
+        }
+        for group in 0..groups {
+            let first = m * self.block + m * blocks * group;
+            for reg in 0..per_lane / 2 {
+                let k = group * per_lane + 2 * reg;
+                let start = (base + reg) * LANES + first;
+                let (Some(words), Some(dst)) = (
+                    v.get(start..start + rows),
+                    floats.get_mut(k * rows..(k + 2) * rows),
+                ) else {
+                    continue;
+                };
+                let (low, high) = dst.split_at_mut(rows);
+                let halves = words.iter().zip(low).zip(high);
+                if f16 {
+                    for ((&w, low), high) in halves {
+                        *low = f64::from(table[usize::from(w as u16)]);
+                        *high = f64::from(table[usize::from((w >> 16) as u16)]);
+                    }
+                } else {
+                    for ((&w, low), high) in halves {
+                        *low = f64::from(bf16_to_f32(w as u16));
+                        *high = f64::from(bf16_to_f32((w >> 16) as u16));
+                    }
+                }
+            }
+        }
+        true
     }
 }
 
 /// Dense MFMA. Each output is its C plus the K products in K order, as
 /// ever; the loops run over a row of outputs at a time (`j` innermost, so
 /// that the compiler vectorizes across the row) from operands gathered
-/// once per block into plain arrays. `exec::mfma::oracle` (tests) keeps the
+/// once per block into plain arrays (`[k][row]`, converted as whole rows of
+/// a register's lanes). `exec::mfma::oracle` (tests) keeps the
 /// element-by-element form this replaced, and a property test holds the
 /// two to the same bits.
 pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecError> {
@@ -416,7 +476,7 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecE
             ty: shape.a,
             source: src_a,
             block: a_block,
-            row_major: true,
+            rows: m,
             lane_of: |lane| lane,
             identity: true,
         }
@@ -426,60 +486,74 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecE
             ty: shape.b,
             source: src_b,
             block,
-            row_major: false,
+            rows: n,
             lane_of: |lane| blgp_lane(lane, blgp),
             identity: blgp == 0,
         }
         .run(v, b, bi);
         for i in 0..m {
             let (reg, first) = output_at(shape, i, 0, block);
-            let lanes = first..first + n;
+            let row_at = |reg: usize| reg * LANES + first..reg * LANES + first + n;
             if f64_out {
                 let acc = &mut acc[..n];
                 for (j, slot) in acc.iter_mut().enumerate() {
                     *slot = neg_c * src_c.pair(v, reg, first + j);
                 }
-                for (k, &x) in a[i * kk..(i + 1) * kk].iter().enumerate() {
-                    let row = &b[k * n..(k + 1) * n];
+                for (&x, row) in a[i..m * kk].iter().step_by(m).zip(b.chunks_exact(n)) {
                     for (slot, &y) in acc.iter_mut().zip(row) {
                         *slot = (neg_a * x).mul_add(neg_b * y, *slot);
                     }
                 }
-                for (lane, &sum) in lanes.zip(acc.iter()) {
-                    let bits = sum.to_bits();
-                    if let Some(slot) = out.get_mut(reg * LANES + lane) {
-                        *slot = bits as u32;
-                    }
-                    if let Some(slot) = out.get_mut((reg + 1) * LANES + lane) {
-                        *slot = (bits >> 32) as u32;
+                // An f64's high half is in the next register's lane.
+                for (half, shift) in [(reg, 0), (reg + 1, 32)] {
+                    if let Some(d) = out.get_mut(row_at(half)) {
+                        for (slot, &sum) in d.iter_mut().zip(acc.iter()) {
+                            *slot = (sum.to_bits() >> shift) as u32;
+                        }
                     }
                 }
-            } else if int_out {
+                continue;
+            }
+            let Some(d) = out.get_mut(row_at(reg)) else {
+                continue;
+            };
+            if int_out {
                 let acc = &mut acc_int[..n];
                 for (j, slot) in acc.iter_mut().enumerate() {
                     *slot = src_c.word(v, reg, first + j) as i32;
                 }
-                for (k, &x) in ai[i * kk..(i + 1) * kk].iter().enumerate() {
-                    let row = &bi[k * n..(k + 1) * n];
+                for (&x, row) in ai[i..m * kk].iter().step_by(m).zip(bi.chunks_exact(n)) {
                     for (slot, &y) in acc.iter_mut().zip(row) {
                         *slot = slot.wrapping_add(x * y);
                     }
                 }
-                for (lane, &sum) in lanes.zip(acc.iter()) {
-                    if let Some(slot) = out.get_mut(reg * LANES + lane) {
-                        *slot = sum as u32;
-                    }
+                for (slot, &sum) in d.iter_mut().zip(acc.iter()) {
+                    *slot = sum as u32;
                 }
             } else {
                 let acc = &mut acc[..n];
-                for (j, slot) in acc.iter_mut().enumerate() {
-                    *slot = f64::from(f32::from_bits(src_c.word(v, reg, first + j)));
-                }
-                accumulate(&a[i * kk..(i + 1) * kk], &b[..kk * n], acc);
-                for (lane, &sum) in lanes.zip(acc.iter()) {
-                    if let Some(slot) = out.get_mut(reg * LANES + lane) {
-                        *slot = (sum as f32).to_bits();
+                match src_c {
+                    Source::Register(base) => {
+                        let start = (base + reg) * LANES + first;
+                        match v.get(start..start + n) {
+                            Some(c) => {
+                                for (slot, &w) in acc.iter_mut().zip(c) {
+                                    *slot = f64::from(f32::from_bits(w));
+                                }
+                            }
+                            None => {
+                                for (j, slot) in acc.iter_mut().enumerate() {
+                                    *slot =
+                                        f64::from(f32::from_bits(src_c.word(v, reg, first + j)));
+                                }
+                            }
+                        }
                     }
+                    Source::Constant { word, .. } => acc.fill(f64::from(f32::from_bits(word))),
+                }
+                accumulate(&a[i..m * kk], m, &b[..kk * n], acc);
+                for (slot, &sum) in d.iter_mut().zip(acc.iter()) {
+                    *slot = (sum as f32).to_bits();
                 }
             }
         }
@@ -505,17 +579,18 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
-/// `acc[j] += a[k] * b[k][j]` for each `k` in order (`b` row-major, rows
-/// of `acc.len()`): a row of outputs, each summed in K order. The common
-/// widths get a loop of fixed width, whose accumulators the compiler keeps
-/// in vector registers.
-fn accumulate(a: &[f64], b: &[f64], acc: &mut [f64]) {
+/// `acc[j] += a[k * stride] * b[k][j]` for each `k` in order (`b`
+/// row-major, rows of `acc.len()`): a row of outputs, each summed in K
+/// order. The common widths get a loop of fixed width, whose accumulators
+/// the compiler keeps in vector registers.
+fn accumulate(a: &[f64], stride: usize, b: &[f64], acc: &mut [f64]) {
+    let stride = stride.max(1);
     match acc.len() {
-        4 => accumulate_n::<4>(a, b, acc),
-        16 => accumulate_n::<16>(a, b, acc),
-        32 => accumulate_n::<32>(a, b, acc),
+        4 => accumulate_n::<4>(a, stride, b, acc),
+        16 => accumulate_n::<16>(a, stride, b, acc),
+        32 => accumulate_n::<32>(a, stride, b, acc),
         n => {
-            for (&x, row) in a.iter().zip(b.chunks_exact(n.max(1))) {
+            for (&x, row) in a.iter().step_by(stride).zip(b.chunks_exact(n.max(1))) {
                 for (slot, &y) in acc.iter_mut().zip(row) {
                     *slot += x * y;
                 }
@@ -524,14 +599,14 @@ fn accumulate(a: &[f64], b: &[f64], acc: &mut [f64]) {
     }
 }
 
-fn accumulate_n<const N: usize>(a: &[f64], b: &[f64], acc: &mut [f64]) {
+fn accumulate_n<const N: usize>(a: &[f64], stride: usize, b: &[f64], acc: &mut [f64]) {
     let Ok(acc) = <&mut [f64; N]>::try_from(acc) else {
         return;
     };
     let mut sums = *acc;
-    for (&x, row) in a.iter().zip(b.chunks_exact(N)) {
-        let Ok(row) = <&[f64; N]>::try_from(row) else {
-            continue;
+    for (k, row) in b.as_chunks::<N>().0.iter().enumerate() {
+        let Some(&x) = a.get(k * stride) else {
+            break;
         };
         for j in 0..N {
             sums[j] += x * row[j];
@@ -686,88 +761,114 @@ pub(crate) fn wmma(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), ExecE
         let negate = if high { inst.neg_hi } else { inst.neg } >> source & 1 == 1;
         (if negate { -value } else { value }, 0)
     };
-    // Integer inputs element by element; float inputs below.
-    let (a, b): (Elements, Elements) = if integer {
-        (
-            (0..256)
-                .map(|x| element(inst.src[0], x / 16, x % 16, 0))
-                .collect(),
-            (0..256)
-                .map(|x| element(inst.src[1], x / 16, x % 16, 1))
-                .collect(),
-        )
-    } else {
-        (Vec::new(), Vec::new())
-    };
     let rows_per_reg = lanes / 16;
     let high_half = inst.op_sel & 4 != 0;
-    let mut out = vec![(0usize, 0usize, 0u32); 256];
-    // Float sums a row of D at a time ([`accumulate`]): A's row, and B
-    // stored `[k][j]`.
-    let mut a_rows = [0f64; 256];
-    let mut b_rows = [0f64; 256];
-    if !integer {
+    // C's register `reg` in `lane` (as `Wave::src32_at` reads it).
+    let c_source = Source::new(wave, inst.src[2]);
+    let c_word = |reg: usize, lane: usize| c_source.word(&wave.v, reg, lane);
+    // D[i][j], written once every sum is done (D may overlap C).
+    let mut out = [0u32; 256];
+    if integer {
+        // Integer inputs element by element.
+        let a: Elements = (0..256)
+            .map(|x| element(inst.src[0], x / 16, x % 16, 0))
+            .collect();
+        let b: Elements = (0..256)
+            .map(|x| element(inst.src[1], x / 16, x % 16, 1))
+            .collect();
+        for (x, slot) in out.iter_mut().enumerate() {
+            let (i, j) = (x / 16, x % 16);
+            let mut acc = i64::from(c_word(i / rows_per_reg, (16 * i) % lanes + j) as i32);
+            for k in 0..16 {
+                acc += a[i * 16 + k].1 * b[j * 16 + k].1;
+            }
+            *slot = if inst.clamp {
+                acc.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32
+            } else {
+                acc as i32 as u32
+            };
+        }
+    } else {
+        // Float sums a row of D at a time ([`accumulate`]): A's row, and B
+        // stored `[k][j]`.
+        let mut a_rows = [0f64; 256];
+        let mut b_rows = [0f64; 256];
         wmma_operand(wave, inst, kind, 0, |i, k, x| a_rows[i * 16 + k] = x);
         wmma_operand(wave, inst, kind, 1, |j, k, x| b_rows[k * 16 + j] = x);
-    }
-    for i in 0..16 {
-        let mut sums = [0f64; 16];
-        if !integer {
-            for (j, sum) in sums.iter_mut().enumerate() {
-                let (reg, lane) = (i / rows_per_reg, (16 * i) % lanes + j);
-                let c_word = wave.src32_at(inst.src[2], reg, lane);
-                let c = match kind {
-                    Wmma::F16F16 | Wmma::Bf16Bf16 => {
-                        let half = if high_half { c_word >> 16 } else { c_word } as u16;
-                        if kind == Wmma::F16F16 {
-                            f64::from(f16_to_f32(half))
-                        } else {
-                            f64::from(bf16_to_f32(half))
-                        }
+        let table = &**F16_VALUES;
+        for (i, row) in out.chunks_exact_mut(16).enumerate() {
+            let (reg, first) = (i / rows_per_reg, (16 * i) % lanes);
+            // Row i of C: 16 consecutive lanes of one register.
+            let mut words = [0u32; 16];
+            match c_source {
+                Source::Register(base)
+                    if let Some(lanes) = wave
+                        .v
+                        .get((base + reg) * LANES + first..(base + reg) * LANES + first + 16) =>
+                {
+                    words.copy_from_slice(lanes);
+                }
+                _ => {
+                    for (j, word) in words.iter_mut().enumerate() {
+                        *word = c_word(reg, first + j);
                     }
-                    _ => f64::from(f32::from_bits(c_word)),
-                };
-                let c = if inst.neg_hi & 4 != 0 { c.abs() } else { c };
-                *sum = if inst.neg & 4 != 0 { -c } else { c };
+                }
             }
-            accumulate(&a_rows[i * 16..(i + 1) * 16], &b_rows, &mut sums);
-        }
-        for j in 0..16 {
-            let (reg, lane) = (i / rows_per_reg, (16 * i) % lanes + j);
-            let c_word = wave.src32_at(inst.src[2], reg, lane);
-            let value = if integer {
-                let mut acc = i64::from(c_word as i32);
-                for k in 0..16 {
-                    acc += a[i * 16 + k].1 * b[j * 16 + k].1;
+            let shift = if high_half { 16 } else { 0 };
+            let mut sums = [0f64; 16];
+            let pairs = sums.iter_mut().zip(words);
+            match kind {
+                Wmma::F16F16 => {
+                    for (sum, w) in pairs {
+                        *sum = f64::from(table[usize::from((w >> shift) as u16)]);
+                    }
                 }
-                if inst.clamp {
-                    acc.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32
-                } else {
-                    acc as i32 as u32
+                Wmma::Bf16Bf16 => {
+                    for (sum, w) in pairs {
+                        *sum = f64::from(bf16_to_f32((w >> shift) as u16));
+                    }
                 }
-            } else {
-                let acc = sums[j];
-                match kind {
-                    Wmma::F16F16 => u32::from(f64_to_f16(acc)),
-                    Wmma::Bf16Bf16 => u32::from(f64_to_bf16(acc)),
-                    _ => (acc as f32).to_bits(),
+                _ => {
+                    for (sum, w) in pairs {
+                        *sum = f64::from(f32::from_bits(w));
+                    }
                 }
-            };
-            out[i * 16 + j] = (reg, lane, value);
+            }
+            if inst.neg_hi & 4 != 0 {
+                sums.iter_mut().for_each(|c| *c = c.abs());
+            }
+            if inst.neg & 4 != 0 {
+                sums.iter_mut().for_each(|c| *c = -*c);
+            }
+            accumulate(&a_rows[i * 16..(i + 1) * 16], 1, &b_rows, &mut sums);
+            let pairs = row.iter_mut().zip(sums);
+            match kind {
+                Wmma::F16F16 => pairs.for_each(|(slot, acc)| *slot = u32::from(f64_to_f16(acc))),
+                Wmma::Bf16Bf16 => {
+                    pairs.for_each(|(slot, acc)| *slot = u32::from(f64_to_bf16(acc)));
+                }
+                _ => pairs.for_each(|(slot, acc)| *slot = (acc as f32).to_bits()),
+            }
         }
     }
-    for (reg, lane, value) in out {
-        let value = if kind.half_output() {
-            let old = wave.vreg(inst.dst[0], reg, lane);
-            if high_half {
-                (old & 0xffff) | value << 16
-            } else {
-                (old & 0xffff_0000) | value
-            }
-        } else {
-            value
+    // Row i of D is 16 consecutive lanes of one register.
+    for (i, row) in out.chunks_exact(16).enumerate() {
+        let (reg, first) = (i / rows_per_reg, (16 * i) % lanes);
+        let Some(base) = wave.vbase(inst.dst[0], reg) else {
+            continue;
         };
-        wave.set_vreg(inst.dst[0], reg, lane, value);
+        let Some(d) = wave.v.get_mut(base + first..base + first + 16) else {
+            continue;
+        };
+        for (slot, &value) in d.iter_mut().zip(row) {
+            *slot = if !kind.half_output() {
+                value
+            } else if high_half {
+                (*slot & 0xffff) | value << 16
+            } else {
+                (*slot & 0xffff_0000) | value
+            };
+        }
     }
     Ok(())
 }
@@ -790,18 +891,36 @@ fn wmma_operand(
         _ => Source::Constant { word: 0, pair: 0 },
     };
     let f16 = matches!(kind, Wmma::F32F16 | Wmma::F16F16);
-    let table = &*F16_VALUES;
-    for k in 0..16 {
-        let shift = 16 * (k % 2) as u32;
-        let negate = if k % 2 == 1 { inst.neg_hi } else { inst.neg } >> source & 1 == 1;
-        for r in 0..16 {
-            let half = registers.word(&wave.v, k / 2, r) >> shift & 0xffff;
-            let value = if f16 {
-                f64::from(table[half as usize])
-            } else {
-                f64::from(bf16_to_f32(half as u16))
-            };
-            put(r, k, if negate { -value } else { value });
+    let table = &**F16_VALUES;
+    for reg in 0..8 {
+        let mut words = [0u32; 16];
+        match registers {
+            Source::Register(first)
+                if let Some(lanes) = wave
+                    .v
+                    .get((first + reg) * LANES..(first + reg) * LANES + 16) =>
+            {
+                words.copy_from_slice(lanes);
+            }
+            _ => {
+                for (r, slot) in words.iter_mut().enumerate() {
+                    *slot = registers.word(&wave.v, reg, r);
+                }
+            }
+        }
+        for (high, neg) in [(false, inst.neg), (true, inst.neg_hi)] {
+            let k = 2 * reg + usize::from(high);
+            let shift = if high { 16 } else { 0 };
+            let negate = neg >> source & 1 == 1;
+            for (r, &word) in words.iter().enumerate() {
+                let half = (word >> shift) as u16;
+                let value = if f16 {
+                    f64::from(table[usize::from(half)])
+                } else {
+                    f64::from(bf16_to_f32(half))
+                };
+                put(r, k, if negate { -value } else { value });
+            }
         }
     }
 }

@@ -112,8 +112,9 @@ pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flo
 /// `s_setpc_b64` and `s_swappc_b64`: a jump to the absolute address in the
 /// source pair (`s_swappc_b64` first writes the next instruction's address
 /// to its destination, after reading the source, which may be the same
-/// pair). Only a target inside the decoded program can run; anything else
-/// (a call into another function's code) is a fault that names it.
+/// pair). Only a target inside the decoded program (the kernel and the
+/// code after it) can run; anything else (a call into code before the
+/// kernel, or past where decoding stopped) is a fault that names it.
 fn indirect(wave: &mut Wave, inst: &Inst, program: &Program) -> Result<Flow, ExecError> {
     let target = wave.scalar64(inst.src[0], Width::B64);
     if inst.op == Op::Swappc {
@@ -129,6 +130,7 @@ fn indirect(wave: &mut Wave, inst: &Inst, program: &Program) -> Result<Flow, Exe
             target,
             code_bytes: program.code_bytes(),
             entry: program.entry(),
+            stopped: program.callees_end().map(ToString::to_string),
         });
     }
     i64::try_from(offset)

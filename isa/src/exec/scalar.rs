@@ -1,7 +1,7 @@
 //! Scalar ALU, compares and memory loads: one value for the whole wave.
 
 use crate::exec::error::ExecError;
-use crate::exec::float::{max32, min32};
+use crate::exec::float::{f16_to_f32, max32, min32};
 use crate::inst::{EXEC, Inst, Operand, flags};
 use crate::memory::Segments;
 use crate::op::{Cmp, Salu, Ty};
@@ -172,6 +172,33 @@ fn alu32(wave: &mut Wave, inst: &Inst, op: Salu) {
         MulF32 => ((f32::from_bits(a) * f32::from_bits(b)).to_bits(), None),
         MinNumF32 => (min32(f32::from_bits(a), f32::from_bits(b)).to_bits(), None),
         MaxNumF32 => (max32(f32::from_bits(a), f32::from_bits(b)).to_bits(), None),
+        // s_fmac_f32
+        FmacF32 => {
+            let d = f32::from_bits(wave.scalar32(inst.dst[0], Width::B32));
+            (
+                f32::from_bits(a).mul_add(f32::from_bits(b), d).to_bits(),
+                None,
+            )
+        }
+        // s_cvt_f32_i32, s_cvt_f32_u32, s_cvt_i32_f32, s_cvt_u32_f32
+        // (Rust's casts: nearest even to f32; toward zero, saturating,
+        // NaN 0 from it)
+        CvtF32I32 => ((a as i32 as f32).to_bits(), None),
+        CvtF32U32 => ((a as f32).to_bits(), None),
+        CvtI32F32 => (f32::from_bits(a) as i32 as u32, None),
+        CvtU32F32 => (f32::from_bits(a) as u32, None),
+        // s_trunc_f32, s_floor_f32, s_ceil_f32, s_rndne_f32
+        TruncF32 => (f32::from_bits(a).trunc().to_bits(), None),
+        FloorF32 => (f32::from_bits(a).floor().to_bits(), None),
+        CeilF32 => (f32::from_bits(a).ceil().to_bits(), None),
+        RndneF32 => (f32::from_bits(a).round_ties_even().to_bits(), None),
+        // v_s_rcp_f32, v_s_rsq_f32, v_s_sqrt_f32, v_s_exp_f32, v_s_log_f32
+        // (as `exec::vector` computes their per-lane forms)
+        RcpF32 => ((1.0 / f32::from_bits(a)).to_bits(), None),
+        RsqF32 => ((1.0 / f32::from_bits(a).sqrt()).to_bits(), None),
+        SqrtF32 => (f32::from_bits(a).sqrt().to_bits(), None),
+        ExpF32 => (f32::from_bits(a).exp2().to_bits(), None),
+        LogF32 => (f32::from_bits(a).log2().to_bits(), None),
     };
     wave.set_scalar32(inst.dst[0], d);
     if let Some(c) = new_scc {
@@ -360,6 +387,17 @@ pub(crate) fn compare(wave: &mut Wave, inst: &Inst, cmp: Cmp, ty: Ty) {
             let a = wave.scalar64(inst.src[0], Width::B64);
             let b = wave.scalar64(inst.src[1], Width::B64);
             crate::exec::compare::integer(cmp, a, b, ty == Ty::I64)
+        }
+        // GFX12's `s_cmp_*_f32` and `s_cmp_*_f16`: as `v_cmp_*` compares.
+        Ty::F32 => {
+            let a = f32::from_bits(wave.scalar32(inst.src[0], Width::B32));
+            let b = f32::from_bits(wave.scalar32(inst.src[1], Width::B32));
+            crate::exec::compare::float(cmp, f64::from(a), f64::from(b))
+        }
+        Ty::F16 => {
+            let a = f16_to_f32(wave.scalar32(inst.src[0], Width::F16) as u16);
+            let b = f16_to_f32(wave.scalar32(inst.src[1], Width::F16) as u16);
+            crate::exec::compare::float(cmp, f64::from(a), f64::from(b))
         }
         _ => {
             let a = wave.scalar32(inst.src[0], Width::B32);

@@ -83,7 +83,7 @@ pub(crate) const SOP2: &[(u16, &str, Option<Op>)] = &[
     (68, "s_mul_f32", Some(Op::S(Salu::MulF32, false))), // exec::scalar::alu
     (69, "s_fmaak_f32", None),
     (70, "s_fmamk_f32", None),
-    (71, "s_fmac_f32", None),
+    (71, "s_fmac_f32", Some(Op::S(Salu::FmacF32, false))), // exec::scalar::alu
     (72, "s_cvt_pk_rtz_f16_f32", None),
     (73, "s_add_f16", None),
     (74, "s_sub_f16", None),
@@ -190,14 +190,14 @@ pub(crate) const SOP1: &[(u16, &str, Option<Op>)] = &[
     (82, "s_barrier_join", None),
     (87, "s_wakeup_barrier", None),
     (88, "s_sleep_var", None),
-    (96, "s_ceil_f32", None),
-    (97, "s_floor_f32", None),
-    (98, "s_trunc_f32", None),
-    (99, "s_rndne_f32", None),
-    (100, "s_cvt_f32_i32", None),
-    (101, "s_cvt_f32_u32", None),
-    (102, "s_cvt_i32_f32", None),
-    (103, "s_cvt_u32_f32", None),
+    (96, "s_ceil_f32", Some(Op::S(Salu::CeilF32, false))), // exec::scalar::alu
+    (97, "s_floor_f32", Some(Op::S(Salu::FloorF32, false))), // exec::scalar::alu
+    (98, "s_trunc_f32", Some(Op::S(Salu::TruncF32, false))), // exec::scalar::alu
+    (99, "s_rndne_f32", Some(Op::S(Salu::RndneF32, false))), // exec::scalar::alu
+    (100, "s_cvt_f32_i32", Some(Op::S(Salu::CvtF32I32, false))), // exec::scalar::alu
+    (101, "s_cvt_f32_u32", Some(Op::S(Salu::CvtF32U32, false))), // exec::scalar::alu
+    (102, "s_cvt_i32_f32", Some(Op::S(Salu::CvtI32F32, false))), // exec::scalar::alu
+    (103, "s_cvt_u32_f32", Some(Op::S(Salu::CvtU32F32, false))), // exec::scalar::alu
     (104, "s_cvt_f16_f32", None),
     (105, "s_cvt_f32_f16", None),
     (106, "s_cvt_hi_f32_f16", None),
@@ -228,34 +228,34 @@ pub(crate) const SOPC: &[(u16, &str, Option<Op>)] = &[
     (15, "s_bitcmp1_b64", Some(Op::SBitcmp(true, true))), // exec::scalar::bitcmp
     (16, "s_cmp_eq_u64", Some(Op::SCmp(Cmp::Eq, Ty::U64))), // exec::scalar::compare
     (17, "s_cmp_lg_u64", Some(Op::SCmp(Cmp::Ne, Ty::U64))), // exec::scalar::compare
-    (65, "s_cmp_lt_f32", None),
-    (66, "s_cmp_eq_f32", None),
-    (67, "s_cmp_le_f32", None),
-    (68, "s_cmp_gt_f32", None),
-    (69, "s_cmp_lg_f32", None),
-    (70, "s_cmp_ge_f32", None),
-    (71, "s_cmp_o_f32", None),
-    (72, "s_cmp_u_f32", None),
-    (73, "s_cmp_nge_f32", None),
-    (74, "s_cmp_nlg_f32", None),
-    (75, "s_cmp_ngt_f32", None),
-    (76, "s_cmp_nle_f32", None),
-    (77, "s_cmp_neq_f32", None),
-    (78, "s_cmp_nlt_f32", None),
-    (81, "s_cmp_lt_f16", None),
-    (82, "s_cmp_eq_f16", None),
-    (83, "s_cmp_le_f16", None),
-    (84, "s_cmp_gt_f16", None),
-    (85, "s_cmp_lg_f16", None),
-    (86, "s_cmp_ge_f16", None),
-    (87, "s_cmp_o_f16", None),
-    (88, "s_cmp_u_f16", None),
-    (89, "s_cmp_nge_f16", None),
-    (90, "s_cmp_nlg_f16", None),
-    (91, "s_cmp_ngt_f16", None),
-    (92, "s_cmp_nle_f16", None),
-    (93, "s_cmp_neq_f16", None),
-    (94, "s_cmp_nlt_f16", None),
+    (65, "s_cmp_lt_f32", Some(Op::SCmp(Cmp::Lt, Ty::F32))), // exec::scalar::compare
+    (66, "s_cmp_eq_f32", Some(Op::SCmp(Cmp::Eq, Ty::F32))), // exec::scalar::compare
+    (67, "s_cmp_le_f32", Some(Op::SCmp(Cmp::Le, Ty::F32))), // exec::scalar::compare
+    (68, "s_cmp_gt_f32", Some(Op::SCmp(Cmp::Gt, Ty::F32))), // exec::scalar::compare
+    (69, "s_cmp_lg_f32", Some(Op::SCmp(Cmp::Ne, Ty::F32))), // exec::scalar::compare
+    (70, "s_cmp_ge_f32", Some(Op::SCmp(Cmp::Ge, Ty::F32))), // exec::scalar::compare
+    (71, "s_cmp_o_f32", Some(Op::SCmp(Cmp::O, Ty::F32))), // exec::scalar::compare
+    (72, "s_cmp_u_f32", Some(Op::SCmp(Cmp::U, Ty::F32))), // exec::scalar::compare
+    (73, "s_cmp_nge_f32", Some(Op::SCmp(Cmp::Nge, Ty::F32))), // exec::scalar::compare
+    (74, "s_cmp_nlg_f32", Some(Op::SCmp(Cmp::Nlg, Ty::F32))), // exec::scalar::compare
+    (75, "s_cmp_ngt_f32", Some(Op::SCmp(Cmp::Ngt, Ty::F32))), // exec::scalar::compare
+    (76, "s_cmp_nle_f32", Some(Op::SCmp(Cmp::Nle, Ty::F32))), // exec::scalar::compare
+    (77, "s_cmp_neq_f32", Some(Op::SCmp(Cmp::Neq, Ty::F32))), // exec::scalar::compare
+    (78, "s_cmp_nlt_f32", Some(Op::SCmp(Cmp::Nlt, Ty::F32))), // exec::scalar::compare
+    (81, "s_cmp_lt_f16", Some(Op::SCmp(Cmp::Lt, Ty::F16))), // exec::scalar::compare
+    (82, "s_cmp_eq_f16", Some(Op::SCmp(Cmp::Eq, Ty::F16))), // exec::scalar::compare
+    (83, "s_cmp_le_f16", Some(Op::SCmp(Cmp::Le, Ty::F16))), // exec::scalar::compare
+    (84, "s_cmp_gt_f16", Some(Op::SCmp(Cmp::Gt, Ty::F16))), // exec::scalar::compare
+    (85, "s_cmp_lg_f16", Some(Op::SCmp(Cmp::Ne, Ty::F16))), // exec::scalar::compare
+    (86, "s_cmp_ge_f16", Some(Op::SCmp(Cmp::Ge, Ty::F16))), // exec::scalar::compare
+    (87, "s_cmp_o_f16", Some(Op::SCmp(Cmp::O, Ty::F16))), // exec::scalar::compare
+    (88, "s_cmp_u_f16", Some(Op::SCmp(Cmp::U, Ty::F16))), // exec::scalar::compare
+    (89, "s_cmp_nge_f16", Some(Op::SCmp(Cmp::Nge, Ty::F16))), // exec::scalar::compare
+    (90, "s_cmp_nlg_f16", Some(Op::SCmp(Cmp::Nlg, Ty::F16))), // exec::scalar::compare
+    (91, "s_cmp_ngt_f16", Some(Op::SCmp(Cmp::Ngt, Ty::F16))), // exec::scalar::compare
+    (92, "s_cmp_nle_f16", Some(Op::SCmp(Cmp::Nle, Ty::F16))), // exec::scalar::compare
+    (93, "s_cmp_neq_f16", Some(Op::SCmp(Cmp::Neq, Ty::F16))), // exec::scalar::compare
+    (94, "s_cmp_nlt_f16", Some(Op::SCmp(Cmp::Nlt, Ty::F16))), // exec::scalar::compare
 ];
 
 /// SOPP: `[31:23] = 0b1_0111_1111` (0x17F), op `[22:16]` (7 bits), simm16 `[15:0]`. 4 bytes. 44
@@ -1051,15 +1051,15 @@ pub(crate) const VOP3: &[(u16, &str, Option<Op>)] = &[
     (621, "v_maximumminimum_f32", None),
     (622, "v_minimummaximum_f16", None),
     (623, "v_maximumminimum_f16", None),
-    (640, "v_s_exp_f32", None),
+    (640, "v_s_exp_f32", Some(Op::S(Salu::ExpF32, false))), // exec::scalar::alu
     (641, "v_s_exp_f16", None),
-    (642, "v_s_log_f32", None),
+    (642, "v_s_log_f32", Some(Op::S(Salu::LogF32, false))), // exec::scalar::alu
     (643, "v_s_log_f16", None),
-    (644, "v_s_rcp_f32", None),
+    (644, "v_s_rcp_f32", Some(Op::S(Salu::RcpF32, false))), // exec::scalar::alu
     (645, "v_s_rcp_f16", None),
-    (646, "v_s_rsq_f32", None),
+    (646, "v_s_rsq_f32", Some(Op::S(Salu::RsqF32, false))), // exec::scalar::alu
     (647, "v_s_rsq_f16", None),
-    (648, "v_s_sqrt_f32", None),
+    (648, "v_s_sqrt_f32", Some(Op::S(Salu::SqrtF32, false))), // exec::scalar::alu
     (649, "v_s_sqrt_f16", None),
     (764, "v_div_scale_f32", Some(Op::V(Valu::DivScaleF32))), // exec::vector::alu
     (765, "v_div_scale_f64", Some(Op::V(Valu::DivScaleF64))), // exec::vector::alu

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use amdgpu_isa::{Chip, KernelDescriptor, Program};
 
 use super::AqlError;
-use crate::kernel_exec::decode_kernel;
+use crate::kernel_exec::{decode_kernel, kernel_code_span};
 use crate::state::State;
 use crate::topology::Topology;
 
@@ -75,17 +75,12 @@ pub(super) fn agent_kernel(
         .unwrap_or_default();
     let chip = Chip::from_name(&processor)
         .ok_or_else(|| unsupported(format!("the interpreter does not run {processor}")))?;
-    let code_size = code
-        .code
-        .functions
-        .iter()
-        .find(|(f, _, _)| *f == name)
-        .map(|&(_, _, size)| size)
+    let code_span = kernel_code_span(&code.code, &name)
         .ok_or_else(|| unsupported("no function symbol gives its code's size".into()))?;
     let program = {
         let memory = &mut state.memory;
         let mut read = |address: u64, out: &mut [u8]| memory.read(address, out).is_ok();
-        decode_kernel(chip, &descriptor, object, code_size, &mut read).map_err(unsupported)?
+        decode_kernel(chip, &descriptor, object, code_span, &mut read).map_err(unsupported)?
     };
     Ok(Some(AgentKernel {
         name,

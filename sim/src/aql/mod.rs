@@ -153,20 +153,21 @@ impl Sim {
             .topology
             .agent_index(agent)
             .map_err(|_| AqlError::Fault(format!("{agent:#x} is no agent")))?;
-        let reach = AgentReach {
-            index: agent_index,
-            pools: self.topology.pools_reached_by(agent_index),
-        };
         let object = packet.kernel_object;
+        let mut state = self.lock();
         let Some(kernel) = agent_kernel(
             &self.topology,
-            &mut self.lock(),
+            &mut state,
             agent_index,
             Find::Descriptor(object),
         )?
         else {
             return Ok(None);
         };
+        let pools = self.topology.pools_reached_by(agent_index);
+        let reach = AgentReach::new(&state, agent_index, pools);
+        let view = state.memory.view();
+        drop(state);
         let fault = |what: String| AqlError::Fault(what);
         let name = &kernel.name;
         let kernarg_size = kernel.kernarg_size;
@@ -179,7 +180,7 @@ impl Sim {
         let mut kernargs = vec![0u8; kernarg_size as usize];
         if kernarg_size > 0 {
             let mut memory = SharedNodeMemory {
-                sim: self,
+                view: &view,
                 host: &host,
                 agent: Some(&reach),
             };
@@ -208,7 +209,7 @@ impl Sim {
             instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
         };
         let stats = self
-            .run_kernel(name, &dispatch, Some(&reach), &host)
+            .run_kernel(name, &dispatch, Some(&reach), view, &host)
             .map_err(|f| AqlError::stopped(name, &f))?;
         Ok(Some(Ran {
             kernel: kernel.name.clone(),
@@ -231,19 +232,20 @@ impl Sim {
             .topology
             .agent_index(agent)
             .map_err(|_| AqlError::Fault(format!("{agent:#x} is no agent")))?;
-        let reach = AgentReach {
-            index: agent_index,
-            pools: self.topology.pools_reached_by(agent_index),
-        };
+        let mut state = self.lock();
         let Some(kernel) = agent_kernel(
             &self.topology,
-            &mut self.lock(),
+            &mut state,
             agent_index,
             Find::Entry(launch.entry),
         )?
         else {
             return Ok(None);
         };
+        let pools = self.topology.pools_reached_by(agent_index);
+        let reach = AgentReach::new(&state, agent_index, pools);
+        let view = state.memory.view();
+        drop(state);
         let [rsrc1, rsrc2, rsrc3] = launch.resources;
         let descriptor = KernelDescriptor {
             group_segment_fixed_size: launch.lds_bytes,
@@ -266,7 +268,13 @@ impl Sim {
             instruction_limit: amdgpu_isa::MAX_WAVE_INSTRUCTIONS,
         };
         let stats = self
-            .run_kernel(&kernel.name, &dispatch, Some(&reach), &Mutex::new(host))
+            .run_kernel(
+                &kernel.name,
+                &dispatch,
+                Some(&reach),
+                view,
+                &Mutex::new(host),
+            )
             .map_err(|f| AqlError::stopped(&kernel.name, &f))?;
         Ok(Some(Ran {
             kernel: kernel.name,

@@ -7,9 +7,13 @@
 //! other mapping of the image stays as loaded. Physical memory of the
 //! virtual-memory API has pages of its own, which every mapping of it reads
 //! and writes.
+//!
+//! Its pages are the simulator's own, so threads reach them through one
+//! lock of the store's (the C library's store, which backs simulated
+//! memory with process memory, takes none).
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::{ByteStore, Image, PAGE_BYTES};
 use crate::codes::HsaCode;
@@ -18,7 +22,11 @@ type Pages = BTreeMap<u64, Box<[u8]>>;
 
 /// Pages of simulated memory kept by the simulator.
 #[derive(Debug, Default)]
-pub struct SparseStore {
+pub struct SparseStore(Mutex<Sparse>);
+
+/// What [`SparseStore`] holds, behind its lock.
+#[derive(Debug, Default)]
+struct Sparse {
     /// Written pages by page number (`address / PAGE_BYTES`); absent pages
     /// read as their image, else zero.
     pages: Pages,
@@ -34,6 +42,12 @@ impl SparseStore {
         SparseStore::default()
     }
 
+    fn lock(&self) -> MutexGuard<'_, Sparse> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Sparse {
     fn image_at(&self, address: u64) -> Option<(u64, &Arc<Image>)> {
         let (&base, (len, image)) = self.images.range(..=address).next_back()?;
         (address - base < *len).then_some((base, image))
@@ -88,26 +102,29 @@ fn write_pages(pages: &mut Pages, offset: u64, data: &[u8], fresh: impl Fn(u64) 
 }
 
 impl ByteStore for SparseStore {
-    fn back(&mut self, _address: u64, _len: u64) -> Result<(), HsaCode> {
+    fn back(&self, _address: u64, _len: u64) -> Result<(), HsaCode> {
         Ok(())
     }
 
-    fn back_image(&mut self, address: u64, len: u64, image: &Arc<Image>) -> Result<(), HsaCode> {
-        self.images.insert(address, (len, Arc::clone(image)));
+    fn back_image(&self, address: u64, len: u64, image: &Arc<Image>) -> Result<(), HsaCode> {
+        let mut this = self.lock();
+        this.images.insert(address, (len, Arc::clone(image)));
         Ok(())
     }
 
-    fn drop_range(&mut self, address: u64, len: u64) {
+    fn drop_range(&self, address: u64, len: u64) {
+        let mut this = self.lock();
         let (first, end) = (address / PAGE_BYTES, (address + len).div_ceil(PAGE_BYTES));
-        let dropped: Vec<u64> = self.pages.range(first..end).map(|(&p, _)| p).collect();
+        let dropped: Vec<u64> = this.pages.range(first..end).map(|(&p, _)| p).collect();
         for page in dropped {
-            self.pages.remove(&page);
+            this.pages.remove(&page);
         }
-        self.images.remove(&address);
+        this.images.remove(&address);
     }
 
-    fn read(&mut self, address: u64, out: &mut [u8]) {
-        let this = &*self;
+    fn read(&self, address: u64, out: &mut [u8]) {
+        let this = self.lock();
+        let this = &*this;
         read_pages(&this.pages, address, out, |at, dst| {
             match this.image_at(at) {
                 Some((base, image)) => image.read(at - base, dst),
@@ -116,55 +133,61 @@ impl ByteStore for SparseStore {
         });
     }
 
-    fn write(&mut self, address: u64, data: &[u8]) {
-        let mut pages = std::mem::take(&mut self.pages);
-        write_pages(&mut pages, address, data, |page| self.fresh(page));
-        self.pages = pages;
+    fn write(&self, address: u64, data: &[u8]) {
+        let mut this = self.lock();
+        let mut pages = std::mem::take(&mut this.pages);
+        write_pages(&mut pages, address, data, |page| this.fresh(page));
+        this.pages = pages;
     }
 
-    fn reserve(&mut self, _address: u64, _len: u64) -> Result<(), HsaCode> {
+    fn reserve(&self, _address: u64, _len: u64) -> Result<(), HsaCode> {
         Ok(())
     }
 
-    fn unreserve(&mut self, _address: u64, _len: u64) {}
+    fn unreserve(&self, _address: u64, _len: u64) {}
 
-    fn create_physical(&mut self, handle: u64, _len: u64) -> Result<(), HsaCode> {
-        self.physical.insert(handle, Pages::new());
+    fn create_physical(&self, handle: u64, _len: u64) -> Result<(), HsaCode> {
+        let mut this = self.lock();
+        this.physical.insert(handle, Pages::new());
         Ok(())
     }
 
-    fn release_physical(&mut self, handle: u64) {
-        self.physical.remove(&handle);
+    fn release_physical(&self, handle: u64) {
+        let mut this = self.lock();
+        this.physical.remove(&handle);
     }
 
-    fn map_physical(&mut self, _address: u64, _len: u64, _handle: u64) -> Result<(), HsaCode> {
+    fn map_physical(&self, _address: u64, _len: u64, _handle: u64) -> Result<(), HsaCode> {
         Ok(())
     }
 
-    fn unmap_physical(&mut self, _address: u64, _len: u64) -> Result<(), HsaCode> {
+    fn unmap_physical(&self, _address: u64, _len: u64) -> Result<(), HsaCode> {
         Ok(())
     }
 
-    fn set_host_access(&mut self, _: u64, _: u64, _: u32) -> Result<(), HsaCode> {
+    fn set_host_access(&self, _: u64, _: u64, _: u32) -> Result<(), HsaCode> {
         Ok(())
     }
 
-    fn read_physical(&mut self, handle: u64, offset: u64, out: &mut [u8]) {
-        match self.physical.get(&handle) {
+    fn read_physical(&self, handle: u64, offset: u64, out: &mut [u8]) {
+        let this = self.lock();
+        match this.physical.get(&handle) {
             Some(pages) => read_pages(pages, offset, out, |_, dst| dst.fill(0)),
             None => out.fill(0),
         }
     }
 
-    fn write_physical(&mut self, handle: u64, offset: u64, data: &[u8]) {
-        if let Some(pages) = self.physical.get_mut(&handle) {
+    fn write_physical(&self, handle: u64, offset: u64, data: &[u8]) {
+        let mut this = self.lock();
+        if let Some(pages) = this.physical.get_mut(&handle) {
             let zero = |_| vec![0u8; PAGE_BYTES as usize].into_boxed_slice();
             write_pages(pages, offset, data, zero);
         }
     }
 
     fn written_image_pages(&self, address: u64, len: u64) -> u64 {
+        let this = self.lock();
         let (first, end) = (address / PAGE_BYTES, (address + len).div_ceil(PAGE_BYTES));
-        self.pages.range(first..end).count() as u64
+        this.pages.range(first..end).count() as u64
     }
 }

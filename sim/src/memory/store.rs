@@ -8,6 +8,13 @@
 //! bytes are process mappings at the simulated addresses themselves, so a
 //! client writes through the pointer an allocation returns and kernels see
 //! what it wrote.
+//!
+//! A store is used through `&self` from several threads at once: a
+//! dispatch's threads read and write through a [`super::MemoryView`]
+//! without the node's lock while other threads allocate and free. Reads
+//! and writes of the same bytes racing one another may see torn values
+//! (as on a GPU) but never fail; [`super::Memory`] never drops a range a
+//! view may still reach.
 
 use std::fmt::Debug;
 use std::sync::Arc;
@@ -21,45 +28,45 @@ use crate::codes::HsaCode;
 /// reads or writes; a store only fails where the host refuses it resources
 /// (`HSA_STATUS_ERROR_OUT_OF_RESOURCES`, e.g. an address another mapping
 /// of the process already holds).
-pub trait ByteStore: Send + Debug {
+pub trait ByteStore: Send + Sync + Debug {
     /// Backs `len` zero bytes at `address`: a new allocation.
-    fn back(&mut self, address: u64, len: u64) -> Result<(), HsaCode>;
+    fn back(&self, address: u64, len: u64) -> Result<(), HsaCode>;
     /// Backs `len` bytes at `address` holding `image` (zeros past its end):
     /// a loaded code object.
-    fn back_image(&mut self, address: u64, len: u64, image: &Arc<Image>) -> Result<(), HsaCode>;
+    fn back_image(&self, address: u64, len: u64, image: &Arc<Image>) -> Result<(), HsaCode>;
     /// Drops what [`ByteStore::back`] or [`ByteStore::back_image`] placed at
     /// `address` (`len` bytes).
-    fn drop_range(&mut self, address: u64, len: u64);
+    fn drop_range(&self, address: u64, len: u64);
     /// Reads an allocation's or an image's bytes at `address`.
-    fn read(&mut self, address: u64, out: &mut [u8]);
+    fn read(&self, address: u64, out: &mut [u8]);
     /// Writes an allocation's or an image's bytes at `address`.
-    fn write(&mut self, address: u64, data: &[u8]);
+    fn write(&self, address: u64, data: &[u8]);
 
     /// Reserves `len` bytes of addresses at `address` with nothing behind
     /// them (`hsa_amd_vmem_address_reserve`).
-    fn reserve(&mut self, address: u64, len: u64) -> Result<(), HsaCode>;
+    fn reserve(&self, address: u64, len: u64) -> Result<(), HsaCode>;
     /// Gives a reservation's addresses back.
-    fn unreserve(&mut self, address: u64, len: u64);
+    fn unreserve(&self, address: u64, len: u64);
     /// Creates physical memory `handle`: `len` zero bytes no address shows
     /// yet (`hsa_amd_vmem_handle_create`).
-    fn create_physical(&mut self, handle: u64, len: u64) -> Result<(), HsaCode>;
+    fn create_physical(&self, handle: u64, len: u64) -> Result<(), HsaCode>;
     /// Frees physical memory `handle` (no mapping shows it any more).
-    fn release_physical(&mut self, handle: u64);
+    fn release_physical(&self, handle: u64);
     /// Makes the first `len` bytes of physical memory `handle` appear at
     /// `address`, inside a reservation (`hsa_amd_vmem_map`); one handle
     /// mapped at several addresses shows the same bytes at each. The host
     /// may not touch them until [`ByteStore::set_host_access`].
-    fn map_physical(&mut self, address: u64, len: u64, handle: u64) -> Result<(), HsaCode>;
+    fn map_physical(&self, address: u64, len: u64, handle: u64) -> Result<(), HsaCode>;
     /// Turns a mapping back into bare reserved addresses.
-    fn unmap_physical(&mut self, address: u64, len: u64) -> Result<(), HsaCode>;
+    fn unmap_physical(&self, address: u64, len: u64) -> Result<(), HsaCode>;
     /// What the host may do with a mapping's addresses
     /// (`hsa_access_permission_t`: none, read, write, both).
-    fn set_host_access(&mut self, address: u64, len: u64, permission: u32) -> Result<(), HsaCode>;
+    fn set_host_access(&self, address: u64, len: u64, permission: u32) -> Result<(), HsaCode>;
     /// Reads physical memory `handle` at `offset` (what a mapping shows,
     /// whatever the host's access to it).
-    fn read_physical(&mut self, handle: u64, offset: u64, out: &mut [u8]);
+    fn read_physical(&self, handle: u64, offset: u64, out: &mut [u8]);
     /// Writes physical memory `handle` at `offset`.
-    fn write_physical(&mut self, handle: u64, offset: u64, data: &[u8]);
+    fn write_physical(&self, handle: u64, offset: u64, data: &[u8]);
 
     /// Pages of the image regions in `[address, address + len)` that
     /// writes have copied out of the shared image (0 for a store that

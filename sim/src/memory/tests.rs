@@ -181,3 +181,87 @@ fn one_physical_handle_mapped_twice_shows_the_same_bytes() {
     memory.release_physical(0, 9, len);
     assert_eq!(memory.usage(0), PoolUsage::default());
 }
+
+#[test]
+fn a_view_sees_memory_as_it_was_and_a_free_waits_for_it_to_end() {
+    let mut memory = Memory::new(1);
+    let a = memory.allocate(0, 4096, 4096, 4096, 1 << 20).unwrap();
+    memory.write(a, &[5; 8]).unwrap();
+    let view = memory.view();
+    // Freed while the view lives: gone from the table at once, its pool
+    // credited, but its bytes kept for the view.
+    memory.free(a).unwrap();
+    assert_eq!(memory.region_of(a), None);
+    assert_eq!(memory.usage(0).allocations, 0);
+    assert_eq!(memory.retired_waiting(), 1);
+    let mut out = [0u8; 8];
+    view.read(a, &mut out).unwrap();
+    assert_eq!(out, [5; 8]);
+    view.write(a, &[6; 8]).unwrap();
+    // Its addresses are not handed out again meanwhile: a first fit in
+    // its pool's window passes over them.
+    assert_ne!(
+        memory.first_fit(pool_base(0), POOL_WINDOW_BYTES, PAGE_BYTES, PAGE_BYTES),
+        Some(a)
+    );
+    // A region allocated after the view was taken is not in it.
+    let b = memory.allocate(0, 4096, 4096, 4096, 1 << 20).unwrap();
+    assert_eq!(view.region_of(b), None);
+    assert_eq!(view.read(b, &mut out), Err(HsaCode::INVALID_ARGUMENT));
+    drop(view);
+    memory.reclaim();
+    assert_eq!(memory.retired_waiting(), 0);
+    assert_eq!(
+        memory.first_fit(pool_base(0), POOL_WINDOW_BYTES, PAGE_BYTES, PAGE_BYTES),
+        Some(a)
+    );
+    // With no view alive a free drops the bytes at once.
+    memory.free(b).unwrap();
+    assert_eq!(memory.retired_waiting(), 0);
+}
+
+#[test]
+fn a_free_waits_only_for_views_taken_before_it() {
+    let mut memory = Memory::new(1);
+    let a = memory.allocate(0, 4096, 4096, 4096, 1 << 20).unwrap();
+    let b = memory.allocate(0, 4096, 4096, 4096, 1 << 20).unwrap();
+    let early = memory.view();
+    memory.free(a).unwrap();
+    let late = memory.view();
+    memory.free(b).unwrap();
+    assert_eq!(memory.retired_waiting(), 2);
+    // The early view may see both; once it ends, `a` (freed before the
+    // late view was taken) is dropped, `b` waits for the late view.
+    drop(early);
+    memory.reclaim();
+    assert_eq!(memory.retired_waiting(), 1);
+    drop(late);
+    memory.reclaim();
+    assert_eq!(memory.retired_waiting(), 0);
+}
+
+#[test]
+fn atomics_through_views_on_several_threads_lose_no_update() {
+    const THREADS: u64 = 4;
+    const ADDS: u64 = 2000;
+    let mut memory = Memory::new(1);
+    let a = memory.allocate(0, 4096, 4096, 4096, 1 << 20).unwrap();
+    std::thread::scope(|scope| {
+        for _ in 0..THREADS {
+            let view = memory.view();
+            scope.spawn(move || {
+                for _ in 0..ADDS {
+                    view.atomically(a + 8, |view| {
+                        let mut word = [0u8; 8];
+                        view.read(a + 8, &mut word).unwrap();
+                        let next = u64::from_le_bytes(word) + 1;
+                        view.write(a + 8, &next.to_le_bytes()).unwrap();
+                    });
+                }
+            });
+        }
+    });
+    let mut word = [0u8; 8];
+    memory.read(a + 8, &mut word).unwrap();
+    assert_eq!(u64::from_le_bytes(word), THREADS * ADDS);
+}

@@ -14,6 +14,7 @@ use crate::kernel_exec::{
     launch_fault,
 };
 use crate::kernel_memory::{AgentReach, SharedHost, SharedNodeMemory};
+use crate::memory::MemoryView;
 
 impl Sim {
     /// Executes a launch's kernel over the node's memory and `host`, the
@@ -32,35 +33,42 @@ impl Sim {
         host: &mut (dyn KernelMemory + Send),
     ) -> Result<DispatchStats, HipCode> {
         let dispatch = launch_dispatch(run);
-        self.run_kernel(run.kernel(), &dispatch, None, &Mutex::new(host))
+        let view = self.lock().memory.view();
+        self.run_kernel(run.kernel(), &dispatch, None, view, &Mutex::new(host))
             .map_err(|fault| launch_fault(run.kernel(), &fault))
     }
 
-    /// Runs `dispatch` of kernel `name` over the node's memory (held to
-    /// what `agent` reaches, when given) and `host`, its work-groups on
-    /// the node's kernel threads, counting it executed or faulted and,
-    /// when it ends, its instructions by fidelity class: what a HIP
-    /// launch and an AQL or PM4 dispatch share. The node's lock is taken
-    /// to start and to count the run, and by each memory access, never
-    /// held while the kernel runs. A kernel an injected fault names
-    /// faults before its first instruction.
+    /// Runs `dispatch` of kernel `name` over `view` of the node's memory
+    /// (held to what `agent` reaches, when given) and `host`, its
+    /// work-groups on the node's kernel threads, counting it executed or
+    /// faulted and, when it ends, its instructions by fidelity class: what
+    /// a HIP launch and an AQL or PM4 dispatch share. The node's lock is
+    /// taken to start and to count the run, never while the kernel runs
+    /// (its memory accesses go through the view); the view ends with the
+    /// run, and what frees meanwhile left backed for it is dropped. A
+    /// kernel an injected fault names faults before its first
+    /// instruction.
     pub(crate) fn run_kernel(
         &self,
         name: &str,
         dispatch: &Dispatch<'_>,
         agent: Option<&AgentReach>,
+        view: MemoryView,
         host: &SharedHost<'_>,
     ) -> Result<DispatchStats, Fault> {
         let threads = self.lock().kernels.start()?;
         let memories = (0..threads)
             .map(|_| SharedNodeMemory {
-                sim: self,
+                view: &view,
                 host,
                 agent,
             })
             .collect();
         let result = run_dispatch_threads(dispatch, memories);
-        self.lock().kernels.finish(name, &result);
+        drop(view);
+        let mut state = self.lock();
+        state.kernels.finish(name, &result);
+        state.memory.reclaim();
         result
     }
 

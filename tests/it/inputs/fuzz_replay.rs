@@ -33,7 +33,7 @@ const MIN_CORPUS: [(&str, usize); 8] = [
     ("codeobj_elf", 12),
     ("codeobj_metadata", 3),
     ("target_id", 4),
-    ("wrapped", 14),
+    ("wrapped", 21),
     ("hip_path", 400),
     ("machine", 12),
     ("wrapped_build", 900),

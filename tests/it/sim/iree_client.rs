@@ -40,6 +40,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("mi300x-8", "gfx942"),
     ("mi250x-4", "gfx90a"),
     ("w7900", "gfx1100"),
+    ("r9700-4", "gfx1201"),
     ("mixed-isa", "gfx90a"),
     ("mi355x-8", "gfx950"),
 ];

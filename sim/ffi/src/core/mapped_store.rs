@@ -25,10 +25,15 @@
 //! not map. Client threads may write the same bytes meanwhile (as on
 //! hardware, where host and device share the memory); what they see is
 //! whatever was last written.
+//!
+//! Reads and writes take no lock: a dispatch's threads copy bytes in and
+//! out of the mappings through `&self` at once (racing ones may see torn
+//! values, never a fault). The table of physical memory's views sits
+//! behind a read-write lock, taken for reading by accesses to it.
 
 use std::collections::HashMap;
 use std::ffi::{c_int, c_void};
-use std::sync::Arc;
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use amdgpu_sim::HsaCode;
 use amdgpu_sim::memory::{ByteStore, Image, PAGE_BYTES};
@@ -48,7 +53,7 @@ struct Physical {
 /// Simulated memory as process mappings at the simulated addresses.
 #[derive(Debug, Default)]
 pub(crate) struct MappedStore {
-    physical: HashMap<u64, Physical>,
+    physical: RwLock<HashMap<u64, Physical>>,
 }
 
 impl MappedStore {
@@ -115,11 +120,11 @@ fn prot(permission: u32) -> c_int {
 }
 
 impl ByteStore for MappedStore {
-    fn back(&mut self, address: u64, len: u64) -> Result<(), HsaCode> {
+    fn back(&self, address: u64, len: u64) -> Result<(), HsaCode> {
         map_fresh(address, len, libc::PROT_READ | libc::PROT_WRITE)
     }
 
-    fn back_image(&mut self, address: u64, len: u64, image: &Arc<Image>) -> Result<(), HsaCode> {
+    fn back_image(&self, address: u64, len: u64, image: &Arc<Image>) -> Result<(), HsaCode> {
         self.back(address, len)?;
         let size = usize::try_from(image.size().min(len)).map_err(|_| HsaCode::OUT_OF_RESOURCES)?;
         // SAFETY: the fresh read-write mapping of `len` bytes made just
@@ -129,31 +134,34 @@ impl ByteStore for MappedStore {
         Ok(())
     }
 
-    fn drop_range(&mut self, address: u64, len: u64) {
+    fn drop_range(&self, address: u64, len: u64) {
         unmap(address, len);
     }
 
-    fn read(&mut self, address: u64, out: &mut [u8]) {
-        // SAFETY: `Memory` checked that `out.len()` bytes at `address` lie
-        // in an allocation or image this store backed read-write, and it
-        // is still mapped (regions are dropped under the same lock).
+    fn read(&self, address: u64, out: &mut [u8]) {
+        // SAFETY: `Memory` (or a view of it) checked that `out.len()` bytes
+        // at `address` lie in an allocation or image this store backed
+        // read-write, and it is still mapped: `Memory` drops a freed range
+        // only once no view that may reach it lives. Other threads may
+        // write the bytes meanwhile (a racing program's torn values; bytes
+        // are plain data, any value valid).
         unsafe { std::ptr::copy_nonoverlapping(address as *const u8, out.as_mut_ptr(), out.len()) };
     }
 
-    fn write(&mut self, address: u64, data: &[u8]) {
+    fn write(&self, address: u64, data: &[u8]) {
         // SAFETY: as in `read`: a live read-write mapping of this store.
         unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), address as *mut u8, data.len()) };
     }
 
-    fn reserve(&mut self, address: u64, len: u64) -> Result<(), HsaCode> {
+    fn reserve(&self, address: u64, len: u64) -> Result<(), HsaCode> {
         map_fresh(address, len, libc::PROT_NONE)
     }
 
-    fn unreserve(&mut self, address: u64, len: u64) {
+    fn unreserve(&self, address: u64, len: u64) {
         unmap(address, len);
     }
 
-    fn create_physical(&mut self, handle: u64, len: u64) -> Result<(), HsaCode> {
+    fn create_physical(&self, handle: u64, len: u64) -> Result<(), HsaCode> {
         let size = len_of(len)?;
         let offset = libc::off_t::try_from(len).map_err(|_| HsaCode::OUT_OF_RESOURCES)?;
         // SAFETY: a NUL-terminated name; the descriptor is closed below on
@@ -183,7 +191,7 @@ impl ByteStore for MappedStore {
             unsafe { libc::close(fd) };
             return Err(HsaCode::OUT_OF_RESOURCES);
         }
-        self.physical.insert(
+        self.physical_mut().insert(
             handle,
             Physical {
                 fd,
@@ -194,8 +202,9 @@ impl ByteStore for MappedStore {
         Ok(())
     }
 
-    fn release_physical(&mut self, handle: u64) {
-        if let Some(p) = self.physical.remove(&handle) {
+    fn release_physical(&self, handle: u64) {
+        let released = self.physical_mut().remove(&handle);
+        if let Some(p) = released {
             // SAFETY: the handle's own view and memfd, removed from the
             // table so released once; no mapping shows it any more.
             unsafe {
@@ -205,11 +214,9 @@ impl ByteStore for MappedStore {
         }
     }
 
-    fn map_physical(&mut self, address: u64, len: u64, handle: u64) -> Result<(), HsaCode> {
-        let p = self
-            .physical
-            .get(&handle)
-            .ok_or(HsaCode::INVALID_ARGUMENT)?;
+    fn map_physical(&self, address: u64, len: u64, handle: u64) -> Result<(), HsaCode> {
+        let physical = self.physical();
+        let p = physical.get(&handle).ok_or(HsaCode::INVALID_ARGUMENT)?;
         let size = len_of(len)?;
         if size > p.len {
             return Err(HsaCode::OUT_OF_RESOURCES);
@@ -233,7 +240,7 @@ impl ByteStore for MappedStore {
         Ok(())
     }
 
-    fn unmap_physical(&mut self, address: u64, len: u64) -> Result<(), HsaCode> {
+    fn unmap_physical(&self, address: u64, len: u64) -> Result<(), HsaCode> {
         let size = len_of(len)?;
         let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | libc::MAP_FIXED;
         // SAFETY: the range is one of this store's mappings of physical
@@ -246,7 +253,7 @@ impl ByteStore for MappedStore {
         Ok(())
     }
 
-    fn set_host_access(&mut self, address: u64, len: u64, permission: u32) -> Result<(), HsaCode> {
+    fn set_host_access(&self, address: u64, len: u64, permission: u32) -> Result<(), HsaCode> {
         let size = len_of(len)?;
         // SAFETY: the range is one of this store's mappings of physical memory.
         let status = unsafe { libc::mprotect(address as *mut c_void, size, prot(permission)) };
@@ -256,9 +263,11 @@ impl ByteStore for MappedStore {
         Ok(())
     }
 
-    fn read_physical(&mut self, handle: u64, offset: u64, out: &mut [u8]) {
-        match self.view(handle, offset, out.len()) {
-            // SAFETY: `view` checked the range lies in the handle's view.
+    fn read_physical(&self, handle: u64, offset: u64, out: &mut [u8]) {
+        let physical = self.physical();
+        match view(&physical, handle, offset, out.len()) {
+            // SAFETY: `view` checked the range lies in the handle's view,
+            // which stays mapped while the table's read lock is held.
             Some(src) => unsafe {
                 std::ptr::copy_nonoverlapping(src as *const u8, out.as_mut_ptr(), out.len());
             },
@@ -266,27 +275,38 @@ impl ByteStore for MappedStore {
         }
     }
 
-    fn write_physical(&mut self, handle: u64, offset: u64, data: &[u8]) {
-        if let Some(dst) = self.view(handle, offset, data.len()) {
-            // SAFETY: `view` checked the range lies in the handle's view.
+    fn write_physical(&self, handle: u64, offset: u64, data: &[u8]) {
+        let physical = self.physical();
+        if let Some(dst) = view(&physical, handle, offset, data.len()) {
+            // SAFETY: `view` checked the range lies in the handle's view,
+            // which stays mapped while the table's read lock is held.
             unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), dst as *mut u8, data.len()) };
         }
     }
 }
 
+/// The address of `len` bytes at `offset` of physical memory `handle`'s
+/// view, if they lie in it.
+fn view(physical: &HashMap<u64, Physical>, handle: u64, offset: u64, len: usize) -> Option<usize> {
+    let p = physical.get(&handle)?;
+    let offset = usize::try_from(offset).ok()?;
+    (offset.checked_add(len)? <= p.len).then_some(p.view + offset)
+}
+
 impl MappedStore {
-    /// The address of `len` bytes at `offset` of physical memory
-    /// `handle`'s view, if they lie in it.
-    fn view(&self, handle: u64, offset: u64, len: usize) -> Option<usize> {
-        let p = self.physical.get(&handle)?;
-        let offset = usize::try_from(offset).ok()?;
-        (offset.checked_add(len)? <= p.len).then_some(p.view + offset)
+    fn physical(&self) -> RwLockReadGuard<'_, HashMap<u64, Physical>> {
+        self.physical.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn physical_mut(&self) -> RwLockWriteGuard<'_, HashMap<u64, Physical>> {
+        self.physical.write().unwrap_or_else(|p| p.into_inner())
     }
 }
 
 impl Drop for MappedStore {
     fn drop(&mut self) {
-        for handle in self.physical.keys().copied().collect::<Vec<_>>() {
+        let handles: Vec<u64> = self.physical().keys().copied().collect();
+        for handle in handles {
             self.release_physical(handle);
         }
     }

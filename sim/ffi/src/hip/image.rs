@@ -1,7 +1,9 @@
 //! `hipModuleLoadData` is handed a pointer without a length: the image's
 //! extent is read from its own headers, as HIP does — an ELF code object
 //! ends at its furthest header table, segment or section; a clang offload
-//! bundle at its furthest entry, and the entry for the device is chosen.
+//! bundle at its furthest entry, and the entry for the device is chosen;
+//! a compressed bundle (`CCOB`) at its header's total size
+//! (`super::compressed_image`).
 
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -187,6 +189,10 @@ pub(crate) unsafe fn read_image(
     if magic == ELF_MAGIC {
         // SAFETY: within the extent the image's headers give, the caller's promise.
         return unsafe { read_elf(base) };
+    }
+    if magic == amdgpu_sim::compressed_bundle::MAGIC {
+        // SAFETY: within the extent the image's headers give, the caller's promise.
+        return unsafe { super::compressed_image::read_compressed(sim, ordinal, base) };
     }
     // SAFETY: within the extent the image's headers give, the caller's promise.
     let magic = unsafe { read(base, 0, BUNDLE_MAGIC.len() as u64) }?;

@@ -14,6 +14,9 @@ use std::sync::Arc;
 use amdgpu_sim::HipCode;
 use amdgpu_sim::elf::MAX_CODE_OBJECT_BYTES;
 
+use amdgpu_sim::compressed_bundle;
+
+use super::compressed_image;
 use super::context::current_device;
 use super::image::{MAX_BUNDLE_ENTRIES, read_image};
 use crate::abi::*;
@@ -34,7 +37,7 @@ fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
 
 /// Whether every header, entry and entry ID of the offload bundle
 /// `bytes` lies inside it.
-fn bundle_within(bytes: &[u8]) -> bool {
+pub(super) fn bundle_within(bytes: &[u8]) -> bool {
     let Some(count) = u64_at(bytes, BUNDLE_MAGIC.len()) else {
         return false;
     };
@@ -92,7 +95,10 @@ c_exports! {
             }
             let bytes = read_file(&path)?;
             let ordinal = current_device(&rt.sim);
-            let image: Arc<[u8]> = if bytes.starts_with(BUNDLE_MAGIC) {
+            let image: Arc<[u8]> = if compressed_bundle::is_compressed_bundle(&bytes) {
+                // A file has a length: every version is read.
+                compressed_image::choose(&rt.sim, ordinal, &bytes)?
+            } else if bytes.starts_with(BUNDLE_MAGIC) {
                 if !bundle_within(&bytes) {
                     return Err(HipCode::INVALID_IMAGE);
                 }

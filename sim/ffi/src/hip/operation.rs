@@ -3,6 +3,9 @@
 //! event records and waits, stream-ordered frees, a launched graph's copy
 //! and fill nodes, and kernels.
 //!
+//! A kernel's hostcalls (device-side `printf`) are served by
+//! `super::hostcall` while it runs.
+//!
 //! A launch is checked and recorded when it is enqueued (see
 //! `amdgpu_sim::hip_module`); its kernel executes when the stream reaches
 //! it, over device memory and the host memory HIP allocated or registered
@@ -20,6 +23,8 @@ use crate::core::runtime::Runtime;
 use crate::core::streams::Op;
 use crate::core::timeline::{self, Arg, Track, WorkSpan};
 use crate::device_fault;
+
+use super::hostcall::Hostcalls;
 
 /// Runs one operation now (on a stream's worker, or inline for the null stream).
 ///
@@ -234,9 +239,11 @@ unsafe fn run_node(rt: &Runtime, work: &Work) -> Call {
 /// Executes a launch's kernel on the node (a fault aborts the process
 /// unless `AMDGPU_SIM_ON_FAULT=report`: `crate::device_fault`).
 fn execute_kernel(rt: &Runtime, run: &KernelRun) -> Call {
-    let result = rt
-        .sim
-        .hip_execute_kernel(run, &mut KnownHostMemory(&rt.host_memory));
+    // The kernel's host memory serves its hostcalls (device `printf`); what
+    // it printed is written out when it ends, faulted or not.
+    let mut host = Hostcalls::new(KnownHostMemory(&rt.host_memory));
+    let result = rt.sim.hip_execute_kernel(run, &mut host);
+    host.print();
     match result {
         Ok(stats) => {
             if let Some(timeline) = rt.timeline {

@@ -12,6 +12,12 @@
 //! and the kernel would end as hung after 2^28 instructions).
 //! `take_tickets` has every work-item take a ticket from one counter by an
 //! atomic add.
+//!
+//! Kernels reach device memory without the node's lock (through a view of
+//! it taken when the dispatch starts): a free on another thread while a
+//! kernel runs returns at once, and the freed bytes stay backed for the
+//! kernel until it ends; atomics stay atomic across threads and across
+//! dispatches of several client threads, on device and host memory.
 
 use std::ffi::{c_int, c_uint, c_void};
 use std::sync::Arc;
@@ -32,6 +38,8 @@ unsafe extern "C" {
     fn hsa_init() -> u32;
     fn hsa_shut_down() -> u32;
     fn hsa_system_get_info(attribute: u32, value: *mut c_void) -> u32;
+    fn hipHostMalloc(ptr: *mut *mut c_void, size: usize, flags: c_uint) -> hipError_t;
+    fn hipHostFree(ptr: *mut c_void) -> hipError_t;
 }
 
 /// `hipMemcpyHostToDevice`.
@@ -134,38 +142,109 @@ fn other_threads_calls_complete_while_a_kernel_runs() {
     }
 }
 
+/// `wait_for_flag` launched from a thread of its own on a stream of its
+/// own, seen running.
+struct Waiting {
+    module: Handle,
+    stream: Handle,
+    flag: *mut c_void,
+    started: *mut c_void,
+    out: *mut c_void,
+    finished: Arc<AtomicBool>,
+    launcher: std::thread::JoinHandle<(hipError_t, hipError_t)>,
+}
+
+impl Waiting {
+    /// Launches the kernel and waits until its own store says it runs.
+    fn start() -> Waiting {
+        let (module, f) = kernel(b"wait_for_flag\0");
+        let (flag, started, out) = (zeroed(1), zeroed(1), zeroed(1));
+        let mut stream = std::ptr::null_mut();
+        // SAFETY: a valid out-pointer.
+        ok(unsafe { hipStreamCreateWithFlags(&mut stream, NON_BLOCKING) });
+        let finished = Arc::new(AtomicBool::new(false));
+        let launcher = {
+            let finished = Arc::clone(&finished);
+            let (stream, f) = (stream as usize, f as usize);
+            let buffers = [flag as usize, started as usize, out as usize];
+            std::thread::spawn(move || {
+                let stream = stream as Handle;
+                let launched = launch(f as Handle, stream, 1, 1, &buffers);
+                // SAFETY: a live stream.
+                let synchronized = unsafe { hipStreamSynchronize(stream) };
+                finished.store(true, Ordering::SeqCst);
+                (launched, synchronized)
+            })
+        };
+        let since = Instant::now();
+        while read_words(started, 1) != [1] {
+            assert!(since.elapsed() < START_WAIT, "the kernel never started");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Waiting {
+            module,
+            stream,
+            flag,
+            started,
+            out,
+            finished,
+            launcher,
+        }
+    }
+
+    /// Whether the kernel has ended.
+    fn finished(&self) -> bool {
+        self.finished.load(Ordering::SeqCst)
+    }
+
+    /// Lets the kernel end by storing `value` to its flag; the launch's
+    /// and the synchronization's results.
+    fn release(self, value: u32) -> (Released, (hipError_t, hipError_t)) {
+        // SAFETY: one word from `value` to the flag's buffer.
+        ok(unsafe { hipMemcpy(self.flag, (&value as *const u32).cast(), 4, H2D) });
+        let results = self.launcher.join().expect("the launching thread");
+        let rest = Released {
+            module: self.module,
+            stream: self.stream,
+            flag: self.flag,
+            started: self.started,
+            out: self.out,
+        };
+        (rest, results)
+    }
+}
+
+/// What [`Waiting::release`] leaves to free.
+struct Released {
+    module: Handle,
+    stream: Handle,
+    flag: *mut c_void,
+    started: *mut c_void,
+    out: *mut c_void,
+}
+
+impl Released {
+    /// Frees the stream, the module and `buffers`.
+    fn free(self, buffers: &[*mut c_void]) {
+        // SAFETY: HIP's own stream, allocations and module.
+        unsafe {
+            ok(hipStreamDestroy(self.stream));
+            for &p in buffers {
+                ok(hipFree(p));
+            }
+            ok(hipModuleUnload(self.module));
+        }
+    }
+}
+
 #[test]
 #[ignore = "run by other_threads_calls_complete_while_a_kernel_runs, in a child"]
 fn calls_while_a_kernel_runs_child() {
     // SAFETY: plain C call.
     ok(unsafe { hipSetDevice(0) });
-    let (module, f) = kernel(b"wait_for_flag\0");
-    let (flag, started, out) = (zeroed(1), zeroed(1), zeroed(1));
-    let mut stream = std::ptr::null_mut();
-    // SAFETY: a valid out-pointer.
-    ok(unsafe { hipStreamCreateWithFlags(&mut stream, NON_BLOCKING) });
-    let finished = Arc::new(AtomicBool::new(false));
-    let launcher = {
-        let finished = Arc::clone(&finished);
-        let (stream, f) = (stream as usize, f as usize);
-        let buffers = [flag as usize, started as usize, out as usize];
-        std::thread::spawn(move || {
-            let stream = stream as Handle;
-            let launched = launch(f as Handle, stream, 1, 1, &buffers);
-            // SAFETY: a live stream.
-            let synchronized = unsafe { hipStreamSynchronize(stream) };
-            finished.store(true, Ordering::SeqCst);
-            (launched, synchronized)
-        })
-    };
-
     // The kernel's own store says it runs: each read here is a call made
     // while it does.
-    let since = Instant::now();
-    while read_words(started, 1) != [1] {
-        assert!(since.elapsed() < START_WAIT, "the kernel never started");
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    let waiting = Waiting::start();
     // Allocation, copies both ways, device properties, HSA's system info.
     let scratch = zeroed(1024);
     let values: Vec<u32> = (0..1024u32).map(|i| i * 3 + 1).collect();
@@ -196,26 +275,55 @@ fn calls_while_a_kernel_runs_child() {
         assert_eq!(hsa_shut_down(), 0);
     }
     assert!(
-        !finished.load(Ordering::SeqCst),
+        !waiting.finished(),
         "the kernel ended before its flag was set"
     );
 
     // Now let it end: the value it saw is the one stored.
-    let seven = 7u32;
-    // SAFETY: one word from `seven` to the flag's buffer.
-    ok(unsafe { hipMemcpy(flag, (&seven as *const u32).cast(), 4, H2D) });
-    let (launched, synchronized) = launcher.join().expect("the launching thread");
+    let (rest, (launched, synchronized)) = waiting.release(7);
     assert_eq!(launched, hipSuccess);
     assert_eq!(synchronized, hipSuccess);
-    assert_eq!(read_words(out, 1), [7]);
-    // SAFETY: HIP's own stream, allocations and module.
-    unsafe {
-        ok(hipStreamDestroy(stream));
-        for p in [flag, started, out] {
-            ok(hipFree(p));
-        }
-        ok(hipModuleUnload(module));
+    assert_eq!(read_words(rest.out, 1), [7]);
+    let buffers = [rest.flag, rest.started, rest.out];
+    rest.free(&buffers);
+}
+
+#[test]
+fn a_free_on_another_thread_while_a_kernel_runs_returns_and_the_kernel_ends_normally() {
+    for threads in ["1", "2"] {
+        in_child("free_during_a_kernel_child", threads);
     }
+}
+
+#[test]
+#[ignore = "run by a_free_on_another_thread_while_a_kernel_runs_returns_and_the_kernel_ends_normally, in a child"]
+fn free_during_a_kernel_child() {
+    // SAFETY: plain C call.
+    ok(unsafe { hipSetDevice(0) });
+    let waiting = Waiting::start();
+    // The buffer the kernel will store to is freed under it: the free
+    // returns while the kernel runs, and a new allocation is elsewhere
+    // (the freed bytes stay backed for the kernel until it ends).
+    let freed = waiting.out;
+    // SAFETY: an allocation of HIP's, freed once.
+    ok(unsafe { hipFree(freed) });
+    let fresh = zeroed(1);
+    assert_ne!(fresh, freed);
+    assert!(
+        !waiting.finished(),
+        "the kernel ended before its flag was set"
+    );
+    // Its store into the freed buffer is no fault: it ends normally, and
+    // nothing of it reaches the new allocation.
+    let (rest, (launched, synchronized)) = waiting.release(9);
+    assert_eq!(launched, hipSuccess);
+    assert_eq!(synchronized, hipSuccess);
+    assert_eq!(read_words(fresh, 1), [0]);
+    // The freed address is no allocation any more.
+    // SAFETY: a pointer HIP no longer knows: refused, nothing freed.
+    assert_eq!(unsafe { hipFree(freed) }, hipErrorInvalidValue);
+    let buffers = [rest.flag, rest.started, fresh];
+    rest.free(&buffers);
 }
 
 #[test]
@@ -250,6 +358,102 @@ fn tickets_child() {
     unsafe {
         ok(hipFree(counter));
         ok(hipFree(tickets));
+        ok(hipModuleUnload(module));
+    }
+}
+
+#[test]
+fn atomics_on_host_memory_from_several_threads_stay_atomic() {
+    for threads in ["1", "4"] {
+        in_child("host_tickets_child", threads);
+    }
+}
+
+#[test]
+#[ignore = "run by atomics_on_host_memory_from_several_threads_stay_atomic, in a child"]
+fn host_tickets_child() {
+    // SAFETY: plain C call.
+    ok(unsafe { hipSetDevice(0) });
+    let (module, f) = kernel(b"take_tickets\0");
+    let count = (TICKET_GROUPS * 64) as usize;
+    let mut counter = std::ptr::null_mut();
+    // SAFETY: a valid out-pointer; the counter is zeroed through the
+    // pointer hipHostMalloc returned.
+    unsafe {
+        ok(hipHostMalloc(&mut counter, 4, 0));
+        counter.cast::<u32>().write(0);
+    }
+    let tickets = zeroed(count);
+    ok(launch(
+        f,
+        std::ptr::null_mut(),
+        TICKET_GROUPS,
+        64,
+        &[counter as usize, tickets as usize],
+    ));
+    // SAFETY: the pinned word, written by the kernel that has ended.
+    assert_eq!(unsafe { counter.cast::<u32>().read() }, count as u32);
+    let mut taken = read_words(tickets, count);
+    taken.sort_unstable();
+    assert_eq!(taken, (0..count as u32).collect::<Vec<_>>());
+    // SAFETY: HIP's own allocations and module.
+    unsafe {
+        ok(hipHostFree(counter));
+        ok(hipFree(tickets));
+        ok(hipModuleUnload(module));
+    }
+}
+
+#[test]
+fn atomics_of_two_client_threads_kernels_on_one_counter_stay_atomic() {
+    for threads in ["1", "2", "4"] {
+        in_child("two_clients_tickets_child", threads);
+    }
+}
+
+#[test]
+#[ignore = "run by atomics_of_two_client_threads_kernels_on_one_counter_stay_atomic, in a child"]
+fn two_clients_tickets_child() {
+    // SAFETY: plain C call.
+    ok(unsafe { hipSetDevice(0) });
+    let (module, f) = kernel(b"take_tickets\0");
+    let count = (TICKET_GROUPS * 64) as usize;
+    let counter = zeroed(1);
+    let tickets = [zeroed(count), zeroed(count)];
+    // Two client threads, each launching on a stream of its own at once,
+    // every ticket from the one counter.
+    let clients: Vec<_> = tickets
+        .iter()
+        .map(|&t| {
+            let (f, counter, t) = (f as usize, counter as usize, t as usize);
+            std::thread::spawn(move || {
+                // SAFETY: plain C call (the device is per thread).
+                ok(unsafe { hipSetDevice(0) });
+                let mut stream = std::ptr::null_mut();
+                // SAFETY: a valid out-pointer.
+                ok(unsafe { hipStreamCreateWithFlags(&mut stream, NON_BLOCKING) });
+                let launched = launch(f as Handle, stream, TICKET_GROUPS, 64, &[counter, t]);
+                // SAFETY: a live stream, destroyed once.
+                let synchronized = unsafe { hipStreamSynchronize(stream) };
+                // SAFETY: as above.
+                ok(unsafe { hipStreamDestroy(stream) });
+                (launched, synchronized)
+            })
+        })
+        .collect();
+    for client in clients {
+        assert_eq!(client.join().expect("a client"), (hipSuccess, hipSuccess));
+    }
+    assert_eq!(read_words(counter, 1), [2 * count as u32]);
+    let mut taken: Vec<u32> = tickets.iter().flat_map(|&t| read_words(t, count)).collect();
+    taken.sort_unstable();
+    assert_eq!(taken, (0..2 * count as u32).collect::<Vec<_>>());
+    // SAFETY: HIP's own allocations and module.
+    unsafe {
+        ok(hipFree(counter));
+        for t in tickets {
+            ok(hipFree(t));
+        }
         ok(hipModuleUnload(module));
     }
 }

@@ -16,7 +16,7 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 /// The programs (`fixtures/hip/src/NAME.hip`) and whether each needs two GPUs.
-const PROGRAMS: [(&str, bool); 9] = [
+const PROGRAMS: [(&str, bool); 10] = [
     ("vector_add", false),
     ("reduction", false),
     ("warp", false),
@@ -26,6 +26,7 @@ const PROGRAMS: [(&str, bool); 9] = [
     ("streams", false),
     ("attributes", false),
     ("peer", true),
+    ("printf", false),
 ];
 
 /// Each preset, the file-name suffix of the build carrying its chip's
@@ -38,7 +39,7 @@ const PRESETS: [(&str, &str, bool); 3] = [
 
 /// A folder holding `libamdhip64.so.5`, a link to the library cargo built
 /// beside this test binary.
-fn library_dir() -> &'static Path {
+pub(crate) fn library_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let exe = std::env::current_exe().expect("test binary path");
@@ -158,7 +159,62 @@ fn every_program_passes_on_every_preset_it_has_code_for() {
             ran += 1;
         }
     }
-    assert_eq!(ran, 26);
+    assert_eq!(ran, 29);
+}
+
+/// Device-side `printf` through the hostcall buffer (clang-19's and ROCm
+/// 5's hipcc's form): the program compares its captured stdout with its
+/// host's `snprintf`; here the lines are checked as written by hand.
+#[test]
+fn device_printf_prints_each_work_items_line_on_the_host() {
+    for (machine, suffix) in [("w7900", ""), ("mi300x-8", ""), ("mi250x-4", ".gfx90a")] {
+        let run = run(&format!("printf{suffix}"), machine, &[]);
+        let what = format!("printf{suffix} on {machine}\n{}", run.show());
+        assert!(run.output.status.success(), "{what}");
+        let stdout = run.stdout();
+        // gid 1: i = -1000, u = 4000000001, x = 0x1111, ll = (1 + 3) << 40,
+        // d = 0.25, f = 1/3 as a float, c = 'b', width 2; gid 64: ll = 67 << 40,
+        // width 5.
+        for line in [
+            "item   1 of block 0: i=-1000 u=4000000001 x=0x1111 ll=4398046511104 d=0.250 \
+             f=3.333333e-01 c=b s=an odd work-item w=[ 1]",
+            "item   0 of block 1: i=-64000 u=4000000064 x=0x44440 ll=73667279060992 d=16.000 \
+             f=2.133333e+01 c=m s=an even work-item, longer w=[   64]",
+            "block 0 done",
+            "block 1 done",
+        ] {
+            assert_eq!(
+                stdout.lines().filter(|l| *l == line).count(),
+                1,
+                "{line}\n{what}"
+            );
+        }
+        assert_eq!(stdout.lines().count(), 2 * 64 + 2 + 1, "{what}");
+        assert!(stdout.ends_with("PASS printf\n"), "{what}");
+    }
+}
+
+/// `vector_add.compressed`: clang-19's `--offload-compress` build of
+/// `vector_add`, its fat binary a compressed bundle (`CCOB` version 2,
+/// zstd), registered, decompressed and run where it carries code; on
+/// gfx90a its launch is `hipErrorNoBinaryForGpu` as the uncompressed one's.
+#[test]
+fn a_program_with_a_compressed_fat_binary_runs() {
+    for machine in ["w7900", "mi300x-8"] {
+        let run = run("vector_add.compressed", machine, &[]);
+        let what = format!("on {machine}\n{}", run.show());
+        assert!(run.output.status.success(), "{what}");
+        assert!(run.stdout().contains("PASS vector_add"), "{what}");
+        assert_eq!(run.value("launches_executed"), 1, "{what}");
+        run.registration_released();
+    }
+    let run = run("vector_add.compressed", "mi250x-4", &[]);
+    assert_eq!(run.output.status.code(), Some(1), "{}", run.show());
+    assert!(
+        run.stderr().contains("hipErrorNoBinaryForGpu"),
+        "{}",
+        run.show()
+    );
 }
 
 /// `vector_add` carries gfx942 and gfx1100 code: on gfx90a its launch is

@@ -11,7 +11,8 @@ use super::Modules;
 use crate::codes::HipCode;
 use crate::handles::{TAG_HIP_FUNCTION, serial};
 use crate::kernel_exec::{
-    KernelRun, KernelSource, Kernels, MAX_KERNARG_BYTES, decode_kernel, kernel_run,
+    KernelRun, KernelSource, Kernels, MAX_KERNARG_BYTES, decode_kernel, kernel_code_span,
+    kernel_run,
 };
 use crate::memory::Memory;
 use crate::topology::Topology;
@@ -168,15 +169,10 @@ impl Modules {
                     .unwrap_or_default();
                 let chip = Chip::from_name(&processor)
                     .ok_or_else(|| fail(format!("the interpreter does not run {processor}")))?;
-                let code_size = code
-                    .code
-                    .functions
-                    .iter()
-                    .find(|(name, _, _)| *name == f.kernel.name)
-                    .map(|&(_, _, size)| size)
+                let code_span = kernel_code_span(&code.code, &f.kernel.name)
                     .ok_or_else(|| fail("no function symbol gives its code's size".into()))?;
                 let mut read = |address: u64, out: &mut [u8]| memory.read(address, out).is_ok();
-                let program = decode_kernel(chip, &descriptor, kd_address, code_size, &mut read)
+                let program = decode_kernel(chip, &descriptor, kd_address, code_span, &mut read)
                     .map_err(fail)?;
                 let program = Arc::new(program);
                 if let Some(cached) = self.functions.get_mut(&serial) {
