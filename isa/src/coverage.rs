@@ -42,9 +42,11 @@ fn mnemonics(chip: Chip) -> BTreeMap<&'static str, bool> {
             .iter()
             .flat_map(|(_, table)| table.iter().map(|&(_, m, op)| (m, op.is_some())))
             .collect(),
+        // Without gfx942's 8-bit float formats, as on gfx950
+        // (`decode::gfx12::ocp_eight_bit_floats`).
         Chip::Gfx1201 => GFX12
             .iter()
-            .flat_map(|(_, table)| table.iter().map(|&(_, m, op)| (m, op.is_some())))
+            .flat_map(|(_, table)| table.iter().map(|&(_, m, op)| (m, on_gfx950(op).is_some())))
             .collect(),
     }
 }

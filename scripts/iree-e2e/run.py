@@ -9,7 +9,8 @@ handed to IREE's HIP driver as --hip_dylib_path=file:LIBRARY.
 
   --preset M=CHIP      a simulated machine and the chip its modules are
                        compiled for (AMDGPU_SIM_MACHINE=M); repeatable
-                       (default mi300x-8=gfx942 mi250x-4=gfx90a w7900=gfx1100)
+                       (default mi300x-8=gfx942 mi250x-4=gfx90a w7900=gfx1100;
+                       the newest presets are r9700-4=gfx1201, mi355x-8=gfx950)
   --iree-src DIR       IREE's source tree (default target/iree-cts/src, laid
                        out by scripts/iree-cts/build.sh)
   --tools DIR          IREE's runners built with the HIP driver: iree-check-module
@@ -19,7 +20,8 @@ handed to IREE's HIP driver as --hip_dylib_path=file:LIBRARY.
                        pip's iree-base-compiler package, else iree-compile on PATH; pip's
                        iree-base-compiler 3.13)
   --work DIR           modules, logs and results (default target/iree-e2e)
-  --suite GLOB         only suites whose DIR/NAME matches; repeatable
+  --suite GLOB         only suites whose DIR/NAME matches; repeatable; GLOB:SRC
+                       only that suite's sources whose file name SRC matches
   --jobs N             compiles or runs at once (default: the cores)
   --timeout S          seconds one test file may run (default 300, IREE's
                        TIMEOUT for its slow ROCm suites)
@@ -465,7 +467,11 @@ def tests_for(declarations, chip, machine, options):
     tests = []
     chosen = declarations.suites + (declarations.generated if options.generated else [])
     for suite in chosen:
-        if options.suite and not any(fnmatch.fnmatch(suite.key(), p) for p in options.suite):
+        # A pattern is SUITE or SUITE:SOURCE (globs): the suite's sources,
+        # or those its SOURCE part matches.
+        patterns = [p.split(":", 1) + [None] for p in options.suite]
+        matching = [p[1] for p in patterns if fnmatch.fnmatch(suite.key(), p[0])]
+        if options.suite and not matching:
             continue
         base = {"suite": f"{suite.directory}/(generated)" if suite.generator else suite.key(),
                 "chip": chip, "machine": machine, "_suite": suite}
@@ -474,12 +480,15 @@ def tests_for(declarations, chip, machine, options):
         if label:
             reason = f"label {label}"
         names = [suite.name] if suite.generator else suite.srcs
+        if options.suite and None not in matching:
+            names = [n for n in names
+                     if any(fnmatch.fnmatch(os.path.basename(n), g) for g in matching)]
         for name in names:
             test = dict(base, source=os.path.basename(name), _paths=[name])
             if reason:
                 test.update(outcome="excluded", cause=[reason])
             tests.append(test)
-        for source, why in suite.excluded:
+        for source, why in suite.excluded if not options.suite or None in matching else []:
             tests.append(dict(base, source=source, _paths=[], outcome="excluded",
                               cause=[f"commented out: {why}"]))
     return tests

@@ -18,7 +18,10 @@
 //! `scripts/iree-e2e/generated-ci.txt` names, held to `expected.txt` the
 //! same way; all of them (over half an hour here, large matmuls
 //! interpreted instruction by instruction) run in the command that file and
-//! docs/IREE-E2E.md give. Needs IREE's build (`iree_build`); without it
+//! docs/IREE-E2E.md give. The newest presets, r9700-4 (gfx1201) and
+//! mi355x-8 (gfx950), run a third test: the check and generated suites
+//! `scripts/iree-e2e/new-presets-ci.txt` names, held to those chips' lines
+//! of `expected.txt`. Needs IREE's build (`iree_build`); without it
 //! each test prints one line and passes, unless `AMDGPU_HAL_REQUIRE_ALL=1`.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -30,6 +33,13 @@ use super::iree_build::{built, library, results, root, run};
 
 /// Outcomes that are IREE's or the compiler's, never the node's.
 const NOT_OURS: &[&str] = &["excluded", "compiled-only", "compile-unsupported"];
+
+/// The chips of run.py's default presets (mi300x-8, mi250x-4, w7900), on
+/// which every suite runs.
+const DEFAULT_CHIPS: &[&str] = &["gfx942", "gfx90a", "gfx1100"];
+
+/// The newest presets, which run the subset of `new-presets-ci.txt`.
+const NEW_PRESETS: &[(&str, &str)] = &[("r9700-4", "gfx1201"), ("mi355x-8", "gfx950")];
 
 /// `(chip, suite, source) -> outcome` of `expected.txt`.
 fn expected() -> BTreeMap<(String, String, String), String> {
@@ -71,9 +81,9 @@ fn judge(
     (unexpected, chips)
 }
 
-/// The `--suite` patterns of `generated-ci.txt`.
-fn generated_subset() -> Vec<String> {
-    let text = std::fs::read_to_string(root().join("scripts/iree-e2e/generated-ci.txt")).unwrap();
+/// The `--suite` patterns of a list file of `scripts/iree-e2e/`.
+fn patterns(file: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(root().join("scripts/iree-e2e").join(file)).unwrap();
     text.lines()
         .map(|l| l.split('#').next().unwrap_or_default().trim())
         .filter(|l| !l.is_empty())
@@ -111,7 +121,7 @@ fn iree_generated_e2e_subset_passes_but_for_the_listed_tests() {
         return;
     };
     let json = work.join("results-generated-ci.json");
-    let subset = generated_subset();
+    let subset = patterns("generated-ci.txt");
     let mut command = e2e_command(&work, &json);
     command.arg("--generated");
     for pattern in &subset {
@@ -133,7 +143,9 @@ fn iree_generated_e2e_subset_passes_but_for_the_listed_tests() {
         .collect();
     let mut expected: BTreeMap<_, _> = expected()
         .into_iter()
-        .filter(|((_, suite, _), _)| suite.ends_with("/(generated)"))
+        .filter(|((chip, suite, _), _)| {
+            suite.ends_with("/(generated)") && DEFAULT_CHIPS.contains(&chip.as_str())
+        })
         .filter(|(key, _)| ran.contains(key))
         .collect();
     let (unexpected, chips) = judge(&document, &mut expected);
@@ -157,14 +169,68 @@ fn iree_e2e_suites_pass_but_for_the_listed_tests() {
     let _ = std::io::stderr().lock().write_all(out.as_bytes());
     let document = results(&json);
     let tests = document["tests"].as_array().expect("tests");
-    // The generated suites' lines are the other test's.
+    // The generated suites' lines are the other test's, the new presets'
+    // the subset's.
     let mut expected: BTreeMap<_, _> = expected()
         .into_iter()
-        .filter(|((_, suite, _), _)| !suite.ends_with("/(generated)"))
+        .filter(|((chip, suite, _), _)| {
+            !suite.ends_with("/(generated)") && DEFAULT_CHIPS.contains(&chip.as_str())
+        })
         .collect();
     let (unexpected, chips) = judge(&document, &mut expected);
     assert_eq!(chips.len(), 3, "{chips:?}");
     assert!(tests.len() >= 600, "only {} test files", tests.len());
+    assert!(
+        unexpected.is_empty() && expected.is_empty(),
+        "not as scripts/iree-e2e/expected.txt says:\n{}\nlisted but not run: {:?}\n{out}",
+        unexpected.join("\n"),
+        expected.keys().collect::<Vec<_>>()
+    );
+}
+
+/// The newest presets (r9700-4 = gfx1201, mi355x-8 = gfx950) on the check
+/// and generated suites `new-presets-ci.txt` names: every test passes but
+/// IREE's exclusions and the lines of `expected.txt` for those chips and
+/// tests, each of which must hold. The whole suites on these presets run in
+/// the command docs/IREE-E2E.md gives.
+#[test]
+fn iree_e2e_subset_on_the_new_presets_passes_but_for_the_listed_tests() {
+    let Some(work) = built("IREE's e2e suites (subset) on r9700-4 and mi355x-8") else {
+        return;
+    };
+    let json = work.join("results-e2e-new-presets.json");
+    let subset = patterns("new-presets-ci.txt");
+    let mut command = e2e_command(&work, &json);
+    command.arg("--generated");
+    for (machine, chip) in NEW_PRESETS {
+        command.args(["--preset", &format!("{machine}={chip}")]);
+    }
+    for pattern in &subset {
+        command.args(["--suite", pattern]);
+    }
+    let out = run(
+        &mut command,
+        "scripts/iree-e2e/run.py --preset r9700-4 --preset mi355x-8",
+    );
+    let _ = std::io::stderr().lock().write_all(out.as_bytes());
+    let document = results(&json);
+    let ran: BTreeSet<(String, String, String)> = document["tests"]
+        .as_array()
+        .expect("tests")
+        .iter()
+        .map(|t| {
+            let field = |name: &str| t[name].as_str().unwrap_or_default().to_string();
+            (field("chip"), field("suite"), field("source"))
+        })
+        .collect();
+    let mut expected: BTreeMap<_, _> = expected()
+        .into_iter()
+        .filter(|(key, _)| ran.contains(key))
+        .collect();
+    let (unexpected, chips) = judge(&document, &mut expected);
+    let new_chips: BTreeSet<String> = NEW_PRESETS.iter().map(|(_, c)| c.to_string()).collect();
+    assert_eq!(chips, new_chips);
+    assert!(ran.len() >= subset.len(), "only {} tests ran", ran.len());
     assert!(
         unexpected.is_empty() && expected.is_empty(),
         "not as scripts/iree-e2e/expected.txt says:\n{}\nlisted but not run: {:?}\n{out}",
