@@ -446,9 +446,39 @@ const MAX_RUN_BYTES: usize = LANES * 16;
 /// each lane's `bytes` (whole dwords) at a device address `bytes` past the
 /// previous lane's, none of it in the kernarg segment or the dispatch
 /// packet.
+#[derive(Clone, Copy, Default)]
 struct Run {
     address: u64,
-    lanes: std::ops::Range<usize>,
+    start: usize,
+    end: usize,
+}
+
+impl Run {
+    fn lanes(&self) -> std::ops::Range<usize> {
+        self.start..self.end
+    }
+}
+
+/// A wave's runs, in place (at most one a lane): a `Vec` of them was an
+/// allocation for every load and store.
+struct Runs {
+    list: [Run; LANES],
+    len: usize,
+}
+
+impl Runs {
+    fn as_slice(&self) -> &[Run] {
+        self.list.get(..self.len).unwrap_or_default()
+    }
+}
+
+/// The lanes of `mask`, lowest first.
+fn lanes_of(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let lane = mask.trailing_zeros() as usize;
+        mask &= mask.wrapping_sub(1);
+        (lane < 64).then_some(lane)
+    })
 }
 
 /// The wave's access split into runs of consecutive lanes, in lane order,
@@ -462,7 +492,7 @@ struct Run {
 /// tiles are runs of 16 to 64 lanes.
 ///
 /// [`Memory`]: crate::memory::Memory
-fn runs(wave: &Wave, inst: &Inst, mem: Mem, cx: &Context) -> Result<Option<Vec<Run>>, ExecError> {
+fn runs(wave: &Wave, inst: &Inst, mem: Mem, cx: &Context) -> Result<Option<Runs>, ExecError> {
     let bytes = u64::from(mem.bytes);
     if mem.bytes < 4
         || !mem.bytes.is_multiple_of(4)
@@ -477,23 +507,36 @@ fn runs(wave: &Wave, inst: &Inst, mem: Mem, cx: &Context) -> Result<Option<Vec<R
     if !addressing.addresses(wave, addresses) {
         return Ok(None);
     }
-    let mut runs: Vec<Run> = Vec::new();
+    let mut runs = Runs {
+        list: [Run::default(); LANES],
+        len: 0,
+    };
     // The address the current run's next lane would have.
     let mut next = None;
     for (lane, &address) in addresses.iter().enumerate() {
         let end = address.checked_add(bytes);
-        match runs.last_mut() {
-            Some(run) if next == Some(address) && end.is_some() => run.lanes.end = lane + 1,
-            _ => runs.push(Run {
-                address,
-                lanes: lane..lane + 1,
-            }),
+        match runs
+            .len
+            .checked_sub(1)
+            .and_then(|last| runs.list.get_mut(last))
+        {
+            Some(run) if next == Some(address) && end.is_some() => run.end = lane + 1,
+            _ => {
+                if let Some(slot) = runs.list.get_mut(runs.len) {
+                    *slot = Run {
+                        address,
+                        start: lane,
+                        end: lane + 1,
+                    };
+                    runs.len += 1;
+                }
+            }
         }
         next = end;
     }
-    let plain = runs.iter().all(|run| {
+    let plain = runs.as_slice().iter().all(|run| {
         cx.memory
-            .plain(run.address, run.lanes.len() * usize::from(mem.bytes))
+            .plain(run.address, run.lanes().len() * usize::from(mem.bytes))
     });
     Ok(plain.then_some(runs))
 }
@@ -508,9 +551,9 @@ pub(crate) fn load(
     let runs = runs(wave, inst, mem, cx)?;
     let addressing = Addressing::new(wave, inst, mem.segment, bytes);
     let mut lanes_left = wave.exec();
-    for run in runs.iter().flatten() {
-        let len = run.lanes.len() * usize::from(mem.bytes);
-        let mut buf = [0u8; MAX_RUN_BYTES];
+    let mut buf = [0u8; MAX_RUN_BYTES];
+    for run in runs.as_ref().map(Runs::as_slice).unwrap_or_default() {
+        let len = run.lanes().len() * usize::from(mem.bytes);
         let data = buf.get_mut(..len).unwrap_or_default();
         if cx.memory.read(run.address, data).is_err() {
             break;
@@ -521,7 +564,7 @@ pub(crate) fn load(
                 continue;
             };
             let words = data.chunks_exact(4).skip(i).step_by(dwords);
-            for (lane, word) in run.lanes.clone().zip(words) {
+            for (lane, word) in run.lanes().zip(words) {
                 if let Some(slot) = wave.v.get_mut(base + lane) {
                     let mut le = [0u8; 4];
                     le.copy_from_slice(word);
@@ -529,12 +572,9 @@ pub(crate) fn load(
                 }
             }
         }
-        lanes_left &= !lane_bits(&run.lanes);
+        lanes_left &= !lane_bits(&run.lanes());
     }
-    for lane in active(wave)
-        .into_iter()
-        .filter(|&lane| lanes_left >> lane & 1 == 1)
-    {
+    for lane in lanes_of(lanes_left) {
         let mut buf = [0u8; 16];
         let out = buf.get_mut(..mem.bytes as usize).unwrap_or_default();
         let at = addressing.at(wave, lane);
@@ -585,15 +625,15 @@ pub(crate) fn store(
     let runs = runs(wave, inst, mem, cx)?;
     let addressing = Addressing::new(wave, inst, mem.segment, bytes);
     let mut lanes_left = wave.exec();
-    for run in runs.iter().flatten() {
-        let len = run.lanes.len() * usize::from(mem.bytes);
-        let mut buf = [0u8; MAX_RUN_BYTES];
+    let mut buf = [0u8; MAX_RUN_BYTES];
+    for run in runs.as_ref().map(Runs::as_slice).unwrap_or_default() {
+        let len = run.lanes().len() * usize::from(mem.bytes);
         let data = buf.get_mut(..len).unwrap_or_default();
         let dwords = usize::from(mem.bytes) / 4;
         for i in 0..dwords {
             let base = wave.vbase(inst.src[1], i);
             let words = data.chunks_exact_mut(4).skip(i).step_by(dwords);
-            for (lane, word) in run.lanes.clone().zip(words) {
+            for (lane, word) in run.lanes().zip(words) {
                 let value = base
                     .and_then(|base| wave.v.get(base + lane))
                     .copied()
@@ -604,12 +644,9 @@ pub(crate) fn store(
         if cx.memory.write(run.address, data).is_err() {
             break;
         }
-        lanes_left &= !lane_bits(&run.lanes);
+        lanes_left &= !lane_bits(&run.lanes());
     }
-    for lane in active(wave)
-        .into_iter()
-        .filter(|&lane| lanes_left >> lane & 1 == 1)
-    {
+    for lane in lanes_of(lanes_left) {
         let at = addressing.at(wave, lane);
         let mut buf = [0u8; 16];
         for i in 0..(mem.bytes as usize).div_ceil(4) {
