@@ -11,7 +11,7 @@
 
 use crate::exec::Context;
 use crate::exec::ExecError;
-use crate::exec::memory::{read, target};
+use crate::exec::memory::{Addressing, read};
 use crate::inst::{Inst, M0};
 use crate::op::Mem;
 use crate::wave::Wave;
@@ -26,10 +26,11 @@ pub(crate) fn run(
     let bytes = u64::from(mem.bytes);
     let base = wave.sreg(usize::from(M0)).wrapping_add(inst.imm as u32);
     let exec = wave.exec();
+    let addressing = Addressing::new(wave, inst, mem.segment, bytes);
     for lane in (0..wave.lanes).filter(|l| exec >> l & 1 == 1) {
         let mut buf = [0u8; 16];
         let out = buf.get_mut(..mem.bytes as usize).unwrap_or_default();
-        let at = target(wave, inst, mem.segment, lane, bytes)?;
+        let at = addressing.at(wave, lane);
         read(wave, cx, at, lane, out)?;
         let address = base.wrapping_add(lane as u32 * u32::from(mem.bytes)) as usize;
         if let Some(slot) = address

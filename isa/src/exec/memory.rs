@@ -8,10 +8,13 @@ use crate::exec::Context;
 use crate::exec::error::{Access, ExecError};
 use crate::inst::{Inst, Operand, flags};
 use crate::op::{Atomic, Mem, Segment};
+#[cfg(test)]
+mod oracle;
+
 use crate::wave::{LANES, SCRATCH_APERTURE, SCRATCH_APERTURE_BYTES, Wave, Width};
 
 /// Where one lane's access goes.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Target {
     /// A device address.
     Address(u64),
@@ -38,102 +41,271 @@ fn active(wave: &Wave) -> Vec<usize> {
     (0..wave.lanes).filter(|l| exec >> l & 1 == 1).collect()
 }
 
-/// The address of `bytes` bytes for `lane`.
-pub(super) fn target(
-    wave: &Wave,
-    inst: &Inst,
-    segment: Segment,
-    lane: usize,
-    bytes: u64,
-) -> Result<Target, ExecError> {
-    let offset = i64::from(inst.imm);
-    match segment {
-        Segment::Buffer => {
-            let Operand::Sreg(r) = inst.src[3] else {
-                return Ok(Target::OutOfRange);
-            };
-            let r = r as usize;
-            let d0 = u64::from(wave.sreg(r));
-            let d1 = u64::from(wave.sreg(r + 1));
-            let base = d0 | (d1 & 0xffff) << 32;
-            let stride = (d1 >> 16) & 0x3fff;
-            let records = u64::from(wave.sreg(r + 2));
-            let soffset = u64::from(wave.scalar32(inst.src[2], Width::B32));
-            let vaddr = |i: usize| u64::from(wave.vreg(inst.src[0], i, lane));
-            let (index, voffset) = match (inst.has(flags::IDXEN), inst.has(flags::OFFEN)) {
-                (true, true) => (vaddr(0), vaddr(1)),
-                (true, false) => (vaddr(0), 0),
-                (false, true) => (0, vaddr(0)),
-                (false, false) => (0, 0),
-            };
-            // The offset is 32-bit arithmetic: a negative VGPR offset plus
-            // the instruction's offset wraps to the byte it names.
-            let within = u64::from((voffset as u32).wrapping_add(offset as u32));
-            // Dwords of the access inside the range. A raw buffer (stride
-            // 0) judges each dword of a multi-dword access on its own, dword
-            // `i` inside when `within + 4 * i + 4 <= records`, so those
-            // inside are a prefix; a shorter access is judged whole. LLVM
-            // relies on it unless told otherwise (its `relaxed-buffer-oob-mode`
-            // feature, off by default, is what lets an access be judged with
-            // its neighbours), and so do MLIR's amdgpu dialect and IREE for
-            // vector loads at a tensor's edge. An access that indexes a
-            // buffer with a stride (IDXEN) judges the whole record, its index
-            // against the records and its offset against the stride; one
-            // that does not is judged as a raw buffer's, whatever the stride
-            // (gfx942's cache-swizzled resources carry a cache stride there
-            // and are read by offset: isa/tests/buffer_stride.rs).
-            let dwords = bytes.div_ceil(4);
-            let inside = if stride == 0 || !inst.has(flags::IDXEN) {
-                if bytes > 4 {
-                    (records.saturating_sub(within) / 4).min(dwords)
-                } else if within.saturating_add(bytes) <= records {
+/// How an instruction's lanes find their addresses: its scalar parts (a
+/// buffer's descriptor and SOFFSET, a global access's SGPR base, the
+/// address registers' place in the vector file) read once per
+/// instruction, so that each lane reads only its own VGPRs. Decoding the
+/// descriptor for every lane was about a tenth of a matmul's instructions.
+/// `exec::memory::oracle` keeps the lane-by-lane form as it was, and a
+/// property test holds this one to its targets.
+#[derive(Clone, Copy)]
+pub(super) enum Addressing {
+    /// A buffer access through a resource in SGPRs.
+    Buffer {
+        base: u64,
+        stride: u64,
+        records: u64,
+        soffset: u64,
+        /// The instruction's offset, as 32-bit arithmetic.
+        offset: u32,
+        idxen: bool,
+        offen: bool,
+        bytes: u64,
+        /// VADDR's first and second registers in the vector file.
+        vaddr: [Option<usize>; 2],
+        /// The base plus SOFFSET in the wave's private segment, when the
+        /// resource is the private segment buffer.
+        private: Option<u64>,
+    },
+    /// A buffer access whose resource is not in SGPRs: every lane out of
+    /// range.
+    NoResource,
+    /// A global or flat access: an SGPR base plus a 32-bit VGPR offset, or
+    /// a 64-bit VGPR address (`base` then a constant when the address is
+    /// not in VGPRs), plus the instruction's offset.
+    Global {
+        base: Option<u64>,
+        offset: u64,
+        vaddr: [Option<usize>; 2],
+        constant: Option<u64>,
+    },
+    /// A scratch access: the instruction's offset, a VGPR offset and an
+    /// SGPR offset.
+    Scratch {
+        at: u64,
+        /// VADDR's register, when the instruction has one.
+        vaddr: Option<Option<usize>>,
+    },
+}
+
+impl Addressing {
+    /// The addressing of `inst`'s `bytes`-byte accesses in `segment`.
+    pub(super) fn new(wave: &Wave, inst: &Inst, segment: Segment, bytes: u64) -> Addressing {
+        let offset = i64::from(inst.imm);
+        let vaddr = |i: usize| wave.vbase(inst.src[0], i);
+        match segment {
+            Segment::Buffer => {
+                let Operand::Sreg(r) = inst.src[3] else {
+                    return Addressing::NoResource;
+                };
+                let r = r as usize;
+                let d0 = u64::from(wave.sreg(r));
+                let d1 = u64::from(wave.sreg(r + 1));
+                let base = d0 | (d1 & 0xffff) << 32;
+                let soffset = u64::from(wave.scalar32(inst.src[2], Width::B32));
+                let private = base
+                    .checked_sub(SCRATCH_APERTURE)
+                    .filter(|&private| private < SCRATCH_APERTURE_BYTES)
+                    .map(|private| private.wrapping_add(soffset));
+                Addressing::Buffer {
+                    base,
+                    stride: (d1 >> 16) & 0x3fff,
+                    records: u64::from(wave.sreg(r + 2)),
+                    soffset,
+                    offset: offset as u32,
+                    idxen: inst.has(flags::IDXEN),
+                    offen: inst.has(flags::OFFEN),
+                    bytes,
+                    vaddr: [vaddr(0), vaddr(1)],
+                    private,
+                }
+            }
+            Segment::Global | Segment::Flat => match inst.src[3] {
+                Operand::Sreg(_) => Addressing::Global {
+                    base: Some(wave.scalar64(inst.src[3], Width::B64)),
+                    offset: offset as u64,
+                    vaddr: [vaddr(0), None],
+                    constant: None,
+                },
+                _ => {
+                    let constant = match inst.src[0] {
+                        Operand::Vgpr(_) | Operand::Agpr(_) => None,
+                        other => Some(wave.scalar64(other, Width::B64)),
+                    };
+                    Addressing::Global {
+                        base: None,
+                        offset: offset as u64,
+                        vaddr: [vaddr(0), vaddr(1)],
+                        constant,
+                    }
+                }
+            },
+            Segment::Scratch => {
+                let mut at = offset as u64;
+                if let Operand::Sreg(_) = inst.src[3] {
+                    at = at.wrapping_add(u64::from(wave.scalar32(inst.src[3], Width::B32)));
+                }
+                Addressing::Scratch {
+                    at,
+                    vaddr: inst.has(flags::SCRATCH_VADDR).then(|| vaddr(0)),
+                }
+            }
+        }
+    }
+
+    /// Where `lane`'s access goes.
+    pub(super) fn at(&self, wave: &Wave, lane: usize) -> Target {
+        // A lane of a register outside the file reads 0, as `Wave::vreg`.
+        let lane_of = |base: Option<usize>| -> u64 {
+            base.and_then(|base| wave.v.get(base.wrapping_add(lane)))
+                .map_or(0, |&v| u64::from(v))
+        };
+        match *self {
+            Addressing::Buffer {
+                base,
+                stride,
+                records,
+                soffset,
+                offset,
+                idxen,
+                offen,
+                bytes,
+                vaddr,
+                private,
+            } => {
+                let (index, voffset) = match (idxen, offen) {
+                    (true, true) => (lane_of(vaddr[0]), lane_of(vaddr[1])),
+                    (true, false) => (lane_of(vaddr[0]), 0),
+                    (false, true) => (0, lane_of(vaddr[0])),
+                    (false, false) => (0, 0),
+                };
+                // The offset is 32-bit arithmetic: a negative VGPR offset
+                // plus the instruction's offset wraps to the byte it names.
+                let within = u64::from((voffset as u32).wrapping_add(offset));
+                // Dwords of the access inside the range. A raw buffer
+                // (stride 0) judges each dword of a multi-dword access on
+                // its own, dword `i` inside when `within + 4 * i + 4 <=
+                // records`, so those inside are a prefix; a shorter access
+                // is judged whole. LLVM relies on it unless told otherwise
+                // (its `relaxed-buffer-oob-mode` feature, off by default, is
+                // what lets an access be judged with its neighbours), and so
+                // do MLIR's amdgpu dialect and IREE for vector loads at a
+                // tensor's edge. An access that indexes a buffer with a
+                // stride (IDXEN) judges the whole record, its index against
+                // the records and its offset against the stride; one that
+                // does not is judged as a raw buffer's, whatever the stride
+                // (gfx942's cache-swizzled resources carry a cache stride
+                // there and are read by offset: isa/tests/buffer_stride.rs).
+                let dwords = bytes.div_ceil(4);
+                let inside = if stride == 0 || !idxen {
+                    if bytes > 4 {
+                        (records.saturating_sub(within) / 4).min(dwords)
+                    } else if within.saturating_add(bytes) <= records {
+                        dwords
+                    } else {
+                        0
+                    }
+                } else if index < records && within < stride {
                     dwords
                 } else {
                     0
+                };
+                if let Some(private) = private {
+                    let (owner, offset) = swizzled_scratch(private, within, lane, wave.lanes);
+                    return Target::Scratch(owner, offset);
                 }
-            } else if index < records && within < stride {
-                dwords
+                let address = base
+                    .wrapping_add(soffset)
+                    .wrapping_add(within)
+                    .wrapping_add(stride.wrapping_mul(index));
+                if inside == dwords {
+                    Target::Address(address)
+                } else if inside == 0 {
+                    Target::OutOfRange
+                } else {
+                    Target::Clipped(address, inside as u8)
+                }
+            }
+            Addressing::NoResource => Target::OutOfRange,
+            Addressing::Global {
+                base,
+                offset,
+                vaddr,
+                constant,
+            } => {
+                let address = match (base, constant) {
+                    (Some(base), _) => base.wrapping_add(lane_of(vaddr[0])),
+                    (None, Some(constant)) => constant,
+                    (None, None) => lane_of(vaddr[0]) | lane_of(vaddr[1]) << 32,
+                };
+                Target::Address(address.wrapping_add(offset))
+            }
+            Addressing::Scratch { at, vaddr } => {
+                let at = match vaddr {
+                    Some(base) => at.wrapping_add(lane_of(base)),
+                    None => at,
+                };
+                Target::Scratch(lane, at & 0xffff_ffff)
+            }
+        }
+    }
+
+    /// The device address of each lane's access (`out[lane]`) when every
+    /// lane's whole access is at one (true), as [`Addressing::at`] gives
+    /// it; false, with `out` unspecified, when some lane's is not. An
+    /// unindexed buffer access outside the private segment (IREE's tiles)
+    /// is one loop over the offsets: each lane's access is whole inside the
+    /// range when its offset plus its bytes are within the records (every
+    /// dword inside for a raw buffer; the stride is not involved).
+    pub(super) fn addresses(&self, wave: &Wave, out: &mut [u64]) -> bool {
+        if let Addressing::Buffer {
+            base,
+            records,
+            soffset,
+            offset,
+            idxen: false,
+            offen,
+            bytes,
+            vaddr,
+            private: None,
+            ..
+        } = *self
+        {
+            let start = base.wrapping_add(soffset);
+            // A multi-dword access is whole when its last dword is inside.
+            let need = if bytes > 4 {
+                4 * bytes.div_ceil(4)
             } else {
-                0
+                bytes
             };
-            if let Some(private) = base.checked_sub(SCRATCH_APERTURE)
-                && private < SCRATCH_APERTURE_BYTES
-            {
-                let (owner, offset) =
-                    swizzled_scratch(private.wrapping_add(soffset), within, lane, wave.lanes);
-                return Ok(Target::Scratch(owner, offset));
+            match (offen, vaddr[0]) {
+                (true, Some(first)) => {
+                    if let Some(offsets) = wave.v.get(first..first + out.len()) {
+                        let mut inside = true;
+                        for (slot, &voffset) in out.iter_mut().zip(offsets) {
+                            let within = u64::from(voffset.wrapping_add(offset));
+                            inside &= within + need <= records;
+                            *slot = start.wrapping_add(within);
+                        }
+                        return inside;
+                    }
+                }
+                // No offset register (or one outside the file, which reads
+                // 0): every lane's offset is the instruction's.
+                _ => {
+                    let within = u64::from(offset);
+                    out.fill(start.wrapping_add(within));
+                    return within + need <= records;
+                }
             }
-            let address = base
-                .wrapping_add(soffset)
-                .wrapping_add(within)
-                .wrapping_add(stride.wrapping_mul(index));
-            Ok(if inside == dwords {
-                Target::Address(address)
-            } else if inside == 0 {
-                Target::OutOfRange
-            } else {
-                Target::Clipped(address, inside as u8)
-            })
         }
-        Segment::Global | Segment::Flat => {
-            let address = match inst.src[3] {
-                Operand::Sreg(_) => wave
-                    .scalar64(inst.src[3], Width::B64)
-                    .wrapping_add(u64::from(wave.vreg(inst.src[0], 0, lane))),
-                _ => wave.src64(inst.src[0], lane, Width::B64),
+        for (lane, slot) in out.iter_mut().enumerate() {
+            let Target::Address(address) = self.at(wave, lane) else {
+                return false;
             };
-            Ok(Target::Address(address.wrapping_add(offset as u64)))
+            *slot = address;
         }
-        Segment::Scratch => {
-            let mut at = offset as u64;
-            if inst.has(flags::SCRATCH_VADDR) {
-                at = at.wrapping_add(u64::from(wave.vreg(inst.src[0], 0, lane)));
-            }
-            if let Operand::Sreg(_) = inst.src[3] {
-                at = at.wrapping_add(u64::from(wave.scalar32(inst.src[3], Width::B32)));
-            }
-            Ok(Target::Scratch(lane, at & 0xffff_ffff))
-        }
+        true
     }
 }
 
@@ -274,9 +446,39 @@ const MAX_RUN_BYTES: usize = LANES * 16;
 /// each lane's `bytes` (whole dwords) at a device address `bytes` past the
 /// previous lane's, none of it in the kernarg segment or the dispatch
 /// packet.
+#[derive(Clone, Copy, Default)]
 struct Run {
     address: u64,
-    lanes: std::ops::Range<usize>,
+    start: usize,
+    end: usize,
+}
+
+impl Run {
+    fn lanes(&self) -> std::ops::Range<usize> {
+        self.start..self.end
+    }
+}
+
+/// A wave's runs, in place (at most one a lane): a `Vec` of them was an
+/// allocation for every load and store.
+struct Runs {
+    list: [Run; LANES],
+    len: usize,
+}
+
+impl Runs {
+    fn as_slice(&self) -> &[Run] {
+        self.list.get(..self.len).unwrap_or_default()
+    }
+}
+
+/// The lanes of `mask`, lowest first.
+fn lanes_of(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let lane = mask.trailing_zeros() as usize;
+        mask &= mask.wrapping_sub(1);
+        (lane < 64).then_some(lane)
+    })
 }
 
 /// The wave's access split into runs of consecutive lanes, in lane order,
@@ -290,7 +492,7 @@ struct Run {
 /// tiles are runs of 16 to 64 lanes.
 ///
 /// [`Memory`]: crate::memory::Memory
-fn runs(wave: &Wave, inst: &Inst, mem: Mem, cx: &Context) -> Result<Option<Vec<Run>>, ExecError> {
+fn runs(wave: &Wave, inst: &Inst, mem: Mem, cx: &Context) -> Result<Option<Runs>, ExecError> {
     let bytes = u64::from(mem.bytes);
     if mem.bytes < 4
         || !mem.bytes.is_multiple_of(4)
@@ -299,30 +501,42 @@ fn runs(wave: &Wave, inst: &Inst, mem: Mem, cx: &Context) -> Result<Option<Vec<R
     {
         return Ok(None);
     }
-    let mut runs: Vec<Run> = Vec::new();
-    for lane in 0..wave.lanes {
-        let Target::Address(address) = target(wave, inst, mem.segment, lane, bytes)? else {
-            return Ok(None);
-        };
-        match runs.last_mut() {
-            Some(run)
-                if run.address.wrapping_add(bytes * run.lanes.len() as u64) == address
-                    && run
-                        .address
-                        .checked_add(bytes * (run.lanes.len() as u64 + 1))
-                        .is_some() =>
-            {
-                run.lanes.end = lane + 1;
-            }
-            _ => runs.push(Run {
-                address,
-                lanes: lane..lane + 1,
-            }),
-        }
+    let addressing = Addressing::new(wave, inst, mem.segment, bytes);
+    let mut addresses = [0u64; LANES];
+    let addresses = addresses.get_mut(..wave.lanes).unwrap_or_default();
+    if !addressing.addresses(wave, addresses) {
+        return Ok(None);
     }
-    let plain = runs.iter().all(|run| {
+    let mut runs = Runs {
+        list: [Run::default(); LANES],
+        len: 0,
+    };
+    // The address the current run's next lane would have.
+    let mut next = None;
+    for (lane, &address) in addresses.iter().enumerate() {
+        let end = address.checked_add(bytes);
+        match runs
+            .len
+            .checked_sub(1)
+            .and_then(|last| runs.list.get_mut(last))
+        {
+            Some(run) if next == Some(address) && end.is_some() => run.end = lane + 1,
+            _ => {
+                if let Some(slot) = runs.list.get_mut(runs.len) {
+                    *slot = Run {
+                        address,
+                        start: lane,
+                        end: lane + 1,
+                    };
+                    runs.len += 1;
+                }
+            }
+        }
+        next = end;
+    }
+    let plain = runs.as_slice().iter().all(|run| {
         cx.memory
-            .plain(run.address, run.lanes.len() * usize::from(mem.bytes))
+            .plain(run.address, run.lanes().len() * usize::from(mem.bytes))
     });
     Ok(plain.then_some(runs))
 }
@@ -335,10 +549,11 @@ pub(crate) fn load(
 ) -> Result<(), ExecError> {
     let bytes = u64::from(mem.bytes);
     let runs = runs(wave, inst, mem, cx)?;
+    let addressing = Addressing::new(wave, inst, mem.segment, bytes);
     let mut lanes_left = wave.exec();
-    for run in runs.iter().flatten() {
-        let len = run.lanes.len() * usize::from(mem.bytes);
-        let mut buf = [0u8; MAX_RUN_BYTES];
+    let mut buf = [0u8; MAX_RUN_BYTES];
+    for run in runs.as_ref().map(Runs::as_slice).unwrap_or_default() {
+        let len = run.lanes().len() * usize::from(mem.bytes);
         let data = buf.get_mut(..len).unwrap_or_default();
         if cx.memory.read(run.address, data).is_err() {
             break;
@@ -349,7 +564,7 @@ pub(crate) fn load(
                 continue;
             };
             let words = data.chunks_exact(4).skip(i).step_by(dwords);
-            for (lane, word) in run.lanes.clone().zip(words) {
+            for (lane, word) in run.lanes().zip(words) {
                 if let Some(slot) = wave.v.get_mut(base + lane) {
                     let mut le = [0u8; 4];
                     le.copy_from_slice(word);
@@ -357,15 +572,12 @@ pub(crate) fn load(
                 }
             }
         }
-        lanes_left &= !lane_bits(&run.lanes);
+        lanes_left &= !lane_bits(&run.lanes());
     }
-    for lane in active(wave)
-        .into_iter()
-        .filter(|&lane| lanes_left >> lane & 1 == 1)
-    {
+    for lane in lanes_of(lanes_left) {
         let mut buf = [0u8; 16];
         let out = buf.get_mut(..mem.bytes as usize).unwrap_or_default();
-        let at = target(wave, inst, mem.segment, lane, bytes)?;
+        let at = addressing.at(wave, lane);
         read(wave, cx, at, lane, out)?;
         let dst = inst.dst[0];
         if mem.bytes >= 4 {
@@ -411,16 +623,17 @@ pub(crate) fn store(
 ) -> Result<(), ExecError> {
     let bytes = u64::from(mem.bytes);
     let runs = runs(wave, inst, mem, cx)?;
+    let addressing = Addressing::new(wave, inst, mem.segment, bytes);
     let mut lanes_left = wave.exec();
-    for run in runs.iter().flatten() {
-        let len = run.lanes.len() * usize::from(mem.bytes);
-        let mut buf = [0u8; MAX_RUN_BYTES];
+    let mut buf = [0u8; MAX_RUN_BYTES];
+    for run in runs.as_ref().map(Runs::as_slice).unwrap_or_default() {
+        let len = run.lanes().len() * usize::from(mem.bytes);
         let data = buf.get_mut(..len).unwrap_or_default();
         let dwords = usize::from(mem.bytes) / 4;
         for i in 0..dwords {
             let base = wave.vbase(inst.src[1], i);
             let words = data.chunks_exact_mut(4).skip(i).step_by(dwords);
-            for (lane, word) in run.lanes.clone().zip(words) {
+            for (lane, word) in run.lanes().zip(words) {
                 let value = base
                     .and_then(|base| wave.v.get(base + lane))
                     .copied()
@@ -431,13 +644,10 @@ pub(crate) fn store(
         if cx.memory.write(run.address, data).is_err() {
             break;
         }
-        lanes_left &= !lane_bits(&run.lanes);
+        lanes_left &= !lane_bits(&run.lanes());
     }
-    for lane in active(wave)
-        .into_iter()
-        .filter(|&lane| lanes_left >> lane & 1 == 1)
-    {
-        let at = target(wave, inst, mem.segment, lane, bytes)?;
+    for lane in lanes_of(lanes_left) {
+        let at = addressing.at(wave, lane);
         let mut buf = [0u8; 16];
         for i in 0..(mem.bytes as usize).div_ceil(4) {
             let mut word = wave.vreg(inst.src[1], i, lane);
@@ -515,6 +725,7 @@ pub(crate) fn atomic(
     let wide = bytes == 8;
     let regs = if wide { 2 } else { 1 };
     let len = u64::from(bytes);
+    let addressing = Addressing::new(wave, inst, segment, len);
     for lane in active(wave) {
         let register = |i: usize| -> u64 {
             let lo = u64::from(wave.vreg(inst.src[1], i, lane));
@@ -525,7 +736,7 @@ pub(crate) fn atomic(
             }
         };
         let (data, cmp) = (register(0), register(regs));
-        let at = target(wave, inst, segment, lane, len)?;
+        let at = addressing.at(wave, lane);
         // An atomic is judged whole, a 64-bit one included.
         if let Target::OutOfRange | Target::Clipped(..) = at {
             continue;
