@@ -11,9 +11,9 @@
 //! `PASS` and status 0 — and leak nothing the registration made.
 
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::OnceLock;
+use std::path::Path;
+
+use crate::program_run::{self, Run};
 
 /// The programs (`fixtures/hip/src/NAME.hip`) and whether each needs two GPUs.
 const PROGRAMS: [(&str, bool); 10] = [
@@ -37,103 +37,17 @@ const PRESETS: [(&str, &str, bool); 3] = [
     ("mi250x-4", ".gfx90a", true),
 ];
 
-/// A folder holding `libamdhip64.so.5`, a link to the library cargo built
-/// beside this test binary.
-pub(crate) fn library_dir() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let exe = std::env::current_exe().expect("test binary path");
-        let built = exe.parent().expect("deps dir").join("libamdgpu_sim_ffi.so");
-        assert!(built.exists(), "{} not built", built.display());
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hip-programs-lib");
-        std::fs::create_dir_all(&dir).expect("library folder");
-        let link = dir.join("libamdhip64.so.5");
-        let _ = std::fs::remove_file(&link);
-        std::os::unix::fs::symlink(&built, &link).expect("link the library");
-        dir
-    })
-}
-
-/// A finished run: its output and report.
-struct Run {
-    output: Output,
-    report: String,
-}
-
-impl Run {
-    fn stdout(&self) -> String {
-        String::from_utf8_lossy(&self.output.stdout).into_owned()
-    }
-
-    fn stderr(&self) -> String {
-        String::from_utf8_lossy(&self.output.stderr).into_owned()
-    }
-
-    fn show(&self) -> String {
-        format!(
-            "status {:?}\nstdout:\n{}\nstderr:\n{}\nreport:\n{}",
-            self.output.status,
-            self.stdout(),
-            self.stderr(),
-            self.report
-        )
-    }
-
-    /// The report's value for `key` (a test failure when absent).
-    fn value(&self, key: &str) -> u64 {
-        self.report
-            .lines()
-            .find_map(|line| line.strip_prefix(key)?.strip_prefix(' ')?.parse().ok())
-            .unwrap_or_else(|| panic!("no `{key}` in the report\n{}", self.show()))
-    }
-
-    /// Asserts the registration left nothing alive: modules, fat
-    /// binaries and managed memory all released at exit.
-    fn registration_released(&self) {
-        for key in ["hip_modules", "hip_fat_binaries", "host_allocations"] {
-            assert_eq!(self.value(key), 0, "{key}\n{}", self.show());
-        }
-    }
-}
+/// The registration's objects: modules, fat binaries and managed memory,
+/// all released at exit.
+const REGISTRATION: [&str; 3] = ["hip_modules", "hip_fat_binaries", "host_allocations"];
 
 /// Runs `fixtures/hip/FILE` on `machine` with `env` besides the library
 /// and the report.
 fn run(file: &str, machine: &str, env: &[(&str, &str)]) -> Run {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hip-programs");
-    std::fs::create_dir_all(&dir).expect("report folder");
-    let tag: String = env
-        .iter()
-        .flat_map(|(k, v)| [k, v])
-        .flat_map(|s| s.chars())
-        .filter(char::is_ascii_alphanumeric)
-        .collect();
-    let report = dir.join(format!("{file}-{machine}-{tag}.report"));
-    let _ = std::fs::remove_file(&report);
     let program = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../fixtures/hip")
         .join(file);
-    let mut command = Command::new(&program);
-    for name in [
-        "AMDGPU_SIM_FAULTS",
-        "AMDGPU_SIM_ON_FAULT",
-        "AMDGPU_SIM_TRACE",
-        "AMDGPU_SIM_KERNELS",
-        "AMDGPU_SIM_STREAMS",
-    ] {
-        command.env_remove(name);
-    }
-    command
-        .env("LD_LIBRARY_PATH", library_dir())
-        .env("AMDGPU_SIM_MACHINE", machine)
-        .env("AMDGPU_SIM_REPORT", &report)
-        .envs(env.iter().copied());
-    let output = command
-        .output()
-        .unwrap_or_else(|e| panic!("run {}: {e}", program.display()));
-    Run {
-        output,
-        report: std::fs::read_to_string(&report).unwrap_or_default(),
-    }
+    program_run::run(&program, "hip-programs", machine, env)
 }
 
 #[test]
@@ -152,7 +66,7 @@ fn every_program_passes_on_every_preset_it_has_code_for() {
             assert!(launches >= 1, "{what}");
             assert_eq!(run.value("launches_executed"), launches, "{what}");
             assert_eq!(run.value("launches_faulted"), 0, "{what}");
-            run.registration_released();
+            run.none_alive(&REGISTRATION);
             for key in ["allocations", "hip_streams", "hip_events"] {
                 assert_eq!(run.value(key), 0, "{key}: {what}");
             }
@@ -206,7 +120,7 @@ fn a_program_with_a_compressed_fat_binary_runs() {
         assert!(run.output.status.success(), "{what}");
         assert!(run.stdout().contains("PASS vector_add"), "{what}");
         assert_eq!(run.value("launches_executed"), 1, "{what}");
-        run.registration_released();
+        run.none_alive(&REGISTRATION);
     }
     let run = run("vector_add.compressed", "mi250x-4", &[]);
     assert_eq!(run.output.status.code(), Some(1), "{}", run.show());
@@ -230,7 +144,7 @@ fn a_program_without_code_for_the_device_sees_no_binary_for_gpu() {
     );
     assert!(!run.stdout().contains("PASS"), "{}", run.show());
     assert_eq!(run.value("launches"), 0);
-    run.registration_released();
+    run.none_alive(&REGISTRATION);
 }
 
 /// A kernel that faults (`kernel@1`): by default the process aborts, as
@@ -269,7 +183,7 @@ fn a_faulting_kernel_ends_the_program_with_the_hip_error() {
         );
         assert!(!reported.stdout().contains("PASS"), "{}", reported.show());
         assert_eq!(reported.value("launches_faulted"), 1);
-        reported.registration_released();
+        reported.none_alive(&REGISTRATION);
     }
 }
 
@@ -314,7 +228,7 @@ fn an_injected_failure_of_each_new_entry_point_is_a_hip_error_the_program_sees()
                     .contains(&format!("injected {op} -> 2 hipErrorOutOfMemory")),
                 "{what}"
             );
-            run.registration_released();
+            run.none_alive(&REGISTRATION);
         }
     }
 }

@@ -11,7 +11,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use super::hip_programs::library_dir;
+use crate::program_run::library_dir;
 
 /// The samples and how many checks each prints `Passed!` for.
 const SAMPLES: [(&str, usize); 12] = [

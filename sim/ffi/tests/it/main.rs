@@ -26,6 +26,7 @@ mod pinned_memory;
 mod pitched_memory;
 mod pool_memory;
 mod process_state;
+mod program_run;
 mod published_dumps;
 mod queues;
 mod regions;

@@ -14,9 +14,9 @@
 //! A missing package skips its test in one line naming it.
 
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::OnceLock;
+use std::path::Path;
+
+use crate::program_run::{self, Run};
 
 use crate::rocminfo::skip;
 
@@ -64,114 +64,23 @@ fn installed(program: &Program, what: &str) -> bool {
     false
 }
 
-/// A folder holding `libamdhip64.so.5`, a link to the library cargo built
-/// beside this test binary (found before Debian's own by the loader).
-fn library_dir() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let exe = std::env::current_exe().expect("test binary path");
-        let built = exe.parent().expect("deps dir").join("libamdgpu_sim_ffi.so");
-        assert!(built.exists(), "{} not built", built.display());
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("rocm-libraries-lib");
-        std::fs::create_dir_all(&dir).expect("library folder");
-        let link = dir.join("libamdhip64.so.5");
-        let _ = std::fs::remove_file(&link);
-        std::os::unix::fs::symlink(&built, &link).expect("link the library");
-        dir
-    })
-}
-
-/// A finished run: its output and report.
-struct Run {
-    output: Output,
-    report: String,
-}
-
-impl Run {
-    fn stdout(&self) -> String {
-        String::from_utf8_lossy(&self.output.stdout).into_owned()
-    }
-
-    fn stderr(&self) -> String {
-        String::from_utf8_lossy(&self.output.stderr).into_owned()
-    }
-
-    fn show(&self) -> String {
-        format!(
-            "status {:?}\nstdout:\n{}\nstderr:\n{}\nreport:\n{}",
-            self.output.status,
-            self.stdout(),
-            self.stderr(),
-            self.report
-                .lines()
-                .filter(|l| !l.starts_with("kernel "))
-                .collect::<Vec<_>>()
-                .join("\n")
-        )
-    }
-
-    /// The report's value for `key` (a test failure when absent).
-    fn value(&self, key: &str) -> u64 {
-        self.report
-            .lines()
-            .find_map(|line| line.strip_prefix(key)?.strip_prefix(' ')?.parse().ok())
-            .unwrap_or_else(|| panic!("no `{key}` in the report\n{}", self.show()))
-    }
-
-    /// Asserts nothing is left alive: allocations, streams, events,
-    /// modules, fat binaries.
-    fn released(&self) {
-        for key in [
-            "allocations",
-            "hip_streams",
-            "hip_events",
-            "hip_modules",
-            "hip_fat_binaries",
-            "host_allocations",
-        ] {
-            assert_eq!(self.value(key), 0, "{key}\n{}", self.show());
-        }
-    }
-}
+/// What a program must leave alive at exit: nothing.
+const OBJECTS: [&str; 6] = [
+    "allocations",
+    "hip_streams",
+    "hip_events",
+    "hip_modules",
+    "hip_fat_binaries",
+    "host_allocations",
+];
 
 /// Runs `program` on `mi250x-4` with `env` besides the library and the
 /// report.
 fn run(program: &Program, env: &[(&str, &str)]) -> Run {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("rocm-libraries");
-    std::fs::create_dir_all(&dir).expect("report folder");
-    let tag: String = env
-        .iter()
-        .flat_map(|(k, v)| [k, v])
-        .flat_map(|s| s.chars())
-        .filter(char::is_ascii_alphanumeric)
-        .collect();
-    let report = dir.join(format!("{}-{tag}.report", program.file));
-    let _ = std::fs::remove_file(&report);
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../fixtures/rocm-libs")
         .join(program.file);
-    let mut command = Command::new(&path);
-    for name in [
-        "AMDGPU_SIM_FAULTS",
-        "AMDGPU_SIM_ON_FAULT",
-        "AMDGPU_SIM_TRACE",
-        "AMDGPU_SIM_KERNELS",
-        "AMDGPU_SIM_STREAMS",
-    ] {
-        command.env_remove(name);
-    }
-    command
-        .env("LD_LIBRARY_PATH", library_dir())
-        .env("AMDGPU_SIM_MACHINE", "mi250x-4")
-        .env("AMDGPU_SIM_REPORT", &report)
-        .envs(env.iter().copied());
-    let output = command
-        .output()
-        .unwrap_or_else(|e| panic!("run {}: {e}", path.display()));
-    Run {
-        output,
-        report: std::fs::read_to_string(&report).unwrap_or_default(),
-    }
+    program_run::run(&path, "rocm-libraries", "mi250x-4", env)
 }
 
 /// Runs `program` and asserts its `PASS`, every launch executed without
@@ -186,7 +95,7 @@ fn passes(program: &Program, name: &str) {
     assert_eq!(run.value("launches_executed"), launches, "{what}");
     assert_eq!(run.value("launches_faulted"), 0, "{what}");
     assert_eq!(run.value("launches_refused"), 0, "{what}");
-    run.released();
+    run.none_alive(&OBJECTS);
 }
 
 #[test]
