@@ -34,8 +34,8 @@
 
 use crate::arch::Chip;
 use crate::exec::float::{clamp01, f32_to_f16, modifiers32};
+use crate::exec::lanes::write16_keeping;
 use crate::exec::lanes::{active, int16_width};
-use crate::exec::vector::write16_keeping;
 use crate::inst::Inst;
 use crate::op::Valu;
 use crate::wave::{Wave, Width};

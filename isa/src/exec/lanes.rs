@@ -207,3 +207,30 @@ pub(crate) fn pk_16<const N: usize>(
         );
     }
 }
+
+/// Writes a 16-bit result to the half `op_sel[3]` picks. GFX11 keeps the
+/// other half; GFX9 zeroes the high half under a low-half result (GFX8's
+/// rule, which its VOP1/VOP2 16-bit operations kept) unless `gfx9_keeps`:
+/// the operations GFX9 gave op_sel keep it.
+pub(crate) fn write16_keeping(
+    wave: &mut Wave,
+    inst: &Inst,
+    chip: Chip,
+    gfx9_keeps: bool,
+    lane: usize,
+    value: u16,
+) {
+    let old = wave.vreg(inst.dst[0], 0, lane);
+    let high = inst.op_sel >> 3 & 1 == 1;
+    let keep = if chip.family().rdna() || high || gfx9_keeps {
+        old
+    } else {
+        0
+    };
+    let d = if high {
+        (keep & 0xffff) | u32::from(value) << 16
+    } else {
+        (keep & 0xffff_0000) | u32::from(value)
+    };
+    wave.set_vreg(inst.dst[0], 0, lane, d);
+}

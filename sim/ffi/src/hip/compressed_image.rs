@@ -11,43 +11,36 @@
 //! `hipErrorInvalidImage`, said on stderr.
 
 use std::ffi::c_void;
-use std::sync::Arc;
 
+use amdgpu_sim::HipCode;
 use amdgpu_sim::compressed_bundle::{self, Header, MAX_HEADER_BYTES};
 use amdgpu_sim::elf::MAX_CODE_OBJECT_BYTES;
-use amdgpu_sim::{HipCode, Sim};
 
-use super::image::read_image;
-use super::module_file::bundle_within;
+use super::bundle::{BUNDLE_MAGIC, bundle_within};
 use crate::core::ptr;
 
-/// The code object for `ordinal` in the compressed bundle `bytes`.
-pub(crate) fn choose(sim: &Sim, ordinal: i32, bytes: &[u8]) -> Result<Arc<[u8]>, HipCode> {
+/// The offload bundle the compressed bundle `bytes` holds, every header
+/// and entry of it inside it.
+pub(crate) fn decompress(bytes: &[u8]) -> Result<Vec<u8>, HipCode> {
     let bundle = compressed_bundle::decompress(bytes).map_err(|e| {
         eprintln!("amdgpu-sim: {e}");
         HipCode::INVALID_IMAGE
     })?;
-    if !bundle.starts_with(b"__CLANG_OFFLOAD_BUNDLE__") || !bundle_within(&bundle) {
+    if !bundle.starts_with(BUNDLE_MAGIC) || !bundle_within(&bundle) {
         eprintln!(
             "amdgpu-sim: a compressed offload bundle holds no well-formed clang offload bundle"
         );
         return Err(HipCode::INVALID_IMAGE);
     }
-    // SAFETY: every range the bundle's reader reads lies in `bundle`
-    // (checked above), which lives across the call.
-    unsafe { read_image(sim, ordinal, bundle.as_ptr().cast::<c_void>()) }
+    Ok(bundle)
 }
 
-/// The code object for `ordinal` in the compressed bundle at `base`.
+/// The offload bundle the compressed bundle at `base` holds.
 ///
 /// # Safety
 /// `base` is a compressed bundle whose header's total size is its extent
 /// (`hipModuleLoadData`'s and the registration's contract).
-pub(crate) unsafe fn read_compressed(
-    sim: &Sim,
-    ordinal: i32,
-    base: *const c_void,
-) -> Result<Arc<[u8]>, HipCode> {
+pub(crate) unsafe fn read_compressed(base: *const c_void) -> Result<Vec<u8>, HipCode> {
     // The fixed part of every version's header lies in the bundle; the
     // rest is read only once the version says it is there.
     // SAFETY: the first 8 bytes (magic, version, method) of the bundle.
@@ -79,5 +72,5 @@ pub(crate) unsafe fn read_compressed(
     }
     // SAFETY: the header's total size is the bundle's extent, the caller's promise.
     let bytes = unsafe { ptr::read_bytes(base, total as usize) }.ok_or(HipCode::INVALID_VALUE)?;
-    choose(sim, ordinal, &bytes)
+    decompress(&bytes)
 }

@@ -12,14 +12,12 @@ use amdgpu_sim::elf::MAX_CODE_OBJECT_BYTES;
 use amdgpu_sim::isa::Target;
 use amdgpu_sim::{HipCode, Sim};
 
+use super::bundle::{BUNDLE_MAGIC, MAX_BUNDLE_ENTRIES};
 use crate::core::ptr;
 
 const ELF_MAGIC: &[u8] = b"\x7fELF";
-const BUNDLE_MAGIC: &[u8] = b"__CLANG_OFFLOAD_BUNDLE__";
 /// `SHT_NOBITS`: a section without file bytes.
 const SHT_NOBITS: u32 = 8;
-/// Most entries read from an offload bundle.
-pub const MAX_BUNDLE_ENTRIES: u64 = 1024;
 /// Longest bundle entry ID read.
 const MAX_BUNDLE_ID: u64 = 4096;
 
@@ -192,7 +190,10 @@ pub(crate) unsafe fn read_image(
     }
     if magic == amdgpu_sim::compressed_bundle::MAGIC {
         // SAFETY: within the extent the image's headers give, the caller's promise.
-        return unsafe { super::compressed_image::read_compressed(sim, ordinal, base) };
+        let bundle = unsafe { super::compressed_image::read_compressed(base) }?;
+        // SAFETY: every range the bundle's reader reads lies in `bundle`
+        // (checked when it was decompressed), which lives across the call.
+        return unsafe { read_image(sim, ordinal, bundle.as_ptr().cast::<c_void>()) };
     }
     // SAFETY: within the extent the image's headers give, the caller's promise.
     let magic = unsafe { read(base, 0, BUNDLE_MAGIC.len() as u64) }?;

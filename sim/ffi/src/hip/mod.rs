@@ -1,6 +1,7 @@
 //! The HIP runtime symbols (`libamdhip64`), one file per object, bottom to
-//! top: `context` (per-thread state, contexts), `image` (a module image's
-//! extent, with `compressed_image` for compressed bundles), `device`,
+//! top: `context` (per-thread state, contexts), `bundle` (an offload
+//! bundle's bounds), `compressed_image` (compressed bundles), `image` (a
+//! module image's extent), `device`,
 //! `error`, `operation` (what a stream operation does, with `hostcall`, the
 //! hostcall buffer a kernel's device-side `printf` reaches, and
 //! `device_printf`, its formatting), `stream` (streams and events),
@@ -18,6 +19,7 @@
 //! calls served here).
 
 mod aliases;
+mod bundle;
 mod compressed_image;
 mod context;
 mod cooperative;

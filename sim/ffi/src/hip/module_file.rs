@@ -16,56 +16,14 @@ use amdgpu_sim::elf::MAX_CODE_OBJECT_BYTES;
 
 use amdgpu_sim::compressed_bundle;
 
+use super::bundle::{BUNDLE_MAGIC, bundle_within};
 use super::compressed_image;
 use super::context::current_device;
-use super::image::{MAX_BUNDLE_ENTRIES, read_image};
+use super::image::read_image;
 use crate::abi::*;
 use crate::core::exports::c_exports;
 use crate::core::hip_call::{as_handle, handle, modelled, put};
 use crate::core::ptr;
-
-const BUNDLE_MAGIC: &[u8] = b"__CLANG_OFFLOAD_BUNDLE__";
-/// A bundle's header: magic and entry count.
-const BUNDLE_HEADER_BYTES: usize = 32;
-/// An entry's fixed part: offset, size, ID length.
-const BUNDLE_ENTRY_BYTES: usize = 24;
-
-fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
-    let b = bytes.get(at..at.checked_add(8)?)?;
-    Some(u64::from_le_bytes(b.try_into().ok()?))
-}
-
-/// Whether every header, entry and entry ID of the offload bundle
-/// `bytes` lies inside it.
-pub(super) fn bundle_within(bytes: &[u8]) -> bool {
-    let Some(count) = u64_at(bytes, BUNDLE_MAGIC.len()) else {
-        return false;
-    };
-    if count > MAX_BUNDLE_ENTRIES {
-        return false;
-    }
-    let mut at = BUNDLE_HEADER_BYTES;
-    for _ in 0..count {
-        let (Some(offset), Some(size), Some(id_len)) = (
-            u64_at(bytes, at),
-            u64_at(bytes, at + 8),
-            u64_at(bytes, at + 16),
-        ) else {
-            return false;
-        };
-        let within = |start: u64, len: u64| {
-            start
-                .checked_add(len)
-                .is_some_and(|end| end <= bytes.len() as u64)
-        };
-        let id_at = (at + BUNDLE_ENTRY_BYTES) as u64;
-        if !within(offset, size) || !within(id_at, id_len) {
-            return false;
-        }
-        at = (id_at + id_len) as usize;
-    }
-    true
-}
 
 /// The file at `path`, at most [`MAX_CODE_OBJECT_BYTES`] long.
 fn read_file(path: &str) -> Result<Vec<u8>, HipCode> {
@@ -97,7 +55,11 @@ c_exports! {
             let ordinal = current_device(&rt.sim);
             let image: Arc<[u8]> = if compressed_bundle::is_compressed_bundle(&bytes) {
                 // A file has a length: every version is read.
-                compressed_image::choose(&rt.sim, ordinal, &bytes)?
+                let bundle = compressed_image::decompress(&bytes)?;
+                // SAFETY: every range the bundle's reader reads lies in
+                // `bundle` (checked by `decompress`), which lives across
+                // the call.
+                unsafe { read_image(&rt.sim, ordinal, bundle.as_ptr().cast::<c_void>()) }?
             } else if bytes.starts_with(BUNDLE_MAGIC) {
                 if !bundle_within(&bytes) {
                     return Err(HipCode::INVALID_IMAGE);
