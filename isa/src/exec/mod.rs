@@ -14,8 +14,10 @@ mod memory;
 mod mfma;
 mod mix;
 mod mode;
+mod relative;
 mod saturate;
 mod scalar;
+mod scalar_half;
 mod sdwa;
 mod sixteen;
 mod vector;
@@ -24,7 +26,7 @@ mod wmma12;
 use crate::arch::{Chip, Family};
 use crate::inst::{Inst, flags};
 use crate::memory::Segments;
-use crate::op::{Branch, Op};
+use crate::op::{Branch, Op, Salu};
 use crate::program::Program;
 use crate::wave::{Wave, Width};
 
@@ -67,6 +69,9 @@ pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flo
         return sdwa::run(wave, inst, cx);
     }
     match inst.op {
+        Op::S(op @ (Salu::Movrels | Salu::Movreld | Salu::Movrelsd2), wide) => {
+            relative::scalar(wave, inst, op, wide)?;
+        }
         Op::S(op, wide) => scalar::alu(wave, inst, op, wide),
         Op::SCmp(cmp, ty) => scalar::compare(wave, inst, cmp, ty),
         Op::SBitcmp(set, wide) => scalar::bitcmp(wave, inst, set, wide),
