@@ -289,6 +289,18 @@ pub enum Salu {
     RndneF16,
     /// `s_pack_hl_b32_b16`: D = {S1[15:0], S0[31:16]}.
     PackHl,
+    /// GFX12's VOP3-encoded scalar f16 transcendentals (an SGPR result,
+    /// its high half cleared), as their per-lane forms compute them:
+    /// `v_s_rcp_f16`: 1 / S0.
+    RcpF16,
+    /// `v_s_rsq_f16`: 1 / sqrt(S0).
+    RsqF16,
+    /// `v_s_sqrt_f16`: sqrt(S0).
+    SqrtF16,
+    /// `v_s_exp_f16`: 2^S0.
+    ExpF16,
+    /// `v_s_log_f16`: log2(S0).
+    LogF16,
     /// M0-relative SGPR moves (`exec::relative`), one register or a pair
     /// (the width beside it). `s_movrels_b32`/`_b64`: D = SGPR[S0 + M0].
     Movrels,

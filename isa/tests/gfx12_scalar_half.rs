@@ -169,3 +169,68 @@ fn gfx12_scalar_f16_and_float_operations_compute_their_definitions() {
         wrong.join("\n")
     );
 }
+
+/// `v_s_rcp_f16`, `v_s_rsq_f16`, `v_s_sqrt_f16`, `v_s_exp_f16`,
+/// `v_s_log_f16` (s8-s12) of s0-s4, stored in that order.
+const TRANSCENDENTALS: &[u32] = &[
+    0xd6850008, 0x00000000, // v_s_rcp_f16 s8, s0
+    0xd6870009, 0x00000001, // v_s_rsq_f16 s9, s1
+    0xd689000a, 0x00000002, // v_s_sqrt_f16 s10, s2
+    0xd681000b, 0x00000003, // v_s_exp_f16 s11, s3
+    0xd683000c, 0x00000004, // v_s_log_f16 s12, s4
+    0x7e020208, // v_mov_b32_e32 v1, s8
+    0x7e040209, // v_mov_b32_e32 v2, s9
+    0x7e06020a, // v_mov_b32_e32 v3, s10
+    0x7e08020b, // v_mov_b32_e32 v4, s11
+    0x7e0a020c, // v_mov_b32_e32 v5, s12
+    0xee074006, 0x00800000, 0x00000000, // global_store_b128 v0, v[1:4], s[6:7]
+    0xee068006, 0x02800000, 0x00001000, // global_store_b32 v0, v5, s[6:7] offset:16
+    0xbfb00000, // s_endpgm
+];
+
+/// GFX12's scalar f16 transcendentals give the results the RDNA4 guide's
+/// functional examples of their per-lane forms (`V_RCP_F16`, `V_RSQ_F16`,
+/// `V_SQRT_F16`, `V_EXP_F16`, `V_LOG_F16`) list, the high half cleared
+/// (each source's high half is not zero).
+#[test]
+fn gfx12_scalar_f16_transcendentals_give_the_guides_examples() {
+    let program = Program::decode(Chip::Gfx1201, &bytes(TRANSCENDENTALS)).unwrap();
+    // (rcp, rsq, sqrt, exp, log): input -> result, from the guide.
+    let cases: [[(u32, u32); 5]; 3] = [
+        [
+            (0xc000, 0xb800), // rcp(-2.0) = -0.5
+            (0x4400, 0x3800), // rsq(+4.0) = +0.5
+            (0x4400, 0x4000), // sqrt(+4.0) = +2.0
+            (0x8000, 0x3c00), // exp(-0.0) = 1
+            (0x3c00, 0x0000), // log(+1.0) = 0
+        ],
+        [
+            (0x8000, 0xfc00), // rcp(-0.0) = -INF
+            (0x0000, 0x7c00), // rsq(+0.0) = +INF
+            (0x8000, 0x8000), // sqrt(-0.0) = -0
+            (0xfc00, 0x0000), // exp(-INF) = 0
+            (0x0000, 0xfc00), // log(+0.0) = -INF
+        ],
+        [
+            (0x7c00, 0x0000), // rcp(+INF) = +0
+            (0x7c00, 0x0000), // rsq(+INF) = +0
+            (0x7c00, 0x7c00), // sqrt(+INF) = +INF
+            (0x7c00, 0x7c00), // exp(+INF) = +INF
+            (0x7c00, 0x7c00), // log(+INF) = +INF
+        ],
+    ];
+    for case in cases {
+        let mut memory = Regions::new(vec![(OUTPUT, vec![0; 20])]);
+        let mut user: Vec<u32> = case.iter().map(|&(x, _)| 0xa5a5_0000 | x).collect();
+        user.extend([0, OUTPUT as u32, (OUTPUT >> 32) as u32]);
+        handmade::run(&program, &user, 1, &mut memory).unwrap();
+        let got: Vec<u32> = memory
+            .bytes(OUTPUT)
+            .unwrap()
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
+            .collect();
+        let want: Vec<u32> = case.iter().map(|&(_, d)| d).collect();
+        assert_eq!(got, want, "inputs {case:x?}");
+    }
+}

@@ -225,7 +225,9 @@ fn alu32(wave: &mut Wave, inst: &Inst, op: Salu) {
         // The f16 forms and conversions (`exec::scalar_half`).
         AddF16 | SubF16 | MulF16 | FmacF16 | MinNumF16 | MaxNumF16 | MinimumF16 | MaximumF16
         | CvtF16F32 | CvtF32F16 | CvtHiF32F16 | CvtPkRtzF16F32 | CeilF16 | FloorF16 | TruncF16
-        | RndneF16 => (scalar_half::alu(wave, inst, op).unwrap_or_default(), None),
+        | RndneF16 | RcpF16 | RsqF16 | SqrtF16 | ExpF16 | LogF16 => {
+            (scalar_half::alu(wave, inst, op).unwrap_or_default(), None)
+        }
         // Run by `exec::relative` (they can fault), never here.
         Movrels | Movreld | Movrelsd2 => return,
     };

@@ -9,7 +9,9 @@
 //! correct rounding), rounded to nearest even, denormals kept (the MODE
 //! register's denormal bits are not modelled, docs/ISA.md).
 
-use crate::exec::float::{f16_to_f32, f32_to_f16, fma16, max32, maximum32, min32, minimum32};
+use crate::exec::float::{
+    f16_to_f32, f32_to_f16, fma16, max32, maximum32, min32, minimum32, odd32,
+};
 use crate::exec::vector::f32_to_f16_rtz;
 use crate::inst::Inst;
 use crate::op::Salu;
@@ -55,6 +57,14 @@ pub(crate) fn alu(wave: &Wave, inst: &Inst, op: Salu) -> Option<u32> {
         FloorF16 => f16(half(0).floor()),
         TruncF16 => f16(half(0).trunc()),
         RndneF16 => f16(half(0).round_ties_even()),
+        // v_s_rcp_f16, v_s_rsq_f16, v_s_sqrt_f16, v_s_exp_f16, v_s_log_f16:
+        // as `exec::vector`'s `v_rcp_f16` and the rest (f64 rounded to odd
+        // into f32, then to f16: one rounding).
+        RcpF16 => f16(1.0 / half(0)),
+        RsqF16 => f16(odd32(1.0 / f64::from(half(0)).sqrt())),
+        SqrtF16 => f16(half(0).sqrt()),
+        ExpF16 => f16(odd32(f64::from(half(0)).exp2())),
+        LogF16 => f16(odd32(f64::from(half(0)).log2())),
         _ => return None,
     })
 }

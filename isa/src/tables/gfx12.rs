@@ -1052,15 +1052,15 @@ pub(crate) const VOP3: &[(u16, &str, Option<Op>)] = &[
     (622, "v_minimummaximum_f16", None),
     (623, "v_maximumminimum_f16", None),
     (640, "v_s_exp_f32", Some(Op::S(Salu::ExpF32, false))), // exec::scalar::alu
-    (641, "v_s_exp_f16", None),
+    (641, "v_s_exp_f16", Some(Op::S(Salu::ExpF16, false))), // exec::scalar::alu
     (642, "v_s_log_f32", Some(Op::S(Salu::LogF32, false))), // exec::scalar::alu
-    (643, "v_s_log_f16", None),
+    (643, "v_s_log_f16", Some(Op::S(Salu::LogF16, false))), // exec::scalar::alu
     (644, "v_s_rcp_f32", Some(Op::S(Salu::RcpF32, false))), // exec::scalar::alu
-    (645, "v_s_rcp_f16", None),
+    (645, "v_s_rcp_f16", Some(Op::S(Salu::RcpF16, false))), // exec::scalar::alu
     (646, "v_s_rsq_f32", Some(Op::S(Salu::RsqF32, false))), // exec::scalar::alu
-    (647, "v_s_rsq_f16", None),
+    (647, "v_s_rsq_f16", Some(Op::S(Salu::RsqF16, false))), // exec::scalar::alu
     (648, "v_s_sqrt_f32", Some(Op::S(Salu::SqrtF32, false))), // exec::scalar::alu
-    (649, "v_s_sqrt_f16", None),
+    (649, "v_s_sqrt_f16", Some(Op::S(Salu::SqrtF16, false))), // exec::scalar::alu
     (764, "v_div_scale_f32", Some(Op::V(Valu::DivScaleF32))), // exec::vector::alu
     (765, "v_div_scale_f64", Some(Op::V(Valu::DivScaleF64))), // exec::vector::alu
     (766, "v_mad_co_u64_u32", Some(Op::V(Valu::MadU64U32))), // exec::vector::alu

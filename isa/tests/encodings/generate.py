@@ -153,7 +153,7 @@ SOURCES = {
         "VOP3": ["v_fma_f32 v6, v2, v3, v4", "v_mad_u32_u24 v6, v2, v3, v4",
                  "v_mad_co_u64_u32 v[0:1], null, v1, v2, v[3:4]", "v_max3_num_f32 v0, v1, v2, v3",
                  "v_add_f32_e64 v0, -v1, |v2| clamp", "v_s_rcp_f32 s0, s1",
-                 "v_movreld_b32_e64 v0, v1"],
+                 "v_movreld_b32_e64 v0, v1", "v_s_sqrt_f16 s0, s1"],
         "VOP3P": ["v_pk_fma_f16 v0, v1, v2, v3", "v_pk_add_u16 v6, v2, v3"],
         "VOPD": ["v_dual_mul_f32 v0, v1, v2 :: v_dual_add_f32 v3, v4, v5",
                  "v_dual_max_num_f32 v0, v1, v2 :: v_dual_mov_b32 v3, v4"],
