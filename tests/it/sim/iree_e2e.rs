@@ -253,8 +253,14 @@ fn iree_e2e_suites_on_the_new_presets_pass_but_for_the_listed_tests() {
         assert_eq!(chips, new_chips);
         unexpected.extend(wrong);
     }
-    let generated = ran.iter().filter(|(_, suite, _)| suite.ends_with("/(generated)"));
-    assert!(generated.count() >= subset.len(), "only {} tests ran", ran.len());
+    let generated = ran
+        .iter()
+        .filter(|(_, suite, _)| suite.ends_with("/(generated)"));
+    assert!(
+        generated.count() >= subset.len(),
+        "only {} tests ran",
+        ran.len()
+    );
     assert!(ran.len() >= 450, "only {} test files", ran.len());
     assert!(
         unexpected.is_empty() && expected.is_empty(),
