@@ -59,6 +59,7 @@ use crate::wave::{LANES, Wave, Width};
 
 #[cfg(test)]
 mod oracle;
+pub(crate) mod scaled;
 
 /// Where an input element lies: register (of a pair for f64), low bit,
 /// lane.
@@ -165,7 +166,9 @@ fn value(ty: MatrixType, word: u32, bit: u32) -> f64 {
         MatrixType::Bf16 => f64::from(bf16_to_f32((word >> bit) as u16)),
         MatrixType::Fp8 => fnuz8((word >> bit) as u8, 4),
         MatrixType::Bf8 => fnuz8((word >> bit) as u8, 5),
-        MatrixType::I8 | MatrixType::F64 => 0.0,
+        // Integers are read by `integer`; f64 in pairs; the `f8f6f4`
+        // formats by `scaled`.
+        MatrixType::I8 | MatrixType::F64 | MatrixType::F8f6f4 | MatrixType::Mx(_) => 0.0,
     }
 }
 
@@ -423,6 +426,9 @@ impl<L: Fn(usize) -> usize> Gather<L> {
 pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecError> {
     if shape.sparse {
         return sparse(wave, inst, shape);
+    }
+    if matches!(shape.a, MatrixType::Mx(_)) || matches!(shape.b, MatrixType::Mx(_)) {
+        return scaled::run(wave, inst, shape);
     }
     let (m, n, kk, blocks) = (
         usize::from(shape.m),
