@@ -293,3 +293,23 @@ fn the_8_bit_formats_are_refused_by_name() {
         .to_string();
     assert!(err.contains("f8f6f4") && err.contains("cbsz:0"), "{err}");
 }
+
+#[test]
+fn the_disassembly_is_llvms() {
+    // The unscaled MFMA as LLVM prints it (its register counts by format),
+    // and `v_mfma_ld_scale_b32` as LLVM prints it alone (its `op_sel_hi`
+    // bit 2 set, as `llvm-mc-22` encodes it outside the pair).
+    let cases: [(&[u32], &str); 3] = [
+        (MFMA[0].words, MFMA[0].text),
+        (MFMA[5].words, MFMA[5].text),
+        (
+            &[0xd3ac4800, 0x10022b14],
+            "v_mfma_ld_scale_b32 v20, v21 op_sel:[1,0] op_sel_hi:[0,1]",
+        ),
+    ];
+    for (words, text) in cases {
+        let program = Program::decode(Chip::Gfx950, &handmade::bytes(words)).unwrap();
+        let inst = &program.instructions()[0];
+        assert_eq!(amdgpu_isa::disassemble(inst, Chip::Gfx950), text);
+    }
+}

@@ -240,13 +240,13 @@ fn wide_to_fp4() {
                         (_, true) => vec![&packed, &random, &scale_words],
                     };
                     let got = per_lane(Chip::Gfx950, words, &inputs);
-                    for l in 0..lanes {
+                    for (l, &got) in got.iter().enumerate().take(lanes) {
                         let code = |i: usize| u32::from(x(l, i).4[column]);
                         let kept = if stochastic { 0 } else { old };
                         let shift = 8 * byte;
                         let want = kept & !(0xff << shift) | (code(0) | code(1) << 4) << shift;
                         assert_eq!(
-                            got[l] as u32,
+                            got as u32,
                             want,
                             "{text} scale {scale} random {randoms:#x}: {:#x}, {:#x}",
                             x(l, 0).2,
@@ -353,7 +353,7 @@ fn wide_registers(op: &[u32], inputs: &[Vec<u32>]) -> Vec<Vec<u32>> {
 /// 32 six-bit codes packed from bit 0 of six registers (OCP MX's packing
 /// as LLVM's `v_cvt_scalef32_pk32_*` registers hold it).
 fn pack6(codes: &[u8]) -> Vec<u32> {
-    let mut bits = vec![false; 192];
+    let mut bits = [false; 192];
     for (i, &c) in codes.iter().enumerate() {
         for b in 0..6 {
             bits[6 * i + b] = c >> b & 1 == 1;
@@ -429,12 +429,23 @@ fn six_bit_formats_to_wide() {
     }
 }
 
+/// A conversion to FP6/BF6: format, wide format, stochastic, words, text,
+/// the first result register after v32.
+type SixBitForm = (
+    &'static str,
+    &'static str,
+    bool,
+    &'static [u32],
+    &'static str,
+    usize,
+);
+
 #[test]
 fn wide_to_six_bit_formats() {
     let cases = cases();
     // (format, wide, stochastic, words, text, the first result register
     // after v32): sources from v10, random bits v8, scale v9.
-    let forms: [(&str, &str, bool, &[u32], &str, usize); 7] = [
+    let forms: [SixBitForm; 7] = [
         (
             "fp6",
             "f32",
@@ -527,10 +538,10 @@ fn wide_to_six_bit_formats() {
                     })
                     .collect();
                 let got = wide_registers(words, &records);
-                for lane in 0..lanes {
+                for (lane, got) in got.iter().enumerate().take(lanes) {
                     let codes: Vec<u8> = (0..32).map(|i| x(lane, i).4[column]).collect();
                     assert_eq!(
-                        &got[lane][first..first + 6],
+                        &got[first..first + 6],
                         &pack6(&codes)[..],
                         "{text} scale {scale} random {random:#x} lane {lane}"
                     );

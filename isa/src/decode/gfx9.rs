@@ -217,7 +217,13 @@ fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
         }
     }
     let vdst = bits(w, 7, 0) as u16;
-    inst.dst[0] = Operand::Vgpr(vdst);
+    // `v_mfma_ld_scale_b32` writes no register (its scales go to the MFMA
+    // after it; LLVM 22 names no destination).
+    inst.dst[0] = if op == Op::MfmaLdScale {
+        Operand::None
+    } else {
+        Operand::Vgpr(vdst)
+    };
     if let Op::Mfma(shape) = op {
         // MAI: bit 15 (`acc_cd`) puts C and D in AGPRs; bits 28:27 of the
         // second dword put A and B in AGPRs; CBSZ (10:8), ABID (14:11) and
