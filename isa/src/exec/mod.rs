@@ -14,6 +14,7 @@ mod memory;
 mod mfma;
 mod mix;
 mod mode;
+mod ocp8;
 mod saturate;
 mod scalar;
 mod sdwa;
