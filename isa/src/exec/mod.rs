@@ -1,6 +1,7 @@
 //! Executing one instruction on one wave.
 
 mod compare;
+mod cvt8;
 mod dpp;
 mod dual;
 mod error;
