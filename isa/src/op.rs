@@ -1048,6 +1048,10 @@ pub enum MatrixType {
     Fp8,
     /// gfx942's bf8 (E5M2FNUZ), four per register.
     Bf8,
+    /// gfx950's and GFX12's fp8, OCP's E4M3FN, four per register.
+    OcpFp8,
+    /// gfx950's and GFX12's bf8, OCP's E5M2, four per register.
+    OcpBf8,
     /// gfx950's `f8f6f4` MFMA in the opcode table: the decoder replaces it
     /// with the format CBSZ (A) or BLGP (B) selects, so it never runs.
     F8f6f4,
@@ -1063,7 +1067,12 @@ impl MatrixType {
             MatrixType::F64 => 64,
             MatrixType::F32 | MatrixType::Xf32 => 32,
             MatrixType::F16 | MatrixType::Bf16 => 16,
-            MatrixType::I8 | MatrixType::Fp8 | MatrixType::Bf8 | MatrixType::F8f6f4 => 8,
+            MatrixType::I8
+            | MatrixType::Fp8
+            | MatrixType::Bf8
+            | MatrixType::OcpFp8
+            | MatrixType::OcpBf8
+            | MatrixType::F8f6f4 => 8,
             MatrixType::Mx(Narrow::Fp6 | Narrow::Bf6) => 6,
             MatrixType::Mx(Narrow::Fp4) => 4,
         }
@@ -1096,6 +1105,19 @@ impl Mfma {
     /// C and D hold f64 (`v_mfma_f64_*`).
     pub fn f64_output(&self) -> bool {
         self.a == MatrixType::F64
+    }
+
+    /// gfx950's `f8f6f4` MFMA (after decoding: 32 elements of K a lane,
+    /// in a float format of at most 8 bits, which no other MFMA has).
+    pub fn f8f6f4(&self) -> bool {
+        let per_lane = usize::from(self.m) * usize::from(self.k) * usize::from(self.blocks) / 64;
+        let narrow_float = |t: MatrixType| {
+            matches!(
+                t,
+                MatrixType::OcpFp8 | MatrixType::OcpBf8 | MatrixType::F8f6f4 | MatrixType::Mx(_)
+            )
+        };
+        per_lane == 32 && !self.sparse && narrow_float(self.a) && narrow_float(self.b)
     }
 
     /// C and D hold wrapping i32 (`v_mfma_i32_*`).
@@ -1154,16 +1176,34 @@ pub enum Wmma {
     I32Iu8,
     /// `v_wmma_i32_16x16x16_iu4`: 4-bit integers, likewise.
     I32Iu4,
+    /// GFX12's `v_wmma_f32_16x16x16_fp8_fp8`: A and B in OCP's E4M3FN.
+    F32Fp8Fp8,
+    /// GFX12's `v_wmma_f32_16x16x16_fp8_bf8`: A in E4M3FN, B in E5M2.
+    F32Fp8Bf8,
+    /// GFX12's `v_wmma_f32_16x16x16_bf8_fp8`: A in E5M2, B in E4M3FN.
+    F32Bf8Fp8,
+    /// GFX12's `v_wmma_f32_16x16x16_bf8_bf8`: A and B in E5M2.
+    F32Bf8Bf8,
 }
 
 impl Wmma {
     /// Bits per element of A and B.
     pub fn input_bits(self) -> u8 {
         match self {
-            Wmma::I32Iu8 => 8,
+            Wmma::I32Iu8
+            | Wmma::F32Fp8Fp8
+            | Wmma::F32Fp8Bf8
+            | Wmma::F32Bf8Fp8
+            | Wmma::F32Bf8Bf8 => 8,
             Wmma::I32Iu4 => 4,
             _ => 16,
         }
+    }
+
+    /// Integer inputs and result (i32): signedness by `neg_lo`, clamp
+    /// saturates.
+    pub fn integer(self) -> bool {
+        matches!(self, Wmma::I32Iu8 | Wmma::I32Iu4)
     }
 
     /// Registers per lane of A (and B): 16 elements of K.

@@ -1,4 +1,4 @@
-//! gfx950's `f8f6f4` MFMA with FP4, FP6 and BF6 operands, scaled
+//! gfx950's `f8f6f4` MFMA with FP4, FP6, BF6 and OCP fp8/bf8 operands, scaled
 //! (`v_mfma_ld_scale_b32` before it, which LLVM prints with it as
 //! `v_mfma_scale_f32_*_f8f6f4`) and not, on random codes, E8M0 scales and
 //! C, against the plain matrix product of the logical matrices: element
@@ -71,7 +71,7 @@ struct Case {
     bytes: Option<[u32; 2]>,
 }
 
-const MFMA: [Case; 6] = [
+const MFMA: [Case; 9] = [
     Case {
         text: "v_mfma_f32_16x16x128_f8f6f4 v[64:67], v[0:3], v[8:11], v[32:35] cbsz:4 blgp:4",
         words: &[0xd3ad0440, 0x84821100],
@@ -118,10 +118,37 @@ const MFMA: [Case; 6] = [
         formats: ["fp6", "fp4"],
         bytes: None,
     },
+    Case {
+        text: "v_mfma_scale_f32_16x16x128_f8f6f4 v[64:67], v[0:7], v[8:15], v[32:35], v20, v21 \
+               op_sel:[0,1,0] op_sel_hi:[0,0,0] blgp:1",
+        words: &[0xd3ac1000, 0x00022b14, 0xd3ad0840, 0x24821100],
+        mk: [16, 128],
+        formats: ["fp8", "bf8"],
+        bytes: Some([0, 1]),
+    },
+    Case {
+        text: "v_mfma_scale_f32_32x32x64_f8f6f4 v[64:79], v[0:7], v[8:11], v[32:47], v20, v21 \
+               op_sel_hi:[0,0,0] cbsz:1 blgp:4",
+        words: &[0xd3ac0000, 0x00022b14, 0xd3ae0940, 0x84821100],
+        mk: [32, 64],
+        formats: ["bf8", "fp4"],
+        bytes: Some([0, 0]),
+    },
+    Case {
+        text: "v_mfma_f32_16x16x128_f8f6f4 v[64:67], v[0:5], v[8:15], v[32:35] cbsz:3",
+        words: &[0xd3ad0340, 0x04821100],
+        mk: [16, 128],
+        formats: ["bf6", "fp8"],
+        bytes: None,
+    },
 ];
 
 fn bits_of(format: &str) -> usize {
-    if format == "fp4" { 4 } else { 6 }
+    match format {
+        "fp4" => 4,
+        "fp6" | "bf6" => 6,
+        _ => 8,
+    }
 }
 
 /// Writes `code` as element `e` (of `bits` bits, packed from bit 0) of the
@@ -153,7 +180,13 @@ fn check(case: &Case, seed: u64, nan_lane: Option<usize>) {
     let [fa, fb] = case.formats;
     let mut rng = Rng(seed | 1);
     let mut records = vec![vec![0u32; RECORD]; LANES];
-    let code = |format: &str, rng: &mut Rng| (rng.next() % (1 << bits_of(format))) as u8;
+    // Finite codes (fp8's NaNs and bf8's infinities and NaNs left out).
+    let code = |format: &str, rng: &mut Rng| loop {
+        let c = (rng.next() % (1 << bits_of(format))) as u8;
+        if values[&(format.to_string(), c)].is_finite() {
+            break c;
+        }
+    };
     // A[i][k], B[k][j] as codes; the scales per lane.
     let a: Vec<u8> = (0..m * k).map(|_| code(fa, &mut rng)).collect();
     let b: Vec<u8> = (0..k * n).map(|_| code(fb, &mut rng)).collect();
@@ -209,7 +242,7 @@ fn check(case: &Case, seed: u64, nan_lane: Option<usize>) {
     // The kernel: the lane's offset in v60, the record's registers loaded,
     // the instruction, D stored.
     let mut code_words = vec![0x2478_0088]; // v_lshlrev_b32_e32 v60, 8, v0
-    for r in (0..14).chain(20..22).chain(32..48) {
+    for r in (0..16).chain(20..22).chain(32..48) {
         // global_load_dword v{r}, v60, s[0:1] offset:{4 r}
         code_words.extend([0xdc50_8000 | (4 * r as u32), (r as u32) << 24 | 60]);
     }
@@ -285,13 +318,13 @@ fn a_nan_scale_makes_its_rows_nan() {
 }
 
 #[test]
-fn the_8_bit_formats_are_refused_by_name() {
-    // v_mfma_f32_16x16x128_f8f6f4 v[64:67], v[0:7], v[8:15], v[32:35]
-    // (cbsz:0 blgp:0: fp8 operands).
-    let err = Program::decode(Chip::Gfx950, &handmade::bytes(&[0xd3ad0040, 0x04821100]))
+fn formats_past_fp4_are_refused_by_name() {
+    // `v_mfma_f32_16x16x128_f8f6f4 v[64:67], v[0:7], v[8:11], v[32:35]
+    // cbsz:5 blgp:4`: llvm-mc-22 decodes CBSZ 5, which names no format.
+    let err = Program::decode(Chip::Gfx950, &handmade::bytes(&[0xd3ad0540, 0x84821100]))
         .unwrap_err()
         .to_string();
-    assert!(err.contains("f8f6f4") && err.contains("cbsz:0"), "{err}");
+    assert!(err.contains("f8f6f4") && err.contains("cbsz:5"), "{err}");
 }
 
 #[test]
@@ -299,9 +332,10 @@ fn the_disassembly_is_llvms() {
     // The unscaled MFMA as LLVM prints it (its register counts by format),
     // and `v_mfma_ld_scale_b32` as LLVM prints it alone (its `op_sel_hi`
     // bit 2 set, as `llvm-mc-22` encodes it outside the pair).
-    let cases: [(&[u32], &str); 3] = [
+    let cases: [(&[u32], &str); 4] = [
         (MFMA[0].words, MFMA[0].text),
         (MFMA[5].words, MFMA[5].text),
+        (MFMA[8].words, MFMA[8].text),
         (
             &[0xd3ac4800, 0x10022b14],
             "v_mfma_ld_scale_b32 v20, v21 op_sel:[1,0] op_sel_hi:[0,1]",

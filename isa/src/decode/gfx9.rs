@@ -284,10 +284,12 @@ fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
 
 /// gfx950's `f8f6f4` MFMA: CBSZ is A's format and BLGP B's (0 fp8, 1 bf8,
 /// 2 fp6, 3 bf6, 4 fp4; LLVM 22 gives A and B 8, 8, 6, 6 or 4 registers by
-/// them). The interpreter models fp6, bf6 and fp4; the 8-bit formats and
-/// the values LLVM rejects fail to decode, naming them.
+/// them; fp8 and bf8 are OCP's E4M3FN and E5M2). Values past 4 (LLVM
+/// rejects them) fail to decode, naming them.
 fn f8f6f4_shape(shape: Mfma, mnemonic: &str, cbsz: u32, blgp: u32) -> Result<Mfma, Undecodable> {
     let format = |code: u32| match code {
+        0 => Some(MatrixType::OcpFp8),
+        1 => Some(MatrixType::OcpBf8),
         2 => Some(MatrixType::Mx(Narrow::Fp6)),
         3 => Some(MatrixType::Mx(Narrow::Bf6)),
         4 => Some(MatrixType::Mx(Narrow::Fp4)),
@@ -297,7 +299,7 @@ fn f8f6f4_shape(shape: Mfma, mnemonic: &str, cbsz: u32, blgp: u32) -> Result<Mfm
         (Some(a), Some(b)) => Ok(Mfma { a, b, ..shape }),
         _ => Err(Undecodable::Feature(
             "f8f6f4 MFMA format",
-            format!("{mnemonic} cbsz:{cbsz} blgp:{blgp} (fp8/bf8 operands are not modelled)"),
+            format!("{mnemonic} cbsz:{cbsz} blgp:{blgp}"),
         )),
     }
 }

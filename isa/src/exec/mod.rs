@@ -1,6 +1,7 @@
 //! Executing one instruction on one wave.
 
 mod compare;
+mod cvt8;
 mod dpp;
 mod dual;
 mod error;
@@ -15,6 +16,7 @@ mod mfma;
 mod microscaling;
 mod mix;
 mod mode;
+mod ocp8;
 mod saturate;
 mod scalar;
 mod scaled_convert;

@@ -7,7 +7,8 @@ numpy, for isa/tests/scaled_convert.rs and isa/tests/mfma_f8f6f4.rs.
     python3 isa/tests/microscaling/generate.py     # needs numpy, ml_dtypes
 
 Lines (hex unless said):
-  value FMT CODE F32BITS            every code of FP4/FP6/BF6 as f32
+  value FMT CODE F32BITS            every code of FP4/FP6/BF6, and of OCP's
+                                    fp8 (E4M3FN) and bf8 (E5M2), as f32
   scale E8M0 F32BITS                every E8M0 scale but the NaN, as f32
   encode FMT WIDE INPUT SCALE NEAREST TRUNCATE CEILING
                                     WIDE bits / 2^(SCALE-127) as a code:
@@ -142,6 +143,10 @@ def main():
     for fmt in FORMATS:
         for code, v in enumerate(values(fmt)):
             lines.append(f"value {fmt} {code:x} {wide_bits('f32', v):08x}")
+    for fmt, t in (("fp8", ml_dtypes.float8_e4m3fn), ("bf8", ml_dtypes.float8_e5m2)):
+        for code in range(256):
+            v = np.array([code], dtype=np.uint8).view(t).astype(np.float32)
+            lines.append(f"value {fmt} {code:x} {int(v.view(np.uint32)[0]):08x}")
     for e in range(255):
         s = np.array([e], dtype=np.uint8).view(ml_dtypes.float8_e8m0fnu).astype(np.float32)
         lines.append(f"scale {e:x} {int(s.view(np.uint32)[0]):08x}")

@@ -7,8 +7,9 @@
 //!   of the intrinsic): 0 fp8 (E4M3FN), 1 bf8 (E5M2), 2 fp6 (E2M3), 3 bf6
 //!   (E3M2), 4 fp4 (E2M1). An operand holds 32 elements a lane, packed
 //!   without gaps: 8 registers of fp8/bf8, 6 of fp6/bf6, 4 of fp4 (the
-//!   decoder gives the instruction those types; this interpreter models
-//!   the fp6, bf6 and fp4 ones).
+//!   decoder gives the instruction those types; fp8 and bf8 are OCP's,
+//!   `exec::ocp8`: an E4M3FN NaN or an E5M2 infinity or NaN element makes
+//!   its products NaN or infinite).
 //! - Layout: the general rule of `exec::mfma` with `E = 32` elements a
 //!   lane: `A[i][k]` is element `k % 32` of lane `M (k / 32) + i`, `B[k][j]`
 //!   element `k % 32` of lane `N (k / 32) + j`; C and D as every f32 MFMA.
@@ -33,6 +34,7 @@
 use super::output_at;
 use crate::exec::error::ExecError;
 use crate::exec::microscaling::{self, BF6, FP4, FP6, Minifloat};
+use crate::exec::ocp8::{Ocp8Format, ocp8_to_f32};
 use crate::inst::Inst;
 use crate::op::{MatrixType, Mfma, Narrow};
 use crate::wave::{LANES, PendingScales, Wave, Width};
@@ -59,13 +61,38 @@ pub(crate) fn load_scales(wave: &mut Wave, inst: &Inst) {
     }));
 }
 
-/// The element format of a matrix type this module reads.
-fn format(ty: MatrixType) -> Option<Minifloat> {
-    match ty {
-        MatrixType::Mx(Narrow::Fp4) => Some(FP4),
-        MatrixType::Mx(Narrow::Fp6) => Some(FP6),
-        MatrixType::Mx(Narrow::Bf6) => Some(BF6),
-        _ => None,
+/// An operand's element format: a microscaling one, or OCP's fp8/bf8.
+#[derive(Clone, Copy)]
+enum Element {
+    Mx(Minifloat),
+    Ocp8(Ocp8Format),
+}
+
+impl Element {
+    fn of(ty: MatrixType) -> Option<Element> {
+        Some(match ty {
+            MatrixType::Mx(Narrow::Fp4) => Element::Mx(FP4),
+            MatrixType::Mx(Narrow::Fp6) => Element::Mx(FP6),
+            MatrixType::Mx(Narrow::Bf6) => Element::Mx(BF6),
+            MatrixType::OcpFp8 => Element::Ocp8(Ocp8Format::E4m3fn),
+            MatrixType::OcpBf8 => Element::Ocp8(Ocp8Format::E5m2),
+            _ => return None,
+        })
+    }
+
+    fn bits(self) -> usize {
+        match self {
+            Element::Mx(format) => format.bits() as usize,
+            Element::Ocp8(_) => 8,
+        }
+    }
+
+    /// A code's exact value.
+    fn value(self, code: u8) -> f64 {
+        match self {
+            Element::Mx(format) => format.value(code),
+            Element::Ocp8(format) => f64::from(ocp8_to_f32(code, format)),
+        }
     }
 }
 
@@ -79,10 +106,10 @@ fn gather(wave: &Wave, inst: &Inst, source: usize, shape: Mfma, scales: &[u8; LA
     };
     let kk = usize::from(shape.k);
     let mut out = vec![0.0; kk * rows];
-    let Some(format) = format(ty) else {
+    let Some(format) = Element::of(ty) else {
         return out;
     };
-    let bits = format.bits() as usize;
+    let bits = format.bits();
     let regs = BLOCK * bits / 32;
     let operand = inst.src[source];
     for group in 0..kk / BLOCK {
@@ -96,7 +123,7 @@ fn gather(wave: &Wave, inst: &Inst, source: usize, shape: Mfma, scales: &[u8; LA
                 let bit = e * bits;
                 let (r, shift) = (bit / 32, bit % 32);
                 let window = words[r] | words.get(r + 1).copied().unwrap_or(0) << 32;
-                let code = (window >> shift) as u8 & ((1u16 << bits) - 1) as u8;
+                let code = ((window >> shift) & ((1 << bits) - 1)) as u8;
                 out[(group * BLOCK + e) * rows + row] = format.value(code) * scale;
             }
         }
