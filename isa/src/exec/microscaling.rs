@@ -138,7 +138,8 @@ impl Minifloat {
             } => {
                 let w = source_mantissa.saturating_sub(self.mantissa_bits).min(31);
                 let fraction = (rest * f64::from(1u32 << w)).floor() as u64;
-                let added = u64::from(random >> (32 - w));
+                // The top `w` bits (none when `w` is 0).
+                let added = random.checked_shr(32 - w).map_or(0, u64::from);
                 w > 0 && fraction + added >= 1u64 << w
             }
         };
