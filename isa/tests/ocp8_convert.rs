@@ -19,13 +19,12 @@
 //! `llvm-mc-19 --mcpu=gfx1201` `-show-encoding` of the text, which the
 //! disassembler must print.
 
-mod handmade;
 #[path = "sixteen/mod.rs"]
 mod sixteen;
 
 use amdgpu_isa::{Chip, Program, disassemble};
-use handmade::{bytes, per_lane};
 use sixteen::check;
+use sixteen::handmade::{bytes, per_lane};
 
 /// v2 of four lanes: bytes (low first) 40 38 7f 01, 80 c4 7e 7c,
 /// ff fb 7d 08, 00 04 fc 83: ±1-ish values, -0, both formats' NaNs, 448,
