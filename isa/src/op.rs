@@ -1006,6 +1006,10 @@ pub enum MatrixType {
     Fp8,
     /// gfx942's bf8 (E5M2FNUZ), four per register.
     Bf8,
+    /// gfx950's and GFX12's fp8, OCP's E4M3FN, four per register.
+    OcpFp8,
+    /// gfx950's and GFX12's bf8, OCP's E5M2, four per register.
+    OcpBf8,
 }
 
 impl MatrixType {
@@ -1015,7 +1019,11 @@ impl MatrixType {
             MatrixType::F64 => 64,
             MatrixType::F32 | MatrixType::Xf32 => 32,
             MatrixType::F16 | MatrixType::Bf16 => 16,
-            MatrixType::I8 | MatrixType::Fp8 | MatrixType::Bf8 => 8,
+            MatrixType::I8
+            | MatrixType::Fp8
+            | MatrixType::Bf8
+            | MatrixType::OcpFp8
+            | MatrixType::OcpBf8 => 8,
         }
     }
 }
@@ -1098,16 +1106,34 @@ pub enum Wmma {
     I32Iu8,
     /// `v_wmma_i32_16x16x16_iu4`: 4-bit integers, likewise.
     I32Iu4,
+    /// GFX12's `v_wmma_f32_16x16x16_fp8_fp8`: A and B in OCP's E4M3FN.
+    F32Fp8Fp8,
+    /// GFX12's `v_wmma_f32_16x16x16_fp8_bf8`: A in E4M3FN, B in E5M2.
+    F32Fp8Bf8,
+    /// GFX12's `v_wmma_f32_16x16x16_bf8_fp8`: A in E5M2, B in E4M3FN.
+    F32Bf8Fp8,
+    /// GFX12's `v_wmma_f32_16x16x16_bf8_bf8`: A and B in E5M2.
+    F32Bf8Bf8,
 }
 
 impl Wmma {
     /// Bits per element of A and B.
     pub fn input_bits(self) -> u8 {
         match self {
-            Wmma::I32Iu8 => 8,
+            Wmma::I32Iu8
+            | Wmma::F32Fp8Fp8
+            | Wmma::F32Fp8Bf8
+            | Wmma::F32Bf8Fp8
+            | Wmma::F32Bf8Bf8 => 8,
             Wmma::I32Iu4 => 4,
             _ => 16,
         }
+    }
+
+    /// Integer inputs and result (i32): signedness by `neg_lo`, clamp
+    /// saturates.
+    pub fn integer(self) -> bool {
+        matches!(self, Wmma::I32Iu8 | Wmma::I32Iu4)
     }
 
     /// Registers per lane of A (and B): 16 elements of K.

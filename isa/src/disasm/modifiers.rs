@@ -21,7 +21,25 @@ impl Printer<'_> {
         // The operations LLVM 19 gives an op_sel operand; it ignores the
         // field of the others (GFX11's 16-bit operations are its "fake16"
         // forms, which cannot name a high half), and prints nothing.
+        // GFX12's conversions to and from one 8-bit float byte name it
+        // `byte_sel:N` (its op_sel bits, `exec::cvt8`; LLVM prints nothing
+        // for 0); the pairs from 8-bit floats take op_sel's source bit.
+        let byte_sel = match inst.op {
+            Op::V(CvtF32Fp8 | CvtF32Bf8) => Some((inst.op_sel & 1) << 1 | inst.op_sel >> 1 & 1),
+            Op::V(CvtSrFp8F32 | CvtSrBf8F32) => Some(inst.op_sel >> 2 & 3),
+            _ => None,
+        };
+        if self.family == Family::Gfx12
+            && let Some(byte) = byte_sel
+        {
+            if byte != 0 {
+                let _ = write!(self.tail, " byte_sel:{byte}");
+            }
+            self.clamp_omod();
+            return;
+        }
         let selected = match inst.op {
+            Op::V(CvtPkF32Fp8 | CvtPkF32Bf8) if self.family == Family::Gfx12 => Some(1),
             Op::V(FmaF16 | PackB32F16) => Some(sources),
             // gfx942's conversions to fp8/bf8: the destination word (pk:
             // `op_sel:[0,0,1]`) or byte (sr: bits 2 and 3,

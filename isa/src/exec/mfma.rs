@@ -47,12 +47,15 @@
 //! "gfx942's native `v_mfma_f32_*_xf32` truncates fp32->tf32
 //! (round-toward-zero) in hardware"; triton-lang/triton
 //! pull request 11783, a NaN whose payload lies in those bits becoming an
-//! infinity). fp8 is E4M3FNUZ (bias 8) and bf8 E5M2FNUZ (bias 16): no
-//! infinities, no negative zero, 0x80 a NaN. EXEC does not mask the
-//! instruction.
+//! infinity). gfx942's fp8 is E4M3FNUZ (bias 8) and bf8 E5M2FNUZ (bias
+//! 16): no infinities, no negative zero, 0x80 a NaN. gfx950 runs the same
+//! fp8/bf8 shapes on OCP's E4M3FN and E5M2 (`exec::ocp8`; the decoder's
+//! `tables::on_gfx950` gives them `MatrixType::OcpFp8`/`OcpBf8`), the
+//! arithmetic unchanged. EXEC does not mask the instruction.
 
 use crate::exec::error::ExecError;
 use crate::exec::float::{f16_to_f32, f32_to_f16, odd32};
+use crate::exec::ocp8::{Ocp8Format, ocp8_to_f32};
 use crate::inst::{Inst, Operand};
 use crate::op::{MatrixType, Mfma, Wmma};
 use crate::wave::{LANES, Wave, Width};
@@ -165,6 +168,8 @@ fn value(ty: MatrixType, word: u32, bit: u32) -> f64 {
         MatrixType::Bf16 => f64::from(bf16_to_f32((word >> bit) as u16)),
         MatrixType::Fp8 => fnuz8((word >> bit) as u8, 4),
         MatrixType::Bf8 => fnuz8((word >> bit) as u8, 5),
+        MatrixType::OcpFp8 => f64::from(ocp8_to_f32((word >> bit) as u8, Ocp8Format::E4m3fn)),
+        MatrixType::OcpBf8 => f64::from(ocp8_to_f32((word >> bit) as u8, Ocp8Format::E5m2)),
         MatrixType::I8 | MatrixType::F64 => 0.0,
     }
 }

@@ -1,6 +1,7 @@
 //! Executing one instruction on one wave.
 
 mod compare;
+mod cvt8;
 mod dpp;
 mod dual;
 mod error;
@@ -14,6 +15,7 @@ mod memory;
 mod mfma;
 mod mix;
 mod mode;
+mod ocp8;
 mod saturate;
 mod scalar;
 mod sdwa;
