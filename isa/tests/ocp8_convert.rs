@@ -19,7 +19,6 @@
 //! `llvm-mc-19 --mcpu=gfx1201` `-show-encoding` of the text, which the
 //! disassembler must print.
 
-// `handmade` through `sixteen`, which includes it (one copy of the module).
 #[path = "sixteen/mod.rs"]
 mod sixteen;
 
@@ -393,6 +392,47 @@ fn gfx1201_rounds_f32_stochastically_into_a_byte() {
         &[
             0xa5bca5a5, 0xa5bca5a5, 0xa5bca5a5, 0xa5bca5a5, 0xa599a5a5, 0xa5e0a5a5, 0xa500a5a5,
             0xa5fea5a5, 0xa5bda5a5, 0xa53ca5a5,
+        ],
+    );
+}
+
+/// GFX12's DPP forms (LLVM gives the pairs from 8-bit floats none): the
+/// source moved across lanes first (`quad_perm:[1,0,2,3]` and DPP8's
+/// `[1,0,...]` swap lanes 0 and 1 of each group), then the conversion;
+/// the expected values are the lanes' of the tests above, swapped.
+#[test]
+fn gfx1201_dpp_forms_move_the_source_then_convert() {
+    let chip = Chip::Gfx1201;
+    let got = from_bytes(
+        chip,
+        "v_cvt_f32_fp8_dpp v6, v2 quad_perm:[1,0,2,3] row_mask:0xf bank_mask:0xf",
+        &[0x7e0cd8fa, 0xff00e102],
+        false,
+    );
+    assert_eq!(got, [0x80000000, 0x40000000, 0xffc00000, 0x00000000]);
+    let got = from_bytes(
+        chip,
+        "v_cvt_f32_fp8_e64_dpp v6, v2 byte_sel:2 quad_perm:[1,0,2,3] row_mask:0xf bank_mask:0xf",
+        &[0xd5ec0806, 0x000000fa, 0xff00e102],
+        false,
+    );
+    assert_eq!(got, [0x43e00000, 0x7fc00000, 0x43d00000, 0xc3c00000]);
+    let got = from_bytes(
+        chip,
+        "v_cvt_f32_bf8_dpp v6, v2 dpp8:[1,0,2,3,4,5,6,7]",
+        &[0x7e0cdae9, 0xfac68102],
+        false,
+    );
+    assert_eq!(got, [0x80000000, 0x40000000, 0xffc00000, 0x00000000]);
+    // Source 0 of the quads' lanes 0 and 1 swapped, source 1 in place.
+    check(
+        chip,
+        "v_cvt_pk_fp8_f32_e64_dpp v6, v2, v3 quad_perm:[1,0,2,3] row_mask:0xf bank_mask:0xf",
+        &[0xd7690006, 0x000206fa, 0xff00e102],
+        [&PK_A, &PK_B, &[], &INIT],
+        &[
+            0xa5a53038, 0xa5a53a38, 0xa5a58080, 0xa5a57e7e, 0xa5a57f7f, 0xa5a5ff7f, 0xa5a5ff7f,
+            0xa5a57f7f, 0xa5a500c4, 0xa5a57f01,
         ],
     );
 }
