@@ -183,7 +183,12 @@ fn presets_are_compared_test_for_test() {
             .iter()
             .map(|(t, o)| (t.to_string(), o.to_string()))
             .collect();
-        (preset.to_owned(), "all".to_owned(), mode.to_owned(), outcomes)
+        (
+            preset.to_owned(),
+            "all".to_owned(),
+            mode.to_owned(),
+            outcomes,
+        )
     };
     let same = [("a:T.One", "passed"), ("a:T.Two", "skipped")];
     let agree = [
@@ -195,7 +200,11 @@ fn presets_are_compared_test_for_test() {
     assert_eq!(differences_between_presets(&agree), Vec::<String>::new());
     let differ = [
         table("mi300x-8", "stream", &same),
-        table("mi355x-8", "stream", &[("a:T.One", "failed"), ("a:T.Three", "passed")]),
+        table(
+            "mi355x-8",
+            "stream",
+            &[("a:T.One", "failed"), ("a:T.Three", "passed")],
+        ),
     ];
     assert_eq!(
         differences_between_presets(&differ),
