@@ -62,6 +62,7 @@ use crate::wave::{LANES, Wave, Width};
 
 #[cfg(test)]
 mod oracle;
+pub(crate) mod scaled;
 
 /// Where an input element lies: register (of a pair for f64), low bit,
 /// lane.
@@ -170,7 +171,9 @@ fn value(ty: MatrixType, word: u32, bit: u32) -> f64 {
         MatrixType::Bf8 => fnuz8((word >> bit) as u8, 5),
         MatrixType::OcpFp8 => f64::from(ocp8_to_f32((word >> bit) as u8, Ocp8Format::E4m3fn)),
         MatrixType::OcpBf8 => f64::from(ocp8_to_f32((word >> bit) as u8, Ocp8Format::E5m2)),
-        MatrixType::I8 | MatrixType::F64 => 0.0,
+        // Integers are read by `integer`; f64 in pairs; the `f8f6f4`
+        // formats by `scaled`.
+        MatrixType::I8 | MatrixType::F64 | MatrixType::F8f6f4 | MatrixType::Mx(_) => 0.0,
     }
 }
 
@@ -428,6 +431,9 @@ impl<L: Fn(usize) -> usize> Gather<L> {
 pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecError> {
     if shape.sparse {
         return sparse(wave, inst, shape);
+    }
+    if shape.f8f6f4() {
+        return scaled::run(wave, inst, shape);
     }
     let (m, n, kk, blocks) = (
         usize::from(shape.m),

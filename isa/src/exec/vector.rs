@@ -803,6 +803,7 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         CvtPkF16F32 | CvtPkBf16F32 | Bitop3B32 | Bitop3B16 | Permlane16Swap | Permlane32Swap => {
             super::gfx950::alu(wave, inst, op, chip)
         }
+        ScaledCvt(cvt) => super::scaled_convert::run(wave, inst, cvt),
         // v_cvt_pk_rtz_f16_f32, v_cvt_pkrtz_f16_f32
         CvtPkrtzF16F32 => {
             for lane in lanes(wave) {
