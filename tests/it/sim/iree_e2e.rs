@@ -238,3 +238,41 @@ fn iree_e2e_subset_on_the_new_presets_passes_but_for_the_listed_tests() {
         expected.keys().collect::<Vec<_>>()
     );
 }
+
+/// IREE's check suites and the generated subset (`generated-ci.txt`) on
+/// the three presets read back the same bits on 1 and 4 kernel threads:
+/// `scripts/iree-e2e/threads-identical.py` runs them at each count and
+/// compares every test file's outcome, kernel launches and the report's
+/// digest of every byte copied back to the host (the check modules compare
+/// with tolerances, so passing alone would not show it). Its compiles share
+/// the other tests' cache.
+#[test]
+fn iree_e2e_suites_read_back_the_same_bits_on_1_and_4_threads() {
+    let Some(work) = built("IREE's e2e suites on 1 and 4 kernel threads") else {
+        return;
+    };
+    let mut command = Command::new("python3");
+    command
+        .arg(root().join("scripts/iree-e2e/threads-identical.py"))
+        .arg(library())
+        .args(["--threads", "1", "--threads", "4"])
+        .args(["--tools", &work.display().to_string()])
+        .args(["--iree-src", &work.join("src").display().to_string()])
+        .args([
+            "--work",
+            &root().join("target/iree-e2e").display().to_string(),
+        ])
+        .args(["--generated", "--suite", "*/check_*"]);
+    for pattern in patterns("generated-ci.txt") {
+        command.args(["--suite", &pattern]);
+    }
+    let out = run(&mut command, "scripts/iree-e2e/threads-identical.py");
+    let summary = out.lines().last().unwrap_or_default();
+    assert!(summary.ends_with(", 0 differ"), "{out}");
+    let files: usize = summary
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_default();
+    assert!(files >= 600, "only {files} test files ran:\n{out}");
+}

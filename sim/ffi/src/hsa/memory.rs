@@ -21,14 +21,16 @@ use crate::core::exports::c_exports;
 use crate::core::host_memory::KnownHostMemory;
 use crate::core::hsa_call::{Call, INVALID, on_runtime, put};
 use crate::core::ptr;
+use crate::core::read_back::ReadBack;
 use crate::core::runtime::Runtime;
 
 /// The caller's host memory, which a copy's host side names: any address
 /// is taken as the caller's, as the copy calls' contracts say (ROCr copies
-/// host ranges with `memcpy`); only NULL is refused.
-pub(crate) struct CallerMemory;
+/// host ranges with `memcpy`); only NULL is refused. What a copy writes
+/// there is what the client reads back (`core::read_back`).
+pub(crate) struct CallerMemory<'a>(pub(crate) &'a ReadBack);
 
-impl Memory for CallerMemory {
+impl Memory for CallerMemory<'_> {
     fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds> {
         if address == 0 {
             return Err(OutOfBounds);
@@ -43,9 +45,12 @@ impl Memory for CallerMemory {
     fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds> {
         // SAFETY: the copy's contract: a host side is `data.len()` writable
         // bytes of the caller's, live until the copy completes.
-        unsafe { ptr::write_bytes(address as *mut c_void, data) }
-            .then_some(())
-            .ok_or(OutOfBounds)
+        let written = unsafe { ptr::write_bytes(address as *mut c_void, data) };
+        if !written {
+            return Err(OutOfBounds);
+        }
+        self.0.record(data);
+        Ok(())
     }
 }
 
@@ -281,7 +286,7 @@ c_exports! {
                 return Err(INVALID);
             }
             let size = u64::try_from(size).map_err(|_| INVALID)?;
-            rt.sim.memory_copy_with(dst as u64, src as u64, size, &mut CallerMemory)
+            rt.sim.memory_copy_with(dst as u64, src as u64, size, &mut CallerMemory(&rt.read_back))
         })
     }
 
