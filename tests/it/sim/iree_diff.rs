@@ -5,7 +5,8 @@
 //! the classes `scripts/iree-diff/known.json` explains. The long campaigns
 //! run in the documented command. The compiled modules are kept by content
 //! hash in `target/iree-diff/cache` (run.py's own cache), so a rerun
-//! compiles nothing that did not change: compiling the 80 modules is about
+//! compiles nothing that did not change: compiling the 4 modules (the 20
+//! programs batched into one per target) is about
 //! 31 s of CPU, their runs about 2 s (docs/PERFORMANCE.md, "CI's IREE
 //! budget").
 //!
