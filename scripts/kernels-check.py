@@ -354,13 +354,14 @@ def read_report(path):
 
 
 def live_objects(counts):
-    """What a report says is alive: every count but the call, launch and
-    instruction tallies; a missing report counts as one problem."""
+    """What a report says is alive: every count but the call, launch,
+    read-back and instruction tallies; a missing report counts as one
+    problem."""
     if not counts:
         return {"no report written": 1}
     return {k: v for k, v in counts.items()
             if v and not k.endswith("_calls")
-            and not k.startswith(("launches", "instructions"))}
+            and not k.startswith(("launches", "instructions", "read_back_"))}
 
 
 def print_table(records, out=sys.stdout):
