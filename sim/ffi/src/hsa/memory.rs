@@ -410,3 +410,49 @@ c_exports! {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::read_back::{ReadBackTotals, hash};
+    use crate::core::settings::Settings;
+    use amdgpu_sim::Sim;
+    use amdgpu_sim::presets::load_machine;
+
+    /// `hsa_memory_copy`'s host side: what a copy writes into the caller's
+    /// memory is read back (the bytes as the caller received them); what a
+    /// copy takes from it is not.
+    #[test]
+    fn a_copy_into_host_memory_is_read_back_and_one_out_of_it_is_not() {
+        let sim = Sim::new(load_machine("w7900").expect("preset"));
+        sim.hsa_init().expect("hsa_init");
+        let settings = Settings {
+            report: Some("unwritten".into()),
+            ..Settings::default()
+        };
+        let rt = Runtime::new(sim, settings);
+        let gpu = rt.sim.agents_of_kind(false)[0];
+        let pool = rt.sim.agent_iterate_memory_pools(gpu).expect("pools")[0];
+        let device = rt
+            .sim
+            .memory_pool_allocate(pool, 4096, 0)
+            .expect("allocation");
+        let data: Vec<u8> = (0..64u8).map(|b| b.wrapping_mul(37)).collect();
+        let mut caller = CallerMemory(&rt.read_back);
+        rt.sim
+            .memory_copy_with(device, data.as_ptr() as u64, 64, &mut caller)
+            .expect("to the device");
+        assert_eq!(rt.read_back.totals(), ReadBackTotals::default());
+        let mut out = vec![0u8; 64];
+        rt.sim
+            .memory_copy_with(out.as_mut_ptr() as u64, device, 64, &mut caller)
+            .expect("back to the host");
+        assert_eq!(out, data);
+        let expected = ReadBackTotals {
+            copies: 1,
+            bytes: 64,
+            digest: hash(&data),
+        };
+        assert_eq!(rt.read_back.totals(), expected);
+    }
+}
