@@ -59,6 +59,7 @@ use crate::wave::{LANES, Wave, Width};
 
 #[cfg(test)]
 mod oracle;
+mod rows16;
 
 /// Where an input element lies: register (of a pair for f64), low bit,
 /// lane.
@@ -452,6 +453,10 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecE
     let f64_out = shape.f64_output();
     let int_out = shape.int_output();
     let mut scratch = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    if rows16::run(wave, inst, shape, [src_a, src_b, src_c], &mut scratch.a) {
+        SCRATCH.with(|s| *s.borrow_mut() = scratch);
+        return Ok(());
+    }
     let Scratch { out, a, b, ai, bi } = &mut scratch;
     out.clear();
     out.resize(shape.output_regs() * LANES, 0);

@@ -14,6 +14,7 @@ mod memory;
 mod mfma;
 mod mix;
 mod mode;
+mod perm;
 mod saturate;
 mod scalar;
 mod sdwa;
