@@ -301,9 +301,6 @@ impl<L: Fn(usize) -> usize> Gather<L> {
         let rows = self.rows.min(LANES);
         let per_lane = (kk * m * blocks / 64).max(1);
         let table = &**F16_VALUES;
-        if self.pairs(v, floats, rows, per_lane, table) {
-            return;
-        }
         let mut words = [0u32; LANES];
         for k in 0..kk {
             let (reg, bit) = register_bit(self.ty, k % per_lane);
@@ -345,72 +342,6 @@ impl<L: Fn(usize) -> usize> Gather<L> {
                 convert(self.ty, lanes, bit, dst, table);
             }
         }
-    }
-
-    /// f16 and bf16 operands in registers without BLGP (the matmuls'):
-    /// each register's lanes read once for the two elements it holds
-    /// (`k`, `k + 1`), with no division per element. False, having written
-    /// nothing, for any other operand.
-    fn pairs(
-        &self,
-        v: &[u32],
-        floats: &mut [f64],
-        rows: usize,
-        per_lane: usize,
-        table: &[f32; 1 << 16],
-    ) -> bool {
-        let (m, kk, blocks) = (
-            usize::from(self.shape.m),
-            usize::from(self.shape.k),
-            usize::from(self.shape.blocks),
-        );
-        let Source::Register(base) = self.source else {
-            return false;
-        };
-        let f16 = match self.ty {
-            MatrixType::F16 => true,
-            MatrixType::Bf16 => false,
-            _ => return false,
-        };
-        // Every register read inside the file, every k written.
-        let groups = kk / per_lane;
-        let last_lane = m * self.block + m * blocks * groups.saturating_sub(1) + rows;
-        if !self.identity
-            || !per_lane.is_multiple_of(2)
-            || groups * per_lane != kk
-            || last_lane > LANES
-            || (base + per_lane / 2) * LANES > v.len()
-            || floats.len() < kk * rows
-        {
-            return false;
-        }
-        for group in 0..groups {
-            let first = m * self.block + m * blocks * group;
-            for reg in 0..per_lane / 2 {
-                let k = group * per_lane + 2 * reg;
-                let start = (base + reg) * LANES + first;
-                let (Some(words), Some(dst)) = (
-                    v.get(start..start + rows),
-                    floats.get_mut(k * rows..(k + 2) * rows),
-                ) else {
-                    continue;
-                };
-                let (low, high) = dst.split_at_mut(rows);
-                let halves = words.iter().zip(low).zip(high);
-                if f16 {
-                    for ((&w, low), high) in halves {
-                        *low = f64::from(table[usize::from(w as u16)]);
-                        *high = f64::from(table[usize::from((w >> 16) as u16)]);
-                    }
-                } else {
-                    for ((&w, low), high) in halves {
-                        *low = f64::from(bf16_to_f32(w as u16));
-                        *high = f64::from(bf16_to_f32((w >> 16) as u16));
-                    }
-                }
-            }
-        }
-        true
     }
 }
 
