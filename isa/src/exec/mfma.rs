@@ -231,13 +231,14 @@ fn register_bit(ty: MatrixType, e: usize) -> (usize, u32) {
     }
 }
 
-/// Every f16's value as f32 ([`f16_to_f32`]), by its bits: a lookup is
-/// a fifth of the conversion's instructions, and f16 MFMA operands are
-/// converted element by element (the table is 256 KiB, built once per
-/// process). A fixed-size array, so that an index of 16 bits needs no
-/// bounds check.
-static F16_VALUES: std::sync::LazyLock<Box<[f32; 1 << 16]>> = std::sync::LazyLock::new(|| {
-    let values: Vec<f32> = (0..=u16::MAX).map(f16_to_f32).collect();
+/// Every f16's value as f64 (exactly: [`f16_to_f32`] widened), by its
+/// bits: a lookup is a fifth of the conversion's instructions, and f16
+/// MFMA and WMMA operands are converted element by element, each to f64
+/// (the table is 512 KiB, built once per process; holding f64, not f32,
+/// saves the widening of every element). A fixed-size array, so that an
+/// index of 16 bits needs no bounds check.
+static F16_VALUES: std::sync::LazyLock<Box<[f64; 1 << 16]>> = std::sync::LazyLock::new(|| {
+    let values: Vec<f64> = (0..=u16::MAX).map(|h| f64::from(f16_to_f32(h))).collect();
     values
         .into_boxed_slice()
         .try_into()
@@ -249,12 +250,12 @@ static F16_VALUES: std::sync::LazyLock<Box<[f32; 1 << 16]>> = std::sync::LazyLoc
 /// resolved once per operand), the type matched once per row, not per
 /// element.
 #[inline(always)]
-fn convert(ty: MatrixType, words: &[u32], bit: u32, out: &mut [f64], table: &[f32; 1 << 16]) {
+fn convert(ty: MatrixType, words: &[u32], bit: u32, out: &mut [f64], table: &[f64; 1 << 16]) {
     let pairs = words.iter().zip(out.iter_mut());
     match ty {
         MatrixType::F16 => {
             for (&w, slot) in pairs {
-                *slot = f64::from(table[usize::from((w >> bit) as u16)]);
+                *slot = table[usize::from((w >> bit) as u16)];
             }
         }
         MatrixType::Bf16 => {
@@ -756,7 +757,7 @@ pub(crate) fn wmma(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), ExecE
             match kind {
                 Wmma::F16F16 => {
                     for (sum, w) in pairs {
-                        *sum = f64::from(table[usize::from((w >> shift) as u16)]);
+                        *sum = table[usize::from((w >> shift) as u16)];
                     }
                 }
                 Wmma::Bf16Bf16 => {
@@ -851,7 +852,7 @@ fn wmma_operand(
             for (r, &word) in words.iter().enumerate() {
                 let half = (word >> shift) as u16;
                 let value = if f16 {
-                    f64::from(table[usize::from(half)])
+                    table[usize::from(half)]
                 } else {
                     f64::from(bf16_to_f32(half))
                 };

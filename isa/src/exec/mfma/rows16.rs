@@ -158,27 +158,79 @@ impl Form {
                 for (chunk, b_chunk) in b.chunks_exact(kk * width).enumerate() {
                     let first = lane + chunk * width;
                     let at = |base: usize| (base + slot) * LANES + first;
-                    let mut sums = [0f64; CHUNK];
-                    let sums = &mut sums[..width];
-                    match self.c {
-                        Source::Register(c) => {
-                            let Some(words) = v.get(at(c)..at(c) + width) else {
-                                continue;
-                            };
-                            for (sum, &w) in sums.iter_mut().zip(words) {
-                                *sum = f64::from(f32::from_bits(w));
-                            }
-                        }
-                        Source::Constant { word, .. } => sums.fill(f64::from(f32::from_bits(word))),
-                    }
-                    row::<W>(a_row, b_chunk, sums);
-                    if let Some(d) = v.get_mut(at(self.d)..at(self.d) + width) {
-                        for (d, &sum) in d.iter_mut().zip(sums.iter()) {
-                            *d = (sum as f32).to_bits();
-                        }
+                    let c = match self.c {
+                        Source::Register(c) => Ok(at(c)),
+                        Source::Constant { word, .. } => Err(f64::from(f32::from_bits(word))),
+                    };
+                    if W == 1 {
+                        chunk_row(v, c, at(self.d), a_row, b_chunk, width);
+                    } else {
+                        chunk_row_fixed::<W>(v, c, at(self.d), a_row, b_chunk);
                     }
                 }
             }
+        }
+    }
+}
+
+/// One row of a chunk of `W` columns: its C (`Ok`: the lanes from that
+/// index of the file; `Err`: a constant) widened, the K products added,
+/// rounded into D's lanes from `d`. A fixed width, so that the sums and
+/// the lanes' loops need no length.
+#[inline(always)]
+fn chunk_row_fixed<const W: usize>(
+    v: &mut [u32],
+    c: Result<usize, f64>,
+    d: usize,
+    a_row: &[f64],
+    b_chunk: &[f64],
+) {
+    let mut sums = match c {
+        Ok(c) => {
+            let Some(words) = v.get(c..c + W).and_then(|w| <&[u32; W]>::try_from(w).ok()) else {
+                return;
+            };
+            words.map(|w| f64::from(f32::from_bits(w)))
+        }
+        Err(constant) => [constant; W],
+    };
+    row::<W>(a_row, b_chunk, &mut sums);
+    if let Some(d) = v
+        .get_mut(d..d + W)
+        .and_then(|d| <&mut [u32; W]>::try_from(d).ok())
+    {
+        *d = sums.map(|sum| (sum as f32).to_bits());
+    }
+}
+
+/// [`chunk_row_fixed`] for any other width (below [`CHUNK`]).
+fn chunk_row(
+    v: &mut [u32],
+    c: Result<usize, f64>,
+    d: usize,
+    a_row: &[f64],
+    b_chunk: &[f64],
+    width: usize,
+) {
+    let mut sums = [0f64; CHUNK];
+    let Some(sums) = sums.get_mut(..width) else {
+        return;
+    };
+    match c {
+        Ok(c) => {
+            let Some(words) = v.get(c..c + width) else {
+                return;
+            };
+            for (sum, &w) in sums.iter_mut().zip(words) {
+                *sum = f64::from(f32::from_bits(w));
+            }
+        }
+        Err(constant) => sums.fill(constant),
+    }
+    row::<1>(a_row, b_chunk, sums);
+    if let Some(d) = v.get_mut(d..d + width) {
+        for (d, &sum) in d.iter_mut().zip(sums.iter()) {
+            *d = (sum as f32).to_bits();
         }
     }
 }
@@ -238,7 +290,7 @@ fn halves<const F16: bool>(
     let table = &**F16_VALUES;
     let convert = |half: u32| -> f64 {
         if F16 {
-            f64::from(table[usize::from(half as u16)])
+            table[usize::from(half as u16)]
         } else {
             f64::from(bf16_to_f32(half as u16))
         }
