@@ -350,9 +350,10 @@ impl<L: Fn(usize) -> usize> Gather<L> {
 /// ever; the loops run over a row of outputs at a time (`j` innermost, so
 /// that the compiler vectorizes across the row) from operands gathered
 /// once per block into plain arrays (`[k][row]`, converted as whole rows of
-/// a register's lanes). `exec::mfma::oracle` (tests) keeps the
-/// element-by-element form this replaced, and a property test holds the
-/// two to the same bits.
+/// a register's lanes). The matmuls' form (f16 or bf16 in registers, no
+/// broadcast controls) goes to [`rows16`], which writes D row by row.
+/// `exec::mfma::oracle` (tests) keeps the element-by-element form this
+/// replaced, and property tests hold both to the same bits.
 pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecError> {
     if shape.sparse {
         return sparse(wave, inst, shape);

@@ -14,7 +14,6 @@ mod memory;
 mod mfma;
 mod mix;
 mod mode;
-mod perm;
 mod saturate;
 mod scalar;
 mod sdwa;

@@ -7,7 +7,7 @@ use crate::exec::lanes::{
     Src32, active, half_source, int16_width, pk_16, scatter, sign_masks32, sources32, sources64,
     write16_keeping,
 };
-use crate::exec::{perm, saturate};
+use crate::exec::saturate;
 use crate::inst::{Inst, Operand};
 use crate::op::Valu;
 use crate::wave::{LANES, Wave, Width};
@@ -1126,17 +1126,7 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
             ((u64::from(a) << 32 | u64::from(b)) >> (8 * (s & 3))) as u32
         }),
         // v_perm_b32
-        PermB32 => {
-            // A selector in a scalar operand is every lane's: resolved once.
-            let uniform = match inst.src[2] {
-                Operand::Vgpr(_) | Operand::Agpr(_) => None,
-                sel => perm::Uniform::new(wave.scalar32(sel, Width::B32)),
-            };
-            match uniform {
-                Some(plan) => u32_op::<2>(wave, inst, |[a, b]| plan.apply(a, b)),
-                None => u32_op::<3>(wave, inst, |[a, b, sel]| perm::perm(a, b, sel)),
-            }
-        }
+        PermB32 => u32_op::<3>(wave, inst, |[a, b, sel]| perm(a, b, sel)),
         // v_bcnt_u32_b32
         BcntU32 => u32_op::<2>(wave, inst, |[a, b]| a.count_ones().wrapping_add(b)),
         // v_mbcnt_hi_u32_b32, v_mbcnt_lo_u32_b32
@@ -1323,4 +1313,25 @@ fn f32_to_f16_rtz(f: f32) -> u16 {
     } else {
         nearest
     }
+}
+
+/// `v_perm_b32`: each selector byte picks a byte of `{a, b}` or a constant.
+fn perm(a: u32, b: u32, sel: u32) -> u32 {
+    let bytes = (u64::from(a) << 32 | u64::from(b)).to_le_bytes();
+    let mut out = 0u32;
+    for i in 0..4 {
+        let s = (sel >> (8 * i)) & 0xff;
+        let byte = match s {
+            0..=7 => u32::from(bytes.get(s as usize).copied().unwrap_or(0)),
+            8..=11 => {
+                // Sign of the 16-bit word: replicate bit 15 or 31 of a/b.
+                let word = (u64::from(a) << 32 | u64::from(b)) >> (16 * (s - 8) + 15) & 1;
+                if word == 1 { 0xff } else { 0 }
+            }
+            12 => 0,
+            _ => 0xff,
+        };
+        out |= byte << (8 * i);
+    }
+    out
 }
