@@ -61,6 +61,8 @@ pub(super) fn run(
     if shape.b != shape.a
         || inst.imm != 0
         || m != n
+        // Row placement divides by M N / 4 (every shape has M >= 4).
+        || m < 4
         || !m.is_power_of_two()
         || !(n.is_multiple_of(CHUNK) || n < CHUNK)
         || per_lane == 0
