@@ -31,9 +31,11 @@ driver: scripts/iree-cts/build.sh's).
   --report               check the simulator's leak report (AMDGPU_SIM_REPORT)
                          of every run: anything left alive makes it a leak
   --json OUT             also write every run's outcome to OUT
-  --outputs DIR          write each GPU run's results to DIR/NAME.MACHINE.npy
+  --outputs DIR          write each GPU run's results to DIR/NAME.MACHINE.bin
                          instead of printing them (iree-run-module's
-                         --output=+FILE, one per result: every bit kept), for
+                         --output=+FILE.bin, one per result, their contents
+                         one after another: every bit kept, whatever the
+                         element type; numpy files cannot hold bf16), for
                          the caller to compare runs bit for bit (as
                          tests/it/sim/thread_counts.rs does across
                          AMDGPU_SIM_THREADS); such a run passes when
@@ -283,7 +285,7 @@ def run_one(args, program, target):
     if args.outputs and chip != "cpu":
         with open(program.expected) as f:
             count = len(parse_output(f.read()))
-        saved = os.path.join(args.outputs, f"{program.name}.{machine}.npy")
+        saved = os.path.join(args.outputs, f"{program.name}.{machine}.bin")
         if os.path.exists(saved):
             os.unlink(saved)
         command += [f"--output=+{saved}"] * count
@@ -352,13 +354,14 @@ def read_report(path):
 
 
 def live_objects(counts):
-    """What a report says is alive: every count but the call, launch and
-    instruction tallies; a missing report counts as one problem."""
+    """What a report says is alive: every count but the call, launch,
+    read-back and instruction tallies; a missing report counts as one
+    problem."""
     if not counts:
         return {"no report written": 1}
     return {k: v for k, v in counts.items()
             if v and not k.endswith("_calls")
-            and not k.startswith(("launches", "instructions"))}
+            and not k.startswith(("launches", "instructions", "read_back_"))}
 
 
 def print_table(records, out=sys.stdout):

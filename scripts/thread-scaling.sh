@@ -14,6 +14,13 @@
 #       processes per thread count (default "1 2 4 8 16"), checks each
 #       result (every element 1024 * 1 * 0.5 = 512), and prints one line
 #       per run: threads, repetition, wall seconds.
+#
+# The inputs are splats given as text (`--input=1024x1024xf16=1`), or with
+# INPUTS=npy the same values read from the .npy files prepare wrote (numpy):
+# IREE's tool parses a text input element by element (2 M elements, about
+# 85 % of the instructions of the run without its kernels,
+# docs/PERFORMANCE.md "Serial start-up"), a part of the run no kernel
+# thread shortens.
 set -euo pipefail
 
 MATMUL_MLIR='func.func @mm(%a: tensor<1024x1024xf16>, %b: tensor<1024x1024xf16>) -> tensor<1024x1024xf32> {
@@ -36,6 +43,9 @@ prepare() {
   iree=$(python3 -c 'import iree._runtime_libs as m, os; print(os.path.dirname(m.__file__))')
   cp "$iree/iree-run-module" "$dir/"
   printf '%s\n' "$MATMUL_MLIR" >"$dir/mm.mlir"
+  python3 -c 'import numpy as np, sys
+np.save(sys.argv[1], np.full((1024, 1024), 1.0, np.float16))
+np.save(sys.argv[2], np.full((1024, 1024), 0.5, np.float16))' "$dir/mm-a.npy" "$dir/mm-b.npy"
   iree-compile --iree-hal-target-device=hip --iree-rocm-target=gfx942 "$dir/mm.mlir" \
     -o "$dir/mm.gfx942.vmfb"
   cp "$0" "$dir/thread-scaling.sh"
@@ -49,13 +59,17 @@ run() {
   echo "cores $(nproc)"
   # Physical cores or hardware threads: what 16 threads can get from 16 CPUs.
   lscpu 2>/dev/null | grep -E '^(Model name|Thread\(s\) per core|Core\(s\) per socket|Socket\(s\)):' || true
+  local inputs=(--input=1024x1024xf16=1 --input=1024x1024xf16=0.5)
+  if [ "${INPUTS:-text}" = npy ]; then
+    inputs=(--input=@"$dir/mm-a.npy" --input=@"$dir/mm-b.npy")
+  fi
+  echo "inputs ${INPUTS:-text}"
   for threads in ${1:-1 2 4 8 16}; do
     for rep in $(seq 1 "${REPS:-3}"); do
       local start end out
       start=$(date +%s.%N)
       out=$(AMDGPU_SIM_THREADS=$threads "$dir/iree-run-module" --device=hip \
-        --module="$dir/mm.gfx942.vmfb" --function=mm \
-        --input=1024x1024xf16=1 --input=1024x1024xf16=0.5)
+        --module="$dir/mm.gfx942.vmfb" --function=mm "${inputs[@]}")
       end=$(date +%s.%N)
       # Every element of the result is 512: anything else is a wrong answer.
       if ! grep -q '^1024x1024xf32=\[512 512' <<<"$out" || grep -Eo '[-+]?[0-9][0-9.e+-]*' <<<"${out#*=}" | grep -qv '^512$'; then

@@ -81,6 +81,13 @@ impl Chip {
         self.family() == Family::Gfx9
     }
 
+    /// True where the 8-bit floats ("fp8", "bf8") are OCP's E4M3FN and
+    /// E5M2 (gfx950, GFX12: AMD's CDNA4 and RDNA4 ISA guides; MLIR's
+    /// `Chipset::hasOcpFp8`), not gfx942's E4M3FNUZ and E5M2FNUZ.
+    pub fn ocp_fp8(self) -> bool {
+        matches!(self, Chip::Gfx950 | Chip::Gfx1201)
+    }
+
     /// True from gfx940 on (gfx942, gfx950): the cache-policy bits are
     /// `sc0`/`nt`/`sc1`, a scratch access's bit 13 is `sve`, and the BLGP
     /// bits of an f64 MFMA negate its sources.

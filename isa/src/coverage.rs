@@ -35,18 +35,15 @@ fn mnemonics(chip: Chip) -> BTreeMap<&'static str, bool> {
             .flat_map(|(_, table)| table.iter().map(|&(_, m, op)| (m, op.is_some())))
             .collect(),
         Chip::Gfx90a => gfx9_variant(gfx9::GFX90A_OVERRIDES, gfx9::GFX942_ONLY, |op| op),
-        // As gfx950's decoder reads them: without the 8-bit float
-        // operations of gfx942's formats (`tables::on_gfx950`).
+        // As gfx950's decoder reads them (`tables::on_gfx950`).
         Chip::Gfx950 => gfx9_variant(gfx950::GFX950_OVERRIDES, gfx950::GFX950_REMOVED, on_gfx950),
         Chip::Gfx1100 => GFX11
             .iter()
             .flat_map(|(_, table)| table.iter().map(|&(_, m, op)| (m, op.is_some())))
             .collect(),
-        // Without gfx942's 8-bit float formats, as on gfx950
-        // (`decode::gfx12::ocp_eight_bit_floats`).
         Chip::Gfx1201 => GFX12
             .iter()
-            .flat_map(|(_, table)| table.iter().map(|&(_, m, op)| (m, on_gfx950(op).is_some())))
+            .flat_map(|(_, table)| table.iter().map(|&(_, m, op)| (m, op.is_some())))
             .collect(),
     }
 }

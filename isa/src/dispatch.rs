@@ -27,8 +27,21 @@ pub const MAX_WAVE_INSTRUCTIONS: u64 = 1 << 28;
 /// Index of `TTMP0`, the first trap temporary, in the scalar file.
 const TTMP0: usize = 108;
 
-/// Most LDS bytes a work-group may have (64 KiB on every chip modelled).
+/// Most LDS bytes a work-group may have (64 KiB on every chip modelled but
+/// gfx950).
 pub const MAX_LDS_BYTES: u32 = 64 * 1024;
+/// gfx950's (CDNA4) most LDS bytes a work-group may have: 160 KiB (LLVM's
+/// `FeatureAddressableLocalMemorySize163840` for gfx950; the CDNA4 white
+/// paper's 160 KB of LDS per CU). IREE's mxfp4 matmuls use 153.5 KiB.
+pub const MAX_LDS_BYTES_GFX950: u32 = 160 * 1024;
+
+/// Most LDS bytes a work-group may have on `chip`.
+pub fn max_lds_bytes(chip: Chip) -> u32 {
+    match chip {
+        Chip::Gfx950 => MAX_LDS_BYTES_GFX950,
+        _ => MAX_LDS_BYTES,
+    }
+}
 /// LDS bytes per allocation granule: a work-group's LDS is allocated in
 /// blocks of 128 dwords on every chip modelled (gfx7 to gfx11; AMDGPUUsage,
 /// `COMPUTE_PGM_RSRC2.LDS_SIZE`, which the packet processor sets to the
@@ -245,12 +258,11 @@ pub(crate) fn prepare<'a>(d: &Dispatch<'a>) -> Result<Prepared<'a>, Fault> {
         offset: 0,
         workgroup: [0; 3],
     };
-    if lds_bytes > MAX_LDS_BYTES {
-        return Err(refuse(format!(
-            "{lds_bytes} LDS bytes (at most {MAX_LDS_BYTES})"
-        )));
+    let max_lds = max_lds_bytes(chip);
+    if lds_bytes > max_lds {
+        return Err(refuse(format!("{lds_bytes} LDS bytes (at most {max_lds})")));
     }
-    // What the hardware allocates: whole granules (MAX_LDS_BYTES is a
+    // What the hardware allocates: whole granules (each chip's limit is a
     // multiple of one, so this stays within it).
     let lds_bytes = lds_bytes.div_ceil(LDS_GRANULE_BYTES) * LDS_GRANULE_BYTES;
     if d.descriptor.private_segment_fixed_size > MAX_SCRATCH_BYTES {

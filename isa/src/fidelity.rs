@@ -72,6 +72,7 @@ impl Op {
             | Op::VCmp(..)
             | Op::VCmpClass(..)
             | Op::Mfma(_)
+            | Op::MfmaLdScale
             | Op::Wmma(_)
             | Op::Load(_)
             | Op::Store(_)

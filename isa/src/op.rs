@@ -370,6 +370,9 @@ pub enum Valu {
     Permlane16Swap,
     /// `v_permlane32_swap_b32`: VDST's lanes 32-63 with SRC0's lanes 0-31.
     Permlane32Swap,
+    /// gfx950's scaled conversions between f32, f16 or bf16 and a
+    /// microscaling format (`v_cvt_scalef32_*`, `exec::scaled_convert`).
+    ScaledCvt(ScaledCvt),
     /// CDNA's moves to, from and between AGPRs (`v_accvgpr_write_b32`,
     /// `_read_b32`, `_mov_b32`): the decoder names the AGPR operands.
     AccvgprWrite,
@@ -1061,6 +1064,45 @@ pub enum Lds {
     },
 }
 
+/// A narrow float format of gfx950's scaled conversions and `f8f6f4`
+/// MFMA (OCP Microscaling v1.0 element types; `exec::microscaling`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Narrow {
+    /// FP6: E2M3, bias 1, no infinities or NaN.
+    Fp6,
+    /// BF6: E3M2, bias 3, no infinities or NaN.
+    Bf6,
+    /// FP4: E2M1, bias 1, no infinities or NaN.
+    Fp4,
+}
+
+/// The wide side of a scaled conversion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wide {
+    /// IEEE binary32, one a register.
+    F32,
+    /// IEEE binary16, two a register (element 0 low).
+    F16,
+    /// bfloat16, two a register (element 0 low).
+    Bf16,
+}
+
+/// One of gfx950's `v_cvt_scalef32_*` conversions: the narrow format, the
+/// wide one, the direction and the rounding (`exec::scaled_convert` gives
+/// each form's operands).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScaledCvt {
+    /// The microscaling format.
+    pub narrow: Narrow,
+    /// The float format on the other side.
+    pub wide: Wide,
+    /// Wide to narrow (`_pk_fp4_f32`); else narrow to wide (`_pk_f32_fp4`).
+    pub to_narrow: bool,
+    /// Rounded stochastically by a source of random bits (`_sr_`), else to
+    /// nearest even.
+    pub stochastic: bool,
+}
+
 /// The element type of a matrix instruction's A or B input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MatrixType {
@@ -1081,6 +1123,16 @@ pub enum MatrixType {
     Fp8,
     /// gfx942's bf8 (E5M2FNUZ), four per register.
     Bf8,
+    /// gfx950's and GFX12's fp8, OCP's E4M3FN, four per register.
+    OcpFp8,
+    /// gfx950's and GFX12's bf8, OCP's E5M2, four per register.
+    OcpBf8,
+    /// gfx950's `f8f6f4` MFMA in the opcode table: the decoder replaces it
+    /// with the format CBSZ (A) or BLGP (B) selects, so it never runs.
+    F8f6f4,
+    /// A microscaling format (FP6, BF6: 6 bits; FP4: 4 bits), packed
+    /// without gaps (an element may span two registers).
+    Mx(Narrow),
 }
 
 impl MatrixType {
@@ -1090,7 +1142,14 @@ impl MatrixType {
             MatrixType::F64 => 64,
             MatrixType::F32 | MatrixType::Xf32 => 32,
             MatrixType::F16 | MatrixType::Bf16 => 16,
-            MatrixType::I8 | MatrixType::Fp8 | MatrixType::Bf8 => 8,
+            MatrixType::I8
+            | MatrixType::Fp8
+            | MatrixType::Bf8
+            | MatrixType::OcpFp8
+            | MatrixType::OcpBf8
+            | MatrixType::F8f6f4 => 8,
+            MatrixType::Mx(Narrow::Fp6 | Narrow::Bf6) => 6,
+            MatrixType::Mx(Narrow::Fp4) => 4,
         }
     }
 }
@@ -1123,6 +1182,19 @@ impl Mfma {
         self.a == MatrixType::F64
     }
 
+    /// gfx950's `f8f6f4` MFMA (after decoding: 32 elements of K a lane,
+    /// in a float format of at most 8 bits, which no other MFMA has).
+    pub fn f8f6f4(&self) -> bool {
+        let per_lane = usize::from(self.m) * usize::from(self.k) * usize::from(self.blocks) / 64;
+        let narrow_float = |t: MatrixType| {
+            matches!(
+                t,
+                MatrixType::OcpFp8 | MatrixType::OcpBf8 | MatrixType::F8f6f4 | MatrixType::Mx(_)
+            )
+        };
+        per_lane == 32 && !self.sparse && narrow_float(self.a) && narrow_float(self.b)
+    }
+
     /// C and D hold wrapping i32 (`v_mfma_i32_*`).
     pub fn int_output(&self) -> bool {
         self.a == MatrixType::I8
@@ -1133,6 +1205,12 @@ impl Mfma {
     pub fn input_regs(&self) -> usize {
         let elements = usize::from(self.m) * usize::from(self.k) * usize::from(self.blocks);
         (elements * usize::from(self.a.bits())).div_ceil(64 * 32)
+    }
+
+    /// Registers per lane of B: [`Mfma::input_regs`] in B's element type.
+    pub fn b_regs(&self) -> usize {
+        let elements = usize::from(self.n) * usize::from(self.k) * usize::from(self.blocks);
+        (elements * usize::from(self.b.bits())).div_ceil(64 * 32)
     }
 
     /// Registers per lane of A: a sparse A holds half of each row.
@@ -1173,16 +1251,34 @@ pub enum Wmma {
     I32Iu8,
     /// `v_wmma_i32_16x16x16_iu4`: 4-bit integers, likewise.
     I32Iu4,
+    /// GFX12's `v_wmma_f32_16x16x16_fp8_fp8`: A and B in OCP's E4M3FN.
+    F32Fp8Fp8,
+    /// GFX12's `v_wmma_f32_16x16x16_fp8_bf8`: A in E4M3FN, B in E5M2.
+    F32Fp8Bf8,
+    /// GFX12's `v_wmma_f32_16x16x16_bf8_fp8`: A in E5M2, B in E4M3FN.
+    F32Bf8Fp8,
+    /// GFX12's `v_wmma_f32_16x16x16_bf8_bf8`: A and B in E5M2.
+    F32Bf8Bf8,
 }
 
 impl Wmma {
     /// Bits per element of A and B.
     pub fn input_bits(self) -> u8 {
         match self {
-            Wmma::I32Iu8 => 8,
+            Wmma::I32Iu8
+            | Wmma::F32Fp8Fp8
+            | Wmma::F32Fp8Bf8
+            | Wmma::F32Bf8Fp8
+            | Wmma::F32Bf8Bf8 => 8,
             Wmma::I32Iu4 => 4,
             _ => 16,
         }
+    }
+
+    /// Integer inputs and result (i32): signedness by `neg_lo`, clamp
+    /// saturates.
+    pub fn integer(self) -> bool {
+        matches!(self, Wmma::I32Iu8 | Wmma::I32Iu4)
     }
 
     /// Registers per lane of A (and B): 16 elements of K.
@@ -1273,6 +1369,10 @@ pub enum Op {
     /// A matrix fused multiply-add (`v_mfma_*`, `v_smfmac_*`): D = A B + C
     /// for each block.
     Mfma(Mfma),
+    /// gfx950's `v_mfma_ld_scale_b32`: the E8M0 scales of A (a byte of
+    /// `src[0]`) and B (of `src[1]`) for the `f8f6f4` MFMA that follows it
+    /// (`exec::mfma::scaled`).
+    MfmaLdScale,
     /// RDNA3's 16×16×16 wave matrix multiply-accumulate (`v_wmma_f32_*`):
     /// f32 results from f16 (`F16`) or bf16 (`U16`) inputs.
     Wmma(Wmma),

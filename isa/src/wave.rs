@@ -65,6 +65,21 @@ pub(crate) struct Wave {
     pub scratch_per_lane: usize,
     /// The MODE register (`exec/mode.rs`).
     pub mode: u32,
+    /// The scales `v_mfma_ld_scale_b32` left for the `f8f6f4` MFMA after
+    /// it (`exec::mfma::scaled`).
+    pub mfma_scales: Option<Box<PendingScales>>,
+}
+
+/// The E8M0 scales a `v_mfma_ld_scale_b32` left for the instruction after
+/// it.
+#[derive(Clone, Debug)]
+pub(crate) struct PendingScales {
+    /// The byte offset of the instruction they apply to.
+    pub(crate) pc: u32,
+    /// A's scale byte, per lane.
+    pub(crate) a: [u8; LANES],
+    /// B's scale byte, per lane.
+    pub(crate) b: [u8; LANES],
 }
 
 /// Where a kernel sees its private segment buffer (the buffer resource the
@@ -122,6 +137,7 @@ impl Wave {
             scratch: Vec::new(),
             scratch_per_lane: 0,
             mode: 0,
+            mfma_scales: None,
         }
     }
 

@@ -986,7 +986,7 @@ EXECUTED_BY = {
     "Swappc": "exec::indirect", "Setreg": "exec::mode::setreg",
     "RoundMode": "exec::mode::round_mode", "DenormMode": "exec::mode::denorm_mode",
     "V": "exec::vector::alu", "VCmp": "exec::compare::vector", "VCmpClass": "exec::compare::class",
-    "Mfma": "exec::mfma::run", "Wmma": "exec::mfma::wmma", "Load": "exec::memory::load",
+    "Mfma": "exec::mfma::run", "MfmaLdScale": "exec::mfma::scaled::load_scales", "Wmma": "exec::mfma::wmma", "Load": "exec::memory::load",
     "Store": "exec::memory::store", "Atomic": "exec::memory::atomic", "Lds": "exec::lds::run",
 }
 
@@ -997,8 +997,8 @@ def executed_by(op: str) -> str:
     return f" // {EXECUTED_BY[m.group(1)]}" if m else ""
 
 
-OP_TYPES = ("Atomic", "Branch", "Cmp", "Lds", "MatrixType", "Mem", "Mfma", "Op", "Salu",
-            "Segment", "Ty", "Valu", "Wmma")
+OP_TYPES = ("Atomic", "Branch", "Cmp", "Lds", "MatrixType", "Mem", "Mfma", "Narrow", "Op",
+            "Salu", "ScaledCvt", "Segment", "Ty", "Valu", "Wide", "Wmma")
 
 
 def op_imports(out: list[str]) -> list[str]:

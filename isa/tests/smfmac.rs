@@ -212,6 +212,12 @@ fn case(mnemonic: &str) -> &'static Case {
 /// and ABID `abid` on random inputs, and checks every element of D and
 /// the disassembly.
 fn check(case: &Case, words: [u32; 2], text: &str, cbsz: u32, abid: u32, seed: u64) {
+    check_on(Chip::Gfx942, case, words, text, [cbsz, abid], seed);
+}
+
+/// [`check`] on `chip`, with `[cbsz, abid]`.
+fn check_on(chip: Chip, case: &Case, words: [u32; 2], text: &str, controls: [u32; 2], seed: u64) {
+    let [cbsz, abid] = controls;
     let [m, k] = case.mk;
     let n = m;
     let [ta, tb] = case.types;
@@ -311,13 +317,13 @@ fn check(case: &Case, words: [u32; 2], text: &str, cbsz: u32, abid: u32, seed: u
         code.extend(store(64 + r, r));
     }
     code.push(0xbf81_0000); // s_endpgm
-    let program = Program::decode(Chip::Gfx942, &handmade::bytes(&code))
-        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    let program =
+        Program::decode(chip, &handmade::bytes(&code)).unwrap_or_else(|e| panic!("{text}: {e}"));
     let printed = program
         .instructions()
         .iter()
         .find(|inst| inst.mnemonic.starts_with("v_smfmac"))
-        .map(|inst| disassemble(inst, Chip::Gfx942))
+        .map(|inst| disassemble(inst, chip))
         .unwrap();
     assert_eq!(printed, text, "the disassembly");
     let to_bytes = |img: &[u32]| {
@@ -370,6 +376,38 @@ fn every_smfmac_matches_the_plain_product_of_the_dense_matrices() {
     for (seed, case) in CASES.iter().enumerate() {
         check(case, case.words, case.text, 0, 0, seed as u64 + 1);
     }
+}
+
+/// gfx950 runs gfx942's fp8/bf8 sparse forms (the same words: `llvm-mc-22
+/// --mcpu=gfx950 -show-encoding` of the same text) on OCP's E4M3FN and
+/// E5M2 (tests/mfma/mod.rs's `ocp` values).
+#[test]
+fn gfx950_runs_the_eight_bit_float_smfmac_on_ocp_formats() {
+    let ocp = |t: T| match t {
+        T::Fp8 => T::OcpFp8,
+        T::Bf8 => T::OcpBf8,
+        t => t,
+    };
+    let mut n = 0;
+    for (seed, case) in CASES.iter().enumerate() {
+        if !matches!(case.types[0], T::Fp8 | T::Bf8) {
+            continue;
+        }
+        let gfx950 = Case {
+            types: case.types.map(ocp),
+            ..*case
+        };
+        check_on(
+            Chip::Gfx950,
+            &gfx950,
+            gfx950.words,
+            gfx950.text,
+            [0, 0],
+            seed as u64 + 950,
+        );
+        n += 1;
+    }
+    assert_eq!(n, 8);
 }
 
 #[test]

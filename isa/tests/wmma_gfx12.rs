@@ -311,3 +311,81 @@ fn integer_inputs_signed_by_neg_lo_and_clamp_saturates() {
         );
     }
 }
+
+/// Values of the 8-bit float tests and their bytes in OCP's E4M3FN
+/// ("fp8") and E5M2 ("bf8"), from `ml_dtypes` 0.7
+/// (`np.array([v], np.float32).astype(ml_dtypes.float8_e4m3fn)`, and
+/// `float8_e5m2`): quarters whose products and sums are exact in f32; -0
+/// has its own byte.
+const EIGHT_BIT: [(f64, u8, u8); 14] = [
+    (-4.0, 0xc8, 0xc4),
+    (-3.0, 0xc4, 0xc2),
+    (-2.0, 0xc0, 0xc0),
+    (-1.5, 0xbc, 0xbe),
+    (-1.0, 0xb8, 0xbc),
+    (-0.5, 0xb0, 0xb8),
+    (-0.0, 0x80, 0x80),
+    (0.0, 0x00, 0x00),
+    (0.5, 0x30, 0x38),
+    (1.0, 0x38, 0x3c),
+    (1.5, 0x3c, 0x3e),
+    (2.0, 0x40, 0x40),
+    (3.0, 0x44, 0x42),
+    (4.0, 0x48, 0x44),
+];
+
+/// A 16×16 matrix of [`EIGHT_BIT`] values: the bytes in E4M3FN (`fp8`) or
+/// E5M2, and the values.
+fn eight_bit_matrix(rng: &mut Rng, fp8: bool) -> ([[u32; 16]; 16], [[f64; 16]; 16]) {
+    let mut raw = [[0u32; 16]; 16];
+    let mut value = [[0f64; 16]; 16];
+    for i in 0..16 {
+        for k in 0..16 {
+            let (v, e4m3, e5m2) = EIGHT_BIT[rng.next() as usize % EIGHT_BIT.len()];
+            value[i][k] = v;
+            raw[i][k] = u32::from(if fp8 { e4m3 } else { e5m2 });
+        }
+    }
+    (raw, value)
+}
+
+#[test]
+fn f32_from_ocp_eight_bit_floats_is_the_plain_product_plus_c() {
+    for (a_fp8, b_fp8, wmma) in [
+        // v_wmma_f32_16x16x16_fp8_fp8 v[0:7], v[8:9], v[12:13], v[0:7]
+        (true, true, [0xcc464000, 0x1c021908]),
+        // v_wmma_f32_16x16x16_fp8_bf8 v[0:7], v[8:9], v[12:13], v[0:7]
+        (true, false, [0xcc474000, 0x1c021908]),
+        // v_wmma_f32_16x16x16_bf8_fp8 v[0:7], v[8:9], v[12:13], v[0:7]
+        (false, true, [0xcc484000, 0x1c021908]),
+        // v_wmma_f32_16x16x16_bf8_bf8 v[0:7], v[8:9], v[12:13], v[0:7]
+        (false, false, [0xcc494000, 0x1c021908]),
+    ] {
+        let mut rng = Rng::new(8);
+        let (ra, a) = eight_bit_matrix(&mut rng, a_fp8);
+        let (rb, b) = eight_bit_matrix(&mut rng, b_fp8);
+        let (ia, ib) = inputs(&ra, &rb, 8);
+        let mut ic = vec![0u32; 32 * CD_DWORDS];
+        let mut c = [[0f64; 16]; 16];
+        for i in 0..16 {
+            for j in 0..16 {
+                c[i][j] = (rng.next() % 100) as f64 / 4.0 - 12.0;
+                put(
+                    &mut ic,
+                    CD_DWORDS,
+                    place(j, i, 32),
+                    32,
+                    (c[i][j] as f32).to_bits(),
+                );
+            }
+        }
+        let d = run(wmma, &ia, &ib, &ic);
+        for i in 0..16 {
+            for j in 0..16 {
+                let want = c[i][j] + (0..16).map(|k| a[i][k] * b[k][j]).sum::<f64>();
+                let got = f32::from_bits(get(&d, CD_DWORDS, place(j, i, 32), 32));
+                assert_eq!(f64::from(got), want, "fp8 {a_fp8}/{b_fp8}: D[{i}][{j}]");
+            }
+        }
+    }
+}

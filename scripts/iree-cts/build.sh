@@ -12,7 +12,8 @@
 # Needs on PATH: cmake >= 3.26, ninja, iree-compile 3.13 (pip install
 # 'cmake>=3.26' ninja iree-base-compiler==3.13.0), clang-19/clang++-19 (or
 # CC/CXX), python3. Other settings: AMDGPU_HAL_CTS_CHIPS (default
-# "gfx942 gfx90a gfx1100"), JOBS (default: the cores).
+# "gfx942 gfx90a gfx1100 gfx1201 gfx950": the chips of the presets
+# mi300x-8, mi250x-4, w7900, r9700-4, mi355x-8), JOBS (default: the cores).
 #
 # Writes WORK/src (the tree), WORK/build-host (IREE's two host tools),
 # WORK/build (the CTS), WORK/bin (a link to every HIP CTS binary,
@@ -30,7 +31,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 WORK=$(realpath -m "${1:-$ROOT/target/iree-cts}")
-CHIPS=${AMDGPU_HAL_CTS_CHIPS:-gfx942 gfx90a gfx1100}
+CHIPS=${AMDGPU_HAL_CTS_CHIPS:-gfx942 gfx90a gfx1100 gfx1201 gfx950}
 JOBS=${JOBS:-$(nproc)}
 CC=${CC:-clang-19}
 CXX=${CXX:-clang++-19}

@@ -12,7 +12,8 @@ real one).
   --out DIR           results (default target/iree-cts/results)
   --preset P=CHIP     a simulated machine and the chip of its GPUs' testdata
                       (AMDGPU_SIM_MACHINE=P); repeatable (default:
-                      mi300x-8=gfx942 mi250x-4=gfx90a w7900=gfx1100)
+                      mi300x-8=gfx942 mi250x-4=gfx90a w7900=gfx1100
+                      r9700-4=gfx1201 mi355x-8=gfx950)
   --lists L           shipped | all | both (default both)
   --modes M           stream | graph | both (default both)
   --jobs N            processes at once (default: the cores)
@@ -49,7 +50,13 @@ from gtest_runs import MESSAGE_BYTES, OUTCOMES, list_tests, run_binary
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PLAIN = ["buffer", "command_buffer", "core", "file", "queue"]
 EXECUTABLE = ["dispatch", "executable", "queue_dispatch"]
-DEFAULT_PRESETS = ["mi300x-8=gfx942", "mi250x-4=gfx90a", "w7900=gfx1100"]
+DEFAULT_PRESETS = [
+    "mi300x-8=gfx942",
+    "mi250x-4=gfx90a",
+    "w7900=gfx1100",
+    "r9700-4=gfx1201",
+    "mi355x-8=gfx950",
+]
 # IREE's graph suite (drivers/hip/cts/CMakeLists.txt) runs with this filter.
 GRAPH_FILTER = "-CTS/QueueTransferTest.*:CTS/AsyncTransientBufferTest.*:CTS/TransientBufferTest.*"
 

@@ -15,7 +15,8 @@ takes no file: prefix there).
   --out DIR           results (default target/iree-cts/results-amdgpu)
   --preset P=CHIP     a simulated machine and the chip of its GPUs' testdata
                       (AMDGPU_SIM_MACHINE=P); repeatable (default:
-                      mi300x-8=gfx942 mi250x-4=gfx90a w7900=gfx1100)
+                      mi300x-8=gfx942 mi250x-4=gfx90a w7900=gfx1100
+                      r9700-4=gfx1201 mi355x-8=gfx950)
   --suites S          cts | device | both (default both)
   --jobs N            processes at once (default: the cores)
   --hang-after S      a test silent this long is killed and counted hung (default 60)
@@ -50,7 +51,13 @@ from gtest_runs import MESSAGE_BYTES, OUTCOMES, run_binary
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PLAIN = ["buffer", "command_buffer", "core", "file", "queue"]
 EXECUTABLE = ["dispatch", "executable", "queue_dispatch"]
-DEFAULT_PRESETS = ["mi300x-8=gfx942", "mi250x-4=gfx90a", "w7900=gfx1100"]
+DEFAULT_PRESETS = [
+    "mi300x-8=gfx942",
+    "mi250x-4=gfx90a",
+    "w7900=gfx1100",
+    "r9700-4=gfx1201",
+    "mi355x-8=gfx950",
+]
 KFD_NAME = "libamdgpu_sim_kfd.so"
 SUITES = ["cts", "device"]
 

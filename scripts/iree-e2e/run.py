@@ -53,7 +53,9 @@ own, as ctest runs it:
     --module=X.vmfb RUNNER_ARGS --gtest_output=json:...
 
 with AMDGPU_SIM_MACHINE=M and AMDGPU_SIM_REPORT (the simulator's counts:
-the kernel launches executed, kept per test); two suites whose modules are the same bytes and
+the kernel launches executed and the digest of what the client read back,
+kept per test; other AMDGPU_SIM_ settings of the caller's environment, such
+as AMDGPU_SIM_THREADS, pass through); two suites whose modules are the same bytes and
 runner arguments share one run.
 
 With --generated, each generated suite (iree_generated_e2e_runner_test for
@@ -341,6 +343,23 @@ def launches(report):
     return counts
 
 
+def read_back(report):
+    """What the client read back from the devices, as the simulator's
+    report sums it ({"copies", "bytes", "digest"}; {} without a report):
+    the digest is the same for the same results whatever the order of the
+    copies (docs/SIMULATOR.md, "Environment", AMDGPU_SIM_REPORT)."""
+    fields = {}
+    try:
+        with open(report) as f:
+            for line in f:
+                key, _, value = line.strip().partition(" ")
+                if key.startswith("read_back_"):
+                    fields[key[len("read_back_"):]] = value if key.endswith("digest") else int(value)
+    except (OSError, ValueError):
+        pass
+    return fields
+
+
 def check_failure(message):
     """The check module's "Expected ..." line of a gtest failure, or None."""
     return next((l for l in message.splitlines() if CHECK_FAILURE.match(l)), None)
@@ -387,7 +406,7 @@ class Runner:
     def run(self, machine, runner, modules, runner_args):
         """Runs TOOLS/<runner> (iree-check-module or a generated
         suite's runner) on the modules: {"outcome", "cause", "functions",
-        "launches", "seconds", "log"}."""
+        "launches", "read_back", "seconds", "log"}."""
         digest = hashlib.sha256(json.dumps([self.library, runner, runner_args]).encode())
         for module in modules:
             with open(module, "rb") as f:
@@ -421,7 +440,7 @@ class Runner:
         if is_gtest and functions is None and outcome == "passed":
             outcome, cause = "error", ["exit status 0 without gtest's results"]
         return {"outcome": outcome, "cause": cause, "seconds": seconds, "log": log,
-                "launches": launches(report),
+                "launches": launches(report), "read_back": read_back(report),
                 "functions": None if functions is None else
                 {name: ("failed" if message else "passed") for name, message in functions.items()}}
 

@@ -16,46 +16,38 @@ pub const MACHINE_ENV: &str = "AMDGPU_SIM_MACHINE";
 /// The preset the simulator runs when none is named.
 pub const DEFAULT_PRESET: &str = "mi300x-8";
 
-/// `(name, TOML text)` of every preset, in display order.
-pub const PRESETS: &[(&str, &str)] = &[
-    (
-        "mi300x-8",
-        include_str!("../../fixtures/machines/mi300x-8.toml"),
-    ),
-    (
-        "mi250x-4",
-        include_str!("../../fixtures/machines/mi250x-4.toml"),
-    ),
-    ("w7900", include_str!("../../fixtures/machines/w7900.toml")),
-    (
-        "mixed-isa",
-        include_str!("../../fixtures/machines/mixed-isa.toml"),
-    ),
-    (
-        "cpu-only",
-        include_str!("../../fixtures/machines/cpu-only.toml"),
-    ),
-    (
-        "mi325x-8",
-        include_str!("../../fixtures/machines/mi325x-8.toml"),
-    ),
-    (
-        "mi300a-4",
-        include_str!("../../fixtures/machines/mi300a-4.toml"),
-    ),
-    (
-        "rx7900xtx",
-        include_str!("../../fixtures/machines/rx7900xtx.toml"),
-    ),
-    (
-        "r9700-4",
-        include_str!("../../fixtures/machines/r9700-4.toml"),
-    ),
-    (
-        "mi355x-8",
-        include_str!("../../fixtures/machines/mi355x-8.toml"),
-    ),
-];
+/// [`PRESETS`] and [`PRESETS_JSON`] from one list of names: each preset's
+/// TOML in `fixtures/machines/`, and the JSON `build.rs` makes of it.
+macro_rules! presets {
+    ($($name:literal),* $(,)?) => {
+        /// `(name, TOML text)` of every preset, in display order.
+        pub const PRESETS: &[(&str, &str)] = &[$((
+            $name,
+            include_str!(concat!("../../fixtures/machines/", $name, ".toml")),
+        )),*];
+
+        /// `(name, JSON text)` of every preset: its TOML as JSON, which a
+        /// process parses in about a third of the instructions
+        /// (`build.rs`).
+        const PRESETS_JSON: &[(&str, &str)] = &[$((
+            $name,
+            include_str!(concat!(env!("OUT_DIR"), "/machines/", $name, ".json")),
+        )),*];
+    };
+}
+
+presets!(
+    "mi300x-8",
+    "mi250x-4",
+    "w7900",
+    "mixed-isa",
+    "cpu-only",
+    "mi325x-8",
+    "mi300a-4",
+    "rx7900xtx",
+    "r9700-4",
+    "mi355x-8",
+);
 
 /// The TOML of preset `name`.
 pub fn preset_text(name: &str) -> Option<&'static str> {
@@ -67,7 +59,10 @@ pub fn preset_text(name: &str) -> Option<&'static str> {
 
 /// Loads preset `name` (`None` when there is no such preset).
 pub fn load_preset(name: &str) -> Option<Result<Machine, MachineError>> {
-    preset_text(name).map(|text| Machine::parse(&format!("preset {name}"), text, Format::Toml))
+    PRESETS_JSON
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, json)| Machine::parse(&format!("preset {name}"), json, Format::Json))
 }
 
 /// Loads a preset by name, else a description file (at most
@@ -118,5 +113,18 @@ mod tests {
             assert_eq!(&machine.name, name);
         }
         assert!(load_preset("nope").is_none());
+    }
+
+    /// The JSON a process loads is the TOML's machine: every preset's two
+    /// forms give the same machine, field for field.
+    #[test]
+    fn every_presets_json_is_its_toml() {
+        assert_eq!(PRESETS.len(), PRESETS_JSON.len());
+        for ((name, toml), (json_name, _)) in PRESETS.iter().zip(PRESETS_JSON) {
+            assert_eq!(name, json_name);
+            let from_toml = Machine::parse(name, toml, Format::Toml).unwrap();
+            let from_json = load_preset(name).unwrap().unwrap();
+            assert_eq!(from_json, from_toml, "{name}");
+        }
     }
 }

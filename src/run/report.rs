@@ -50,7 +50,14 @@ pub struct RunReport {
     /// Each kernel's instructions executed by fidelity, summed over the
     /// processes: `[all, exact, approximate, unmodelled]`.
     pub kernels: BTreeMap<String, [u64; 4]>,
+    /// The `read_back_digest` lines (hexadecimal), summed with wrap-around
+    /// as the C library sums each copy's hash: the digest of every copy of
+    /// every process. `None` when no report has one.
+    pub read_back_digest: Option<u64>,
 }
+
+/// The report's key whose value is a hexadecimal digest, not a count.
+const DIGEST_KEY: &str = "read_back_digest";
 
 /// The words of a `kernel` line between its counts, in order.
 const KERNEL_FIELDS: [&str; 4] = ["instructions", "exact", "approximate", "unmodelled"];
@@ -90,6 +97,13 @@ impl RunReport {
             let Some((key, value)) = line.split_once(' ') else {
                 continue;
             };
+            if key == DIGEST_KEY {
+                if let Ok(digest) = u64::from_str_radix(value.trim(), 16) {
+                    let sum = self.read_back_digest.get_or_insert(0);
+                    *sum = sum.wrapping_add(digest);
+                }
+                continue;
+            }
             if let Ok(value) = value.trim().parse::<u64>() {
                 let sum = self.counts.entry(key.to_owned()).or_default();
                 *sum = sum.saturating_add(value);
@@ -108,6 +122,9 @@ impl RunReport {
         let mut out = String::new();
         for (key, value) in &self.counts {
             let _ = writeln!(out, "{key} {value}");
+        }
+        if let Some(digest) = self.read_back_digest {
+            let _ = writeln!(out, "{DIGEST_KEY} {digest:016x}");
         }
         for line in &self.injected {
             let _ = writeln!(out, "injected {line}");
@@ -210,6 +227,26 @@ mod tests {
         instructions_approximate 8\ninstructions_unmodelled 2\n\
         kernel vector_add instructions 40 exact 30 approximate 8 unmodelled 2\n\
         kernel odd line\n";
+
+    /// Digests are hexadecimal, summed with wrap-around (each process's is
+    /// a wrapping sum of its copies' hashes), never read as decimal counts.
+    #[test]
+    fn read_back_digests_sum_with_wrap_around() {
+        let mut report = RunReport::default();
+        report.add("read_back_copies 1\nread_back_digest ffffffffffffffff\n");
+        report.add("read_back_copies 2\nread_back_digest 0000000000000003\n");
+        assert_eq!(report.read_back_digest, Some(2));
+        assert_eq!(report.count("read_back_copies"), 3);
+        assert_eq!(report.count("read_back_digest"), 0);
+        assert!(
+            report
+                .render()
+                .contains("read_back_digest 0000000000000002\n")
+        );
+        let mut none = RunReport::default();
+        none.add(CLEAN);
+        assert!(!none.render().contains("read_back_digest"));
+    }
 
     #[test]
     fn reports_of_several_processes_sum() {

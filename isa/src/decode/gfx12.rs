@@ -48,7 +48,6 @@ pub(super) fn decode(words: &Words, out: &mut Vec<Inst>) -> Result<(), Undecodab
     if let Some(inst) = gfx11::shared(&GFX12, words, w)? {
         barrier_operand(&inst)?;
         wmma_modifiers(&inst)?;
-        ocp_eight_bit_floats(&inst)?;
         let inst = scalar_transcendental(inst)?;
         out.push(inst);
         return Ok(());
@@ -61,18 +60,6 @@ pub(super) fn decode(words: &Words, out: &mut Vec<Inst>) -> Result<(), Undecodab
         _ => return Err(Undecodable::Invalid("encoding", (w >> 23) as u16)),
     };
     out.push(inst);
-    Ok(())
-}
-
-/// GFX12's 8-bit float conversions (`v_cvt_*fp8*`, `*bf8*`) take OCP's
-/// E4M3FN and E5M2 formats, as gfx950's do (MLIR's `Chipset::hasOcpFp8`;
-/// IREE's `small_float_arith.mlir` checks `-0` and NaN through them), not
-/// gfx942's FNUZ ones the operations of the shared tables compute: they
-/// are refused as on gfx950 (`tables::on_gfx950`) rather than run wrong.
-fn ocp_eight_bit_floats(inst: &Inst) -> Result<(), Undecodable> {
-    if crate::tables::on_gfx950(Some(inst.op)).is_none() {
-        return Err(Undecodable::Unsupported(inst.mnemonic.to_string()));
-    }
     Ok(())
 }
 
@@ -101,7 +88,7 @@ fn wmma_modifiers(inst: &Inst) -> Result<(), Undecodable> {
     let Op::Wmma(w) = inst.op else {
         return Ok(());
     };
-    let integer = w.input_bits() < 16;
+    let integer = w.integer();
     let allowed_neg = if integer { 3 } else { 0 };
     if inst.op_sel != 0
         || inst.neg & !allowed_neg != 0

@@ -5,7 +5,7 @@ use super::{Literal, Opcode, Undecodable, Words, bits, lookup, operation, sdst, 
 use crate::arch::Chip;
 use crate::arch::Family;
 use crate::inst::{EXEC, Encoding, Inst, Operand, VCC, flags, modifiers};
-use crate::op::{MatrixType, Mfma, Op, Segment, Valu};
+use crate::op::{MatrixType, Mfma, Narrow, Op, Segment, Valu};
 use crate::tables::gfx9 as t;
 use crate::tables::gfx950;
 
@@ -200,6 +200,7 @@ fn vop3(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     }
     super::dot_modifiers(&inst)?;
     super::fp8_modifiers(&inst)?;
+    super::scaled_cvt_modifiers(&inst)?;
     Ok(inst)
 }
 
@@ -216,13 +217,22 @@ fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
         }
     }
     let vdst = bits(w, 7, 0) as u16;
-    inst.dst[0] = Operand::Vgpr(vdst);
+    // `v_mfma_ld_scale_b32` writes no register (its scales go to the MFMA
+    // after it; LLVM 22 names no destination).
+    inst.dst[0] = if op == Op::MfmaLdScale {
+        Operand::None
+    } else {
+        Operand::Vgpr(vdst)
+    };
     if let Op::Mfma(shape) = op {
         // MAI: bit 15 (`acc_cd`) puts C and D in AGPRs; bits 28:27 of the
         // second dword put A and B in AGPRs; CBSZ (10:8), ABID (14:11) and
         // BLGP (second dword 31:29) as `mfma_modifiers` says.
         let (cbsz, abid, blgp) = (bits(w, 10, 8), bits(w, 14, 11), bits(w1, 31, 29));
-        if shape.sparse {
+        if shape.a == MatrixType::F8f6f4 {
+            inst.op = Op::Mfma(f8f6f4_shape(shape, inst.mnemonic, cbsz, blgp)?);
+            inst.imm = scale_enable(inst.mnemonic, abid)?;
+        } else if shape.sparse {
             smfmac_modifiers(shape, inst.mnemonic, cbsz, abid, blgp, &mut inst)?;
         } else {
             let chip = words.chip();
@@ -270,6 +280,42 @@ fn vop3p(words: &Words, w: u32) -> Result<Inst, Undecodable> {
     super::mix_modifiers(&mut inst);
     super::dot_modifiers(&inst)?;
     Ok(inst)
+}
+
+/// gfx950's `f8f6f4` MFMA: CBSZ is A's format and BLGP B's (0 fp8, 1 bf8,
+/// 2 fp6, 3 bf6, 4 fp4; LLVM 22 gives A and B 8, 8, 6, 6 or 4 registers by
+/// them; fp8 and bf8 are OCP's E4M3FN and E5M2). Values past 4 (LLVM
+/// rejects them) fail to decode, naming them.
+fn f8f6f4_shape(shape: Mfma, mnemonic: &str, cbsz: u32, blgp: u32) -> Result<Mfma, Undecodable> {
+    let format = |code: u32| match code {
+        0 => Some(MatrixType::OcpFp8),
+        1 => Some(MatrixType::OcpBf8),
+        2 => Some(MatrixType::Mx(Narrow::Fp6)),
+        3 => Some(MatrixType::Mx(Narrow::Bf6)),
+        4 => Some(MatrixType::Mx(Narrow::Fp4)),
+        _ => None,
+    };
+    match (format(cbsz), format(blgp)) {
+        (Some(a), Some(b)) => Ok(Mfma { a, b, ..shape }),
+        _ => Err(Undecodable::Feature(
+            "f8f6f4 MFMA format",
+            format!("{mnemonic} cbsz:{cbsz} blgp:{blgp}"),
+        )),
+    }
+}
+
+/// The `f8f6f4` MFMA's bit 11 (ABID's low bit elsewhere): set when
+/// `v_mfma_ld_scale_b32` precedes it (`llvm-mc-22` sets it in the
+/// `v_mfma_scale_*` pair and clears it alone); kept in `inst.imm`. Other
+/// ABID bits fail to decode.
+fn scale_enable(mnemonic: &str, abid: u32) -> Result<i32, Undecodable> {
+    if abid > 1 {
+        return Err(Undecodable::Feature(
+            "f8f6f4 MFMA ABID",
+            format!("{mnemonic} abid:{abid}"),
+        ));
+    }
+    Ok(abid as i32)
 }
 
 /// An MFMA's broadcast controls, where AMD's matrix instruction

@@ -321,6 +321,23 @@ pub(crate) fn fp8_modifiers(inst: &Inst) -> Result<(), Undecodable> {
     Ok(())
 }
 
+/// gfx950's scaled conversions (`v_cvt_scalef32_*`) with VOP3's neg, abs,
+/// output modifier or clamp fail to decode, naming them: LLVM 22 takes
+/// neg and abs on their sources, but what they do to a packed or
+/// multi-register source was not found in the guides, so they are not
+/// modelled. `op_sel` picks bytes (`exec::scaled_convert`).
+pub(crate) fn scaled_cvt_modifiers(inst: &Inst) -> Result<(), Undecodable> {
+    if matches!(inst.op, Op::V(crate::op::Valu::ScaledCvt(_)))
+        && (inst.neg != 0 || inst.abs != 0 || inst.omod != 0 || inst.clamp)
+    {
+        return Err(Undecodable::Feature(
+            "scaled conversion modifiers",
+            format!("{} with neg, abs, omod or clamp", inst.mnemonic),
+        ));
+    }
+    Ok(())
+}
+
 /// The dot products' modifiers: clamp, and on GFX11's `v_dot4_i32_iu8`
 /// `neg_lo` bits 0-1 (A's and B's bytes signed). Other `op_sel`,
 /// `op_sel_hi`, `neg` or `abs` bits and output modifiers fail to decode,

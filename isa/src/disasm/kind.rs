@@ -5,7 +5,7 @@
 //! which vector sources are floats (they take `neg` and `abs`) and how
 //! many sources a VOP3-only operation has.
 
-use crate::op::{Mem, Op, Salu, Ty, Valu};
+use crate::op::{Mem, Narrow, Op, Salu, Ty, Valu, Wide};
 
 /// How an immediate prints: LLVM chooses by the operand's type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -164,6 +164,8 @@ pub(super) fn valu_sources(v: Valu) -> usize {
         | Permlanex16 | Permlane16 | Cndmask | CndmaskB16 | AddcCoU32 | SubbCoU32
         | SubbrevCoU32 | FmamkF32 | FmaakF32 | FmamkF16 | FmaakF16 | MadmkF32 | MadakF32 => 3,
         Bitop3B32 | Bitop3B16 => 3,
+        // The random bits, or f32's second source, before the scale.
+        ScaledCvt(c) if c.to_narrow && (c.stochastic || c.wide == Wide::F32) => 3,
         MadU16 | MadI16 | MadLegacyU16 | MadLegacyI16 | MadU32U16 | MadI32I16 | Min3U16
         | Min3I16 | Min3F16 | Max3U16 | Max3I16 | Max3F16 | Med3U16 | Med3I16 | Med3F16
         | DivFixupF16 | DivFixupLegacyF16 | PkMadU16 | PkMadI16 | SadU8 | SadHiU8 | SadU16
@@ -188,6 +190,25 @@ pub(super) fn valu_kinds(v: Valu, shape: &mut Shape, lane: Kind) {
     match v {
         Mov64 => (*d, *s0) = (B64, B64),
         CvtPkF32Fp8 | CvtPkF32Bf8 => *d = B64,
+        ScaledCvt(c) => {
+            // Two FP4 elements, or 32 six-bit ones (six registers).
+            let elements: u8 = if c.narrow == Narrow::Fp4 { 2 } else { 32 };
+            let wide = |elements: u8| match c.wide {
+                Wide::F32 => regs(elements),
+                Wide::F16 | Wide::Bf16 => regs(elements / 2),
+            };
+            let narrow = regs(if c.narrow == Narrow::Fp4 { 1 } else { 6 });
+            if !c.to_narrow {
+                (*d, *s0) = (wide(elements), narrow);
+            } else if c.wide == Wide::F32 && !c.stochastic && c.narrow != Narrow::Fp4 {
+                // `2xpk16`: sixteen elements in each source.
+                (*d, *s0, *s1) = (narrow, regs(16), regs(16));
+            } else if c.wide == Wide::F32 && !c.stochastic {
+                *d = narrow;
+            } else {
+                (*d, *s0) = (narrow, wide(elements));
+            }
+        }
         PkMov32 | PkAddF32 | PkMulF32 | PkFmaF32 => {
             (*d, *s0, *s1, *s2) = (regs(2), regs(2), regs(2), regs(2));
         }

@@ -21,7 +21,25 @@ impl Printer<'_> {
         // The operations LLVM 19 gives an op_sel operand; it ignores the
         // field of the others (GFX11's 16-bit operations are its "fake16"
         // forms, which cannot name a high half), and prints nothing.
+        // GFX12's conversions to and from one 8-bit float byte name it
+        // `byte_sel:N` (its op_sel bits, `exec::cvt8`; LLVM prints nothing
+        // for 0); the pairs from 8-bit floats take op_sel's source bit.
+        let byte_sel = match inst.op {
+            Op::V(CvtF32Fp8 | CvtF32Bf8) => Some((inst.op_sel & 1) << 1 | inst.op_sel >> 1 & 1),
+            Op::V(CvtSrFp8F32 | CvtSrBf8F32) => Some(inst.op_sel >> 2 & 3),
+            _ => None,
+        };
+        if self.family == Family::Gfx12
+            && let Some(byte) = byte_sel
+        {
+            if byte != 0 {
+                let _ = write!(self.tail, " byte_sel:{byte}");
+            }
+            self.clamp_omod();
+            return;
+        }
         let selected = match inst.op {
+            Op::V(CvtPkF32Fp8 | CvtPkF32Bf8) if self.family == Family::Gfx12 => Some(1),
             Op::V(FmaF16 | PackB32F16) => Some(sources),
             // gfx942's conversions to fp8/bf8: the destination word (pk:
             // `op_sel:[0,0,1]`) or byte (sr: bits 2 and 3,
@@ -42,6 +60,12 @@ impl Printer<'_> {
             // gfx950's, after its truth table (`bitop3:`, decimal up to
             // 10 as LLVM 22 prints it, hex above; nothing for 0).
             Op::V(Bitop3B16) => Some(sources),
+            // gfx950's scaled FP4 conversions: the source byte
+            // (`op_sel:[1,1,0]`) or the destination byte
+            // (`op_sel:[0,0,1,1]`).
+            Op::V(ScaledCvt(c)) if c.narrow == crate::op::Narrow::Fp4 => {
+                Some(if c.to_narrow { 3 } else { 2 })
+            }
             _ => None,
         };
         if matches!(inst.op, Op::V(Bitop3B32 | Bitop3B16)) && inst.imm != 0 {
@@ -80,7 +104,18 @@ impl Printer<'_> {
 
     pub(super) fn vop3p_tail(&mut self, sources: usize) {
         let inst = self.inst;
-        if let Op::Mfma(_) = inst.op {
+        if let Op::Mfma(shape) = inst.op {
+            if let Some((cbsz, blgp)) = f8f6f4_formats(shape) {
+                // The formats as LLVM prints them (the scale bit does
+                // not print: LLVM prints the pair with its
+                // `v_mfma_ld_scale_b32` as one instruction).
+                for (name, value) in [("cbsz", cbsz), ("blgp", blgp)] {
+                    if value != 0 {
+                        let _ = write!(self.tail, " {name}:{value}");
+                    }
+                }
+                return;
+            }
             // gfx942's f64 negations (decoded from BLGP), else the
             // broadcast controls, as LLVM prints them.
             if inst.neg != 0 {
@@ -240,4 +275,22 @@ impl Printer<'_> {
             let _ = write!(self.tail, " src1_sel:{}", sel(s >> 4));
         }
     }
+}
+
+/// The CBSZ and BLGP codes of a gfx950 `f8f6f4` MFMA's formats (0 fp8, 1
+/// bf8, 2 fp6, 3 bf6, 4 fp4), or `None` for any other MFMA.
+fn f8f6f4_formats(shape: crate::op::Mfma) -> Option<(u8, u8)> {
+    if !shape.f8f6f4() {
+        return None;
+    }
+    use crate::op::{MatrixType, Narrow};
+    let code = |ty| match ty {
+        MatrixType::OcpFp8 => Some(0),
+        MatrixType::OcpBf8 => Some(1),
+        MatrixType::Mx(Narrow::Fp6) => Some(2),
+        MatrixType::Mx(Narrow::Bf6) => Some(3),
+        MatrixType::Mx(Narrow::Fp4) => Some(4),
+        _ => None,
+    };
+    Some((code(shape.a)?, code(shape.b)?))
 }

@@ -229,7 +229,8 @@ impl Printer<'_> {
                 shape.src = if m.sparse {
                     [regs(m.a_regs() as u8), input, B32, B32]
                 } else {
-                    [input, input, out, B32]
+                    // B's type differs from A's in gfx950's `f8f6f4`.
+                    [input, regs(m.b_regs() as u8), out, B32]
                 };
             }
             Op::Wmma(w) => {

@@ -55,11 +55,40 @@ pub(crate) fn f32_to_fnuz8(x: f32, exponent_bits: u32, rounding: Rounding, satur
     if x.is_infinite() {
         return overflow;
     }
+    let bias = 1i32 << (exponent_bits - 1);
+    // The random word's low bits, those below the kept ones.
+    let random = match rounding {
+        Rounding::Stochastic(random) => Some(random),
+        Rounding::NearestEven => None,
+    };
+    let magnitude = rounded_magnitude(bits, exponent_bits, bias, random);
+    if magnitude > u64::from(MAX) {
+        overflow
+    } else if magnitude == 0 {
+        0
+    } else {
+        sign | magnitude as u8
+    }
+}
+
+/// The magnitude of the finite f32 `bits` in an 8-bit float of
+/// `exponent_bits` exponent bits (the rest of seven mantissa bits) and
+/// this `bias`, as the byte's low seven bits would hold it, unbounded
+/// above (their order is the magnitudes' order, so rounding up is adding
+/// one): to nearest even, or with `random`'s low `23 - mantissa bits` bits
+/// (aligned to the f32 mantissa bits below the kept ones of a normal
+/// result) added to the dropped bits and truncated.
+/// Shared by gfx942's FNUZ formats and OCP's (`exec::ocp8`).
+pub(super) fn rounded_magnitude(
+    bits: u32,
+    exponent_bits: u32,
+    bias: i32,
+    random: Option<u32>,
+) -> u64 {
     // Kept mantissa bits, and the f32 mantissa bits below them for a
     // result in a normal binade.
     let kept_bits = 7 - exponent_bits;
     let dropped = 23 - kept_bits;
-    let bias = 1i32 << (exponent_bits - 1);
     let field = (bits >> 23 & 0xff) as i32;
     let (significand, exponent) = if field == 0 {
         (bits & 0x7f_ffff, -126)
@@ -75,27 +104,19 @@ pub(crate) fn f32_to_fnuz8(x: f32, exponent_bits: u32, rounding: Rounding, satur
     let significand = u64::from(significand);
     let kept = significand >> width;
     let fraction = significand & ((1u64 << width) - 1);
-    // The magnitude truncated, as the byte's low seven bits (their order
-    // is the magnitudes' order, so rounding up is adding one).
+    // The magnitude truncated.
     let truncated = (((target.max(1) - 1) as u64) << kept_bits) + kept;
-    let up = match rounding {
-        Rounding::NearestEven => {
+    let up = match random {
+        None => {
             let half = 1u64 << (width - 1);
             fraction > half || (fraction == half && truncated & 1 == 1)
         }
-        Rounding::Stochastic(random) => {
+        Some(random) => {
             let mask = (1u64 << dropped) - 1;
             (fraction >> shift) + (u64::from(random) & mask) > mask
         }
     };
-    let magnitude = truncated + u64::from(up);
-    if magnitude > u64::from(MAX) {
-        overflow
-    } else if magnitude == 0 {
-        0
-    } else {
-        sign | magnitude as u8
-    }
+    truncated + u64::from(up)
 }
 
 #[cfg(test)]

@@ -47,18 +47,23 @@
 //! "gfx942's native `v_mfma_f32_*_xf32` truncates fp32->tf32
 //! (round-toward-zero) in hardware"; triton-lang/triton
 //! pull request 11783, a NaN whose payload lies in those bits becoming an
-//! infinity). fp8 is E4M3FNUZ (bias 8) and bf8 E5M2FNUZ (bias 16): no
-//! infinities, no negative zero, 0x80 a NaN. EXEC does not mask the
-//! instruction.
+//! infinity). gfx942's fp8 is E4M3FNUZ (bias 8) and bf8 E5M2FNUZ (bias
+//! 16): no infinities, no negative zero, 0x80 a NaN. gfx950 runs the same
+//! fp8/bf8 shapes on OCP's E4M3FN and E5M2 (`exec::ocp8`; the decoder's
+//! `tables::on_gfx950` gives them `MatrixType::OcpFp8`/`OcpBf8`), the
+//! arithmetic unchanged. EXEC does not mask the instruction.
 
 use crate::exec::error::ExecError;
 use crate::exec::float::{f16_to_f32, f32_to_f16, odd32};
+use crate::exec::ocp8::{Ocp8Format, ocp8_to_f32};
 use crate::inst::{Inst, Operand};
 use crate::op::{MatrixType, Mfma, Wmma};
 use crate::wave::{LANES, Wave, Width};
 
 #[cfg(test)]
 mod oracle;
+mod rows16;
+pub(crate) mod scaled;
 
 /// Where an input element lies: register (of a pair for f64), low bit,
 /// lane.
@@ -165,7 +170,11 @@ fn value(ty: MatrixType, word: u32, bit: u32) -> f64 {
         MatrixType::Bf16 => f64::from(bf16_to_f32((word >> bit) as u16)),
         MatrixType::Fp8 => fnuz8((word >> bit) as u8, 4),
         MatrixType::Bf8 => fnuz8((word >> bit) as u8, 5),
-        MatrixType::I8 | MatrixType::F64 => 0.0,
+        MatrixType::OcpFp8 => f64::from(ocp8_to_f32((word >> bit) as u8, Ocp8Format::E4m3fn)),
+        MatrixType::OcpBf8 => f64::from(ocp8_to_f32((word >> bit) as u8, Ocp8Format::E5m2)),
+        // Integers are read by `integer`; f64 in pairs; the `f8f6f4`
+        // formats by `scaled`.
+        MatrixType::I8 | MatrixType::F64 | MatrixType::F8f6f4 | MatrixType::Mx(_) => 0.0,
     }
 }
 
@@ -230,13 +239,14 @@ fn register_bit(ty: MatrixType, e: usize) -> (usize, u32) {
     }
 }
 
-/// Every f16's value as f32 ([`f16_to_f32`]), by its bits: a lookup is
-/// a fifth of the conversion's instructions, and f16 MFMA operands are
-/// converted element by element (the table is 256 KiB, built once per
-/// process). A fixed-size array, so that an index of 16 bits needs no
-/// bounds check.
-static F16_VALUES: std::sync::LazyLock<Box<[f32; 1 << 16]>> = std::sync::LazyLock::new(|| {
-    let values: Vec<f32> = (0..=u16::MAX).map(f16_to_f32).collect();
+/// Every f16's value as f64 (exactly: [`f16_to_f32`] widened), by its
+/// bits: a lookup is a fifth of the conversion's instructions, and f16
+/// MFMA and WMMA operands are converted element by element, each to f64
+/// (the table is 512 KiB, built once per process; holding f64, not f32,
+/// saves the widening of every element). A fixed-size array, so that an
+/// index of 16 bits needs no bounds check.
+static F16_VALUES: std::sync::LazyLock<Box<[f64; 1 << 16]>> = std::sync::LazyLock::new(|| {
+    let values: Vec<f64> = (0..=u16::MAX).map(|h| f64::from(f16_to_f32(h))).collect();
     values
         .into_boxed_slice()
         .try_into()
@@ -248,12 +258,12 @@ static F16_VALUES: std::sync::LazyLock<Box<[f32; 1 << 16]>> = std::sync::LazyLoc
 /// resolved once per operand), the type matched once per row, not per
 /// element.
 #[inline(always)]
-fn convert(ty: MatrixType, words: &[u32], bit: u32, out: &mut [f64], table: &[f32; 1 << 16]) {
+fn convert(ty: MatrixType, words: &[u32], bit: u32, out: &mut [f64], table: &[f64; 1 << 16]) {
     let pairs = words.iter().zip(out.iter_mut());
     match ty {
         MatrixType::F16 => {
             for (&w, slot) in pairs {
-                *slot = f64::from(table[usize::from((w >> bit) as u16)]);
+                *slot = table[usize::from((w >> bit) as u16)];
             }
         }
         MatrixType::Bf16 => {
@@ -300,9 +310,6 @@ impl<L: Fn(usize) -> usize> Gather<L> {
         let rows = self.rows.min(LANES);
         let per_lane = (kk * m * blocks / 64).max(1);
         let table = &**F16_VALUES;
-        if self.pairs(v, floats, rows, per_lane, table) {
-            return;
-        }
         let mut words = [0u32; LANES];
         for k in 0..kk {
             let (reg, bit) = register_bit(self.ty, k % per_lane);
@@ -345,84 +352,22 @@ impl<L: Fn(usize) -> usize> Gather<L> {
             }
         }
     }
-
-    /// f16 and bf16 operands in registers without BLGP (the matmuls'):
-    /// each register's lanes read once for the two elements it holds
-    /// (`k`, `k + 1`), with no division per element. False, having written
-    /// nothing, for any other operand.
-    fn pairs(
-        &self,
-        v: &[u32],
-        floats: &mut [f64],
-        rows: usize,
-        per_lane: usize,
-        table: &[f32; 1 << 16],
-    ) -> bool {
-        let (m, kk, blocks) = (
-            usize::from(self.shape.m),
-            usize::from(self.shape.k),
-            usize::from(self.shape.blocks),
-        );
-        let Source::Register(base) = self.source else {
-            return false;
-        };
-        let f16 = match self.ty {
-            MatrixType::F16 => true,
-            MatrixType::Bf16 => false,
-            _ => return false,
-        };
-        // Every register read inside the file, every k written.
-        let groups = kk / per_lane;
-        let last_lane = m * self.block + m * blocks * groups.saturating_sub(1) + rows;
-        if !self.identity
-            || !per_lane.is_multiple_of(2)
-            || groups * per_lane != kk
-            || last_lane > LANES
-            || (base + per_lane / 2) * LANES > v.len()
-            || floats.len() < kk * rows
-        {
-            return false;
-        }
-        for group in 0..groups {
-            let first = m * self.block + m * blocks * group;
-            for reg in 0..per_lane / 2 {
-                let k = group * per_lane + 2 * reg;
-                let start = (base + reg) * LANES + first;
-                let (Some(words), Some(dst)) = (
-                    v.get(start..start + rows),
-                    floats.get_mut(k * rows..(k + 2) * rows),
-                ) else {
-                    continue;
-                };
-                let (low, high) = dst.split_at_mut(rows);
-                let halves = words.iter().zip(low).zip(high);
-                if f16 {
-                    for ((&w, low), high) in halves {
-                        *low = f64::from(table[usize::from(w as u16)]);
-                        *high = f64::from(table[usize::from((w >> 16) as u16)]);
-                    }
-                } else {
-                    for ((&w, low), high) in halves {
-                        *low = f64::from(bf16_to_f32(w as u16));
-                        *high = f64::from(bf16_to_f32((w >> 16) as u16));
-                    }
-                }
-            }
-        }
-        true
-    }
 }
 
 /// Dense MFMA. Each output is its C plus the K products in K order, as
 /// ever; the loops run over a row of outputs at a time (`j` innermost, so
 /// that the compiler vectorizes across the row) from operands gathered
 /// once per block into plain arrays (`[k][row]`, converted as whole rows of
-/// a register's lanes). `exec::mfma::oracle` (tests) keeps the
-/// element-by-element form this replaced, and a property test holds the
-/// two to the same bits.
+/// a register's lanes). The matmuls' form (f16 or bf16 in registers, no
+/// broadcast controls) goes to [`rows16`], which writes D row by row.
+/// `exec::mfma::oracle` (tests) keeps the element-by-element form this
+/// replaced, and property tests hold both to the same bits.
 pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecError> {
     if shape.sparse {
         return sparse(wave, inst, shape);
+    }
+    if shape.f8f6f4() {
+        return scaled::run(wave, inst, shape);
     }
     let (m, n, kk, blocks) = (
         usize::from(shape.m),
@@ -452,6 +397,10 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecE
     let f64_out = shape.f64_output();
     let int_out = shape.int_output();
     let mut scratch = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    if rows16::run(wave, inst, shape, [src_a, src_b, src_c], &mut scratch.a) {
+        SCRATCH.with(|s| *s.borrow_mut() = scratch);
+        return Ok(());
+    }
     let Scratch { out, a, b, ai, bi } = &mut scratch;
     out.clear();
     out.resize(shape.output_regs() * LANES, 0);
@@ -820,7 +769,7 @@ pub(crate) fn wmma(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), ExecE
             match kind {
                 Wmma::F16F16 => {
                     for (sum, w) in pairs {
-                        *sum = f64::from(table[usize::from((w >> shift) as u16)]);
+                        *sum = table[usize::from((w >> shift) as u16)];
                     }
                 }
                 Wmma::Bf16Bf16 => {
@@ -915,7 +864,7 @@ fn wmma_operand(
             for (r, &word) in words.iter().enumerate() {
                 let half = (word >> shift) as u16;
                 let value = if f16 {
-                    f64::from(table[usize::from(half)])
+                    table[usize::from(half)]
                 } else {
                     f64::from(bf16_to_f32(half))
                 };

@@ -1,6 +1,7 @@
 //! Executing one instruction on one wave.
 
 mod compare;
+mod cvt8;
 mod dpp;
 mod dual;
 mod error;
@@ -12,12 +13,15 @@ mod lds;
 mod lds_load;
 mod memory;
 mod mfma;
+mod microscaling;
 mod mix;
 mod mode;
+mod ocp8;
 mod relative;
 mod saturate;
 mod scalar;
 mod scalar_half;
+mod scaled_convert;
 mod sdwa;
 mod sixteen;
 mod vector;
@@ -103,6 +107,7 @@ pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flo
         Op::VCmp(cmp, ty, exec) => compare::vector(wave, inst, cmp, ty, exec, cx.chip),
         Op::VCmpClass(ty, exec) => compare::class(wave, inst, ty, exec, cx.chip),
         Op::Mfma(shape) => mfma::run(wave, inst, shape)?,
+        Op::MfmaLdScale => mfma::scaled::load_scales(wave, inst),
         Op::Wmma(kind) if cx.chip.family() == Family::Gfx12 => wmma12::run(wave, inst, kind)?,
         Op::Wmma(kind) => mfma::wmma(wave, inst, kind)?,
         Op::Load(mem) if inst.has(flags::LDS) => lds_load::run(wave, inst, mem, cx)?,

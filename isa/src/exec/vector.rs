@@ -329,49 +329,6 @@ fn dot4(wave: &mut Wave, inst: &Inst, op: Valu) {
     }
 }
 
-/// gfx942's conversions to fp8/bf8 (`exec/fp8.rs`): `v_cvt_pk_*` convert
-/// both (f32, with abs/neg) sources to nearest even into the low or high
-/// word (`op_sel[3]`), source 0 in its low byte; `v_cvt_sr_*` converts
-/// source 0 with source 1's random bits into byte `op_sel[3:2]`. The rest
-/// of the destination is kept (LLVM ties the destination to an input);
-/// clamp saturates.
-fn to_fnuz8(wave: &mut Wave, inst: &Inst, op: Valu) {
-    use super::fp8::{Rounding, f32_to_fnuz8};
-    let exponent_bits = if matches!(op, Valu::CvtPkFp8F32 | Valu::CvtSrFp8F32) {
-        4
-    } else {
-        5
-    };
-    let stochastic = matches!(op, Valu::CvtSrFp8F32 | Valu::CvtSrBf8F32);
-    for lane in lanes(wave) {
-        let a = modifiers32(wave.src32(inst.src[0], lane, Width::B32), inst, 0);
-        let old = wave.vreg(inst.dst[0], 0, lane);
-        let d = if stochastic {
-            let random = wave.src32(inst.src[1], lane, Width::B32);
-            let byte = f32_to_fnuz8(a, exponent_bits, Rounding::Stochastic(random), inst.clamp);
-            let at = 8 * u32::from(inst.op_sel >> 2 & 3);
-            (old & !(0xff << at)) | u32::from(byte) << at
-        } else {
-            let b = modifiers32(wave.src32(inst.src[1], lane, Width::B32), inst, 1);
-            let convert = |x| {
-                u32::from(f32_to_fnuz8(
-                    x,
-                    exponent_bits,
-                    Rounding::NearestEven,
-                    inst.clamp,
-                ))
-            };
-            let word = convert(a) | convert(b) << 8;
-            if inst.op_sel & 8 != 0 {
-                (old & 0xffff) | word << 16
-            } else {
-                (old & 0xffff_0000) | word
-            }
-        };
-        wave.set_vreg(inst.dst[0], 0, lane, d);
-    }
-}
-
 /// CDNA's `v_dot2_i32_i16` and `v_dot2c_i32_i16` (signed halves, signed
 /// accumulator) and `v_dot2_u32_u16` (unsigned): `a.lo * b.lo + a.hi *
 /// b.hi + c` (c: the third source, or the destination) summed exactly,
@@ -416,35 +373,10 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         Mov32 | AccvgprWrite | AccvgprRead | AccvgprMov => u32_op::<1>(wave, inst, |[a]| a),
         // v_movrels_b32, v_movreld_b32, v_movrelsd_b32, v_movrelsd_2_b32
         Movrels | Movreld | Movrelsd | Movrelsd2 => super::relative::vector(wave, inst, op)?,
-        // v_cvt_f32_fp8, v_cvt_f32_bf8, v_cvt_pk_f32_fp8, v_cvt_pk_f32_bf8
-        CvtF32Fp8 | CvtF32Bf8 | CvtPkF32Fp8 | CvtPkF32Bf8 => {
-            let exponent_bits = if matches!(op, CvtF32Fp8 | CvtPkF32Fp8) {
-                4
-            } else {
-                5
-            };
-            let pair = matches!(op, CvtPkF32Fp8 | CvtPkF32Bf8);
-            // Exact in f32; a source modifier acts on the value's sign.
-            let convert = |byte: u32| {
-                let mut bits = (super::mfma::fnuz8(byte as u8, exponent_bits) as f32).to_bits();
-                if inst.abs & 1 == 1 {
-                    bits &= 0x7fff_ffff;
-                }
-                if inst.neg & 1 == 1 {
-                    bits ^= 0x8000_0000;
-                }
-                output32(f32::from_bits(bits), inst).to_bits()
-            };
-            for lane in lanes(wave) {
-                let a = wave.src32(inst.src[0], lane, Width::B32);
-                wave.set_vreg(inst.dst[0], 0, lane, convert(a & 0xff));
-                if pair {
-                    wave.set_vreg(inst.dst[0], 1, lane, convert(a >> 8 & 0xff));
-                }
-            }
-        }
+        // v_cvt_f32_fp8, v_cvt_f32_bf8, v_cvt_pk_f32_fp8, v_cvt_pk_f32_bf8,
         // v_cvt_pk_fp8_f32, v_cvt_pk_bf8_f32, v_cvt_sr_fp8_f32, v_cvt_sr_bf8_f32
-        CvtPkFp8F32 | CvtPkBf8F32 | CvtSrFp8F32 | CvtSrBf8F32 => to_fnuz8(wave, inst, op),
+        CvtF32Fp8 | CvtF32Bf8 | CvtPkF32Fp8 | CvtPkF32Bf8 | CvtPkFp8F32 | CvtPkBf8F32
+        | CvtSrFp8F32 | CvtSrBf8F32 => super::cvt8::run(wave, inst, op, chip),
         // v_dot2_f32_f16, v_dot2acc_f32_f16, v_dot2c_f32_f16
         Dot2F32F16 | Dot2cF32F16 => dot2_f32_f16(wave, inst),
         // v_dot2_i32_i16, v_dot2_u32_u16, v_dot2c_i32_i16
@@ -873,6 +805,7 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
         CvtPkF16F32 | CvtPkBf16F32 | Bitop3B32 | Bitop3B16 | Permlane16Swap | Permlane32Swap => {
             super::gfx950::alu(wave, inst, op, chip)
         }
+        ScaledCvt(cvt) => super::scaled_convert::run(wave, inst, cvt),
         // v_cvt_pk_rtz_f16_f32, v_cvt_pkrtz_f16_f32
         CvtPkrtzF16F32 => {
             for lane in lanes(wave) {

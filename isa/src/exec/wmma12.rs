@@ -8,11 +8,15 @@
 //! low bits first into 1, 2 or 4 registers by element width; D (and C)
 //! holds column `l % 16`, lanes 0-15 rows 0-7 and lanes 16-31 rows 8-15,
 //! one row a register (f32, i32) or two (f16, bf16: the even row in the
-//! low half). Float products are summed exactly in K order and rounded
-//! once to the result type; integer ones wrap, or saturate under clamp.
+//! low half). A and B of the fp8/bf8 forms (`v_wmma_f32_16x16x16_fp8_bf8`
+//! and the others) are OCP's E4M3FN and E5M2 (`exec::ocp8`), four to a
+//! register like i8. Float products are summed exactly in K order and
+//! rounded once to the result type; integer ones wrap, or saturate under
+//! clamp.
 
 use crate::exec::error::ExecError;
 use crate::exec::float::{f16_to_f32, f32_to_f16, odd32};
+use crate::exec::ocp8::{Ocp8Format, ocp8_to_f32};
 use crate::inst::Inst;
 use crate::op::Wmma;
 use crate::wave::Wave;
@@ -43,11 +47,23 @@ fn raw(wave: &Wave, inst: &Inst, source: usize, line: usize, k: usize, bits: usi
     (word >> shift) & ((1u64 << bits) - 1) as u32
 }
 
-/// A 16-bit float input as f64.
-fn float_input(kind: Wmma, half: u32) -> f64 {
-    match kind {
-        Wmma::F32F16 | Wmma::F16F16 => f64::from(f16_to_f32(half as u16)),
-        _ => f64::from(f32::from_bits(half << 16)),
+/// A float input of A (`source` 0) or B (1) as f64, exactly: f16, bf16,
+/// or OCP's E4M3FN ("fp8") or E5M2 ("bf8") as the mnemonic names A's
+/// and B's types.
+fn float_input(kind: Wmma, source: usize, raw: u32) -> f64 {
+    let ocp = |fp8: bool| {
+        let format = if fp8 {
+            Ocp8Format::E4m3fn
+        } else {
+            Ocp8Format::E5m2
+        };
+        f64::from(ocp8_to_f32(raw as u8, format))
+    };
+    match (kind, source) {
+        (Wmma::F32F16 | Wmma::F16F16, _) => f64::from(f16_to_f32(raw as u16)),
+        (Wmma::F32Fp8Fp8, _) | (Wmma::F32Fp8Bf8, 0) | (Wmma::F32Bf8Fp8, 1) => ocp(true),
+        (Wmma::F32Bf8Bf8, _) | (Wmma::F32Fp8Bf8, _) | (Wmma::F32Bf8Fp8, _) => ocp(false),
+        _ => f64::from(f32::from_bits(raw << 16)),
     }
 }
 
@@ -79,7 +95,7 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), ExecEr
         });
     }
     let bits = usize::from(kind.input_bits());
-    let integer = bits < 16;
+    let integer = kind.integer();
     let half = kind.half_output();
     let mut out = [[0u32; N]; N];
     for (i, row) in out.iter_mut().enumerate() {
@@ -104,13 +120,13 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, kind: Wmma) -> Result<(), ExecEr
                 }
             } else {
                 let mut acc = if half {
-                    float_input(kind, c_word >> shift & 0xffff)
+                    float_input(kind, 2, c_word >> shift & 0xffff)
                 } else {
                     f64::from(f32::from_bits(c_word))
                 };
                 for k in 0..N {
-                    let a = float_input(kind, raw(wave, inst, 0, i, k, bits));
-                    let b = float_input(kind, raw(wave, inst, 1, j, k, bits));
+                    let a = float_input(kind, 0, raw(wave, inst, 0, i, k, bits));
+                    let b = float_input(kind, 1, raw(wave, inst, 1, j, k, bits));
                     acc += a * b;
                 }
                 match kind {

@@ -1499,10 +1499,10 @@ pub(crate) const VOP3P: &[(u16, &str, Option<Op>)] = &[
     (67, "v_wmma_bf16_16x16x16_bf16", Some(Op::Wmma(Wmma::Bf16Bf16))), // exec::mfma::wmma
     (68, "v_wmma_i32_16x16x16_iu8", Some(Op::Wmma(Wmma::I32Iu8))), // exec::mfma::wmma
     (69, "v_wmma_i32_16x16x16_iu4", Some(Op::Wmma(Wmma::I32Iu4))), // exec::mfma::wmma
-    (70, "v_wmma_f32_16x16x16_fp8_fp8", None),
-    (71, "v_wmma_f32_16x16x16_fp8_bf8", None),
-    (72, "v_wmma_f32_16x16x16_bf8_fp8", None),
-    (73, "v_wmma_f32_16x16x16_bf8_bf8", None),
+    (70, "v_wmma_f32_16x16x16_fp8_fp8", Some(Op::Wmma(Wmma::F32Fp8Fp8))), // exec::mfma::wmma
+    (71, "v_wmma_f32_16x16x16_fp8_bf8", Some(Op::Wmma(Wmma::F32Fp8Bf8))), // exec::mfma::wmma
+    (72, "v_wmma_f32_16x16x16_bf8_fp8", Some(Op::Wmma(Wmma::F32Bf8Fp8))), // exec::mfma::wmma
+    (73, "v_wmma_f32_16x16x16_bf8_bf8", Some(Op::Wmma(Wmma::F32Bf8Bf8))), // exec::mfma::wmma
     (74, "v_wmma_i32_16x16x32_iu4", None),
     (80, "v_swmmac_f32_16x16x32_f16", None),
     (81, "v_swmmac_f32_16x16x32_bf16", None),

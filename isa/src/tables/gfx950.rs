@@ -23,7 +23,7 @@
 //! the entry with the same opcode. The encodings are GFX9's (see `gfx9.rs` for their layouts). 9
 //! instructions assembled by `llvm-mc-22 -mcpu=gfx950` were looked up.
 
-use crate::op::{Lds, MatrixType, Mem, Mfma, Op, Segment, Valu};
+use crate::op::{Lds, MatrixType, Mem, Mfma, Narrow, Op, ScaledCvt, Segment, Valu, Wide};
 
 /// gfx950 entries `(encoding, opcode, mnemonic, operation)` that differ from the gfx942 tables of
 /// `gfx9.rs`: the opcode decodes on gfx950 (LLVM 22) with this mnemonic but, on gfx942 (LLVM 19),
@@ -50,9 +50,9 @@ pub(crate) const GFX950_OVERRIDES: &[(&str, u16, &str, Option<Op>)] = &[
     ("VOP3", 570, "v_cvt_scalef32_pk_f32_bf8", None),
     ("VOP3", 571, "v_cvt_scalef32_f32_fp8", None),
     ("VOP3", 572, "v_cvt_scalef32_f32_bf8", None),
-    ("VOP3", 573, "v_cvt_scalef32_pk_fp4_f32", None),
-    ("VOP3", 574, "v_cvt_scalef32_sr_pk_fp4_f32", None),
-    ("VOP3", 575, "v_cvt_scalef32_pk_f32_fp4", None),
+    ("VOP3", 573, "v_cvt_scalef32_pk_fp4_f32", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Fp4, wide: Wide::F32, to_narrow: true, stochastic: false })))), // exec::vector::alu
+    ("VOP3", 574, "v_cvt_scalef32_sr_pk_fp4_f32", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Fp4, wide: Wide::F32, to_narrow: true, stochastic: true })))), // exec::vector::alu
+    ("VOP3", 575, "v_cvt_scalef32_pk_f32_fp4", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Fp4, wide: Wide::F32, to_narrow: false, stochastic: false })))), // exec::vector::alu
     ("VOP3", 576, "v_cvt_scalef32_pk_fp8_f16", None),
     ("VOP3", 577, "v_cvt_scalef32_pk_bf8_f16", None),
     ("VOP3", 578, "v_cvt_scalef32_sr_fp8_f16", None),
@@ -65,30 +65,30 @@ pub(crate) const GFX950_OVERRIDES: &[(&str, u16, &str, Option<Op>)] = &[
     ("VOP3", 585, "v_cvt_scalef32_pk_f16_bf8", None),
     ("VOP3", 586, "v_cvt_scalef32_f16_fp8", None),
     ("VOP3", 587, "v_cvt_scalef32_f16_bf8", None),
-    ("VOP3", 588, "v_cvt_scalef32_pk_fp4_f16", None),
-    ("VOP3", 589, "v_cvt_scalef32_pk_fp4_bf16", None),
-    ("VOP3", 590, "v_cvt_scalef32_sr_pk_fp4_f16", None),
-    ("VOP3", 591, "v_cvt_scalef32_sr_pk_fp4_bf16", None),
-    ("VOP3", 592, "v_cvt_scalef32_pk_f16_fp4", None),
-    ("VOP3", 593, "v_cvt_scalef32_pk_bf16_fp4", None),
-    ("VOP3", 594, "v_cvt_scalef32_2xpk16_fp6_f32", None),
-    ("VOP3", 595, "v_cvt_scalef32_2xpk16_bf6_f32", None),
-    ("VOP3", 596, "v_cvt_scalef32_sr_pk32_fp6_f32", None),
-    ("VOP3", 597, "v_cvt_scalef32_sr_pk32_bf6_f32", None),
-    ("VOP3", 598, "v_cvt_scalef32_pk32_f32_fp6", None),
-    ("VOP3", 599, "v_cvt_scalef32_pk32_f32_bf6", None),
-    ("VOP3", 600, "v_cvt_scalef32_pk32_fp6_f16", None),
-    ("VOP3", 601, "v_cvt_scalef32_pk32_fp6_bf16", None),
-    ("VOP3", 602, "v_cvt_scalef32_pk32_bf6_f16", None),
-    ("VOP3", 603, "v_cvt_scalef32_pk32_bf6_bf16", None),
-    ("VOP3", 604, "v_cvt_scalef32_sr_pk32_fp6_f16", None),
-    ("VOP3", 605, "v_cvt_scalef32_sr_pk32_fp6_bf16", None),
-    ("VOP3", 606, "v_cvt_scalef32_sr_pk32_bf6_f16", None),
-    ("VOP3", 607, "v_cvt_scalef32_sr_pk32_bf6_bf16", None),
-    ("VOP3", 608, "v_cvt_scalef32_pk32_f16_fp6", None),
-    ("VOP3", 609, "v_cvt_scalef32_pk32_bf16_fp6", None),
-    ("VOP3", 610, "v_cvt_scalef32_pk32_f16_bf6", None),
-    ("VOP3", 611, "v_cvt_scalef32_pk32_bf16_bf6", None),
+    ("VOP3", 588, "v_cvt_scalef32_pk_fp4_f16", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Fp4, wide: Wide::F16, to_narrow: true, stochastic: false })))), // exec::vector::alu
+    ("VOP3", 589, "v_cvt_scalef32_pk_fp4_bf16", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Fp4, wide: Wide::Bf16, to_narrow: true, stochastic: false })))), // exec::vector::alu
+    ("VOP3", 590, "v_cvt_scalef32_sr_pk_fp4_f16", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Fp4, wide: Wide::F16, to_narrow: true, stochastic: true })))), // exec::vector::alu
+    ("VOP3", 591, "v_cvt_scalef32_sr_pk_fp4_bf16", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Fp4, wide: Wide::Bf16, to_narrow: true, stochastic: true })))), // exec::vector::alu
+    ("VOP3", 592, "v_cvt_scalef32_pk_f16_fp4", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Fp4, wide: Wide::F16, to_narrow: false, stochastic: false })))), // exec::vector::alu
+    ("VOP3", 593, "v_cvt_scalef32_pk_bf16_fp4", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Fp4, wide: Wide::Bf16, to_narrow: false, stochastic: false })))), // exec::vector::alu
+    ("VOP3", 594, "v_cvt_scalef32_2xpk16_fp6_f32", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Fp6, wide: Wide::F32, to_narrow: true, stochastic: false })))), // exec::vector::alu
+    ("VOP3", 595, "v_cvt_scalef32_2xpk16_bf6_f32", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Bf6, wide: Wide::F32, to_narrow: true, stochastic: false })))), // exec::vector::alu
+    ("VOP3", 596, "v_cvt_scalef32_sr_pk32_fp6_f32", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Fp6, wide: Wide::F32, to_narrow: true, stochastic: true })))), // exec::vector::alu
+    ("VOP3", 597, "v_cvt_scalef32_sr_pk32_bf6_f32", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Bf6, wide: Wide::F32, to_narrow: true, stochastic: true })))), // exec::vector::alu
+    ("VOP3", 598, "v_cvt_scalef32_pk32_f32_fp6", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Fp6, wide: Wide::F32, to_narrow: false, stochastic: false })))), // exec::vector::alu
+    ("VOP3", 599, "v_cvt_scalef32_pk32_f32_bf6", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Bf6, wide: Wide::F32, to_narrow: false, stochastic: false })))), // exec::vector::alu
+    ("VOP3", 600, "v_cvt_scalef32_pk32_fp6_f16", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Fp6, wide: Wide::F16, to_narrow: true, stochastic: false })))), // exec::vector::alu
+    ("VOP3", 601, "v_cvt_scalef32_pk32_fp6_bf16", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Fp6, wide: Wide::Bf16, to_narrow: true, stochastic: false })))), // exec::vector::alu
+    ("VOP3", 602, "v_cvt_scalef32_pk32_bf6_f16", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Bf6, wide: Wide::F16, to_narrow: true, stochastic: false })))), // exec::vector::alu
+    ("VOP3", 603, "v_cvt_scalef32_pk32_bf6_bf16", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Bf6, wide: Wide::Bf16, to_narrow: true, stochastic: false })))), // exec::vector::alu
+    ("VOP3", 604, "v_cvt_scalef32_sr_pk32_fp6_f16", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Fp6, wide: Wide::F16, to_narrow: true, stochastic: true })))), // exec::vector::alu
+    ("VOP3", 605, "v_cvt_scalef32_sr_pk32_fp6_bf16", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Fp6, wide: Wide::Bf16, to_narrow: true, stochastic: true })))), // exec::vector::alu
+    ("VOP3", 606, "v_cvt_scalef32_sr_pk32_bf6_f16", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Bf6, wide: Wide::F16, to_narrow: true, stochastic: true })))), // exec::vector::alu
+    ("VOP3", 607, "v_cvt_scalef32_sr_pk32_bf6_bf16", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Bf6, wide: Wide::Bf16, to_narrow: true, stochastic: true })))), // exec::vector::alu
+    ("VOP3", 608, "v_cvt_scalef32_pk32_f16_fp6", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Fp6, wide: Wide::F16, to_narrow: false, stochastic: false })))), // exec::vector::alu
+    ("VOP3", 609, "v_cvt_scalef32_pk32_bf16_fp6", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Fp6, wide: Wide::Bf16, to_narrow: false, stochastic: false })))), // exec::vector::alu
+    ("VOP3", 610, "v_cvt_scalef32_pk32_f16_bf6", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Bf6, wide: Wide::F16, to_narrow: false, stochastic: false })))), // exec::vector::alu
+    ("VOP3", 611, "v_cvt_scalef32_pk32_bf16_bf6", Some(Op::V(Valu::ScaledCvt(ScaledCvt { narrow: Narrow::Bf6, wide: Wide::Bf16, to_narrow: false, stochastic: false })))), // exec::vector::alu
     ("VOP3", 613, "v_ashr_pk_i8_i32", None),
     ("VOP3", 614, "v_ashr_pk_u8_i32", None),
     ("VOP3", 615, "v_cvt_pk_f16_f32", Some(Op::V(Valu::CvtPkF16F32))), // exec::vector::alu
@@ -102,9 +102,9 @@ pub(crate) const GFX950_OVERRIDES: &[(&str, u16, &str, Option<Op>)] = &[
     ("VOP3P", 26, "v_dot2_f32_bf16", None),
     ("VOP3P", 27, "v_pk_minimum3_f16", None),
     ("VOP3P", 28, "v_pk_maximum3_f16", None),
-    ("VOP3P", 44, "v_mfma_ld_scale_b32", None),
-    ("VOP3P", 45, "v_mfma_f32_16x16x128_f8f6f4", None),
-    ("VOP3P", 46, "v_mfma_f32_32x32x64_f8f6f4", None),
+    ("VOP3P", 44, "v_mfma_ld_scale_b32", Some(Op::MfmaLdScale)), // exec::mfma::scaled::load_scales
+    ("VOP3P", 45, "v_mfma_f32_16x16x128_f8f6f4", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 128, blocks: 1, a: MatrixType::F8f6f4, b: MatrixType::F8f6f4, sparse: false }))), // exec::mfma::run
+    ("VOP3P", 46, "v_mfma_f32_32x32x64_f8f6f4", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 64, blocks: 1, a: MatrixType::F8f6f4, b: MatrixType::F8f6f4, sparse: false }))), // exec::mfma::run
     ("VOP3P", 53, "v_mfma_f32_16x16x32_bf16", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 32, blocks: 1, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: false }))), // exec::mfma::run
     ("VOP3P", 54, "v_mfma_i32_16x16x64_i8", Some(Op::Mfma(Mfma { m: 16, n: 16, k: 64, blocks: 1, a: MatrixType::I8, b: MatrixType::I8, sparse: false }))), // exec::mfma::run
     ("VOP3P", 55, "v_mfma_f32_32x32x16_bf16", Some(Op::Mfma(Mfma { m: 32, n: 32, k: 16, blocks: 1, a: MatrixType::Bf16, b: MatrixType::Bf16, sparse: false }))), // exec::mfma::run

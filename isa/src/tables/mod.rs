@@ -20,27 +20,25 @@ pub(crate) mod gfx9;
 #[rustfmt::skip]
 pub(crate) mod gfx950;
 
-use crate::op::{MatrixType, Op, Valu};
+use crate::op::{MatrixType, Mfma, Op};
 
 /// The operation gfx950 runs for a GFX9 row: the row's, but for the 8-bit
-/// float operations, whose gfx942 formats (E4M3FNUZ, E5M2FNUZ) gfx950
-/// replaced by OCP's (E4M3FN, E5M2: AMD's CDNA4 ISA guide, "FP8"; LLVM's
-/// `FeatureFP8ConversionInsts` with `HasFP8E4M3FN`); the interpreter does
-/// not model those, so gfx950 lacks them (`None`).
+/// float MFMA, whose gfx942 inputs (E4M3FNUZ, E5M2FNUZ) gfx950 replaced by
+/// OCP's (E4M3FN, E5M2: AMD's CDNA4 ISA guide, "FP8"; LLVM's
+/// `FeatureFP8ConversionInsts` with `HasFP8E4M3FN`). (The conversions
+/// take the chip's formats when they run: `exec::cvt8`.)
 pub(crate) fn on_gfx950(op: Option<Op>) -> Option<Op> {
-    let eight_bit_float = |t: MatrixType| matches!(t, MatrixType::Fp8 | MatrixType::Bf8);
+    let ocp = |t: MatrixType| match t {
+        MatrixType::Fp8 => MatrixType::OcpFp8,
+        MatrixType::Bf8 => MatrixType::OcpBf8,
+        t => t,
+    };
     match op {
-        Some(Op::Mfma(shape)) if eight_bit_float(shape.a) || eight_bit_float(shape.b) => None,
-        Some(Op::V(
-            Valu::CvtF32Fp8
-            | Valu::CvtF32Bf8
-            | Valu::CvtPkF32Fp8
-            | Valu::CvtPkF32Bf8
-            | Valu::CvtPkFp8F32
-            | Valu::CvtPkBf8F32
-            | Valu::CvtSrFp8F32
-            | Valu::CvtSrBf8F32,
-        )) => None,
+        Some(Op::Mfma(shape)) => Some(Op::Mfma(Mfma {
+            a: ocp(shape.a),
+            b: ocp(shape.b),
+            ..shape
+        })),
         _ => op,
     }
 }

@@ -41,6 +41,10 @@ pub enum T {
     I8,
     Fp8,
     Bf8,
+    /// gfx950's fp8: OCP's E4M3FN.
+    OcpFp8,
+    /// gfx950's bf8: OCP's E5M2.
+    OcpBf8,
 }
 
 impl T {
@@ -49,7 +53,7 @@ impl T {
             T::F64 => 64,
             T::F32 | T::Xf32 => 32,
             T::F16 | T::Bf16 => 16,
-            T::I8 | T::Fp8 | T::Bf8 => 8,
+            T::I8 | T::Fp8 | T::Bf8 | T::OcpFp8 | T::OcpBf8 => 8,
         }
     }
 }
@@ -1256,6 +1260,32 @@ pub fn fnuz(code: u8, exponent_bits: i32) -> f64 {
     if code & 0x80 != 0 { -value } else { value }
 }
 
+/// An OCP E4M3FN (`exponent_bits` 4) or E5M2 (5) code's value, from the
+/// OCP 8-bit float specification: IEEE's bias 2^(e-1) - 1, a -0; E4M3FN
+/// has no infinities and only 0x7f/0xff as NaN, E5M2 has IEEE's
+/// infinities and NaNs in exponent field 31.
+pub fn ocp(code: u8, exponent_bits: i32) -> f64 {
+    let mantissa_bits = 7 - exponent_bits;
+    let bias = (1 << (exponent_bits - 1)) - 1;
+    let field = ((code & 0x7f) >> mantissa_bits) as i32;
+    let fraction = code & ((1 << mantissa_bits) - 1);
+    let negative = code & 0x80 != 0;
+    let magnitude = match exponent_bits {
+        4 if code & 0x7f == 0x7f => f64::NAN,
+        5 if field == 31 && fraction != 0 => f64::NAN,
+        5 if field == 31 => f64::INFINITY,
+        _ => {
+            let mantissa = f64::from(fraction) / f64::from(1 << mantissa_bits);
+            if field == 0 {
+                mantissa * 2f64.powi(1 - bias)
+            } else {
+                (1.0 + mantissa) * 2f64.powi(field - bias)
+            }
+        }
+    };
+    if negative { -magnitude } else { magnitude }
+}
+
 /// A random input element: its bits and the value the instruction should
 /// compute with.
 pub fn element(ty: T, rng: &mut Rng) -> (u64, f64) {
@@ -1303,6 +1333,21 @@ pub fn element(ty: T, rng: &mut Rng) -> (u64, f64) {
             // Exponent field 8..=23 (2^-8 to about 2^8), sums exact in f64.
             let code = (rng.next() as u8 & 0x83) | ((8 + (rng.next() % 16) as u8) << 2);
             (u64::from(code), fnuz(code, 5))
+        }
+        T::OcpFp8 => {
+            // Any code but the NaNs.
+            let code = rng.next() as u8;
+            let code = if code & 0x7f == 0x7f {
+                code & 0x80
+            } else {
+                code
+            };
+            (u64::from(code), ocp(code, 4))
+        }
+        T::OcpBf8 => {
+            // Exponent field 8..=23 (2^-7 to about 2^9), as for bf8.
+            let code = (rng.next() as u8 & 0x83) | ((8 + (rng.next() % 16) as u8) << 2);
+            (u64::from(code), ocp(code, 5))
         }
     }
 }

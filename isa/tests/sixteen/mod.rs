@@ -8,7 +8,7 @@
 #![allow(dead_code)]
 
 #[path = "../handmade/mod.rs"]
-mod handmade;
+pub mod handmade;
 
 use amdgpu_isa::{Chip, Program, disassemble};
 

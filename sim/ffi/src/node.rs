@@ -27,8 +27,13 @@ pub use amdgpu_sim::presets::{MACHINE_ENV, load_machine};
 /// loaded code-object images still mapped, and the shared images behind
 /// them) and the calls that failed by injection, one `key value` per line
 /// (`injected <op>` in call order), then the number of kernel launches
-/// recorded, executed, skipped and faulted. The library writes the same
-/// text, with its own objects counted, to [`REPORT_ENV`].
+/// recorded, executed, skipped and faulted (nothing is read back through
+/// the library here, so its read-back lines are zeros). The library writes
+/// the same text, with its own objects and copies counted, to [`REPORT_ENV`].
 pub fn report(sim: &Sim) -> String {
-    crate::core::report::render(sim, &crate::core::report::Census::default())
+    crate::core::report::render(
+        sim,
+        &crate::core::report::Census::default(),
+        &crate::core::read_back::ReadBackTotals::default(),
+    )
 }

@@ -204,6 +204,10 @@ const NOT_RUN: &[NotRun] = &[
         why: "a benchmark",
     },
     NotRun {
+        prefix: "scripts/ci-budget.sh",
+        why: "a benchmark (IREE's build, minutes of CPU)",
+    },
+    NotRun {
         prefix: "python3 scripts/plot_scaling.py",
         why: "plots the benchmark above (matplotlib)",
     },

@@ -55,8 +55,8 @@ impl Run {
         }
     }
 
-    /// Live objects in the report (every count but the call, launch and
-    /// instruction tallies).
+    /// Live objects in the report (every count but the call, launch,
+    /// read-back and instruction tallies).
     pub(crate) fn leaks(&self) -> Vec<(&str, u64)> {
         if self.report.is_empty() {
             return vec![("no report written", 1)];
@@ -68,6 +68,7 @@ impl Run {
                     && !k.ends_with("_calls")
                     && !k.starts_with("launches")
                     && !k.starts_with("instructions")
+                    && !k.starts_with("read_back_")
             })
             .map(|(k, v)| (k.as_str(), *v))
             .collect()

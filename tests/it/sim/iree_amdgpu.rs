@@ -4,8 +4,8 @@
 //! `util/kfd_test`, ...), built from IREE's source by
 //! `scripts/iree-cts/build.sh` and run by `scripts/iree-cts/run_amdgpu.py`
 //! with the C library as `libhsa-runtime64.so.1` and the `/dev/kfd`
-//! stand-in preloaded, on mi300x-8 (gfx942 testdata), mi250x-4 (gfx90a) and
-//! w7900 (gfx1100):
+//! stand-in preloaded, on mi300x-8 (gfx942 testdata), mi250x-4 (gfx90a),
+//! w7900 (gfx1100), r9700-4 (gfx1201) and mi355x-8 (gfx950):
 //!
 //! - no test hangs or crashes, but for the class of IREE's own race that
 //!   hangs a test when a completion thread starts late (IREE defect 10,
@@ -33,6 +33,8 @@ const PRESETS: &[(&str, &str)] = &[
     ("mi300x-8", "gfx942"),
     ("mi250x-4", "gfx90a"),
     ("w7900", "gfx1100"),
+    ("r9700-4", "gfx1201"),
+    ("mi355x-8", "gfx950"),
 ];
 /// Seconds a test may print nothing before it counts as hung (as for the
 /// HIP CTS: far above any test's run time on a loaded two-core machine).

@@ -28,6 +28,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::Path;
 use std::process::Command;
+use std::sync::{Mutex, MutexGuard};
 
 use super::iree_build::{built, library, results, root, run};
 
@@ -41,6 +42,16 @@ const DEFAULT_CHIPS: &[&str] = &["gfx942", "gfx90a", "gfx1100"];
 /// The newest presets, which run every check suite and the generated
 /// suites of `new-presets-ci.txt`.
 const NEW_PRESETS: &[(&str, &str)] = &[("r9700-4", "gfx1201"), ("mi355x-8", "gfx950")];
+
+/// `target/iree-e2e` is shared (the module cache, the generated sources,
+/// each module's run log and report, named by the module and not by the
+/// test): one test at a time runs `run.py` in it.
+static WORK: Mutex<()> = Mutex::new(());
+
+/// The shared work folder, held until the guard drops.
+fn work_folder() -> MutexGuard<'static, ()> {
+    WORK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// `(chip, suite, source) -> outcome` of `expected.txt`.
 fn expected() -> BTreeMap<(String, String, String), String> {
@@ -128,7 +139,10 @@ fn iree_generated_e2e_subset_passes_but_for_the_listed_tests() {
     for pattern in &subset {
         command.args(["--suite", pattern]);
     }
-    let out = run(&mut command, "scripts/iree-e2e/run.py --generated");
+    let out = {
+        let _work = work_folder();
+        run(&mut command, "scripts/iree-e2e/run.py --generated")
+    };
     let _ = std::io::stderr().lock().write_all(out.as_bytes());
     let document = results(&json);
     // Only the generated lines are this test's, and of those only the
@@ -166,7 +180,10 @@ fn iree_e2e_suites_pass_but_for_the_listed_tests() {
         return;
     };
     let json = work.join("results-e2e.json");
-    let out = run(&mut e2e_command(&work, &json), "scripts/iree-e2e/run.py");
+    let out = {
+        let _work = work_folder();
+        run(&mut e2e_command(&work, &json), "scripts/iree-e2e/run.py")
+    };
     let _ = std::io::stderr().lock().write_all(out.as_bytes());
     let document = results(&json);
     let tests = document["tests"].as_array().expect("tests");
@@ -209,6 +226,7 @@ fn iree_e2e_suites_on_the_new_presets_pass_but_for_the_listed_tests() {
     let check_json = work.join("results-e2e-new-presets.json");
     let mut command = e2e_command(&work, &check_json);
     presets(&mut command);
+    let work_guard = work_folder();
     let check_out = run(
         &mut command,
         "scripts/iree-e2e/run.py --preset r9700-4 --preset mi355x-8",
@@ -226,6 +244,7 @@ fn iree_e2e_suites_on_the_new_presets_pass_but_for_the_listed_tests() {
         &mut command,
         "scripts/iree-e2e/run.py --generated --preset r9700-4 --preset mi355x-8",
     );
+    drop(work_guard);
     let out = format!("{check_out}{generated_out}");
     let _ = std::io::stderr().lock().write_all(out.as_bytes());
     let documents = [results(&check_json), results(&generated_json)];
@@ -281,4 +300,45 @@ fn expected_generated_ran(
             chips.contains(key.0.as_str()) && key.1.ends_with("/(generated)") && ran.contains(key)
         })
         .collect()
+}
+
+/// IREE's check suites and the generated subset (`generated-ci.txt`) on
+/// the three presets read back the same bits on 1 and 4 kernel threads:
+/// `scripts/iree-e2e/threads-identical.py` runs them at each count and
+/// compares every test file's outcome, kernel launches and the report's
+/// digest of every byte copied back to the host (the check modules compare
+/// with tolerances, so passing alone would not show it). Its compiles share
+/// the other tests' cache.
+#[test]
+fn iree_e2e_suites_read_back_the_same_bits_on_1_and_4_threads() {
+    let Some(work) = built("IREE's e2e suites on 1 and 4 kernel threads") else {
+        return;
+    };
+    let mut command = Command::new("python3");
+    command
+        .arg(root().join("scripts/iree-e2e/threads-identical.py"))
+        .arg(library())
+        .args(["--threads", "1", "--threads", "4"])
+        .args(["--tools", &work.display().to_string()])
+        .args(["--iree-src", &work.join("src").display().to_string()])
+        .args([
+            "--work",
+            &root().join("target/iree-e2e").display().to_string(),
+        ])
+        .args(["--generated", "--suite", "*/check_*"]);
+    for pattern in patterns("generated-ci.txt") {
+        command.args(["--suite", &pattern]);
+    }
+    let out = {
+        let _work = work_folder();
+        run(&mut command, "scripts/iree-e2e/threads-identical.py")
+    };
+    let summary = out.lines().last().unwrap_or_default();
+    assert!(summary.ends_with(", 0 differ"), "{out}");
+    let files: usize = summary
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_default();
+    assert!(files >= 600, "only {files} test files ran:\n{out}");
 }

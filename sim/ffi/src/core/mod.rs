@@ -10,6 +10,7 @@
 //! - the registries: `host_memory`, `device_faults`, `last_error`,
 //!   `signals`, `queues`, `graphs`, `streams`, `copies`, `fat_binaries`
 //!   (HIP's registered fat binaries, kernels and variables);
+//! - `read_back`: the digest of what the client read back from the devices;
 //! - `report`: the report's text from the node and the registries' counts;
 //! - `runtime`: the node and the registries, created from the environment;
 //! - `hsa_call`, `hip_call`: how an HSA or a HIP export runs on it;
@@ -33,6 +34,7 @@ pub(crate) mod mapped_store;
 pub(crate) mod place;
 pub(crate) mod ptr;
 pub(crate) mod queues;
+pub(crate) mod read_back;
 pub(crate) mod report;
 pub(crate) mod runtime;
 pub(crate) mod settings;

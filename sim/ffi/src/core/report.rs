@@ -10,6 +10,8 @@
 use amdgpu_isa::{Fidelity, FidelityCounts};
 use amdgpu_sim::Sim;
 
+use super::read_back::{self, ReadBackTotals};
+
 /// The live objects of the C library's own registries.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Census {
@@ -40,8 +42,9 @@ pub(crate) fn file_name(pattern: &str) -> String {
 /// The report text: live objects, one `key value` per line, then the
 /// calls that failed by injection (`injected <op>` in call order), then
 /// the number of kernel launches recorded, executed, skipped, faulted and
-/// refused, and the calls counted, then the fidelity account ([`fidelity`]).
-pub(crate) fn render(sim: &Sim, census: &Census) -> String {
+/// refused, and the calls counted, then what the client read back
+/// ([`read_back::render`]), then the fidelity account ([`fidelity`]).
+pub(crate) fn render(sim: &Sim, census: &Census, read_back: &ReadBackTotals) -> String {
     let live = sim.live_objects();
     let images = sim.image_usage();
     let Census {
@@ -92,6 +95,7 @@ pub(crate) fn render(sim: &Sim, census: &Census) -> String {
         sim.hsa_call_count(),
         sim.hip_call_count()
     ));
+    out.push_str(&read_back::render(read_back));
     out.push_str(&fidelity(&sim.kernel_fidelity()));
     out
 }
@@ -150,7 +154,7 @@ mod tests {
         crate::spec::arm(&sim, "hipInit=101;hsa_init=0x1008").expect("valid spec");
         assert!(sim.hip_init(0).is_err());
         assert!(sim.hsa_init().is_err());
-        let report = render(&sim, &Census::default());
+        let report = render(&sim, &Census::default(), &ReadBackTotals::default());
         let injected: Vec<&str> = report
             .lines()
             .filter(|line| line.starts_with("injected "))

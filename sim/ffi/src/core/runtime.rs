@@ -28,6 +28,7 @@ use super::handles::Handles;
 use super::host_memory::{self, HostMemory};
 use super::last_error::LastError;
 use super::mapped_store::MappedStore;
+use super::read_back::ReadBack;
 use super::report::{self, Census};
 use super::settings::{REPORT_ENV, Settings, TRACE_ENV, timeline_file};
 use super::timeline::{MAX_EVENTS, Timeline};
@@ -58,6 +59,9 @@ pub(crate) struct Runtime {
     pub(crate) queues: queues::Registry,
     /// The async-copy engine's queue.
     pub(crate) copies: Copies,
+    /// What the client read back from the devices (counted while a
+    /// report is written).
+    pub(crate) read_back: ReadBack,
     /// The process's timeline, when one is written
     /// (`AMDGPU_SIM_TRACE=chrome:FILE`; [`timeline`]).
     pub(crate) timeline: Option<&'static Timeline>,
@@ -71,6 +75,7 @@ impl Runtime {
     /// A runtime over `sim` with `settings` and empty registries.
     pub(crate) fn new(sim: Sim, settings: Settings) -> Runtime {
         Runtime {
+            read_back: ReadBack::new(settings.report.is_some()),
             sim,
             settings,
             host_memory: Mutex::default(),
@@ -157,7 +162,7 @@ impl Runtime {
 
     /// The report text ([`report::render`]).
     pub(crate) fn report(&self) -> String {
-        report::render(&self.sim, &self.census())
+        report::render(&self.sim, &self.census(), &self.read_back.totals())
     }
 
     /// Rewrites the report file (when one is named).

@@ -52,9 +52,11 @@ pub(crate) unsafe fn execute(rt: &Runtime, op: Op) -> Call {
                 let mut bytes = vec![0u8; len];
                 sim.hip_read(s, &mut bytes)?;
                 // SAFETY: a host place of `bytes.len()` bytes, the caller's promise.
-                unsafe { ptr::write_bytes(d as *mut _, &bytes) }
-                    .then_some(())
-                    .ok_or(HipCode::INVALID_VALUE)
+                if !unsafe { ptr::write_bytes(d as *mut _, &bytes) } {
+                    return Err(HipCode::INVALID_VALUE);
+                }
+                rt.read_back.record(&bytes);
+                Ok(())
             }
             (Place::Device(d), Place::Device(s)) => {
                 let mut bytes = vec![0u8; len];

@@ -74,10 +74,12 @@ fn run(rt: &Runtime, copy: &Pending) {
             ]
         },
     );
-    match rt
-        .sim
-        .engine_copy(copy.dst, copy.src, copy.size, &mut CallerMemory)
-    {
+    match rt.sim.engine_copy(
+        copy.dst,
+        copy.src,
+        copy.size,
+        &mut CallerMemory(&rt.read_back),
+    ) {
         Ok(()) => {
             if let Some(s) = rt.signals.get(copy.completion) {
                 s.subtract(1);

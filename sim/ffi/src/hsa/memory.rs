@@ -21,14 +21,16 @@ use crate::core::exports::c_exports;
 use crate::core::host_memory::KnownHostMemory;
 use crate::core::hsa_call::{Call, INVALID, on_runtime, put};
 use crate::core::ptr;
+use crate::core::read_back::ReadBack;
 use crate::core::runtime::Runtime;
 
 /// The caller's host memory, which a copy's host side names: any address
 /// is taken as the caller's, as the copy calls' contracts say (ROCr copies
-/// host ranges with `memcpy`); only NULL is refused.
-pub(crate) struct CallerMemory;
+/// host ranges with `memcpy`); only NULL is refused. What a copy writes
+/// there is what the client reads back (`core::read_back`).
+pub(crate) struct CallerMemory<'a>(pub(crate) &'a ReadBack);
 
-impl Memory for CallerMemory {
+impl Memory for CallerMemory<'_> {
     fn read(&mut self, address: u64, out: &mut [u8]) -> Result<(), OutOfBounds> {
         if address == 0 {
             return Err(OutOfBounds);
@@ -43,9 +45,12 @@ impl Memory for CallerMemory {
     fn write(&mut self, address: u64, data: &[u8]) -> Result<(), OutOfBounds> {
         // SAFETY: the copy's contract: a host side is `data.len()` writable
         // bytes of the caller's, live until the copy completes.
-        unsafe { ptr::write_bytes(address as *mut c_void, data) }
-            .then_some(())
-            .ok_or(OutOfBounds)
+        let written = unsafe { ptr::write_bytes(address as *mut c_void, data) };
+        if !written {
+            return Err(OutOfBounds);
+        }
+        self.0.record(data);
+        Ok(())
     }
 }
 
@@ -281,7 +286,7 @@ c_exports! {
                 return Err(INVALID);
             }
             let size = u64::try_from(size).map_err(|_| INVALID)?;
-            rt.sim.memory_copy_with(dst as u64, src as u64, size, &mut CallerMemory)
+            rt.sim.memory_copy_with(dst as u64, src as u64, size, &mut CallerMemory(&rt.read_back))
         })
     }
 
@@ -403,5 +408,51 @@ c_exports! {
                 },
             )
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::read_back::{ReadBackTotals, hash};
+    use crate::core::settings::Settings;
+    use amdgpu_sim::Sim;
+    use amdgpu_sim::presets::load_machine;
+
+    /// `hsa_memory_copy`'s host side: what a copy writes into the caller's
+    /// memory is read back (the bytes as the caller received them); what a
+    /// copy takes from it is not.
+    #[test]
+    fn a_copy_into_host_memory_is_read_back_and_one_out_of_it_is_not() {
+        let sim = Sim::new(load_machine("w7900").expect("preset"));
+        sim.hsa_init().expect("hsa_init");
+        let settings = Settings {
+            report: Some("unwritten".into()),
+            ..Settings::default()
+        };
+        let rt = Runtime::new(sim, settings);
+        let gpu = rt.sim.agents_of_kind(false)[0];
+        let pool = rt.sim.agent_iterate_memory_pools(gpu).expect("pools")[0];
+        let device = rt
+            .sim
+            .memory_pool_allocate(pool, 4096, 0)
+            .expect("allocation");
+        let data: Vec<u8> = (0..64u8).map(|b| b.wrapping_mul(37)).collect();
+        let mut caller = CallerMemory(&rt.read_back);
+        rt.sim
+            .memory_copy_with(device, data.as_ptr() as u64, 64, &mut caller)
+            .expect("to the device");
+        assert_eq!(rt.read_back.totals(), ReadBackTotals::default());
+        let mut out = vec![0u8; 64];
+        rt.sim
+            .memory_copy_with(out.as_mut_ptr() as u64, device, 64, &mut caller)
+            .expect("back to the host");
+        assert_eq!(out, data);
+        let expected = ReadBackTotals {
+            copies: 1,
+            bytes: 64,
+            digest: hash(&data),
+        };
+        assert_eq!(rt.read_back.totals(), expected);
     }
 }
