@@ -42,9 +42,19 @@ impl Op {
             Op::Wmma(kind) if !matches!(kind, Wmma::I32Iu8 | Wmma::I32Iu4) => Fidelity::Approximate,
             Op::CacheControl | Op::Message | Op::Setreg | Op::DenormMode => Fidelity::Unmodelled,
             // GFX12's scalar transcendentals, as their per-lane forms.
-            Op::S(Salu::RcpF32 | Salu::RsqF32 | Salu::SqrtF32 | Salu::ExpF32 | Salu::LogF32, _) => {
-                Fidelity::Approximate
-            }
+            Op::S(
+                Salu::RcpF32
+                | Salu::RsqF32
+                | Salu::SqrtF32
+                | Salu::ExpF32
+                | Salu::LogF32
+                | Salu::RcpF16
+                | Salu::RsqF16
+                | Salu::SqrtF16
+                | Salu::ExpF16
+                | Salu::LogF16,
+                _,
+            ) => Fidelity::Approximate,
             Op::S(..)
             | Op::SCmp(..)
             | Op::SBitcmp(..)

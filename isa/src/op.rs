@@ -242,6 +242,72 @@ pub enum Salu {
     ExpF32,
     /// `v_s_log_f32`: log2(S0), as `v_log_f32`.
     LogF32,
+    /// `s_fmaak_f32`: D = S0 * S1 + K, fused; K the literal the encoding
+    /// always carries (source 2).
+    FmaakF32,
+    /// `s_fmamk_f32`: D = S0 * K + S1, fused (K in source 2).
+    FmamkF32,
+    /// `s_minimum_f32`: IEEE 754-2019 minimum: a NaN operand gives a
+    /// (quiet) NaN; -0 below +0.
+    MinimumF32,
+    /// `s_maximum_f32`: IEEE 754-2019 maximum, as `MinimumF32`.
+    MaximumF32,
+    /// `s_cvt_pk_rtz_f16_f32`: D = {S1, S0} each rounded toward zero to
+    /// f16.
+    CvtPkRtzF16F32,
+    /// GFX12's scalar f16 arithmetic (`exec::scalar_half`): the low 16
+    /// bits of each source, as the VALU's f16 forms compute them; the
+    /// destination's high 16 bits cleared. `s_add_f16`: D = S0 + S1.
+    AddF16,
+    /// `s_sub_f16`: D = S0 - S1.
+    SubF16,
+    /// `s_mul_f16`: D = S0 * S1.
+    MulF16,
+    /// `s_fmac_f16`: D = S0 * S1 + D, fused (rounded once to f16).
+    FmacF16,
+    /// `s_min_num_f16`: as `MinNumF32`, in f16.
+    MinNumF16,
+    /// `s_max_num_f16`: as `MaxNumF32`, in f16.
+    MaxNumF16,
+    /// `s_minimum_f16`: as `MinimumF32`, in f16.
+    MinimumF16,
+    /// `s_maximum_f16`: as `MaximumF32`, in f16.
+    MaximumF16,
+    /// `s_cvt_f16_f32`: D = S0 rounded to f16 (nearest even).
+    CvtF16F32,
+    /// `s_cvt_f32_f16`: D = S0[15:0] as f32 (exact).
+    CvtF32F16,
+    /// `s_cvt_hi_f32_f16`: D = S0[31:16] as f32 (exact).
+    CvtHiF32F16,
+    /// `s_ceil_f16`: S0 rounded up.
+    CeilF16,
+    /// `s_floor_f16`: S0 rounded down.
+    FloorF16,
+    /// `s_trunc_f16`: S0 rounded toward zero.
+    TruncF16,
+    /// `s_rndne_f16`: S0 rounded to the nearest integer, ties to even.
+    RndneF16,
+    /// `s_pack_hl_b32_b16`: D = {S1[15:0], S0[31:16]}.
+    PackHl,
+    /// GFX12's VOP3-encoded scalar f16 transcendentals (an SGPR result,
+    /// its high half cleared), as their per-lane forms compute them:
+    /// `v_s_rcp_f16`: 1 / S0.
+    RcpF16,
+    /// `v_s_rsq_f16`: 1 / sqrt(S0).
+    RsqF16,
+    /// `v_s_sqrt_f16`: sqrt(S0).
+    SqrtF16,
+    /// `v_s_exp_f16`: 2^S0.
+    ExpF16,
+    /// `v_s_log_f16`: log2(S0).
+    LogF16,
+    /// M0-relative SGPR moves (`exec::relative`), one register or a pair
+    /// (the width beside it). `s_movrels_b32`/`_b64`: D = SGPR[S0 + M0].
+    Movrels,
+    /// `s_movreld_b32`/`_b64`: SGPR[D + M0] = S0.
+    Movreld,
+    /// `s_movrelsd_2_b32`: SGPR[D + M0[25:16]] = SGPR[S0 + M0[9:0]].
+    Movrelsd2,
 }
 
 /// A per-lane vector ALU operation.
@@ -250,6 +316,15 @@ pub enum Valu {
     // Moves and selects.
     /// `v_mov_b32`: D = S0.
     Mov32,
+    /// M0-relative VGPR moves in each lane (`exec::relative`; GFX10+).
+    /// `v_movrels_b32`: D = VGPR[S0 + M0].
+    Movrels,
+    /// `v_movreld_b32`: VGPR[D + M0] = S0.
+    Movreld,
+    /// `v_movrelsd_b32`: VGPR[D + M0] = VGPR[S0 + M0].
+    Movrelsd,
+    /// `v_movrelsd_2_b32`: VGPR[D + M0[25:16]] = VGPR[S0 + M0[9:0]].
+    Movrelsd2,
     /// gfx942's fp8 (E4M3FNUZ) and bf8 (E5M2FNUZ) to f32: byte 0 (SDWA
     /// selects another); the packed forms bytes 0 and 1 into a pair.
     /// `v_cvt_f32_fp8`: D.f32 = S0's byte as fp8 (E4M3FNUZ).

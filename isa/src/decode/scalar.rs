@@ -4,7 +4,7 @@
 use super::{Literal, Opcode, Undecodable, Words, bits, operation, sdst, source};
 use crate::arch::Family;
 use crate::inst::{Encoding, Inst, Operand};
-use crate::op::Op;
+use crate::op::{Op, Salu};
 
 pub(super) fn sop2(
     words: &Words,
@@ -19,6 +19,11 @@ pub(super) fn sop2(
     inst.src[0] = source(family, bits(w, 7, 0), &mut lit)?;
     inst.src[1] = source(family, bits(w, 15, 8), &mut lit)?;
     inst.dst[0] = sdst(family, bits(w, 22, 16))?;
+    // GFX12's `s_fmaak_f32`/`s_fmamk_f32` always carry their K as the
+    // literal (one a literal source shares, as LLVM encodes it).
+    if matches!(op, Op::S(Salu::FmaakF32 | Salu::FmamkF32, _)) {
+        inst.src[2] = Operand::Literal(lit.take_forced()?);
+    }
     inst.len += lit.extra();
     Ok(inst)
 }

@@ -8,7 +8,7 @@ use super::kind::{B32, scalar_shape};
 use super::operand::hex;
 use super::special::{delay_alu, depctr};
 use crate::inst::Encoding;
-use crate::op::Op;
+use crate::op::{Op, Salu};
 
 impl Printer<'_> {
     pub(super) fn salu(&mut self) {
@@ -20,12 +20,16 @@ impl Printer<'_> {
             _ if matches!(inst.op, Op::Setpc | Op::Barrier) => {}
             _ => self.push(self.operand(inst.dst[0], shape.dst[0])),
         }
-        let sources = match inst.syntax.encoding {
-            Encoding::Sop1 if inst.op == Op::Getpc => 0,
-            Encoding::Sop1 => 1,
-            _ => 2,
+        // `s_fmaak_f32 D, S0, S1, K` and `s_fmamk_f32 D, S0, K, S1` (K in
+        // source 2).
+        let order: &[usize] = match inst.syntax.encoding {
+            Encoding::Sop1 if inst.op == Op::Getpc => &[],
+            Encoding::Sop1 => &[0],
+            _ if inst.op == Op::S(Salu::FmaakF32, false) => &[0, 1, 2],
+            _ if inst.op == Op::S(Salu::FmamkF32, false) => &[0, 2, 1],
+            _ => &[0, 1],
         };
-        for i in 0..sources {
+        for &i in order {
             let (Some(&op), Some(&kind)) = (inst.src.get(i), shape.src.get(i)) else {
                 continue;
             };

@@ -182,7 +182,7 @@ impl Printer<'_> {
                     },
                     None => match inst.op {
                         Op::V(v) => valu_sources(v),
-                        // GFX12's `v_s_*_f32`: one scalar source.
+                        // GFX12's `v_s_*_f32`/`_f16`: one scalar source.
                         Op::S(..) => 1,
                         Op::VCmp(..) | Op::VCmpClass(..) => 2,
                         _ => 3,

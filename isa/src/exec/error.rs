@@ -89,6 +89,17 @@ pub enum ExecError {
         /// The wave's lanes.
         lanes: usize,
     },
+    /// An M0-relative move (`s_movrel*`, `v_movrel*`) whose register is
+    /// past the file it indexes, or whose base operand is not a register.
+    RelativeIndex {
+        /// The instruction's mnemonic.
+        mnemonic: &'static str,
+        /// The register indexed (base + M0's offset); `None` when the base
+        /// operand is not a register.
+        index: Option<u64>,
+        /// The registers of the file it may reach.
+        registers: u64,
+    },
     /// The wave ran past the kernel's last instruction.
     PastEnd,
     /// A wave executed its limit of instructions without ending.
@@ -182,6 +193,23 @@ impl fmt::Display for ExecError {
             ExecError::WaveSize { mnemonic, lanes } => write!(
                 f,
                 "{mnemonic} in a wave of {lanes} lanes is not supported by the interpreter"
+            ),
+            ExecError::RelativeIndex {
+                mnemonic,
+                index: Some(index),
+                registers,
+            } => write!(
+                f,
+                "{mnemonic}: M0-relative register {index} is outside the {registers} registers \
+                 it may index"
+            ),
+            ExecError::RelativeIndex {
+                mnemonic,
+                index: None,
+                ..
+            } => write!(
+                f,
+                "{mnemonic}: the M0-relative base operand is not a register"
             ),
             ExecError::PastEnd => f.write_str("execution ran past the end of the kernel's code"),
             ExecError::Hung { limit } => {

@@ -245,6 +245,37 @@ pub(crate) fn max32(a: f32, b: f32) -> f32 {
     }
 }
 
+/// `s_minimum_f32` (and the f16 form, computed in f32): IEEE 754-2019
+/// minimum, a NaN operand giving a NaN (the first NaN, quieted), -0 below
+/// +0.
+pub(crate) fn minimum32(a: f32, b: f32) -> f32 {
+    if a.is_nan() || b.is_nan() {
+        return quiet32(if a.is_nan() { a } else { b });
+    }
+    if a == b {
+        // Equal: only the zeros' signs may differ.
+        return if a.is_sign_negative() { a } else { b };
+    }
+    if a < b { a } else { b }
+}
+
+/// `s_maximum_f32`: IEEE 754-2019 maximum, as [`minimum32`] with +0 above
+/// -0.
+pub(crate) fn maximum32(a: f32, b: f32) -> f32 {
+    if a.is_nan() || b.is_nan() {
+        return quiet32(if a.is_nan() { a } else { b });
+    }
+    if a == b {
+        return if a.is_sign_positive() { a } else { b };
+    }
+    if a > b { a } else { b }
+}
+
+/// A NaN with its quiet bit set (payload and sign kept).
+fn quiet32(nan: f32) -> f32 {
+    f32::from_bits(nan.to_bits() | 0x0040_0000)
+}
+
 /// `v_min_f64`, as [`min32`].
 pub(crate) fn min64(a: f64, b: f64) -> f64 {
     if a.is_nan() || (a == b && b.is_sign_negative()) || b < a {

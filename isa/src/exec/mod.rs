@@ -17,8 +17,10 @@ mod microscaling;
 mod mix;
 mod mode;
 mod ocp8;
+mod relative;
 mod saturate;
 mod scalar;
+mod scalar_half;
 mod scaled_convert;
 mod sdwa;
 mod sixteen;
@@ -28,7 +30,7 @@ mod wmma12;
 use crate::arch::{Chip, Family};
 use crate::inst::{Inst, flags};
 use crate::memory::Segments;
-use crate::op::{Branch, Op};
+use crate::op::{Branch, Op, Salu};
 use crate::program::Program;
 use crate::wave::{Wave, Width};
 
@@ -71,6 +73,9 @@ pub(crate) fn step(wave: &mut Wave, inst: &Inst, cx: &mut Context) -> Result<Flo
         return sdwa::run(wave, inst, cx);
     }
     match inst.op {
+        Op::S(op @ (Salu::Movrels | Salu::Movreld | Salu::Movrelsd2), wide) => {
+            relative::scalar(wave, inst, op, wide)?;
+        }
         Op::S(op, wide) => scalar::alu(wave, inst, op, wide),
         Op::SCmp(cmp, ty) => scalar::compare(wave, inst, cmp, ty),
         Op::SBitcmp(set, wide) => scalar::bitcmp(wave, inst, set, wide),

@@ -1,7 +1,8 @@
 //! Scalar ALU, compares and memory loads: one value for the whole wave.
 
 use crate::exec::error::ExecError;
-use crate::exec::float::{f16_to_f32, max32, min32};
+use crate::exec::float::{f16_to_f32, fma32, max32, maximum32, min32, minimum32};
+use crate::exec::scalar_half;
 use crate::inst::{EXEC, Inst, Operand, flags};
 use crate::memory::Segments;
 use crate::op::{Cmp, Salu, Ty};
@@ -199,6 +200,36 @@ fn alu32(wave: &mut Wave, inst: &Inst, op: Salu) {
         SqrtF32 => (f32::from_bits(a).sqrt().to_bits(), None),
         ExpF32 => (f32::from_bits(a).exp2().to_bits(), None),
         LogF32 => (f32::from_bits(a).log2().to_bits(), None),
+        // s_fmaak_f32, s_fmamk_f32: K is source 2 (as `v_fmaak_f32`).
+        FmaakF32 | FmamkF32 => {
+            let k = f32::from_bits(wave.scalar32(inst.src[2], Width::B32));
+            let (a, b) = (f32::from_bits(a), f32::from_bits(b));
+            let d = if op == FmaakF32 {
+                fma32(a, b, k)
+            } else {
+                fma32(a, k, b)
+            };
+            (d.to_bits(), None)
+        }
+        // s_minimum_f32, s_maximum_f32
+        MinimumF32 => (
+            minimum32(f32::from_bits(a), f32::from_bits(b)).to_bits(),
+            None,
+        ),
+        MaximumF32 => (
+            maximum32(f32::from_bits(a), f32::from_bits(b)).to_bits(),
+            None,
+        ),
+        // s_pack_hl_b32_b16
+        PackHl => ((a >> 16) | (b << 16), None),
+        // The f16 forms and conversions (`exec::scalar_half`).
+        AddF16 | SubF16 | MulF16 | FmacF16 | MinNumF16 | MaxNumF16 | MinimumF16 | MaximumF16
+        | CvtF16F32 | CvtF32F16 | CvtHiF32F16 | CvtPkRtzF16F32 | CeilF16 | FloorF16 | TruncF16
+        | RndneF16 | RcpF16 | RsqF16 | SqrtF16 | ExpF16 | LogF16 => {
+            (scalar_half::alu(wave, inst, op).unwrap_or_default(), None)
+        }
+        // Run by `exec::relative` (they can fault), never here.
+        Movrels | Movreld | Movrelsd2 => return,
     };
     wave.set_scalar32(inst.dst[0], d);
     if let Some(c) = new_scc {

@@ -371,6 +371,8 @@ pub(crate) fn alu(wave: &mut Wave, inst: &Inst, op: Valu, chip: Chip) -> Result<
     match op {
         // v_mov_b32, v_accvgpr_write_b32, v_accvgpr_read_b32, v_accvgpr_mov_b32
         Mov32 | AccvgprWrite | AccvgprRead | AccvgprMov => u32_op::<1>(wave, inst, |[a]| a),
+        // v_movrels_b32, v_movreld_b32, v_movrelsd_b32, v_movrelsd_2_b32
+        Movrels | Movreld | Movrelsd | Movrelsd2 => super::relative::vector(wave, inst, op)?,
         // v_cvt_f32_fp8, v_cvt_f32_bf8, v_cvt_pk_f32_fp8, v_cvt_pk_f32_bf8,
         // v_cvt_pk_fp8_f32, v_cvt_pk_bf8_f32, v_cvt_sr_fp8_f32, v_cvt_sr_bf8_f32
         CvtF32Fp8 | CvtF32Bf8 | CvtPkF32Fp8 | CvtPkF32Bf8 | CvtPkFp8F32 | CvtPkBf8F32
@@ -1232,7 +1234,7 @@ fn cvt_from_f32(wave: &mut Wave, inst: &Inst, f: impl Fn(f32) -> u32) {
 }
 
 /// f32 to f16 rounding toward zero (`v_cvt_pkrtz_f16_f32`).
-fn f32_to_f16_rtz(f: f32) -> u16 {
+pub(crate) fn f32_to_f16_rtz(f: f32) -> u16 {
     let nearest = f32_to_f16(f);
     if f.is_nan() || f.is_infinite() {
         return nearest;

@@ -75,7 +75,7 @@ pub(crate) const SOP2: &[(u16, &str, Option<Op>)] = &[
     (50, "s_pack_ll_b32_b16", Some(Op::S(Salu::PackLl, false))), // exec::scalar::alu
     (51, "s_pack_lh_b32_b16", Some(Op::S(Salu::PackLh, false))), // exec::scalar::alu
     (52, "s_pack_hh_b32_b16", Some(Op::S(Salu::PackHh, false))), // exec::scalar::alu
-    (53, "s_pack_hl_b32_b16", None),
+    (53, "s_pack_hl_b32_b16", Some(Op::S(Salu::PackHl, false))), // exec::scalar::alu
 ];
 
 /// SOPK: `[31:28] = 0b1011`, op `[27:23]` (5 bits), sdst `[22:16]`, simm16 `[15:0]`. 4 bytes;
@@ -168,11 +168,11 @@ pub(crate) const SOP1: &[(u16, &str, Option<Op>)] = &[
     (53, "s_and_not0_wrexec_b64", None),
     (54, "s_and_not1_wrexec_b32", None),
     (55, "s_and_not1_wrexec_b64", None),
-    (64, "s_movrels_b32", None),
-    (65, "s_movrels_b64", None),
-    (66, "s_movreld_b32", None),
-    (67, "s_movreld_b64", None),
-    (68, "s_movrelsd_2_b32", None),
+    (64, "s_movrels_b32", Some(Op::S(Salu::Movrels, false))), // exec::scalar::alu
+    (65, "s_movrels_b64", Some(Op::S(Salu::Movrels, true))), // exec::scalar::alu
+    (66, "s_movreld_b32", Some(Op::S(Salu::Movreld, false))), // exec::scalar::alu
+    (67, "s_movreld_b64", Some(Op::S(Salu::Movreld, true))), // exec::scalar::alu
+    (68, "s_movrelsd_2_b32", Some(Op::S(Salu::Movrelsd2, false))), // exec::scalar::alu
     (71, "s_getpc_b64", Some(Op::Getpc)), // exec::step
     (72, "s_setpc_b64", Some(Op::Setpc)), // exec::indirect
     (73, "s_swappc_b64", Some(Op::Swappc)), // exec::indirect
@@ -329,10 +329,10 @@ pub(crate) const VOP1: &[(u16, &str, Option<Op>)] = &[
     (62, "v_fract_f64", Some(Op::V(Valu::FractF64))), // exec::vector::alu
     (63, "v_frexp_exp_i32_f32", Some(Op::V(Valu::FrexpExpF32))), // exec::vector::alu
     (64, "v_frexp_mant_f32", Some(Op::V(Valu::FrexpMantF32))), // exec::vector::alu
-    (66, "v_movreld_b32", None),
-    (67, "v_movrels_b32", None),
-    (68, "v_movrelsd_b32", None),
-    (72, "v_movrelsd_2_b32", None),
+    (66, "v_movreld_b32", Some(Op::V(Valu::Movreld))), // exec::vector::alu
+    (67, "v_movrels_b32", Some(Op::V(Valu::Movrels))), // exec::vector::alu
+    (68, "v_movrelsd_b32", Some(Op::V(Valu::Movrelsd))), // exec::vector::alu
+    (72, "v_movrelsd_2_b32", Some(Op::V(Valu::Movrelsd2))), // exec::vector::alu
     (80, "v_cvt_f16_u16", Some(Op::V(Valu::CvtF16U16))), // exec::vector::alu
     (81, "v_cvt_f16_i16", Some(Op::V(Valu::CvtF16I16))), // exec::vector::alu
     (82, "v_cvt_u16_f16", Some(Op::V(Valu::CvtU16F16))), // exec::vector::alu
@@ -910,10 +910,10 @@ pub(crate) const VOP3: &[(u16, &str, Option<Op>)] = &[
     (446, "v_fract_f64", Some(Op::V(Valu::FractF64))), // exec::vector::alu
     (447, "v_frexp_exp_i32_f32", Some(Op::V(Valu::FrexpExpF32))), // exec::vector::alu
     (448, "v_frexp_mant_f32", Some(Op::V(Valu::FrexpMantF32))), // exec::vector::alu
-    (450, "v_movreld_b32", None),
-    (451, "v_movrels_b32", None),
-    (452, "v_movrelsd_b32", None),
-    (456, "v_movrelsd_2_b32", None),
+    (450, "v_movreld_b32", Some(Op::V(Valu::Movreld))), // exec::vector::alu
+    (451, "v_movrels_b32", Some(Op::V(Valu::Movrels))), // exec::vector::alu
+    (452, "v_movrelsd_b32", Some(Op::V(Valu::Movrelsd))), // exec::vector::alu
+    (456, "v_movrelsd_2_b32", Some(Op::V(Valu::Movrelsd2))), // exec::vector::alu
     (464, "v_cvt_f16_u16", Some(Op::V(Valu::CvtF16U16))), // exec::vector::alu
     (465, "v_cvt_f16_i16", Some(Op::V(Valu::CvtF16I16))), // exec::vector::alu
     (466, "v_cvt_u16_f16", Some(Op::V(Valu::CvtU16F16))), // exec::vector::alu
@@ -1271,10 +1271,10 @@ pub(crate) const VOP3_DPP: &[(u16, &str, Option<Op>)] = &[
     (443, "v_cls_i32", Some(Op::V(Valu::FfbhI32))), // exec::vector::alu
     (447, "v_frexp_exp_i32_f32", Some(Op::V(Valu::FrexpExpF32))), // exec::vector::alu
     (448, "v_frexp_mant_f32", Some(Op::V(Valu::FrexpMantF32))), // exec::vector::alu
-    (450, "v_movreld_b32", None),
-    (451, "v_movrels_b32", None),
-    (452, "v_movrelsd_b32", None),
-    (456, "v_movrelsd_2_b32", None),
+    (450, "v_movreld_b32", Some(Op::V(Valu::Movreld))), // exec::vector::alu
+    (451, "v_movrels_b32", Some(Op::V(Valu::Movrels))), // exec::vector::alu
+    (452, "v_movrelsd_b32", Some(Op::V(Valu::Movrelsd))), // exec::vector::alu
+    (456, "v_movrelsd_2_b32", Some(Op::V(Valu::Movrelsd2))), // exec::vector::alu
     (464, "v_cvt_f16_u16", Some(Op::V(Valu::CvtF16U16))), // exec::vector::alu
     (465, "v_cvt_f16_i16", Some(Op::V(Valu::CvtF16I16))), // exec::vector::alu
     (466, "v_cvt_u16_f16", Some(Op::V(Valu::CvtU16F16))), // exec::vector::alu

@@ -75,26 +75,26 @@ pub(crate) const SOP2: &[(u16, &str, Option<Op>)] = &[
     (50, "s_pack_ll_b32_b16", Some(Op::S(Salu::PackLl, false))), // exec::scalar::alu
     (51, "s_pack_lh_b32_b16", Some(Op::S(Salu::PackLh, false))), // exec::scalar::alu
     (52, "s_pack_hh_b32_b16", Some(Op::S(Salu::PackHh, false))), // exec::scalar::alu
-    (53, "s_pack_hl_b32_b16", None),
+    (53, "s_pack_hl_b32_b16", Some(Op::S(Salu::PackHl, false))), // exec::scalar::alu
     (64, "s_add_f32", Some(Op::S(Salu::AddF32, false))), // exec::scalar::alu
     (65, "s_sub_f32", Some(Op::S(Salu::SubF32, false))), // exec::scalar::alu
     (66, "s_min_num_f32", Some(Op::S(Salu::MinNumF32, false))), // exec::scalar::alu
     (67, "s_max_num_f32", Some(Op::S(Salu::MaxNumF32, false))), // exec::scalar::alu
     (68, "s_mul_f32", Some(Op::S(Salu::MulF32, false))), // exec::scalar::alu
-    (69, "s_fmaak_f32", None),
-    (70, "s_fmamk_f32", None),
+    (69, "s_fmaak_f32", Some(Op::S(Salu::FmaakF32, false))), // exec::scalar::alu
+    (70, "s_fmamk_f32", Some(Op::S(Salu::FmamkF32, false))), // exec::scalar::alu
     (71, "s_fmac_f32", Some(Op::S(Salu::FmacF32, false))), // exec::scalar::alu
-    (72, "s_cvt_pk_rtz_f16_f32", None),
-    (73, "s_add_f16", None),
-    (74, "s_sub_f16", None),
-    (75, "s_min_num_f16", None),
-    (76, "s_max_num_f16", None),
-    (77, "s_mul_f16", None),
-    (78, "s_fmac_f16", None),
-    (79, "s_minimum_f32", None),
-    (80, "s_maximum_f32", None),
-    (81, "s_minimum_f16", None),
-    (82, "s_maximum_f16", None),
+    (72, "s_cvt_pk_rtz_f16_f32", Some(Op::S(Salu::CvtPkRtzF16F32, false))), // exec::scalar::alu
+    (73, "s_add_f16", Some(Op::S(Salu::AddF16, false))), // exec::scalar::alu
+    (74, "s_sub_f16", Some(Op::S(Salu::SubF16, false))), // exec::scalar::alu
+    (75, "s_min_num_f16", Some(Op::S(Salu::MinNumF16, false))), // exec::scalar::alu
+    (76, "s_max_num_f16", Some(Op::S(Salu::MaxNumF16, false))), // exec::scalar::alu
+    (77, "s_mul_f16", Some(Op::S(Salu::MulF16, false))), // exec::scalar::alu
+    (78, "s_fmac_f16", Some(Op::S(Salu::FmacF16, false))), // exec::scalar::alu
+    (79, "s_minimum_f32", Some(Op::S(Salu::MinimumF32, false))), // exec::scalar::alu
+    (80, "s_maximum_f32", Some(Op::S(Salu::MaximumF32, false))), // exec::scalar::alu
+    (81, "s_minimum_f16", Some(Op::S(Salu::MinimumF16, false))), // exec::scalar::alu
+    (82, "s_maximum_f16", Some(Op::S(Salu::MaximumF16, false))), // exec::scalar::alu
     (83, "s_add_nc_u64", Some(Op::S(Salu::AddNcU64, true))), // exec::scalar::alu
     (84, "s_sub_nc_u64", Some(Op::S(Salu::SubNcU64, true))), // exec::scalar::alu
     (85, "s_mul_u64", Some(Op::S(Salu::MulU64, true))), // exec::scalar::alu
@@ -172,11 +172,11 @@ pub(crate) const SOP1: &[(u16, &str, Option<Op>)] = &[
     (53, "s_and_not0_wrexec_b64", None),
     (54, "s_and_not1_wrexec_b32", None),
     (55, "s_and_not1_wrexec_b64", None),
-    (64, "s_movrels_b32", None),
-    (65, "s_movrels_b64", None),
-    (66, "s_movreld_b32", None),
-    (67, "s_movreld_b64", None),
-    (68, "s_movrelsd_2_b32", None),
+    (64, "s_movrels_b32", Some(Op::S(Salu::Movrels, false))), // exec::scalar::alu
+    (65, "s_movrels_b64", Some(Op::S(Salu::Movrels, true))), // exec::scalar::alu
+    (66, "s_movreld_b32", Some(Op::S(Salu::Movreld, false))), // exec::scalar::alu
+    (67, "s_movreld_b64", Some(Op::S(Salu::Movreld, true))), // exec::scalar::alu
+    (68, "s_movrelsd_2_b32", Some(Op::S(Salu::Movrelsd2, false))), // exec::scalar::alu
     (71, "s_getpc_b64", Some(Op::Getpc)), // exec::step
     (72, "s_setpc_b64", Some(Op::Setpc)), // exec::indirect
     (73, "s_swappc_b64", Some(Op::Swappc)), // exec::indirect
@@ -198,13 +198,13 @@ pub(crate) const SOP1: &[(u16, &str, Option<Op>)] = &[
     (101, "s_cvt_f32_u32", Some(Op::S(Salu::CvtF32U32, false))), // exec::scalar::alu
     (102, "s_cvt_i32_f32", Some(Op::S(Salu::CvtI32F32, false))), // exec::scalar::alu
     (103, "s_cvt_u32_f32", Some(Op::S(Salu::CvtU32F32, false))), // exec::scalar::alu
-    (104, "s_cvt_f16_f32", None),
-    (105, "s_cvt_f32_f16", None),
-    (106, "s_cvt_hi_f32_f16", None),
-    (107, "s_ceil_f16", None),
-    (108, "s_floor_f16", None),
-    (109, "s_trunc_f16", None),
-    (110, "s_rndne_f16", None),
+    (104, "s_cvt_f16_f32", Some(Op::S(Salu::CvtF16F32, false))), // exec::scalar::alu
+    (105, "s_cvt_f32_f16", Some(Op::S(Salu::CvtF32F16, false))), // exec::scalar::alu
+    (106, "s_cvt_hi_f32_f16", Some(Op::S(Salu::CvtHiF32F16, false))), // exec::scalar::alu
+    (107, "s_ceil_f16", Some(Op::S(Salu::CeilF16, false))), // exec::scalar::alu
+    (108, "s_floor_f16", Some(Op::S(Salu::FloorF16, false))), // exec::scalar::alu
+    (109, "s_trunc_f16", Some(Op::S(Salu::TruncF16, false))), // exec::scalar::alu
+    (110, "s_rndne_f16", Some(Op::S(Salu::RndneF16, false))), // exec::scalar::alu
 ];
 
 /// SOPC: `[31:23] = 0b1_0111_1110` (0x17E), op `[22:16]` (7 bits), ssrc1 `[15:8]`, ssrc0 `[7:0]`. 4
@@ -403,10 +403,10 @@ pub(crate) const VOP1: &[(u16, &str, Option<Op>)] = &[
     (62, "v_fract_f64", Some(Op::V(Valu::FractF64))), // exec::vector::alu
     (63, "v_frexp_exp_i32_f32", Some(Op::V(Valu::FrexpExpF32))), // exec::vector::alu
     (64, "v_frexp_mant_f32", Some(Op::V(Valu::FrexpMantF32))), // exec::vector::alu
-    (66, "v_movreld_b32", None),
-    (67, "v_movrels_b32", None),
-    (68, "v_movrelsd_b32", None),
-    (72, "v_movrelsd_2_b32", None),
+    (66, "v_movreld_b32", Some(Op::V(Valu::Movreld))), // exec::vector::alu
+    (67, "v_movrels_b32", Some(Op::V(Valu::Movrels))), // exec::vector::alu
+    (68, "v_movrelsd_b32", Some(Op::V(Valu::Movrelsd))), // exec::vector::alu
+    (72, "v_movrelsd_2_b32", Some(Op::V(Valu::Movrelsd2))), // exec::vector::alu
     (80, "v_cvt_f16_u16", Some(Op::V(Valu::CvtF16U16))), // exec::vector::alu
     (81, "v_cvt_f16_i16", Some(Op::V(Valu::CvtF16I16))), // exec::vector::alu
     (82, "v_cvt_u16_f16", Some(Op::V(Valu::CvtU16F16))), // exec::vector::alu
@@ -936,10 +936,10 @@ pub(crate) const VOP3: &[(u16, &str, Option<Op>)] = &[
     (446, "v_fract_f64", Some(Op::V(Valu::FractF64))), // exec::vector::alu
     (447, "v_frexp_exp_i32_f32", Some(Op::V(Valu::FrexpExpF32))), // exec::vector::alu
     (448, "v_frexp_mant_f32", Some(Op::V(Valu::FrexpMantF32))), // exec::vector::alu
-    (450, "v_movreld_b32", None),
-    (451, "v_movrels_b32", None),
-    (452, "v_movrelsd_b32", None),
-    (456, "v_movrelsd_2_b32", None),
+    (450, "v_movreld_b32", Some(Op::V(Valu::Movreld))), // exec::vector::alu
+    (451, "v_movrels_b32", Some(Op::V(Valu::Movrels))), // exec::vector::alu
+    (452, "v_movrelsd_b32", Some(Op::V(Valu::Movrelsd))), // exec::vector::alu
+    (456, "v_movrelsd_2_b32", Some(Op::V(Valu::Movrelsd2))), // exec::vector::alu
     (464, "v_cvt_f16_u16", Some(Op::V(Valu::CvtF16U16))), // exec::vector::alu
     (465, "v_cvt_f16_i16", Some(Op::V(Valu::CvtF16I16))), // exec::vector::alu
     (466, "v_cvt_u16_f16", Some(Op::V(Valu::CvtU16F16))), // exec::vector::alu
@@ -1052,15 +1052,15 @@ pub(crate) const VOP3: &[(u16, &str, Option<Op>)] = &[
     (622, "v_minimummaximum_f16", None),
     (623, "v_maximumminimum_f16", None),
     (640, "v_s_exp_f32", Some(Op::S(Salu::ExpF32, false))), // exec::scalar::alu
-    (641, "v_s_exp_f16", None),
+    (641, "v_s_exp_f16", Some(Op::S(Salu::ExpF16, false))), // exec::scalar::alu
     (642, "v_s_log_f32", Some(Op::S(Salu::LogF32, false))), // exec::scalar::alu
-    (643, "v_s_log_f16", None),
+    (643, "v_s_log_f16", Some(Op::S(Salu::LogF16, false))), // exec::scalar::alu
     (644, "v_s_rcp_f32", Some(Op::S(Salu::RcpF32, false))), // exec::scalar::alu
-    (645, "v_s_rcp_f16", None),
+    (645, "v_s_rcp_f16", Some(Op::S(Salu::RcpF16, false))), // exec::scalar::alu
     (646, "v_s_rsq_f32", Some(Op::S(Salu::RsqF32, false))), // exec::scalar::alu
-    (647, "v_s_rsq_f16", None),
+    (647, "v_s_rsq_f16", Some(Op::S(Salu::RsqF16, false))), // exec::scalar::alu
     (648, "v_s_sqrt_f32", Some(Op::S(Salu::SqrtF32, false))), // exec::scalar::alu
-    (649, "v_s_sqrt_f16", None),
+    (649, "v_s_sqrt_f16", Some(Op::S(Salu::SqrtF16, false))), // exec::scalar::alu
     (764, "v_div_scale_f32", Some(Op::V(Valu::DivScaleF32))), // exec::vector::alu
     (765, "v_div_scale_f64", Some(Op::V(Valu::DivScaleF64))), // exec::vector::alu
     (766, "v_mad_co_u64_u32", Some(Op::V(Valu::MadU64U32))), // exec::vector::alu
@@ -1306,10 +1306,10 @@ pub(crate) const VOP3_DPP: &[(u16, &str, Option<Op>)] = &[
     (443, "v_cls_i32", Some(Op::V(Valu::FfbhI32))), // exec::vector::alu
     (447, "v_frexp_exp_i32_f32", Some(Op::V(Valu::FrexpExpF32))), // exec::vector::alu
     (448, "v_frexp_mant_f32", Some(Op::V(Valu::FrexpMantF32))), // exec::vector::alu
-    (450, "v_movreld_b32", None),
-    (451, "v_movrels_b32", None),
-    (452, "v_movrelsd_b32", None),
-    (456, "v_movrelsd_2_b32", None),
+    (450, "v_movreld_b32", Some(Op::V(Valu::Movreld))), // exec::vector::alu
+    (451, "v_movrels_b32", Some(Op::V(Valu::Movrels))), // exec::vector::alu
+    (452, "v_movrelsd_b32", Some(Op::V(Valu::Movrelsd))), // exec::vector::alu
+    (456, "v_movrelsd_2_b32", Some(Op::V(Valu::Movrelsd2))), // exec::vector::alu
     (464, "v_cvt_f16_u16", Some(Op::V(Valu::CvtF16U16))), // exec::vector::alu
     (465, "v_cvt_f16_i16", Some(Op::V(Valu::CvtF16I16))), // exec::vector::alu
     (466, "v_cvt_u16_f16", Some(Op::V(Valu::CvtU16F16))), // exec::vector::alu

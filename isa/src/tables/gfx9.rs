@@ -155,10 +155,10 @@ pub(crate) const SOP1: &[(u16, &str, Option<Op>)] = &[
     (39, "s_xnor_saveexec_b64", None),
     (40, "s_quadmask_b32", None),
     (41, "s_quadmask_b64", None),
-    (42, "s_movrels_b32", None),
-    (43, "s_movrels_b64", None),
-    (44, "s_movreld_b32", None),
-    (45, "s_movreld_b64", None),
+    (42, "s_movrels_b32", Some(Op::S(Salu::Movrels, false))), // exec::scalar::alu
+    (43, "s_movrels_b64", Some(Op::S(Salu::Movrels, true))), // exec::scalar::alu
+    (44, "s_movreld_b32", Some(Op::S(Salu::Movreld, false))), // exec::scalar::alu
+    (45, "s_movreld_b64", Some(Op::S(Salu::Movreld, true))), // exec::scalar::alu
     (46, "s_cbranch_join", None),
     (48, "s_abs_i32", Some(Op::S(Salu::AbsI32, false))), // exec::scalar::alu
     (50, "s_set_gpr_idx_idx", None),

@@ -19,9 +19,9 @@
 //! same way; all of them (over half an hour here, large matmuls
 //! interpreted instruction by instruction) run in the command that file and
 //! docs/IREE-E2E.md give. The newest presets, r9700-4 (gfx1201) and
-//! mi355x-8 (gfx950), run a third test: the check and generated suites
-//! `scripts/iree-e2e/new-presets-ci.txt` names, held to those chips' lines
-//! of `expected.txt`. Needs IREE's build (`iree_build`); without it
+//! mi355x-8 (gfx950), run a third test: every check suite and the generated
+//! suites `scripts/iree-e2e/new-presets-ci.txt` names, held to those chips'
+//! lines of `expected.txt`. Needs IREE's build (`iree_build`); without it
 //! each test prints one line and passes, unless `AMDGPU_HAL_REQUIRE_ALL=1`.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -39,7 +39,8 @@ const NOT_OURS: &[&str] = &["excluded", "compiled-only", "compile-unsupported"];
 /// which every suite runs.
 const DEFAULT_CHIPS: &[&str] = &["gfx942", "gfx90a", "gfx1100"];
 
-/// The newest presets, which run the subset of `new-presets-ci.txt`.
+/// The newest presets, which run every check suite and the generated
+/// suites of `new-presets-ci.txt`.
 const NEW_PRESETS: &[(&str, &str)] = &[("r9700-4", "gfx1201"), ("mi355x-8", "gfx950")];
 
 /// `target/iree-e2e` is shared (the module cache, the generated sources,
@@ -205,58 +206,100 @@ fn iree_e2e_suites_pass_but_for_the_listed_tests() {
     );
 }
 
-/// The newest presets (r9700-4 = gfx1201, mi355x-8 = gfx950) on the check
-/// and generated suites `new-presets-ci.txt` names: every test passes but
-/// IREE's exclusions and the lines of `expected.txt` for those chips and
-/// tests, each of which must hold. The whole suites on these presets run in
-/// the command docs/IREE-E2E.md gives.
+/// The newest presets (r9700-4 = gfx1201, mi355x-8 = gfx950): every check
+/// suite, as the default presets' test runs them, and the generated suites
+/// `new-presets-ci.txt` names. Every test passes but IREE's exclusions,
+/// syntax newer than 3.13, and the lines of `expected.txt` for those chips
+/// and the tests run, each of which must hold. The other generated suites
+/// on these presets run in the command docs/IREE-E2E.md gives.
 #[test]
-fn iree_e2e_subset_on_the_new_presets_passes_but_for_the_listed_tests() {
-    let Some(work) = built("IREE's e2e suites (subset) on r9700-4 and mi355x-8") else {
+fn iree_e2e_suites_on_the_new_presets_pass_but_for_the_listed_tests() {
+    let Some(work) = built("IREE's e2e suites on r9700-4 and mi355x-8") else {
         return;
     };
-    let json = work.join("results-e2e-new-presets.json");
+    let presets = |command: &mut Command| {
+        for (machine, chip) in NEW_PRESETS {
+            command.args(["--preset", &format!("{machine}={chip}")]);
+        }
+    };
+    // The check suites, all of them.
+    let check_json = work.join("results-e2e-new-presets.json");
+    let mut command = e2e_command(&work, &check_json);
+    presets(&mut command);
+    let work_guard = work_folder();
+    let check_out = run(
+        &mut command,
+        "scripts/iree-e2e/run.py --preset r9700-4 --preset mi355x-8",
+    );
+    // The generated suites' subset.
+    let generated_json = work.join("results-generated-new-presets.json");
     let subset = patterns("new-presets-ci.txt");
-    let mut command = e2e_command(&work, &json);
+    let mut command = e2e_command(&work, &generated_json);
     command.arg("--generated");
-    for (machine, chip) in NEW_PRESETS {
-        command.args(["--preset", &format!("{machine}={chip}")]);
-    }
+    presets(&mut command);
     for pattern in &subset {
         command.args(["--suite", pattern]);
     }
-    let out = {
-        let _work = work_folder();
-        run(
-            &mut command,
-            "scripts/iree-e2e/run.py --preset r9700-4 --preset mi355x-8",
-        )
-    };
+    let generated_out = run(
+        &mut command,
+        "scripts/iree-e2e/run.py --generated --preset r9700-4 --preset mi355x-8",
+    );
+    drop(work_guard);
+    let out = format!("{check_out}{generated_out}");
     let _ = std::io::stderr().lock().write_all(out.as_bytes());
-    let document = results(&json);
-    let ran: BTreeSet<(String, String, String)> = document["tests"]
-        .as_array()
-        .expect("tests")
+    let documents = [results(&check_json), results(&generated_json)];
+    let ran: BTreeSet<(String, String, String)> = documents
         .iter()
+        .flat_map(|document| document["tests"].as_array().expect("tests").iter())
         .map(|t| {
             let field = |name: &str| t[name].as_str().unwrap_or_default().to_string();
             (field("chip"), field("suite"), field("source"))
         })
         .collect();
+    let new_chips: BTreeSet<String> = NEW_PRESETS.iter().map(|(_, c)| c.to_string()).collect();
+    // The chips' lines, of the generated suites only those the subset ran
+    // (the others document the full command's run).
     let mut expected: BTreeMap<_, _> = expected()
         .into_iter()
-        .filter(|(key, _)| ran.contains(key))
+        .filter(|((chip, suite, _), _)| {
+            new_chips.contains(chip.as_str()) && !suite.ends_with("/(generated)")
+        })
         .collect();
-    let (unexpected, chips) = judge(&document, &mut expected);
-    let new_chips: BTreeSet<String> = NEW_PRESETS.iter().map(|(_, c)| c.to_string()).collect();
-    assert_eq!(chips, new_chips);
-    assert!(ran.len() >= subset.len(), "only {} tests ran", ran.len());
+    expected.extend(expected_generated_ran(&ran, &new_chips));
+    let mut unexpected = Vec::new();
+    for document in &documents {
+        let (wrong, chips) = judge(document, &mut expected);
+        assert_eq!(chips, new_chips);
+        unexpected.extend(wrong);
+    }
+    let generated = ran
+        .iter()
+        .filter(|(_, suite, _)| suite.ends_with("/(generated)"));
+    assert!(
+        generated.count() >= subset.len(),
+        "only {} tests ran",
+        ran.len()
+    );
+    assert!(ran.len() >= 450, "only {} test files", ran.len());
     assert!(
         unexpected.is_empty() && expected.is_empty(),
         "not as scripts/iree-e2e/expected.txt says:\n{}\nlisted but not run: {:?}\n{out}",
         unexpected.join("\n"),
         expected.keys().collect::<Vec<_>>()
     );
+}
+
+/// `expected.txt`'s lines of the generated suites on `chips` that ran.
+fn expected_generated_ran(
+    ran: &BTreeSet<(String, String, String)>,
+    chips: &BTreeSet<String>,
+) -> BTreeMap<(String, String, String), String> {
+    expected()
+        .into_iter()
+        .filter(|(key, _)| {
+            chips.contains(key.0.as_str()) && key.1.ends_with("/(generated)") && ran.contains(key)
+        })
+        .collect()
 }
 
 /// IREE's check suites and the generated subset (`generated-ci.txt`) on
