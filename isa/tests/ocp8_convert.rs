@@ -85,139 +85,122 @@ fn pairs(lo: [u32; 4], hi: [u32; 4]) -> Vec<u32> {
     lo.iter().zip(hi).flat_map(|(&a, b)| [a, b]).collect()
 }
 
-#[test]
-fn gfx950_converts_ocp_bytes_to_f32() {
-    let chip = Chip::Gfx950;
-    let got = from_bytes(chip, "v_cvt_f32_fp8_e32 v6, v2", &[0x7e0ca902], false);
-    assert_eq!(
-        got,
-        [0x40000000, 0x80000000, 0xffc00000, 0x00000000].to_vec(),
-        "v_cvt_f32_fp8_e32 v6, v2"
-    );
-    let got = from_bytes(chip, "v_cvt_f32_bf8_e32 v6, v2", &[0x7e0cab02], false);
-    assert_eq!(
-        got,
-        [0x40000000, 0x80000000, 0xffc00000, 0x00000000].to_vec(),
-        "v_cvt_f32_bf8_e32 v6, v2"
-    );
-    let got = from_bytes(
-        chip,
+/// Runs every case of `singles` and `pair_cases` on `chip` and compares each
+/// lane's result.
+fn check_from_bytes(
+    chip: Chip,
+    singles: &[(&str, &[u32], [u32; 4])],
+    pair_cases: &[(&str, &[u32], [u32; 4], [u32; 4])],
+) {
+    for (text, words, expected) in singles {
+        assert_eq!(
+            from_bytes(chip, text, words, false),
+            expected.to_vec(),
+            "{text}"
+        );
+    }
+    for (text, words, lo, hi) in pair_cases {
+        assert_eq!(
+            from_bytes(chip, text, words, true),
+            pairs(*lo, *hi),
+            "{text}"
+        );
+    }
+}
+
+/// gfx950's conversions from bytes of one byte (text, words, v6 of each lane).
+const GFX950_SINGLES: &[(&str, &[u32], [u32; 4])] = &[
+    (
+        "v_cvt_f32_fp8_e32 v6, v2",
+        &[0x7e0ca902],
+        [0x40000000, 0x80000000, 0xffc00000, 0x00000000],
+    ),
+    (
+        "v_cvt_f32_bf8_e32 v6, v2",
+        &[0x7e0cab02],
+        [0x40000000, 0x80000000, 0xffc00000, 0x00000000],
+    ),
+    (
         "v_cvt_f32_fp8_sdwa v6, v2 src0_sel:BYTE_2",
         &[0x7e0ca8f9, 0x00020602],
-        false,
-    );
-    assert_eq!(
-        got,
-        [0x7fc00000, 0x43e00000, 0x43d00000, 0xc3c00000].to_vec(),
-        "v_cvt_f32_fp8_sdwa v6, v2 src0_sel:BYTE_2"
-    );
-    let got = from_bytes(
-        chip,
+        [0x7fc00000, 0x43e00000, 0x43d00000, 0xc3c00000],
+    ),
+    (
         "v_cvt_f32_bf8_sdwa v6, v2 src0_sel:BYTE_3",
         &[0x7e0caaf9, 0x00030602],
-        false,
-    );
-    assert_eq!(
-        got,
-        [0x37800000, 0x7f800000, 0x39000000, 0xb8400000].to_vec(),
-        "v_cvt_f32_bf8_sdwa v6, v2 src0_sel:BYTE_3"
-    );
-    let got = from_bytes(chip, "v_cvt_pk_f32_fp8_e32 v[6:7], v2", &[0x7e0cad02], true);
-    assert_eq!(
-        got,
-        pairs(
-            [0x40000000, 0x80000000, 0xffc00000, 0x00000000],
-            [0x3f800000, 0xc0400000, 0xc3b00000, 0x3c000000]
-        ),
-        "v_cvt_pk_f32_fp8_e32 v[6:7], v2"
-    );
-    let got = from_bytes(
-        chip,
+        [0x37800000, 0x7f800000, 0x39000000, 0xb8400000],
+    ),
+];
+
+/// gfx950's conversions from two bytes into a pair (text, words, v6 and v7 of each lane).
+const GFX950_PAIRS: &[(&str, &[u32], [u32; 4], [u32; 4])] = &[
+    (
+        "v_cvt_pk_f32_fp8_e32 v[6:7], v2",
+        &[0x7e0cad02],
+        [0x40000000, 0x80000000, 0xffc00000, 0x00000000],
+        [0x3f800000, 0xc0400000, 0xc3b00000, 0x3c000000],
+    ),
+    (
         "v_cvt_pk_f32_bf8_sdwa v[6:7], v2 src0_sel:WORD_1",
         &[0x7e0caef9, 0x00050602],
-        true,
-    );
-    assert_eq!(
-        got,
-        pairs(
-            [0x7fc00000, 0x7fc00000, 0x7fc00000, 0xff800000],
-            [0x37800000, 0x7f800000, 0x39000000, 0xb8400000]
-        ),
-        "v_cvt_pk_f32_bf8_sdwa v[6:7], v2 src0_sel:WORD_1"
-    );
+        [0x7fc00000, 0x7fc00000, 0x7fc00000, 0xff800000],
+        [0x37800000, 0x7f800000, 0x39000000, 0xb8400000],
+    ),
+];
+
+#[test]
+fn gfx950_converts_ocp_bytes_to_f32() {
+    check_from_bytes(Chip::Gfx950, GFX950_SINGLES, GFX950_PAIRS);
 }
+
+/// gfx1201's conversions from bytes of one byte (text, words, v6 of each lane).
+const GFX1201_SINGLES: &[(&str, &[u32], [u32; 4])] = &[
+    (
+        "v_cvt_f32_fp8_e32 v6, v2",
+        &[0x7e0cd902],
+        [0x40000000, 0x80000000, 0xffc00000, 0x00000000],
+    ),
+    (
+        "v_cvt_f32_bf8_e32 v6, v2",
+        &[0x7e0cdb02],
+        [0x40000000, 0x80000000, 0xffc00000, 0x00000000],
+    ),
+    (
+        "v_cvt_f32_fp8_e64 v6, v2 byte_sel:1",
+        &[0xd5ec1006, 0x00000102],
+        [0x3f800000, 0xc0400000, 0xc3b00000, 0x3c000000],
+    ),
+    (
+        "v_cvt_f32_fp8_e64 v6, v2 byte_sel:2",
+        &[0xd5ec0806, 0x00000102],
+        [0x7fc00000, 0x43e00000, 0x43d00000, 0xc3c00000],
+    ),
+    (
+        "v_cvt_f32_bf8_e64 v6, v2 byte_sel:3",
+        &[0xd5ed1806, 0x00000102],
+        [0x37800000, 0x7f800000, 0x39000000, 0xb8400000],
+    ),
+];
+
+/// gfx1201's conversions from two bytes into a pair (text, words, v6 and v7 of each lane).
+const GFX1201_PAIRS: &[(&str, &[u32], [u32; 4], [u32; 4])] = &[
+    (
+        "v_cvt_pk_f32_fp8_e32 v[6:7], v2",
+        &[0x7e0cdd02],
+        [0x40000000, 0x80000000, 0xffc00000, 0x00000000],
+        [0x3f800000, 0xc0400000, 0xc3b00000, 0x3c000000],
+    ),
+    (
+        "v_cvt_pk_f32_bf8_e64 v[6:7], v2 op_sel:[1,0]",
+        &[0xd5ef0806, 0x00000102],
+        [0x7fc00000, 0x7fc00000, 0x7fc00000, 0xff800000],
+        [0x37800000, 0x7f800000, 0x39000000, 0xb8400000],
+    ),
+];
 
 #[test]
 fn gfx1201_converts_ocp_bytes_to_f32() {
-    let chip = Chip::Gfx1201;
-    let got = from_bytes(chip, "v_cvt_f32_fp8_e32 v6, v2", &[0x7e0cd902], false);
-    assert_eq!(
-        got,
-        [0x40000000, 0x80000000, 0xffc00000, 0x00000000].to_vec(),
-        "v_cvt_f32_fp8_e32 v6, v2"
-    );
-    let got = from_bytes(chip, "v_cvt_f32_bf8_e32 v6, v2", &[0x7e0cdb02], false);
-    assert_eq!(
-        got,
-        [0x40000000, 0x80000000, 0xffc00000, 0x00000000].to_vec(),
-        "v_cvt_f32_bf8_e32 v6, v2"
-    );
-    let got = from_bytes(
-        chip,
-        "v_cvt_f32_fp8_e64 v6, v2 byte_sel:1",
-        &[0xd5ec1006, 0x00000102],
-        false,
-    );
-    assert_eq!(
-        got,
-        [0x3f800000, 0xc0400000, 0xc3b00000, 0x3c000000].to_vec(),
-        "v_cvt_f32_fp8_e64 v6, v2 byte_sel:1"
-    );
-    let got = from_bytes(
-        chip,
-        "v_cvt_f32_fp8_e64 v6, v2 byte_sel:2",
-        &[0xd5ec0806, 0x00000102],
-        false,
-    );
-    assert_eq!(
-        got,
-        [0x7fc00000, 0x43e00000, 0x43d00000, 0xc3c00000].to_vec(),
-        "v_cvt_f32_fp8_e64 v6, v2 byte_sel:2"
-    );
-    let got = from_bytes(
-        chip,
-        "v_cvt_f32_bf8_e64 v6, v2 byte_sel:3",
-        &[0xd5ed1806, 0x00000102],
-        false,
-    );
-    assert_eq!(
-        got,
-        [0x37800000, 0x7f800000, 0x39000000, 0xb8400000].to_vec(),
-        "v_cvt_f32_bf8_e64 v6, v2 byte_sel:3"
-    );
-    let got = from_bytes(chip, "v_cvt_pk_f32_fp8_e32 v[6:7], v2", &[0x7e0cdd02], true);
-    assert_eq!(
-        got,
-        pairs(
-            [0x40000000, 0x80000000, 0xffc00000, 0x00000000],
-            [0x3f800000, 0xc0400000, 0xc3b00000, 0x3c000000]
-        ),
-        "v_cvt_pk_f32_fp8_e32 v[6:7], v2"
-    );
-    let got = from_bytes(
-        chip,
-        "v_cvt_pk_f32_bf8_e64 v[6:7], v2 op_sel:[1,0]",
-        &[0xd5ef0806, 0x00000102],
-        true,
-    );
-    assert_eq!(
-        got,
-        pairs(
-            [0x7fc00000, 0x7fc00000, 0x7fc00000, 0xff800000],
-            [0x37800000, 0x7f800000, 0x39000000, 0xb8400000]
-        ),
-        "v_cvt_pk_f32_bf8_e64 v[6:7], v2 op_sel:[1,0]"
-    );
+    check_from_bytes(Chip::Gfx1201, GFX1201_SINGLES, GFX1201_PAIRS);
 }
 
 #[test]
