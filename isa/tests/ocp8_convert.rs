@@ -85,13 +85,16 @@ fn pairs(lo: [u32; 4], hi: [u32; 4]) -> Vec<u32> {
     lo.iter().zip(hi).flat_map(|(&a, b)| [a, b]).collect()
 }
 
+/// A conversion of one byte: its text, its words, v6 of each lane.
+type SingleCase = (&'static str, &'static [u32], [u32; 4]);
+
+/// A conversion of two bytes into a pair: its text, its words, v6 and v7
+/// of each lane.
+type PairCase = (&'static str, &'static [u32], [u32; 4], [u32; 4]);
+
 /// Runs every case of `singles` and `pair_cases` on `chip` and compares each
 /// lane's result.
-fn check_from_bytes(
-    chip: Chip,
-    singles: &[(&str, &[u32], [u32; 4])],
-    pair_cases: &[(&str, &[u32], [u32; 4], [u32; 4])],
-) {
+fn check_from_bytes(chip: Chip, singles: &[SingleCase], pair_cases: &[PairCase]) {
     for (text, words, expected) in singles {
         assert_eq!(
             from_bytes(chip, text, words, false),
@@ -109,7 +112,7 @@ fn check_from_bytes(
 }
 
 /// gfx950's conversions from bytes of one byte (text, words, v6 of each lane).
-const GFX950_SINGLES: &[(&str, &[u32], [u32; 4])] = &[
+const GFX950_SINGLES: &[SingleCase] = &[
     (
         "v_cvt_f32_fp8_e32 v6, v2",
         &[0x7e0ca902],
@@ -133,7 +136,7 @@ const GFX950_SINGLES: &[(&str, &[u32], [u32; 4])] = &[
 ];
 
 /// gfx950's conversions from two bytes into a pair (text, words, v6 and v7 of each lane).
-const GFX950_PAIRS: &[(&str, &[u32], [u32; 4], [u32; 4])] = &[
+const GFX950_PAIRS: &[PairCase] = &[
     (
         "v_cvt_pk_f32_fp8_e32 v[6:7], v2",
         &[0x7e0cad02],
@@ -154,7 +157,7 @@ fn gfx950_converts_ocp_bytes_to_f32() {
 }
 
 /// gfx1201's conversions from bytes of one byte (text, words, v6 of each lane).
-const GFX1201_SINGLES: &[(&str, &[u32], [u32; 4])] = &[
+const GFX1201_SINGLES: &[SingleCase] = &[
     (
         "v_cvt_f32_fp8_e32 v6, v2",
         &[0x7e0cd902],
@@ -183,7 +186,7 @@ const GFX1201_SINGLES: &[(&str, &[u32], [u32; 4])] = &[
 ];
 
 /// gfx1201's conversions from two bytes into a pair (text, words, v6 and v7 of each lane).
-const GFX1201_PAIRS: &[(&str, &[u32], [u32; 4], [u32; 4])] = &[
+const GFX1201_PAIRS: &[PairCase] = &[
     (
         "v_cvt_pk_f32_fp8_e32 v[6:7], v2",
         &[0x7e0cdd02],
