@@ -2,8 +2,9 @@
 //! and every registry, reached one way (`runtime::runtime`), and what
 //! every export needs besides it. Bottom to top:
 //!
-//! - `ptr`, `clock`, `texts`: the caller's pointers and host memory; the
-//!   GPU clock; the status texts;
+//! - `ptr`, `clock`, `texts`, `cpu`: the caller's pointers and host memory;
+//!   the GPU clock; the status texts; the CPU against the extensions the
+//!   build uses;
 //! - `mapped_store`: simulated memory as process mappings;
 //! - `place`, `handles`, `settings`: where a copy reads or writes; handle
 //!   values; what the environment says;
@@ -21,6 +22,7 @@
 
 pub(crate) mod clock;
 pub(crate) mod copies;
+pub(crate) mod cpu;
 pub(crate) mod device_faults;
 pub(crate) mod exports;
 pub(crate) mod fat_binaries;

@@ -93,6 +93,7 @@ impl Runtime {
 
     /// The runtime the environment describes.
     fn from_env() -> Result<Runtime, String> {
+        super::cpu::check()?;
         let machine = amdgpu_sim::presets::machine_from_env()?;
         let sim = match MappedStore::new() {
             Some(store) => Sim::with_store(machine, Box::new(store)),
