@@ -23,7 +23,7 @@ module load, copies); the multiply-add rate over the kernels' time; and
 that rate as a share of the host's own f32 multiply-add rate on one core,
 measured in the same run by scripts/host-fma.rs built with `rustc -O -C
 target-cpu=native` (fused multiply-adds; the rate for the baseline x86-64
-target the library is built for is printed too). Needs rustc.
+target is printed too; the library is built for x86-64-v3). Needs rustc.
 
     scripts/bench-matmul.py [--n N] [--runs RUNS] [--only matmul|conv]
                             [--chips gfx942,gfx1100] [--lib DIR]

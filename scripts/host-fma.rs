@@ -4,8 +4,9 @@
 //! kernels). 64 independent chains `x = x * m + k`, 8 lanes wide, held in
 //! registers: throughput-bound, not latency- or memory-bound. Built with
 //! `-C target-cpu=native` it uses the host's fused multiply-add
-//! (`f32::mul_add`); built for the baseline x86-64 target (as the
-//! simulator's library is), a multiply and an add.
+//! (`f32::mul_add`), as it does at `-C target-cpu=x86-64-v3`, the level the
+//! simulator's library is built for (`.cargo/config.toml`); built for the
+//! baseline x86-64 target, a multiply and an add.
 //!
 //!     rustc -O [-C target-cpu=native] scripts/host-fma.rs -o host-fma
 //!     ./host-fma        # prints multiply-adds per second
