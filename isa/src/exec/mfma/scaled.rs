@@ -41,6 +41,10 @@ use crate::wave::{LANES, PendingScales, Wave, Width};
 
 /// Elements of A or B one lane holds: one scaling block.
 const BLOCK: usize = 32;
+
+/// The most registers one lane's block takes: 32 elements of 8 bits.
+const MAX_REGS: usize = BLOCK * 8 / 32;
+
 /// E8M0's 1.0: the scale of an MFMA without `v_mfma_ld_scale_b32`.
 const UNIT_SCALE: u8 = 127;
 
@@ -111,20 +115,23 @@ fn gather(wave: &Wave, inst: &Inst, source: usize, shape: Mfma, scales: &[u8; LA
     };
     let bits = format.bits();
     let regs = BLOCK * bits / 32;
+    // Every code's value once per operand, not once per element.
+    let values: [f64; 256] = std::array::from_fn(|code| format.value(code as u8));
     let operand = inst.src[source];
     for group in 0..kk / BLOCK {
         for row in 0..rows {
             let lane = rows * group + row;
-            let words: Vec<u64> = (0..regs)
-                .map(|r| u64::from(wave.src32_at(operand, r, lane)))
-                .collect();
+            let mut words = [0u64; MAX_REGS];
+            for (r, word) in words.iter_mut().enumerate().take(regs) {
+                *word = u64::from(wave.src32_at(operand, r, lane));
+            }
             let scale = microscaling::scale_value(scales[lane % LANES]);
             for e in 0..BLOCK {
                 let bit = e * bits;
                 let (r, shift) = (bit / 32, bit % 32);
                 let window = words[r] | words.get(r + 1).copied().unwrap_or(0) << 32;
                 let code = ((window >> shift) & ((1 << bits) - 1)) as u8;
-                out[(group * BLOCK + e) * rows + row] = format.value(code) * scale;
+                out[(group * BLOCK + e) * rows + row] = values[usize::from(code)] * scale;
             }
         }
     }
@@ -147,24 +154,86 @@ pub(crate) fn run(wave: &mut Wave, inst: &Inst, shape: Mfma) -> Result<(), ExecE
             b: [UNIT_SCALE; LANES],
         },
     };
-    let (m, n, kk) = (
-        usize::from(shape.m),
-        usize::from(shape.n),
-        usize::from(shape.k),
-    );
+    let (m, n) = (usize::from(shape.m), usize::from(shape.n));
     let a = gather(wave, inst, 0, shape, &scales.a);
     let b = gather(wave, inst, 1, shape, &scales.b);
+    let c: Vec<f64> = (0..m * n)
+        .map(|x| {
+            let (reg, lane) = output_at(shape, x / n, x % n, 0);
+            f64::from(f32::from_bits(wave.src32_at(inst.src[2], reg, lane)))
+        })
+        .collect();
+    let d = products(&a, &b, c, m, n);
     let mut out = vec![0u32; shape.output_regs() * LANES];
-    for i in 0..m {
-        for j in 0..n {
-            let (reg, lane) = output_at(shape, i, j, 0);
-            let c = f64::from(f32::from_bits(wave.src32_at(inst.src[2], reg, lane)));
-            let sum = (0..kk).fold(c, |acc, k| acc + a[k * m + i] * b[k * n + j]);
-            if let Some(slot) = out.get_mut(reg * LANES + lane) {
-                *slot = (sum as f32).to_bits();
-            }
+    for (x, &sum) in d.iter().enumerate() {
+        let (reg, lane) = output_at(shape, x / n, x % n, 0);
+        if let Some(slot) = out.get_mut(reg * LANES + lane) {
+            *slot = (sum as f32).to_bits();
         }
     }
     super::write_registers(wave, inst.dst[0], &out);
     Ok(())
+}
+
+/// `D = C + A·B` in f64, `a` as `[k][i]`, `b` as `[k][j]`, `c` and D as
+/// `[i][j]`: each sum is C's, then its products in `k` order. A row of D
+/// at a time, its sums independent of each other, so that the `j` loop
+/// vectorizes.
+fn products(a: &[f64], b: &[f64], mut c: Vec<f64>, m: usize, n: usize) -> Vec<f64> {
+    for (i, sums) in c.chunks_exact_mut(n.max(1)).enumerate() {
+        for (k, row) in b.chunks_exact(n.max(1)).enumerate() {
+            let x = a.get(k * m + i).copied().unwrap_or(0.0);
+            for (sum, &y) in sums.iter_mut().zip(row) {
+                *sum += x * y;
+            }
+        }
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A product's factor as the formats give them: a signed integer of up
+    /// to 15 bits times a power of two, wide enough apart that sums round
+    /// in f64; now and then an infinity or a NaN.
+    fn value(bits: u32) -> f64 {
+        match bits >> 28 {
+            0 => f64::INFINITY,
+            1 => f64::NAN,
+            _ => f64::from(bits as i16) * 2f64.powi((bits >> 16 & 0x7f) as i32 - 64),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+        /// The row-at-a-time sums are the bits of the element-by-element
+        /// fold (C, then each product in `k` order), NaN payloads aside.
+        #[test]
+        fn rows_of_sums_are_the_element_by_element_fold(
+            shape in prop::sample::select(vec![(16usize, 16usize, 128usize), (32, 32, 64), (4, 8, 3)]),
+            words in prop::collection::vec(any::<u32>(), 32 * 128 * 2 + 32 * 32),
+        ) {
+            let (m, n, kk) = shape;
+            let (a_words, rest) = words.split_at(kk * m);
+            let (b_words, c_words) = rest.split_at(kk * n);
+            let a: Vec<f64> = a_words.iter().map(|&w| value(w)).collect();
+            let b: Vec<f64> = b_words.iter().map(|&w| value(w)).collect();
+            let c: Vec<f64> = c_words[..m * n].iter().map(|&w| value(w)).collect();
+            let d = products(&a, &b, c.clone(), m, n);
+            for i in 0..m {
+                for j in 0..n {
+                    let fold = (0..kk).fold(c[i * n + j], |acc, k| acc + a[k * m + i] * b[k * n + j]);
+                    let got = d[i * n + j];
+                    prop_assert!(
+                        fold.to_bits() == got.to_bits() || (fold.is_nan() && got.is_nan()),
+                        "D[{i}][{j}]: {got:e}, the fold {fold:e}"
+                    );
+                }
+            }
+        }
+    }
 }
